@@ -17,6 +17,7 @@ weft_find_jdk() {
     major="$(weft_java_major "$candidate/bin/java")"
     if [ -n "$major" ] && [ "$major" -ge 21 ]; then
       export JAVA_HOME="$candidate"
+      WEFT_JAVA_MAJOR="$major"
       return 0
     fi
   done

@@ -5,6 +5,6 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.out.println("weft");
+        System.exit(WeftCommand.commandLine().execute(args));
     }
 }

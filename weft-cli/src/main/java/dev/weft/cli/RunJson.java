@@ -1,0 +1,61 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Json;
+import dev.weft.core.RunError;
+import dev.weft.core.RunResult;
+import dev.weft.core.Step;
+import java.util.Optional;
+
+/** The stable JSON shape of a run, shared by every command that prints one. */
+final class RunJson {
+    private RunJson() {}
+
+    static ObjectNode of(RunResult result) {
+        ObjectNode root = Json.object();
+        root.put("runId", result.runId());
+        root.put("status", result.status().name());
+        root.set("error", error(result.error()));
+        ArrayNode steps = root.putArray("steps");
+        for (Step step : result.steps()) {
+            steps.add(step(step));
+        }
+        ObjectNode outputs = root.putObject("outputs");
+        result.outputs().forEach(outputs::set);
+        if (!result.interrupts().isEmpty()) {
+            ObjectNode interrupts = root.putObject("interrupts");
+            result.interrupts().forEach(interrupts::set);
+        }
+        return root;
+    }
+
+    static ObjectNode step(Step step) {
+        ObjectNode node = Json.object();
+        node.put("order", step.order());
+        node.put("nodeId", step.nodeId());
+        node.put("name", step.name());
+        node.put("type", step.type());
+        node.put("status", step.status().name());
+        node.put("attempt", step.attempt());
+        node.put("pinned", step.pinned());
+        node.set("output", step.output());
+        if (step.error().isPresent()) {
+            node.set("error", error(step.error()));
+        }
+        step.durationMillis().ifPresent(ms -> node.put("durationMs", ms));
+        step.details().forEach(node::set);
+        return node;
+    }
+
+    static JsonNode error(Optional<RunError> error) {
+        if (error.isEmpty()) {
+            return Json.mapper().nullNode();
+        }
+        ObjectNode node = Json.object();
+        node.put("code", error.get().code().name());
+        node.put("message", error.get().message());
+        return node;
+    }
+}

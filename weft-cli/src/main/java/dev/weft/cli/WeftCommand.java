@@ -1,0 +1,66 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The top-level {@code weft} command. */
+@Command(
+        name = "weft",
+        mixinStandardHelpOptions = true,
+        versionProvider = WeftCommand.Version.class,
+        description = "Weft: a runtime for dependable LLM agents.",
+        subcommands = {WorkflowCommand.class})
+public final class WeftCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The command line with Weft's handlers: usage errors exit 2, and print JSON when {@code --json} was asked. */
+    public static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new WeftCommand());
+        commandLine.setParameterExceptionHandler(WeftCommand::usageError);
+        return commandLine;
+    }
+
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        if (Arrays.asList(args).contains("--json")) {
+            PrintWriter out = command.getOut();
+            out.println(Json.write(invalid(ErrorCode.E_GRAPH_INVALID, e.getMessage())));
+            out.flush();
+        } else {
+            PrintWriter err = command.getErr();
+            err.println("weft: " + e.getMessage());
+            err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more.");
+            err.flush();
+        }
+        return ExitCodes.INVALID;
+    }
+
+    static ObjectNode invalid(ErrorCode code, String message) {
+        ObjectNode root = Json.object();
+        root.put("status", "INVALID");
+        ObjectNode error = root.putObject("error");
+        error.put("code", code.name());
+        error.put("message", message);
+        return root;
+    }
+
+    /** Reads the version from the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = WeftCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"weft " + (version == null ? "development build" : version)};
+        }
+    }
+}

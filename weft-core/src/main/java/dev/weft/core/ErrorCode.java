@@ -1,0 +1,32 @@
+package dev.weft.core;
+
+/**
+ * The stable codes carried by every failure a user or caller can see. The list, with what each
+ * means, is kept in {@code docs/errors.md}.
+ */
+public enum ErrorCode {
+    /** A graph or workflow definition is wrong: it does not parse, or it does not compile. */
+    E_GRAPH_INVALID,
+    /** A node was visited more times than its visit limit allows. */
+    E_VISIT_LIMIT,
+    /** The run was cancelled. */
+    E_CANCELLED,
+    /** A node failed with an error of its own that carries no more specific code. */
+    E_NODE_FAILED,
+    /** A run cannot do what was asked in the state it is in (resume a finished run, for example). */
+    E_RUN_STATE,
+    /** Input given on the command line or through the API is malformed. */
+    E_BAD_INPUT,
+    E_PLAN_INVALID,
+    E_PLAN_CYCLE,
+    E_NO_RESOLVER,
+    E_ARGS_INVALID,
+    E_ARGS_UNRESOLVED,
+    E_APPROVAL_REQUIRED,
+    E_TOOL_FAILED,
+    E_TOOL_TIMEOUT,
+    E_MODEL_OUTPUT_INVALID,
+    /** A run, step or other named thing does not exist. */
+    E_NOT_FOUND,
+    E_FORBIDDEN
+}

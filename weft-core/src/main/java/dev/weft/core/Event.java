@@ -1,0 +1,35 @@
+package dev.weft.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An append-only record of something that happened in a run. {@code sequence} orders a run's events
+ * from 1; {@code stepOrder} is 0 for events that belong to the run rather than a step.
+ */
+public record Event(
+        String runId, long sequence, String type, Optional<String> nodeId, int stepOrder, Instant time, JsonNode data) {
+
+    public static final String RUN_STARTED = "run.started";
+    public static final String RUN_RESUMED = "run.resumed";
+    public static final String RUN_WAITING = "run.waiting";
+    public static final String RUN_COMPLETED = "run.completed";
+    public static final String RUN_FAILED = "run.failed";
+    public static final String RUN_CANCELLED = "run.cancelled";
+    public static final String STEP_STARTED = "step.started";
+    public static final String STEP_RETRYING = "step.retrying";
+    public static final String STEP_COMPLETED = "step.completed";
+    public static final String STEP_FAILED = "step.failed";
+    public static final String STEP_SKIPPED = "step.skipped";
+    public static final String STEP_WAITING = "step.waiting";
+
+    public Event {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(nodeId, "nodeId");
+        Objects.requireNonNull(time, "time");
+        Objects.requireNonNull(data, "data");
+    }
+}

@@ -1,0 +1,61 @@
+package dev.weft.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a node sees while it runs one step: its input, the run's variable context (run input,
+ * variables, earlier outputs by node name), and ways to report what it does. One context serves
+ * one step on one thread.
+ */
+public interface NodeContext {
+    String runId();
+
+    String nodeId();
+
+    /** The node's name: the key its output is stored under in {@link #outputs()}. */
+    String nodeName();
+
+    /** This step's position in the run, from 1. */
+    int stepOrder();
+
+    /** 1 for the first attempt, 2 for the first retry, … */
+    int attempt();
+
+    /**
+     * The node's input: the output of the node that led here; at a join, the merge of the outputs
+     * that arrived (see {@link Graph} for the merge rule); the run input for an entry node.
+     */
+    JsonNode input();
+
+    /** The input the run was started with. */
+    JsonNode runInput();
+
+    /** The graph's variables with the run's overrides applied. */
+    Map<String, JsonNode> variables();
+
+    /** The latest output of every node that has completed in this run, by node name. */
+    Map<String, JsonNode> outputs();
+
+    /** When the run is being resumed after this node interrupted it: the value it was resumed with. */
+    Optional<JsonNode> resumeValue();
+
+    /** When the run is being resumed after this node interrupted it: the payload it interrupted with. */
+    Optional<JsonNode> interruptPayload();
+
+    /** Whether someone asked the run to stop; a long node may check it and finish early. */
+    boolean cancellationRequested();
+
+    /** Appends an event to the run's log, tagged with this step. */
+    void emit(String type, JsonNode data);
+
+    /**
+     * Records extra facts about this step (a resolved prompt, token counts) that are kept on the step
+     * record under {@code key}.
+     */
+    void record(String key, JsonNode value);
+
+    /** The time source of the runner: use it rather than the system clock, so tests control time. */
+    TimeSource time();
+}

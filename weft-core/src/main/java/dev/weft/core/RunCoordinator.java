@@ -1,0 +1,696 @@
+package dev.weft.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.spi.Checkpoint.Activation;
+import dev.weft.core.spi.Checkpoint.Arrival;
+import dev.weft.core.spi.Checkpoint.Waiting;
+import dev.weft.core.spi.RunStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Drives one run: decides which activated nodes may start, executes them (inline when only one can,
+ * on the runner's executor when several can), applies their results, routes, and writes steps,
+ * events and checkpoints. All of its state is touched only by the thread that calls {@link #drive};
+ * workers hand their results back through a queue.
+ */
+final class RunCoordinator {
+    private static final Set<StepStatus> STARTABLE = Set.of(StepStatus.PENDING, StepStatus.WAITING);
+    private static final Set<StepStatus> IN_FLIGHT = Set.of(StepStatus.RUNNING);
+
+    private final Runner runner;
+    private final RunStore store;
+    private final Graph graph;
+    private Run run;
+    private final EventSink events;
+    private final Map<String, JsonNode> variables;
+    private final List<String> cancelScope;
+
+    private final Map<String, JsonNode> outputs = new LinkedHashMap<>();
+    private final Map<String, Integer> visits = new HashMap<>();
+    private final LinkedHashMap<String, Pending> pending = new LinkedHashMap<>();
+    private final Map<Integer, Pending> running = new HashMap<>();
+    private final List<Waiting> waiting = new ArrayList<>();
+    private final Map<String, JsonNode> ended = new LinkedHashMap<>();
+    private String lastEnded = "";
+    private final Map<Integer, Step> steps = new java.util.concurrent.ConcurrentHashMap<>();
+    private int nextOrder;
+    private final LinkedBlockingQueue<Completion> completions = new LinkedBlockingQueue<>();
+    private @Nullable RunError failure;
+    private boolean cancelled;
+
+    /** An activated node not yet completed: its step, the outputs that reached it, and resume data. */
+    private static final class Pending {
+        final String nodeId;
+        final int order;
+        final List<Arrival> arrivals = new ArrayList<>();
+
+        @Nullable
+        JsonNode resumeValue;
+
+        @Nullable
+        JsonNode interruptPayload;
+
+        Pending(String nodeId, int order) {
+            this.nodeId = nodeId;
+            this.order = order;
+        }
+
+        boolean isResume() {
+            return interruptPayload != null;
+        }
+    }
+
+    private sealed interface Completion {
+        Pending activation();
+
+        JsonNode input();
+
+        Map<String, JsonNode> details();
+    }
+
+    private record Done(
+            Pending activation, JsonNode input, JsonNode output, Optional<String> handle, Map<String, JsonNode> details)
+            implements Completion {}
+
+    private record Interrupted(Pending activation, JsonNode input, JsonNode payload, Map<String, JsonNode> details)
+            implements Completion {}
+
+    private record Failed(Pending activation, JsonNode input, RunError error, Map<String, JsonNode> details)
+            implements Completion {}
+
+    private RunCoordinator(Runner runner, Graph graph, Run run, long lastSequence) {
+        this.runner = runner;
+        this.store = runner.store();
+        this.graph = graph;
+        this.run = run;
+        this.events = new EventSink(runner, run.id(), lastSequence);
+        Map<String, JsonNode> vars = new LinkedHashMap<>(graph.variables());
+        vars.putAll(run.variables());
+        this.variables = java.util.Collections.unmodifiableMap(vars);
+        List<String> scope = new ArrayList<>();
+        Optional<Run> current = Optional.of(run);
+        while (current.isPresent()) {
+            scope.add(current.get().id());
+            current = current.get().parentRunId().flatMap(store::findRun);
+        }
+        this.cancelScope = List.copyOf(scope);
+    }
+
+    static RunCoordinator start(
+            Runner runner, Graph graph, RunRequest request, String runId, Optional<String> parentRunId) {
+        Instant now = runner.time().now();
+        Run run = new Run(
+                runId,
+                graph.id(),
+                parentRunId,
+                RunStatus.RUNNING,
+                request.input(),
+                request.variables(),
+                request.pins(),
+                NullNode.getInstance(),
+                Optional.empty(),
+                now,
+                Optional.empty());
+        runner.store().createRun(run);
+        RunCoordinator coordinator = new RunCoordinator(runner, graph, run, 0);
+        ObjectNode data = Json.object();
+        data.put("graphId", graph.id());
+        data.set("input", request.input());
+        coordinator.events.emit(Event.RUN_STARTED, null, 0, data);
+        for (String entry : graph.entries()) {
+            coordinator.deliver(Graph.START, entry, request.input());
+        }
+        return coordinator;
+    }
+
+    static RunCoordinator resume(Runner runner, Graph graph, Run run, Checkpoint checkpoint, JsonNode value) {
+        RunCoordinator coordinator = new RunCoordinator(runner, graph, run, runner.lastSequence(run.id()));
+        coordinator.restore(checkpoint);
+        for (Waiting waiting : checkpoint.waiting()) {
+            Pending activation = new Pending(waiting.nodeId(), waiting.stepOrder());
+            activation.arrivals.add(new Arrival("RESUME", waiting.input()));
+            activation.resumeValue = value;
+            activation.interruptPayload = waiting.payload();
+            coordinator.pending.put(pendingKey(activation), activation);
+        }
+        ObjectNode data = Json.object();
+        data.set("value", value);
+        coordinator.events.emit(Event.RUN_RESUMED, null, 0, data);
+        return coordinator;
+    }
+
+    private void restore(Checkpoint checkpoint) {
+        outputs.putAll(checkpoint.outputs());
+        visits.putAll(checkpoint.visits());
+        ended.putAll(checkpoint.ended());
+        lastEnded = checkpoint.lastEnded();
+        for (Step step : store.steps(run.id())) {
+            steps.put(step.order(), step);
+            nextOrder = Math.max(nextOrder, step.order());
+        }
+        for (Activation activation : checkpoint.pending()) {
+            Pending restored = new Pending(activation.nodeId(), activation.stepOrder());
+            restored.arrivals.addAll(activation.arrivals());
+            pending.put(pendingKey(restored), restored);
+        }
+    }
+
+    /** Resumed activations are keyed apart, so a fresh arrival for the same node does not merge into them. */
+    private static String pendingKey(Pending activation) {
+        return activation.isResume() ? activation.nodeId + "#" + activation.order : activation.nodeId;
+    }
+
+    String runId() {
+        return run.id();
+    }
+
+    RunResult drive() {
+        try {
+            while (true) {
+                if (!stopping()) {
+                    dispatchReady();
+                }
+                if (running.isEmpty()) {
+                    if (stopping() || pending.isEmpty()) {
+                        break;
+                    }
+                    continue;
+                }
+                apply(completions.take());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(new RunError(ErrorCode.E_CANCELLED, "run '" + run.id() + "' was interrupted"));
+            drainRunning();
+        }
+        return finish();
+    }
+
+    private boolean stopping() {
+        return failure != null || cancelled || !waiting.isEmpty();
+    }
+
+    private void fail(RunError error) {
+        if (failure == null) {
+            failure = error;
+        }
+    }
+
+    private boolean cancelRequested() {
+        for (String id : cancelScope) {
+            if (store.isCancelRequested(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void dispatchReady() throws InterruptedException {
+        List<Pending> ready = readyActivations();
+        if (ready.isEmpty() && running.isEmpty() && !pending.isEmpty()) {
+            ready = List.of(pending.values().iterator().next());
+        }
+        boolean inline = ready.size() == 1 && running.isEmpty();
+        for (Pending activation : ready) {
+            if (cancelRequested()) {
+                cancelled = true;
+                return;
+            }
+            NodeSpec spec = graph.nodes().get(activation.nodeId);
+            pending.remove(pendingKey(activation));
+            if (!activation.isResume()) {
+                int visit = visits.merge(activation.nodeId, 1, Integer::sum);
+                if (visit > spec.maxVisits()) {
+                    visits.merge(activation.nodeId, -1, Integer::sum);
+                    RunError error = new VisitLimitException(activation.nodeId, spec.maxVisits()).toError();
+                    JsonNode input = mergeArrivals(activation);
+                    recordFinished(
+                            activation,
+                            StepStatus.FAILED,
+                            input,
+                            NullNode.getInstance(),
+                            Optional.of(error),
+                            Map.of(),
+                            STARTABLE);
+                    fail(error);
+                    return;
+                }
+            }
+            JsonNode pin = run.pins().get(activation.nodeId);
+            if (pin != null) {
+                applyPinned(activation, spec, pin);
+                continue;
+            }
+            running.put(activation.order, activation);
+            if (inline) {
+                apply(execute(activation, spec, outputs));
+            } else {
+                Map<String, JsonNode> snapshot = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
+                runner.executor().execute(() -> completions.add(execute(activation, spec, snapshot)));
+            }
+            if (stopping()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The activations that may start now: those no running node, and no other queued node strictly
+     * upstream of them, could still deliver to. A node never runs twice at once in one run.
+     */
+    private List<Pending> readyActivations() {
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        List<Pending> ready = new ArrayList<>(pending.size());
+        for (Pending candidate : pending.values()) {
+            if (isBlocked(candidate)) {
+                continue;
+            }
+            ready.add(candidate);
+        }
+        return ready;
+    }
+
+    private boolean isBlocked(Pending candidate) {
+        String node = candidate.nodeId;
+        for (Pending active : running.values()) {
+            if (active.nodeId.equals(node) || graph.canReach(active.nodeId, node)) {
+                return true;
+            }
+        }
+        if (candidate.isResume()) {
+            return false;
+        }
+        for (Pending other : pending.values()) {
+            if (other != candidate
+                    && !other.nodeId.equals(node)
+                    && graph.canReach(other.nodeId, node)
+                    && !graph.canReach(node, other.nodeId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Completion execute(Pending activation, NodeSpec spec, Map<String, JsonNode> visibleOutputs) {
+        JsonNode input = mergeArrivals(activation);
+        StepContext context = new StepContext(
+                runner,
+                this.run.id(),
+                spec,
+                activation.order,
+                input,
+                this.run.input(),
+                variables,
+                visibleOutputs,
+                Optional.ofNullable(activation.resumeValue),
+                Optional.ofNullable(activation.interruptPayload),
+                events,
+                this::cancelRequested);
+        Step started = step(activation).running(1, input, runner.time().now());
+        store.updateStep(started, STARTABLE);
+        steps.put(activation.order, started);
+        events.emit(Event.STEP_STARTED, spec.id(), activation.order, NullNode.getInstance());
+        RetryPolicy policy = spec.retryPolicy();
+        int attempt = 1;
+        while (true) {
+            context.attempt(attempt);
+            try {
+                NodeResult result = spec.node().execute(context);
+                if (result == null) {
+                    throw new IllegalStateException("node returned no result");
+                }
+                return switch (result) {
+                    case NodeResult.Output output ->
+                        new Done(activation, input, output.value(), output.handle(), context.details());
+                    case NodeResult.Interrupt interrupt ->
+                        new Interrupted(activation, input, interrupt.payload(), context.details());
+                };
+            } catch (RuntimeException | Error failure) {
+                if (policy.shouldRetry(attempt, failure)) {
+                    Duration delay = policy.delayAfter(attempt, runner.jitterSource());
+                    ObjectNode data = Json.object();
+                    data.put("attempt", attempt);
+                    data.put("delayMs", delay.toMillis());
+                    data.put("error", describe(failure));
+                    events.emit(Event.STEP_RETRYING, spec.id(), activation.order, data);
+                    try {
+                        runner.time().sleep(delay);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return new Failed(
+                                activation,
+                                input,
+                                new RunError(
+                                        ErrorCode.E_CANCELLED,
+                                        "node '" + spec.id() + "' was interrupted while waiting to retry"),
+                                context.details());
+                    }
+                    attempt++;
+                    Step retried = step(activation)
+                            .running(attempt, input, runner.time().now());
+                    store.updateStep(retried, IN_FLIGHT);
+                    steps.put(activation.order, retried);
+                    continue;
+                }
+                return new Failed(activation, input, errorOf(spec, failure), context.details());
+            }
+        }
+    }
+
+    private static String describe(Throwable failure) {
+        if (failure instanceof WeftException weft) {
+            return weft.code() + ": " + weft.getMessage();
+        }
+        return failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
+    }
+
+    private static RunError errorOf(NodeSpec spec, Throwable failure) {
+        if (failure instanceof WeftException weft) {
+            return new RunError(weft.code(), "node '" + spec.id() + "': " + weft.getMessage());
+        }
+        return new RunError(ErrorCode.E_NODE_FAILED, "node '" + spec.id() + "' failed: " + describe(failure));
+    }
+
+    private void applyPinned(Pending activation, NodeSpec spec, JsonNode pin) {
+        JsonNode input = mergeArrivals(activation);
+        Step pinned = step(activation).pinnedWith(input, pin, runner.time().now());
+        store.updateStep(pinned, STARTABLE);
+        steps.put(activation.order, pinned);
+        ObjectNode data = Json.object();
+        data.put("pinned", true);
+        events.emit(Event.STEP_COMPLETED, spec.id(), activation.order, data);
+        route(activation, spec, pin, Optional.empty());
+        checkpoint();
+    }
+
+    private void apply(Completion completion) {
+        Pending activation = completion.activation();
+        running.remove(activation.order);
+        NodeSpec spec = graph.nodes().get(activation.nodeId);
+        switch (completion) {
+            case Done done -> {
+                String handle = done.handle().orElseGet(() -> spec.route(done.output()));
+                if (!spec.handles().contains(handle)) {
+                    RunError error = new RunError(
+                            ErrorCode.E_NODE_FAILED,
+                            "node '" + spec.id()
+                                    + "' chose handle '" + handle + "', which it does not declare (its handles: "
+                                    + String.join(", ", spec.handles()) + ")");
+                    recordFinished(
+                            activation,
+                            StepStatus.FAILED,
+                            done.input(),
+                            done.output(),
+                            Optional.of(error),
+                            done.details(),
+                            IN_FLIGHT);
+                    fail(error);
+                    break;
+                }
+                recordFinished(
+                        activation,
+                        StepStatus.COMPLETED,
+                        done.input(),
+                        done.output(),
+                        Optional.empty(),
+                        done.details(),
+                        IN_FLIGHT);
+                route(activation, spec, done.output(), Optional.of(handle));
+            }
+            case Interrupted interrupted -> {
+                Step waitingStep = steps.get(activation.order).waiting(interrupted.details());
+                store.updateStep(waitingStep, IN_FLIGHT);
+                steps.put(activation.order, waitingStep);
+                waiting.add(new Waiting(spec.id(), activation.order, interrupted.input(), interrupted.payload()));
+                events.emit(Event.STEP_WAITING, spec.id(), activation.order, interrupted.payload());
+            }
+            case Failed failed -> {
+                recordFinished(
+                        activation,
+                        StepStatus.FAILED,
+                        failed.input(),
+                        NullNode.getInstance(),
+                        Optional.of(failed.error()),
+                        failed.details(),
+                        IN_FLIGHT);
+                fail(failed.error());
+            }
+        }
+        checkpoint();
+    }
+
+    private void route(Pending activation, NodeSpec spec, JsonNode output, Optional<String> chosen) {
+        String handle = chosen.orElseGet(() -> spec.route(output));
+        outputs.put(spec.name(), output);
+        List<String> targets = graph.targets(spec.id(), handle);
+        boolean continues = false;
+        for (String target : targets) {
+            if (!target.equals(Graph.END)) {
+                deliver(spec.id(), target, output);
+                continues = true;
+            }
+        }
+        if (!continues) {
+            ended.remove(spec.name());
+            ended.put(spec.name(), output);
+            lastEnded = spec.name();
+        }
+    }
+
+    private void deliver(String from, String target, JsonNode value) {
+        Pending activation = pending.get(target);
+        if (activation == null) {
+            activation = new Pending(target, ++nextOrder);
+            pending.put(target, activation);
+            NodeSpec spec = graph.nodes().get(target);
+            Step step = new Step(
+                    run.id(),
+                    activation.order,
+                    target,
+                    spec.name(),
+                    spec.type(),
+                    StepStatus.PENDING,
+                    0,
+                    false,
+                    NullNode.getInstance(),
+                    NullNode.getInstance(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Map.of());
+            store.insertStep(step);
+            steps.put(activation.order, step);
+        }
+        activation.arrivals.add(new Arrival(from, value));
+    }
+
+    private JsonNode mergeArrivals(Pending activation) {
+        List<Arrival> arrivals = activation.arrivals;
+        if (arrivals.size() == 1) {
+            return arrivals.get(0).value();
+        }
+        if (arrivals.isEmpty()) {
+            return NullNode.getInstance();
+        }
+        List<String> order = graph.predecessors(activation.nodeId);
+        List<Arrival> sorted = new ArrayList<>(arrivals);
+        sorted.sort(java.util.Comparator.comparingInt(a -> {
+            int index = order.indexOf(a.from());
+            return index < 0 ? Integer.MAX_VALUE : index;
+        }));
+        ObjectNode merged = Json.object();
+        boolean allObjects = sorted.stream().allMatch(a -> a.value().isObject());
+        for (Arrival arrival : sorted) {
+            if (allObjects) {
+                merged.setAll((ObjectNode) arrival.value());
+            } else {
+                String name = graph.node(arrival.from()).map(NodeSpec::name).orElse(arrival.from());
+                merged.set(name, arrival.value());
+            }
+        }
+        return merged;
+    }
+
+    private Step step(Pending activation) {
+        return steps.get(activation.order);
+    }
+
+    private void recordFinished(
+            Pending activation,
+            StepStatus status,
+            JsonNode input,
+            JsonNode output,
+            Optional<RunError> error,
+            Map<String, JsonNode> details,
+            Set<StepStatus> expected) {
+        Step current = step(activation);
+        Step base = current.startedAt().isPresent()
+                ? current
+                : current.running(current.attempt(), input, runner.time().now());
+        Step finished = base.finished(status, output, error, runner.time().now(), details);
+        store.updateStep(finished, expected.contains(current.status()) ? expected : Set.of(current.status()));
+        steps.put(activation.order, finished);
+        if (status == StepStatus.COMPLETED) {
+            ObjectNode data = Json.object();
+            finished.durationMillis().ifPresent(ms -> data.put("ms", ms));
+            events.emit(Event.STEP_COMPLETED, activation.nodeId, activation.order, data);
+        } else {
+            ObjectNode data = Json.object();
+            error.ifPresent(e -> {
+                data.put("code", e.code().name());
+                data.put("message", e.message());
+            });
+            events.emit(Event.STEP_FAILED, activation.nodeId, activation.order, data);
+        }
+    }
+
+    private void checkpoint() {
+        if (runner.checkpointEveryStep()) {
+            saveCheckpoint();
+        }
+    }
+
+    private void saveCheckpoint() {
+        List<Activation> open = new ArrayList<>(pending.size() + running.size());
+        List<Waiting> stillWaiting = new ArrayList<>(waiting);
+        for (Pending activation : concat(running.values(), pending.values())) {
+            if (activation.isResume()) {
+                // A resume that has not completed is still a wait: recovering the run waits again.
+                stillWaiting.add(new Waiting(
+                        activation.nodeId,
+                        activation.order,
+                        mergeArrivals(activation),
+                        java.util.Objects.requireNonNull(activation.interruptPayload)));
+            } else {
+                open.add(new Activation(activation.nodeId, activation.order, activation.arrivals));
+            }
+        }
+        store.saveCheckpoint(new Checkpoint(
+                run.id(), nextOrder, runner.time().now(), outputs, visits, open, stillWaiting, ended, lastEnded));
+    }
+
+    private static List<Pending> concat(java.util.Collection<Pending> first, java.util.Collection<Pending> second) {
+        List<Pending> all = new ArrayList<>(first.size() + second.size());
+        all.addAll(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private void drainRunning() {
+        while (!running.isEmpty()) {
+            try {
+                apply(completions.take());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private RunResult finish() {
+        Instant now = runner.time().now();
+        Map<String, JsonNode> interrupts = new LinkedHashMap<>();
+        if (!cancelled && failure == null && !waiting.isEmpty()) {
+            saveCheckpoint();
+            for (Waiting w : waiting) {
+                interrupts.put(w.nodeId(), w.payload());
+            }
+            Run waitingRun = run.withStatus(RunStatus.WAITING);
+            if (store.updateRun(waitingRun, Set.of(RunStatus.RUNNING))) {
+                run = waitingRun;
+                ObjectNode data = Json.object();
+                data.set("interrupts", Json.mapper().valueToTree(interrupts));
+                events.emit(Event.RUN_WAITING, null, 0, data);
+            } else {
+                run = store.findRun(run.id()).orElse(run);
+            }
+            return new RunResult(run, store.steps(run.id()), outputs, interrupts);
+        }
+        if (cancelled || failure != null) {
+            skipOpenSteps();
+        }
+        saveCheckpoint();
+        RunStatus status;
+        Optional<RunError> error;
+        String eventType;
+        if (cancelled) {
+            status = RunStatus.CANCELLED;
+            error = Optional.of(Runner.cancelledError(run.id()));
+            eventType = Event.RUN_CANCELLED;
+        } else if (failure != null) {
+            status = RunStatus.FAILED;
+            error = Optional.of(failure);
+            eventType = Event.RUN_FAILED;
+        } else {
+            status = RunStatus.COMPLETED;
+            error = Optional.empty();
+            eventType = Event.RUN_COMPLETED;
+        }
+        Run finished = run.finished(status, runOutput(), error, now);
+        if (store.updateRun(finished, Set.of(RunStatus.RUNNING))) {
+            run = finished;
+            ObjectNode data = Json.object();
+            error.ifPresent(e -> {
+                data.put("code", e.code().name());
+                data.put("message", e.message());
+            });
+            events.emit(eventType, null, 0, data);
+        } else {
+            run = store.findRun(run.id()).orElse(finished);
+        }
+        return new RunResult(run, store.steps(run.id()), outputs, interrupts);
+    }
+
+    private JsonNode runOutput() {
+        if (ended.isEmpty()) {
+            return NullNode.getInstance();
+        }
+        if (ended.size() == 1) {
+            return ended.values().iterator().next();
+        }
+        ObjectNode all = Json.object();
+        ended.forEach(all::set);
+        return all;
+    }
+
+    private void skipOpenSteps() {
+        Iterator<Pending> open = pending.values().iterator();
+        while (open.hasNext()) {
+            Pending activation = open.next();
+            skip(activation.order, StepStatus.SKIPPED);
+            open.remove();
+        }
+        for (Waiting w : waiting) {
+            skip(w.stepOrder(), StepStatus.SKIPPED);
+        }
+        waiting.clear();
+    }
+
+    private void skip(int order, StepStatus status) {
+        Step step = steps.get(order);
+        if (step == null || step.status().isFinished()) {
+            return;
+        }
+        Step skipped = step.finished(
+                status, step.output(), Optional.empty(), runner.time().now(), step.details());
+        store.updateStep(skipped, Set.of(step.status()));
+        steps.put(order, skipped);
+        events.emit(Event.STEP_SKIPPED, step.nodeId(), order, NullNode.getInstance());
+    }
+}

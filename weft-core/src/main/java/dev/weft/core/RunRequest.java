@@ -1,0 +1,66 @@
+package dev.weft.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a run starts with: its input, variable overrides, pinned node outputs and, optionally, its
+ * id. Immutable.
+ */
+public record RunRequest(
+        Optional<String> runId, JsonNode input, Map<String, JsonNode> variables, Map<String, JsonNode> pins) {
+
+    public RunRequest {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(input, "input");
+        variables = Map.copyOf(variables);
+        pins = Map.copyOf(pins);
+    }
+
+    public static RunRequest of(JsonNode input) {
+        return new RunRequest(Optional.empty(), input, Map.of(), Map.of());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link RunRequest}. */
+    public static final class Builder {
+        private Optional<String> runId = Optional.empty();
+        private JsonNode input = NullNode.getInstance();
+        private final Map<String, JsonNode> variables = new LinkedHashMap<>();
+        private final Map<String, JsonNode> pins = new LinkedHashMap<>();
+
+        private Builder() {}
+
+        public Builder runId(String runId) {
+            this.runId = Optional.of(NodeSpec.requireName(runId, "run id"));
+            return this;
+        }
+
+        public Builder input(JsonNode input) {
+            this.input = Objects.requireNonNull(input, "input");
+            return this;
+        }
+
+        public Builder variable(String name, JsonNode value) {
+            variables.put(NodeSpec.requireName(name, "variable name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** The node {@code nodeId} is not executed in this run; its output is {@code output}. */
+        public Builder pin(String nodeId, JsonNode output) {
+            pins.put(NodeSpec.requireName(nodeId, "pinned node id"), Objects.requireNonNull(output, "output"));
+            return this;
+        }
+
+        public RunRequest build() {
+            return new RunRequest(runId, input, variables, pins);
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package dev.weft.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.spi.RunStore;
+import dev.weft.core.store.InMemoryRunStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * Runs compiled graphs: starts runs, resumes waiting ones and cancels them, recording every step,
+ * event and checkpoint in its {@link RunStore}. Thread-safe; one runner serves many concurrent runs.
+ * Steps that can run in parallel run on virtual threads; a run with one step ready at a time runs it
+ * on the run's own thread.
+ */
+public final class Runner {
+    private final RunStore store;
+    private final TimeSource time;
+    private final RandomGenerator random;
+    private final ExecutorService executor;
+    private final List<RunListener> listeners;
+    private final Supplier<String> ids;
+    private final boolean checkpointEveryStep;
+    private final Map<String, Graph> graphs = new ConcurrentHashMap<>();
+
+    private Runner(Builder builder) {
+        this.store = builder.store;
+        this.time = builder.time;
+        this.random = builder.random;
+        this.executor = builder.executor;
+        this.listeners = List.copyOf(builder.listeners);
+        this.ids = builder.ids;
+        this.checkpointEveryStep = builder.checkpointEveryStep;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A runner with an in-memory store, the system clock and virtual threads. */
+    public static Runner create() {
+        return builder().build();
+    }
+
+    public RunStore store() {
+        return store;
+    }
+
+    /** Makes {@code graph} known, so that runs of it can be resumed by id. Starting a run registers it too. */
+    public Runner register(Graph graph) {
+        graphs.put(graph.id(), graph);
+        return this;
+    }
+
+    /**
+     * Runs {@code graph} on the calling thread until it completes, fails, is cancelled or waits on an
+     * interrupt.
+     */
+    public RunResult run(Graph graph, RunRequest request) {
+        return newRun(graph, request, Optional.empty()).drive();
+    }
+
+    /** Starts a run on a virtual thread and returns at once. */
+    public RunHandle start(Graph graph, RunRequest request) {
+        RunCoordinator coordinator = newRun(graph, request, Optional.empty());
+        return new RunHandle(coordinator.runId(), CompletableFuture.supplyAsync(coordinator::drive, executor));
+    }
+
+    /**
+     * Continues a {@code WAITING} run from its checkpoint: every node it waits on runs again with
+     * {@code value} as its {@link NodeContext#resumeValue()}.
+     *
+     * @throws NotFoundException if there is no such run, or its graph is not registered here
+     * @throws RunStateException if the run is not waiting
+     */
+    public RunResult resume(String runId, JsonNode value) {
+        return prepareResume(runId, value).drive();
+    }
+
+    /** {@link #resume} on a virtual thread. */
+    public RunHandle resumeAsync(String runId, JsonNode value) {
+        RunCoordinator coordinator = prepareResume(runId, value);
+        return new RunHandle(runId, CompletableFuture.supplyAsync(coordinator::drive, executor));
+    }
+
+    /**
+     * Cancels a run. A running run stops before its next node (the node in flight finishes); a waiting
+     * run is cancelled at once.
+     *
+     * @return the run as it now stands (a running one may still be finishing its node)
+     * @throws NotFoundException if there is no such run
+     * @throws RunStateException if the run has already finished
+     */
+    public Run cancel(String runId) {
+        Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
+        if (run.status().isFinished()) {
+            throw new RunStateException("run '" + runId + "' is already " + run.status() + "; nothing to cancel");
+        }
+        store.requestCancel(runId);
+        if (run.status() == RunStatus.WAITING) {
+            Run cancelled =
+                    run.finished(RunStatus.CANCELLED, run.output(), Optional.of(cancelledError(runId)), time.now());
+            if (store.updateRun(cancelled, Set.of(RunStatus.WAITING))) {
+                for (Step step : store.steps(runId)) {
+                    if (!step.status().isFinished()) {
+                        store.updateStep(
+                                step.finished(
+                                        StepStatus.SKIPPED,
+                                        step.output(),
+                                        Optional.empty(),
+                                        time.now(),
+                                        step.details()),
+                                Set.of(step.status()));
+                    }
+                }
+                new EventSink(this, runId, lastSequence(runId)).emit(Event.RUN_CANCELLED, null, 0, Json.object());
+                return cancelled;
+            }
+        }
+        return store.findRun(runId).orElse(run);
+    }
+
+    /** The run as it now stands in the store, with its steps and outputs. */
+    public RunResult result(String runId) {
+        Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
+        Optional<Checkpoint> checkpoint = store.latestCheckpoint(runId);
+        Map<String, JsonNode> outputs = checkpoint.map(Checkpoint::outputs).orElse(Map.of());
+        Map<String, JsonNode> interrupts = new java.util.LinkedHashMap<>();
+        if (run.status() == RunStatus.WAITING) {
+            checkpoint.ifPresent(cp -> cp.waiting().forEach(w -> interrupts.put(w.nodeId(), w.payload())));
+        }
+        return new RunResult(run, store.steps(runId), outputs, interrupts);
+    }
+
+    RunCoordinator newRun(Graph graph, RunRequest request, Optional<String> parentRunId) {
+        Objects.requireNonNull(graph, "graph");
+        Objects.requireNonNull(request, "request");
+        for (String pinned : request.pins().keySet()) {
+            if (graph.node(pinned).isEmpty()) {
+                throw new GraphInvalidException(
+                        "pinned node '" + pinned + "' is not a node of graph '" + graph.id() + "'");
+            }
+        }
+        register(graph);
+        String runId = request.runId().orElseGet(ids);
+        return RunCoordinator.start(this, graph, request, runId, parentRunId);
+    }
+
+    private RunCoordinator prepareResume(String runId, JsonNode value) {
+        Objects.requireNonNull(value, "value");
+        Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
+        if (run.status() != RunStatus.WAITING) {
+            throw new RunStateException(
+                    "run '" + runId + "' is " + run.status() + "; only a WAITING run can be" + " resumed");
+        }
+        Graph graph = graphs.get(run.graphId());
+        if (graph == null) {
+            throw new NotFoundException(
+                    "graph '" + run.graphId() + "' of run '" + runId + "' is not registered with this runner");
+        }
+        Checkpoint checkpoint = store.latestCheckpoint(runId)
+                .orElseThrow(() -> new RunStateException("run '" + runId + "' has no checkpoint to resume from"));
+        if (!store.updateRun(run.withStatus(RunStatus.RUNNING), Set.of(RunStatus.WAITING))) {
+            throw new RunStateException(
+                    "run '" + runId + "' is no longer WAITING; it was resumed or cancelled" + " meanwhile");
+        }
+        return RunCoordinator.resume(this, graph, run.withStatus(RunStatus.RUNNING), checkpoint, value);
+    }
+
+    long lastSequence(String runId) {
+        List<Event> events = store.events(runId);
+        return events.isEmpty() ? 0 : events.get(events.size() - 1).sequence();
+    }
+
+    static RunError cancelledError(String runId) {
+        return new RunError(ErrorCode.E_CANCELLED, "run '" + runId + "' was cancelled");
+    }
+
+    TimeSource time() {
+        return time;
+    }
+
+    ExecutorService executor() {
+        return executor;
+    }
+
+    List<RunListener> listeners() {
+        return listeners;
+    }
+
+    boolean checkpointEveryStep() {
+        return checkpointEveryStep;
+    }
+
+    double nextJitter() {
+        synchronized (random) {
+            return random.nextDouble();
+        }
+    }
+
+    RandomGenerator jitterSource() {
+        return new RandomGenerator() {
+            @Override
+            public long nextLong() {
+                synchronized (random) {
+                    return random.nextLong();
+                }
+            }
+
+            @Override
+            public double nextDouble() {
+                return nextJitter();
+            }
+        };
+    }
+
+    /** A started run: its id, and its result once it stops (completes, fails, is cancelled or waits). */
+    public record RunHandle(String runId, CompletableFuture<RunResult> result) {}
+
+    /** Builds a {@link Runner}; every setter rejects a bad value at once. */
+    public static final class Builder {
+        private RunStore store = InMemoryRunStore.create();
+        private TimeSource time = TimeSource.system();
+        private RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
+        private ExecutorService executor;
+        private final List<RunListener> listeners = new ArrayList<>();
+        private Supplier<String> ids = () -> UUID.randomUUID().toString();
+        private boolean checkpointEveryStep = true;
+
+        private Builder() {}
+
+        public Builder store(RunStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public Builder time(TimeSource time) {
+            this.time = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
+        /** The source of retry jitter. */
+        public Builder random(RandomGenerator random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /** Where parallel steps run; virtual threads by default. */
+        public Builder executor(ExecutorService executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        public Builder listener(RunListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        public Builder idGenerator(Supplier<String> ids) {
+            this.ids = Objects.requireNonNull(ids, "ids");
+            return this;
+        }
+
+        /**
+         * Whether a checkpoint is written after every step (the default). Without it, checkpoints are
+         * written only when a run stops, so a crashed run cannot be recovered mid-way.
+         */
+        public Builder checkpointEveryStep(boolean checkpointEveryStep) {
+            this.checkpointEveryStep = checkpointEveryStep;
+            return this;
+        }
+
+        public Runner build() {
+            if (executor == null) {
+                executor = Executors.newVirtualThreadPerTaskExecutor();
+            }
+            return new Runner(this);
+        }
+    }
+}

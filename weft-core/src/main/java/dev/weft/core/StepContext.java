@@ -1,0 +1,141 @@
+package dev.weft.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/** The {@link NodeContext} of one step. Used by the one thread that runs the step. */
+final class StepContext implements NodeContext {
+    private final Runner runner;
+    private final String runId;
+    private final NodeSpec spec;
+    private final int order;
+    private final JsonNode input;
+    private final JsonNode runInput;
+    private final Map<String, JsonNode> variables;
+    private final Map<String, JsonNode> outputs;
+    private final Optional<JsonNode> resumeValue;
+    private final Optional<JsonNode> interruptPayload;
+    private final EventSink events;
+    private final BooleanSupplier cancelled;
+    private Map<String, JsonNode> details = Map.of();
+    private int attempt = 1;
+
+    StepContext(
+            Runner runner,
+            String runId,
+            NodeSpec spec,
+            int order,
+            JsonNode input,
+            JsonNode runInput,
+            Map<String, JsonNode> variables,
+            Map<String, JsonNode> outputs,
+            Optional<JsonNode> resumeValue,
+            Optional<JsonNode> interruptPayload,
+            EventSink events,
+            BooleanSupplier cancelled) {
+        this.runner = runner;
+        this.runId = runId;
+        this.spec = spec;
+        this.order = order;
+        this.input = input;
+        this.runInput = runInput;
+        this.variables = variables;
+        this.outputs = java.util.Collections.unmodifiableMap(outputs);
+        this.resumeValue = resumeValue;
+        this.interruptPayload = interruptPayload;
+        this.events = events;
+        this.cancelled = cancelled;
+    }
+
+    void attempt(int attempt) {
+        this.attempt = attempt;
+    }
+
+    Map<String, JsonNode> details() {
+        return details;
+    }
+
+    Runner runner() {
+        return runner;
+    }
+
+    @Override
+    public String runId() {
+        return runId;
+    }
+
+    @Override
+    public String nodeId() {
+        return spec.id();
+    }
+
+    @Override
+    public String nodeName() {
+        return spec.name();
+    }
+
+    @Override
+    public int stepOrder() {
+        return order;
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public JsonNode input() {
+        return input;
+    }
+
+    @Override
+    public JsonNode runInput() {
+        return runInput;
+    }
+
+    @Override
+    public Map<String, JsonNode> variables() {
+        return variables;
+    }
+
+    @Override
+    public Map<String, JsonNode> outputs() {
+        return outputs;
+    }
+
+    @Override
+    public Optional<JsonNode> resumeValue() {
+        return resumeValue;
+    }
+
+    @Override
+    public Optional<JsonNode> interruptPayload() {
+        return interruptPayload;
+    }
+
+    @Override
+    public boolean cancellationRequested() {
+        return cancelled.getAsBoolean();
+    }
+
+    @Override
+    public void emit(String type, JsonNode data) {
+        events.emit(NodeSpec.requireName(type, "event type"), spec.id(), order, data);
+    }
+
+    @Override
+    public void record(String key, JsonNode value) {
+        Map<String, JsonNode> copy = new LinkedHashMap<>(details);
+        copy.put(NodeSpec.requireName(key, "detail key"), value);
+        details = copy;
+    }
+
+    @Override
+    public TimeSource time() {
+        return runner.time();
+    }
+}

@@ -1,0 +1,214 @@
+package dev.weft.core.store;
+
+import dev.weft.core.Event;
+import dev.weft.core.Run;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Step;
+import dev.weft.core.StepStatus;
+import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.spi.RunStore;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A {@link RunStore} in memory: fast, and gone with the process. Thread-safe: each run's records are
+ * guarded by that run's own lock.
+ */
+public final class InMemoryRunStore implements RunStore {
+    private final Map<String, Entry> runs = new ConcurrentHashMap<>();
+    private final boolean keepAllCheckpoints;
+
+    private InMemoryRunStore(boolean keepAllCheckpoints) {
+        this.keepAllCheckpoints = keepAllCheckpoints;
+    }
+
+    /** A store that keeps every checkpoint (for forks and time travel). */
+    public static InMemoryRunStore create() {
+        return new InMemoryRunStore(true);
+    }
+
+    /** A store that keeps only each run's latest checkpoint, for long-lived processes. */
+    public static InMemoryRunStore latestCheckpointOnly() {
+        return new InMemoryRunStore(false);
+    }
+
+    private static final class Entry {
+        Run run;
+        boolean cancelRequested;
+        final List<Step> steps = new ArrayList<>();
+        final List<Event> events = new ArrayList<>();
+        final List<Checkpoint> checkpoints = new ArrayList<>();
+
+        Entry(Run run) {
+            this.run = run;
+        }
+    }
+
+    private Entry entry(String runId) {
+        Entry entry = runs.get(runId);
+        if (entry == null) {
+            throw new IllegalArgumentException("no run '" + runId + "' in this store");
+        }
+        return entry;
+    }
+
+    @Override
+    public void createRun(Run run) {
+        if (runs.putIfAbsent(run.id(), new Entry(run)) != null) {
+            throw new IllegalArgumentException("a run with id '" + run.id() + "' already exists");
+        }
+    }
+
+    @Override
+    public Optional<Run> findRun(String runId) {
+        Entry entry = runs.get(runId);
+        if (entry == null) {
+            return Optional.empty();
+        }
+        synchronized (entry) {
+            return Optional.of(entry.run);
+        }
+    }
+
+    @Override
+    public boolean updateRun(Run run, Set<RunStatus> expected) {
+        Entry entry = entry(run.id());
+        synchronized (entry) {
+            if (!expected.contains(entry.run.status())) {
+                return false;
+            }
+            entry.run = run;
+            return true;
+        }
+    }
+
+    @Override
+    public List<Run> listRuns(Optional<RunStatus> status) {
+        List<Run> result = new ArrayList<>();
+        for (Entry entry : runs.values()) {
+            synchronized (entry) {
+                if (status.isEmpty() || status.get() == entry.run.status()) {
+                    result.add(entry.run);
+                }
+            }
+        }
+        result.sort(Comparator.comparing(Run::createdAt).reversed().thenComparing(Run::id));
+        return result;
+    }
+
+    @Override
+    public void insertStep(Step step) {
+        Entry entry = entry(step.runId());
+        synchronized (entry) {
+            int index = step.order() - 1;
+            while (entry.steps.size() <= index) {
+                entry.steps.add(null);
+            }
+            if (entry.steps.get(index) != null) {
+                throw new IllegalArgumentException("step " + step.key() + " already exists");
+            }
+            entry.steps.set(index, step);
+        }
+    }
+
+    @Override
+    public boolean updateStep(Step step, Set<StepStatus> expected) {
+        Entry entry = entry(step.runId());
+        synchronized (entry) {
+            int index = step.order() - 1;
+            Step current = index < entry.steps.size() ? entry.steps.get(index) : null;
+            if (current == null || !expected.contains(current.status())) {
+                return false;
+            }
+            entry.steps.set(index, step);
+            return true;
+        }
+    }
+
+    @Override
+    public List<Step> steps(String runId) {
+        Entry entry = entry(runId);
+        synchronized (entry) {
+            return entry.steps.stream().filter(Objects::nonNull).toList();
+        }
+    }
+
+    @Override
+    public void appendEvent(Event event) {
+        Entry entry = entry(event.runId());
+        synchronized (entry) {
+            entry.events.add(event);
+        }
+    }
+
+    @Override
+    public List<Event> events(String runId) {
+        Entry entry = entry(runId);
+        synchronized (entry) {
+            List<Event> copy = new ArrayList<>(entry.events);
+            copy.sort(Comparator.comparingLong(Event::sequence));
+            return copy;
+        }
+    }
+
+    @Override
+    public void saveCheckpoint(Checkpoint checkpoint) {
+        Entry entry = entry(checkpoint.runId());
+        synchronized (entry) {
+            if (!keepAllCheckpoints) {
+                entry.checkpoints.clear();
+            }
+            entry.checkpoints.add(checkpoint);
+        }
+    }
+
+    @Override
+    public Optional<Checkpoint> latestCheckpoint(String runId) {
+        Entry entry = entry(runId);
+        synchronized (entry) {
+            return entry.checkpoints.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(entry.checkpoints.get(entry.checkpoints.size() - 1));
+        }
+    }
+
+    @Override
+    public List<Checkpoint> checkpoints(String runId) {
+        Entry entry = entry(runId);
+        synchronized (entry) {
+            return List.copyOf(entry.checkpoints);
+        }
+    }
+
+    @Override
+    public boolean requestCancel(String runId) {
+        Entry entry = runs.get(runId);
+        if (entry == null) {
+            return false;
+        }
+        synchronized (entry) {
+            if (entry.run.status().isFinished()) {
+                return false;
+            }
+            entry.cancelRequested = true;
+            return true;
+        }
+    }
+
+    @Override
+    public boolean isCancelRequested(String runId) {
+        Entry entry = runs.get(runId);
+        if (entry == null) {
+            return false;
+        }
+        synchronized (entry) {
+            return entry.cancelRequested;
+        }
+    }
+}

@@ -1,0 +1,5 @@
+/** Not API: the standard node types and CEL glue. */
+@NullMarked
+package dev.weft.workflow.internal;
+
+import org.jspecify.annotations.NullMarked;
