@@ -18,6 +18,10 @@ weft_find_jdk() {
     if [ -n "$major" ] && [ "$major" -ge 21 ]; then
       export JAVA_HOME="$candidate"
       WEFT_JAVA_MAJOR="$major"
+      if [ "$major" -ge 24 ]; then
+        # Maven's Guice and CEL's protobuf still use sun.misc.Unsafe; JDK 24+ warns about it on every run.
+        case "${MAVEN_OPTS:-}" in *sun-misc-unsafe*) ;; *) export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;; esac
+      fi
       return 0
     fi
   done

@@ -140,12 +140,10 @@ public final class CelExpressions {
         }
         return switch (value) {
             case Boolean b -> json.booleanNode(b);
-            case Long l -> json.numberNode(l);
+            // Numbers come back as the mapper reads them from text: ints when they fit, decimals for fractions.
+            case Long l -> l == l.intValue() ? json.numberNode(l.intValue()) : json.numberNode(l);
             case Integer i -> json.numberNode(i);
-            case Double d ->
-                d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 1e15
-                        ? json.numberNode(BigDecimal.valueOf(d))
-                        : json.numberNode(d);
+            case Double d -> Double.isFinite(d) ? json.numberNode(BigDecimal.valueOf(d)) : json.numberNode(d);
             case Float f -> json.numberNode(f);
             case String s -> json.textNode(s);
             case BigInteger big -> json.numberNode(big);

@@ -1,0 +1,28 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/** Runs the weft command in-process and captures what it prints. */
+final class CommandRunner {
+    record Outcome(int exitCode, String out, String err) {
+        JsonNode json() {
+            return Json.parse(out, "command output");
+        }
+    }
+
+    private CommandRunner() {}
+
+    static Outcome weft(String... args) {
+        CommandLine commandLine = WeftCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int code = commandLine.execute(args);
+        return new Outcome(code, out.toString(), err.toString());
+    }
+}
