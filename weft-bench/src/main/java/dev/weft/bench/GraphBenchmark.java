@@ -1,0 +1,208 @@
+package dev.weft.bench;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * {@code weft-bench graph [--seconds N]}: the per-step overhead of Weft's runner against
+ * LangGraph4j's, in the same JVM, on the same graphs of trivial nodes, with and without each engine's
+ * in-memory checkpointing. Prints one line per measurement, then Weft's µs per step over
+ * LangGraph4j's for every pairing, then whether that ratio is at most {@value #TARGET_RATIO}
+ * everywhere. Results go to stdout, progress to stderr.
+ *
+ * <p>Each configuration is warmed up for half the measuring time, then measured on one thread in
+ * batches of runs; between batches (untimed) the harness drops the runs its store kept, so a store
+ * that grows with every run does not turn the measurement into one of the garbage collector.
+ */
+public final class GraphBenchmark {
+    static final String WEFT = "weft";
+    static final String LANGGRAPH4J = "langgraph4j";
+    /** Weft's µs per step may be at most this fraction of LangGraph4j's, in every pairing. */
+    static final double TARGET_RATIO = 0.25;
+
+    private static final double DEFAULT_SECONDS = 5;
+    // About ten thousand node executions per batch: long enough that reading the clock costs nothing,
+    // short enough that a batch's runs stay a few megabytes in an in-memory store.
+    private static final int STEPS_PER_BATCH = 10_000;
+    private static final String USAGE = "usage: weft-bench graph [--seconds N]   (N > 0, default 5)";
+
+    private GraphBenchmark() {}
+
+    /**
+     * An engine with a checkpoint setting, and how to set it up for a graph. A checkpoint store to
+     * compare is one more entry in {@link #configurations()}; ratios are printed for every graph and
+     * checkpoint setting that both engines have.
+     */
+    record Configuration(String engine, String checkpoint, Function<GraphShape, GraphHarness> harness) {}
+
+    /** Engines of one checkpoint setting sit side by side, so that each pair is measured close in time. */
+    static List<Configuration> configurations() {
+        return List.of(
+                new Configuration(WEFT, "none", WeftGraphHarness::withoutCheckpoints),
+                new Configuration(LANGGRAPH4J, "none", LangGraph4jGraphHarness::withoutCheckpoints),
+                new Configuration(WEFT, "memory", WeftGraphHarness::checkpointingInMemory),
+                new Configuration(LANGGRAPH4J, "memory", LangGraph4jGraphHarness::checkpointingInMemory));
+    }
+
+    /** The µs per step of one configuration on one graph. */
+    record Measurement(Configuration configuration, GraphShape shape, long steps, long nanos) {
+        double microsPerStep() {
+            return nanos / 1_000.0 / steps;
+        }
+
+        boolean pairsWith(Measurement other) {
+            return shape == other.shape && configuration.checkpoint().equals(other.configuration.checkpoint());
+        }
+
+        String line() {
+            return String.format(
+                    Locale.ROOT,
+                    "engine=%s graph=%s checkpoint=%s us_per_step=%.3f",
+                    configuration.engine(),
+                    shape.label(),
+                    configuration.checkpoint(),
+                    microsPerStep());
+        }
+    }
+
+    /** Weft's µs per step over LangGraph4j's, for one graph and checkpoint setting. */
+    record Ratio(Measurement weft, Measurement langGraph4j) {
+        double value() {
+            return weft.microsPerStep() / langGraph4j.microsPerStep();
+        }
+
+        boolean meetsTarget() {
+            return value() <= TARGET_RATIO;
+        }
+
+        String pairing() {
+            return weft.shape().label() + "/" + weft.configuration().checkpoint();
+        }
+
+        String line() {
+            return String.format(
+                    Locale.ROOT,
+                    "ratio graph=%s checkpoint=%s weft_over_langgraph4j=%.3f",
+                    weft.shape().label(),
+                    weft.configuration().checkpoint(),
+                    value());
+        }
+    }
+
+    /**
+     * Runs the benchmark with the arguments that follow {@code graph} on the command line.
+     *
+     * @throws UsageException if the arguments are not {@code [--seconds N]}
+     */
+    public static void run(String[] args) {
+        double seconds = parseSeconds(args);
+        long measureNanos = (long) (seconds * 1e9);
+        long warmupNanos = measureNanos / 2;
+        PrintStream out = System.out;
+        PrintStream progress = System.err;
+        progress.printf(
+                Locale.ROOT,
+                "weft-bench graph: Java %s (%s), warm-up %.1f s and measurement %.1f s per line%n",
+                Runtime.version(),
+                System.getProperty("java.vm.name"),
+                warmupNanos / 1e9,
+                measureNanos / 1e9);
+
+        List<Measurement> measurements = new ArrayList<>();
+        for (GraphShape shape : GraphShape.values()) {
+            for (Configuration configuration : configurations()) {
+                progress.printf(
+                        "weft-bench graph: engine=%s graph=%s checkpoint=%s...%n",
+                        configuration.engine(), shape.label(), configuration.checkpoint());
+                Measurement measurement = measure(configuration, shape, warmupNanos, measureNanos);
+                out.println(measurement.line());
+                out.flush();
+                measurements.add(measurement);
+            }
+        }
+
+        List<Ratio> ratios = ratios(measurements);
+        for (Ratio ratio : ratios) {
+            out.println(ratio.line());
+        }
+        List<String> missed = ratios.stream()
+                .filter(ratio -> !ratio.meetsTarget())
+                .map(Ratio::pairing)
+                .toList();
+        out.println(String.format(Locale.ROOT, "target weft_over_langgraph4j<=%.2f ", TARGET_RATIO)
+                + (missed.isEmpty() ? "met=yes" : "met=no missed=" + String.join(",", missed)));
+    }
+
+    static Measurement measure(Configuration configuration, GraphShape shape, long warmupNanos, long measureNanos) {
+        try (GraphHarness harness = configuration.harness().apply(shape)) {
+            runFor(harness, shape, warmupNanos);
+            Timed timed = runFor(harness, shape, measureNanos);
+            return new Measurement(configuration, shape, timed.steps(), timed.nanos());
+        }
+    }
+
+    private record Timed(long steps, long nanos) {}
+
+    /** Runs batches until their summed time reaches {@code budgetNanos}; only the runs are timed. */
+    private static Timed runFor(GraphHarness harness, GraphShape shape, long budgetNanos) {
+        int runsPerBatch = Math.max(1, STEPS_PER_BATCH / shape.stepsPerRun());
+        long steps = 0;
+        long nanos = 0;
+        while (nanos < budgetNanos) {
+            harness.forgetRuns();
+            long batchSteps = 0;
+            long start = System.nanoTime();
+            for (int i = 0; i < runsPerBatch; i++) {
+                batchSteps += harness.runOnce();
+            }
+            nanos += System.nanoTime() - start;
+            if (batchSteps != (long) runsPerBatch * shape.stepsPerRun()) {
+                throw new IllegalStateException("a batch of " + runsPerBatch + " runs of " + shape.label()
+                        + " performed " + batchSteps + " steps, expected " + shape.stepsPerRun() + " per run");
+            }
+            steps += batchSteps;
+        }
+        return new Timed(steps, nanos);
+    }
+
+    /** Every pairing of a Weft measurement with LangGraph4j's on the same graph and checkpoint setting. */
+    static List<Ratio> ratios(List<Measurement> measurements) {
+        List<Ratio> ratios = new ArrayList<>();
+        for (Measurement weft : measurements) {
+            if (!weft.configuration().engine().equals(WEFT)) {
+                continue;
+            }
+            Optional<Measurement> peer = measurements.stream()
+                    .filter(m -> m.configuration().engine().equals(LANGGRAPH4J) && m.pairsWith(weft))
+                    .findFirst();
+            peer.ifPresent(langGraph4j -> ratios.add(new Ratio(weft, langGraph4j)));
+        }
+        return ratios;
+    }
+
+    static double parseSeconds(String[] args) {
+        double seconds = DEFAULT_SECONDS;
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].equals("--seconds")) {
+                throw new UsageException("unknown argument '" + args[i] + "'\n" + USAGE);
+            }
+            if (i + 1 == args.length) {
+                throw new UsageException("--seconds needs a number\n" + USAGE);
+            }
+            String value = args[++i];
+            try {
+                seconds = Double.parseDouble(value);
+            } catch (NumberFormatException e) {
+                throw new UsageException("--seconds must be a number, was '" + value + "'\n" + USAGE);
+            }
+            if (!(seconds > 0) || Double.isInfinite(seconds)) {
+                throw new UsageException("--seconds must be positive, was " + value + "\n" + USAGE);
+            }
+        }
+        return seconds;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.weft.bench;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+
+/**
+ * The entry of {@code bin/weft-bench}: {@code weft-bench <benchmark> [options]}. Each benchmark's
+ * {@code run(String[])} gets the arguments that follow its name.
+ */
+public final class Main {
+    private static final String USAGE = """
+            usage: weft-bench <benchmark> [options]
+              graph [--seconds N]   per-step overhead of Weft's graph runner against LangGraph4j
+              time [options]        the time benchmark (its options are its own)
+            """;
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        if (args.length == 0) {
+            System.err.print(USAGE);
+            System.exit(2);
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        try {
+            switch (args[0]) {
+                case "graph" -> GraphBenchmark.run(rest);
+                case "time" -> runTimeBenchmark(rest);
+                case "help", "-h", "--help" -> System.out.print(USAGE);
+                default -> {
+                    System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);
+                    System.exit(2);
+                }
+            }
+        } catch (UsageException e) {
+            System.err.println("weft-bench " + args[0] + ": " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    /**
+     * Looked up by name, so that this entry builds whether or not the time benchmark is in the source
+     * tree yet.
+     */
+    private static void runTimeBenchmark(String[] args) {
+        Method run;
+        try {
+            run = Class.forName("dev.weft.bench.TimeBenchmark").getMethod("run", String[].class);
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            System.err.println("weft-bench: the time benchmark is not in this build"
+                    + " (no dev.weft.bench.TimeBenchmark.run(String[]))");
+            System.exit(2);
+            return;
+        }
+        try {
+            run.invoke(null, (Object) args);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("dev.weft.bench.TimeBenchmark.run(String[]) is not public", e);
+        } catch (InvocationTargetException e) {
+            Throwable failure = e.getCause();
+            if (failure instanceof RuntimeException unchecked) {
+                throw unchecked;
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("the time benchmark failed", failure);
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.weft.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.weft.bench.GraphBenchmark.Configuration;
+import dev.weft.bench.GraphBenchmark.Measurement;
+import dev.weft.bench.GraphBenchmark.Ratio;
+import dev.weft.core.RunResult;
+import dev.weft.core.StepStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.bsc.langgraph4j.CompiledGraph;
+import org.bsc.langgraph4j.NodeOutput;
+import org.bsc.langgraph4j.state.AgentState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+final class GraphBenchmarkTest {
+
+    @ParameterizedTest
+    @EnumSource(GraphShape.class)
+    void everyConfigurationRunsTheGraphToItsEndAgainAndAgain(GraphShape shape) {
+        for (Configuration configuration : GraphBenchmark.configurations()) {
+            try (GraphHarness harness = configuration.harness().apply(shape)) {
+                for (int batch = 0; batch < 2; batch++) {
+                    harness.forgetRuns();
+                    for (int run = 0; run < 3; run++) {
+                        assertThat(harness.runOnce())
+                                .as("%s/%s on %s", configuration.engine(), configuration.checkpoint(), shape)
+                                .isEqualTo(shape.stepsPerRun());
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(GraphShape.class)
+    void weftRecordsOneCompletedStepPerNodeExecution(GraphShape shape) {
+        try (WeftGraphHarness harness = WeftGraphHarness.checkpointingInMemory(shape)) {
+            RunResult result = harness.runToResult();
+
+            assertThat(result.steps()).hasSize(shape.stepsPerRun());
+            assertThat(result.steps()).allMatch(step -> step.status() == StepStatus.COMPLETED);
+            assertThat(result.output().asInt()).isEqualTo(shape.stepsPerRun());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(GraphShape.class)
+    void langGraph4jExecutesOneNodePerStep(GraphShape shape) {
+        CompiledGraph<AgentState> graph = LangGraph4jGraphHarness.compile(shape, false);
+
+        List<NodeOutput<AgentState>> outputs = StreamSupport.stream(
+                        graph.stream(Map.of(LangGraph4jGraphHarness.COUNT, 0)).spliterator(), false)
+                .filter(output -> !output.isSTART() && !output.isEND())
+                .toList();
+
+        assertThat(outputs).hasSize(shape.stepsPerRun());
+    }
+
+    @Test
+    void pairsEachWeftMeasurementWithLangGraph4jsOnTheSameGraphAndCheckpointSetting() {
+        List<Configuration> configurations = GraphBenchmark.configurations();
+        List<Measurement> measurements = configurations.stream()
+                .map(c -> new Measurement(
+                        c, GraphShape.CHAIN10, 1_000, c.engine().equals(GraphBenchmark.WEFT) ? 100_000 : 1_000_000))
+                .toList();
+
+        List<Ratio> ratios = GraphBenchmark.ratios(measurements);
+
+        assertThat(ratios)
+                .extracting(Ratio::line)
+                .containsExactly(
+                        "ratio graph=chain10 checkpoint=none weft_over_langgraph4j=0.100",
+                        "ratio graph=chain10 checkpoint=memory weft_over_langgraph4j=0.100");
+        assertThat(ratios).allMatch(Ratio::meetsTarget);
+    }
+
+    @Test
+    void readsTheMeasuringTimeAndRejectsAnythingElse() {
+        assertThat(GraphBenchmark.parseSeconds(new String[0])).isEqualTo(5.0);
+        assertThat(GraphBenchmark.parseSeconds(new String[] {"--seconds", "2.5"}))
+                .isEqualTo(2.5);
+        assertThatThrownBy(() -> GraphBenchmark.parseSeconds(new String[] {"--seconds", "0"}))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("must be positive, was 0");
+        assertThatThrownBy(() -> GraphBenchmark.parseSeconds(new String[] {"--fast"}))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("unknown argument '--fast'");
+    }
+}
