@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = WeftCommand.Version.class,
         description = "Weft: a runtime for dependable LLM agents.",
-        subcommands = {WorkflowCommand.class})
+        subcommands = {WorkflowCommand.class, TimeCommand.class})
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,130 @@
+package dev.weft.bench;
+
+import dev.weft.time.Language;
+import dev.weft.time.TimeExpression;
+import dev.weft.time.TimeParser;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code weft-bench time [--seconds N]}: how many time expressions {@code weft-time} parses per
+ * second on one thread, per language, over a mix of the phrase families of its corpus (whole-text
+ * parses, some of them expressions inside a sentence). Each language is warmed up for half the
+ * measuring time first. Prints {@code time lang=<en|he> expressions_per_second=<x>}.
+ */
+public final class TimeBenchmark {
+    private static final double DEFAULT_SECONDS = 5;
+    private static final String USAGE = "usage: weft-bench time [--seconds N]   (N > 0, default 5)";
+    private static final ZonedDateTime NOW = ZonedDateTime.of(2026, 11, 21, 14, 30, 0, 0, ZoneId.of("Asia/Jerusalem"));
+
+    static final List<String> ENGLISH = List.of(
+            "tomorrow at 9",
+            "remind me tomorrow at 9 to call Dana",
+            "in 15 minutes",
+            "in half an hour",
+            "3 days ago",
+            "at 730 in the evening",
+            "quarter to 12",
+            "next Monday",
+            "Tuesday next week",
+            "March 3rd at 2pm",
+            "15 February 2027",
+            "2/15",
+            "the last Sunday of March",
+            "next month",
+            "8:00 PST",
+            "from 2 to 4pm",
+            "between Monday and Wednesday",
+            "every Monday and Thursday at 18:00",
+            "every 15 minutes until 5pm",
+            "every month on the 5th",
+            "tonight at 8",
+            "end of the month",
+            "in twenty-five minutes",
+            "buy milk on the way home");
+
+    static final List<String> HEBREW = List.of(
+            "מחר ב-9",
+            "תזכיר לי מחר ב-9 להתקשר לדנה",
+            "עוד 10 דקות",
+            "בעוד רבע שעה",
+            "לפני שבעה ימים",
+            "בתשע בבוקר",
+            "רבע ל12",
+            "ביום ראשון הבא",
+            "יום שלישי בשבוע הבא",
+            "ה15 בפברואר",
+            "15 לפברואר 2027",
+            "15.2",
+            "יום ראשון האחרון של מרץ",
+            "חודש הבא",
+            "בעוד עשרים וארבע שעות",
+            "מ-2 עד 4",
+            "מיום שני עד יום רביעי",
+            "כל יום שני וחמישי ב-18:00",
+            "כל 10 דקות עד 17:00",
+            "כל חודש ב-5",
+            "מחר בערב ב-7",
+            "בסוף החודש",
+            "בשמונה וחצי",
+            "תקנה חלב בדרך הביתה");
+
+    private TimeBenchmark() {}
+
+    public static void run(String[] args) {
+        double seconds = seconds(args);
+        TimeParser parser = TimeParser.create();
+        for (Language language : List.of(Language.ENGLISH, Language.HEBREW)) {
+            List<String> mix = language == Language.ENGLISH ? ENGLISH : HEBREW;
+            System.err.printf(Locale.ROOT, "time: warming up %s%n", language.code());
+            measure(parser, mix, language, seconds / 2);
+            double rate = measure(parser, mix, language, seconds);
+            System.out.printf(Locale.ROOT, "time lang=%s expressions_per_second=%.0f%n", language.code(), rate);
+        }
+    }
+
+    /** Parses the mix round and round for about {@code seconds}; returns expressions per second. */
+    static double measure(TimeParser parser, List<String> mix, Language language, double seconds) {
+        long budget = (long) (seconds * 1_000_000_000L);
+        long parsed = 0;
+        long found = 0;
+        long start = System.nanoTime();
+        long elapsed;
+        do {
+            for (String text : mix) {
+                Optional<TimeExpression> e = parser.parse(text, NOW, language);
+                if (e.isPresent()) {
+                    found++;
+                }
+            }
+            parsed += mix.size();
+            elapsed = System.nanoTime() - start;
+        } while (elapsed < budget);
+        if (found == 0) {
+            throw new IllegalStateException("the parser found no time in the mix; the benchmark measures nothing");
+        }
+        return parsed / (elapsed / 1e9);
+    }
+
+    private static double seconds(String[] args) {
+        double seconds = DEFAULT_SECONDS;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--seconds") && i + 1 < args.length) {
+                try {
+                    seconds = Double.parseDouble(args[++i]);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--seconds must be a number, was '" + args[i] + "'\n" + USAGE);
+                }
+                if (!(seconds > 0)) {
+                    throw new UsageException("--seconds must be positive, was " + args[i] + "\n" + USAGE);
+                }
+            } else {
+                throw new UsageException("unknown argument '" + args[i] + "'\n" + USAGE);
+            }
+        }
+        return seconds;
+    }
+}

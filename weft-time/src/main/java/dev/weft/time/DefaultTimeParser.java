@@ -1,0 +1,43 @@
+package dev.weft.time;
+
+import dev.weft.time.internal.ExpressionFinder;
+import java.time.DayOfWeek;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/** The {@link TimeParser}; immutable and thread-safe. */
+final class DefaultTimeParser implements TimeParser {
+    private final Language language;
+    private final @Nullable DayOfWeek weekStart;
+
+    DefaultTimeParser(Language language, @Nullable DayOfWeek weekStart) {
+        this.language = language;
+        this.weekStart = weekStart;
+    }
+
+    @Override
+    public Optional<TimeExpression> parse(String text, ZonedDateTime now, Language language) {
+        return ExpressionFinder.parse(checked(text), Objects.requireNonNull(now, "now"), language, weekStart);
+    }
+
+    @Override
+    public List<TimeExpression> find(String text, ZonedDateTime now, Language language) {
+        return ExpressionFinder.find(checked(text), Objects.requireNonNull(now, "now"), language, weekStart);
+    }
+
+    @Override
+    public Language language() {
+        return language;
+    }
+
+    private static String checked(String text) {
+        Objects.requireNonNull(text, "text");
+        if (text.isBlank()) {
+            throw new TimeInputException("text must not be empty");
+        }
+        return text;
+    }
+}

@@ -1,0 +1,1589 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.Grain;
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
+import dev.weft.time.internal.ClockTime.Meridiem;
+import dev.weft.time.internal.DateRef.CalendarDate;
+import dev.weft.time.internal.DateRef.DayOfMonthRef;
+import dev.weft.time.internal.DateRef.EndOf;
+import dev.weft.time.internal.DateRef.MonthRef;
+import dev.weft.time.internal.DateRef.NthWeekdayRef;
+import dev.weft.time.internal.DateRef.PeriodRef;
+import dev.weft.time.internal.DateRef.QuarterRef;
+import dev.weft.time.internal.DateRef.RelativeDay;
+import dev.weft.time.internal.DateRef.Shifted;
+import dev.weft.time.internal.DateRef.StartOf;
+import dev.weft.time.internal.DateRef.WeekdayMode;
+import dev.weft.time.internal.DateRef.WeekdayRef;
+import dev.weft.time.internal.DateRef.YearRef;
+import dev.weft.time.internal.Parsed.InstantParse;
+import dev.weft.time.internal.Parsed.IntervalParse;
+import dev.weft.time.internal.Parsed.Match;
+import dev.weft.time.internal.Parsed.WeekendParse;
+import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The English grammar. One instance reads one text; not thread-safe. */
+final class EnglishGrammar extends Grammar {
+
+    private static final Map<String, Integer> MONTHS = Map.ofEntries(
+            Map.entry("january", 1),
+            Map.entry("jan", 1),
+            Map.entry("february", 2),
+            Map.entry("feb", 2),
+            Map.entry("march", 3),
+            Map.entry("mar", 3),
+            Map.entry("april", 4),
+            Map.entry("apr", 4),
+            Map.entry("may", 5),
+            Map.entry("june", 6),
+            Map.entry("jun", 6),
+            Map.entry("july", 7),
+            Map.entry("jul", 7),
+            Map.entry("august", 8),
+            Map.entry("aug", 8),
+            Map.entry("september", 9),
+            Map.entry("sept", 9),
+            Map.entry("sep", 9),
+            Map.entry("october", 10),
+            Map.entry("oct", 10),
+            Map.entry("november", 11),
+            Map.entry("nov", 11),
+            Map.entry("december", 12),
+            Map.entry("dec", 12));
+
+    /** Month names that are also common words, read as months only in context. */
+    private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
+
+    private static final Map<String, DayOfWeek> DAYS = days();
+
+    private static final Set<String> PLURAL_DAYS =
+            Set.of("mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays");
+
+    private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
+
+    private static final Map<String, Integer> CARDINALS = Map.ofEntries(
+            Map.entry("zero", 0),
+            Map.entry("one", 1),
+            Map.entry("two", 2),
+            Map.entry("three", 3),
+            Map.entry("four", 4),
+            Map.entry("five", 5),
+            Map.entry("six", 6),
+            Map.entry("seven", 7),
+            Map.entry("eight", 8),
+            Map.entry("nine", 9),
+            Map.entry("ten", 10),
+            Map.entry("eleven", 11),
+            Map.entry("twelve", 12),
+            Map.entry("thirteen", 13),
+            Map.entry("fourteen", 14),
+            Map.entry("fifteen", 15),
+            Map.entry("sixteen", 16),
+            Map.entry("seventeen", 17),
+            Map.entry("eighteen", 18),
+            Map.entry("nineteen", 19));
+
+    private static final Map<String, Integer> TENS = Map.of(
+            "twenty", 20, "thirty", 30, "forty", 40, "fourty", 40, "fifty", 50, "sixty", 60, "seventy", 70, "eighty",
+            80, "ninety", 90);
+
+    private static final Map<String, Integer> ORDINALS = Map.ofEntries(
+            Map.entry("first", 1),
+            Map.entry("second", 2),
+            Map.entry("third", 3),
+            Map.entry("fourth", 4),
+            Map.entry("fifth", 5),
+            Map.entry("sixth", 6),
+            Map.entry("seventh", 7),
+            Map.entry("eighth", 8),
+            Map.entry("ninth", 9),
+            Map.entry("tenth", 10),
+            Map.entry("eleventh", 11),
+            Map.entry("twelfth", 12),
+            Map.entry("thirteenth", 13),
+            Map.entry("fourteenth", 14),
+            Map.entry("fifteenth", 15),
+            Map.entry("sixteenth", 16),
+            Map.entry("seventeenth", 17),
+            Map.entry("eighteenth", 18),
+            Map.entry("nineteenth", 19),
+            Map.entry("twentieth", 20),
+            Map.entry("thirtieth", 30));
+
+    private static final Map<String, ChronoUnit> UNITS = Map.ofEntries(
+            Map.entry("second", ChronoUnit.SECONDS),
+            Map.entry("seconds", ChronoUnit.SECONDS),
+            Map.entry("sec", ChronoUnit.SECONDS),
+            Map.entry("secs", ChronoUnit.SECONDS),
+            Map.entry("minute", ChronoUnit.MINUTES),
+            Map.entry("minutes", ChronoUnit.MINUTES),
+            Map.entry("min", ChronoUnit.MINUTES),
+            Map.entry("mins", ChronoUnit.MINUTES),
+            Map.entry("hour", ChronoUnit.HOURS),
+            Map.entry("hours", ChronoUnit.HOURS),
+            Map.entry("hr", ChronoUnit.HOURS),
+            Map.entry("hrs", ChronoUnit.HOURS),
+            Map.entry("day", ChronoUnit.DAYS),
+            Map.entry("days", ChronoUnit.DAYS),
+            Map.entry("week", ChronoUnit.WEEKS),
+            Map.entry("weeks", ChronoUnit.WEEKS),
+            Map.entry("wk", ChronoUnit.WEEKS),
+            Map.entry("wks", ChronoUnit.WEEKS),
+            Map.entry("month", ChronoUnit.MONTHS),
+            Map.entry("months", ChronoUnit.MONTHS),
+            Map.entry("year", ChronoUnit.YEARS),
+            Map.entry("years", ChronoUnit.YEARS),
+            Map.entry("yr", ChronoUnit.YEARS),
+            Map.entry("yrs", ChronoUnit.YEARS));
+
+    private static final Map<String, Grain> PERIODS =
+            Map.of("week", Grain.WEEK, "month", Grain.MONTH, "quarter", Grain.QUARTER, "year", Grain.YEAR);
+
+    private static final Set<String> TOMORROW = Set.of("tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tommorrow");
+
+    /** Words after which an otherwise ambiguous month or weekday name is read as one. */
+    private static final Set<String> DATE_CONTEXT = Set.of(
+            "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
+            "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
+
+    EnglishGrammar(List<Token> tokens, boolean lenient) {
+        super(tokens, lenient);
+    }
+
+    private static Map<String, DayOfWeek> days() {
+        Map<String, DayOfWeek> m = new HashMap<>();
+        String[][] names = {
+            {"monday", "mon"},
+            {"tuesday", "tue", "tues"},
+            {"wednesday", "wed", "weds"},
+            {"thursday", "thu", "thur", "thurs"},
+            {"friday", "fri"},
+            {"saturday", "sat"},
+            {"sunday", "sun"}
+        };
+        for (int d = 0; d < names.length; d++) {
+            for (String n : names[d]) {
+                m.put(n, DayOfWeek.of(d + 1));
+            }
+            m.put(names[d][0] + "s", DayOfWeek.of(d + 1));
+        }
+        return Map.copyOf(m);
+    }
+
+    @Override
+    DayOfWeek weekStart() {
+        return DayOfWeek.MONDAY;
+    }
+
+    @Override
+    Match parseAt(int i) {
+        Match best = recurrence(i);
+        best = longer(best, interval(i));
+        best = longer(best, weekend(i));
+        Hit<InstantSpec> instant = instant(i, Context.FREE);
+        if (instant != null) {
+            best = longer(best, new Match(new InstantParse(instant.value()), i, instant.end()));
+            best = longer(best, dayThenInterval(i, instant));
+        }
+        return best;
+    }
+
+    /** "tomorrow from 2 to 4", "on Monday between 9 and 11": a day said before an interval. */
+    private Match dayThenInterval(int i, Hit<InstantSpec> day) {
+        InstantSpec d = day.value();
+        if (d.date == null || d.time != null || d.offset != null) {
+            return null;
+        }
+        int j = sym(day.end(), ',') ? day.end() + 1 : day.end();
+        Match m = interval(j);
+        if (m == null || !(m.parsed() instanceof IntervalParse iv) || iv.from().date != null) {
+            return null;
+        }
+        InstantSpec from = iv.from().copy();
+        from.date = d.date;
+        if (from.partOfDay == null) {
+            from.partOfDay = d.partOfDay;
+        }
+        return new Match(new IntervalParse(from, iv.to()), i, m.end());
+    }
+
+    // ---- intervals --------------------------------------------------------------------------
+
+    private Match interval(int i) {
+        boolean from = word(i, "from");
+        boolean between = word(i, "between");
+        int start = from || between ? i + 1 : i;
+        Hit<InstantSpec> a = instant(start, Context.INTERVAL);
+        if (a == null) {
+            return null;
+        }
+        int j = a.end();
+        boolean joined;
+        if (between) {
+            joined = word(j, "and") || sym(j, '-');
+        } else {
+            joined = word(j, "to", "till", "til", "until", "through", "thru") || sym(j, '-');
+        }
+        if (!joined) {
+            return null;
+        }
+        Hit<InstantSpec> b = instant(j + 1, Context.INTERVAL);
+        if (b == null) {
+            return null;
+        }
+        if (!from && !between && !lenient && !(clearlyTime(a.value()) || clearlyTime(b.value()))) {
+            return null;
+        }
+        if (!clearlyTime(a.value()) && a.value().date == null && b.value().time == null) {
+            return null; // "between 2 and Monday" is no interval
+        }
+        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
+    }
+
+    /** True when a part is surely about time, not a bare number that might count something. */
+    private static boolean clearlyTime(InstantSpec s) {
+        return s.date != null
+                || s.partOfDay != null
+                || (s.time != null && (!s.time.ambiguous() || s.time.grain() != Grain.HOUR));
+    }
+
+    private Match weekend(int i) {
+        int j = i;
+        if (word(j, "on", "at", "over")) {
+            j++;
+        }
+        int weeks = 0;
+        if (word(j, "this", "the")) {
+            j++;
+        } else if (word(j, "next")) {
+            weeks = 1;
+            j++;
+        } else if (word(j, "last")) {
+            weeks = -1;
+            j++;
+        }
+        if (!word(j, "weekend")) {
+            return null;
+        }
+        if (j == i && !lenient) {
+            return null;
+        }
+        return new Match(new WeekendParse(weeks), i, j + 1);
+    }
+
+    // ---- instants ---------------------------------------------------------------------------
+
+    Hit<InstantSpec> instant(int i, Context ctx) {
+        InstantSpec acc = new InstantSpec();
+        int p = i;
+        int end = -1;
+        while (p < size) {
+            int q = p;
+            boolean anchored = false;
+            while (q < size) {
+                if (word(q, "at", "around", "about", "approximately", "approx") || sym(q, '@')) {
+                    anchored = anchored || !word(q, "about");
+                    q++;
+                } else if (word(q, "on") || (sym(q, ',') && end >= 0)) {
+                    q++;
+                } else {
+                    break;
+                }
+            }
+            Hit<InstantSpec> part = part(q, acc, ctx, anchored);
+            if (part == null || !merge(acc, part.value())) {
+                break;
+            }
+            p = part.end();
+            end = p;
+        }
+        if (end < 0 || acc.isEmpty()) {
+            return null;
+        }
+        return new Hit<>(acc, end);
+    }
+
+    /** The longest part of an instant that starts at {@code q}. */
+    private Hit<InstantSpec> part(int q, InstantSpec acc, Context ctx, boolean anchored) {
+        if (q >= size) {
+            return null;
+        }
+        Hit<InstantSpec> best = null;
+        best = longest(best, relativeDay(q));
+        best = longest(best, weekday(q));
+        best = longest(best, date(q));
+        best = longest(best, offset(q));
+        Hit<ClockTime> t = time(q, acc, ctx, anchored);
+        if (t != null) {
+            InstantSpec s = new InstantSpec();
+            s.time = t.value();
+            best = longest(best, new Hit<>(s, t.end()));
+        }
+        best = longest(best, partOfDay(q, acc));
+        if (acc.time != null || acc.date != null) {
+            Hit<java.time.ZoneId> z = zone(q);
+            if (z != null) {
+                InstantSpec s = new InstantSpec();
+                s.zone = z.value();
+                best = longest(best, new Hit<>(s, z.end()));
+            }
+        }
+        return best;
+    }
+
+    private Hit<InstantSpec> relativeDay(int i) {
+        InstantSpec s = new InstantSpec();
+        if (word(i, "now") || word(i, "immediately", "asap")) {
+            s.now = true;
+            return new Hit<>(s, i + 1);
+        }
+        if (word(i, "right") && word(i + 1, "now", "away")) {
+            s.now = true;
+            return new Hit<>(s, i + 2);
+        }
+        if (word(i, "today")) {
+            return withDate(new RelativeDay(0), i + 1);
+        }
+        if (i < size && tok(i).isWord() && TOMORROW.contains(tok(i).text())) {
+            return withDate(new RelativeDay(1), i + 1);
+        }
+        if (word(i, "yesterday")) {
+            return withDate(new RelativeDay(-1), i + 1);
+        }
+        int j = word(i, "the") ? i + 1 : i;
+        if (word(j, "day")
+                && word(j + 1, "after")
+                && i + 2 < size
+                && TOMORROW.contains(tok(j + 2).text())) {
+            return withDate(new RelativeDay(2), j + 3);
+        }
+        if (word(j, "day") && word(j + 1, "before") && word(j + 2, "yesterday")) {
+            return withDate(new RelativeDay(-2), j + 3);
+        }
+        if (word(i, "tonight", "tonite")) {
+            s.date = new RelativeDay(0);
+            s.partOfDay = PartOfDay.EVENING;
+            s.thisPartOfDay = true;
+            return new Hit<>(s, i + 1);
+        }
+        if (word(i, "last") && word(i + 1, "night")) {
+            s.date = new RelativeDay(-1);
+            s.partOfDay = PartOfDay.NIGHT;
+            return new Hit<>(s, i + 2);
+        }
+        if ((word(i, "this", "same") && word(i + 1, "time"))
+                || (word(i, "at") && word(i + 1, "this", "the") && word(i + 2, "time") && !word(i + 3, "of"))) {
+            s.sameTime = true;
+            return new Hit<>(s, word(i, "at") ? i + 3 : i + 2);
+        }
+        if (word(i, "lunchtime", "lunch") || (word(i, "at") && word(i + 1, "lunchtime", "lunch"))) {
+            s.partOfDay = PartOfDay.NOON;
+            return new Hit<>(s, word(i, "at") ? i + 2 : i + 1);
+        }
+        if (word(i, "eod", "cob")) {
+            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
+            return new Hit<>(s, i + 1);
+        }
+        j = word(i, "by", "the") ? i + 1 : i;
+        j = word(j, "the") ? j + 1 : j;
+        if ((word(j, "end") && word(j + 1, "of") && (word(j + 2, "day") || (word(j + 2, "the") && word(j + 3, "day"))))
+                || (word(j, "close") && word(j + 1, "of") && word(j + 2, "business"))) {
+            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
+            return new Hit<>(s, word(j + 2, "the") ? j + 4 : j + 3);
+        }
+        return null;
+    }
+
+    // ---- weekdays ---------------------------------------------------------------------------
+
+    private DayOfWeek dayName(int i) {
+        return i < size && tok(i).isWord() ? DAYS.get(tok(i).text()) : null;
+    }
+
+    private int skipDot(int i) {
+        return sym(i, '.') && adjacent(i) ? i + 1 : i;
+    }
+
+    private Hit<InstantSpec> weekday(int i) {
+        int j = i;
+        WeekdayMode mode = WeekdayMode.NEXT;
+        boolean modified = true;
+        if (word(j, "the", "this") && word(j + 1, "following", "next", "coming")) {
+            j += 2;
+        } else if (word(j, "next", "coming", "following")) {
+            j++;
+        } else if (word(j, "this")) {
+            mode = WeekdayMode.THIS;
+            j++;
+        } else if (word(j, "last", "past", "previous")) {
+            mode = WeekdayMode.LAST;
+            j++;
+        } else {
+            modified = false;
+        }
+        DayOfWeek day = dayName(j);
+        if (day == null) {
+            return null;
+        }
+        String name = tok(j).text();
+        int end = skipDot(j + 1);
+        if (!modified && !lenient && AMBIGUOUS_DAYS.contains(name)) {
+            boolean context = (i > 0 && word(i - 1, "on", "every", "by", "until", "till", "and"))
+                    || num(end)
+                    || word(end, "at", "morning", "evening", "night", "afternoon");
+            if (!context) {
+                return null;
+            }
+        }
+        DateRef ref = new WeekdayRef(day, mode, 0);
+        if (mode != WeekdayMode.LAST && word(end, "after") && word(end + 1, "next")) {
+            ref = new Shifted(new WeekdayRef(day, WeekdayMode.NEXT, 0), new Offset(7, ChronoUnit.DAYS));
+            end += 2;
+        }
+        return withDate(ref, end);
+    }
+
+    // ---- dates ------------------------------------------------------------------------------
+
+    private Integer month(int i) {
+        return i < size && tok(i).isWord() ? MONTHS.get(tok(i).text()) : null;
+    }
+
+    /** A day of the month: {@code 15}, {@code 15th}, {@code fifteenth}, {@code twenty-first}. */
+    private Hit<Integer> dayNumber(int i, boolean needOrdinal) {
+        if (num(i) && tok(i).text().length() <= 2) {
+            int v = value(i);
+            if (v < 1 || v > 31) {
+                return null;
+            }
+            if (word(i + 1, "st", "nd", "rd", "th") && adjacent(i + 1)) {
+                return new Hit<>(v, i + 2);
+            }
+            return needOrdinal ? null : new Hit<>(v, i + 1);
+        }
+        if (i < size && tok(i).isWord()) {
+            Integer o = ORDINALS.get(tok(i).text());
+            if (o != null) {
+                return new Hit<>(o, i + 1);
+            }
+            Integer tens = TENS.get(tok(i).text());
+            if (tens != null && tens <= 30) {
+                int j = sym(i + 1, '-') ? i + 2 : i + 1;
+                Integer unit = j < size && tok(j).isWord() ? ORDINALS.get(tok(j).text()) : null;
+                if (unit != null && unit < 10 && tens + unit <= 31) {
+                    return new Hit<>(tens + unit, j + 1);
+                }
+            }
+        }
+        return null;
+    }
+
+    private boolean monthAllowed(int i, int monthToken, int end) {
+        if (lenient || !AMBIGUOUS_MONTHS.contains(tok(monthToken).text())) {
+            return true;
+        }
+        return (i > 0
+                        && i == monthToken
+                        && tok(i - 1).isWord()
+                        && DATE_CONTEXT.contains(tok(i - 1).text()))
+                || i != monthToken
+                || year(end);
+    }
+
+    private Hit<InstantSpec> date(int i) {
+        Hit<InstantSpec> best = null;
+        best = longest(best, monthFirstDate(i));
+        best = longest(best, dayFirstDate(i));
+        best = longest(best, numericDate(i));
+        best = longest(best, dayOfMonth(i));
+        best = longest(best, period(i));
+        best = longest(best, quarter(i));
+        best = longest(best, yearOnly(i));
+        best = longest(best, nthWeekday(i));
+        best = longest(best, boundary(i));
+        return best;
+    }
+
+    /** {@code March 3rd}, {@code Feb 15 2027}, {@code in March}, {@code next March}, {@code May 2027}. */
+    private Hit<InstantSpec> monthFirstDate(int i) {
+        int j = i;
+        int shift = 0;
+        if (word(j, "in", "during")) {
+            j++;
+        } else if (word(j, "next", "this", "last") && month(j + 1) != null) {
+            shift = word(j, "next") ? 1 : word(j, "last") ? -1 : 0;
+            j++;
+        }
+        Integer m = month(j);
+        if (m == null) {
+            return null;
+        }
+        int monthToken = j;
+        int k = skipDot(j + 1);
+        int dayAt = word(k, "the") ? k + 1 : k;
+        Hit<Integer> day = shift == 0 ? dayNumber(dayAt, false) : null;
+        if (day != null && !sym(day.end(), ':') && !word(day.end(), "am", "pm", "hours", "minutes", "days")) {
+            int end = day.end();
+            int year = 0;
+            int y = sym(end, ',') ? end + 1 : end;
+            if (year(y)) {
+                year = value(y);
+                end = y + 1;
+            }
+            CalendarDate d = date(year, m, day.value());
+            if (d != null) {
+                return withDate(d, end);
+            }
+        }
+        int y = sym(k, ',') ? k + 1 : k;
+        if (year(y)) {
+            return withDate(new MonthRef(m, value(y), 0), y + 1);
+        }
+        if (!monthAllowed(i, monthToken, k)) {
+            return null;
+        }
+        return withDate(new MonthRef(m, 0, shift), k);
+    }
+
+    /** {@code 15 February 2027}, {@code the 3rd of March}, {@code third of May}. */
+    private Hit<InstantSpec> dayFirstDate(int i) {
+        int j = word(i, "the") ? i + 1 : i;
+        Hit<Integer> day = dayNumber(j, false);
+        if (day == null) {
+            return null;
+        }
+        int k = word(day.end(), "of") ? day.end() + 1 : day.end();
+        Integer m = month(k);
+        if (m == null) {
+            return null;
+        }
+        int end = skipDot(k + 1);
+        int year = 0;
+        int y = sym(end, ',') ? end + 1 : end;
+        if (year(y)) {
+            year = value(y);
+            end = y + 1;
+        }
+        CalendarDate d = date(year, m, day.value());
+        return d == null ? null : withDate(d, end);
+    }
+
+    private Hit<InstantSpec> numericDate(int i) {
+        Hit<CalendarDate> d = numericDate(i, false);
+        if (d == null || sym(d.end(), ':')) {
+            return null;
+        }
+        return withDate(d.value(), d.end());
+    }
+
+    /** {@code the 15th}, {@code on the 3rd of next month}, {@code 21st}. */
+    private Hit<InstantSpec> dayOfMonth(int i) {
+        boolean the = word(i, "the");
+        int j = the ? i + 1 : i;
+        Hit<Integer> day = dayNumber(j, !the);
+        if (day == null) {
+            return null;
+        }
+        if (!the && !num(j)) {
+            return null; // a lone "third" is not a date
+        }
+        if (!lenient && the && !num(j) && !word(day.end(), "of")) {
+            return null; // "the first" alone is rarely a date
+        }
+        int end = day.end();
+        if (word(end, "of")) {
+            int k = word(end + 1, "the") ? end + 2 : end + 1;
+            if (word(k, "month")) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), k + 1);
+            }
+            if (word(end + 1, "next", "this", "last") && word(end + 2, "month")) {
+                int shift = word(end + 1, "next") ? 1 : word(end + 1, "last") ? -1 : 0;
+                return withDate(new DayOfMonthRef(day.value(), true, shift), end + 3);
+            }
+            if (word(end + 1, "the") && word(end + 2, "following", "next") && word(end + 3, "month")) {
+                return withDate(new DayOfMonthRef(day.value(), true, 1), end + 4);
+            }
+            if (!the) {
+                return null;
+            }
+        }
+        return withDate(new DayOfMonthRef(day.value(), false, 0), end);
+    }
+
+    /** Shift of "next", "this", "last" and their synonyms before a period; null if none. */
+    private Hit<Integer> shiftWord(int i) {
+        if (word(i, "next", "coming", "following")) {
+            return new Hit<>(1, i + 1);
+        }
+        if (word(i, "the") && word(i + 1, "next", "coming", "following")) {
+            return new Hit<>(1, i + 2);
+        }
+        if (word(i, "this", "current")) {
+            return new Hit<>(0, i + 1);
+        }
+        if (word(i, "the") && word(i + 1, "current")) {
+            return new Hit<>(0, i + 2);
+        }
+        if (word(i, "last", "past", "previous")) {
+            return new Hit<>(-1, i + 1);
+        }
+        return null;
+    }
+
+    /** {@code next week}, {@code this month}, {@code last year}, {@code the week after next}. */
+    private Hit<InstantSpec> period(int i) {
+        Hit<Integer> shift = shiftWord(i);
+        if (shift != null) {
+            Grain g = i < size && shift.end() < size
+                    ? PERIODS.get(tok(shift.end()).text())
+                    : null;
+            if (g != null && tok(shift.end()).isWord()) {
+                return withDate(new PeriodRef(g, shift.value()), shift.end() + 1);
+            }
+            return null;
+        }
+        if (word(i, "the")
+                && i + 1 < size
+                && tok(i + 1).isWord()
+                && PERIODS.containsKey(tok(i + 1).text())) {
+            Grain g = PERIODS.get(tok(i + 1).text());
+            if (word(i + 2, "after") && word(i + 3, "next")) {
+                return withDate(new PeriodRef(g, 2), i + 4);
+            }
+            if (word(i + 2, "before") && word(i + 3, "last")) {
+                return withDate(new PeriodRef(g, -2), i + 4);
+            }
+        }
+        return null;
+    }
+
+    /** {@code Q3}, {@code Q1 2027}, {@code the second quarter of 2027}. */
+    private Hit<InstantSpec> quarter(int i) {
+        int q = 0;
+        int end;
+        if (word(i, "q") && num(i + 1) && adjacent(i + 1)) {
+            q = value(i + 1);
+            end = i + 2;
+        } else {
+            int j = word(i, "the") ? i + 1 : i;
+            Hit<Integer> n = dayNumber(j, true);
+            if (n == null || !word(n.end(), "quarter")) {
+                return null;
+            }
+            q = n.value();
+            end = n.end() + 1;
+            if (word(end, "of", "in") && year(end + 1)) {
+                return q < 1 || q > 4 ? null : withDate(new QuarterRef(q, value(end + 1)), end + 2);
+            }
+        }
+        if (q < 1 || q > 4) {
+            return null;
+        }
+        if (year(end)) {
+            return withDate(new QuarterRef(q, value(end)), end + 1);
+        }
+        return withDate(new QuarterRef(q, 0), end);
+    }
+
+    private Hit<InstantSpec> yearOnly(int i) {
+        if (word(i, "in", "during") && year(i + 1) && !sym(i + 2, ':')) {
+            return withDate(new YearRef(value(i + 1)), i + 2);
+        }
+        if (lenient && year(i) && i + 1 == size) {
+            return withDate(new YearRef(value(i)), i + 1);
+        }
+        return null;
+    }
+
+    /** {@code the last Sunday of March}, {@code the first Monday of next month}. */
+    private Hit<InstantSpec> nthWeekday(int i) {
+        int j = word(i, "the") ? i + 1 : i;
+        int n;
+        int k;
+        if (word(j, "last", "final")) {
+            n = -1;
+            k = j + 1;
+        } else {
+            Hit<Integer> o = dayNumber(j, true);
+            if (o == null || o.value() > 5) {
+                return null;
+            }
+            n = o.value();
+            k = o.end();
+        }
+        DayOfWeek day = dayName(k);
+        if (day == null || !word(k + 1, "of", "in")) {
+            return null;
+        }
+        Hit<DateRef> month = monthSpec(k + 2);
+        if (month == null) {
+            return null;
+        }
+        return withDate(new NthWeekdayRef(n, day, month.value()), month.end());
+    }
+
+    /** A month as the frame of a day: {@code March}, {@code March 2027}, {@code next month}, {@code the month}. */
+    private Hit<DateRef> monthSpec(int i) {
+        Integer m = month(i);
+        if (m != null) {
+            int end = skipDot(i + 1);
+            if (year(end)) {
+                return new Hit<>(new MonthRef(m, value(end), 0), end + 1);
+            }
+            return new Hit<>(new MonthRef(m, 0, 0), end);
+        }
+        Hit<Integer> shift = shiftWord(i);
+        if (shift != null && word(shift.end(), "month")) {
+            return new Hit<>(new PeriodRef(Grain.MONTH, shift.value()), shift.end() + 1);
+        }
+        if (word(i, "the") && word(i + 1, "month")) {
+            return new Hit<>(new PeriodRef(Grain.MONTH, 0), i + 2);
+        }
+        return null;
+    }
+
+    /** {@code end of the month}, {@code the beginning of next year}, {@code end of March}, {@code EOM}. */
+    private Hit<InstantSpec> boundary(int i) {
+        if (word(i, "eom")) {
+            return withDate(new EndOf(new PeriodRef(Grain.MONTH, 0)), i + 1);
+        }
+        if (word(i, "eow")) {
+            return withDate(new EndOf(new PeriodRef(Grain.WEEK, 0)), i + 1);
+        }
+        if (word(i, "eoy")) {
+            return withDate(new EndOf(new PeriodRef(Grain.YEAR, 0)), i + 1);
+        }
+        int j = word(i, "the") ? i + 1 : i;
+        boolean end = word(j, "end");
+        if (!(end || word(j, "beginning", "start")) || !word(j + 1, "of")) {
+            return null;
+        }
+        int k = j + 2;
+        DateRef period = null;
+        int stop = -1;
+        Hit<Integer> shift = shiftWord(k);
+        if (shift != null
+                && shift.end() < size
+                && PERIODS.containsKey(tok(shift.end()).text())) {
+            period = new PeriodRef(PERIODS.get(tok(shift.end()).text()), shift.value());
+            stop = shift.end() + 1;
+        } else {
+            int p = word(k, "the") ? k + 1 : k;
+            if (p < size && tok(p).isWord() && PERIODS.containsKey(tok(p).text())) {
+                Grain g = PERIODS.get(tok(p).text());
+                period = new PeriodRef(g, 0);
+                stop = p + 1;
+            } else {
+                Hit<DateRef> m = monthSpec(k);
+                if (m != null) {
+                    period = m.value();
+                    stop = m.end();
+                }
+            }
+        }
+        if (period == null) {
+            return null;
+        }
+        return withDate(end ? new EndOf(period) : new StartOf(period), stop);
+    }
+
+    // ---- durations and offsets --------------------------------------------------------------
+
+    private Hit<Integer> cardinal(int i) {
+        if (num(i)) {
+            return new Hit<>(value(i), i + 1);
+        }
+        if (i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        Integer c = CARDINALS.get(tok(i).text());
+        if (c != null) {
+            return new Hit<>(c, i + 1);
+        }
+        Integer tens = TENS.get(tok(i).text());
+        if (tens != null) {
+            int j = sym(i + 1, '-') ? i + 2 : i + 1;
+            Integer unit = j < size && tok(j).isWord() ? CARDINALS.get(tok(j).text()) : null;
+            if (unit != null && unit >= 1 && unit <= 9) {
+                return new Hit<>(tens + unit, j + 1);
+            }
+            return new Hit<>(tens, i + 1);
+        }
+        return null;
+    }
+
+    /** An amount before a unit: {@code 3}, {@code 1.5}, {@code twenty five}, {@code a}, {@code a couple of}. */
+    private Hit<Double> amount(int i) {
+        if (num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            return new Hit<>(Double.parseDouble(tok(i).text() + "." + tok(i + 2).text()), i + 3);
+        }
+        int j = word(i, "a") ? i + 1 : i;
+        if (word(j, "couple")) {
+            return new Hit<>(2.0, word(j + 1, "of") ? j + 2 : j + 1);
+        }
+        if (word(j, "few")) {
+            return new Hit<>(3.0, j + 1);
+        }
+        if (word(i, "several")) {
+            return new Hit<>(3.0, i + 1);
+        }
+        if (word(i, "a", "an", "one")) {
+            if (word(i + 1, "and") && word(i + 2, "a") && word(i + 3, "half")) {
+                return new Hit<>(1.5, i + 4);
+            }
+            return new Hit<>(1.0, i + 1);
+        }
+        Hit<Integer> c = cardinal(i);
+        if (c == null) {
+            return null;
+        }
+        if (word(c.end(), "and") && word(c.end() + 1, "a") && word(c.end() + 2, "half")) {
+            return new Hit<>(c.value() + 0.5, c.end() + 3);
+        }
+        return new Hit<>((double) c.value(), c.end());
+    }
+
+    private ChronoUnit unit(int i) {
+        if (i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        String w = tok(i).text();
+        if (w.endsWith("'s")) {
+            w = w.substring(0, w.length() - 2);
+        } else if (sym(i + 1, '\'') && adjacent(i + 1) && word(i + 2, "s")) {
+            return null;
+        }
+        return UNITS.get(w);
+    }
+
+    private Hit<Offset> simpleDuration(int i) {
+        if (word(i, "half")) {
+            int j = word(i + 1, "an", "a") ? i + 2 : i + 1;
+            ChronoUnit u = unit(j);
+            return u == null ? null : new Hit<>(fractional(0.5, u), j + 1);
+        }
+        int q = word(i, "a") ? i + 1 : i;
+        if (word(q, "quarter")) {
+            int j = word(q + 1, "of") ? q + 2 : q + 1;
+            j = word(j, "an") ? j + 1 : j;
+            return word(j, "hour") ? new Hit<>(new Offset(15, ChronoUnit.MINUTES), j + 1) : null;
+        }
+        if (word(i, "fortnight") || (word(i, "a") && word(i + 1, "fortnight"))) {
+            return new Hit<>(new Offset(14, ChronoUnit.DAYS), word(i, "a") ? i + 2 : i + 1);
+        }
+        Hit<Double> a = amount(i);
+        if (a == null) {
+            return null;
+        }
+        if (word(a.end(), "fortnight", "fortnights")) {
+            return new Hit<>(new Offset(Math.round(a.value() * 14), ChronoUnit.DAYS), a.end() + 1);
+        }
+        ChronoUnit u = unit(a.end());
+        if (u == null) {
+            return null;
+        }
+        int end = a.end() + 1;
+        double amount = a.value();
+        if (word(end, "and") && word(end + 1, "a") && word(end + 2, "half")) {
+            amount += 0.5;
+            end += 3;
+        }
+        return new Hit<>(fractional(amount, u), end);
+    }
+
+    /** One or more amounts of units: {@code 2 hours and 30 minutes}, {@code an hour and a half}. */
+    Hit<Offset> duration(int i) {
+        Hit<Offset> d = simpleDuration(i);
+        if (d == null) {
+            return null;
+        }
+        Offset total = d.value();
+        int end = d.end();
+        while (true) {
+            int j = word(end, "and") || sym(end, ',') ? end + 1 : end;
+            Hit<Offset> more = simpleDuration(j);
+            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
+                break;
+            }
+            total = sum(total, more.value());
+            end = more.end();
+        }
+        return new Hit<>(total, end);
+    }
+
+    private Hit<InstantSpec> offset(int i) {
+        if (word(i, "in", "within", "after")) {
+            int at = word(i + 1, "the") && word(i + 2, "next") ? i + 3 : i + 1;
+            Hit<Offset> d = duration(at);
+            if (d == null) {
+                return null;
+            }
+            int end = d.end();
+            if (word(end, "time")) {
+                end++;
+            } else if (word(end, "from") && word(end + 1, "now")) {
+                end += 2;
+            }
+            InstantSpec s = new InstantSpec();
+            s.offset = d.value();
+            return new Hit<>(s, end);
+        }
+        Hit<Offset> d = duration(i);
+        if (d == null) {
+            return null;
+        }
+        int end = d.end();
+        InstantSpec s = new InstantSpec();
+        if ((word(end, "from") && word(end + 1, "now", "today"))
+                || (word(end, "from") && word(end + 1, "right") && word(end + 2, "now"))) {
+            s.offset = d.value();
+            return new Hit<>(s, word(end + 1, "right") ? end + 3 : end + 2);
+        }
+        if (word(end, "later", "hence")) {
+            s.offset = d.value();
+            return new Hit<>(s, end + 1);
+        }
+        if (word(end, "ago") || (word(end, "before") && word(end + 1, "now"))) {
+            s.offset = d.value().negated();
+            return new Hit<>(s, word(end, "ago") ? end + 1 : end + 2);
+        }
+        if (word(end, "from", "after", "before") && d.value().dateBased()) {
+            Hit<InstantSpec> base = longest(relativeDay(end + 1), longest(weekday(end + 1), date(end + 1)));
+            if (base != null && base.value().date != null && base.value().time == null) {
+                Offset o = word(end, "before") ? d.value().negated() : d.value();
+                return withDate(new Shifted(base.value().date, o), base.end());
+            }
+        }
+        return null;
+    }
+
+    // ---- clock times ------------------------------------------------------------------------
+
+    private Hit<Meridiem> meridiem(int i) {
+        if (word(i, "am", "a.m")) {
+            return new Hit<>(Meridiem.AM, skipDot(i + 1));
+        }
+        if (word(i, "pm", "p.m")) {
+            return new Hit<>(Meridiem.PM, skipDot(i + 1));
+        }
+        if (word(i, "a", "p") && sym(i + 1, '.') && word(i + 2, "m") && adjacent(i + 1)) {
+            return new Hit<>(word(i, "a") ? Meridiem.AM : Meridiem.PM, skipDot(i + 3));
+        }
+        return null;
+    }
+
+    private int oclock(int i) {
+        if (word(i, "o'clock", "oclock")) {
+            return i + 1;
+        }
+        if (word(i, "o") && word(i + 1, "clock")) {
+            return i + 2;
+        }
+        return -1;
+    }
+
+    /** An hour written as a number or a word, 0-24. */
+    private Hit<Integer> hourNumber(int i) {
+        if (num(i)) {
+            Token t = tok(i);
+            return t.text().length() <= 2 && t.value() <= 24 ? new Hit<>(t.value(), i + 1) : null;
+        }
+        Hit<Integer> c = cardinal(i);
+        return c != null && c.value() >= 1 && c.value() <= 12 ? c : null;
+    }
+
+    private Hit<ClockTime> time(int i, InstantSpec acc, Context ctx, boolean anchored) {
+        if (i >= size) {
+            return null;
+        }
+        Hit<ClockTime> t = clock(i, acc, ctx, anchored);
+        if (t == null) {
+            return null;
+        }
+        ClockTime c = t.value();
+        int end = t.end();
+        Hit<Meridiem> m = meridiem(end);
+        if (m != null && c.meridiem() == Meridiem.NONE) {
+            if (c.hour() < 1 || c.hour() > 12) {
+                return null;
+            }
+            c = c.withMeridiem(m.value());
+            end = m.end();
+        } else if (c.hour() == 12 && c.meridiem() == Meridiem.NONE && word(end, "noon")) {
+            c = c.withMeridiem(Meridiem.PM);
+            end++;
+        } else if (c.hour() == 12 && c.meridiem() == Meridiem.NONE && word(end, "midnight")) {
+            c = new ClockTime(24, c.minute(), 0, Meridiem.NONE, true, c.grain());
+            end++;
+        }
+        int o = oclock(end);
+        if (o > 0) {
+            end = o;
+        }
+        if (word(end, "sharp")) {
+            end++;
+        }
+        return new Hit<>(c, end);
+    }
+
+    private Hit<ClockTime> clock(int i, InstantSpec acc, Context ctx, boolean anchored) {
+        if (word(i, "noon", "midday")) {
+            return new Hit<>(new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR), i + 1);
+        }
+        if (word(i, "midnight")) {
+            return new Hit<>(new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR), i + 1);
+        }
+        Hit<ClockTime> relative = relativeClock(i, ctx, anchored);
+        if (relative != null) {
+            return relative;
+        }
+        Hit<ClockTime> digital = digitalTime(i);
+        if (digital != null) {
+            return digital;
+        }
+        if (num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            Token h = tok(i);
+            Token m = tok(i + 2);
+            if (h.text().length() <= 2
+                    && h.value() >= 1
+                    && h.value() <= 12
+                    && m.text().length() == 2
+                    && m.value() < 60
+                    && meridiem(i + 3) != null) {
+                return new Hit<>(ClockTime.of(h.value(), m.value(), Grain.MINUTE), i + 3);
+            }
+        }
+        if (num(i) && (tok(i).text().length() == 3 || tok(i).text().length() == 4)) {
+            int v = value(i);
+            int h = v / 100;
+            int m = v % 100;
+            boolean marked = meridiem(i + 1) != null || word(i + 1, "hours", "hrs");
+            if (h <= 24 && m < 60 && (anchored || marked) && !(tok(i).text().length() == 4 && h >= 19 && !anchored)) {
+                ClockTime c = new ClockTime(
+                        h, m, 0, Meridiem.NONE, tok(i).text().startsWith("0") || h == 0 || h > 12, Grain.MINUTE);
+                return new Hit<>(c, word(i + 1, "hours", "hrs") ? i + 2 : i + 1);
+            }
+            return null;
+        }
+        Hit<Integer> h = hourNumber(i);
+        if (h == null) {
+            return null;
+        }
+        int end = h.end();
+        boolean marked = meridiem(end) != null
+                || oclock(end) > 0
+                || (h.value() == 12 && word(end, "noon", "midnight"))
+                || (num(i) && partOfDayFollows(end));
+        boolean allowed = marked
+                || anchored
+                || ctx == Context.INTERVAL && num(i)
+                || ((acc.date != null || acc.partOfDay != null) && num(i) && bareHourFollows(end));
+        if (!allowed || (!num(i) && !marked && !anchored && ctx != Context.INTERVAL)) {
+            return null;
+        }
+        if (num(i) && !marked && ctx == Context.INTERVAL && !anchored && h.value() == 0) {
+            return null;
+        }
+        return new Hit<>(ClockTime.of(h.value(), 0, Grain.HOUR), end);
+    }
+
+    /** After a date, a bare number is an hour only when nothing suggests it counts something. */
+    private boolean bareHourFollows(int end) {
+        if (end >= size) {
+            return true;
+        }
+        Token t = tok(end);
+        if (t.kind() == Token.Kind.SYMBOL) {
+            return !t.isSymbol('/') && !t.isSymbol('.') && !t.isSymbol(':') || t.isSymbol('.') && end + 1 == size;
+        }
+        return t.isWord()
+                && Set.of(
+                                "in",
+                                "at",
+                                "to",
+                                "and",
+                                "until",
+                                "till",
+                                "tonight",
+                                "today",
+                                "tomorrow",
+                                "pst",
+                                "utc",
+                                "gmt",
+                                "est",
+                                "edt",
+                                "pdt",
+                                "cet",
+                                "ist",
+                                "idt",
+                                "bst",
+                                "o'clock",
+                                "sharp",
+                                "please",
+                                "for")
+                        .contains(t.text());
+    }
+
+    /** {@code quarter to 12}, {@code half past 3}, {@code 10 past 6}, {@code twenty to five}. */
+    private Hit<ClockTime> relativeClock(int i, Context ctx, boolean anchored) {
+        int minutes;
+        int j;
+        boolean counted = false;
+        int q = word(i, "a") ? i + 1 : i;
+        if (word(q, "quarter")) {
+            minutes = 15;
+            j = q + 1;
+        } else if (word(i, "half")) {
+            minutes = 30;
+            j = i + 1;
+        } else {
+            Hit<Integer> c = cardinal(i);
+            if (c == null
+                    || c.value() < 1
+                    || c.value() > 59
+                    || (num(i) && tok(i).text().length() > 2)) {
+                return null;
+            }
+            minutes = c.value();
+            j = c.end();
+            if (word(j, "minutes", "minute", "mins", "min")) {
+                j++;
+                counted = true;
+            }
+        }
+        boolean past = word(j, "past", "after");
+        boolean to = word(j, "to", "till", "til", "before", "of");
+        if (!past && !to) {
+            return null;
+        }
+        if (to && minutes == 30) {
+            return null;
+        }
+        if (to && !counted && minutes != 15 && !anchored && (ctx == Context.INTERVAL || !lenient)) {
+            return null; // "9 to 5" is an interval, not 4:51
+        }
+        int h;
+        int end;
+        boolean twentyFour = false;
+        if (word(j + 1, "noon")) {
+            h = 12;
+            end = j + 2;
+        } else if (word(j + 1, "midnight")) {
+            h = 24;
+            twentyFour = true;
+            end = j + 2;
+        } else {
+            Hit<Integer> hour = hourNumber(j + 1);
+            if (hour == null) {
+                return null;
+            }
+            h = hour.value();
+            end = hour.end();
+        }
+        int minute = past ? minutes : 60 - minutes;
+        int hour = past ? h : h - 1;
+        if (hour == 0 && !twentyFour) {
+            hour = 12;
+        }
+        if (twentyFour) {
+            twentyFour = true;
+        }
+        return new Hit<>(
+                new ClockTime(hour, minute, 0, Meridiem.NONE, twentyFour || hour > 12 || hour == 0, Grain.MINUTE), end);
+    }
+
+    // ---- parts of the day -------------------------------------------------------------------
+
+    /** "8 tonight", "7 in the evening", "11 at night": a bare number that a part of the day makes an hour. */
+    private boolean partOfDayFollows(int end) {
+        return word(end, "tonight")
+                || (word(end, "in") && word(end + 1, "the") && partName(end + 2) != null)
+                || (word(end, "at") && word(end + 1, "night"));
+    }
+
+    private PartOfDay partName(int i) {
+        return i < size && tok(i).isWord() ? partName(tok(i).text()) : null;
+    }
+
+    private static PartOfDay partName(String w) {
+        return switch (w) {
+            case "morning" -> PartOfDay.MORNING;
+            case "afternoon" -> PartOfDay.AFTERNOON;
+            case "evening" -> PartOfDay.EVENING;
+            case "night" -> PartOfDay.NIGHT;
+            default -> null;
+        };
+    }
+
+    private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
+        InstantSpec s = new InstantSpec();
+        if (word(i, "this") && i + 1 < size && tok(i + 1).isWord()) {
+            PartOfDay p = partName(tok(i + 1).text());
+            if (p != null) {
+                s.date = new RelativeDay(0);
+                s.partOfDay = p;
+                s.thisPartOfDay = true;
+                return new Hit<>(s, i + 2);
+            }
+        }
+        if (word(i, "in") && word(i + 1, "the") && i + 2 < size && tok(i + 2).isWord()) {
+            PartOfDay p = partName(tok(i + 2).text());
+            if (p != null) {
+                s.partOfDay = p;
+                return new Hit<>(s, i + 3);
+            }
+        }
+        if (word(i, "at") && word(i + 1, "night")) {
+            s.partOfDay = PartOfDay.NIGHT;
+            return new Hit<>(s, i + 2);
+        }
+        if (i < size && tok(i).isWord() && (acc.date != null || acc.time != null || lenient)) {
+            PartOfDay p = partName(tok(i).text());
+            if (p != null) {
+                s.partOfDay = p;
+                return new Hit<>(s, i + 1);
+            }
+        }
+        return null;
+    }
+
+    // ---- recurrences ------------------------------------------------------------------------
+
+    private Match recurrence(int i) {
+        Hit<RecurrenceBuilder> head = recurrenceHead(i);
+        int start = i;
+        InstantSpec lead = null;
+        if (head == null) {
+            Hit<InstantSpec> before = instant(i, Context.FREE);
+            if (before == null
+                    || before.value().date != null
+                    || before.value().offset != null
+                    || before.value().now
+                    || (before.value().time == null && before.value().partOfDay == null)) {
+                return null;
+            }
+            head = recurrenceHead(before.end());
+            if (head == null) {
+                return null;
+            }
+            lead = before.value();
+        }
+        RecurrenceBuilder r = head.value();
+        if (lead != null) {
+            if (lead.time != null) {
+                r.times.add(lead.time);
+            }
+            r.partOfDay = lead.partOfDay;
+        }
+        int end = head.end();
+        while (end < size) {
+            int j = sym(end, ',') ? end + 1 : end;
+            int next = recurrenceModifier(j, r);
+            if (next < 0) {
+                break;
+            }
+            end = next;
+        }
+        if (r.frequency == Frequency.DAILY && !r.days.isEmpty()) {
+            r.frequency = Frequency.WEEKLY;
+        }
+        return new Match(r.build(), start, end);
+    }
+
+    private Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        if (word(i, "daily", "everyday")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 1);
+        }
+        if (word(i, "nightly")) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
+            r.partOfDay = PartOfDay.NIGHT;
+            return new Hit<>(r, i + 1);
+        }
+        if (word(i, "weekly")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY), i + 1);
+        }
+        if (word(i, "biweekly", "fortnightly")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).interval(2), i + 1);
+        }
+        if (word(i, "monthly")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY), i + 1);
+        }
+        if (word(i, "yearly", "annually")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.YEARLY), i + 1);
+        }
+        if (word(i, "hourly")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.HOURLY), i + 1);
+        }
+        if (word(i, "once", "twice") && word(i + 1, "a", "an", "per", "every")) {
+            Hit<RecurrenceBuilder> r = everyUnit(i + 2, 1);
+            return word(i, "once") ? r : null;
+        }
+        int j = i;
+        if (word(j, "on")) {
+            j++;
+        }
+        Hit<List<DayOfWeek>> plural = dayList(j, true);
+        if (plural != null) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.value()), plural.end());
+        }
+        if (word(i, "weekdays") || (word(i, "on") && word(i + 1, "weekdays"))) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), word(i, "on") ? i + 2 : i + 1);
+        }
+        Hit<RecurrenceBuilder> nthOfMonth = nthWeekdayOfEveryMonth(word(i, "on") ? i + 1 : i, false);
+        if (nthOfMonth != null) {
+            return nthOfMonth;
+        }
+        // "the 1st of every month", "on the 15th of each month"
+        int k = word(i, "on") ? i + 1 : i;
+        k = word(k, "the") ? k + 1 : k;
+        Hit<Integer> dom = dayNumber(k, true);
+        if (dom != null
+                && word(dom.end(), "of")
+                && word(dom.end() + 1, "every", "each")
+                && word(dom.end() + 2, "month")) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+            r.dayOfMonth = dom.value();
+            return new Hit<>(r, dom.end() + 3);
+        }
+        if (!word(i, "every", "each")) {
+            return null;
+        }
+        j = i + 1;
+        if (word(j, "single")) {
+            j++;
+        }
+        Hit<RecurrenceBuilder> nthDay = nthWeekdayOfEveryMonth(j, true);
+        if (nthDay != null) {
+            return nthDay;
+        }
+        Hit<InstantSpec> yearly = longest(monthFirstDate(j), dayFirstDate(j));
+        if (yearly != null && yearly.value().date instanceof CalendarDate c && c.year() == 0) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.YEARLY);
+            r.month = c.month();
+            r.dayOfMonth = c.day();
+            return new Hit<>(r, yearly.end());
+        }
+        int interval = 1;
+        if (word(j, "other")) {
+            interval = 2;
+            j++;
+        } else if (word(j, "second") && (unitPlural(j + 1) != null || dayName(j + 1) != null)) {
+            interval = 2;
+            j++;
+        } else if (word(j, "third") && (unitPlural(j + 1) != null || dayName(j + 1) != null)) {
+            interval = 3;
+            j++;
+        }
+        Hit<List<DayOfWeek>> days = dayList(j, false);
+        if (days != null) {
+            return new Hit<>(
+                    new RecurrenceBuilder(Frequency.WEEKLY).interval(interval).days(days.value()), days.end());
+        }
+        if (word(j, "weekday", "workday", "weekdays")
+                || (word(j, "business", "working", "work") && word(j + 1, "day"))) {
+            int end = word(j, "business", "working", "work") ? j + 2 : j + 1;
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), end);
+        }
+        if (word(j, "weekend")) {
+            return new Hit<>(
+                    new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY)), j + 1);
+        }
+        if (j < size && tok(j).isWord() && partName(tok(j).text()) != null) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY).interval(interval);
+            r.partOfDay = partName(tok(j).text());
+            return new Hit<>(r, j + 1);
+        }
+        Hit<Integer> nth = dayNumber(j, true);
+        if (nth != null && num(j)) {
+            int end = nth.end();
+            if (word(end, "day")) {
+                end++;
+            }
+            if (word(end, "of") && word(end + 1, "the", "each", "every") && word(end + 2, "month")) {
+                end += 3;
+            }
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+            r.dayOfMonth = nth.value();
+            return new Hit<>(r, end);
+        }
+        if (word(j, "half") && (word(j + 1, "hour") || (word(j + 1, "an") && word(j + 2, "hour")))) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(30), word(j + 1, "an") ? j + 3 : j + 2);
+        }
+        if (word(j, "quarter") && word(j + 1, "hour")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(15), j + 2);
+        }
+        if (interval == 1) {
+            Hit<Double> a = amount(j);
+            if (a != null && !word(j, "a", "an", "one") && a.value() >= 1 && a.value() == Math.rint(a.value())) {
+                ChronoUnit u = unitPlural(a.end());
+                if (u != null) {
+                    return everyUnit(a.end(), (int) Math.round(a.value()));
+                }
+            }
+        }
+        return everyUnit(j, interval);
+    }
+
+    /** "the first Monday of every month", "last Friday of the month" after "every". */
+    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean afterEvery) {
+        int j = word(i, "the") ? i + 1 : i;
+        int n;
+        if (word(j, "last")) {
+            n = -1;
+            j++;
+        } else {
+            Hit<Integer> o = dayNumber(j, true);
+            if (o == null || o.value() > 5) {
+                return null;
+            }
+            n = o.value();
+            j = o.end();
+        }
+        DayOfWeek day = dayName(j);
+        if (day == null || !word(j + 1, "of", "in")) {
+            return null;
+        }
+        int k = j + 2;
+        if (!((afterEvery ? word(k, "the", "every", "each") : word(k, "every", "each")) && word(k + 1, "month"))) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day));
+        r.nth = n;
+        return new Hit<>(r, k + 2);
+    }
+
+    private ChronoUnit unitPlural(int i) {
+        return unit(i);
+    }
+
+    private Hit<RecurrenceBuilder> everyUnit(int i, int interval) {
+        ChronoUnit u = unit(i);
+        if (u == null) {
+            return null;
+        }
+        Frequency f = switch (u) {
+            case SECONDS, MINUTES -> Frequency.MINUTELY;
+            case HOURS -> Frequency.HOURLY;
+            case DAYS -> Frequency.DAILY;
+            case WEEKS -> Frequency.WEEKLY;
+            case MONTHS -> Frequency.MONTHLY;
+            default -> Frequency.YEARLY;
+        };
+        return new Hit<>(new RecurrenceBuilder(f).interval(interval), i + 1);
+    }
+
+    private static List<DayOfWeek> workWeek() {
+        return List.of(DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY, DayOfWeek.FRIDAY);
+    }
+
+    /** {@code Monday and Thursday}, {@code Mon, Wed and Fri}; with {@code plural}, {@code Mondays}. */
+    private Hit<List<DayOfWeek>> dayList(int i, boolean plural) {
+        List<DayOfWeek> days = new ArrayList<>();
+        int j = i;
+        int end = -1;
+        while (true) {
+            DayOfWeek d = dayName(j);
+            if (d == null || (plural && !PLURAL_DAYS.contains(tok(j).text()))) {
+                break;
+            }
+            days.add(d);
+            end = skipDot(j + 1);
+            if (sym(end, ',') && word(end + 1, "and")) {
+                j = end + 2;
+            } else if (sym(end, ',') || word(end, "and") || sym(end, '&') || sym(end, '/')) {
+                j = end + 1;
+            } else {
+                break;
+            }
+        }
+        if (days.isEmpty()) {
+            return null;
+        }
+        boolean context = lenient || days.size() > 1 || word(i - 1, "on") || word(end, "at") || num(end);
+        return plural && !context ? null : new Hit<>(days, end);
+    }
+
+    /** Reads one modifier of a recurrence and returns where it ends, or -1. */
+    private int recurrenceModifier(int i, RecurrenceBuilder r) {
+        if (word(i, "until", "till", "til", "through", "thru", "ending") || (word(i, "up") && word(i + 1, "to"))) {
+            int j = word(i, "up") ? i + 2 : i + 1;
+            Hit<InstantSpec> u = instant(j, Context.FREE);
+            if (u == null || r.until != null) {
+                return -1;
+            }
+            r.until = u.value();
+            return u.end();
+        }
+        int j = word(i, "on") ? i + 1 : i;
+        Hit<List<DayOfWeek>> days = dayList(j, false);
+        if (days != null && (r.frequency == Frequency.WEEKLY || r.frequency == Frequency.DAILY) && r.days.isEmpty()) {
+            r.days(days.value());
+            if (r.frequency == Frequency.DAILY) {
+                r.frequency = Frequency.WEEKLY;
+            }
+            return days.end();
+        }
+        if (r.frequency == Frequency.MONTHLY && r.dayOfMonth == 0) {
+            int k = word(j, "the") ? j + 1 : j;
+            Hit<Integer> dom = dayNumber(k, !word(j, "the") || !num(k));
+            if (dom != null && !sym(dom.end(), ':') && meridiem(dom.end()) == null) {
+                r.dayOfMonth = dom.value();
+                int end = dom.end();
+                if (word(end, "of") && word(end + 1, "the", "each", "every") && word(end + 2, "month")) {
+                    end += 3;
+                }
+                return end;
+            }
+        }
+        if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
+            Hit<InstantSpec> d = longest(monthFirstDate(j), dayFirstDate(j));
+            if (d != null && d.value().date instanceof CalendarDate c) {
+                r.month = c.month();
+                r.dayOfMonth = c.day();
+                return d.end();
+            }
+        }
+        boolean another = !r.times.isEmpty() && word(i, "and");
+        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
+            int k = another ? i + 1 : i;
+            boolean anchored = word(k, "at") || sym(k, '@');
+            k = anchored ? k + 1 : k;
+            InstantSpec ctx = new InstantSpec();
+            ctx.partOfDay = r.partOfDay;
+            Hit<ClockTime> t = time(k, ctx, Context.FREE, anchored || another);
+            if (t != null) {
+                ClockTime c = t.value();
+                int end = t.end();
+                Hit<InstantSpec> p = partOfDay(end, ctx);
+                if (p != null && p.value().date == null && c.ambiguous()) {
+                    c = new ClockTime(
+                            p.value().partOfDay.hour24(c.hour()),
+                            c.minute(),
+                            c.second(),
+                            Meridiem.NONE,
+                            true,
+                            c.grain());
+                    end = p.end();
+                }
+                r.times.add(c);
+                return end;
+            }
+        }
+        if (r.partOfDay == null) {
+            InstantSpec ctx = new InstantSpec();
+            ctx.time = r.times.isEmpty() ? null : r.times.get(0);
+            Hit<InstantSpec> p = partOfDay(i, ctx);
+            if (p != null && p.value().date == null) {
+                r.partOfDay = p.value().partOfDay;
+                return p.end();
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.Language;
+import dev.weft.time.Span;
+import dev.weft.time.TimeExpression;
+import dev.weft.time.internal.Parsed.Match;
+import java.time.DayOfWeek;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Runs the grammar of a language over a text and resolves what it reads. Stateless and thread-safe. */
+public final class ExpressionFinder {
+
+    private ExpressionFinder() {}
+
+    /** Every expression in the text, in order; {@code weekStart} null means the language's own. */
+    public static List<TimeExpression> find(String text, ZonedDateTime now, Language language, DayOfWeek weekStart) {
+        List<Token> tokens = Tokenizer.tokenize(text);
+        Language lang = detect(text, language);
+        List<TimeExpression> found = find(text, tokens, now, lang, weekStart, false);
+        if (found.isEmpty() && language == Language.AUTO) {
+            found = find(text, tokens, now, other(lang), weekStart, false);
+        }
+        return found;
+    }
+
+    /** The best reading of the whole text; {@code weekStart} null means the language's own. */
+    public static Optional<TimeExpression> parse(
+            String text, ZonedDateTime now, Language language, DayOfWeek weekStart) {
+        List<Token> tokens = Tokenizer.tokenize(text);
+        Language lang = detect(text, language);
+        Optional<TimeExpression> best = parse(text, tokens, now, lang, weekStart);
+        if (best.isEmpty() && language == Language.AUTO) {
+            best = parse(text, tokens, now, other(lang), weekStart);
+        }
+        return best;
+    }
+
+    private static Optional<TimeExpression> parse(
+            String text, List<Token> tokens, ZonedDateTime now, Language lang, DayOfWeek weekStart) {
+        int last = tokens.size();
+        while (last > 0 && tokens.get(last - 1).kind() == Token.Kind.SYMBOL) {
+            last--; // closing punctuation: "tomorrow at 9."
+        }
+        if (last == 0) {
+            return Optional.empty();
+        }
+        Grammar whole = grammar(tokens, lang, true);
+        Match m = whole.parseAt(0);
+        if (m != null && m.end() >= last) {
+            Optional<TimeExpression> e = resolve(text, tokens, m, now, whole, weekStart);
+            if (e.isPresent()) {
+                return e;
+            }
+        }
+        TimeExpression best = null;
+        for (TimeExpression e : find(text, tokens, now, lang, weekStart, false)) {
+            int length = e.span().end() - e.span().start();
+            if (best == null || length > best.span().end() - best.span().start()) {
+                best = e;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static List<TimeExpression> find(
+            String text, List<Token> tokens, ZonedDateTime now, Language lang, DayOfWeek weekStart, boolean lenient) {
+        Grammar g = grammar(tokens, lang, lenient);
+        List<TimeExpression> out = new ArrayList<>();
+        int i = 0;
+        while (i < tokens.size()) {
+            Match m = g.parseAt(i);
+            if (m == null) {
+                i++;
+                continue;
+            }
+            resolve(text, tokens, m, now, g, weekStart).ifPresent(out::add);
+            i = m.end();
+        }
+        return List.copyOf(out);
+    }
+
+    private static Optional<TimeExpression> resolve(
+            String text, List<Token> tokens, Match m, ZonedDateTime now, Grammar g, DayOfWeek weekStart) {
+        int start = tokens.get(m.start()).start();
+        int end = tokens.get(m.end() - 1).end();
+        Resolver resolver = new Resolver(now, weekStart != null ? weekStart : g.weekStart());
+        return resolver.resolve(m.parsed(), text.substring(start, end), new Span(start, end));
+    }
+
+    private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient) {
+        return lang == Language.HEBREW ? new HebrewGrammar(tokens, lenient) : new EnglishGrammar(tokens, lenient);
+    }
+
+    private static Language detect(String text, Language language) {
+        if (language != Language.AUTO) {
+            return language;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (Tokenizer.isHebrewLetter(text.charAt(i))) {
+                return Language.HEBREW;
+            }
+        }
+        return Language.ENGLISH;
+    }
+
+    private static Language other(Language lang) {
+        return lang == Language.HEBREW ? Language.ENGLISH : Language.HEBREW;
+    }
+}

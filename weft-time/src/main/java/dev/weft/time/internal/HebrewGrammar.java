@@ -1,0 +1,1536 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.Grain;
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
+import dev.weft.time.internal.ClockTime.Meridiem;
+import dev.weft.time.internal.DateRef.CalendarDate;
+import dev.weft.time.internal.DateRef.DayOfMonthRef;
+import dev.weft.time.internal.DateRef.EndOf;
+import dev.weft.time.internal.DateRef.MonthRef;
+import dev.weft.time.internal.DateRef.NthWeekdayRef;
+import dev.weft.time.internal.DateRef.PeriodRef;
+import dev.weft.time.internal.DateRef.QuarterRef;
+import dev.weft.time.internal.DateRef.RelativeDay;
+import dev.weft.time.internal.DateRef.Shifted;
+import dev.weft.time.internal.DateRef.StartOf;
+import dev.weft.time.internal.DateRef.WeekdayMode;
+import dev.weft.time.internal.DateRef.WeekdayRef;
+import dev.weft.time.internal.DateRef.YearRef;
+import dev.weft.time.internal.Parsed.InstantParse;
+import dev.weft.time.internal.Parsed.IntervalParse;
+import dev.weft.time.internal.Parsed.Match;
+import dev.weft.time.internal.Parsed.WeekendParse;
+import java.time.DayOfWeek;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Hebrew grammar. Words are matched with or without the prefixes Hebrew attaches to them
+ * (ו, ב, ל, ה, מ, כ, ש): "בשמונה" is "at eight", "לפברואר" is "of February". One instance reads one
+ * text; not thread-safe.
+ */
+final class HebrewGrammar extends Grammar {
+
+    private static final Map<String, Integer> MONTHS = Map.ofEntries(
+            Map.entry("ינואר", 1),
+            Map.entry("פברואר", 2),
+            Map.entry("מרץ", 3),
+            Map.entry("מרס", 3),
+            Map.entry("אפריל", 4),
+            Map.entry("מאי", 5),
+            Map.entry("יוני", 6),
+            Map.entry("יולי", 7),
+            Map.entry("אוגוסט", 8),
+            Map.entry("ספטמבר", 9),
+            Map.entry("אוקטובר", 10),
+            Map.entry("נובמבר", 11),
+            Map.entry("דצמבר", 12));
+
+    private static final Map<String, DayOfWeek> DAY_NAMES = Map.of(
+            "ראשון", DayOfWeek.SUNDAY,
+            "שני", DayOfWeek.MONDAY,
+            "שלישי", DayOfWeek.TUESDAY,
+            "רביעי", DayOfWeek.WEDNESDAY,
+            "חמישי", DayOfWeek.THURSDAY,
+            "שישי", DayOfWeek.FRIDAY,
+            "שבת", DayOfWeek.SATURDAY);
+
+    private static final Map<String, DayOfWeek> DAY_LETTERS = Map.of(
+            "א", DayOfWeek.SUNDAY,
+            "ב", DayOfWeek.MONDAY,
+            "ג", DayOfWeek.TUESDAY,
+            "ד", DayOfWeek.WEDNESDAY,
+            "ה", DayOfWeek.THURSDAY,
+            "ו", DayOfWeek.FRIDAY,
+            "ש", DayOfWeek.SATURDAY);
+
+    /** Cardinals 1-10 in both genders and the construct forms ("שלושת ימים"). */
+    private static final Map<String, Integer> UNITS = Map.ofEntries(
+            Map.entry("אחד", 1),
+            Map.entry("אחת", 1),
+            Map.entry("שניים", 2),
+            Map.entry("שנים", 2),
+            Map.entry("שתיים", 2),
+            Map.entry("שתים", 2),
+            Map.entry("שני", 2),
+            Map.entry("שתי", 2),
+            Map.entry("שלוש", 3),
+            Map.entry("שלש", 3),
+            Map.entry("שלושה", 3),
+            Map.entry("שלשה", 3),
+            Map.entry("שלושת", 3),
+            Map.entry("ארבע", 4),
+            Map.entry("ארבעה", 4),
+            Map.entry("ארבעת", 4),
+            Map.entry("חמש", 5),
+            Map.entry("חמישה", 5),
+            Map.entry("חמשה", 5),
+            Map.entry("חמשת", 5),
+            Map.entry("שש", 6),
+            Map.entry("שישה", 6),
+            Map.entry("ששה", 6),
+            Map.entry("ששת", 6),
+            Map.entry("שבע", 7),
+            Map.entry("שבעה", 7),
+            Map.entry("שבעת", 7),
+            Map.entry("שמונה", 8),
+            Map.entry("שמונת", 8),
+            Map.entry("תשע", 9),
+            Map.entry("תשעה", 9),
+            Map.entry("תשעת", 9),
+            Map.entry("עשר", 10),
+            Map.entry("עשרה", 10),
+            Map.entry("עשרת", 10));
+
+    private static final Map<String, Integer> TENS = Map.of(
+            "עשרים", 20, "שלושים", 30, "ארבעים", 40, "חמישים", 50, "שישים", 60, "שבעים", 70, "שמונים", 80, "תשעים", 90);
+
+    private static final Map<String, Integer> ORDINALS = Map.of(
+            "ראשון", 1, "שני", 2, "שלישי", 3, "רביעי", 4, "חמישי", 5, "שישי", 6, "שביעי", 7, "שמיני", 8, "תשיעי", 9,
+            "עשירי", 10);
+
+    private static final Map<String, ChronoUnit> TIME_UNITS = Map.ofEntries(
+            Map.entry("שנייה", ChronoUnit.SECONDS),
+            Map.entry("שניה", ChronoUnit.SECONDS),
+            Map.entry("שניות", ChronoUnit.SECONDS),
+            Map.entry("דקה", ChronoUnit.MINUTES),
+            Map.entry("דקות", ChronoUnit.MINUTES),
+            Map.entry("דק'", ChronoUnit.MINUTES),
+            Map.entry("דק", ChronoUnit.MINUTES),
+            Map.entry("ד'", ChronoUnit.MINUTES),
+            Map.entry("שעה", ChronoUnit.HOURS),
+            Map.entry("שעות", ChronoUnit.HOURS),
+            Map.entry("יום", ChronoUnit.DAYS),
+            Map.entry("ימים", ChronoUnit.DAYS),
+            Map.entry("שבוע", ChronoUnit.WEEKS),
+            Map.entry("שבועות", ChronoUnit.WEEKS),
+            Map.entry("חודש", ChronoUnit.MONTHS),
+            Map.entry("חודשים", ChronoUnit.MONTHS),
+            Map.entry("שנה", ChronoUnit.YEARS),
+            Map.entry("שנים", ChronoUnit.YEARS));
+
+    /** Units in the singular, which alone mean one of them: "בעוד שעה". */
+    private static final Set<String> SINGULAR_UNITS =
+            Set.of("שנייה", "שניה", "דקה", "שעה", "יום", "שבוע", "חודש", "שנה");
+
+    private static final Map<String, ChronoUnit> DUALS = Map.of(
+            "שעתיים", ChronoUnit.HOURS,
+            "יומיים", ChronoUnit.DAYS,
+            "שבועיים", ChronoUnit.WEEKS,
+            "חודשיים", ChronoUnit.MONTHS,
+            "שנתיים", ChronoUnit.YEARS,
+            "דקותיים", ChronoUnit.MINUTES);
+
+    private static final Map<String, Grain> PERIODS =
+            Map.of("שבוע", Grain.WEEK, "חודש", Grain.MONTH, "שנה", Grain.YEAR, "רבעון", Grain.QUARTER);
+
+    private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
+    private static final Set<String> THIS = Set.of("הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
+    private static final Set<String> LAST =
+            Set.of("שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
+
+    private static final Map<String, Integer> NTH = Map.of(
+            "הראשון", 1, "השני", 2, "השלישי", 3, "הרביעי", 4, "החמישי", 5, "האחרון", -1, "הראשונה", 1, "השנייה", 2,
+            "האחרונה", -1);
+
+    HebrewGrammar(List<Token> tokens, boolean lenient) {
+        super(tokens, lenient);
+    }
+
+    @Override
+    DayOfWeek weekStart() {
+        return DayOfWeek.SUNDAY;
+    }
+
+    // ---- Hebrew words with prefixes ----------------------------------------------------------
+
+    /** The prefix in front of {@code word} at token {@code i} ("" when bare), or null if it is not there. */
+    private String prefix(int i, String word) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        String t = tok(i).text();
+        if (t.equals(word)) {
+            return "";
+        }
+        if (t.length() > word.length() && t.length() - word.length() <= 3 && t.endsWith(word)) {
+            String p = t.substring(0, t.length() - word.length());
+            return isPrefix(p) ? p : null;
+        }
+        return null;
+    }
+
+    private static boolean isPrefix(String p) {
+        for (int k = 0; k < p.length(); k++) {
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(p.charAt(k)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when token {@code i} is {@code word}, with any prefix. */
+    private boolean he(int i, String word) {
+        return prefix(i, word) != null;
+    }
+
+    private boolean heExact(int i, String... words) {
+        return word(i, words);
+    }
+
+    private record Lex<T>(T value, String prefix) {}
+
+    /** Looks a token up in a lexicon, trying it whole and then without up to three prefix letters. */
+    private <T> Lex<T> lookup(int i, Map<String, T> lexicon) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        String t = tok(i).text();
+        T v = lexicon.get(t);
+        if (v != null) {
+            return new Lex<>(v, "");
+        }
+        for (int k = 1; k <= 3 && k < t.length(); k++) {
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(t.charAt(k - 1)) < 0) {
+                break;
+            }
+            v = lexicon.get(t.substring(k));
+            if (v != null) {
+                return new Lex<>(v, t.substring(0, k));
+            }
+        }
+        return null;
+    }
+
+    /** The prefix of token {@code i}: of a number, its folded prefix; of a word, none known. */
+    private String numberPrefix(int i) {
+        return tok(i).prefix();
+    }
+
+    // ---- numbers ----------------------------------------------------------------------------
+
+    /** A number written in digits or in words, with the prefix of its first token. */
+    private record Number(int value, String prefix, int end) {}
+
+    private Number number(int i) {
+        if (i >= size) {
+            return null;
+        }
+        if (num(i)) {
+            return new Number(value(i), numberPrefix(i), i + 1);
+        }
+        Lex<Integer> tens = lookup(i, TENS);
+        if (tens != null) {
+            Lex<Integer> unit = lookup(i + 1, UNITS);
+            if (unit != null && unit.prefix().equals("ו") && unit.value() < 10) {
+                return new Number(tens.value() + unit.value(), tens.prefix(), i + 2);
+            }
+            if (num(i + 1) && numberPrefix(i + 1).equals("ו") && value(i + 1) < 10) {
+                return new Number(tens.value() + value(i + 1), tens.prefix(), i + 2);
+            }
+            return new Number(tens.value(), tens.prefix(), i + 1);
+        }
+        Lex<Integer> unit = lookup(i, UNITS);
+        if (unit == null) {
+            return null;
+        }
+        if (unit.value() < 10 && heExact(i + 1, "עשר", "עשרה")) {
+            return new Number(10 + unit.value(), unit.prefix(), i + 2);
+        }
+        return new Number(unit.value(), unit.prefix(), i + 1);
+    }
+
+    // ---- top level --------------------------------------------------------------------------
+
+    @Override
+    Match parseAt(int i) {
+        Match best = recurrence(i);
+        best = longer(best, interval(i));
+        best = longer(best, weekend(i));
+        Hit<InstantSpec> instant = instant(i, Context.FREE);
+        if (instant != null) {
+            best = longer(best, new Match(new InstantParse(instant.value()), i, instant.end()));
+            best = longer(best, dayThenInterval(i, instant));
+        }
+        return best;
+    }
+
+    private Match dayThenInterval(int i, Hit<InstantSpec> day) {
+        InstantSpec d = day.value();
+        if (d.date == null || d.time != null || d.offset != null) {
+            return null;
+        }
+        int j = sym(day.end(), ',') ? day.end() + 1 : day.end();
+        Match m = interval(j);
+        if (m == null || !(m.parsed() instanceof IntervalParse iv) || iv.from().date != null) {
+            return null;
+        }
+        InstantSpec from = iv.from().copy();
+        from.date = d.date;
+        if (from.partOfDay == null) {
+            from.partOfDay = d.partOfDay;
+        }
+        return new Match(new IntervalParse(from, iv.to()), i, m.end());
+    }
+
+    private Match weekend(int i) {
+        boolean word = he(i, "סופ\"ש") || he(i, "סופש");
+        int end = i + 1;
+        if (!word) {
+            if (!(he(i, "סוף") && heExact(i + 1, "שבוע"))) {
+                return null;
+            }
+            end = i + 2;
+        }
+        int weeks = 0;
+        if (end < size && NEXT.contains(tok(end).text())) {
+            weeks = 1;
+            end++;
+        } else if (end < size && THIS.contains(tok(end).text())) {
+            end++;
+        }
+        return new Match(new WeekendParse(weeks), i, end);
+    }
+
+    // ---- intervals --------------------------------------------------------------------------
+
+    private Match interval(int i) {
+        if (heExact(i, "בין")) {
+            int first = heExact(i + 1, "השעות", "השעה") ? i + 2 : i + 1;
+            Hit<InstantSpec> a = instant(first, Context.INTERVAL);
+            if (a == null) {
+                return null;
+            }
+            int j = a.end();
+            if (heExact(j, "לבין") || heExact(j, "ל") || sym(j, '-')) {
+                j++;
+            } else if (!(startsWithPrefix(j, "ל") || startsWithPrefix(j, "ו"))) {
+                return null;
+            }
+            Hit<InstantSpec> b = instant(j, Context.INTERVAL);
+            return b == null ? null : new Match(new IntervalParse(a.value(), b.value()), i, b.end());
+        }
+        boolean from = startsWithPrefix(i, "מ");
+        Hit<InstantSpec> a = instant(i, Context.INTERVAL);
+        if (a == null) {
+            return null;
+        }
+        int j = a.end();
+        boolean joined = heExact(j, "עד", "ועד") || (sym(j, '-') && adjacent(j) && num(j + 1));
+        if (!joined) {
+            return null;
+        }
+        if (!from && !lenient && !clearlyTime(a.value()) && !sym(j, '-')) {
+            return null;
+        }
+        if (sym(j, '-') && !(from || lenient || clearlyTime(a.value()) || heExact(i - 1, "בין"))) {
+            return null;
+        }
+        Hit<InstantSpec> b = instant(j + 1, Context.INTERVAL);
+        if (b == null) {
+            return null;
+        }
+        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
+    }
+
+    private boolean startsWithPrefix(int i, String p) {
+        if (i >= size) {
+            return false;
+        }
+        Token t = tok(i);
+        if (t.isNumber()) {
+            return t.prefix().startsWith(p);
+        }
+        return t.isHebrew() && t.text().startsWith(p) && t.text().length() > p.length();
+    }
+
+    private static boolean clearlyTime(InstantSpec s) {
+        return s.date != null
+                || s.partOfDay != null
+                || (s.time != null && (!s.time.ambiguous() || s.time.grain() != Grain.HOUR));
+    }
+
+    // ---- instants ---------------------------------------------------------------------------
+
+    Hit<InstantSpec> instant(int i, Context ctx) {
+        InstantSpec acc = new InstantSpec();
+        int p = i;
+        int end = -1;
+        while (p < size) {
+            int q = p;
+            if (end >= 0 && (sym(q, ',') || heExact(q, "ב", "על"))) {
+                q++;
+            }
+            if (heExact(q, "בערך", "בסביבות", "סביבות", "סביב", "לקראת") && q + 1 < size) {
+                q++; // about: the time that follows is what counts
+            }
+            Hit<InstantSpec> part = part(q, acc, ctx, end < 0);
+            if (part == null || !merge(acc, part.value())) {
+                break;
+            }
+            p = part.end();
+            end = p;
+        }
+        if (end < 0 || acc.isEmpty()) {
+            return null;
+        }
+        return new Hit<>(acc, end);
+    }
+
+    private Hit<InstantSpec> part(int q, InstantSpec acc, Context ctx, boolean first) {
+        if (q >= size) {
+            return null;
+        }
+        Hit<InstantSpec> best = relativeDay(q);
+        best = longest(best, weekday(q));
+        best = longest(best, date(q));
+        best = longest(best, offset(q));
+        Hit<ClockTime> t = time(q, acc, ctx, first);
+        if (t != null) {
+            InstantSpec s = new InstantSpec();
+            s.time = t.value();
+            best = longest(best, new Hit<>(s, t.end()));
+        }
+        best = longest(best, partOfDay(q, acc));
+        if (acc.time != null || acc.date != null) {
+            int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
+            Hit<ZoneId> zone = zone(z);
+            if (zone != null) {
+                InstantSpec s = new InstantSpec();
+                s.zone = zone.value();
+                best = longest(best, new Hit<>(s, zone.end()));
+            }
+            if (heExact(q, "שעון") && he(q + 1, "ישראל")) {
+                InstantSpec s = new InstantSpec();
+                s.zone = ZoneId.of("Asia/Jerusalem");
+                best = longest(best, new Hit<>(s, q + 2));
+            }
+        }
+        return best;
+    }
+
+    private Hit<InstantSpec> relativeDay(int i) {
+        if (i >= size || !tok(i).isHebrew()) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        String t = tok(i).text();
+        if (t.equals("עכשיו")
+                || t.equals("כעת")
+                || t.equals("כרגע")
+                || t.equals("מיד")
+                || t.equals("מייד")
+                || t.equals("ועכשיו")) {
+            s.now = true;
+            return new Hit<>(s, heExact(i + 1, "מיד") ? i + 2 : i + 1);
+        }
+        if (he(i, "היום") && !t.endsWith("ביום")) {
+            return withDate(new RelativeDay(0), i + 1);
+        }
+        if (he(i, "מחרתיים")) {
+            return withDate(new RelativeDay(2), i + 1);
+        }
+        if (he(i, "מחר")) {
+            return withDate(new RelativeDay(1), i + 1);
+        }
+        if (he(i, "אתמול")) {
+            return withDate(new RelativeDay(-1), i + 1);
+        }
+        if (he(i, "שלשום")) {
+            return withDate(new RelativeDay(-2), i + 1);
+        }
+        PartOfDay pod = null;
+        String p = prefix(i, "הערב");
+        if (p != null && !p.contains("ב")) {
+            pod = PartOfDay.EVENING;
+        } else if ((p = prefix(i, "הלילה")) != null && !p.contains("ב")) {
+            pod = PartOfDay.NIGHT;
+        } else if ((p = prefix(i, "הבוקר")) != null && !p.contains("ב")) {
+            pod = PartOfDay.MORNING;
+        }
+        if (pod != null) {
+            s.date = new RelativeDay(0);
+            s.partOfDay = pod;
+            s.thisPartOfDay = true;
+            return new Hit<>(s, i + 1);
+        }
+        String eve = prefix(i, "ערב");
+        if (eve != null && !eve.contains("ה") && heExact(i + 1, "שבת")) {
+            s.date = new WeekdayRef(DayOfWeek.FRIDAY, WeekdayMode.THIS, 0);
+            s.partOfDay = PartOfDay.EVENING;
+            return new Hit<>(s, i + 2);
+        }
+        if ((he(i, "מוצאי") && heExact(i + 1, "שבת")) || he(i, "מוצ\"ש") || he(i, "מוצש")) {
+            s.date = new WeekdayRef(DayOfWeek.SATURDAY, WeekdayMode.THIS, 0);
+            s.partOfDay = PartOfDay.EVENING;
+            return new Hit<>(s, he(i, "מוצאי") ? i + 2 : i + 1);
+        }
+        String same = prefix(i, "אותה");
+        if (same != null && same.contains("ב") && heExact(i + 1, "שעה")) {
+            s.sameTime = true;
+            return new Hit<>(s, i + 2);
+        }
+        if (he(i, "סוף") && heExact(i + 1, "היום")) {
+            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
+            return new Hit<>(s, i + 2);
+        }
+        return null;
+    }
+
+    // ---- weekdays ---------------------------------------------------------------------------
+
+    /** A weekday: "יום שני", "ביום א'", "בשבת", "בחמישי". */
+    private Hit<DayOfWeek> weekdayName(int i, boolean bareNames) {
+        if (i >= size || !tok(i).isHebrew()) {
+            return null;
+        }
+        if (he(i, "יום") && !heExact(i, "היום")) {
+            int j = i + 1;
+            if (j < size && tok(j).isHebrew()) {
+                String t = tok(j).text();
+                DayOfWeek d = DAY_NAMES.get(t);
+                if (d != null) {
+                    return new Hit<>(d, j + 1);
+                }
+                String letter = t.endsWith("'") ? t.substring(0, t.length() - 1) : t;
+                d = DAY_LETTERS.get(letter);
+                if (d != null && letter.length() == 1) {
+                    return new Hit<>(d, j + 1);
+                }
+            }
+            return null;
+        }
+        Lex<DayOfWeek> name = lookup(i, DAY_NAMES);
+        if (name == null) {
+            return null;
+        }
+        if (name.value() == DayOfWeek.SATURDAY
+                || bareNames
+                || lenient
+                || name.prefix().endsWith("ב")) {
+            if (name.prefix().equals("ה") && name.value() != DayOfWeek.SATURDAY) {
+                return null; // "השני" is "the second"
+            }
+            return new Hit<>(name.value(), i + 1);
+        }
+        return null;
+    }
+
+    private Hit<InstantSpec> weekday(int i) {
+        Hit<DayOfWeek> day = weekdayName(i, false);
+        if (day == null) {
+            return null;
+        }
+        int end = day.end();
+        DateRef ref = new WeekdayRef(day.value(), WeekdayMode.NEXT, 0);
+        if (end < size && tok(end).isHebrew()) {
+            String t = tok(end).text();
+            if (NEXT.contains(t)) {
+                end++;
+                if (heExact(end, "אחרי")
+                        && NEXT.contains(end + 1 < size ? tok(end + 1).text() : "")) {
+                    ref = new Shifted(ref, new Offset(7, ChronoUnit.DAYS));
+                    end += 2;
+                }
+            } else if (THIS.contains(t)) {
+                ref = new WeekdayRef(day.value(), WeekdayMode.THIS, 0);
+                end++;
+            } else if (LAST.contains(t) && !(heExact(end + 1, "של") || startsWithPrefix(end + 1, "ב"))) {
+                ref = new WeekdayRef(day.value(), WeekdayMode.LAST, 0);
+                end++;
+            } else if (heExact(end, "השבוע")) {
+                ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, 0);
+                end++;
+            }
+        }
+        return withDate(ref, end);
+    }
+
+    // ---- dates ------------------------------------------------------------------------------
+
+    private Hit<InstantSpec> date(int i) {
+        Hit<InstantSpec> best = dayMonth(i);
+        best = longest(best, monthOnly(i));
+        best = longest(best, numericDate(i));
+        best = longest(best, period(i));
+        best = longest(best, year(i, true));
+        best = longest(best, quarter(i));
+        best = longest(best, nthWeekday(i));
+        best = longest(best, boundary(i));
+        return best;
+    }
+
+    private Lex<Integer> month(int i) {
+        Lex<Integer> m = lookup(i, MONTHS);
+        return m;
+    }
+
+    /** A day of the month in digits or words: "15", "ה-15", "חמישה עשר", "הראשון". */
+    private Number dayNumber(int i) {
+        Number n = number(i);
+        if (n == null && i < size) {
+            Lex<Integer> o = lookup(i, ORDINALS);
+            if (o != null && !o.prefix().isEmpty()) {
+                n = new Number(o.value(), o.prefix(), i + 1);
+            }
+        }
+        if (n == null
+                || n.value() < 1
+                || n.value() > 31
+                || (num(i) && tok(i).text().length() > 2)) {
+            return null;
+        }
+        return n;
+    }
+
+    /** "15 בפברואר", "ה-15 לפברואר 2027", "ב-15 לחודש", "ב-1 לחודש הבא". */
+    private Hit<InstantSpec> dayMonth(int i) {
+        Number day = dayNumber(i);
+        if (day == null) {
+            return null;
+        }
+        int j = day.end();
+        if (sym(j, ',')) {
+            j++;
+        }
+        Lex<Integer> m = month(j);
+        if (m != null
+                && (m.prefix().isEmpty() || m.prefix().equals("ב") || m.prefix().equals("ל"))) {
+            int end = j + 1;
+            int year = 0;
+            int y = sym(end, ',') ? end + 1 : end;
+            if (year(y)) {
+                year = value(y);
+                end = y + 1;
+            }
+            CalendarDate d = date(year, m.value(), day.value());
+            return d == null ? null : withDate(d, end);
+        }
+        String p = prefix(j, "חודש");
+        if (p != null && (p.equals("ל") || p.equals("ב"))) {
+            int end = j + 1;
+            if (end < size && NEXT.contains(tok(end).text())) {
+                return withDate(new DayOfMonthRef(day.value(), true, 1), end + 1);
+            }
+            return withDate(new DayOfMonthRef(day.value(), false, 0), end);
+        }
+        p = prefix(j, "החודש");
+        if (p != null && (p.equals("ל") || p.equals("ב"))) {
+            if (j + 1 < size && NEXT.contains(tok(j + 1).text())) {
+                return withDate(new DayOfMonthRef(day.value(), true, 1), j + 2);
+            }
+            return withDate(new DayOfMonthRef(day.value(), true, 0), j + 1);
+        }
+        return null;
+    }
+
+    /** "במרץ", "מרץ 2027", "בפברואר הבא". */
+    private Hit<InstantSpec> monthOnly(int i) {
+        Lex<Integer> m = month(i);
+        if (m == null) {
+            return null;
+        }
+        int end = i + 1;
+        int y = sym(end, ',') ? end + 1 : end;
+        if (year(y)) {
+            return withDate(new MonthRef(m.value(), value(y), 0), y + 1);
+        }
+        int shift = 0;
+        if (end < size && NEXT.contains(tok(end).text())) {
+            shift = 1;
+            end++;
+        } else if (end < size && LAST.contains(tok(end).text())) {
+            shift = -1;
+            end++;
+        } else if (!lenient && m.prefix().isEmpty() && m.value() == 5) {
+            return null; // "מאי" is also a name
+        }
+        return withDate(new MonthRef(m.value(), 0, shift), end);
+    }
+
+    private Hit<InstantSpec> numericDate(int i) {
+        Hit<CalendarDate> d = numericDate(i, true);
+        if (d == null || sym(d.end(), ':')) {
+            return null;
+        }
+        return withDate(d.value(), d.end());
+    }
+
+    /** "שבוע הבא", "בחודש הבא", "השנה", "בשבוע שעבר", "ברבעון הבא". */
+    private Hit<InstantSpec> period(int i) {
+        if (i >= size || !tok(i).isHebrew()) {
+            return null;
+        }
+        Lex<Grain> g = lookup(i, PERIODS);
+        if (g == null) {
+            return null;
+        }
+        boolean definite = g.prefix().endsWith("ה");
+        int end = i + 1;
+        if (end < size && NEXT.contains(tok(end).text())) {
+            int shift = 1;
+            end++;
+            if (heExact(end, "אחרי")
+                    && end + 1 < size
+                    && NEXT.contains(tok(end + 1).text())) {
+                shift = 2;
+                end += 2;
+            }
+            return withDate(new PeriodRef(g.value(), shift), end);
+        }
+        if (end < size && LAST.contains(tok(end).text())) {
+            return withDate(new PeriodRef(g.value(), -1), end + 1);
+        }
+        if (end < size && THIS.contains(tok(end).text())) {
+            return withDate(new PeriodRef(g.value(), 0), end + 1);
+        }
+        if (definite && !g.prefix().startsWith("ל")) {
+            return withDate(new PeriodRef(g.value(), 0), end);
+        }
+        return null;
+    }
+
+    private Hit<InstantSpec> year(int i, boolean marked) {
+        if (he(i, "שנת") && year(i + 1)) {
+            return withDate(new YearRef(value(i + 1)), i + 2);
+        }
+        if (year(i) && !sym(i + 1, ':') && (numberPrefix(i).equals("ב") || (lenient && i + 1 == size))) {
+            return marked ? withDate(new YearRef(value(i)), i + 1) : null;
+        }
+        return null;
+    }
+
+    private Hit<InstantSpec> quarter(int i) {
+        if (word(i, "q") && num(i + 1) && adjacent(i + 1) && value(i + 1) >= 1 && value(i + 1) <= 4) {
+            int end = i + 2;
+            int year = year(end) ? value(end) : 0;
+            return withDate(new QuarterRef(value(i + 1), year), year != 0 ? end + 1 : end);
+        }
+        if (!he(i, "רבעון")) {
+            return null;
+        }
+        int j = i + 1;
+        Lex<Integer> o = lookup(j, ORDINALS);
+        if (o == null || o.value() > 4 || !(o.prefix().isEmpty() || o.prefix().equals("ה"))) {
+            return null;
+        }
+        int end = j + 1;
+        int year = year(end) ? value(end) : 0;
+        return withDate(new QuarterRef(o.value(), year), year != 0 ? end + 1 : end);
+    }
+
+    /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */
+    private Hit<InstantSpec> nthWeekday(int i) {
+        Hit<DayOfWeek> day = weekdayName(i, true);
+        if (day == null || day.end() >= size) {
+            return null;
+        }
+        Integer n = NTH.get(tok(day.end()).text());
+        if (n == null) {
+            return null;
+        }
+        int j = day.end() + 1;
+        if (heExact(j, "של")) {
+            j++;
+        }
+        Hit<DateRef> m = monthSpec(j);
+        return m == null ? null : withDate(new NthWeekdayRef(n, day.value(), m.value()), m.end());
+    }
+
+    private Hit<DateRef> monthSpec(int i) {
+        Lex<Integer> m = month(i);
+        if (m != null) {
+            int end = i + 1;
+            if (year(end)) {
+                return new Hit<>(new MonthRef(m.value(), value(end), 0), end + 1);
+            }
+            if (end < size && NEXT.contains(tok(end).text())) {
+                return new Hit<>(new MonthRef(m.value(), 0, 1), end + 1);
+            }
+            return new Hit<>(new MonthRef(m.value(), 0, 0), end);
+        }
+        String p = prefix(i, "חודש");
+        String q = prefix(i, "החודש");
+        if (p != null || q != null) {
+            int end = i + 1;
+            if (end < size && NEXT.contains(tok(end).text())) {
+                return new Hit<>(new PeriodRef(Grain.MONTH, 1), end + 1);
+            }
+            if (end < size && LAST.contains(tok(end).text())) {
+                return new Hit<>(new PeriodRef(Grain.MONTH, -1), end + 1);
+            }
+            return new Hit<>(new PeriodRef(Grain.MONTH, 0), end);
+        }
+        return null;
+    }
+
+    /** "סוף החודש", "בסוף השנה", "תחילת החודש הבא", "סוף מרץ". */
+    private Hit<InstantSpec> boundary(int i) {
+        boolean end = he(i, "סוף");
+        if (!end && !he(i, "תחילת")) {
+            return null;
+        }
+        int j = i + 1;
+        Hit<InstantSpec> p = period(j);
+        DateRef ref = null;
+        int stop = -1;
+        if (p != null && p.value().date instanceof PeriodRef) {
+            ref = p.value().date;
+            stop = p.end();
+        } else {
+            Hit<DateRef> m = monthSpec(j);
+            if (m != null) {
+                ref = m.value();
+                stop = m.end();
+            }
+        }
+        if (ref == null) {
+            return null;
+        }
+        return withDate(end ? new EndOf(ref) : new StartOf(ref), stop);
+    }
+
+    // ---- durations and offsets --------------------------------------------------------------
+
+    private ChronoUnit unit(int i, String requiredPrefix) {
+        Lex<ChronoUnit> u = lookup(i, TIME_UNITS);
+        return u != null && u.prefix().equals(requiredPrefix) ? u.value() : null;
+    }
+
+    /** One amount of a unit; the first token must carry {@code lead} as its prefix ("" or "ו"). */
+    private Hit<Offset> simpleDuration(int i, String lead) {
+        if (i >= size) {
+            return null;
+        }
+        String p = prefix(i, "רבע");
+        if (p != null && p.equals(lead) && unit(i + 1, "") == ChronoUnit.HOURS) {
+            return new Hit<>(new Offset(15, ChronoUnit.MINUTES), i + 2);
+        }
+        p = prefix(i, "חצי");
+        if (p != null && p.equals(lead)) {
+            ChronoUnit u = unit(i + 1, "");
+            if (u != null && SINGULAR_UNITS.contains(tok(i + 1).text())) {
+                return new Hit<>(fractional(0.5, u), i + 2);
+            }
+            return null;
+        }
+        Lex<Integer> three = lookup(i, UNITS);
+        if (three != null
+                && three.value() == 3
+                && three.prefix().equals(lead)
+                && heExact(i + 1, "רבעי")
+                && unit(i + 2, "") == ChronoUnit.HOURS) {
+            return new Hit<>(new Offset(45, ChronoUnit.MINUTES), i + 3);
+        }
+        Lex<ChronoUnit> dual = lookup(i, DUALS);
+        if (dual != null && dual.prefix().equals(lead)) {
+            return half(2, dual.value(), i + 1);
+        }
+        Lex<ChronoUnit> single = lookup(i, TIME_UNITS);
+        if (single != null
+                && single.prefix().equals(lead)
+                && SINGULAR_UNITS.contains(tok(i).text().substring(lead.length()))) {
+            return half(1, single.value(), i + 1);
+        }
+        double amount;
+        int j;
+        if (num(i)
+                && sym(i + 1, '.')
+                && num(i + 2)
+                && adjacent(i + 1)
+                && adjacent(i + 2)
+                && numberPrefix(i).equals(lead)) {
+            amount = Double.parseDouble(tok(i).text() + "." + tok(i + 2).text());
+            j = i + 3;
+        } else {
+            Number n = number(i);
+            String few = prefix(i, "כמה");
+            if (n == null && few != null && few.equals(lead)) {
+                n = new Number(3, lead, i + 1); // "כמה דקות": a few
+            }
+            if (n == null || !n.prefix().equals(lead)) {
+                return null;
+            }
+            amount = n.value();
+            j = n.end();
+        }
+        if (heExact(j, "וחצי")) {
+            amount += 0.5;
+            j++;
+        }
+        ChronoUnit u = unit(j, "");
+        if (u == null) {
+            return null;
+        }
+        return half(amount, u, j + 1);
+    }
+
+    /** An amount of a unit, and "וחצי" or "ורבע" after it: "שעה וחצי", "שעתיים ורבע". */
+    private Hit<Offset> half(double amount, ChronoUnit u, int end) {
+        if (heExact(end, "וחצי")) {
+            return new Hit<>(fractional(amount + 0.5, u), end + 1);
+        }
+        if (heExact(end, "ורבע") && u == ChronoUnit.HOURS) {
+            return new Hit<>(fractional(amount + 0.25, u), end + 1);
+        }
+        return new Hit<>(fractional(amount, u), end);
+    }
+
+    /** Amounts of units joined by "ו": "שעה ועשרים דקות", "יומיים ו-3 שעות". */
+    Hit<Offset> duration(int i) {
+        Hit<Offset> d = simpleDuration(i, "");
+        if (d == null) {
+            d = simpleDuration(i, "כ"); // "כחצי שעה", "כ-10 דקות": about so long
+        }
+        if (d == null) {
+            return null;
+        }
+        Offset total = d.value();
+        int end = d.end();
+        while (true) {
+            Hit<Offset> more = simpleDuration(end, "ו");
+            if (more == null && heExact(end, "ו")) {
+                more = simpleDuration(end + 1, "");
+            }
+            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
+                break;
+            }
+            total = sum(total, more.value());
+            end = more.end();
+        }
+        return new Hit<>(total, end);
+    }
+
+    private Hit<InstantSpec> offset(int i) {
+        if (i >= size) {
+            return null;
+        }
+        boolean in = he(i, "עוד") || he(i, "תוך") || heExact(i, "כעבור", "לאחר", "אחרי", "בתוך");
+        boolean ago = he(i, "לפני");
+        if (in || ago) {
+            int j = i + 1;
+            if (heExact(j, "כ", "בערך", "עוד")) {
+                j++;
+            }
+            Hit<Offset> d = duration(j);
+            if (d == null) {
+                return null;
+            }
+            int end = d.end();
+            if (in && heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
+                end++;
+            } else if (in && d.value().dateBased() && startsWithPrefix(end, "מ")) {
+                Hit<InstantSpec> base = longest(relativeDay(end), weekday(end));
+                if (base != null && base.value().date != null && base.value().time == null) {
+                    return withDate(new Shifted(base.value().date, d.value()), base.end());
+                }
+            }
+            InstantSpec s = new InstantSpec();
+            s.offset = ago ? d.value().negated() : d.value();
+            return new Hit<>(s, end);
+        }
+        Hit<Offset> d = duration(i);
+        if (d == null) {
+            return null;
+        }
+        int end = d.end();
+        InstantSpec s = new InstantSpec();
+        if (heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
+            s.offset = d.value();
+            return new Hit<>(s, end + 1);
+        }
+        if (heExact(end, "אחרי", "לאחר") || startsWithPrefix(end, "מ")) {
+            int b = heExact(end, "אחרי", "לאחר") ? end + 1 : end;
+            Hit<InstantSpec> base = longest(relativeDay(b), weekday(b));
+            if (base != null
+                    && base.value().date != null
+                    && base.value().time == null
+                    && d.value().dateBased()) {
+                return withDate(new Shifted(base.value().date, d.value()), base.end());
+            }
+        }
+        return null;
+    }
+
+    // ---- clock times ------------------------------------------------------------------------
+
+    private static boolean timePrefix(String p, Context ctx) {
+        return p.equals("ב")
+                || p.equals("וב")
+                || p.equals("עד")
+                || (ctx == Context.INTERVAL
+                        && (p.isEmpty()
+                                || p.equals("מ")
+                                || p.equals("ל")
+                                || p.equals("ו")
+                                || p.equals("ועד")
+                                || p.equals("עד")));
+    }
+
+    private Hit<ClockTime> time(int i, InstantSpec acc, Context ctx, boolean first) {
+        if (i >= size) {
+            return null;
+        }
+        boolean anchored = false;
+        int j = i;
+        String p = prefix(i, "שעה");
+        if (p != null && Set.of("ב", "וב", "ה", "מ", "ל", "מה", "עד", "ועד").contains(p) && !tok(i).isNumber()) {
+            anchored = true;
+            j = i + 1;
+        }
+        String mid = prefix(j, "חצות");
+        if (mid != null) {
+            return new Hit<>(new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR), j + 1);
+        }
+        Hit<ClockTime> relative = relativeClock(j, ctx, anchored);
+        if (relative != null) {
+            return relative;
+        }
+        Hit<ClockTime> digital = digitalTime(j);
+        if (digital != null) {
+            ClockTime c = digital.value(); // Israel writes clock times on a 24-hour clock
+            return minutesAfter(
+                    new ClockTime(c.hour(), c.minute(), c.second(), Meridiem.NONE, !podAhead(digital.end()), c.grain()),
+                    digital.end());
+        }
+        if (num(j)
+                && sym(j + 1, '.')
+                && num(j + 2)
+                && adjacent(j + 1)
+                && adjacent(j + 2)
+                && tok(j + 2).text().length() == 2
+                && value(j) <= 24
+                && value(j + 2) < 60
+                && (anchored || timePrefix(numberPrefix(j), ctx))) {
+            return new Hit<>(ClockTime.of(value(j), value(j + 2), Grain.MINUTE), j + 3);
+        }
+        if (num(j)
+                && tok(j).text().length() == 4
+                && (anchored || numberPrefix(j).equals("ב"))) {
+            int v = value(j);
+            if (v / 100 <= 23 && v % 100 < 60 && !year(j)) {
+                return new Hit<>(ClockTime.of(v / 100, v % 100, Grain.MINUTE), j + 1);
+            }
+        }
+        Number n = number(j);
+        if (n == null || n.value() > 24 || (num(j) && tok(j).text().length() > 2)) {
+            return null;
+        }
+        if (!num(j) && n.value() == 0) {
+            return null;
+        }
+        boolean marked = podAhead(n.end()) || minutesWordAhead(n.end());
+        boolean allowed = anchored
+                || (j == i && n.prefix().isEmpty() && heExact(i - 1, "בסביבות", "סביבות", "סביב", "לקראת"))
+                || (num(j) && j == i && timePrefix(n.prefix(), ctx))
+                || (!num(j) && j == i && timePrefix(n.prefix(), ctx) && n.value() <= 12)
+                || (n.prefix().isEmpty() && marked)
+                || (n.prefix().isEmpty() && num(j) && (acc.date != null) && bareHourFollows(n.end()));
+        if (!allowed) {
+            return null;
+        }
+        if (!num(j) && n.value() > 12 && !anchored) {
+            return null;
+        }
+        return minutesAfter(ClockTime.of(n.value(), 0, Grain.HOUR), n.end());
+    }
+
+    private boolean podAhead(int i) {
+        return pod(i) != null;
+    }
+
+    private boolean minutesWordAhead(int i) {
+        return heExact(i, "וחצי", "ורבע") || (heExact(i, "פחות") && lessMinutes(i + 1) != null);
+    }
+
+    /** The minutes after "פחות": "רבע", "עשרה", "5 דקות". */
+    private Hit<Integer> lessMinutes(int i) {
+        if (heExact(i, "רבע")) {
+            return new Hit<>(15, i + 1);
+        }
+        Number n = number(i);
+        if (n == null || !n.prefix().isEmpty() || n.value() < 1 || n.value() > 30) {
+            return null;
+        }
+        int end = unit(n.end(), "") == ChronoUnit.MINUTES ? n.end() + 1 : n.end();
+        return new Hit<>(n.value(), end);
+    }
+
+    private boolean bareHourFollows(int end) {
+        if (end >= size) {
+            return true;
+        }
+        Token t = tok(end);
+        if (t.kind() == Token.Kind.SYMBOL) {
+            return !t.isSymbol('/') && !t.isSymbol('.') && !t.isSymbol(':') && !t.isSymbol('-');
+        }
+        return heExact(end, "עד", "ועד", "בדיוק") || podAhead(end) || minutesWordAhead(end);
+    }
+
+    /** Minutes said after the hour: "וחצי", "ורבע", "ועשרים", "ו-10 דקות", "פחות רבע". */
+    private Hit<ClockTime> minutesAfter(ClockTime t, int end) {
+        if (t.grain() == Grain.HOUR) {
+            int minutes = -1;
+            int stop = end;
+            if (heExact(end, "וחצי")) {
+                minutes = 30;
+                stop = end + 1;
+            } else if (heExact(end, "ורבע")) {
+                minutes = 15;
+                stop = end + 1;
+            } else if (heExact(end, "פחות") && lessMinutes(end + 1) != null) {
+                Hit<Integer> less = lessMinutes(end + 1);
+                int h = t.hour() == 1 ? 12 : t.hour() - 1;
+                ClockTime c = new ClockTime(
+                        h, 60 - less.value(), 0, t.meridiem(), t.twentyFourHour() || h == 0 || h > 12, Grain.MINUTE);
+                return new Hit<>(c, less.end());
+            } else {
+                Number n = number(end);
+                if (n != null && n.prefix().equals("ו") && n.value() >= 1 && n.value() < 60) {
+                    minutes = n.value();
+                    stop = n.end();
+                    if (unit(stop, "") == ChronoUnit.MINUTES) {
+                        stop++;
+                    }
+                }
+            }
+            if (minutes >= 0) {
+                t = new ClockTime(t.hour(), minutes, 0, t.meridiem(), t.twentyFourHour(), Grain.MINUTE);
+                end = stop;
+            }
+        }
+        if (heExact(end, "בדיוק")) {
+            end++;
+        }
+        return new Hit<>(t, end);
+    }
+
+    /** "רבע ל-12", "ברבע לשמונה", "עשרה לשמונה", "חמש דקות לשש". */
+    private Hit<ClockTime> relativeClock(int i, Context ctx, boolean anchored) {
+        int minutes;
+        int j;
+        String lead;
+        boolean counted = false;
+        String q = prefix(i, "רבע");
+        if (q != null) {
+            minutes = 15;
+            lead = q;
+            j = i + 1;
+        } else {
+            Number n = number(i);
+            if (n == null || n.value() < 1 || n.value() > 30) {
+                return null;
+            }
+            minutes = n.value();
+            lead = n.prefix();
+            j = n.end();
+            if (unit(j, "") == ChronoUnit.MINUTES) {
+                counted = true;
+                j++;
+            }
+            if (num(i) && !counted) {
+                return null; // "2 ל-4" is an interval
+            }
+            if (ctx == Context.INTERVAL && !counted) {
+                return null;
+            }
+        }
+        if (!(lead.isEmpty() || lead.equals("ב") || lead.equals("וב") || anchored)) {
+            return null;
+        }
+        Number h = number(j);
+        if (h == null || !h.prefix().equals("ל") || h.value() < 1 || h.value() > 24) {
+            String mid = prefix(j, "חצות");
+            if (mid != null && mid.equals("ל")) {
+                return new Hit<>(new ClockTime(23, 60 - minutes, 0, Meridiem.NONE, true, Grain.MINUTE), j + 1);
+            }
+            return null;
+        }
+        if (!num(j) && h.value() > 12) {
+            return null;
+        }
+        int hour = h.value() - 1;
+        if (hour == 0) {
+            hour = 12;
+        }
+        ClockTime c = new ClockTime(hour, 60 - minutes, 0, Meridiem.NONE, hour > 12, Grain.MINUTE);
+        int end = h.end();
+        if (heExact(end, "בדיוק")) {
+            end++;
+        }
+        return new Hit<>(c, end);
+    }
+
+    // ---- parts of the day -------------------------------------------------------------------
+
+    private Hit<PartOfDay> pod(int i) {
+        if (i >= size || !tok(i).isHebrew()) {
+            return null;
+        }
+        String p;
+        if ((he(i, "אחר") || he(i, "אחרי")) && (heExact(i + 1, "הצהריים", "הצהרים"))) {
+            return new Hit<>(PartOfDay.AFTERNOON, i + 2);
+        }
+        if (he(i, "אחה\"צ") || he(i, "אחהצ")) {
+            return new Hit<>(PartOfDay.AFTERNOON, i + 1);
+        }
+        if ((he(i, "לפני") && heExact(i + 1, "הצהריים", "הצהרים")) || he(i, "לפנה\"צ")) {
+            return new Hit<>(PartOfDay.MORNING, heExact(i + 1, "הצהריים", "הצהרים") ? i + 2 : i + 1);
+        }
+        if (he(i, "לפנות") && heExact(i + 1, "בוקר", "ערב")) {
+            return new Hit<>(heExact(i + 1, "בוקר") ? PartOfDay.MORNING : PartOfDay.EVENING, i + 2);
+        }
+        if ((p = prefix(i, "בוקר")) != null && p.contains("ב")) {
+            return new Hit<>(PartOfDay.MORNING, i + 1);
+        }
+        if (((p = prefix(i, "צהריים")) != null || (p = prefix(i, "צהרים")) != null) && p.contains("ב")) {
+            if (heExact(i + 1, "היום")) {
+                return new Hit<>(PartOfDay.NOON, i + 2);
+            }
+            return new Hit<>(PartOfDay.NOON, i + 1);
+        }
+        if (((p = prefix(i, "צהרי")) != null) && p.contains("ב") && heExact(i + 1, "היום")) {
+            return new Hit<>(PartOfDay.NOON, i + 2);
+        }
+        if ((p = prefix(i, "ערב")) != null && p.contains("ב")) {
+            return new Hit<>(PartOfDay.EVENING, i + 1);
+        }
+        if ((p = prefix(i, "לילה")) != null && p.contains("ב")) {
+            return new Hit<>(PartOfDay.NIGHT, i + 1);
+        }
+        return null;
+    }
+
+    private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
+        Hit<PartOfDay> p = pod(i);
+        if (p == null && i < size && (acc.date != null || acc.time != null) && tok(i).isHebrew()) {
+            String t = tok(i).text();
+            PartOfDay bare = switch (t) {
+                case "בוקר" -> PartOfDay.MORNING;
+                case "ערב" -> PartOfDay.EVENING;
+                case "לילה" -> PartOfDay.NIGHT;
+                case "צהריים", "צהרים" -> PartOfDay.NOON;
+                default -> null;
+            };
+            if (bare != null) {
+                p = new Hit<>(bare, i + 1);
+            }
+        }
+        if (p == null) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.partOfDay = p.value();
+        return new Hit<>(s, p.end());
+    }
+
+    // ---- recurrences ------------------------------------------------------------------------
+
+    private Match recurrence(int i) {
+        Hit<RecurrenceBuilder> head = recurrenceHead(i);
+        InstantSpec lead = null;
+        if (head == null) {
+            Hit<InstantSpec> before = instant(i, Context.FREE);
+            if (before == null
+                    || before.value().date != null
+                    || before.value().offset != null
+                    || before.value().now
+                    || (before.value().time == null && before.value().partOfDay == null)) {
+                return null;
+            }
+            head = recurrenceHead(before.end());
+            if (head == null) {
+                return null;
+            }
+            lead = before.value();
+        }
+        RecurrenceBuilder r = head.value();
+        if (lead != null) {
+            if (lead.time != null) {
+                r.times.add(lead.time);
+            }
+            r.partOfDay = lead.partOfDay;
+        }
+        int end = head.end();
+        while (end < size) {
+            int j = sym(end, ',') ? end + 1 : end;
+            int next = recurrenceModifier(j, r);
+            if (next < 0) {
+                break;
+            }
+            end = next;
+        }
+        if (r.frequency == Frequency.DAILY && !r.days.isEmpty()) {
+            r.frequency = Frequency.WEEKLY;
+        }
+        return new Match(r.build(), i, end);
+    }
+
+    private Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        if (i >= size) {
+            return null;
+        }
+        String every = prefix(i, "כל");
+        boolean each =
+                every != null && (every.isEmpty() || every.equals("ב") || every.equals("ו") || every.equals("ל"));
+        if (!each && he(i, "מדי")) {
+            each = true;
+        }
+        if (each) {
+            return afterEvery(i + 1);
+        }
+        String p = prefix(i, "ימי");
+        if (p != null) {
+            Hit<List<DayOfWeek>> days = dayList(i + 1, true);
+            if (days != null) {
+                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
+            }
+            if (heExact(i + 1, "חול", "עבודה")) {
+                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), i + 2);
+            }
+        }
+        if (he(i, "פעם") && i + 1 < size) {
+            Lex<ChronoUnit> dual = lookup(i + 1, DUALS);
+            if (dual != null && dual.prefix().equals("ב")) {
+                return everyUnit(dual.value(), 2, i + 2);
+            }
+            Lex<ChronoUnit> u = lookup(i + 1, TIME_UNITS);
+            if (u != null
+                    && u.prefix().equals("ב")
+                    && SINGULAR_UNITS.contains(tok(i + 1).text().substring(1))) {
+                return everyUnit(u.value(), 1, i + 2);
+            }
+        }
+        Hit<RecurrenceBuilder> nth = nthWeekdayOfEveryMonth(i, false);
+        if (nth != null) {
+            return nth;
+        }
+        if (heExact(i, "יום") && heExact(i + 1, "יום")) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 2);
+        }
+        return null;
+    }
+
+    /** "יום שני הראשון של כל חודש", after "כל": "יום שישי האחרון בחודש". */
+    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean afterEvery) {
+        Hit<DayOfWeek> day = weekdayName(i, true);
+        if (day == null || day.end() >= size) {
+            return null;
+        }
+        Integer n = NTH.get(tok(day.end()).text());
+        if (n == null) {
+            return null;
+        }
+        int j = day.end() + 1;
+        if (heExact(j, "של")) {
+            j++;
+        }
+        int end;
+        String p = prefix(j, "כל");
+        if (p != null && (p.isEmpty() || p.equals("ב")) && heExact(j + 1, "חודש")) {
+            end = j + 2;
+        } else if (afterEvery && (he(j, "חודש") || he(j, "החודש"))) {
+            end = j + 1;
+        } else {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day.value()));
+        r.nth = n;
+        return new Hit<>(r, end);
+    }
+
+    private Hit<RecurrenceBuilder> afterEvery(int j) {
+        Hit<RecurrenceBuilder> best = nthWeekdayOfEveryMonth(j, true);
+        Hit<List<DayOfWeek>> days = dayList(j, true);
+        if (days != null) {
+            best = new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
+        }
+        if ((he(j, "יום") || he(j, "ימי")) && heExact(j + 1, "חול", "עבודה")) {
+            best = longest(best, new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), j + 2));
+        }
+        if ((he(j, "סוף") && heExact(j + 1, "שבוע")) || he(j, "סופ\"ש")) {
+            int end = he(j, "סוף") ? j + 2 : j + 1;
+            best = longest(
+                    best,
+                    new Hit<>(
+                            new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY)),
+                            end));
+        }
+        if (j < size && tok(j).isHebrew()) {
+            PartOfDay pod = switch (tok(j).text()) {
+                case "בוקר" -> PartOfDay.MORNING;
+                case "ערב" -> PartOfDay.EVENING;
+                case "לילה" -> PartOfDay.NIGHT;
+                case "צהריים", "צהרים" -> PartOfDay.NOON;
+                default -> null;
+            };
+            if (pod != null) {
+                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
+                r.partOfDay = pod;
+                best = longest(best, new Hit<>(r, j + 1));
+            }
+        }
+        Number dom = dayNumber(j);
+        if (dom != null && (dom.prefix().isEmpty() || dom.prefix().equals("ה"))) {
+            String p = prefix(dom.end(), "חודש");
+            if (p != null && (p.equals("ל") || p.equals("ב"))) {
+                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+                r.dayOfMonth = dom.value();
+                best = longest(best, new Hit<>(r, dom.end() + 1));
+            }
+        }
+        Hit<Offset> d = simpleDuration(j, "");
+        if (d != null) {
+            Offset o = d.value();
+            if (o.amount() > 0 && o.amount() <= Integer.MAX_VALUE) {
+                best = longest(best, everyUnit(o.unit(), (int) o.amount(), d.end()));
+            }
+        }
+        return best;
+    }
+
+    private static Hit<RecurrenceBuilder> everyUnit(ChronoUnit u, int interval, int end) {
+        Frequency f = switch (u) {
+            case SECONDS, MINUTES -> Frequency.MINUTELY;
+            case HOURS -> Frequency.HOURLY;
+            case DAYS -> Frequency.DAILY;
+            case WEEKS -> Frequency.WEEKLY;
+            case MONTHS -> Frequency.MONTHLY;
+            default -> Frequency.YEARLY;
+        };
+        return new Hit<>(new RecurrenceBuilder(f).interval(interval), end);
+    }
+
+    private static List<DayOfWeek> workWeek() {
+        return List.of(DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
+    }
+
+    /** "יום שני וחמישי", "שני ויום חמישי", "ראשון, שלישי וחמישי", "ביום ב' וביום ה'". */
+    private Hit<List<DayOfWeek>> dayList(int i, boolean bare) {
+        List<DayOfWeek> days = new ArrayList<>();
+        int j = i;
+        int end = -1;
+        while (j < size) {
+            Hit<DayOfWeek> d = weekdayName(j, bare);
+            if (d == null && !days.isEmpty() && tok(j).isHebrew()) {
+                Lex<DayOfWeek> name = lookup(j, DAY_NAMES);
+                if (name != null && (name.prefix().equals("ו") || name.prefix().equals("וב"))) {
+                    d = new Hit<>(name.value(), j + 1);
+                }
+            }
+            if (d == null) {
+                break;
+            }
+            if (d.end() < size && tok(d.end()).isHebrew() && unit(d.end(), "") != null) {
+                break; // "שני ימים" is two days
+            }
+            days.add(d.value());
+            end = d.end();
+            if (sym(end, ',')) {
+                j = end + 1;
+            } else if (heExact(end, "ו")) {
+                j = end + 1;
+            } else {
+                j = end;
+            }
+        }
+        return days.isEmpty() ? null : new Hit<>(days, end);
+    }
+
+    private int recurrenceModifier(int i, RecurrenceBuilder r) {
+        if (i >= size) {
+            return -1;
+        }
+        if (heExact(i, "עד", "ועד") || (heExact(i, "עד") && heExact(i + 1, "ל"))) {
+            Hit<InstantSpec> u = instant(i + 1, Context.FREE);
+            if (u == null || r.until != null) {
+                return -1;
+            }
+            r.until = u.value();
+            return u.end();
+        }
+        if ((r.frequency == Frequency.WEEKLY || r.frequency == Frequency.DAILY) && r.days.isEmpty()) {
+            Hit<List<DayOfWeek>> days = dayList(i, false);
+            if (days != null) {
+                r.days(days.value());
+                r.frequency = Frequency.WEEKLY;
+                return days.end();
+            }
+        }
+        if (r.frequency == Frequency.MONTHLY && r.dayOfMonth == 0) {
+            Number dom = dayNumber(i);
+            if (dom != null
+                    && !sym(dom.end(), ':')
+                    && !podAhead(dom.end())
+                    && (dom.prefix().equals("ב")
+                            || dom.prefix().equals("ה")
+                            || dom.prefix().isEmpty())) {
+                int end = dom.end();
+                String p = prefix(end, "חודש");
+                if (p != null && (p.equals("ל") || p.equals("ב"))) {
+                    end++;
+                }
+                r.dayOfMonth = dom.value();
+                return end;
+            }
+        }
+        if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
+            Hit<InstantSpec> d = dayMonth(i);
+            if (d != null && d.value().date instanceof CalendarDate c) {
+                r.month = c.month();
+                r.dayOfMonth = c.day();
+                return d.end();
+            }
+        }
+        boolean another = !r.times.isEmpty() && i < size && startsWithPrefix(i, "ו");
+        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
+            InstantSpec ctx = new InstantSpec();
+            ctx.partOfDay = r.partOfDay;
+            Hit<ClockTime> t = time(i, ctx, Context.FREE, true);
+            if (t != null) {
+                ClockTime c = t.value();
+                int end = t.end();
+                Hit<PartOfDay> p = pod(end);
+                if (p != null && c.ambiguous()) {
+                    c = new ClockTime(
+                            p.value().hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+                    end = p.end();
+                }
+                r.times.add(c);
+                return end;
+            }
+        }
+        if (r.partOfDay == null) {
+            Hit<PartOfDay> p = pod(i);
+            if (p != null) {
+                r.partOfDay = p.value();
+                return p.end();
+            }
+        }
+        return -1;
+    }
+}
