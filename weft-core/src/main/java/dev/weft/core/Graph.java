@@ -213,7 +213,17 @@ public final class Graph {
          */
         public Builder subgraph(String nodeId, Graph subgraph) {
             Objects.requireNonNull(subgraph, "subgraph");
-            return node(NodeSpec.builder(nodeId, new SubgraphNode(subgraph))
+            return subgraph(nodeId, context -> subgraph);
+        }
+
+        /**
+         * Adds a node that runs the graph {@code graphFor} builds from the step's context (a plan read
+         * from the node's input, say) as a child run. {@code graphFor} is called again, with the same
+         * input, when an interrupted child is resumed, and must build the same graph.
+         */
+        public Builder subgraph(String nodeId, java.util.function.Function<NodeContext, Graph> graphFor) {
+            Objects.requireNonNull(graphFor, "graphFor");
+            return node(NodeSpec.builder(nodeId, new SubgraphNode(graphFor))
                     .type("subgraph")
                     .build());
         }

@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -32,7 +31,18 @@ public final class Runner {
     private final List<RunListener> listeners;
     private final Supplier<String> ids;
     private final boolean checkpointEveryStep;
-    private final Map<String, Graph> graphs = new ConcurrentHashMap<>();
+    /** Graphs by id, so runs can be resumed by id alone; bounded, as plans compile a graph per run. */
+    private final Map<String, Graph> graphs =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<String, Graph>(64, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Graph> eldest) {
+                    return size() > MAX_REMEMBERED_GRAPHS;
+                }
+            });
+
+    private static final int MAX_REMEMBERED_GRAPHS = 1024;
 
     private Runner(Builder builder) {
         this.store = builder.store;
@@ -86,6 +96,22 @@ public final class Runner {
      */
     public RunResult resume(String runId, JsonNode value) {
         return prepareResume(runId, value).drive();
+    }
+
+    /**
+     * Continues a {@code WAITING} run of {@code graph} (for callers that rebuild their graphs, such as
+     * plans, rather than register them).
+     *
+     * @throws RunStateException if the run is not waiting, or is a run of another graph
+     */
+    public RunResult resume(Graph graph, String runId, JsonNode value) {
+        Objects.requireNonNull(graph, "graph");
+        Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
+        if (!run.graphId().equals(graph.id())) {
+            throw new RunStateException(
+                    "run '" + runId + "' is a run of graph '" + run.graphId() + "', not '" + graph.id() + "'");
+        }
+        return prepareResume(graph, run, value).drive();
     }
 
     /** {@link #resume} on a virtual thread. */
@@ -158,16 +184,21 @@ public final class Runner {
     }
 
     private RunCoordinator prepareResume(String runId, JsonNode value) {
-        Objects.requireNonNull(value, "value");
         Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
-        if (run.status() != RunStatus.WAITING) {
-            throw new RunStateException(
-                    "run '" + runId + "' is " + run.status() + "; only a WAITING run can be" + " resumed");
-        }
         Graph graph = graphs.get(run.graphId());
-        if (graph == null) {
+        if (graph == null && run.status() == RunStatus.WAITING) {
             throw new NotFoundException(
                     "graph '" + run.graphId() + "' of run '" + runId + "' is not registered with this runner");
+        }
+        return prepareResume(graph, run, value);
+    }
+
+    private RunCoordinator prepareResume(@org.jspecify.annotations.Nullable Graph graph, Run run, JsonNode value) {
+        Objects.requireNonNull(value, "value");
+        String runId = run.id();
+        if (run.status() != RunStatus.WAITING) {
+            throw new RunStateException(
+                    "run '" + runId + "' is " + run.status() + "; only a WAITING run can be resumed");
         }
         Checkpoint checkpoint = store.latestCheckpoint(runId)
                 .orElseThrow(() -> new RunStateException("run '" + runId + "' has no checkpoint to resume from"));
@@ -175,7 +206,8 @@ public final class Runner {
             throw new RunStateException(
                     "run '" + runId + "' is no longer WAITING; it was resumed or cancelled" + " meanwhile");
         }
-        return RunCoordinator.resume(this, graph, run.withStatus(RunStatus.RUNNING), checkpoint, value);
+        return RunCoordinator.resume(
+                this, Objects.requireNonNull(graph), run.withStatus(RunStatus.RUNNING), checkpoint, value);
     }
 
     long lastSequence(String runId) {

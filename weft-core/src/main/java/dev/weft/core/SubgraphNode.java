@@ -11,10 +11,10 @@ import java.util.Optional;
 final class SubgraphNode implements Node {
     private static final String CHILD_RUN = "childRunId";
 
-    private final Graph graph;
+    private final java.util.function.Function<NodeContext, Graph> graphFor;
 
-    SubgraphNode(Graph graph) {
-        this.graph = graph;
+    SubgraphNode(java.util.function.Function<NodeContext, Graph> graphFor) {
+        this.graphFor = graphFor;
     }
 
     @Override
@@ -23,13 +23,14 @@ final class SubgraphNode implements Node {
             throw new IllegalStateException("a subgraph node runs only inside a Runner");
         }
         Runner runner = step.runner();
+        Graph graph = graphFor.apply(context);
         Optional<String> childRun =
                 context.interruptPayload().map(p -> p.path(CHILD_RUN).asText(""));
         RunResult result;
         if (childRun.isPresent()
                 && !childRun.get().isEmpty()
                 && context.resumeValue().isPresent()) {
-            result = runner.resume(childRun.get(), context.resumeValue().get());
+            result = runner.resume(graph, childRun.get(), context.resumeValue().get());
         } else {
             RunRequest request = RunRequest.builder()
                     .runId(context.runId() + "/" + context.stepOrder() + "." + context.attempt())

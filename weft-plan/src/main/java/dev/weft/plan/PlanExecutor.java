@@ -1,0 +1,466 @@
+package dev.weft.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Event;
+import dev.weft.core.Graph;
+import dev.weft.core.Json;
+import dev.weft.core.Node;
+import dev.weft.core.NodeContext;
+import dev.weft.core.NodeResult;
+import dev.weft.core.NodeSpec;
+import dev.weft.core.RetryPolicy;
+import dev.weft.core.RunRequest;
+import dev.weft.core.RunResult;
+import dev.weft.core.RunStateException;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.WeftException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Runs plans on the graph runtime. A plan becomes a graph — a {@code plan} node, one node per step
+ * with an edge from each of its dependencies, and a {@code join} node after the last steps — so a
+ * step starts the moment its own dependencies are done, and the run gets the runtime's checkpoints,
+ * events, interrupts, cancellation and store. Thread-safe; one executor serves many runs.
+ */
+public final class PlanExecutor {
+    static final String PLAN_NODE = "plan";
+    static final String JOIN_NODE = "join";
+    static final String STEP_PREFIX = "step:";
+
+    private final ResolverRegistry resolvers;
+    private final ToolRegistry tools;
+    private final StepQueue queue;
+    private final RetryPolicy retry;
+    private final int maxConcurrentSteps;
+    private final int maxConcurrentPerCapability;
+    private final boolean rejectCycles;
+
+    private PlanExecutor(Builder builder) {
+        this.resolvers = builder.resolvers;
+        this.tools = builder.tools;
+        this.queue = builder.queue;
+        this.retry = builder.retry;
+        this.maxConcurrentSteps = builder.maxConcurrentSteps;
+        this.maxConcurrentPerCapability = builder.maxConcurrentPerCapability;
+        this.rejectCycles = builder.rejectCycles;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    ResolverRegistry resolvers() {
+        return resolvers;
+    }
+
+    ToolRegistry tools() {
+        return tools;
+    }
+
+    StepQueue queue() {
+        return queue;
+    }
+
+    RetryPolicy retry() {
+        return retry;
+    }
+
+    /**
+     * The graph that runs {@code plan}. Its run input is {@link #runInput}; the join's output is the
+     * {@link PlanSummary}.
+     *
+     * @throws PlanInvalidException with {@code E_PLAN_CYCLE} for a cycle when cycles are rejected
+     */
+    public Graph graph(Plan plan) {
+        ExecutionGroups groups = ExecutionGroups.of(plan, rejectCycles);
+        Limits limits = new Limits(maxConcurrentSteps, maxConcurrentPerCapability);
+        Graph.Builder builder = Graph.builder("plan:" + plan.intentType());
+        builder.node(NodeSpec.builder(PLAN_NODE, new PlanNode(plan, groups))
+                .type("plan")
+                .build());
+        builder.edge(Graph.START, PLAN_NODE);
+        Set<String> hasDependents = new HashSet<>();
+        for (PlanStep step : plan.steps()) {
+            List<String> deps = groups.dependencies().get(step.id());
+            Set<String> scope = ancestors(step.id(), groups.dependencies());
+            builder.node(NodeSpec.builder(STEP_PREFIX + step.id(), new StepNode(this, step, deps, scope, limits))
+                    .name(STEP_PREFIX + step.id())
+                    .type("plan-step")
+                    .maxVisits(1)
+                    .build());
+            if (deps.isEmpty()) {
+                builder.edge(PLAN_NODE, STEP_PREFIX + step.id());
+            }
+            for (String dep : deps) {
+                builder.edge(STEP_PREFIX + dep, STEP_PREFIX + step.id());
+                hasDependents.add(dep);
+            }
+        }
+        builder.node(
+                NodeSpec.builder(JOIN_NODE, new JoinNode(plan)).type("join").build());
+        for (PlanStep step : plan.steps()) {
+            if (!hasDependents.contains(step.id())) {
+                builder.edge(STEP_PREFIX + step.id(), JOIN_NODE);
+            }
+        }
+        return builder.compile();
+    }
+
+    /** The run input of a plan's graph: the plan itself (so another process can rebuild the graph) and the request. */
+    public static ObjectNode runInput(Plan plan, PlanRequest request) {
+        ObjectNode input = Json.object();
+        input.set("plan", plan.toJson());
+        input.put("mode", request.mode().name());
+        input.set("input", request.input());
+        ArrayNode approved = input.putArray("approvedSteps");
+        request.approvedSteps().forEach(approved::add);
+        input.set("answers", request.answers());
+        return input;
+    }
+
+    /** Runs {@code plan} until it completes, fails or waits (for an approval or an answer). */
+    public RunResult run(Runner runner, Plan plan, PlanRequest request) {
+        return runner.run(graph(plan), RunRequest.of(runInput(plan, request)));
+    }
+
+    /** Starts {@code plan} on a virtual thread. */
+    public Runner.RunHandle start(Runner runner, Plan plan, PlanRequest request) {
+        return runner.start(graph(plan), RunRequest.of(runInput(plan, request)));
+    }
+
+    /** Continues a waiting plan run with a person's decision, rebuilding its graph from the stored plan. */
+    public RunResult resume(Runner runner, String runId, PlanDecision decision) {
+        RunResult current = runner.result(runId);
+        Plan plan = PlanParser.fromJson(current.run().input().path("plan"));
+        return runner.resume(graph(plan), runId, decision.toJson());
+    }
+
+    /** The join's summary of a completed plan run; empty while the run has not reached the join. */
+    public static Optional<PlanSummary> summary(RunResult result) {
+        JsonNode join = result.outputs().get(JOIN_NODE);
+        return join == null ? Optional.empty() : Optional.of(PlanSummary.fromJson(join));
+    }
+
+    /** Every step's outcome so far, by step id, in plan order. */
+    public static Map<String, StepOutcome> outcomes(RunResult result) {
+        Map<String, StepOutcome> outcomes = new java.util.LinkedHashMap<>();
+        result.outputs().forEach((name, value) -> {
+            if (name.startsWith(STEP_PREFIX) && value.isObject() && value.has("status")) {
+                outcomes.put(name.substring(STEP_PREFIX.length()), StepOutcome.fromJson(value));
+            }
+        });
+        return outcomes;
+    }
+
+    /** What one undo call did. */
+    public record UndoResult(String stepId, String tool, boolean succeeded, JsonNode result, Optional<String> error) {}
+
+    /**
+     * Runs the undo actions a finished plan run queued, newest commit first, and records {@code
+     * undo.completed} events. A run is undone once.
+     *
+     * @throws RunStateException if the run is still running or waiting, or was already undone
+     */
+    public List<UndoResult> undo(Runner runner, String runId) {
+        RunResult result = runner.result(runId);
+        if (!result.status().isFinished()) {
+            throw new RunStateException("run '" + runId + "' is " + result.status() + "; undo it once it has finished");
+        }
+        List<Event> events = runner.store().events(runId);
+        if (events.stream().anyMatch(e -> e.type().equals(PlanEvents.UNDO_COMPLETED))) {
+            throw new RunStateException("run '" + runId + "' was already undone");
+        }
+        List<StepOutcome> committed = new ArrayList<>();
+        for (StepOutcome outcome : outcomes(result).values()) {
+            for (StepOutcome leaf : outcome.leaves()) {
+                if (leaf.undo().isPresent() && leaf.status() == StepOutcome.Status.SUCCEEDED) {
+                    committed.add(leaf);
+                }
+            }
+        }
+        committed.sort(Comparator.comparing((StepOutcome o) -> o.committedAt().orElse(Instant.EPOCH))
+                .reversed());
+        List<UndoResult> results = new ArrayList<>();
+        long sequence = events.isEmpty() ? 0 : events.get(events.size() - 1).sequence();
+        for (StepOutcome leaf : committed) {
+            UndoAction action = leaf.undo().orElseThrow();
+            UndoResult undone;
+            Optional<Tool> tool = tools.find(action.toolName());
+            if (tool.isEmpty()) {
+                undone = new UndoResult(
+                        leaf.stepId(),
+                        action.toolName(),
+                        false,
+                        Json.mapper().nullNode(),
+                        Optional.of("E_TOOL_FAILED: no tool '" + action.toolName() + "' to undo with"));
+            } else {
+                try {
+                    JsonNode value = tool.get()
+                            .invoke(
+                                    action.args(),
+                                    new ToolContext(
+                                            runId, leaf.stepId() + ":undo", runId + "/" + leaf.stepId() + "/undo", 1));
+                    undone = new UndoResult(leaf.stepId(), action.toolName(), true, value, Optional.empty());
+                } catch (RuntimeException e) {
+                    String message = e instanceof WeftException w
+                            ? w.code() + ": " + w.getMessage()
+                            : ErrorCode.E_TOOL_FAILED + ": " + e;
+                    undone = new UndoResult(
+                            leaf.stepId(),
+                            action.toolName(),
+                            false,
+                            Json.mapper().nullNode(),
+                            Optional.of(message));
+                }
+            }
+            results.add(undone);
+            ObjectNode data = Json.object();
+            data.put("stepId", undone.stepId());
+            data.put("tool", undone.tool());
+            data.put("succeeded", undone.succeeded());
+            undone.error().ifPresent(e -> data.put("error", e));
+            runner.store()
+                    .appendEvent(new Event(
+                            runId, ++sequence, PlanEvents.UNDO_COMPLETED, Optional.empty(), 0, Instant.now(), data));
+        }
+        if (committed.isEmpty()) {
+            ObjectNode data = Json.object();
+            data.put("actions", 0);
+            runner.store()
+                    .appendEvent(new Event(
+                            runId, ++sequence, PlanEvents.UNDO_COMPLETED, Optional.empty(), 0, Instant.now(), data));
+        }
+        return results;
+    }
+
+    /**
+     * A node that runs the plan it finds in its input — {@code {"plan": …, "input": …, "mode": …,
+     * "approvedSteps": […], "answers": {…}}}, or the plan itself — as a child run, so an assistant's
+     * pipeline (planner → plan → response) is one graph. Its output is the {@link PlanSummary}; a
+     * step that waits for a person pauses the enclosing run too.
+     */
+    public Graph.Builder addTo(Graph.Builder graph, String nodeId) {
+        return graph.subgraph(nodeId, context -> graph(planOf(context.input())));
+    }
+
+    /** The run input for a plan node's child run, built from the node's input. */
+    static Plan planOf(JsonNode input) {
+        JsonNode plan = input.has("plan") && input.get("plan").isObject() ? input.get("plan") : input;
+        return PlanParser.fromJson(plan);
+    }
+
+    private static Set<String> ancestors(String stepId, Map<String, List<String>> deps) {
+        Set<String> seen = new LinkedHashSet<>();
+        List<String> todo = new ArrayList<>(deps.get(stepId));
+        while (!todo.isEmpty()) {
+            String next = todo.remove(todo.size() - 1);
+            if (seen.add(next)) {
+                todo.addAll(deps.get(next));
+            }
+        }
+        return seen;
+    }
+
+    /** The caps on concurrent steps of one run: in all, and per capability. */
+    static final class Limits {
+        private final Semaphore run;
+        private final int perCapability;
+        private final Map<String, Semaphore> capabilities = new ConcurrentHashMap<>();
+
+        Limits(int perRun, int perCapability) {
+            this.run = new Semaphore(perRun, true);
+            this.perCapability = perCapability;
+        }
+
+        void acquire(String capability) throws InterruptedException {
+            run.acquire();
+            try {
+                capabilities
+                        .computeIfAbsent(capability, c -> new Semaphore(perCapability, true))
+                        .acquire();
+            } catch (InterruptedException e) {
+                run.release();
+                throw e;
+            }
+        }
+
+        void release(String capability) {
+            capabilities.get(capability).release();
+            run.release();
+        }
+    }
+
+    /** The entry node: reports broken cycles and groups, and in APPROVAL mode waits for the plan to be approved. */
+    static final class PlanNode implements Node {
+        private final Plan plan;
+        private final ExecutionGroups groups;
+
+        PlanNode(Plan plan, ExecutionGroups groups) {
+            this.plan = plan;
+            this.groups = groups;
+        }
+
+        @Override
+        public NodeResult execute(NodeContext context) {
+            ObjectNode out = Json.object();
+            ArrayNode groupArray = out.putArray("groups");
+            for (ExecutionGroups.Group group : groups.groups()) {
+                ObjectNode g = groupArray.addObject();
+                g.put("index", group.index());
+                ArrayNode steps = g.putArray("steps");
+                group.steps().forEach(steps::add);
+                g.put("parallelizable", group.parallelizable());
+            }
+            if (context.resumeValue().isEmpty()) {
+                for (ExecutionGroups.BrokenCycle cycle : groups.brokenCycles()) {
+                    ObjectNode data = Json.object();
+                    ArrayNode path = data.putArray("path");
+                    cycle.path().forEach(path::add);
+                    data.put("runsFirst", cycle.runsFirst());
+                    context.emit(PlanEvents.PLAN_CYCLE_BROKEN, data);
+                }
+                context.emit(PlanEvents.PLAN_GROUPS, groupArray);
+            }
+            PlanMode mode = PlanMode.valueOf(context.runInput().path("mode").asText("AUTO"));
+            boolean approved = true;
+            if (mode == PlanMode.APPROVAL) {
+                if (context.resumeValue().isEmpty()) {
+                    ObjectNode payload = Json.object();
+                    payload.put("type", "plan_approval");
+                    payload.set("plan", plan.toJson());
+                    payload.set("groups", groupArray);
+                    context.emit(PlanEvents.APPROVAL_AWAITING, payload);
+                    return NodeResult.interrupt(payload);
+                }
+                JsonNode decision = context.resumeValue().get();
+                approved = !decision.path("approved").isBoolean()
+                        || decision.get("approved").asBoolean();
+                out.set(
+                        "approve",
+                        decision.path("approve").isArray()
+                                ? decision.get("approve")
+                                : Json.mapper().createArrayNode());
+                out.set("answers", decision.path("answers").isObject() ? decision.get("answers") : Json.object());
+            }
+            out.put("approved", approved);
+            return NodeResult.output(out);
+        }
+    }
+
+    /** Seed 000's join: counts, partial failure, and the run fails only when every step failed. */
+    static final class JoinNode implements Node {
+        private final Plan plan;
+
+        JoinNode(Plan plan) {
+            this.plan = plan;
+        }
+
+        @Override
+        public NodeResult execute(NodeContext context) {
+            List<StepOutcome> outcomes = new ArrayList<>();
+            for (PlanStep step : plan.steps()) {
+                JsonNode output = context.outputs().get(STEP_PREFIX + step.id());
+                if (output != null && output.has("status")) {
+                    outcomes.add(StepOutcome.fromJson(output));
+                }
+            }
+            PlanSummary summary = PlanSummary.of(outcomes);
+            if (summary.successfulSteps() == 0 && summary.failedSteps() > 0) {
+                Set<String> codes = new LinkedHashSet<>();
+                List<String> messages = new ArrayList<>();
+                for (PlanSummary.StepError error : summary.errors()) {
+                    codes.add(error.code());
+                    messages.add(error.stepId() + ": " + error.code() + ": " + error.message());
+                }
+                ErrorCode code =
+                        codes.size() == 1 ? ErrorCode.valueOf(codes.iterator().next()) : ErrorCode.E_TOOL_FAILED;
+                throw new WeftException(code, "every step failed: " + String.join("; ", messages));
+            }
+            return NodeResult.output(summary.toJson());
+        }
+    }
+
+    /** Builds a {@link PlanExecutor}; every setter rejects a bad value at once. */
+    public static final class Builder {
+        private ResolverRegistry resolvers = ResolverRegistry.of();
+        private ToolRegistry tools = ToolRegistry.of();
+        private StepQueue queue = StepQueue.inline();
+        private RetryPolicy retry = RetryPolicy.attempts(3)
+                .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 2.0)
+                .withJitter(0.3);
+        private int maxConcurrentSteps = Integer.MAX_VALUE;
+        private int maxConcurrentPerCapability = Integer.MAX_VALUE;
+        private boolean rejectCycles;
+
+        private Builder() {}
+
+        public Builder resolvers(ResolverRegistry resolvers) {
+            this.resolvers = Objects.requireNonNull(resolvers, "resolvers");
+            return this;
+        }
+
+        public Builder tools(ToolRegistry tools) {
+            this.tools = Objects.requireNonNull(tools, "tools");
+            return this;
+        }
+
+        /** Where tool calls run; inline by default. */
+        public Builder queue(StepQueue queue) {
+            this.queue = Objects.requireNonNull(queue, "queue");
+            return this;
+        }
+
+        /** How transient tool failures (timeouts, rate limits, 5xx) are retried; 3 attempts by default. */
+        public Builder retry(RetryPolicy retry) {
+            this.retry = Objects.requireNonNull(retry, "retry");
+            return this;
+        }
+
+        public Builder maxConcurrentSteps(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("max concurrent steps must be at least 1, was " + max);
+            }
+            this.maxConcurrentSteps = max;
+            return this;
+        }
+
+        public Builder maxConcurrentStepsPerCapability(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException(
+                        "max concurrent steps per capability must be at least 1, was " + max);
+            }
+            this.maxConcurrentPerCapability = max;
+            return this;
+        }
+
+        /** Rejects a plan with a dependency cycle ({@code E_PLAN_CYCLE}) instead of breaking it. */
+        public Builder rejectCycles(boolean rejectCycles) {
+            this.rejectCycles = rejectCycles;
+            return this;
+        }
+
+        public PlanExecutor build() {
+            return new PlanExecutor(this);
+        }
+    }
+
+    static boolean isFinished(RunStatus status) {
+        return status.isFinished();
+    }
+}

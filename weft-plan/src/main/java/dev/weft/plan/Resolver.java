@@ -1,0 +1,24 @@
+package dev.weft.plan;
+
+import java.util.Set;
+
+/**
+ * Turns a plan step of one capability into a tool call or a question (seed 002's resolvers). Called
+ * once the step's dependencies have executed. Implementations are thread-safe: steps resolve in
+ * parallel.
+ */
+public interface Resolver {
+    /** A name for logs and events. */
+    String name();
+
+    String capability();
+
+    /** The actions this resolver handles; the registry falls back to it for others of its capability. */
+    Set<String> actions();
+
+    /**
+     * @throws dev.weft.core.WeftException to fail the step (a transient one is not retried here:
+     *     resolvers that call a model retry under their own policy)
+     */
+    Resolution resolve(PlanStep step, ResolveContext context);
+}

@@ -1,0 +1,244 @@
+package dev.weft.plan;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.WeftException;
+import dev.weft.plan.internal.Schemas;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+/**
+ * Something a step can do: a name, a description, input and output JSON Schemas, a risk level,
+ * whether calling it twice with the same key is harmless, the call itself, and optionally how to undo
+ * it. Immutable and thread-safe; build one with {@link #typed} (schemas generated from records) or
+ * {@link #json}.
+ */
+public final class Tool {
+    /** The call: arguments (already validated) in, result out. */
+    @FunctionalInterface
+    public interface Call {
+        JsonNode call(ObjectNode args, ToolContext context);
+    }
+
+    /** Derives the undo of a committed call from its arguments and result; empty when there is nothing to undo. */
+    @FunctionalInterface
+    public interface Undo {
+        Optional<UndoAction> undoFor(ObjectNode args, JsonNode result);
+    }
+
+    private static final ObjectReader LENIENT = Json.mapper()
+            .reader()
+            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .with(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+            .with(DeserializationFeature.UNWRAP_SINGLE_VALUE_ARRAYS);
+
+    private final String name;
+    private final String description;
+    private final ObjectNode inputSchema;
+    private final ObjectNode outputSchema;
+    private final JsonSchema inputValidator;
+    private final JsonSchema outputValidator;
+    private final Risk risk;
+    private final boolean idempotent;
+    private final boolean lenient;
+    private final boolean chat;
+    private final Duration timeout;
+    private final Call call;
+    private final Optional<Undo> undo;
+
+    private Tool(Builder builder) {
+        this.name = builder.name;
+        this.description = builder.description;
+        this.inputSchema = builder.inputSchema;
+        this.outputSchema = builder.outputSchema;
+        this.inputValidator = Schemas.compile(inputSchema);
+        this.outputValidator = Schemas.compile(outputSchema);
+        this.risk = builder.risk;
+        this.idempotent = builder.idempotent;
+        this.lenient = builder.lenient || builder.chat;
+        this.chat = builder.chat;
+        this.timeout = builder.timeout;
+        this.call = builder.call;
+        this.undo = Optional.ofNullable(builder.undo);
+    }
+
+    /**
+     * A tool whose input and output are Java types: the schemas are generated from them (records
+     * become closed objects whose components are required unless {@code Optional} or
+     * {@code @Nullable}), and arguments are converted to {@code input} before {@code function} runs.
+     */
+    public static <I, O> Builder typed(
+            String name, String description, Class<I> input, Class<O> output, BiFunction<I, ToolContext, O> function) {
+        Objects.requireNonNull(input, "input");
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(function, "function");
+        Builder builder = new Builder(name, description, Schemas.of(input), Schemas.of(output), null);
+        builder.call = (args, context) -> {
+            I value = builder.convert(args, input);
+            O result = function.apply(value, context);
+            return Json.mapper().valueToTree(result);
+        };
+        return builder;
+    }
+
+    /** A tool described by JSON Schemas directly. */
+    public static Builder json(
+            String name, String description, ObjectNode inputSchema, ObjectNode outputSchema, Call call) {
+        return new Builder(name, description, inputSchema, outputSchema, Objects.requireNonNull(call, "call"));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public ObjectNode inputSchema() {
+        return inputSchema;
+    }
+
+    public ObjectNode outputSchema() {
+        return outputSchema;
+    }
+
+    public Risk risk() {
+        return risk;
+    }
+
+    public boolean idempotent() {
+        return idempotent;
+    }
+
+    /** Whether arguments are parsed on a best-effort basis instead of validated strictly (seed 001's {@code chat.respond}). */
+    public boolean lenient() {
+        return lenient;
+    }
+
+    /** Whether this tool talks to the user (no input table before it, {@code assistant.final} after it). */
+    public boolean chat() {
+        return chat;
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    public Optional<Undo> undo() {
+        return undo;
+    }
+
+    /** Every way {@code args} break the input schema; empty when valid. */
+    public java.util.List<Schemas.Violation> checkInput(JsonNode args) {
+        return Schemas.validate(inputValidator, args);
+    }
+
+    /** Every way {@code result} breaks the output schema; empty when valid. */
+    public java.util.List<Schemas.Violation> checkOutput(JsonNode result) {
+        return Schemas.validate(outputValidator, result);
+    }
+
+    /** Makes the call on the current thread. */
+    public JsonNode invoke(ObjectNode args, ToolContext context) {
+        JsonNode result = call.call(args, context);
+        return result == null ? Json.mapper().nullNode() : result;
+    }
+
+    @Override
+    public String toString() {
+        return "Tool[" + name + ", risk=" + risk + "]";
+    }
+
+    /** Builds a {@link Tool}; every setter rejects a bad value at once. */
+    public static final class Builder {
+        private final String name;
+        private final String description;
+        private final ObjectNode inputSchema;
+        private final ObjectNode outputSchema;
+        private Call call;
+        private Risk risk = Risk.LOW;
+        private boolean idempotent;
+        private boolean lenient;
+        private boolean chat;
+        private Duration timeout = Duration.ofSeconds(30);
+        private Undo undo;
+
+        private Builder(String name, String description, ObjectNode inputSchema, ObjectNode outputSchema, Call call) {
+            Objects.requireNonNull(name, "name");
+            if (!name.matches("[A-Za-z][A-Za-z0-9_.-]*")) {
+                throw new IllegalArgumentException(
+                        "tool name must start with a letter and hold only letters, digits, '_', '.' and '-', was '"
+                                + name + "'");
+            }
+            this.name = name;
+            this.description = Objects.requireNonNull(description, "description");
+            this.inputSchema = Objects.requireNonNull(inputSchema, "inputSchema");
+            this.outputSchema = Objects.requireNonNull(outputSchema, "outputSchema");
+            this.call = call;
+        }
+
+        <I> I convert(ObjectNode args, Class<I> type) {
+            try {
+                return lenient || chat
+                        ? LENIENT.treeToValue(args, type)
+                        : Json.mapper().treeToValue(args, type);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+                throw new WeftException(
+                        ErrorCode.E_ARGS_INVALID,
+                        "arguments of tool '" + name + "' do not fit " + type.getSimpleName()
+                                + ": "
+                                + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+                                        ? j.getOriginalMessage()
+                                        : e.getMessage()));
+            }
+        }
+
+        public Builder risk(Risk risk) {
+            this.risk = Objects.requireNonNull(risk, "risk");
+            return this;
+        }
+
+        /** Calling it twice with the same idempotency key does no more than calling it once. */
+        public Builder idempotent(boolean idempotent) {
+            this.idempotent = idempotent;
+            return this;
+        }
+
+        public Builder lenient(boolean lenient) {
+            this.lenient = lenient;
+            return this;
+        }
+
+        /** Marks the tool as the one that talks to the user; implies lenient. */
+        public Builder chat(boolean chat) {
+            this.chat = chat;
+            return this;
+        }
+
+        public Builder timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout of tool '" + name + "' must be positive, was " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        public Builder undo(Undo undo) {
+            this.undo = Objects.requireNonNull(undo, "undo");
+            return this;
+        }
+
+        public Tool build() {
+            return new Tool(this);
+        }
+    }
+}
