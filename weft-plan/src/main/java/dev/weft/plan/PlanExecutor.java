@@ -50,8 +50,10 @@ public final class PlanExecutor {
     private final int maxConcurrentSteps;
     private final int maxConcurrentPerCapability;
     private final boolean rejectCycles;
+    private final java.util.random.RandomGenerator random;
 
     private PlanExecutor(Builder builder) {
+        this.random = builder.random;
         this.resolvers = builder.resolvers;
         this.tools = builder.tools;
         this.queue = builder.queue;
@@ -79,6 +81,13 @@ public final class PlanExecutor {
 
     RetryPolicy retry() {
         return retry;
+    }
+
+    /** The next retry delay after failed attempt {@code attempt}, with jitter from the injected source. */
+    Duration retryDelay(int attempt) {
+        synchronized (random) {
+            return retry.delayAfter(attempt, random);
+        }
     }
 
     /**
@@ -407,8 +416,15 @@ public final class PlanExecutor {
         private int maxConcurrentSteps = Integer.MAX_VALUE;
         private int maxConcurrentPerCapability = Integer.MAX_VALUE;
         private boolean rejectCycles;
+        private java.util.random.RandomGenerator random = java.util.random.RandomGenerator.of("L64X128MixRandom");
 
         private Builder() {}
+
+        /** The source of retry jitter; injected so tests can pin it. */
+        public Builder random(java.util.random.RandomGenerator random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
 
         public Builder resolvers(ResolverRegistry resolvers) {
             this.resolvers = Objects.requireNonNull(resolvers, "resolvers");

@@ -372,7 +372,7 @@ final class StepNode implements Node {
                 failure = e;
             }
             if (executor.retry().shouldRetry(attempt, failure)) {
-                Duration delay = executor.retry().delayAfter(attempt, java.util.concurrent.ThreadLocalRandom.current());
+                Duration delay = executor.retryDelay(attempt);
                 ObjectNode retrying = Json.object();
                 retrying.put("stepId", id);
                 retrying.put("tool", tool.name());
