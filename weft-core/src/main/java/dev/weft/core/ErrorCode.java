@@ -26,6 +26,8 @@ public enum ErrorCode {
     E_TOOL_FAILED,
     E_TOOL_TIMEOUT,
     E_MODEL_OUTPUT_INVALID,
+    /** No model can be called: no key for the chosen provider, a rejected key, or an offline model with no rule. */
+    E_MODEL_UNAVAILABLE,
     /** A run, step or other named thing does not exist. */
     E_NOT_FOUND,
     E_FORBIDDEN

@@ -14,6 +14,7 @@ public record Event(
 
     public static final String RUN_STARTED = "run.started";
     public static final String RUN_RESUMED = "run.resumed";
+    public static final String RUN_RECOVERED = "run.recovered";
     public static final String RUN_WAITING = "run.waiting";
     public static final String RUN_COMPLETED = "run.completed";
     public static final String RUN_FAILED = "run.failed";

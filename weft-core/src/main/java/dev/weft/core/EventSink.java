@@ -1,26 +1,56 @@
 package dev.weft.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.spi.RunStore;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
-/** Numbers a run's events, stores them and hands them to the listeners. Thread-safe. */
+/**
+ * Numbers a run's events, writes them (through the run's {@link WriteBuffer}, or straight to the
+ * store when there is none) and hands them to the listeners. Thread-safe.
+ */
 final class EventSink {
     private static final System.Logger LOG = System.getLogger(EventSink.class.getName());
 
     private final Runner runner;
     private final String runId;
     private final AtomicLong sequence;
+    private final @Nullable WriteBuffer buffer;
 
-    EventSink(Runner runner, String runId, long lastSequence) {
+    EventSink(Runner runner, String runId, long lastSequence, @Nullable WriteBuffer buffer) {
         this.runner = runner;
         this.runId = runId;
         this.sequence = new AtomicLong(lastSequence);
+        this.buffer = buffer;
     }
 
+    /** A lifecycle event: listeners hear of it once it is committed. */
     void emit(String type, @Nullable String nodeId, int stepOrder, JsonNode data) {
-        Event event = new Event(
+        Event event = event(type, nodeId, stepOrder, data);
+        if (buffer == null) {
+            runner.store().appendEvent(event);
+            notify(runner.listeners(), event);
+        } else {
+            buffer.add(new RunStore.Change.AppendEvent(event));
+            buffer.holdForCommit(event);
+        }
+    }
+
+    /** A node's own event (a token delta, a tool call): listeners hear of it at once; it is stored with the step. */
+    void emitNow(String type, @Nullable String nodeId, int stepOrder, JsonNode data) {
+        Event event = event(type, nodeId, stepOrder, data);
+        if (buffer == null) {
+            runner.store().appendEvent(event);
+        } else {
+            buffer.add(new RunStore.Change.AppendEvent(event));
+        }
+        notify(runner.listeners(), event);
+    }
+
+    private Event event(String type, @Nullable String nodeId, int stepOrder, JsonNode data) {
+        return new Event(
                 runId,
                 sequence.incrementAndGet(),
                 type,
@@ -28,12 +58,17 @@ final class EventSink {
                 stepOrder,
                 runner.time().now(),
                 data);
-        runner.store().appendEvent(event);
-        for (RunListener listener : runner.listeners()) {
+    }
+
+    static void notify(List<RunListener> listeners, Event event) {
+        for (RunListener listener : listeners) {
             try {
                 listener.onEvent(event);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "run listener failed on " + type + " of run " + runId, e);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "run listener failed on " + event.type() + " of run " + event.runId(),
+                        e);
             }
         }
     }

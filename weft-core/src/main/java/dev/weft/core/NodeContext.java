@@ -56,6 +56,20 @@ public interface NodeContext {
      */
     void record(String key, JsonNode value);
 
+    /**
+     * Makes a call with side effects at most once for this step, even when the step runs again
+     * after a retry or a crash: the result is stored under the step's idempotency key plus {@code
+     * key}, and a later call with the same key returns the stored result without calling. (A call
+     * that completed but whose result was not stored before a crash is made again: tools should
+     * honour the key themselves too.)
+     */
+    JsonNode once(String key, java.util.function.Supplier<JsonNode> call);
+
+    /** The key that identifies this step's work across retries and recovery: {@code runId/stepOrder}. */
+    default String idempotencyKey() {
+        return runId() + "/" + stepOrder();
+    }
+
     /** The time source of the runner: use it rather than the system clock, so tests control time. */
     TimeSource time();
 }

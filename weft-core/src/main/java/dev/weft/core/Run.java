@@ -12,6 +12,8 @@ import java.util.Optional;
  * @param pins node outputs taken from an earlier run instead of executing those nodes
  * @param output the run's result: the output of the node whose path ended last, or, when several
  *     paths ended, an object of their outputs by node name; {@code null} JSON until it completes
+ * @param source what the graph was built from (a workflow definition, a plan), so that another
+ *     process can rebuild it to resume the run; {@code null} JSON for graphs built in code
  */
 public record Run(
         String id,
@@ -24,7 +26,8 @@ public record Run(
         JsonNode output,
         Optional<RunError> error,
         Instant createdAt,
-        Optional<Instant> endedAt) {
+        Optional<Instant> endedAt,
+        JsonNode source) {
 
     public Run {
         Objects.requireNonNull(id, "id");
@@ -38,10 +41,12 @@ public record Run(
         Objects.requireNonNull(error, "error");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(endedAt, "endedAt");
+        Objects.requireNonNull(source, "source");
     }
 
     public Run withStatus(RunStatus status) {
-        return new Run(id, graphId, parentRunId, status, input, variables, pins, output, error, createdAt, endedAt);
+        return new Run(
+                id, graphId, parentRunId, status, input, variables, pins, output, error, createdAt, endedAt, source);
     }
 
     public Run finished(RunStatus status, JsonNode output, Optional<RunError> error, Instant endedAt) {
@@ -56,6 +61,7 @@ public record Run(
                 output,
                 error,
                 createdAt,
-                Optional.of(endedAt));
+                Optional.of(endedAt),
+                source);
     }
 }

@@ -28,13 +28,16 @@ import org.jspecify.annotations.Nullable;
  * workers hand their results back through a queue.
  */
 final class RunCoordinator {
-    private static final Set<StepStatus> STARTABLE = Set.of(StepStatus.PENDING, StepStatus.WAITING);
+    /** A step may start from PENDING, from WAITING (resumed) and from RUNNING (its process died). */
+    private static final Set<StepStatus> STARTABLE = Set.of(StepStatus.PENDING, StepStatus.WAITING, StepStatus.RUNNING);
+
     private static final Set<StepStatus> IN_FLIGHT = Set.of(StepStatus.RUNNING);
 
     private final Runner runner;
     private final RunStore store;
     private final Graph graph;
     private Run run;
+    private final WriteBuffer writes;
     private final EventSink events;
     private final Map<String, JsonNode> variables;
     private final List<String> cancelScope;
@@ -51,6 +54,7 @@ final class RunCoordinator {
     private final LinkedBlockingQueue<Completion> completions = new LinkedBlockingQueue<>();
     private @Nullable RunError failure;
     private boolean cancelled;
+    private int lastCompleted;
 
     /** An activated node not yet completed: its step, the outputs that reached it, and resume data. */
     private static final class Pending {
@@ -97,7 +101,8 @@ final class RunCoordinator {
         this.store = runner.store();
         this.graph = graph;
         this.run = run;
-        this.events = new EventSink(runner, run.id(), lastSequence);
+        this.writes = new WriteBuffer(store, run.id(), runner.listeners());
+        this.events = new EventSink(runner, run.id(), lastSequence, writes);
         Map<String, JsonNode> vars = new LinkedHashMap<>(graph.variables());
         vars.putAll(run.variables());
         this.variables = java.util.Collections.unmodifiableMap(vars);
@@ -124,8 +129,10 @@ final class RunCoordinator {
                 NullNode.getInstance(),
                 Optional.empty(),
                 now,
-                Optional.empty());
+                Optional.empty(),
+                request.source());
         runner.store().createRun(run);
+        runner.claim(runId);
         RunCoordinator coordinator = new RunCoordinator(runner, graph, run, 0);
         ObjectNode data = Json.object();
         data.put("graphId", graph.id());
@@ -134,6 +141,80 @@ final class RunCoordinator {
         for (String entry : graph.entries()) {
             coordinator.deliver(Graph.START, entry, request.input());
         }
+        // A first checkpoint, so that a run that dies before its first step completes can be recovered.
+        coordinator.saveCheckpoint();
+        return coordinator;
+    }
+
+    /** Continues a run whose process died, from its latest checkpoint: in-flight steps run again. */
+    static RunCoordinator recover(Runner runner, Graph graph, Run run, Checkpoint checkpoint) {
+        RunCoordinator coordinator = new RunCoordinator(runner, graph, run, runner.lastSequence(run.id()));
+        coordinator.restore(checkpoint);
+        coordinator.waiting.addAll(checkpoint.waiting());
+        ObjectNode data = Json.object();
+        data.put("fromStep", checkpoint.afterStep());
+        coordinator.events.emit(Event.RUN_RECOVERED, null, 0, data);
+        return coordinator;
+    }
+
+    /**
+     * A new run that starts where {@code source} stood after the step of {@code checkpoint}: the steps
+     * finished by then are copied, the rest runs again.
+     */
+    static RunCoordinator fork(Runner runner, Graph graph, Run source, Checkpoint checkpoint, String newRunId) {
+        Instant now = runner.time().now();
+        Run run = new Run(
+                newRunId,
+                graph.id(),
+                source.parentRunId(),
+                RunStatus.RUNNING,
+                source.input(),
+                source.variables(),
+                source.pins(),
+                NullNode.getInstance(),
+                Optional.empty(),
+                now,
+                Optional.empty(),
+                source.source());
+        RunStore store = runner.store();
+        store.createRun(run);
+        runner.claim(newRunId);
+        java.util.Set<Integer> open = new java.util.HashSet<>();
+        checkpoint.pending().forEach(a -> open.add(a.stepOrder()));
+        checkpoint.waiting().forEach(w -> open.add(w.stepOrder()));
+        for (Step step : store.steps(source.id())) {
+            if (step.order() > checkpoint.nextOrder()) {
+                continue;
+            }
+            Step copy = new Step(
+                    newRunId,
+                    step.order(),
+                    step.nodeId(),
+                    step.name(),
+                    step.type(),
+                    open.contains(step.order()) ? StepStatus.PENDING : step.status(),
+                    step.attempt(),
+                    step.pinned(),
+                    step.input(),
+                    step.output(),
+                    step.error(),
+                    step.startedAt(),
+                    step.endedAt(),
+                    step.details());
+            store.insertStep(copy);
+        }
+        RunCoordinator coordinator = new RunCoordinator(runner, graph, run, 0);
+        coordinator.restore(checkpoint.forRun(newRunId));
+        for (Waiting waiting : checkpoint.waiting()) {
+            Pending again = new Pending(waiting.nodeId(), waiting.stepOrder());
+            again.arrivals.add(new Arrival("FORK", waiting.input()));
+            coordinator.pending.put(pendingKey(again), again);
+        }
+        ObjectNode data = Json.object();
+        data.put("forkedFrom", source.id());
+        data.put("afterStep", checkpoint.afterStep());
+        coordinator.events.emit(Event.RUN_STARTED, null, 0, data);
+        coordinator.saveCheckpoint();
         return coordinator;
     }
 
@@ -150,6 +231,7 @@ final class RunCoordinator {
         ObjectNode data = Json.object();
         data.set("value", value);
         coordinator.events.emit(Event.RUN_RESUMED, null, 0, data);
+        runner.claim(run.id());
         return coordinator;
     }
 
@@ -158,6 +240,8 @@ final class RunCoordinator {
         visits.putAll(checkpoint.visits());
         ended.putAll(checkpoint.ended());
         lastEnded = checkpoint.lastEnded();
+        lastCompleted = checkpoint.afterStep();
+        nextOrder = checkpoint.nextOrder();
         for (Step step : store.steps(run.id())) {
             steps.put(step.order(), step);
             nextOrder = Math.max(nextOrder, step.order());
@@ -210,6 +294,7 @@ final class RunCoordinator {
         }
     }
 
+    /** Whether the run or a run it is part of was asked to stop, without committing anything. */
     private boolean cancelRequested() {
         for (String id : cancelScope) {
             if (store.isCancelRequested(id)) {
@@ -219,17 +304,30 @@ final class RunCoordinator {
         return false;
     }
 
+    /** Commits what the run has done so far, and learns in the same round trip whether it must stop. */
+    private boolean commitAndCheckCancel() {
+        boolean requested = writes.commit();
+        for (int i = 1; i < cancelScope.size() && !requested; i++) {
+            requested = store.isCancelRequested(cancelScope.get(i));
+        }
+        return requested;
+    }
+
     private void dispatchReady() throws InterruptedException {
         List<Pending> ready = readyActivations();
         if (ready.isEmpty() && running.isEmpty() && !pending.isEmpty()) {
             ready = List.of(pending.values().iterator().next());
         }
+        if (ready.isEmpty()) {
+            return;
+        }
+        // Cancellation is checked before every node: the commit that precedes it says.
+        if (commitAndCheckCancel()) {
+            cancelled = true;
+            return;
+        }
         boolean inline = ready.size() == 1 && running.isEmpty();
         for (Pending activation : ready) {
-            if (cancelRequested()) {
-                cancelled = true;
-                return;
-            }
             NodeSpec spec = graph.nodes().get(activation.nodeId);
             pending.remove(pendingKey(activation));
             if (!activation.isResume()) {
@@ -255,12 +353,17 @@ final class RunCoordinator {
                 applyPinned(activation, spec, pin);
                 continue;
             }
+            JsonNode input = mergeArrivals(activation);
+            Step started = step(activation).running(1, input, runner.time().now());
+            writes.add(new RunStore.Change.UpdateStep(started, STARTABLE));
+            steps.put(activation.order, started);
+            events.emitNow(Event.STEP_STARTED, spec.id(), activation.order, NullNode.getInstance());
             running.put(activation.order, activation);
             if (inline) {
-                apply(execute(activation, spec, outputs));
+                apply(execute(activation, spec, input, outputs));
             } else {
                 Map<String, JsonNode> snapshot = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
-                runner.executor().execute(() -> completions.add(execute(activation, spec, snapshot)));
+                runner.executor().execute(() -> completions.add(execute(activation, spec, input, snapshot)));
             }
             if (stopping()) {
                 return;
@@ -307,8 +410,8 @@ final class RunCoordinator {
         return false;
     }
 
-    private Completion execute(Pending activation, NodeSpec spec, Map<String, JsonNode> visibleOutputs) {
-        JsonNode input = mergeArrivals(activation);
+    private Completion execute(
+            Pending activation, NodeSpec spec, JsonNode input, Map<String, JsonNode> visibleOutputs) {
         StepContext context = new StepContext(
                 runner,
                 this.run.id(),
@@ -322,10 +425,6 @@ final class RunCoordinator {
                 Optional.ofNullable(activation.interruptPayload),
                 events,
                 this::cancelRequested);
-        Step started = step(activation).running(1, input, runner.time().now());
-        store.updateStep(started, STARTABLE);
-        steps.put(activation.order, started);
-        events.emit(Event.STEP_STARTED, spec.id(), activation.order, NullNode.getInstance());
         RetryPolicy policy = spec.retryPolicy();
         int attempt = 1;
         while (true) {
@@ -348,7 +447,7 @@ final class RunCoordinator {
                     data.put("attempt", attempt);
                     data.put("delayMs", delay.toMillis());
                     data.put("error", describe(failure));
-                    events.emit(Event.STEP_RETRYING, spec.id(), activation.order, data);
+                    events.emitNow(Event.STEP_RETRYING, spec.id(), activation.order, data);
                     try {
                         runner.time().sleep(delay);
                     } catch (InterruptedException e) {
@@ -364,7 +463,7 @@ final class RunCoordinator {
                     attempt++;
                     Step retried = step(activation)
                             .running(attempt, input, runner.time().now());
-                    store.updateStep(retried, IN_FLIGHT);
+                    writes.add(new RunStore.Change.UpdateStep(retried, IN_FLIGHT));
                     steps.put(activation.order, retried);
                     continue;
                 }
@@ -390,12 +489,13 @@ final class RunCoordinator {
     private void applyPinned(Pending activation, NodeSpec spec, JsonNode pin) {
         JsonNode input = mergeArrivals(activation);
         Step pinned = step(activation).pinnedWith(input, pin, runner.time().now());
-        store.updateStep(pinned, STARTABLE);
+        writes.add(new RunStore.Change.UpdateStep(pinned, STARTABLE));
         steps.put(activation.order, pinned);
         ObjectNode data = Json.object();
         data.put("pinned", true);
         events.emit(Event.STEP_COMPLETED, spec.id(), activation.order, data);
         route(activation, spec, pin, Optional.empty());
+        lastCompleted = activation.order;
         checkpoint();
     }
 
@@ -435,7 +535,7 @@ final class RunCoordinator {
             }
             case Interrupted interrupted -> {
                 Step waitingStep = steps.get(activation.order).waiting(interrupted.details());
-                store.updateStep(waitingStep, IN_FLIGHT);
+                writes.add(new RunStore.Change.UpdateStep(waitingStep, IN_FLIGHT));
                 steps.put(activation.order, waitingStep);
                 waiting.add(new Waiting(spec.id(), activation.order, interrupted.input(), interrupted.payload()));
                 events.emit(Event.STEP_WAITING, spec.id(), activation.order, interrupted.payload());
@@ -452,6 +552,7 @@ final class RunCoordinator {
                 fail(failed.error());
             }
         }
+        lastCompleted = activation.order;
         checkpoint();
     }
 
@@ -494,7 +595,7 @@ final class RunCoordinator {
                     Optional.empty(),
                     Optional.empty(),
                     Map.of());
-            store.insertStep(step);
+            writes.add(new RunStore.Change.InsertStep(step));
             steps.put(activation.order, step);
         }
         activation.arrivals.add(new Arrival(from, value));
@@ -544,7 +645,8 @@ final class RunCoordinator {
                 ? current
                 : current.running(current.attempt(), input, runner.time().now());
         Step finished = base.finished(status, output, error, runner.time().now(), details);
-        store.updateStep(finished, expected.contains(current.status()) ? expected : Set.of(current.status()));
+        writes.add(new RunStore.Change.UpdateStep(
+                finished, expected.contains(current.status()) ? expected : Set.of(current.status())));
         steps.put(activation.order, finished);
         if (status == StepStatus.COMPLETED) {
             ObjectNode data = Json.object();
@@ -581,8 +683,17 @@ final class RunCoordinator {
                 open.add(new Activation(activation.nodeId, activation.order, activation.arrivals));
             }
         }
-        store.saveCheckpoint(new Checkpoint(
-                run.id(), nextOrder, runner.time().now(), outputs, visits, open, stillWaiting, ended, lastEnded));
+        writes.add(new RunStore.Change.SaveCheckpoint(new Checkpoint(
+                run.id(),
+                lastCompleted,
+                nextOrder,
+                runner.time().now(),
+                outputs,
+                visits,
+                open,
+                stillWaiting,
+                ended,
+                lastEnded)));
     }
 
     private static List<Pending> concat(java.util.Collection<Pending> first, java.util.Collection<Pending> second) {
@@ -604,10 +715,19 @@ final class RunCoordinator {
     }
 
     private RunResult finish() {
+        try {
+            return finishRun();
+        } finally {
+            runner.released(run.id());
+        }
+    }
+
+    private RunResult finishRun() {
         Instant now = runner.time().now();
         Map<String, JsonNode> interrupts = new LinkedHashMap<>();
         if (!cancelled && failure == null && !waiting.isEmpty()) {
             saveCheckpoint();
+            writes.commit();
             for (Waiting w : waiting) {
                 interrupts.put(w.nodeId(), w.payload());
             }
@@ -617,6 +737,7 @@ final class RunCoordinator {
                 ObjectNode data = Json.object();
                 data.set("interrupts", Json.mapper().valueToTree(interrupts));
                 events.emit(Event.RUN_WAITING, null, 0, data);
+                writes.commit();
             } else {
                 run = store.findRun(run.id()).orElse(run);
             }
@@ -626,6 +747,7 @@ final class RunCoordinator {
             skipOpenSteps();
         }
         saveCheckpoint();
+        writes.commit();
         RunStatus status;
         Optional<RunError> error;
         String eventType;
@@ -651,6 +773,7 @@ final class RunCoordinator {
                 data.put("message", e.message());
             });
             events.emit(eventType, null, 0, data);
+            writes.commit();
         } else {
             run = store.findRun(run.id()).orElse(finished);
         }
@@ -689,7 +812,7 @@ final class RunCoordinator {
         }
         Step skipped = step.finished(
                 status, step.output(), Optional.empty(), runner.time().now(), step.details());
-        store.updateStep(skipped, Set.of(step.status()));
+        writes.add(new RunStore.Change.UpdateStep(skipped, Set.of(step.status())));
         steps.put(order, skipped);
         events.emit(Event.STEP_SKIPPED, step.nodeId(), order, NullNode.getInstance());
     }

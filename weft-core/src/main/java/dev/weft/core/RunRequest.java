@@ -12,17 +12,22 @@ import java.util.Optional;
  * id. Immutable.
  */
 public record RunRequest(
-        Optional<String> runId, JsonNode input, Map<String, JsonNode> variables, Map<String, JsonNode> pins) {
+        Optional<String> runId,
+        JsonNode input,
+        Map<String, JsonNode> variables,
+        Map<String, JsonNode> pins,
+        JsonNode source) {
 
     public RunRequest {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(input, "input");
         variables = Map.copyOf(variables);
         pins = Map.copyOf(pins);
+        Objects.requireNonNull(source, "source");
     }
 
     public static RunRequest of(JsonNode input) {
-        return new RunRequest(Optional.empty(), input, Map.of(), Map.of());
+        return new RunRequest(Optional.empty(), input, Map.of(), Map.of(), NullNode.getInstance());
     }
 
     public static Builder builder() {
@@ -35,8 +40,15 @@ public record RunRequest(
         private JsonNode input = NullNode.getInstance();
         private final Map<String, JsonNode> variables = new LinkedHashMap<>();
         private final Map<String, JsonNode> pins = new LinkedHashMap<>();
+        private JsonNode source = NullNode.getInstance();
 
         private Builder() {}
+
+        /** What the graph was built from, stored with the run so another process can rebuild it. */
+        public Builder source(JsonNode source) {
+            this.source = Objects.requireNonNull(source, "source");
+            return this;
+        }
 
         public Builder runId(String runId) {
             this.runId = Optional.of(NodeSpec.requireName(runId, "run id"));
@@ -60,7 +72,7 @@ public record RunRequest(
         }
 
         public RunRequest build() {
-            return new RunRequest(runId, input, variables, pins);
+            return new RunRequest(runId, input, variables, pins, source);
         }
     }
 }

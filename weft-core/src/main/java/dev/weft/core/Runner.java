@@ -31,6 +31,10 @@ public final class Runner {
     private final List<RunListener> listeners;
     private final Supplier<String> ids;
     private final boolean checkpointEveryStep;
+    private final String owner = "runner-" + UUID.randomUUID();
+    private final java.time.Duration leaseDuration;
+    private final java.util.Set<String> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicBoolean renewing = new java.util.concurrent.atomic.AtomicBoolean();
     /** Graphs by id, so runs can be resumed by id alone; bounded, as plans compile a graph per run. */
     private final Map<String, Graph> graphs =
             java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<String, Graph>(64, 0.75f, true) {
@@ -52,6 +56,7 @@ public final class Runner {
         this.listeners = List.copyOf(builder.listeners);
         this.ids = builder.ids;
         this.checkpointEveryStep = builder.checkpointEveryStep;
+        this.leaseDuration = builder.leaseDuration;
     }
 
     public static Builder builder() {
@@ -150,7 +155,7 @@ public final class Runner {
                                 Set.of(step.status()));
                     }
                 }
-                new EventSink(this, runId, lastSequence(runId)).emit(Event.RUN_CANCELLED, null, 0, Json.object());
+                new EventSink(this, runId, lastSequence(runId), null).emit(Event.RUN_CANCELLED, null, 0, Json.object());
                 return cancelled;
             }
         }
@@ -208,6 +213,85 @@ public final class Runner {
         }
         return RunCoordinator.resume(
                 this, Objects.requireNonNull(graph), run.withStatus(RunStatus.RUNNING), checkpoint, value);
+    }
+
+    /**
+     * Continues a run whose process died (it is {@code RUNNING} and its lease expired) from its latest
+     * checkpoint: steps that were in flight run again, with the same idempotency keys.
+     *
+     * @throws NotFoundException if there is no such run
+     * @throws RunStateException if the run is not running, or another live process holds it
+     */
+    public RunResult recover(Graph graph, String runId) {
+        Objects.requireNonNull(graph, "graph");
+        Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
+        if (run.status() != RunStatus.RUNNING) {
+            throw new RunStateException("run '" + runId + "' is " + run.status() + "; only a RUNNING run whose"
+                    + " process died can be recovered");
+        }
+        claim(runId);
+        Checkpoint checkpoint = store.latestCheckpoint(runId)
+                .orElseThrow(() -> new RunStateException("run '" + runId + "' has no checkpoint to recover from"));
+        register(graph);
+        return RunCoordinator.recover(this, graph, run, checkpoint).drive();
+    }
+
+    /** Runs left {@code RUNNING} by a process that died (their lease expired). */
+    public List<Run> recoverable() {
+        return store.recoverable(time.now());
+    }
+
+    /**
+     * Starts a new run of {@code graph} from the checkpoint written after step {@code afterStep} of run
+     * {@code runId}: the steps finished by then are copied, the rest runs again.
+     *
+     * @throws NotFoundException if there is no such run or checkpoint
+     */
+    public RunResult fork(Graph graph, String runId, int afterStep) {
+        Objects.requireNonNull(graph, "graph");
+        Run source = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
+        Checkpoint checkpoint = null;
+        for (Checkpoint candidate : store.checkpoints(runId)) {
+            if (candidate.afterStep() == afterStep) {
+                checkpoint = candidate;
+            }
+        }
+        if (checkpoint == null) {
+            throw new NotFoundException("run '" + runId + "' has no checkpoint after step " + afterStep);
+        }
+        register(graph);
+        return RunCoordinator.fork(this, graph, source, checkpoint, ids.get()).drive();
+    }
+
+    /** Takes the lease of a run this runner is about to drive, and keeps it renewed while it does. */
+    void claim(String runId) {
+        java.time.Instant now = time.now();
+        if (!store.claim(runId, new RunStore.Lease(owner, now.plus(leaseDuration)), now)) {
+            throw new RunStateException("run '" + runId + "' is being run by another live process");
+        }
+        active.add(runId);
+        if (renewing.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("weft-lease-renewer").start(this::renewLeases);
+        }
+    }
+
+    void released(String runId) {
+        active.remove(runId);
+    }
+
+    private void renewLeases() {
+        while (true) {
+            try {
+                Thread.sleep(leaseDuration.dividedBy(3));
+                if (!active.isEmpty()) {
+                    store.renew(owner, time.now().plus(leaseDuration));
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // A store that is briefly unreachable: the next round tries again.
+            }
+        }
     }
 
     long lastSequence(String runId) {
@@ -269,8 +353,22 @@ public final class Runner {
         private final List<RunListener> listeners = new ArrayList<>();
         private Supplier<String> ids = () -> UUID.randomUUID().toString();
         private boolean checkpointEveryStep = true;
+        private java.time.Duration leaseDuration = java.time.Duration.ofSeconds(30);
 
         private Builder() {}
+
+        /**
+         * How long a run stays claimed by this runner's process without renewal (renewed every third
+         * of it). A run whose lease expired is taken to belong to a dead process and may be recovered.
+         */
+        public Builder leaseDuration(java.time.Duration leaseDuration) {
+            Objects.requireNonNull(leaseDuration, "leaseDuration");
+            if (leaseDuration.compareTo(java.time.Duration.ofMillis(300)) < 0) {
+                throw new IllegalArgumentException("lease duration must be at least 300 ms, was " + leaseDuration);
+            }
+            this.leaseDuration = leaseDuration;
+            return this;
+        }
 
         public Builder store(RunStore store) {
             this.store = Objects.requireNonNull(store, "store");

@@ -124,7 +124,7 @@ final class StepContext implements NodeContext {
 
     @Override
     public void emit(String type, JsonNode data) {
-        events.emit(NodeSpec.requireName(type, "event type"), spec.id(), order, data);
+        events.emitNow(NodeSpec.requireName(type, "event type"), spec.id(), order, data);
     }
 
     @Override
@@ -132,6 +132,16 @@ final class StepContext implements NodeContext {
         Map<String, JsonNode> copy = new LinkedHashMap<>(details);
         copy.put(NodeSpec.requireName(key, "detail key"), value);
         details = copy;
+    }
+
+    @Override
+    public JsonNode once(String key, java.util.function.Supplier<JsonNode> call) {
+        String full = idempotencyKey() + "/" + NodeSpec.requireName(key, "idempotency key");
+        java.util.Optional<JsonNode> stored = runner.store().idempotentResult(full);
+        if (stored.isPresent()) {
+            return stored.get();
+        }
+        return runner.store().saveIdempotentResult(full, call.get());
     }
 
     @Override

@@ -7,15 +7,18 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The state a run needs to continue, written after every step: every node output so far, visit
- * counts, the activations not yet completed (queued or in flight), the nodes waiting on an
+ * The state a run needs to continue, written with every step's result: every node output so far,
+ * visit counts, the activations not yet completed (queued or in flight), the nodes waiting on an
  * interrupt, and the paths that have ended. A run resumed, recovered or forked starts from one.
  *
- * @param afterStep the number of steps the run had started when this was written
+ * @param afterStep the order of the step whose result this checkpoint records (0 for the one
+ *     written when the run started)
+ * @param nextOrder the number of steps the run had created when this was written
  */
 public record Checkpoint(
         String runId,
         int afterStep,
+        int nextOrder,
         Instant time,
         Map<String, JsonNode> outputs,
         Map<String, Integer> visits,
@@ -33,6 +36,12 @@ public record Checkpoint(
         waiting = List.copyOf(waiting);
         ended = Map.copyOf(ended);
         Objects.requireNonNull(lastEnded, "lastEnded");
+    }
+
+    /** The same state, for another run (a fork). */
+    public Checkpoint forRun(String otherRunId) {
+        return new Checkpoint(
+                otherRunId, afterStep, nextOrder, time, outputs, visits, pending, waiting, ended, lastEnded);
     }
 
     /** A node that was activated and has not completed: its step and the outputs that reached it. */

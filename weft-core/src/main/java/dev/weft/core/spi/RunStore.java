@@ -1,20 +1,49 @@
 package dev.weft.core.spi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.Event;
 import dev.weft.core.Run;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where runs, steps, events and checkpoints live. Everything the runner needs to resume a run is
- * here, so a run can continue in another process. Implementations are thread-safe; status changes
- * are compare-and-set, so a late or duplicated write can never move a finished run or step back.
+ * Where runs, steps, events and checkpoints live. Everything the runner needs to continue a run is
+ * here, so a run can be resumed, recovered or cancelled from another process. Implementations are
+ * thread-safe; status changes are compare-and-set, so a late or duplicated write can never move a
+ * finished run or step back.
  */
-public interface RunStore {
+public interface RunStore extends AutoCloseable {
+
+    /** One write of a batch given to {@link #apply}. */
+    sealed interface Change {
+        record InsertStep(Step step) implements Change {}
+
+        /** Replaces the step (same run, same order) if its stored status is one of {@code expected}. */
+        record UpdateStep(Step step, Set<StepStatus> expected) implements Change {
+            public UpdateStep {
+                expected = Set.copyOf(expected);
+            }
+        }
+
+        record AppendEvent(Event event) implements Change {}
+
+        record SaveCheckpoint(Checkpoint checkpoint) implements Change {}
+    }
+
+    /** Who runs a run, and until when that claim holds unless renewed. */
+    record Lease(String owner, Instant until) {
+        public Lease {
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(until, "until");
+        }
+    }
+
     /** Stores a new run; fails if a run with its id exists. */
     void createRun(Run run);
 
@@ -55,6 +84,24 @@ public interface RunStore {
     List<Checkpoint> checkpoints(String runId);
 
     /**
+     * Applies {@code changes} to run {@code runId} in order, all or nothing (a durable store uses one
+     * transaction), and reports whether the run has been asked to stop — so the runner learns of a
+     * cancellation with the same round trip that commits its work. Step updates whose expected status
+     * does not match are skipped, as {@link #updateStep} would.
+     */
+    default boolean apply(String runId, List<Change> changes) {
+        for (Change change : changes) {
+            switch (change) {
+                case Change.InsertStep insert -> insertStep(insert.step());
+                case Change.UpdateStep update -> updateStep(update.step(), update.expected());
+                case Change.AppendEvent append -> appendEvent(append.event());
+                case Change.SaveCheckpoint save -> saveCheckpoint(save.checkpoint());
+            }
+        }
+        return isCancelRequested(runId);
+    }
+
+    /**
      * Asks a running run to stop before its next node.
      *
      * @return false if the run does not exist or has already finished
@@ -62,4 +109,33 @@ public interface RunStore {
     boolean requestCancel(String runId);
 
     boolean isCancelRequested(String runId);
+
+    /**
+     * Claims run {@code runId} for {@code lease.owner()}: succeeds when the run is unclaimed, already
+     * the owner's, or its lease expired before {@code now}.
+     */
+    boolean claim(String runId, Lease lease, Instant now);
+
+    /** Extends the lease of every unfinished run {@code owner} holds. */
+    void renew(String owner, Instant until);
+
+    /** Runs left {@code RUNNING} whose lease expired before {@code now}: their process died. */
+    List<Run> recoverable(Instant now);
+
+    /** The stored result of the call made with idempotency key {@code key}, if it completed. */
+    Optional<JsonNode> idempotentResult(String key);
+
+    /**
+     * Stores the result of the call made with {@code key}, unless one is stored.
+     *
+     * @return the stored result: {@code result}, or the one stored first
+     */
+    JsonNode saveIdempotentResult(String key, JsonNode result);
+
+    /** Deletes finished runs that ended before {@code cutoff}, with their steps, events and checkpoints. */
+    int pruneRuns(Instant cutoff);
+
+    /** Releases connections and files; the in-memory store has nothing to release. */
+    @Override
+    default void close() {}
 }

@@ -1,5 +1,6 @@
 package dev.weft.core.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.Event;
 import dev.weft.core.Run;
 import dev.weft.core.RunStatus;
@@ -7,6 +8,7 @@ import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
 import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.RunStore;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class InMemoryRunStore implements RunStore {
     private final Map<String, Entry> runs = new ConcurrentHashMap<>();
+    private final Map<String, JsonNode> idempotent = new ConcurrentHashMap<>();
     private final boolean keepAllCheckpoints;
 
     private InMemoryRunStore(boolean keepAllCheckpoints) {
@@ -41,6 +44,8 @@ public final class InMemoryRunStore implements RunStore {
     private static final class Entry {
         Run run;
         boolean cancelRequested;
+        String owner;
+        Instant leaseUntil;
         final List<Step> steps = new ArrayList<>();
         final List<Event> events = new ArrayList<>();
         final List<Checkpoint> checkpoints = new ArrayList<>();
@@ -199,6 +204,80 @@ public final class InMemoryRunStore implements RunStore {
             entry.cancelRequested = true;
             return true;
         }
+    }
+
+    @Override
+    public boolean apply(String runId, List<Change> changes) {
+        Entry entry = entry(runId);
+        synchronized (entry) {
+            return RunStore.super.apply(runId, changes);
+        }
+    }
+
+    @Override
+    public boolean claim(String runId, Lease lease, Instant now) {
+        Entry entry = entry(runId);
+        synchronized (entry) {
+            if (entry.owner == null || entry.owner.equals(lease.owner()) || entry.leaseUntil.isBefore(now)) {
+                entry.owner = lease.owner();
+                entry.leaseUntil = lease.until();
+                return true;
+            }
+            return false;
+        }
+    }
+
+    @Override
+    public void renew(String owner, Instant until) {
+        for (Entry entry : runs.values()) {
+            synchronized (entry) {
+                if (owner.equals(entry.owner) && !entry.run.status().isFinished()) {
+                    entry.leaseUntil = until;
+                }
+            }
+        }
+    }
+
+    @Override
+    public List<Run> recoverable(Instant now) {
+        List<Run> result = new ArrayList<>();
+        for (Entry entry : runs.values()) {
+            synchronized (entry) {
+                if (entry.run.status() == dev.weft.core.RunStatus.RUNNING
+                        && (entry.leaseUntil == null || entry.leaseUntil.isBefore(now))) {
+                    result.add(entry.run);
+                }
+            }
+        }
+        result.sort(Comparator.comparing(Run::createdAt));
+        return result;
+    }
+
+    @Override
+    public Optional<JsonNode> idempotentResult(String key) {
+        return Optional.ofNullable(idempotent.get(key));
+    }
+
+    @Override
+    public JsonNode saveIdempotentResult(String key, JsonNode result) {
+        JsonNode previous = idempotent.putIfAbsent(key, result);
+        return previous == null ? result : previous;
+    }
+
+    @Override
+    public int pruneRuns(Instant cutoff) {
+        int pruned = 0;
+        for (var it = runs.entrySet().iterator(); it.hasNext(); ) {
+            Entry entry = it.next().getValue();
+            synchronized (entry) {
+                if (entry.run.status().isFinished()
+                        && entry.run.endedAt().map(end -> end.isBefore(cutoff)).orElse(false)) {
+                    it.remove();
+                    pruned++;
+                }
+            }
+        }
+        return pruned;
     }
 
     @Override

@@ -1,0 +1,54 @@
+package dev.weft.core;
+
+import dev.weft.core.spi.RunStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * A run's writes since the last commit: steps, events and the checkpoint that goes with them. The
+ * coordinator commits them in one {@link RunStore#apply} before it starts a node and when the run
+ * stops, so a step's result and the checkpoint that records it land together. Thread-safe: steps
+ * running in parallel add their own writes.
+ */
+final class WriteBuffer {
+    private final RunStore store;
+    private final String runId;
+    private final List<RunListener> listeners;
+    private final ConcurrentLinkedQueue<RunStore.Change> changes = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Event> heldEvents = new ConcurrentLinkedQueue<>();
+
+    WriteBuffer(RunStore store, String runId, List<RunListener> listeners) {
+        this.store = store;
+        this.runId = runId;
+        this.listeners = listeners;
+    }
+
+    void add(RunStore.Change change) {
+        changes.add(change);
+    }
+
+    /** An event listeners hear of only once it is committed (a step's completion, the run's end). */
+    void holdForCommit(Event event) {
+        heldEvents.add(event);
+    }
+
+    /**
+     * Commits everything written so far.
+     *
+     * @return whether the run has been asked to stop
+     */
+    boolean commit() {
+        List<RunStore.Change> batch = new ArrayList<>();
+        RunStore.Change change;
+        while ((change = changes.poll()) != null) {
+            batch.add(change);
+        }
+        boolean cancelRequested = store.apply(runId, batch);
+        Event event;
+        while ((event = heldEvents.poll()) != null) {
+            EventSink.notify(listeners, event);
+        }
+        return cancelRequested;
+    }
+}

@@ -1,0 +1,337 @@
+package dev.weft.core.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Event;
+import dev.weft.core.Json;
+import dev.weft.core.Run;
+import dev.weft.core.RunError;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Step;
+import dev.weft.core.StepStatus;
+import dev.weft.core.spi.Checkpoint.Activation;
+import dev.weft.core.spi.Checkpoint.Arrival;
+import dev.weft.core.spi.Checkpoint.Waiting;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link RunStore} must do. Each implementation's test extends this and says how to make
+ * a fresh, empty store.
+ */
+public abstract class RunStoreContract {
+    protected static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+
+    protected RunStore store;
+
+    /** A new, empty store. */
+    protected abstract RunStore newStore();
+
+    @BeforeEach
+    void openStore() {
+        store = newStore();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    protected static JsonNode json(String text) {
+        return Json.parse(text, "test JSON");
+    }
+
+    protected static Run run(String id, RunStatus status, Instant createdAt) {
+        return new Run(
+                id,
+                "graph-1",
+                Optional.empty(),
+                status,
+                json("{\"q\": \"hi\", \"n\": 1.5}"),
+                Map.of("v", json("3")),
+                Map.of("pinned", json("{\"x\": true}")),
+                NullNode.getInstance(),
+                Optional.empty(),
+                createdAt,
+                Optional.empty(),
+                json("{\"id\": \"wf\"}"));
+    }
+
+    protected static Step step(String runId, int order, StepStatus status) {
+        return new Step(
+                runId,
+                order,
+                "node-" + order,
+                "name-" + order,
+                "transform",
+                status,
+                1,
+                false,
+                json("{\"in\": " + order + "}"),
+                NullNode.getInstance(),
+                Optional.empty(),
+                Optional.of(T0),
+                Optional.empty(),
+                Map.of());
+    }
+
+    private static String id() {
+        return UUID.randomUUID().toString();
+    }
+
+    @Test
+    void storesAndFindsARunWithEveryField() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+
+        assertThat(store.findRun(run.id())).contains(run);
+        assertThat(store.findRun("missing")).isEmpty();
+    }
+
+    @Test
+    void refusesASecondRunWithTheSameId() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+
+        assertThatThrownBy(() -> store.createRun(run)).isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void updatesARunOnlyFromAnExpectedStatus() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Run done = run.finished(RunStatus.COMPLETED, json("{\"ok\": 1}"), Optional.empty(), T0.plusSeconds(1));
+
+        assertThat(store.updateRun(done, Set.of(RunStatus.RUNNING))).isTrue();
+        assertThat(store.updateRun(run.withStatus(RunStatus.RUNNING), Set.of(RunStatus.RUNNING, RunStatus.WAITING)))
+                .isFalse();
+        assertThat(store.findRun(run.id())).contains(done);
+    }
+
+    @Test
+    void keepsARunsError() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Run failed = run.finished(
+                RunStatus.FAILED,
+                NullNode.getInstance(),
+                Optional.of(new RunError(ErrorCode.E_VISIT_LIMIT, "too many")),
+                T0.plusSeconds(2));
+
+        store.updateRun(failed, Set.of(RunStatus.RUNNING));
+
+        assertThat(store.findRun(run.id()).orElseThrow().error())
+                .contains(new RunError(ErrorCode.E_VISIT_LIMIT, "too many"));
+    }
+
+    @Test
+    void listsRunsNewestFirstAndByStatus() {
+        Run older = run(id(), RunStatus.COMPLETED, T0);
+        Run newer = run(id(), RunStatus.RUNNING, T0.plusSeconds(5));
+        store.createRun(older);
+        store.createRun(newer);
+
+        assertThat(store.listRuns(Optional.empty())).extracting(Run::id).containsExactly(newer.id(), older.id());
+        assertThat(store.listRuns(Optional.of(RunStatus.RUNNING)))
+                .extracting(Run::id)
+                .containsExactly(newer.id());
+    }
+
+    @Test
+    void stepStatusChangesAreCompareAndSet() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Step pending = step(run.id(), 1, StepStatus.PENDING);
+        store.insertStep(pending);
+        Step done = pending.finished(
+                StepStatus.COMPLETED,
+                json("{\"out\": [1, 2]}"),
+                Optional.empty(),
+                T0.plusMillis(5),
+                Map.of("tokens", json("{\"input\": 3}")));
+
+        assertThat(store.updateStep(done, Set.of(StepStatus.PENDING, StepStatus.RUNNING)))
+                .isTrue();
+        // A late, duplicated delivery can never move a finished step back.
+        assertThat(store.updateStep(pending.with(StepStatus.RUNNING), Set.of(StepStatus.PENDING, StepStatus.RUNNING)))
+                .isFalse();
+        assertThat(store.steps(run.id())).containsExactly(done);
+    }
+
+    @Test
+    void returnsStepsInOrder() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.insertStep(step(run.id(), 2, StepStatus.PENDING));
+        store.insertStep(step(run.id(), 1, StepStatus.COMPLETED));
+        store.insertStep(step(run.id(), 10, StepStatus.PENDING));
+
+        assertThat(store.steps(run.id())).extracting(Step::order).containsExactly(1, 2, 10);
+    }
+
+    @Test
+    void appendsEventsInSequence() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Event first = new Event(run.id(), 1, Event.RUN_STARTED, Optional.empty(), 0, T0, json("{}"));
+        Event second = new Event(run.id(), 2, Event.STEP_STARTED, Optional.of("a"), 1, T0.plusMillis(1), json("null"));
+        store.appendEvent(second);
+        store.appendEvent(first);
+
+        assertThat(store.events(run.id())).containsExactly(first, second);
+    }
+
+    @Test
+    void keepsEveryCheckpointAndGivesTheLatest() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Checkpoint first = new Checkpoint(
+                run.id(),
+                0,
+                1,
+                T0,
+                Map.of(),
+                Map.of(),
+                List.of(new Activation("a", 1, List.of(new Arrival("START", json("{\"q\": 1}"))))),
+                List.of(),
+                Map.of(),
+                "");
+        Checkpoint second = new Checkpoint(
+                run.id(),
+                1,
+                2,
+                T0.plusSeconds(1),
+                Map.of("a", json("[1, \"x\"]")),
+                Map.of("a", 1),
+                List.of(),
+                List.of(new Waiting("b", 2, json("1"), json("{\"ask\": \"?\"}"))),
+                Map.of("a", json("[1, \"x\"]")),
+                "a");
+        store.saveCheckpoint(first);
+        store.saveCheckpoint(second);
+
+        assertThat(store.latestCheckpoint(run.id())).contains(second);
+        assertThat(store.checkpoints(run.id())).containsExactly(first, second);
+    }
+
+    @Test
+    void appliesABatchAndReportsCancellation() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Step pending = step(run.id(), 1, StepStatus.PENDING);
+        Step done = pending.finished(StepStatus.COMPLETED, json("7"), Optional.empty(), T0, Map.of());
+        Event event = new Event(run.id(), 1, Event.STEP_COMPLETED, Optional.of("node-1"), 1, T0, json("{}"));
+        Checkpoint checkpoint = new Checkpoint(
+                run.id(), 1, 1, T0, Map.of("n", json("7")), Map.of(), List.of(), List.of(), Map.of(), "");
+
+        boolean cancelled = store.apply(
+                run.id(),
+                List.of(
+                        new RunStore.Change.InsertStep(pending),
+                        new RunStore.Change.UpdateStep(done, Set.of(StepStatus.PENDING)),
+                        new RunStore.Change.AppendEvent(event),
+                        new RunStore.Change.SaveCheckpoint(checkpoint)));
+
+        assertThat(cancelled).isFalse();
+        assertThat(store.steps(run.id())).containsExactly(done);
+        assertThat(store.events(run.id())).containsExactly(event);
+        assertThat(store.latestCheckpoint(run.id())).contains(checkpoint);
+        assertThat(store.requestCancel(run.id())).isTrue();
+        assertThat(store.apply(run.id(), List.of())).isTrue();
+        assertThat(store.isCancelRequested(run.id())).isTrue();
+    }
+
+    @Test
+    void refusesToCancelAFinishedOrUnknownRun() {
+        Run run = run(id(), RunStatus.COMPLETED, T0);
+        store.createRun(run);
+
+        assertThat(store.requestCancel(run.id())).isFalse();
+        assertThat(store.requestCancel("missing")).isFalse();
+        assertThat(store.isCancelRequested(run.id())).isFalse();
+    }
+
+    @Test
+    void aLeaseHoldsUntilItExpires() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        RunStore.Lease mine = new RunStore.Lease("me", T0.plusSeconds(30));
+
+        assertThat(store.claim(run.id(), mine, T0)).isTrue();
+        assertThat(store.claim(run.id(), new RunStore.Lease("other", T0.plusSeconds(60)), T0.plusSeconds(10)))
+                .isFalse();
+        assertThat(store.recoverable(T0.plusSeconds(10))).isEmpty();
+        store.renew("me", T0.plusSeconds(90));
+        assertThat(store.recoverable(T0.plusSeconds(60))).isEmpty();
+        assertThat(store.recoverable(T0.plusSeconds(91))).extracting(Run::id).containsExactly(run.id());
+        assertThat(store.claim(run.id(), new RunStore.Lease("other", T0.plusSeconds(200)), T0.plusSeconds(91)))
+                .isTrue();
+    }
+
+    @Test
+    void keepsTheFirstResultOfAnIdempotentCall() {
+        assertThat(store.idempotentResult("run/1/call")).isEmpty();
+        assertThat(store.saveIdempotentResult("run/1/call", json("{\"id\": 1}")))
+                .isEqualTo(json("{\"id\": 1}"));
+        assertThat(store.saveIdempotentResult("run/1/call", json("{\"id\": 2}")))
+                .isEqualTo(json("{\"id\": 1}"));
+        assertThat(store.idempotentResult("run/1/call")).contains(json("{\"id\": 1}"));
+    }
+
+    @Test
+    void prunesFinishedRunsThatEndedBeforeTheCutoff() {
+        Run old = run(id(), RunStatus.RUNNING, T0);
+        Run recent = run(id(), RunStatus.RUNNING, T0);
+        Run running = run(id(), RunStatus.RUNNING, T0);
+        for (Run run : List.of(old, recent, running)) {
+            store.createRun(run);
+            store.insertStep(step(run.id(), 1, StepStatus.PENDING));
+        }
+        store.updateRun(
+                old.finished(RunStatus.COMPLETED, json("1"), Optional.empty(), T0.plus(1, ChronoUnit.DAYS)),
+                Set.of(RunStatus.RUNNING));
+        store.updateRun(
+                recent.finished(RunStatus.FAILED, json("1"), Optional.empty(), T0.plus(10, ChronoUnit.DAYS)),
+                Set.of(RunStatus.RUNNING));
+
+        assertThat(store.pruneRuns(T0.plus(Duration.ofDays(5)))).isEqualTo(1);
+
+        assertThat(store.findRun(old.id())).isEmpty();
+        assertThat(store.findRun(recent.id())).isPresent();
+        assertThat(store.findRun(running.id())).isPresent();
+    }
+
+    @Test
+    void keepsLargeOutputsIntact() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        StringBuilder big = new StringBuilder();
+        while (big.length() < 2 * 1024 * 1024) {
+            big.append("weft-");
+        }
+        JsonNode large = Json.mapper().createObjectNode().put("text", big.toString());
+        Step step = step(run.id(), 1, StepStatus.PENDING);
+        store.insertStep(step);
+        Step done = step.finished(StepStatus.COMPLETED, large, Optional.empty(), T0, Map.of());
+        store.updateStep(done, Set.of(StepStatus.PENDING));
+        store.saveCheckpoint(new Checkpoint(
+                run.id(), 1, 1, T0, Map.of("big", large), Map.of(), List.of(), List.of(), Map.of("big", large), "big"));
+
+        assertThat(store.steps(run.id()).get(0).output()).isEqualTo(large);
+        assertThat(store.latestCheckpoint(run.id()).orElseThrow().outputs().get("big"))
+                .isEqualTo(large);
+    }
+}
