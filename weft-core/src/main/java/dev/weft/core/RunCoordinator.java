@@ -101,7 +101,7 @@ final class RunCoordinator {
         this.store = runner.store();
         this.graph = graph;
         this.run = run;
-        this.writes = new WriteBuffer(store, run.id(), runner.listeners());
+        this.writes = new WriteBuffer(store, run.id(), runner.owner(), runner.listeners());
         this.events = new EventSink(runner, run.id(), lastSequence, writes);
         Map<String, JsonNode> vars = new LinkedHashMap<>(graph.variables());
         vars.putAll(run.variables());
@@ -231,7 +231,6 @@ final class RunCoordinator {
         ObjectNode data = Json.object();
         data.set("value", value);
         coordinator.events.emit(Event.RUN_RESUMED, null, 0, data);
-        runner.claim(run.id());
         return coordinator;
     }
 
@@ -263,6 +262,15 @@ final class RunCoordinator {
     }
 
     RunResult drive() {
+        try {
+            return driveToEnd();
+        } catch (LeaseLostException lost) {
+            runner.released(run.id());
+            return runner.result(run.id());
+        }
+    }
+
+    private RunResult driveToEnd() {
         try {
             while (true) {
                 if (!stopping()) {
@@ -717,6 +725,9 @@ final class RunCoordinator {
     private RunResult finish() {
         try {
             return finishRun();
+        } catch (LeaseLostException lost) {
+            // Another process recovered this run while this one was taken for dead: stop writing.
+            return runner.result(run.id());
         } finally {
             runner.released(run.id());
         }

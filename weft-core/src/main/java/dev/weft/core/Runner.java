@@ -207,6 +207,7 @@ public final class Runner {
         }
         Checkpoint checkpoint = store.latestCheckpoint(runId)
                 .orElseThrow(() -> new RunStateException("run '" + runId + "' has no checkpoint to resume from"));
+        claim(runId);
         if (!store.updateRun(run.withStatus(RunStatus.RUNNING), Set.of(RunStatus.WAITING))) {
             throw new RunStateException(
                     "run '" + runId + "' is no longer WAITING; it was resumed or cancelled" + " meanwhile");
@@ -273,6 +274,10 @@ public final class Runner {
         if (renewing.compareAndSet(false, true)) {
             Thread.ofVirtual().name("weft-lease-renewer").start(this::renewLeases);
         }
+    }
+
+    String owner() {
+        return owner;
     }
 
     void released(String runId) {

@@ -14,13 +14,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class WriteBuffer {
     private final RunStore store;
     private final String runId;
+    private final String owner;
     private final List<RunListener> listeners;
     private final ConcurrentLinkedQueue<RunStore.Change> changes = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Event> heldEvents = new ConcurrentLinkedQueue<>();
 
-    WriteBuffer(RunStore store, String runId, List<RunListener> listeners) {
+    WriteBuffer(RunStore store, String runId, String owner, List<RunListener> listeners) {
         this.store = store;
         this.runId = runId;
+        this.owner = owner;
         this.listeners = listeners;
     }
 
@@ -37,6 +39,7 @@ final class WriteBuffer {
      * Commits everything written so far.
      *
      * @return whether the run has been asked to stop
+     * @throws LeaseLostException if another process has taken the run over
      */
     boolean commit() {
         List<RunStore.Change> batch = new ArrayList<>();
@@ -44,7 +47,7 @@ final class WriteBuffer {
         while ((change = changes.poll()) != null) {
             batch.add(change);
         }
-        boolean cancelRequested = store.apply(runId, batch);
+        boolean cancelRequested = store.apply(runId, owner, batch);
         Event event;
         while ((event = heldEvents.poll()) != null) {
             EventSink.notify(listeners, event);

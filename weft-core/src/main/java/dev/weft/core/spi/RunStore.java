@@ -87,12 +87,25 @@ public interface RunStore extends AutoCloseable {
      * Applies {@code changes} to run {@code runId} in order, all or nothing (a durable store uses one
      * transaction), and reports whether the run has been asked to stop — so the runner learns of a
      * cancellation with the same round trip that commits its work. Step updates whose expected status
-     * does not match are skipped, as {@link #updateStep} would.
+     * does not match are skipped, as {@link #updateStep} would; a step that already exists is not
+     * inserted again.
+     *
+     * @param owner the lease owner writing: if another owner holds the run's lease (the writer's
+     *     process was taken for dead and the run recovered elsewhere), nothing is applied
+     * @throws dev.weft.core.LeaseLostException if another owner holds the run
      */
-    default boolean apply(String runId, List<Change> changes) {
+    boolean apply(String runId, String owner, List<Change> changes);
+
+    /** The one-by-one way to apply a batch, for stores whose lock already makes it atomic. */
+    default boolean applyEach(String runId, List<Change> changes) {
         for (Change change : changes) {
             switch (change) {
-                case Change.InsertStep insert -> insertStep(insert.step());
+                case Change.InsertStep insert -> {
+                    if (steps(runId).stream()
+                            .noneMatch(s -> s.order() == insert.step().order())) {
+                        insertStep(insert.step());
+                    }
+                }
                 case Change.UpdateStep update -> updateStep(update.step(), update.expected());
                 case Change.AppendEvent append -> appendEvent(append.event());
                 case Change.SaveCheckpoint save -> saveCheckpoint(save.checkpoint());
@@ -111,8 +124,9 @@ public interface RunStore extends AutoCloseable {
     boolean isCancelRequested(String runId);
 
     /**
-     * Claims run {@code runId} for {@code lease.owner()}: succeeds when the run is unclaimed, already
-     * the owner's, or its lease expired before {@code now}.
+     * Claims run {@code runId} for {@code lease.owner()}: succeeds when the run is not {@code RUNNING}
+     * (a waiting run belongs to whoever resumes it), is unclaimed, is already the owner's, or its lease
+     * expired before {@code now}.
      */
     boolean claim(String runId, Lease lease, Instant now);
 

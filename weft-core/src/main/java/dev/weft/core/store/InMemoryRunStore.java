@@ -207,10 +207,13 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
-    public boolean apply(String runId, List<Change> changes) {
+    public boolean apply(String runId, String owner, List<Change> changes) {
         Entry entry = entry(runId);
         synchronized (entry) {
-            return RunStore.super.apply(runId, changes);
+            if (entry.owner != null && !entry.owner.equals(owner)) {
+                throw new dev.weft.core.LeaseLostException(runId, entry.owner);
+            }
+            return applyEach(runId, changes);
         }
     }
 
@@ -218,7 +221,10 @@ public final class InMemoryRunStore implements RunStore {
     public boolean claim(String runId, Lease lease, Instant now) {
         Entry entry = entry(runId);
         synchronized (entry) {
-            if (entry.owner == null || entry.owner.equals(lease.owner()) || entry.leaseUntil.isBefore(now)) {
+            if (entry.run.status() != dev.weft.core.RunStatus.RUNNING
+                    || entry.owner == null
+                    || entry.owner.equals(lease.owner())
+                    || entry.leaseUntil.isBefore(now)) {
                 entry.owner = lease.owner();
                 entry.leaseUntil = lease.until();
                 return true;

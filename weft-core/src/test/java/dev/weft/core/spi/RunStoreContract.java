@@ -237,9 +237,11 @@ public abstract class RunStoreContract {
         Checkpoint checkpoint = new Checkpoint(
                 run.id(), 1, 1, T0, Map.of("n", json("7")), Map.of(), List.of(), List.of(), Map.of(), "");
 
+        store.claim(run.id(), new RunStore.Lease("me", T0.plusSeconds(30)), T0);
         boolean cancelled = store.apply(
                 run.id(),
-                List.of(
+                "me",
+                List.<RunStore.Change>of(
                         new RunStore.Change.InsertStep(pending),
                         new RunStore.Change.UpdateStep(done, Set.of(StepStatus.PENDING)),
                         new RunStore.Change.AppendEvent(event),
@@ -250,8 +252,49 @@ public abstract class RunStoreContract {
         assertThat(store.events(run.id())).containsExactly(event);
         assertThat(store.latestCheckpoint(run.id())).contains(checkpoint);
         assertThat(store.requestCancel(run.id())).isTrue();
-        assertThat(store.apply(run.id(), List.of())).isTrue();
+        assertThat(store.apply(run.id(), "me", List.of())).isTrue();
         assertThat(store.isCancelRequested(run.id())).isTrue();
+    }
+
+    @Test
+    void aLateWriterThatLostItsLeaseChangesNothing() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.claim(run.id(), new RunStore.Lease("dead", T0.plusSeconds(30)), T0);
+        store.claim(run.id(), new RunStore.Lease("survivor", T0.plusSeconds(120)), T0.plusSeconds(60));
+
+        assertThatThrownBy(() -> store.apply(
+                        run.id(),
+                        "dead",
+                        List.of(new RunStore.Change.InsertStep(step(run.id(), 1, StepStatus.PENDING)))))
+                .isInstanceOf(dev.weft.core.LeaseLostException.class);
+        assertThat(store.steps(run.id())).isEmpty();
+        store.apply(
+                run.id(), "survivor", List.of(new RunStore.Change.InsertStep(step(run.id(), 1, StepStatus.PENDING))));
+        assertThat(store.steps(run.id())).hasSize(1);
+    }
+
+    @Test
+    void anInsertOfAStepThatExistsIsSkippedInABatch() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Step first = step(run.id(), 1, StepStatus.COMPLETED);
+        store.insertStep(first);
+
+        store.apply(run.id(), "me", List.of(new RunStore.Change.InsertStep(step(run.id(), 1, StepStatus.PENDING))));
+
+        assertThat(store.steps(run.id())).containsExactly(first);
+    }
+
+    @Test
+    void aWaitingRunMayBeClaimedByWhoeverResumesIt() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.claim(run.id(), new RunStore.Lease("first", T0.plusSeconds(30)), T0);
+        store.updateRun(run.withStatus(RunStatus.WAITING), Set.of(RunStatus.RUNNING));
+
+        assertThat(store.claim(run.id(), new RunStore.Lease("second", T0.plusSeconds(40)), T0.plusSeconds(1)))
+                .isTrue();
     }
 
     @Test
