@@ -13,6 +13,10 @@ public final class Main {
             usage: weft-bench <benchmark> [options]
               graph [--seconds N]   per-step overhead of Weft's graph runner against LangGraph4j
               time [options]        the time benchmark (its options are its own)
+              scheduler [--dags N] [--seed S] [--parallel K]
+                                    makespan / critical path: Weft's dataflow plans against seed 000's group barrier
+              concurrency [--plans N]
+                                    N plans of 3 sleeping steps started at once: wall time / ideal, peak heap
             """;
 
     private Main() {}
@@ -27,6 +31,8 @@ public final class Main {
             switch (args[0]) {
                 case "graph" -> GraphBenchmark.run(rest);
                 case "time" -> runTimeBenchmark(rest);
+                case "scheduler" -> SchedulerBenchmark.run(rest);
+                case "concurrency" -> ConcurrencyBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

@@ -30,5 +30,7 @@ public enum ErrorCode {
     E_MODEL_UNAVAILABLE,
     /** A run, step or other named thing does not exist. */
     E_NOT_FOUND,
+    /** The run store's database cannot be used: unreachable, wrong credentials, not a database, or failing. */
+    E_STORE_UNAVAILABLE,
     E_FORBIDDEN
 }

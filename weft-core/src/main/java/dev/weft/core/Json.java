@@ -10,7 +10,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The one Jackson mapper Weft uses, configured once. Thread-safe. */
 public final class Json {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    // One shared buffer pool rather than one per thread: with a virtual thread per step, per-thread
+    // buffers would cost 4 KiB for every step in flight.
+    private static final ObjectMapper MAPPER = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
+                    .recyclerPool(com.fasterxml.jackson.core.util.JsonRecyclerPools.sharedConcurrentDequePool())
+                    .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

@@ -284,14 +284,24 @@ public final class Runner {
         active.remove(runId);
     }
 
+    /**
+     * Renews this runner's leases while it drives runs; the thread ends when the last run ends (and
+     * is started again by the next claim), so an idle runner holds no thread and can be collected.
+     */
     private void renewLeases() {
         while (true) {
             try {
                 Thread.sleep(leaseDuration.dividedBy(3));
-                if (!active.isEmpty()) {
-                    store.renew(owner, time.now().plus(leaseDuration));
+                if (active.isEmpty()) {
+                    renewing.set(false);
+                    // A claim that raced with this check restarts the renewer itself.
+                    if (active.isEmpty() || !renewing.compareAndSet(false, true)) {
+                        return;
+                    }
                 }
+                store.renew(owner, time.now().plus(leaseDuration));
             } catch (InterruptedException e) {
+                renewing.set(false);
                 return;
             } catch (RuntimeException e) {
                 // A store that is briefly unreachable: the next round tries again.
