@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = WeftCommand.Version.class,
         description = "Weft: a runtime for dependable LLM agents.",
-        subcommands = {WorkflowCommand.class, TimeCommand.class})
+        subcommands = {WorkflowCommand.class, RunsCommand.class, TimeCommand.class, ModelsCommand.class})
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -26,6 +26,12 @@ public final class WeftCommand implements Runnable {
 
     /** The command line with Weft's handlers: usage errors exit 2, and print JSON when {@code --json} was asked. */
     public static CommandLine commandLine() {
+        return commandLine(System.getenv());
+    }
+
+    /** The command line, reading {@code env} instead of the process environment (for tests). */
+    public static CommandLine commandLine(java.util.Map<String, String> env) {
+        Env.use(env);
         CommandLine commandLine = new CommandLine(new WeftCommand());
         commandLine.setParameterExceptionHandler(WeftCommand::usageError);
         return commandLine;

@@ -11,7 +11,9 @@ import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.Step;
 import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
 import dev.weft.workflow.Workflow;
+import dev.weft.workflow.WorkflowParser;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,18 +71,42 @@ final class WorkflowCommand implements Runnable {
         @Option(names = "--json", description = "Prints one JSON object: the run, its steps and outputs.")
         boolean json;
 
+        @Option(
+                names = "--db",
+                paramLabel = "URL",
+                description = "Where runs are kept: sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else"
+                        + " SQLite under WEFT_HOME or ~/.weft).")
+        String db;
+
+        @Option(names = "--detach", description = "Starts the run in a background process, prints its id and returns.")
+        boolean detach;
+
+        @Option(names = "--run-id", hidden = true, description = "The id of the run to start (used by --detach).")
+        String runId;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             Workflow workflow;
             RunRequest request;
             try {
-                workflow = Workflow.load(file);
+                workflow = Workflow.compile(WorkflowParser.read(file), Storage.nodeTypes());
                 request = request(workflow);
             } catch (WeftException e) {
                 return invalid(spec, json, e);
             }
-            Runner.Builder builder = Runner.builder();
+            try (RunStore store = Storage.open(db)) {
+                if (detach) {
+                    return Detached.start(spec, store, request.runId().orElseThrow(), json);
+                }
+                return run(out, store, workflow, request);
+            } catch (WeftException e) {
+                return failure(spec, json, e);
+            }
+        }
+
+        private int run(PrintWriter out, RunStore store, Workflow workflow, RunRequest request) {
+            Runner.Builder builder = Storage.runner(store);
             if (!json) {
                 builder.listener(event -> printEvent(out, event));
             }
@@ -115,7 +141,9 @@ final class WorkflowCommand implements Runnable {
         }
 
         private RunRequest request(Workflow workflow) {
-            RunRequest.Builder request = RunRequest.builder();
+            RunRequest.Builder request = RunRequest.builder()
+                    .source(workflow.definition().toJson())
+                    .runId(runId != null ? runId : java.util.UUID.randomUUID().toString());
             if (input != null) {
                 request.input(argument("--input", input));
             }
@@ -150,7 +178,7 @@ final class WorkflowCommand implements Runnable {
             return new String[] {text.substring(0, eq), text.substring(eq + 1)};
         }
 
-        private static void cancelAndWait(Runner runner, Runner.RunHandle handle) {
+        static void cancelAndWait(Runner runner, Runner.RunHandle handle) {
             if (handle.result().isDone()) {
                 return;
             }
@@ -164,7 +192,7 @@ final class WorkflowCommand implements Runnable {
             }
         }
 
-        private static void printEvent(PrintWriter out, Event event) {
+        static void printEvent(PrintWriter out, Event event) {
             String node = event.nodeId().orElse("");
             switch (event.type()) {
                 case Event.STEP_STARTED -> out.printf("  #%d %s started%n", event.stepOrder(), node);
@@ -202,7 +230,7 @@ final class WorkflowCommand implements Runnable {
             out.flush();
         }
 
-        private static void printResult(PrintWriter out, RunResult result) {
+        static void printResult(PrintWriter out, RunResult result) {
             out.println("run " + result.runId() + " " + result.status());
             result.error().ifPresent(e -> out.println("error: " + e.code() + ": " + e.message()));
             if (result.status() == RunStatus.WAITING) {
@@ -243,7 +271,7 @@ final class WorkflowCommand implements Runnable {
         public Integer call() {
             Workflow workflow;
             try {
-                workflow = Workflow.load(file);
+                workflow = Workflow.compile(WorkflowParser.read(file), Storage.nodeTypes());
             } catch (WeftException e) {
                 return invalid(spec, false, e);
             }
@@ -260,6 +288,23 @@ final class WorkflowCommand implements Runnable {
             out.flush();
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * A failure that is not the file's or the arguments' fault as such (a store that cannot be opened,
+     * a run in the wrong state, an unknown run id): exit 2 with its own code.
+     */
+    static int failure(CommandLine.Model.CommandSpec spec, boolean json, WeftException e) {
+        if (json) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(Json.write(WeftCommand.invalid(e.code(), e.getMessage())));
+            out.flush();
+        } else {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("weft: " + e.code() + ": " + e.getMessage());
+            err.flush();
+        }
+        return ExitCodes.INVALID;
     }
 
     static int invalid(CommandLine.Model.CommandSpec spec, boolean json, WeftException e) {

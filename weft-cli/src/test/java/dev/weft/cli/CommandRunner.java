@@ -16,8 +16,21 @@ final class CommandRunner {
 
     private CommandRunner() {}
 
+    /** Where the commands keep their default store during tests: never the user's own ~/.weft. */
+    static final java.nio.file.Path HOME = home();
+
+    private static java.nio.file.Path home() {
+        try {
+            java.nio.file.Path home = java.nio.file.Files.createTempDirectory("weft-home");
+            home.toFile().deleteOnExit();
+            return home;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static Outcome weft(String... args) {
-        CommandLine commandLine = WeftCommand.commandLine();
+        CommandLine commandLine = WeftCommand.commandLine(java.util.Map.of("WEFT_HOME", HOME.toString()));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         commandLine.setOut(new PrintWriter(out, true));

@@ -22,7 +22,12 @@ final class LauncherIT {
         List<String> command = new ArrayList<>();
         command.add(ROOT.resolve("bin/weft").toString());
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).directory(ROOT.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
+        builder.environment()
+                .put(
+                        "WEFT_HOME",
+                        java.nio.file.Files.createTempDirectory("weft-home").toString());
+        Process process = builder.start();
         process.getOutputStream().close();
         byte[] out = process.getInputStream().readAllBytes();
         byte[] err = process.getErrorStream().readAllBytes();

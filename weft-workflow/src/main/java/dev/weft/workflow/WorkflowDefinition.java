@@ -1,7 +1,9 @@
 package dev.weft.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +23,30 @@ public record WorkflowDefinition(
         variables = Map.copyOf(variables);
         nodes = List.copyOf(nodes);
         connections = List.copyOf(connections);
+    }
+
+    /** The definition as workflow JSON, as {@link WorkflowParser} reads it: kept with a run to rebuild its graph. */
+    public ObjectNode toJson() {
+        ObjectNode root = Json.object();
+        root.put("id", id);
+        ObjectNode vars = root.putObject("variables");
+        variables.forEach(vars::set);
+        ArrayNode nodeArray = root.putArray("nodes");
+        for (NodeDefinition node : nodes) {
+            ObjectNode n = nodeArray.addObject();
+            n.put("id", node.id());
+            n.put("type", node.type());
+            n.put("name", node.name());
+            n.set("config", node.config());
+        }
+        ArrayNode connectionArray = root.putArray("connections");
+        for (ConnectionDefinition connection : connections) {
+            ObjectNode c = connectionArray.addObject();
+            c.put("source", connection.source());
+            c.put("target", connection.target());
+            c.put("sourceHandle", connection.sourceHandle());
+        }
+        return root;
     }
 
     /**

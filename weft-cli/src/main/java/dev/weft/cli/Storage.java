@@ -1,0 +1,54 @@
+package dev.weft.cli;
+
+import dev.weft.core.Graph;
+import dev.weft.core.GraphInvalidException;
+import dev.weft.core.Run;
+import dev.weft.core.Runner;
+import dev.weft.core.spi.RunStore;
+import dev.weft.llm.ModelSettings;
+import dev.weft.llm.Models;
+import dev.weft.llm.workflow.AgentNodeType;
+import dev.weft.store.Stores;
+import dev.weft.workflow.NodeTypes;
+import dev.weft.workflow.Workflow;
+import dev.weft.workflow.WorkflowParser;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Opening the store a command works on, and rebuilding the graph of a stored run. */
+final class Storage {
+    private Storage() {}
+
+    /** The store named by {@code --db}, else {@code WEFT_DB}, else SQLite under {@code WEFT_HOME}. */
+    static RunStore open(String db) {
+        return Stores.open(Optional.ofNullable(db), Env.get());
+    }
+
+    /**
+     * The node types workflow files may use: the standard ones and {@code agent}, whose model is
+     * resolved from the environment and {@code $WEFT_HOME/config.json} only when an agent node needs
+     * it.
+     */
+    static NodeTypes nodeTypes() {
+        return NodeTypes.standard().with(AgentNodeType.create(Models.resolve(ModelSettings.none("flags"), Env.get())));
+    }
+
+    static Runner.Builder runner(RunStore store) {
+        Runner.Builder builder = Runner.builder().store(store);
+        String lease = Env.get().get("WEFT_LEASE_MS");
+        if (lease != null && !lease.isBlank()) {
+            builder.leaseDuration(Duration.ofMillis(Long.parseLong(lease.trim())));
+        }
+        return builder;
+    }
+
+    /** The graph a stored run was started from, rebuilt from the workflow definition kept with it. */
+    static Graph graphOf(Run run) {
+        if (!run.source().isObject() || !run.source().has("nodes")) {
+            throw new GraphInvalidException("run '" + run.id() + "' was not started from a workflow file, so"
+                    + " this command cannot rebuild its graph; continue it from the program that started it");
+        }
+        return Workflow.compile(WorkflowParser.fromJson(run.source(), "run " + run.id()), nodeTypes())
+                .graph();
+    }
+}

@@ -1,0 +1,155 @@
+package dev.weft.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weft.core.Run;
+import dev.weft.core.RunResult;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.Step;
+import dev.weft.core.StepStatus;
+import dev.weft.core.TimeSource;
+import dev.weft.core.spi.RunStore;
+import dev.weft.store.Stores;
+import dev.weft.workflow.NodeTypes;
+import dev.weft.workflow.Workflow;
+import dev.weft.workflow.WorkflowParser;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kills a process running a workflow of delays and idempotent side effects with SIGKILL at a
+ * different point each time, then recovers the run in this process and checks that nothing was lost
+ * or done twice.
+ */
+final class CrashRecoveryIT {
+    private static final int KILL_POINTS = 20;
+    private static final Path WORKFLOW = Path.of("src/test/resources/crash/crash.json");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void recoversRunsKilledAtTwentyPointsOnSqlite() throws Exception {
+        crashAndRecover("sqlite:" + dir.resolve("crash.db"));
+    }
+
+    @Test
+    void recoversRunsKilledAtTwentyPointsOnPostgres() throws Exception {
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+            crashAndRecover(postgres.getJdbcUrl("postgres", "postgres"));
+        }
+    }
+
+    private void crashAndRecover(String url) throws Exception {
+        Path marks = dir.resolve("marks-" + UUID.randomUUID() + ".txt");
+        Path calls = dir.resolve("calls-" + UUID.randomUUID() + ".txt");
+        Files.createFile(marks);
+        Files.createFile(calls);
+        Workflow workflow = Workflow.compile(
+                WorkflowParser.read(WORKFLOW), NodeTypes.standard().with(new MarkNodeType(marks, calls)));
+        List<String> runIds = new ArrayList<>();
+        for (int point = 0; point < KILL_POINTS; point++) {
+            String runId = "crash-" + point + "-" + UUID.randomUUID();
+            runIds.add(runId);
+            Process worker = new ProcessBuilder(
+                            ProcessHandle.current().info().command().orElse("java"),
+                            "--enable-native-access=ALL-UNNAMED",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            CrashWorker.class.getName(),
+                            url,
+                            runId,
+                            WORKFLOW.toString(),
+                            marks.toString(),
+                            calls.toString())
+                    .redirectErrorStream(true)
+                    .start();
+            BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            while ((line = lines.readLine()) != null && !line.equals("started")) {
+                // the JVM's start-up chatter
+            }
+            assertThat(line).as("worker output before it died").isEqualTo("started");
+            // Spread the kills across the run: from before its first step to after its last.
+            Thread.sleep(point * 19L);
+            worker.destroyForcibly();
+            assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+
+        try (RunStore store = Stores.open(Optional.of(url), Map.of())) {
+            // A clock an hour ahead: every dead worker's lease has expired.
+            Instant later = Instant.now().plus(Duration.ofHours(1));
+            Runner runner = Runner.builder()
+                    .store(store)
+                    .time(new TimeSource() {
+                        @Override
+                        public Instant now() {
+                            return later;
+                        }
+
+                        @Override
+                        public void sleep(Duration duration) throws InterruptedException {
+                            TimeSource.system().sleep(duration);
+                        }
+                    })
+                    .build();
+            for (Run run : runner.recoverable()) {
+                runner.recover(workflow.graph(), run.id());
+            }
+            int nodes = workflow.graph().nodes().size();
+            for (String runId : runIds) {
+                RunResult result = runner.result(runId);
+                assertThat(result.status()).as(runId).isEqualTo(RunStatus.COMPLETED);
+                List<Step> steps = result.steps();
+                assertThat(steps).as(runId).hasSize(nodes).allMatch(s -> s.status() == StepStatus.COMPLETED);
+                Map<String, Long> perNode =
+                        steps.stream().collect(Collectors.groupingBy(Step::nodeId, Collectors.counting()));
+                assertThat(perNode)
+                        .as(runId)
+                        .hasSize(nodes)
+                        .allSatisfy((node, count) -> assertThat(count).isEqualTo(1));
+                assertThat(result.outputs().get("count8").get("n").asInt()).isEqualTo(8);
+            }
+        }
+        // The effect happened once per step (it honours the key), so every recovered step passed the
+        // key it had before the crash.
+        Map<String, Long> effects = Files.readAllLines(marks).stream()
+                .filter(l -> !l.isBlank())
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        assertThat(effects)
+                .hasSize(KILL_POINTS * 8)
+                .allSatisfy((key, count) -> assertThat(count).isEqualTo(1));
+        // The runtime made a call again only when a process died between the call and storing its
+        // result: never twice in one process, never more than once after a crash.
+        Map<String, List<String>> callers = Files.readAllLines(calls).stream()
+                .filter(l -> !l.isBlank())
+                .map(l -> l.split(" "))
+                .collect(Collectors.groupingBy(
+                        parts -> parts[0], Collectors.mapping(parts -> parts[1], Collectors.toList())));
+        assertThat(callers).hasSize(KILL_POINTS * 8).allSatisfy((key, pids) -> {
+            assertThat(pids).hasSizeLessThanOrEqualTo(2);
+            assertThat(pids).doesNotHaveDuplicates();
+        });
+        long repeated = callers.values().stream().filter(p -> p.size() > 1).count();
+        System.out.println("crash recovery on " + url.replaceAll("password=[^&]*", "password=***") + ": " + KILL_POINTS
+                + " kills, " + repeated + " calls made again after dying between call and store");
+    }
+}

@@ -1,0 +1,754 @@
+package dev.weft.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Event;
+import dev.weft.core.LeaseLostException;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.Run;
+import dev.weft.core.RunError;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Step;
+import dev.weft.core.StepStatus;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.spi.RunStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link RunStore} over JDBC: the SQL both dialects share. Every write is one transaction on a
+ * connection from the write pool; status changes are conditional {@code UPDATE}s. Thread-safe.
+ */
+abstract class JdbcRunStore implements RunStore {
+    private static final String RUN_COLUMNS = "id, graph_id, parent_run_id, status, input, input_ref, variables, pins,"
+            + " output, output_ref, error_code, error_message, created_at, ended_at, source";
+    private static final String STEP_COLUMNS = "run_id, step_order, node_id, name, type, status, attempt, pinned,"
+            + " input, input_ref, output, output_ref, error_code, error_message, started_at, ended_at, details";
+    private static final String FINISHED = ",COMPLETED,FAILED,CANCELLED,";
+
+    private static final String INSERT_RUN = "INSERT INTO runs (" + RUN_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    private static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + " FROM runs";
+    private static final String INSERT_STEP = "INSERT INTO steps (" + STEP_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_order) DO NOTHING";
+    private static final String INSERT_EVENT =
+            "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_CHECKPOINT =
+            "INSERT INTO checkpoints (run_id, after_step, next_order, time, state) VALUES (?, ?, ?, ?, ?)";
+    private static final String SELECT_CANCEL = "SELECT cancel_requested FROM runs WHERE id = ?";
+    private static final String CLAIM = "UPDATE runs SET lease_owner = ?, lease_until = ? WHERE id = ?"
+            + " AND (status <> ? OR lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)";
+
+    private final DatabaseUrl url;
+    private final HikariDataSource writes;
+    private final HikariDataSource reads;
+    private final Payloads payloads;
+    private final String updateRun;
+    private final String updateStep;
+    private final String requestCancel;
+    private final String renew;
+    private final String prune;
+    private final String selectWriter;
+
+    JdbcRunStore(DatabaseUrl url, HikariDataSource writes, HikariDataSource reads, long payloadLimit) {
+        this.url = url;
+        this.writes = writes;
+        this.reads = reads;
+        this.payloads = new Payloads(payloadLimit);
+        this.updateRun = "UPDATE runs SET graph_id = ?, parent_run_id = ?, status = ?, input = ?, input_ref = ?,"
+                + " variables = ?, pins = ?, output = ?, output_ref = ?, error_code = ?, error_message = ?,"
+                + " created_at = ?, ended_at = ?, source = ? WHERE id = ? AND " + hasStatusIn("status");
+        this.updateStep = "UPDATE steps SET node_id = ?, name = ?, type = ?, status = ?, attempt = ?, pinned = ?,"
+                + " input = ?, input_ref = ?, output = ?, output_ref = ?, error_code = ?, error_message = ?,"
+                + " started_at = ?, ended_at = ?, details = ? WHERE run_id = ? AND step_order = ? AND "
+                + hasStatusIn("status");
+        this.requestCancel = "UPDATE runs SET cancel_requested = ? WHERE id = ? AND NOT " + hasStatusIn("status");
+        this.renew = "UPDATE runs SET lease_until = ? WHERE lease_owner = ? AND NOT " + hasStatusIn("status");
+        this.prune = "DELETE FROM runs WHERE ended_at < ? AND " + hasStatusIn("status");
+        this.selectWriter = "SELECT cancel_requested, lease_owner FROM runs WHERE id = ?" + lockingRead();
+    }
+
+    // ---- What each dialect says its own way.
+
+    /**
+     * A condition true when {@code column}'s value is in the set given, as one parameter, by {@link
+     * #statuses}: one statement text for any set, so drivers can reuse the prepared statement.
+     */
+    abstract String hasStatusIn(String column);
+
+    /**
+     * What ends the {@code SELECT} with which {@link #apply} reads the run's lease and cancellation, so
+     * that neither can change before the transaction commits.
+     */
+    abstract String lockingRead();
+
+    /** Starts a write transaction. */
+    abstract void begin(Sql sql) throws SQLException;
+
+    abstract void commit(Sql sql) throws SQLException;
+
+    abstract void rollback(Sql sql) throws SQLException;
+
+    /**
+     * The prepared statements kept for {@code connection} across units of work, or null where the
+     * driver keeps its own.
+     */
+    abstract @Nullable Map<String, PreparedStatement> statementCache(Connection connection) throws SQLException;
+
+    /** The connection statements are prepared on: the pool's, or the physical one beneath it. */
+    Connection statementConnection(Connection pooled) throws SQLException {
+        return pooled;
+    }
+
+    abstract boolean isForeignKeyViolation(SQLException e);
+
+    // ---- Runs.
+
+    @Override
+    public void createRun(Run run) {
+        write("create run " + run.id(), sql -> {
+            Payloads.Pending pending = payloads.pending();
+            PreparedStatement insert = sql.prepare(INSERT_RUN);
+            insert.setString(1, run.id());
+            bindRun(insert, 2, run, pending);
+            if (insert.executeUpdate() == 0) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
+            }
+            pending.write(sql);
+            return null;
+        });
+    }
+
+    /** Binds every run column but the id, from {@code index} on; returns the next index. */
+    private int bindRun(PreparedStatement statement, int index, Run run, Payloads.Pending pending) throws SQLException {
+        int i = index;
+        statement.setString(i++, run.graphId());
+        statement.setString(i++, run.parentRunId().orElse(null));
+        statement.setString(i++, run.status().name());
+        i = bindValue(statement, i, pending.store(run.id(), run.input()));
+        statement.setString(i++, JsonText.writeMap(run.variables()));
+        statement.setString(i++, JsonText.writeMap(run.pins()));
+        i = bindValue(statement, i, pending.store(run.id(), run.output()));
+        statement.setString(i++, run.error().map(e -> e.code().name()).orElse(null));
+        statement.setString(i++, run.error().map(RunError::message).orElse(null));
+        statement.setLong(i++, JsonText.nanos(run.createdAt()));
+        bindTime(statement, i++, run.endedAt());
+        statement.setString(i++, JsonText.write(run.source()));
+        return i;
+    }
+
+    @Override
+    public Optional<Run> findRun(String runId) {
+        return read("find run " + runId, sql -> {
+            PreparedStatement select = sql.prepare(SELECT_RUNS + " WHERE id = ?");
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(run(sql, row)) : Optional.<Run>empty();
+            }
+        });
+    }
+
+    @Override
+    public boolean updateRun(Run run, Set<RunStatus> expected) {
+        return write("update run " + run.id(), sql -> {
+            Payloads.Pending pending = payloads.pending();
+            PreparedStatement update = sql.prepare(updateRun);
+            int i = bindRun(update, 1, run, pending);
+            update.setString(i++, run.id());
+            update.setString(i, statuses(expected));
+            int updated = update.executeUpdate();
+            if (updated == 1) {
+                pending.write(sql);
+            }
+            return updated == 1;
+        });
+    }
+
+    @Override
+    public List<Run> listRuns(Optional<RunStatus> status) {
+        return read("list runs", sql -> {
+            String text =
+                    SELECT_RUNS + (status.isPresent() ? " WHERE status = ?" : "") + " ORDER BY created_at DESC, id";
+            PreparedStatement select = sql.prepare(text);
+            if (status.isPresent()) {
+                select.setString(1, status.get().name());
+            }
+            List<Run> runs = new ArrayList<>();
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    runs.add(run(sql, row));
+                }
+            }
+            return runs;
+        });
+    }
+
+    private static Run run(Sql sql, ResultSet row) throws SQLException {
+        String id = row.getString(1);
+        String what = "run " + id;
+        return new Run(
+                id,
+                row.getString(2),
+                Optional.ofNullable(row.getString(3)),
+                RunStatus.valueOf(row.getString(4)),
+                Payloads.load(sql, id, row.getString(5), row.getString(6), "input of " + what),
+                JsonText.readMap(row.getString(7), "variables of " + what),
+                JsonText.readMap(row.getString(8), "pins of " + what),
+                Payloads.load(sql, id, row.getString(9), row.getString(10), "output of " + what),
+                error(row.getString(11), row.getString(12)),
+                JsonText.instant(row.getLong(13)),
+                time(row, 14),
+                JsonText.read(row.getString(15), "source of " + what));
+    }
+
+    // ---- Steps, events, checkpoints.
+
+    @Override
+    public void insertStep(Step step) {
+        write("insert step " + step.key(), sql -> {
+            applyChanges(sql, step.runId(), List.of(new Change.InsertStep(step)), true);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean updateStep(Step step, Set<StepStatus> expected) {
+        return write("update step " + step.key(), sql -> {
+            Payloads.Pending pending = payloads.pending();
+            PreparedStatement update = sql.prepare(updateStep);
+            bindStepUpdate(update, step, expected, pending);
+            int updated = update.executeUpdate();
+            if (updated == 1) {
+                pending.write(sql);
+            }
+            return updated == 1;
+        });
+    }
+
+    @Override
+    public List<Step> steps(String runId) {
+        return read("read the steps of run " + runId, sql -> {
+            PreparedStatement select =
+                    sql.prepare("SELECT " + STEP_COLUMNS + " FROM steps WHERE run_id = ? ORDER BY step_order");
+            select.setString(1, runId);
+            List<Step> steps = new ArrayList<>();
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    steps.add(step(sql, row));
+                }
+            }
+            return steps;
+        });
+    }
+
+    private static Step step(Sql sql, ResultSet row) throws SQLException {
+        String runId = row.getString(1);
+        int order = row.getInt(2);
+        String what = "step " + runId + "/" + order;
+        return new Step(
+                runId,
+                order,
+                row.getString(3),
+                row.getString(4),
+                row.getString(5),
+                StepStatus.valueOf(row.getString(6)),
+                row.getInt(7),
+                row.getBoolean(8),
+                Payloads.load(sql, runId, row.getString(9), row.getString(10), "input of " + what),
+                Payloads.load(sql, runId, row.getString(11), row.getString(12), "output of " + what),
+                error(row.getString(13), row.getString(14)),
+                time(row, 15),
+                time(row, 16),
+                JsonText.readMap(row.getString(17), "details of " + what));
+    }
+
+    @Override
+    public void appendEvent(Event event) {
+        write("append an event to run " + event.runId(), sql -> {
+            applyChanges(sql, event.runId(), List.of(new Change.AppendEvent(event)), false);
+            return null;
+        });
+    }
+
+    @Override
+    public List<Event> events(String runId) {
+        return read("read the events of run " + runId, sql -> {
+            PreparedStatement select =
+                    sql.prepare("SELECT sequence, type, node_id, step_order, time, data FROM events WHERE run_id = ?"
+                            + " ORDER BY sequence");
+            select.setString(1, runId);
+            List<Event> events = new ArrayList<>();
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    long sequence = row.getLong(1);
+                    events.add(new Event(
+                            runId,
+                            sequence,
+                            row.getString(2),
+                            Optional.ofNullable(row.getString(3)),
+                            row.getInt(4),
+                            JsonText.instant(row.getLong(5)),
+                            JsonText.read(row.getString(6), "event " + sequence + " of run " + runId)));
+                }
+            }
+            return events;
+        });
+    }
+
+    @Override
+    public void saveCheckpoint(Checkpoint checkpoint) {
+        write("save a checkpoint of run " + checkpoint.runId(), sql -> {
+            applyChanges(sql, checkpoint.runId(), List.of(new Change.SaveCheckpoint(checkpoint)), false);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Checkpoint> latestCheckpoint(String runId) {
+        List<Checkpoint> latest = readCheckpoints(runId, " ORDER BY id DESC LIMIT 1");
+        return latest.isEmpty() ? Optional.empty() : Optional.of(latest.get(0));
+    }
+
+    @Override
+    public List<Checkpoint> checkpoints(String runId) {
+        return readCheckpoints(runId, " ORDER BY id");
+    }
+
+    private List<Checkpoint> readCheckpoints(String runId, String order) {
+        return read("read the checkpoints of run " + runId, sql -> {
+            PreparedStatement select =
+                    sql.prepare("SELECT after_step, next_order, time, state FROM checkpoints WHERE run_id = ?" + order);
+            select.setString(1, runId);
+            List<Checkpoint> checkpoints = new ArrayList<>();
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    checkpoints.add(CheckpointState.read(
+                            sql,
+                            runId,
+                            row.getInt(1),
+                            row.getInt(2),
+                            JsonText.instant(row.getLong(3)),
+                            row.getString(4)));
+                }
+            }
+            return checkpoints;
+        });
+    }
+
+    // ---- The hot path: one transaction per step.
+
+    @Override
+    public boolean apply(String runId, String owner, List<Change> changes) {
+        return write("apply the changes of run " + runId, sql -> {
+            boolean cancelRequested;
+            PreparedStatement select = sql.prepare(selectWriter);
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    throw new NotFoundException("no run '" + runId + "' in this store");
+                }
+                cancelRequested = row.getBoolean(1);
+                String holder = row.getString(2);
+                if (holder != null && !holder.equals(owner)) {
+                    throw new LeaseLostException(runId, holder);
+                }
+            }
+            applyChanges(sql, runId, changes, false);
+            return cancelRequested;
+        });
+    }
+
+    /**
+     * Writes {@code changes} in order. Step inserts and updates are batched while they follow each
+     * other; events and checkpoints touch no step, so they are batched to the end. A step that exists
+     * is not inserted again; with {@code strict}, that is an error.
+     */
+    private void applyChanges(Sql sql, String runId, List<Change> changes, boolean strict) throws SQLException {
+        Payloads.Pending pending = payloads.pending();
+        PreparedStatement inserts = null;
+        PreparedStatement updates = null;
+        PreparedStatement events = null;
+        PreparedStatement checkpoints = null;
+        List<Step> inserted = null;
+        try {
+            Class<?> batched = null;
+            for (Change change : changes) {
+                if (batched != null && batched != change.getClass()) {
+                    if (batched == Change.InsertStep.class && change instanceof Change.UpdateStep) {
+                        checkInserted(inserts, inserted, strict);
+                        inserted.clear();
+                    } else if (batched == Change.UpdateStep.class && change instanceof Change.InsertStep) {
+                        updates.executeBatch();
+                    }
+                }
+                switch (change) {
+                    case Change.InsertStep insert -> {
+                        if (inserts == null) {
+                            inserts = sql.prepare(INSERT_STEP);
+                            inserted = new ArrayList<>();
+                        }
+                        bindStepInsert(inserts, insert.step(), pending);
+                        inserts.addBatch();
+                        inserted.add(insert.step());
+                        batched = Change.InsertStep.class;
+                    }
+                    case Change.UpdateStep update -> {
+                        if (updates == null) {
+                            updates = sql.prepare(updateStep);
+                        }
+                        bindStepUpdate(updates, update.step(), update.expected(), pending);
+                        updates.addBatch();
+                        batched = Change.UpdateStep.class;
+                    }
+                    case Change.AppendEvent append -> {
+                        if (events == null) {
+                            events = sql.prepare(INSERT_EVENT);
+                        }
+                        bindEvent(events, append.event());
+                        events.addBatch();
+                    }
+                    case Change.SaveCheckpoint save -> {
+                        if (checkpoints == null) {
+                            checkpoints = sql.prepare(INSERT_CHECKPOINT);
+                        }
+                        Checkpoint checkpoint = save.checkpoint();
+                        checkpoints.setString(1, checkpoint.runId());
+                        checkpoints.setInt(2, checkpoint.afterStep());
+                        checkpoints.setInt(3, checkpoint.nextOrder());
+                        checkpoints.setLong(4, JsonText.nanos(checkpoint.time()));
+                        checkpoints.setString(5, CheckpointState.write(checkpoint, pending));
+                        checkpoints.addBatch();
+                    }
+                }
+            }
+            if (batched == Change.InsertStep.class) {
+                checkInserted(inserts, inserted, strict);
+            } else if (batched == Change.UpdateStep.class) {
+                updates.executeBatch();
+            }
+            if (events != null) {
+                events.executeBatch();
+            }
+            if (checkpoints != null) {
+                checkpoints.executeBatch();
+            }
+            pending.write(sql);
+        } catch (SQLException e) {
+            clearBatches(inserts, updates, events, checkpoints);
+            if (isForeignKeyViolationIn(e)) {
+                throw new NotFoundException("no run '" + runId + "' in this store");
+            }
+            throw e;
+        } catch (RuntimeException e) {
+            clearBatches(inserts, updates, events, checkpoints);
+            throw e;
+        }
+    }
+
+    /** Drops what a failed batch left in statements that may be cached and used again. */
+    private static void clearBatches(@Nullable PreparedStatement... statements) {
+        for (PreparedStatement statement : statements) {
+            if (statement != null) {
+                try {
+                    statement.clearBatch();
+                } catch (SQLException e) {
+                    // The transaction is rolled back; a statement that cannot be cleared fails its next use.
+                }
+            }
+        }
+    }
+
+    private boolean isForeignKeyViolationIn(SQLException e) {
+        for (SQLException next = e; next != null; next = next.getNextException()) {
+            if (isForeignKeyViolation(next)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void checkInserted(
+            @Nullable PreparedStatement inserts, @Nullable List<Step> inserted, boolean strict) throws SQLException {
+        if (inserts == null || inserted == null || inserted.isEmpty()) {
+            return;
+        }
+        int[] counts = inserts.executeBatch();
+        for (int i = 0; strict && i < counts.length && i < inserted.size(); i++) {
+            if (counts[i] == 0) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "step " + inserted.get(i).key() + " already exists");
+            }
+        }
+    }
+
+    private void bindStepInsert(PreparedStatement insert, Step step, Payloads.Pending pending) throws SQLException {
+        insert.setString(1, step.runId());
+        insert.setInt(2, step.order());
+        bindStep(insert, 3, step, pending);
+    }
+
+    private void bindStepUpdate(PreparedStatement update, Step step, Set<StepStatus> expected, Payloads.Pending pending)
+            throws SQLException {
+        int i = bindStep(update, 1, step, pending);
+        update.setString(i++, step.runId());
+        update.setInt(i++, step.order());
+        update.setString(i, statuses(expected));
+    }
+
+    /** Binds every step column but the key, from {@code index} on; returns the next index. */
+    private static int bindStep(PreparedStatement statement, int index, Step step, Payloads.Pending pending)
+            throws SQLException {
+        int i = index;
+        statement.setString(i++, step.nodeId());
+        statement.setString(i++, step.name());
+        statement.setString(i++, step.type());
+        statement.setString(i++, step.status().name());
+        statement.setInt(i++, step.attempt());
+        statement.setBoolean(i++, step.pinned());
+        i = bindValue(statement, i, pending.store(step.runId(), step.input()));
+        i = bindValue(statement, i, pending.store(step.runId(), step.output()));
+        statement.setString(i++, step.error().map(e -> e.code().name()).orElse(null));
+        statement.setString(i++, step.error().map(RunError::message).orElse(null));
+        bindTime(statement, i++, step.startedAt());
+        bindTime(statement, i++, step.endedAt());
+        statement.setString(i++, JsonText.writeMap(step.details()));
+        return i;
+    }
+
+    private static void bindEvent(PreparedStatement insert, Event event) throws SQLException {
+        insert.setString(1, event.runId());
+        insert.setLong(2, event.sequence());
+        insert.setString(3, event.type());
+        insert.setString(4, event.nodeId().orElse(null));
+        insert.setInt(5, event.stepOrder());
+        insert.setLong(6, JsonText.nanos(event.time()));
+        insert.setString(7, JsonText.write(event.data()));
+    }
+
+    private static int bindValue(PreparedStatement statement, int index, Payloads.Stored stored) throws SQLException {
+        statement.setString(index, stored.text());
+        statement.setString(index + 1, stored.ref());
+        return index + 2;
+    }
+
+    private static void bindTime(PreparedStatement statement, int index, Optional<Instant> time) throws SQLException {
+        if (time.isPresent()) {
+            statement.setLong(index, JsonText.nanos(time.get()));
+        } else {
+            statement.setNull(index, Types.BIGINT);
+        }
+    }
+
+    private static Optional<Instant> time(ResultSet row, int index) throws SQLException {
+        long nanos = row.getLong(index);
+        return row.wasNull() ? Optional.empty() : Optional.of(JsonText.instant(nanos));
+    }
+
+    private static Optional<RunError> error(@Nullable String code, @Nullable String message) {
+        if (code == null) {
+            return Optional.empty();
+        }
+        ErrorCode errorCode;
+        try {
+            errorCode = ErrorCode.valueOf(code);
+        } catch (IllegalArgumentException e) {
+            errorCode = ErrorCode.E_NODE_FAILED;
+        }
+        return Optional.of(new RunError(errorCode, message == null ? code : message));
+    }
+
+    /** The statuses as the one parameter {@link #hasStatusIn} takes: {@code ,A,B,}. */
+    static String statuses(Set<? extends Enum<?>> statuses) {
+        StringBuilder text = new StringBuilder(",");
+        for (Enum<?> status : statuses) {
+            text.append(status.name()).append(',');
+        }
+        return text.toString();
+    }
+
+    // ---- Cancellation, leases, idempotency, pruning.
+
+    @Override
+    public boolean requestCancel(String runId) {
+        return write("request cancellation of run " + runId, sql -> {
+            PreparedStatement update = sql.prepare(requestCancel);
+            update.setBoolean(1, true);
+            update.setString(2, runId);
+            update.setString(3, FINISHED);
+            return update.executeUpdate() == 1;
+        });
+    }
+
+    @Override
+    public boolean isCancelRequested(String runId) {
+        return read("read the cancellation of run " + runId, sql -> {
+            PreparedStatement select = sql.prepare(SELECT_CANCEL);
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() && row.getBoolean(1);
+            }
+        });
+    }
+
+    @Override
+    public boolean claim(String runId, Lease lease, Instant now) {
+        return write("claim run " + runId, sql -> {
+            PreparedStatement update = sql.prepare(CLAIM);
+            update.setString(1, lease.owner());
+            update.setLong(2, JsonText.nanos(lease.until()));
+            update.setString(3, runId);
+            update.setString(4, RunStatus.RUNNING.name());
+            update.setString(5, lease.owner());
+            update.setLong(6, JsonText.nanos(now));
+            return update.executeUpdate() == 1;
+        });
+    }
+
+    @Override
+    public void renew(String owner, Instant until) {
+        write("renew the leases of " + owner, sql -> {
+            PreparedStatement update = sql.prepare(renew);
+            update.setLong(1, JsonText.nanos(until));
+            update.setString(2, owner);
+            update.setString(3, FINISHED);
+            return update.executeUpdate();
+        });
+    }
+
+    @Override
+    public List<Run> recoverable(Instant now) {
+        return read("find recoverable runs", sql -> {
+            PreparedStatement select = sql.prepare(SELECT_RUNS
+                    + " WHERE status = ? AND (lease_until IS NULL OR lease_until < ?) ORDER BY created_at, id");
+            select.setString(1, RunStatus.RUNNING.name());
+            select.setLong(2, JsonText.nanos(now));
+            List<Run> runs = new ArrayList<>();
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    runs.add(run(sql, row));
+                }
+            }
+            return runs;
+        });
+    }
+
+    @Override
+    public Optional<JsonNode> idempotentResult(String key) {
+        return read("read idempotent result " + key, sql -> readIdempotent(sql, key));
+    }
+
+    private static Optional<JsonNode> readIdempotent(Sql sql, String key) throws SQLException {
+        PreparedStatement select = sql.prepare("SELECT result FROM idempotency WHERE key = ?");
+        select.setString(1, key);
+        try (ResultSet row = select.executeQuery()) {
+            return row.next()
+                    ? Optional.of(JsonText.read(row.getString(1), "idempotent result " + key))
+                    : Optional.<JsonNode>empty();
+        }
+    }
+
+    @Override
+    public JsonNode saveIdempotentResult(String key, JsonNode result) {
+        return write("save idempotent result " + key, sql -> {
+            PreparedStatement insert = sql.prepare(
+                    "INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING");
+            insert.setString(1, key);
+            insert.setString(2, JsonText.write(result));
+            insert.setLong(3, JsonText.nanos(Instant.now()));
+            if (insert.executeUpdate() == 1) {
+                return result;
+            }
+            return readIdempotent(sql, key).orElse(result);
+        });
+    }
+
+    @Override
+    public int pruneRuns(Instant cutoff) {
+        return write("prune runs that ended before " + cutoff, sql -> {
+            PreparedStatement delete = sql.prepare(prune);
+            delete.setLong(1, JsonText.nanos(cutoff));
+            delete.setString(2, FINISHED);
+            return delete.executeUpdate();
+        });
+    }
+
+    @Override
+    public void close() {
+        reads.close();
+        writes.close();
+    }
+
+    // ---- Transactions and errors.
+
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Sql sql) throws SQLException;
+    }
+
+    /** Runs {@code work} in one write transaction; {@code what} names it in an error. */
+    final <T> T write(String what, Work<T> work) {
+        try (Connection connection = writes.getConnection()) {
+            Sql sql = sql(connection);
+            begin(sql);
+            boolean done = false;
+            try {
+                T result = work.run(sql);
+                commit(sql);
+                done = true;
+                return result;
+            } finally {
+                if (!done) {
+                    rollbackOrEvict(sql, connection);
+                }
+                sql.end();
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    private void rollbackOrEvict(Sql sql, Connection connection) {
+        try {
+            rollback(sql);
+        } catch (SQLException e) {
+            // A connection that may still be inside the transaction must not serve anyone else.
+            writes.evictConnection(connection);
+        }
+    }
+
+    /** Runs {@code work} on a connection for reading; {@code what} names it in an error. */
+    final <T> T read(String what, Work<T> work) {
+        try (Connection connection = reads.getConnection()) {
+            Sql sql = sql(connection);
+            try {
+                return work.run(sql);
+            } finally {
+                sql.end();
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    private Sql sql(Connection pooled) throws SQLException {
+        Connection connection = statementConnection(pooled);
+        return new Sql(connection, statementCache(connection));
+    }
+
+    final StoreUnavailableException failure(String what, SQLException e) {
+        return new StoreUnavailableException(
+                "database '" + url.shown() + "' could not " + what + ": " + Failures.oneLine(e), e);
+    }
+}

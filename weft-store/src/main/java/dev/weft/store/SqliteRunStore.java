@@ -1,0 +1,147 @@
+package dev.weft.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.WeakHashMap;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * A run store in one SQLite file, in WAL mode so that readers never wait for the writer. Writes go
+ * through one connection per process and start with {@code BEGIN IMMEDIATE}, so they queue in Java
+ * instead of failing on a lock upgrade; other processes sharing the file wait up to the busy timeout
+ * for the file's write lock. Thread-safe.
+ */
+final class SqliteRunStore extends JdbcRunStore {
+    /** How long a write waits for another process to release the file's write lock. */
+    static final int BUSY_TIMEOUT_MILLIS = 10_000;
+
+    private static final int READ_CONNECTIONS = 4;
+
+    /**
+     * The statements prepared on each physical connection: sqlite-jdbc compiles a statement anew each
+     * time it is prepared, which would cost the hot path a third of its time. Weak, so a connection the
+     * pool retires takes its statements with it.
+     */
+    private final Map<Connection, Map<String, PreparedStatement>> statements = new WeakHashMap<>();
+
+    private SqliteRunStore(DatabaseUrl url, HikariDataSource writes, HikariDataSource reads, long payloadLimit) {
+        super(url, writes, reads, payloadLimit);
+    }
+
+    static SqliteRunStore open(DatabaseUrl url, long payloadLimit) {
+        Path file = url.file().orElseThrow();
+        Path directory = file.getParent();
+        if (directory != null) {
+            try {
+                Files.createDirectories(directory);
+            } catch (FileSystemException e) {
+                throw Migrations.unavailable(url, "cannot create its directory: " + Failures.file(e), e);
+            } catch (IOException e) {
+                throw Migrations.unavailable(url, "cannot create its directory: " + Failures.oneLine(e), e);
+            }
+        }
+        if (Files.isDirectory(file)) {
+            throw Migrations.unavailable(url, "'" + file + "' is a directory, not a database file", null);
+        }
+        SQLiteDataSource direct = dataSource(url);
+        if (!Migrations.probe(url, direct, "PRAGMA schema_version")) {
+            Migrations.migrate(url, direct, "sqlite", Optional.empty());
+        }
+        HikariDataSource writes = null;
+        try {
+            writes = pool(direct, "weft-sqlite-writes", 1);
+            HikariDataSource reads = pool(direct, "weft-sqlite-reads", READ_CONNECTIONS);
+            return new SqliteRunStore(url, writes, reads, payloadLimit);
+        } catch (RuntimeException e) {
+            if (writes != null) {
+                writes.close();
+            }
+            throw Migrations.unavailable(url, Failures.oneLine(e), e);
+        }
+    }
+
+    private static SQLiteDataSource dataSource(DatabaseUrl url) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        // In WAL mode NORMAL loses no committed transaction on a process crash, only (at worst) the last
+        // ones on a power loss, and spares an fsync per commit.
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        config.enforceForeignKeys(true);
+        config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        SQLiteDataSource dataSource = new SQLiteDataSource(config);
+        dataSource.setUrl(url.jdbcUrl());
+        return dataSource;
+    }
+
+    private static HikariDataSource pool(SQLiteDataSource direct, String name, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(direct);
+        config.setPoolName(name);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        // A SQLite connection does not go stale; keeping it keeps its prepared statements.
+        config.setMaxLifetime(0);
+        config.setConnectionTimeout(BUSY_TIMEOUT_MILLIS * 3L);
+        return new HikariDataSource(config);
+    }
+
+    @Override
+    String hasStatusIn(String column) {
+        return "(instr(?, ',' || " + column + " || ',') > 0)";
+    }
+
+    @Override
+    String lockingRead() {
+        // BEGIN IMMEDIATE already holds the file's write lock: nothing can change the row.
+        return "";
+    }
+
+    @Override
+    void begin(Sql sql) throws SQLException {
+        // IMMEDIATE takes the write lock now: a transaction that read first and then tried to write
+        // could fail at once with SQLITE_BUSY instead of waiting for the busy timeout.
+        sql.prepare("BEGIN IMMEDIATE").execute();
+    }
+
+    @Override
+    void commit(Sql sql) throws SQLException {
+        sql.prepare("COMMIT").execute();
+    }
+
+    @Override
+    void rollback(Sql sql) throws SQLException {
+        sql.prepare("ROLLBACK").execute();
+    }
+
+    @Override
+    Connection statementConnection(Connection pooled) throws SQLException {
+        // Statements prepared on the physical connection outlive each loan from the pool.
+        return pooled.unwrap(SQLiteConnection.class);
+    }
+
+    @Override
+    Map<String, PreparedStatement> statementCache(Connection connection) {
+        synchronized (statements) {
+            return statements.computeIfAbsent(connection, c -> new HashMap<>());
+        }
+    }
+
+    @Override
+    boolean isForeignKeyViolation(SQLException e) {
+        String message = e.getMessage();
+        return message != null && message.contains("FOREIGN KEY constraint failed");
+    }
+}

@@ -1,0 +1,387 @@
+package dev.weft.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Event;
+import dev.weft.core.Json;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.Run;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Step;
+import dev.weft.core.StepStatus;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.spi.RunStore;
+import dev.weft.core.spi.RunStore.Change;
+import dev.weft.core.spi.RunStoreContract;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a durable store does beyond the in-memory one: it is shared by several store instances (the
+ * stand-in for several processes), keeps big values apart, keeps its schema, and keeps every value
+ * exact. Each dialect's test extends this and names a fresh database.
+ */
+abstract class DurableRunStoreContract extends RunStoreContract {
+    /** The URL of a new, empty database (or schema). */
+    protected abstract String freshUrl();
+
+    /** The URL {@link #store} was opened with. */
+    protected String url;
+
+    @Override
+    protected final RunStore newStore() {
+        url = freshUrl();
+        return Stores.open(url);
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection(DatabaseUrl.parse(url).jdbcUrl());
+    }
+
+    private long count(String sql, String runId) throws SQLException {
+        try (Connection connection = connect();
+                PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
+    /** The batch a runner writes after a step: the step done, the next one, two events, a checkpoint. */
+    private static List<Change> stepBatch(String runId, int order) {
+        Step running = step(runId, order, StepStatus.RUNNING);
+        Step done = running.finished(
+                StepStatus.COMPLETED, json("{\"answer\": " + order + "}"), Optional.empty(), T0, Map.of());
+        Map<String, JsonNode> outputs = Map.of("node-" + order, json("{\"answer\": " + order + "}"));
+        return List.of(
+                new Change.UpdateStep(done, Set.of(StepStatus.PENDING, StepStatus.RUNNING)),
+                new Change.InsertStep(step(runId, order + 1, StepStatus.PENDING)),
+                new Change.AppendEvent(new Event(
+                        runId,
+                        2L * order - 1,
+                        Event.STEP_COMPLETED,
+                        Optional.of("node-" + order),
+                        order,
+                        T0,
+                        json("{}"))),
+                new Change.AppendEvent(new Event(
+                        runId,
+                        2L * order,
+                        Event.STEP_STARTED,
+                        Optional.of("node-" + (order + 1)),
+                        order + 1,
+                        T0,
+                        json("{}"))),
+                new Change.SaveCheckpoint(new Checkpoint(
+                        runId, order, order + 1, T0, outputs, Map.of(), List.of(), List.of(), outputs, "")));
+    }
+
+    private static JsonNode bigValue() {
+        StringBuilder big = new StringBuilder();
+        while (big.length() < 2 * 1024 * 1024) {
+            big.append("weft-");
+        }
+        return Json.object().put("text", big.toString());
+    }
+
+    @Test
+    void twoStoresOnOneDatabaseSeeEachOthersWrites() {
+        try (RunStore other = Stores.open(url)) {
+            Run run = run(newId(), RunStatus.RUNNING, T0);
+            store.createRun(run);
+            store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
+            assertThat(store.claim(run.id(), new RunStore.Lease("runner", T0.plusSeconds(30)), T0))
+                    .isTrue();
+
+            assertThat(other.findRun(run.id())).contains(run);
+            assertThat(other.claim(run.id(), new RunStore.Lease("intruder", T0.plusSeconds(60)), T0.plusSeconds(1)))
+                    .isFalse();
+            assertThat(other.requestCancel(run.id())).isTrue();
+
+            // The runner learns of the cancellation with the commit of its step.
+            assertThat(store.apply(run.id(), "runner", stepBatch(run.id(), 1))).isTrue();
+            assertThat(other.steps(run.id()))
+                    .extracting(Step::status)
+                    .containsExactly(StepStatus.COMPLETED, StepStatus.PENDING);
+            assertThat(other.events(run.id())).hasSize(2);
+            assertThat(other.latestCheckpoint(run.id()))
+                    .map(Checkpoint::afterStep)
+                    .contains(1);
+        }
+    }
+
+    @Test
+    void concurrentAppliesOnDifferentRunsAllLand() throws Exception {
+        int threads = 6;
+        int steps = 30;
+        List<Future<String>> results = new ArrayList<>();
+        try (RunStore other = Stores.open(url);
+                ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            for (int t = 0; t < threads; t++) {
+                RunStore target = t % 2 == 0 ? store : other;
+                results.add(pool.submit(() -> {
+                    Run run = run(newId(), RunStatus.RUNNING, T0);
+                    target.createRun(run);
+                    target.insertStep(step(run.id(), 1, StepStatus.RUNNING));
+                    for (int order = 1; order <= steps; order++) {
+                        target.apply(run.id(), "runner", stepBatch(run.id(), order));
+                    }
+                    return run.id();
+                }));
+            }
+            for (Future<String> result : results) {
+                String runId = result.get();
+                assertThat(store.steps(runId)).hasSize(steps + 1);
+                assertThat(store.events(runId)).hasSize(2 * steps);
+                assertThat(store.checkpoints(runId)).hasSize(steps);
+            }
+        }
+    }
+
+    @Test
+    void aLateDeliveryInABatchCannotMoveAFinishedStepBack() {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Step running = step(run.id(), 1, StepStatus.RUNNING);
+        store.insertStep(running);
+        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+
+        store.apply(
+                run.id(),
+                "runner",
+                List.of(new Change.UpdateStep(running, Set.of(StepStatus.PENDING, StepStatus.RUNNING))));
+
+        assertThat(store.steps(run.id()).get(0).status()).isEqualTo(StepStatus.COMPLETED);
+    }
+
+    @Test
+    void storesALargeOutputOnceApartFromItsRowsAndLoadsItOnRead() throws SQLException {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        JsonNode large = bigValue();
+        Step pending = step(run.id(), 1, StepStatus.PENDING);
+        Step done = pending.finished(StepStatus.COMPLETED, large, Optional.empty(), T0, Map.of());
+        Checkpoint first = new Checkpoint(
+                run.id(),
+                1,
+                2,
+                T0,
+                Map.of("big", large, "small", json("1")),
+                Map.of(),
+                List.of(),
+                List.of(),
+                Map.of("big", large),
+                "big");
+        Checkpoint second = new Checkpoint(
+                run.id(), 2, 3, T0.plusSeconds(1), Map.of("big", large), Map.of(), List.of(), List.of(), Map.of(), "");
+        store.apply(
+                run.id(),
+                "runner",
+                List.of(
+                        new Change.InsertStep(pending),
+                        new Change.UpdateStep(done, Set.of(StepStatus.PENDING)),
+                        new Change.SaveCheckpoint(first),
+                        new Change.SaveCheckpoint(second)));
+
+        assertThat(count("SELECT count(*) FROM payloads WHERE run_id = ?", run.id()))
+                .isOne();
+        assertThat(count("SELECT min(size) FROM payloads WHERE run_id = ?", run.id()))
+                .isGreaterThan(2 * 1024 * 1024);
+        assertThat(count(
+                        "SELECT count(*) FROM steps WHERE run_id = ? AND output IS NULL AND output_ref IS NOT NULL",
+                        run.id()))
+                .isOne();
+        assertThat(count("SELECT max(length(state)) FROM checkpoints WHERE run_id = ?", run.id()))
+                .isLessThan(1000);
+        // Listing runs reads the runs table only: no row of it holds the big value.
+        assertThat(count("SELECT max(length(input) + length(output)) FROM runs WHERE id = ?", run.id()))
+                .isLessThan(1000);
+        assertThat(store.listRuns(Optional.empty())).extracting(Run::id).containsExactly(run.id());
+
+        assertThat(store.steps(run.id())).containsExactly(done);
+        assertThat(store.checkpoints(run.id())).containsExactly(first, second);
+    }
+
+    @Test
+    void honoursASmallerPayloadLimitForRunsStepsAndInterrupts() throws SQLException {
+        store.close();
+        store = Stores.open(url, 64);
+        JsonNode over = json("{\"text\": \"" + "x".repeat(100) + "\"}");
+        JsonNode under = json("{\"text\": \"short\"}");
+        Run run = new Run(
+                newId(),
+                "graph-1",
+                Optional.empty(),
+                RunStatus.RUNNING,
+                over,
+                Map.of(),
+                Map.of(),
+                under,
+                Optional.empty(),
+                T0,
+                Optional.empty(),
+                NullNode.getInstance());
+        store.createRun(run);
+        Step step = step(run.id(), 1, StepStatus.PENDING);
+        Step done = step.finished(StepStatus.COMPLETED, over, Optional.empty(), T0, Map.of());
+        Checkpoint waiting = new Checkpoint(
+                run.id(),
+                1,
+                2,
+                T0,
+                Map.of("a", over),
+                Map.of("a", 1),
+                List.of(new Checkpoint.Activation(
+                        "b", 2, List.of(new Checkpoint.Arrival("a", over), new Checkpoint.Arrival("START", under)))),
+                List.of(new Checkpoint.Waiting("c", 3, over, under)),
+                Map.of(),
+                "");
+        store.insertStep(step);
+        store.apply(
+                run.id(),
+                "runner",
+                List.of(new Change.UpdateStep(done, Set.of(StepStatus.PENDING)), new Change.SaveCheckpoint(waiting)));
+
+        assertThat(count("SELECT count(*) FROM payloads WHERE run_id = ?", run.id()))
+                .isOne();
+        assertThat(count("SELECT count(*) FROM runs WHERE id = ? AND input IS NULL AND output IS NOT NULL", run.id()))
+                .isOne();
+        assertThat(store.findRun(run.id())).contains(run);
+        assertThat(store.steps(run.id())).containsExactly(done);
+        assertThat(store.latestCheckpoint(run.id())).contains(waiting);
+    }
+
+    @Test
+    void keepsEveryValueExact() {
+        Instant precise = Instant.parse("2026-11-21T10:00:00.123456789Z");
+        JsonNode numbers = json("{\"half\": 1.5, \"tenth\": 0.10, \"big\": 123456789012345678901234567890,"
+                + " \"tiny\": 1e-300, \"text\": \"שלום \\u0000 ✓\"}");
+        Run run = new Run(
+                newId(),
+                "graph-1",
+                Optional.of("parent"),
+                RunStatus.RUNNING,
+                numbers,
+                Map.of("n", numbers),
+                Map.of(),
+                NullNode.getInstance(),
+                Optional.empty(),
+                precise,
+                Optional.of(precise.plusNanos(1)),
+                NullNode.getInstance());
+        store.createRun(run);
+
+        assertThat(store.findRun(run.id())).contains(run);
+        assertThat(store.findRun(run.id()).orElseThrow().input().get("half")).isEqualTo(json("1.5"));
+    }
+
+    @Test
+    void reopeningTheDatabaseMigratesNothingTwice() throws SQLException {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        long history = historyRows("");
+        store.close();
+        Stores.open(url).close();
+        store = Stores.open(url);
+
+        assertThat(store.findRun(run.id())).contains(run);
+        assertThat(historyRows("")).isEqualTo(history);
+        assertThat(historyRows(" WHERE version = '1' AND success")).isOne();
+    }
+
+    private long historyRows(String where) throws SQLException {
+        try (Connection connection = connect();
+                ResultSet row = connection
+                        .createStatement()
+                        .executeQuery("SELECT count(*) FROM " + Migrations.HISTORY_TABLE + where)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    @Test
+    void writingToAnUnknownRunIsNotFound() {
+        assertThatThrownBy(() -> store.apply("missing", "runner", List.of())).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> store.insertStep(step("missing", 1, StepStatus.PENDING)))
+                .isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void insertingAStepTwiceOutsideABatchIsAnError() {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.insertStep(step(run.id(), 1, StepStatus.PENDING));
+
+        assertThatThrownBy(() -> store.insertStep(step(run.id(), 1, StepStatus.PENDING)))
+                .isInstanceOf(WeftException.class)
+                .hasMessageContaining("already exists");
+    }
+
+    @Test
+    void pruningDeletesEverythingARunOwned() throws SQLException {
+        store.close();
+        store = Stores.open(url, 64);
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
+        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+        store.saveCheckpoint(new Checkpoint(
+                run.id(),
+                1,
+                2,
+                T0,
+                Map.of("big", json("\"" + "y".repeat(200) + "\"")),
+                Map.of(),
+                List.of(),
+                List.of(),
+                Map.of(),
+                ""));
+        store.updateRun(
+                run.finished(RunStatus.COMPLETED, json("1"), Optional.empty(), T0.plusSeconds(1)),
+                Set.of(RunStatus.RUNNING));
+
+        assertThat(store.pruneRuns(T0.plusSeconds(2))).isOne();
+
+        for (String table : List.of("steps", "events", "checkpoints", "payloads")) {
+            assertThat(count("SELECT count(*) FROM " + table + " WHERE run_id = ?", run.id()))
+                    .as(table)
+                    .isZero();
+        }
+    }
+
+    @Test
+    void aFailureOnAClosedStoreIsAStoreError() {
+        store.close();
+
+        assertThatThrownBy(() -> store.findRun("any"))
+                .isInstanceOf(StoreUnavailableException.class)
+                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_STORE_UNAVAILABLE))
+                .hasMessageNotContaining("\n");
+        store = Stores.open(url);
+    }
+}
