@@ -45,7 +45,13 @@ public final class GraphBenchmark {
                 new Configuration(WEFT, "none", WeftGraphHarness::withoutCheckpoints),
                 new Configuration(LANGGRAPH4J, "none", LangGraph4jGraphHarness::withoutCheckpoints),
                 new Configuration(WEFT, "memory", WeftGraphHarness::checkpointingInMemory),
-                new Configuration(LANGGRAPH4J, "memory", LangGraph4jGraphHarness::checkpointingInMemory));
+                new Configuration(LANGGRAPH4J, "memory", LangGraph4jGraphHarness::checkpointingInMemory),
+                new Configuration(
+                        WEFT, "sqlite", shape -> WeftGraphHarness.checkpointingDurably(shape, DurableStores.sqlite())),
+                new Configuration(
+                        WEFT,
+                        "postgres",
+                        shape -> WeftGraphHarness.checkpointingDurably(shape, DurableStores.postgres())));
     }
 
     /** The µs per step of one configuration on one graph. */
@@ -113,17 +119,27 @@ public final class GraphBenchmark {
                 measureNanos / 1e9);
 
         List<Measurement> measurements = new ArrayList<>();
-        for (GraphShape shape : GraphShape.values()) {
-            for (Configuration configuration : configurations()) {
-                progress.printf(
-                        "weft-bench graph: engine=%s graph=%s checkpoint=%s...%n",
-                        configuration.engine(), shape.label(), configuration.checkpoint());
-                Measurement measurement = measure(configuration, shape, warmupNanos, measureNanos);
-                out.println(measurement.line());
-                out.flush();
-                measurements.add(measurement);
+        // In-memory configurations first, durable ones last: a database server started for one
+        // measurement keeps working in the background (writing back, vacuuming) and would slow the
+        // in-memory measurements after it on a small machine.
+        List<Configuration> ordered = new ArrayList<>();
+        configurations().stream().filter(c -> !isDurable(c)).forEach(ordered::add);
+        configurations().stream().filter(GraphBenchmark::isDurable).forEach(ordered::add);
+        for (boolean durablePass : new boolean[] {false, true})
+            for (GraphShape shape : GraphShape.values()) {
+                for (Configuration configuration : ordered) {
+                    if (isDurable(configuration) != durablePass) {
+                        continue;
+                    }
+                    progress.printf(
+                            "weft-bench graph: engine=%s graph=%s checkpoint=%s...%n",
+                            configuration.engine(), shape.label(), configuration.checkpoint());
+                    Measurement measurement = measure(configuration, shape, warmupNanos, measureNanos);
+                    out.println(measurement.line());
+                    out.flush();
+                    measurements.add(measurement);
+                }
             }
-        }
 
         List<Ratio> ratios = ratios(measurements);
         for (Ratio ratio : ratios) {
@@ -135,6 +151,38 @@ public final class GraphBenchmark {
                 .toList();
         out.println(String.format(Locale.ROOT, "target weft_over_langgraph4j<=%.2f ", TARGET_RATIO)
                 + (missed.isEmpty() ? "met=yes" : "met=no missed=" + String.join(",", missed)));
+        // Issue 4: Weft with a durable checkpoint after every step against LangGraph4j in memory.
+        List<String> durableMissed = new ArrayList<>();
+        for (Measurement durable : measurements) {
+            if (!durable.configuration().engine().equals(WEFT)
+                    || !List.of("sqlite", "postgres")
+                            .contains(durable.configuration().checkpoint())) {
+                continue;
+            }
+            for (Measurement peer : measurements) {
+                if (peer.configuration().engine().equals(LANGGRAPH4J)
+                        && peer.configuration().checkpoint().equals("memory")
+                        && peer.shape() == durable.shape()) {
+                    double ratio = durable.microsPerStep() / peer.microsPerStep();
+                    out.println(String.format(
+                            Locale.ROOT,
+                            "ratio graph=%s weft_%s_over_langgraph4j_memory=%.3f",
+                            durable.shape().label(),
+                            durable.configuration().checkpoint(),
+                            ratio));
+                    if (durable.configuration().checkpoint().equals("sqlite") && ratio > 1.0) {
+                        durableMissed.add(durable.shape().label());
+                    }
+                }
+            }
+        }
+        out.println("target weft_sqlite_over_langgraph4j_memory<=1.00 "
+                + (durableMissed.isEmpty() ? "met=yes" : "met=no missed=" + String.join(",", durableMissed)));
+    }
+
+    static boolean isDurable(Configuration configuration) {
+        return configuration.checkpoint().equals("sqlite")
+                || configuration.checkpoint().equals("postgres");
     }
 
     static Measurement measure(Configuration configuration, GraphShape shape, long warmupNanos, long measureNanos) {

@@ -24,15 +24,30 @@ final class WeftGraphHarness implements GraphHarness {
 
     private final Graph graph;
     private final boolean checkpointEveryStep;
+    // A durable store, kept across batches and emptied between them; none for the in-memory ones.
+    private final dev.weft.core.spi.@org.jspecify.annotations.Nullable RunStore durable;
     // Shared by every runner this harness builds, so that renewing the store does not leave an
     // executor behind each time; the graphs never run two steps at once, so it stays idle.
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private Runner runner;
 
-    private WeftGraphHarness(GraphShape shape, boolean checkpointEveryStep) {
+    private WeftGraphHarness(
+            GraphShape shape,
+            boolean checkpointEveryStep,
+            dev.weft.core.spi.@org.jspecify.annotations.Nullable RunStore durable) {
         this.graph = graph(shape);
         this.checkpointEveryStep = checkpointEveryStep;
+        this.durable = durable;
         this.runner = newRunner();
+    }
+
+    private WeftGraphHarness(GraphShape shape, boolean checkpointEveryStep) {
+        this(shape, checkpointEveryStep, null);
+    }
+
+    /** A durable checkpoint after every step, committed to {@code store} (SQLite, PostgreSQL). */
+    static WeftGraphHarness checkpointingDurably(GraphShape shape, dev.weft.core.spi.RunStore store) {
+        return new WeftGraphHarness(shape, true, store);
     }
 
     /** Checkpoints only when a run stops (Weft records every step and event all the same). */
@@ -104,10 +119,16 @@ final class WeftGraphHarness implements GraphHarness {
 
     @Override
     public void forgetRuns() {
+        if (durable != null) {
+            durable.pruneRuns(java.time.Instant.now().plusSeconds(3600));
+        }
         runner = newRunner();
     }
 
     private Runner newRunner() {
+        if (durable != null) {
+            return Runner.builder().store(durable).executor(executor).build();
+        }
         // Latest checkpoint only: the runs are never resumed, so older checkpoints would only be
         // garbage; a fresh store per batch keeps the steps and events of finished runs from piling up.
         return Runner.builder()
@@ -120,5 +141,8 @@ final class WeftGraphHarness implements GraphHarness {
     @Override
     public void close() {
         executor.close();
+        if (durable != null) {
+            durable.close();
+        }
     }
 }

@@ -3,7 +3,6 @@ package dev.weft.core;
 import dev.weft.core.spi.RunStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * A run's writes since the last commit: steps, events and the checkpoint that goes with them. The
@@ -16,8 +15,10 @@ final class WriteBuffer {
     private final String runId;
     private final String owner;
     private final List<RunListener> listeners;
-    private final ConcurrentLinkedQueue<RunStore.Change> changes = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<Event> heldEvents = new ConcurrentLinkedQueue<>();
+    // Plain lists under this buffer's lock: nearly every write comes from the coordinator's own
+    // thread, so the lock is uncontended, and cheaper than a concurrent queue's node per write.
+    private List<RunStore.Change> changes = new ArrayList<>();
+    private List<Event> heldEvents = new ArrayList<>();
 
     WriteBuffer(RunStore store, String runId, String owner, List<RunListener> listeners) {
         this.store = store;
@@ -26,12 +27,12 @@ final class WriteBuffer {
         this.listeners = listeners;
     }
 
-    void add(RunStore.Change change) {
+    synchronized void add(RunStore.Change change) {
         changes.add(change);
     }
 
     /** An event listeners hear of only once it is committed (a step's completion, the run's end). */
-    void holdForCommit(Event event) {
+    synchronized void holdForCommit(Event event) {
         heldEvents.add(event);
     }
 
@@ -42,14 +43,16 @@ final class WriteBuffer {
      * @throws LeaseLostException if another process has taken the run over
      */
     boolean commit() {
-        List<RunStore.Change> batch = new ArrayList<>();
-        RunStore.Change change;
-        while ((change = changes.poll()) != null) {
-            batch.add(change);
+        List<RunStore.Change> batch;
+        List<Event> held;
+        synchronized (this) {
+            batch = changes;
+            held = heldEvents;
+            changes = new ArrayList<>(batch.size() + 4);
+            heldEvents = new ArrayList<>(held.size() + 2);
         }
         boolean cancelRequested = store.apply(runId, owner, batch);
-        Event event;
-        while ((event = heldEvents.poll()) != null) {
+        for (Event event : held) {
             EventSink.notify(listeners, event);
         }
         return cancelRequested;

@@ -213,7 +213,20 @@ public final class InMemoryRunStore implements RunStore {
             if (entry.owner != null && !entry.owner.equals(owner)) {
                 throw new dev.weft.core.LeaseLostException(runId, entry.owner);
             }
-            return applyEach(runId, changes);
+            for (Change change : changes) {
+                switch (change) {
+                    case Change.InsertStep insert -> {
+                        int index = insert.step().order() - 1;
+                        if (index >= entry.steps.size() || entry.steps.get(index) == null) {
+                            insertStep(insert.step());
+                        }
+                    }
+                    case Change.UpdateStep update -> updateStep(update.step(), update.expected());
+                    case Change.AppendEvent append -> entry.events.add(append.event());
+                    case Change.SaveCheckpoint save -> saveCheckpoint(save.checkpoint());
+                }
+            }
+            return entry.cancelRequested;
         }
     }
 

@@ -1,0 +1,50 @@
+package dev.weft.bench;
+
+import dev.weft.core.spi.RunStore;
+import dev.weft.store.Stores;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The durable stores the graph benchmark measures: SQLite in a temporary file, and PostgreSQL in an
+ * embedded server the benchmark starts itself (once, stopped when the JVM exits).
+ */
+final class DurableStores {
+    private static EmbeddedPostgres postgres;
+
+    private DurableStores() {}
+
+    static RunStore sqlite() {
+        try {
+            Path dir = Files.createTempDirectory("weft-bench");
+            dir.toFile().deleteOnExit();
+            return Stores.open(Optional.of("sqlite:" + dir.resolve("bench.db")), Map.of());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static synchronized RunStore postgres() {
+        if (postgres == null) {
+            try {
+                postgres = EmbeddedPostgres.builder().start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not start the embedded PostgreSQL", e);
+            }
+            EmbeddedPostgres started = postgres;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    started.close();
+                } catch (IOException e) {
+                    // the JVM is exiting
+                }
+            }));
+        }
+        return Stores.open(Optional.of(postgres.getJdbcUrl("postgres", "postgres")), Map.of());
+    }
+}
