@@ -67,8 +67,11 @@ final class RunsCommand implements Runnable {
                         + " else SQLite under WEFT_HOME or ~/.weft).")
         String db;
 
+        @Option(names = "--json", description = "Prints JSON: the run as 'workflow run --json' prints it, or a list.")
+        boolean json;
+
         boolean json() {
-            return false;
+            return json;
         }
 
         abstract int call(RunStore store, PrintWriter out);
@@ -113,14 +116,6 @@ final class RunsCommand implements Runnable {
         @Option(names = "--status", paramLabel = "S", description = "Only runs in this status (RUNNING, WAITING, …).")
         String status;
 
-        @Option(names = "--json", description = "Prints a JSON array.")
-        boolean json;
-
-        @Override
-        boolean json() {
-            return json;
-        }
-
         @Override
         int call(RunStore store, PrintWriter out) {
             Optional<RunStatus> filter = Optional.empty();
@@ -164,16 +159,8 @@ final class RunsCommand implements Runnable {
         @Parameters(paramLabel = "RUN_ID")
         String runId;
 
-        @Option(names = "--json", description = "Prints the same JSON as 'workflow run --json'.")
-        boolean json;
-
         @Option(names = "--events", description = "Includes the run's events.")
         boolean events;
-
-        @Override
-        boolean json() {
-            return json;
-        }
 
         @Override
         int call(RunStore store, PrintWriter out) {
@@ -247,14 +234,6 @@ final class RunsCommand implements Runnable {
 
         @Option(names = "--reject", paramLabel = "STEP_ID", description = "Rejects a step waiting for approval.")
         List<String> reject = new ArrayList<>();
-
-        @Option(names = "--json", description = "Prints the run as JSON.")
-        boolean json;
-
-        @Override
-        boolean json() {
-            return json;
-        }
 
         @Override
         int call(RunStore store, PrintWriter out) {
@@ -343,14 +322,6 @@ final class RunsCommand implements Runnable {
         @Option(names = "--pin", paramLabel = "NODE_ID", description = "Reuses this node's output from the run.")
         List<String> pins = new ArrayList<>();
 
-        @Option(names = "--json", description = "Prints the new run as JSON.")
-        boolean json;
-
-        @Override
-        boolean json() {
-            return json;
-        }
-
         @Override
         int call(RunStore store, PrintWriter out) {
             Run run = find(store, runId);
@@ -390,14 +361,6 @@ final class RunsCommand implements Runnable {
 
         @Option(names = "--from", paramLabel = "STEP_ORDER", required = true, description = "The step to fork after.")
         int from;
-
-        @Option(names = "--json", description = "Prints the new run as JSON.")
-        boolean json;
-
-        @Override
-        boolean json() {
-            return json;
-        }
 
         @Override
         int call(RunStore store, PrintWriter out) {

@@ -489,7 +489,9 @@ final class RunCoordinator {
 
     private static RunError errorOf(NodeSpec spec, Throwable failure) {
         if (failure instanceof WeftException weft) {
-            return new RunError(weft.code(), "node '" + spec.id() + "': " + weft.getMessage());
+            String prefix = "node '" + spec.id() + "'";
+            String message = weft.getMessage();
+            return new RunError(weft.code(), message.startsWith(prefix) ? message : prefix + ": " + message);
         }
         return new RunError(ErrorCode.E_NODE_FAILED, "node '" + spec.id() + "' failed: " + describe(failure));
     }
