@@ -450,7 +450,7 @@ final class RunCoordinator {
                 };
             } catch (RuntimeException | Error failure) {
                 if (policy.shouldRetry(attempt, failure)) {
-                    Duration delay = policy.delayAfter(attempt, runner.jitterSource());
+                    Duration delay = runner.retryDelay(policy, attempt);
                     ObjectNode data = Json.object();
                     data.put("attempt", attempt);
                     data.put("delayMs", delay.toMillis());

@@ -334,26 +334,11 @@ public final class Runner {
         return checkpointEveryStep;
     }
 
-    double nextJitter() {
+    /** The wait before retrying after failed attempt {@code attempt}, with jitter from the injected source. */
+    java.time.Duration retryDelay(RetryPolicy policy, int attempt) {
         synchronized (random) {
-            return random.nextDouble();
+            return policy.delayAfter(attempt, random);
         }
-    }
-
-    RandomGenerator jitterSource() {
-        return new RandomGenerator() {
-            @Override
-            public long nextLong() {
-                synchronized (random) {
-                    return random.nextLong();
-                }
-            }
-
-            @Override
-            public double nextDouble() {
-                return nextJitter();
-            }
-        };
     }
 
     /** A started run: its id, and its result once it stops (completes, fails, is cancelled or waits). */

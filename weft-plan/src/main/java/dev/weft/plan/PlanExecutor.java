@@ -15,7 +15,6 @@ import dev.weft.core.RetryPolicy;
 import dev.weft.core.RunRequest;
 import dev.weft.core.RunResult;
 import dev.weft.core.RunStateException;
-import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import java.time.Duration;
@@ -474,9 +473,5 @@ public final class PlanExecutor {
         public PlanExecutor build() {
             return new PlanExecutor(this);
         }
-    }
-
-    static boolean isFinished(RunStatus status) {
-        return status.isFinished();
     }
 }

@@ -96,24 +96,6 @@ public interface RunStore extends AutoCloseable {
      */
     boolean apply(String runId, String owner, List<Change> changes);
 
-    /** The one-by-one way to apply a batch, for stores whose lock already makes it atomic. */
-    default boolean applyEach(String runId, List<Change> changes) {
-        for (Change change : changes) {
-            switch (change) {
-                case Change.InsertStep insert -> {
-                    if (steps(runId).stream()
-                            .noneMatch(s -> s.order() == insert.step().order())) {
-                        insertStep(insert.step());
-                    }
-                }
-                case Change.UpdateStep update -> updateStep(update.step(), update.expected());
-                case Change.AppendEvent append -> appendEvent(append.event());
-                case Change.SaveCheckpoint save -> saveCheckpoint(save.checkpoint());
-            }
-        }
-        return isCancelRequested(runId);
-    }
-
     /**
      * Asks a running run to stop before its next node.
      *
