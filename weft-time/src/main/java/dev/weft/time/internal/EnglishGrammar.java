@@ -16,7 +16,6 @@ import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
-import dev.weft.time.internal.Parsed.InstantParse;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
 import dev.weft.time.internal.Parsed.WeekendParse;
@@ -181,41 +180,10 @@ final class EnglishGrammar extends Grammar {
         return DayOfWeek.MONDAY;
     }
 
-    @Override
-    Match parseAt(int i) {
-        Match best = recurrence(i);
-        best = longer(best, interval(i));
-        best = longer(best, weekend(i));
-        Hit<InstantSpec> instant = instant(i, Context.FREE);
-        if (instant != null) {
-            best = longer(best, new Match(new InstantParse(instant.value()), i, instant.end()));
-            best = longer(best, dayThenInterval(i, instant));
-        }
-        return best;
-    }
-
-    /** "tomorrow from 2 to 4", "on Monday between 9 and 11": a day said before an interval. */
-    private Match dayThenInterval(int i, Hit<InstantSpec> day) {
-        InstantSpec d = day.value();
-        if (d.date == null || d.time != null || d.offset != null) {
-            return null;
-        }
-        int j = sym(day.end(), ',') ? day.end() + 1 : day.end();
-        Match m = interval(j);
-        if (m == null || !(m.parsed() instanceof IntervalParse iv) || iv.from().date != null) {
-            return null;
-        }
-        InstantSpec from = iv.from().copy();
-        from.date = d.date;
-        if (from.partOfDay == null) {
-            from.partOfDay = d.partOfDay;
-        }
-        return new Match(new IntervalParse(from, iv.to()), i, m.end());
-    }
-
     // ---- intervals --------------------------------------------------------------------------
 
-    private Match interval(int i) {
+    @Override
+    Match interval(int i) {
         boolean from = word(i, "from");
         boolean between = word(i, "between");
         int start = from || between ? i + 1 : i;
@@ -246,14 +214,8 @@ final class EnglishGrammar extends Grammar {
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
     }
 
-    /** True when a part is surely about time, not a bare number that might count something. */
-    private static boolean clearlyTime(InstantSpec s) {
-        return s.date != null
-                || s.partOfDay != null
-                || (s.time != null && (!s.time.ambiguous() || s.time.grain() != Grain.HOUR));
-    }
-
-    private Match weekend(int i) {
+    @Override
+    Match weekend(int i) {
         int j = i;
         if (word(j, "on", "at", "over")) {
             j++;
@@ -279,6 +241,7 @@ final class EnglishGrammar extends Grammar {
 
     // ---- instants ---------------------------------------------------------------------------
 
+    @Override
     Hit<InstantSpec> instant(int i, Context ctx) {
         InstantSpec acc = new InstantSpec();
         int p = i;
@@ -1255,48 +1218,8 @@ final class EnglishGrammar extends Grammar {
 
     // ---- recurrences ------------------------------------------------------------------------
 
-    private Match recurrence(int i) {
-        Hit<RecurrenceBuilder> head = recurrenceHead(i);
-        int start = i;
-        InstantSpec lead = null;
-        if (head == null) {
-            Hit<InstantSpec> before = instant(i, Context.FREE);
-            if (before == null
-                    || before.value().date != null
-                    || before.value().offset != null
-                    || before.value().now
-                    || (before.value().time == null && before.value().partOfDay == null)) {
-                return null;
-            }
-            head = recurrenceHead(before.end());
-            if (head == null) {
-                return null;
-            }
-            lead = before.value();
-        }
-        RecurrenceBuilder r = head.value();
-        if (lead != null) {
-            if (lead.time != null) {
-                r.times.add(lead.time);
-            }
-            r.partOfDay = lead.partOfDay;
-        }
-        int end = head.end();
-        while (end < size) {
-            int j = sym(end, ',') ? end + 1 : end;
-            int next = recurrenceModifier(j, r);
-            if (next < 0) {
-                break;
-            }
-            end = next;
-        }
-        if (r.frequency == Frequency.DAILY && !r.days.isEmpty()) {
-            r.frequency = Frequency.WEEKLY;
-        }
-        return new Match(r.build(), start, end);
-    }
-
-    private Hit<RecurrenceBuilder> recurrenceHead(int i) {
+    @Override
+    Hit<RecurrenceBuilder> recurrenceHead(int i) {
         if (word(i, "daily", "everyday")) {
             return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 1);
         }
@@ -1510,7 +1433,8 @@ final class EnglishGrammar extends Grammar {
     }
 
     /** Reads one modifier of a recurrence and returns where it ends, or -1. */
-    private int recurrenceModifier(int i, RecurrenceBuilder r) {
+    @Override
+    int recurrenceModifier(int i, RecurrenceBuilder r) {
         if (word(i, "until", "till", "til", "through", "thru", "ending") || (word(i, "up") && word(i + 1, "to"))) {
             int j = word(i, "up") ? i + 2 : i + 1;
             Hit<InstantSpec> u = instant(j, Context.FREE);

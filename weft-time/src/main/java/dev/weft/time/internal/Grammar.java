@@ -1,6 +1,7 @@
 package dev.weft.time.internal;
 
 import dev.weft.time.Grain;
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.MonthRef;
@@ -8,6 +9,8 @@ import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
+import dev.weft.time.internal.Parsed.InstantParse;
+import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DateTimeException;
 import java.time.LocalDate;
@@ -68,8 +71,101 @@ abstract class Grammar {
         this.lenient = lenient;
     }
 
+    /** An interval starting at token {@code i} ("from 2 to 4pm"), or null. */
+    abstract Match interval(int i);
+
+    /** A weekend ("this weekend"), or null. */
+    abstract Match weekend(int i);
+
+    /** An instant starting at token {@code i}, read in {@code context}, or null. */
+    abstract Hit<InstantSpec> instant(int i, Context context);
+
+    /** The head of a recurrence ("every Monday", "כל יום"), or null. */
+    abstract Hit<RecurrenceBuilder> recurrenceHead(int i);
+
+    /** Reads a modifier of a recurrence ("at 9", "until Friday") into {@code r}: the next token, or -1. */
+    abstract int recurrenceModifier(int i, RecurrenceBuilder r);
+
     /** The longest reading that starts at token {@code i}, or null. */
-    abstract Match parseAt(int i);
+    final Match parseAt(int i) {
+        Match best = recurrence(i);
+        best = longer(best, interval(i));
+        best = longer(best, weekend(i));
+        Hit<InstantSpec> instant = instant(i, Context.FREE);
+        if (instant != null) {
+            best = longer(best, new Match(new InstantParse(instant.value()), i, instant.end()));
+            best = longer(best, dayThenInterval(i, instant));
+        }
+        return best;
+    }
+
+    /** "tomorrow from 2 to 4", "on Monday between 9 and 11": a day said before an interval. */
+    private Match dayThenInterval(int i, Hit<InstantSpec> day) {
+        InstantSpec d = day.value();
+        if (d.date == null || d.time != null || d.offset != null) {
+            return null;
+        }
+        int j = sym(day.end(), ',') ? day.end() + 1 : day.end();
+        Match m = interval(j);
+        if (m == null || !(m.parsed() instanceof IntervalParse iv) || iv.from().date != null) {
+            return null;
+        }
+        InstantSpec from = iv.from().copy();
+        from.date = d.date;
+        if (from.partOfDay == null) {
+            from.partOfDay = d.partOfDay;
+        }
+        return new Match(new IntervalParse(from, iv.to()), i, m.end());
+    }
+
+    /** True when a part is surely about time, not a bare number that might count something. */
+    static boolean clearlyTime(InstantSpec s) {
+        return s.date != null
+                || s.partOfDay != null
+                || (s.time != null && (!s.time.ambiguous() || s.time.grain() != Grain.HOUR));
+    }
+
+    /** A recurrence, its head in either order with a leading time ("at 9 every day"). */
+    private Match recurrence(int i) {
+        Hit<RecurrenceBuilder> head = recurrenceHead(i);
+        int start = i;
+        InstantSpec lead = null;
+        if (head == null) {
+            Hit<InstantSpec> before = instant(i, Context.FREE);
+            if (before == null
+                    || before.value().date != null
+                    || before.value().offset != null
+                    || before.value().now
+                    || (before.value().time == null && before.value().partOfDay == null)) {
+                return null;
+            }
+            head = recurrenceHead(before.end());
+            if (head == null) {
+                return null;
+            }
+            lead = before.value();
+        }
+        RecurrenceBuilder r = head.value();
+        if (lead != null) {
+            if (lead.time != null) {
+                r.times.add(lead.time);
+            }
+            r.partOfDay = lead.partOfDay;
+        }
+        int end = head.end();
+        while (end < size) {
+            int j = sym(end, ',') ? end + 1 : end;
+            int next = recurrenceModifier(j, r);
+            if (next < 0) {
+                break;
+            }
+            end = next;
+        }
+        if (r.frequency == Frequency.DAILY && !r.days.isEmpty()) {
+            r.frequency = Frequency.WEEKLY;
+        }
+        return new Match(r.build(), start, end);
+    }
 
     /** The first day of the week in this language, for "next week" and "Tuesday next week". */
     abstract java.time.DayOfWeek weekStart();

@@ -16,7 +16,6 @@ import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
-import dev.weft.time.internal.Parsed.InstantParse;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
 import dev.weft.time.internal.Parsed.WeekendParse;
@@ -267,37 +266,7 @@ final class HebrewGrammar extends Grammar {
     // ---- top level --------------------------------------------------------------------------
 
     @Override
-    Match parseAt(int i) {
-        Match best = recurrence(i);
-        best = longer(best, interval(i));
-        best = longer(best, weekend(i));
-        Hit<InstantSpec> instant = instant(i, Context.FREE);
-        if (instant != null) {
-            best = longer(best, new Match(new InstantParse(instant.value()), i, instant.end()));
-            best = longer(best, dayThenInterval(i, instant));
-        }
-        return best;
-    }
-
-    private Match dayThenInterval(int i, Hit<InstantSpec> day) {
-        InstantSpec d = day.value();
-        if (d.date == null || d.time != null || d.offset != null) {
-            return null;
-        }
-        int j = sym(day.end(), ',') ? day.end() + 1 : day.end();
-        Match m = interval(j);
-        if (m == null || !(m.parsed() instanceof IntervalParse iv) || iv.from().date != null) {
-            return null;
-        }
-        InstantSpec from = iv.from().copy();
-        from.date = d.date;
-        if (from.partOfDay == null) {
-            from.partOfDay = d.partOfDay;
-        }
-        return new Match(new IntervalParse(from, iv.to()), i, m.end());
-    }
-
-    private Match weekend(int i) {
+    Match weekend(int i) {
         boolean word = he(i, "סופ\"ש") || he(i, "סופש");
         int end = i + 1;
         if (!word) {
@@ -318,7 +287,8 @@ final class HebrewGrammar extends Grammar {
 
     // ---- intervals --------------------------------------------------------------------------
 
-    private Match interval(int i) {
+    @Override
+    Match interval(int i) {
         if (heExact(i, "בין")) {
             int first = heExact(i + 1, "השעות", "השעה") ? i + 2 : i + 1;
             Hit<InstantSpec> a = instant(first, Context.INTERVAL);
@@ -368,14 +338,9 @@ final class HebrewGrammar extends Grammar {
         return t.isHebrew() && t.text().startsWith(p) && t.text().length() > p.length();
     }
 
-    private static boolean clearlyTime(InstantSpec s) {
-        return s.date != null
-                || s.partOfDay != null
-                || (s.time != null && (!s.time.ambiguous() || s.time.grain() != Grain.HOUR));
-    }
-
     // ---- instants ---------------------------------------------------------------------------
 
+    @Override
     Hit<InstantSpec> instant(int i, Context ctx) {
         InstantSpec acc = new InstantSpec();
         int p = i;
@@ -1250,47 +1215,8 @@ final class HebrewGrammar extends Grammar {
 
     // ---- recurrences ------------------------------------------------------------------------
 
-    private Match recurrence(int i) {
-        Hit<RecurrenceBuilder> head = recurrenceHead(i);
-        InstantSpec lead = null;
-        if (head == null) {
-            Hit<InstantSpec> before = instant(i, Context.FREE);
-            if (before == null
-                    || before.value().date != null
-                    || before.value().offset != null
-                    || before.value().now
-                    || (before.value().time == null && before.value().partOfDay == null)) {
-                return null;
-            }
-            head = recurrenceHead(before.end());
-            if (head == null) {
-                return null;
-            }
-            lead = before.value();
-        }
-        RecurrenceBuilder r = head.value();
-        if (lead != null) {
-            if (lead.time != null) {
-                r.times.add(lead.time);
-            }
-            r.partOfDay = lead.partOfDay;
-        }
-        int end = head.end();
-        while (end < size) {
-            int j = sym(end, ',') ? end + 1 : end;
-            int next = recurrenceModifier(j, r);
-            if (next < 0) {
-                break;
-            }
-            end = next;
-        }
-        if (r.frequency == Frequency.DAILY && !r.days.isEmpty()) {
-            r.frequency = Frequency.WEEKLY;
-        }
-        return new Match(r.build(), i, end);
-    }
-
-    private Hit<RecurrenceBuilder> recurrenceHead(int i) {
+    @Override
+    Hit<RecurrenceBuilder> recurrenceHead(int i) {
         if (i >= size) {
             return null;
         }
@@ -1461,7 +1387,8 @@ final class HebrewGrammar extends Grammar {
         return days.isEmpty() ? null : new Hit<>(days, end);
     }
 
-    private int recurrenceModifier(int i, RecurrenceBuilder r) {
+    @Override
+    int recurrenceModifier(int i, RecurrenceBuilder r) {
         if (i >= size) {
             return -1;
         }
