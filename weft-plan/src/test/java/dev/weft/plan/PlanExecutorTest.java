@@ -97,6 +97,11 @@ final class PlanExecutorTest {
         return plan("{\"intentType\": \"test\", \"confidence\": 1, \"plan\": [" + String.join(",", steps) + "]}");
     }
 
+    /** Runs the steps as a plan, in AUTO mode, with the default test executor. */
+    private RunResult runAuto(String... steps) {
+        return executor().build().run(runner, planOf(steps), PlanRequest.auto(json("null")));
+    }
+
     private List<String> eventTypes(RunResult result) {
         return runner.store().events(result.runId()).stream().map(Event::type).toList();
     }
@@ -219,14 +224,9 @@ final class PlanExecutorTest {
 
     @Test
     void expandsAnArrayPlaceholderIntoChildSteps() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(
-                                step("A", "email", "{}"),
-                                step("B", "database", "{\"title\": \"Follow up: $A.emails[*].subject\"}", "A")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(
+                step("A", "email", "{}"),
+                step("B", "database", "{\"title\": \"Follow up: $A.emails[*].subject\"}", "A"));
 
         assertThat(calls.snapshot()).contains("task.create:Follow up: Invoice", "task.create:Follow up: Lunch");
         StepOutcome b = PlanExecutor.outcomes(result).get("B");
@@ -237,15 +237,10 @@ final class PlanExecutorTest {
 
     @Test
     void fansOutImplicitlyOverTheChildrenOfAnExpandedStep() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(
-                                step("A", "email", "{}"),
-                                step("B", "database", "{\"title\": \"$A.emails[*].subject\"}", "A"),
-                                step("C", "database", "{\"title\": \"done: $B.title\"}", "B")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(
+                step("A", "email", "{}"),
+                step("B", "database", "{\"title\": \"$A.emails[*].subject\"}", "A"),
+                step("C", "database", "{\"title\": \"done: $B.title\"}", "B"));
 
         StepOutcome c = PlanExecutor.outcomes(result).get("C");
         assertThat(c.children()).extracting(StepOutcome::stepId).containsExactly("C-0", "C-1");
@@ -268,14 +263,8 @@ final class PlanExecutorTest {
 
     @Test
     void aPlaceholderIntoAStepItDoesNotDependOnIsUnresolved() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(
-                                step("A", "database", "{\"title\": \"a\"}"),
-                                step("B", "database", "{\"title\": \"$A.title\"}")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(
+                step("A", "database", "{\"title\": \"a\"}"), step("B", "database", "{\"title\": \"$A.title\"}"));
 
         StepOutcome b = PlanExecutor.outcomes(result).get("B");
         assertThat(b.status()).isEqualTo(StepOutcome.Status.FAILED);
@@ -287,16 +276,11 @@ final class PlanExecutorTest {
 
     @Test
     void placeholdersIntoMissingStepsOrPathsAreUnresolved() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(
-                                step("A", "email", "{}"),
-                                step("B", "database", "{\"title\": \"$A.emails[5].subject\"}", "A"),
-                                step("C", "database", "{\"title\": \"$Z.title\"}", "A"),
-                                step("D", "database", "{\"title\": \"fine\"}", "A")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(
+                step("A", "email", "{}"),
+                step("B", "database", "{\"title\": \"$A.emails[5].subject\"}", "A"),
+                step("C", "database", "{\"title\": \"$Z.title\"}", "A"),
+                step("D", "database", "{\"title\": \"fine\"}", "A"));
 
         Map<String, StepOutcome> outcomes = PlanExecutor.outcomes(result);
         assertThat(outcomes.get("B").error().orElseThrow().message())
@@ -308,16 +292,11 @@ final class PlanExecutorTest {
 
     @Test
     void invalidArgumentsFailWithTheJsonPointerOfTheBadField() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(
-                                step("A", "database", "{\"title\": 5}"),
-                                step("B", "database", "{}"),
-                                step("C", "database", "{\"title\": \"ok\", \"colour\": \"red\"}"),
-                                step("D", "database", "{\"title\": \"good\"}")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(
+                step("A", "database", "{\"title\": 5}"),
+                step("B", "database", "{}"),
+                step("C", "database", "{\"title\": \"ok\", \"colour\": \"red\"}"),
+                step("D", "database", "{\"title\": \"good\"}"));
 
         Map<String, StepOutcome> outcomes = PlanExecutor.outcomes(result);
         assertThat(outcomes.get("A").error().orElseThrow().code()).isEqualTo(ErrorCode.E_ARGS_INVALID);
@@ -330,12 +309,7 @@ final class PlanExecutorTest {
 
     @Test
     void emitsSeed001EventsAroundEachCall() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(step("A", "database", "{\"title\": \"Buy | milk\"}")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(step("A", "database", "{\"title\": \"Buy | milk\"}"));
 
         List<Event> events = runner.store().events(result.runId());
         List<String> types = events.stream().map(Event::type).toList();
@@ -544,12 +518,7 @@ final class PlanExecutorTest {
 
     @Test
     void aStepWithoutAResolverFailsAloneAndTheRestRuns() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(step("A", "weather", "{}"), step("B", "database", "{\"title\": \"b\"}")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(step("A", "weather", "{}"), step("B", "database", "{\"title\": \"b\"}"));
 
         assertThat(PlanExecutor.outcomes(result).get("A").error().orElseThrow().code())
                 .isEqualTo(ErrorCode.E_NO_RESOLVER);
@@ -697,14 +666,8 @@ final class PlanExecutorTest {
 
     @Test
     void breaksADependencyCycleAndReportsItsPath() {
-        RunResult result = executor()
-                .build()
-                .run(
-                        runner,
-                        planOf(
-                                step("A", "database", "{\"title\": \"a\"}", "B"),
-                                step("B", "database", "{\"title\": \"b\"}", "A")),
-                        PlanRequest.auto(json("null")));
+        RunResult result = runAuto(
+                step("A", "database", "{\"title\": \"a\"}", "B"), step("B", "database", "{\"title\": \"b\"}", "A"));
 
         assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(calls.snapshot()).containsExactly("task.create:a", "task.create:b");
