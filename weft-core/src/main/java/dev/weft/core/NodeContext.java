@@ -70,6 +70,15 @@ public interface NodeContext {
         return runId() + "/" + stepOrder();
     }
 
+    /**
+     * A value the nodes of this run share while this process drives it (a semaphore, a cache),
+     * made by {@code initial} the first time any of them asks for {@code key}. It is not stored: a
+     * run resumed or recovered starts without it.
+     *
+     * @throws ClassCastException if {@code key} already holds a value of another type
+     */
+    <T> T runLocal(String key, Class<T> type, java.util.function.Supplier<? extends T> initial);
+
     /** The time source of the runner: use it rather than the system clock, so tests control time. */
     TimeSource time();
 }

@@ -18,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,7 +53,17 @@ final class RunCoordinator {
     private String lastEnded = "";
     private final Map<Integer, Step> steps = new java.util.concurrent.ConcurrentHashMap<>();
     private int nextOrder;
-    private final LinkedBlockingQueue<Completion> completions = new LinkedBlockingQueue<>();
+    /** Results of nodes run by threads that did not hold the driver role. */
+    private final ConcurrentLinkedQueue<Completion> completions = new ConcurrentLinkedQueue<>();
+    /** Held by the one thread that may touch the run's state (every field not marked otherwise). */
+    private final AtomicBoolean driving = new AtomicBoolean();
+
+    private final CompletableFuture<RunResult> outcome = new CompletableFuture<>();
+    private volatile boolean interruptRequested;
+    /** What the run's nodes share while this process drives it ({@link NodeContext#runLocal}). */
+    private final java.util.concurrent.ConcurrentMap<String, Object> runLocals =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private @Nullable RunError failure;
     private boolean cancelled;
     private int lastCompleted;
@@ -95,6 +107,50 @@ final class RunCoordinator {
 
     private record Failed(Pending activation, JsonNode input, RunError error, Map<String, JsonNode> details)
             implements Completion {}
+
+    /**
+     * A node that has been started: run by the driver itself when nothing else is in flight
+     * ({@code alone}, with the live outputs), otherwise by a thread without the role, with a
+     * snapshot of them.
+     */
+    private final class Task {
+        final Pending activation;
+        final NodeSpec spec;
+        final JsonNode input;
+        final Map<String, JsonNode> visibleOutputs;
+        final boolean alone;
+
+        Task(Pending activation, NodeSpec spec, JsonNode input, Map<String, JsonNode> visibleOutputs, boolean alone) {
+            this.activation = activation;
+            this.spec = spec;
+            this.input = input;
+            this.visibleOutputs = visibleOutputs;
+            this.alone = alone;
+        }
+
+        boolean alone() {
+            return alone;
+        }
+
+        /** Executes the node; a failure outside the node itself still ends as its completion, never lost. */
+        Completion run() {
+            try {
+                return execute(activation, spec, input, visibleOutputs);
+            } catch (RuntimeException | Error e) {
+                return new Failed(activation, input, errorOf(spec, e), Map.of());
+            }
+        }
+    }
+
+    /** Runs {@code task} on a thread of the runner's executor, which then drives the run if it can. */
+    private void launch(Task task) {
+        runner.executor().execute(() -> {
+            completions.add(task.run());
+            if (driving.compareAndSet(false, true)) {
+                work();
+            }
+        });
+    }
 
     private RunCoordinator(Runner runner, Graph graph, Run run, long lastSequence) {
         this.runner = runner;
@@ -261,35 +317,119 @@ final class RunCoordinator {
         return run.id();
     }
 
+    /**
+     * Drives the run on the calling thread for as long as it has work for this thread, then waits
+     * until the run stops. Interrupting the waiting thread fails the run with {@code E_CANCELLED}
+     * before its next node; nodes in flight finish first.
+     */
     RunResult drive() {
+        if (driving.compareAndSet(false, true)) {
+            work();
+        }
+        boolean interrupted = false;
         try {
-            return driveToEnd();
-        } catch (LeaseLostException lost) {
-            runner.released(run.id());
-            return runner.result(run.id());
+            while (true) {
+                try {
+                    return outcome.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    interruptRequested = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    if (cause instanceof Error error) {
+                        throw error;
+                    }
+                    throw new IllegalStateException(cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
-    private RunResult driveToEnd() {
+    /** Starts driving the run on a thread of the runner's executor; the future completes when it stops. */
+    CompletableFuture<RunResult> driveAsync() {
+        runner.executor().execute(() -> {
+            if (driving.compareAndSet(false, true)) {
+                work();
+            }
+        });
+        return outcome.copy();
+    }
+
+    /**
+     * The work loop of a thread that holds the driver role: applies finished nodes, starts ready
+     * ones, and runs one of them itself after giving the role up; then takes the role again if it
+     * can, so the thread that finishes a node is the one that starts the next. Returns when the run
+     * has nothing for this thread: other threads hold its nodes, or it has stopped.
+     */
+    private void work() {
         try {
             while (true) {
-                if (!stopping()) {
-                    dispatchReady();
-                }
-                if (running.isEmpty()) {
-                    if (stopping() || pending.isEmpty()) {
-                        break;
+                Task own = driveWhileHolding();
+                driving.set(false);
+                // A node that finished while this thread held the role left its result in the queue,
+                // and its thread went away: drive on, and hand this thread's node to another.
+                if (!completions.isEmpty() && !outcome.isDone() && driving.compareAndSet(false, true)) {
+                    if (own != null) {
+                        launch(own);
                     }
                     continue;
                 }
-                apply(completions.take());
+                if (own == null) {
+                    return;
+                }
+                completions.add(own.run());
+                if (!driving.compareAndSet(false, true)) {
+                    return;
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            fail(new RunError(ErrorCode.E_CANCELLED, "run '" + run.id() + "' was interrupted"));
-            drainRunning();
+        } catch (LeaseLostException lost) {
+            // Another process recovered this run while this one was taken for dead: stop writing.
+            runner.released(run.id());
+            outcome.complete(runner.result(run.id()));
+        } catch (RuntimeException | Error e) {
+            runner.released(run.id());
+            outcome.completeExceptionally(e);
         }
-        return finish();
+    }
+
+    /** One pass as driver; returns a node this thread should run once it has given the role up. */
+    private @Nullable Task driveWhileHolding() {
+        while (!outcome.isDone()) {
+            Completion done;
+            while ((done = completions.poll()) != null) {
+                apply(done);
+            }
+            if (interruptRequested) {
+                fail(new RunError(ErrorCode.E_CANCELLED, "run '" + run.id() + "' was interrupted"));
+            }
+            Task own = stopping() ? null : dispatchReady();
+            if (own != null) {
+                if (!own.alone()) {
+                    return own;
+                }
+                // Nothing else is in flight, so nothing can change the run's state meanwhile.
+                apply(own.run());
+                continue;
+            }
+            if (running.isEmpty()) {
+                if (stopping() || pending.isEmpty()) {
+                    outcome.complete(finish());
+                    return null;
+                }
+                continue;
+            }
+            if (completions.isEmpty()) {
+                return null;
+            }
+        }
+        return null;
     }
 
     private boolean stopping() {
@@ -321,20 +461,26 @@ final class RunCoordinator {
         return requested;
     }
 
-    private void dispatchReady() throws InterruptedException {
+    /**
+     * Starts every ready node: all but one on the runner's executor; the last is returned for this
+     * thread to run.
+     */
+    private @Nullable Task dispatchReady() {
         List<Pending> ready = readyActivations();
         if (ready.isEmpty() && running.isEmpty() && !pending.isEmpty()) {
             ready = List.of(pending.values().iterator().next());
         }
         if (ready.isEmpty()) {
-            return;
+            return null;
         }
         // Cancellation is checked before every node: the commit that precedes it says.
         if (commitAndCheckCancel()) {
             cancelled = true;
-            return;
+            return null;
         }
-        boolean inline = ready.size() == 1 && running.isEmpty();
+        boolean alone = ready.size() == 1 && running.isEmpty();
+        Task own = null;
+        Map<String, JsonNode> snapshot = null;
         for (Pending activation : ready) {
             NodeSpec spec = graph.nodes().get(activation.nodeId);
             pending.remove(pendingKey(activation));
@@ -353,12 +499,13 @@ final class RunCoordinator {
                             Map.of(),
                             STARTABLE);
                     fail(error);
-                    return;
+                    return own;
                 }
             }
             JsonNode pin = run.pins().get(activation.nodeId);
             if (pin != null) {
                 applyPinned(activation, spec, pin);
+                snapshot = null;
                 continue;
             }
             JsonNode input = mergeArrivals(activation);
@@ -367,16 +514,22 @@ final class RunCoordinator {
             steps.put(activation.order, started);
             events.emitNow(Event.STEP_STARTED, spec.id(), activation.order, NullNode.getInstance());
             running.put(activation.order, activation);
-            if (inline) {
-                apply(execute(activation, spec, input, outputs));
+            if (alone) {
+                own = new Task(activation, spec, input, outputs, true);
             } else {
-                Map<String, JsonNode> snapshot = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
-                runner.executor().execute(() -> completions.add(execute(activation, spec, input, snapshot)));
+                if (snapshot == null) {
+                    snapshot = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
+                }
+                if (own != null) {
+                    launch(own);
+                }
+                own = new Task(activation, spec, input, snapshot, false);
             }
             if (stopping()) {
-                return;
+                return own;
             }
         }
+        return own;
     }
 
     /**
@@ -432,7 +585,8 @@ final class RunCoordinator {
                 Optional.ofNullable(activation.resumeValue),
                 Optional.ofNullable(activation.interruptPayload),
                 events,
-                this::cancelRequested);
+                this::cancelRequested,
+                runLocals);
         RetryPolicy policy = spec.retryPolicy();
         int attempt = 1;
         while (true) {
@@ -711,17 +865,6 @@ final class RunCoordinator {
         all.addAll(first);
         all.addAll(second);
         return all;
-    }
-
-    private void drainRunning() {
-        while (!running.isEmpty()) {
-            try {
-                apply(completions.take());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 
     private RunResult finish() {

@@ -89,7 +89,7 @@ public final class Runner {
     /** Starts a run on a virtual thread and returns at once. */
     public RunHandle start(Graph graph, RunRequest request) {
         RunCoordinator coordinator = newRun(graph, request, Optional.empty());
-        return new RunHandle(coordinator.runId(), CompletableFuture.supplyAsync(coordinator::drive, executor));
+        return new RunHandle(coordinator.runId(), coordinator.driveAsync());
     }
 
     /**
@@ -121,8 +121,7 @@ public final class Runner {
 
     /** {@link #resume} on a virtual thread. */
     public RunHandle resumeAsync(String runId, JsonNode value) {
-        RunCoordinator coordinator = prepareResume(runId, value);
-        return new RunHandle(runId, CompletableFuture.supplyAsync(coordinator::drive, executor));
+        return new RunHandle(runId, prepareResume(runId, value).driveAsync());
     }
 
     /**

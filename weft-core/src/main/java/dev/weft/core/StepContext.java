@@ -20,6 +20,7 @@ final class StepContext implements NodeContext {
     private final Optional<JsonNode> interruptPayload;
     private final EventSink events;
     private final BooleanSupplier cancelled;
+    private final java.util.concurrent.ConcurrentMap<String, Object> runLocals;
     private Map<String, JsonNode> details = Map.of();
     private int attempt = 1;
 
@@ -35,7 +36,8 @@ final class StepContext implements NodeContext {
             Optional<JsonNode> resumeValue,
             Optional<JsonNode> interruptPayload,
             EventSink events,
-            BooleanSupplier cancelled) {
+            BooleanSupplier cancelled,
+            java.util.concurrent.ConcurrentMap<String, Object> runLocals) {
         this.runner = runner;
         this.runId = runId;
         this.spec = spec;
@@ -48,6 +50,7 @@ final class StepContext implements NodeContext {
         this.interruptPayload = interruptPayload;
         this.events = events;
         this.cancelled = cancelled;
+        this.runLocals = runLocals;
     }
 
     void attempt(int attempt) {
@@ -142,6 +145,11 @@ final class StepContext implements NodeContext {
             return stored.get();
         }
         return runner.store().saveIdempotentResult(full, call.get());
+    }
+
+    @Override
+    public <T> T runLocal(String key, Class<T> type, java.util.function.Supplier<? extends T> initial) {
+        return type.cast(runLocals.computeIfAbsent(key, k -> java.util.Objects.requireNonNull(initial.get(), key)));
     }
 
     @Override

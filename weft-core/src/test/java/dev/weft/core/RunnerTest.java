@@ -97,6 +97,65 @@ final class RunnerTest {
     }
 
     @Test
+    void aNodeThatFinishesWhileAnotherBlocksStartsItsDependentsAtOnce() {
+        // "slow" may finish only after "after-fast" has run. The thread that finishes "fast" starts
+        // "after-fast"; however the threads interleave, no finished node may wait for a blocked one.
+        Runner real = Runner.builder().build();
+        for (int round = 0; round < 200; round++) {
+            CountDownLatch afterFastRan = new CountDownLatch(1);
+            Graph graph = Graph.builder("interleave")
+                    .node("fast", echo())
+                    .node("slow", awaiting(afterFastRan))
+                    .node("after-fast", context -> {
+                        afterFastRan.countDown();
+                        return NodeResult.output(context.input());
+                    })
+                    .edge(Graph.START, "fast")
+                    .edge(Graph.START, "slow")
+                    .edge("fast", "after-fast")
+                    .compile();
+
+            RunResult result = round % 2 == 0
+                    ? real.run(graph, RunRequest.of(json("1")))
+                    : real.start(graph, RunRequest.of(json("1"))).result().join();
+
+            assertThat(result.status())
+                    .as("round %d: %s", round, result.error())
+                    .isEqualTo(RunStatus.COMPLETED);
+        }
+    }
+
+    @Test
+    void interruptingTheThreadThatWaitsForARunFailsItBeforeItsNextNode() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        Graph graph = Graph.builder("interrupted")
+                .node("slow", awaiting(release))
+                .node("quick", echo())
+                .node("after-slow", echo())
+                .edge(Graph.START, "slow")
+                .edge(Graph.START, "quick")
+                .edge("slow", "after-slow")
+                .compile();
+        Runner real = Runner.builder().build();
+        java.util.concurrent.atomic.AtomicReference<RunResult> result =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        // The caller runs "quick" itself, then waits while "slow" runs on another thread.
+        Thread caller = Thread.ofPlatform().start(() -> result.set(real.run(graph, RunRequest.of(json("1")))));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (caller.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        caller.interrupt();
+        Thread.sleep(50);
+        release.countDown();
+        caller.join(10_000);
+
+        assertThat(result.get().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.get().error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
+        assertThat(completedNodes(result.get())).containsExactlyInAnyOrder("slow", "quick");
+    }
+
+    @Test
     void routesByTheHandleTheNodeChooses() {
         Graph graph = Graph.builder("route")
                 .node(NodeSpec.builder("check", context -> NodeResult.output(context.input()))

@@ -50,6 +50,24 @@ public final class PlanExecutor {
     private final int maxConcurrentPerCapability;
     private final boolean rejectCycles;
     private final java.util.random.RandomGenerator random;
+    /**
+     * Compiled graphs of recent plans, with each plan's JSON: a planner asked the same thing twice
+     * gives the same plan, and compiling one costs more than running a short plan's bookkeeping.
+     */
+    private final Map<Plan, Compiled> compiled =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<Plan, Compiled>(64, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Plan, Compiled> eldest) {
+                    return size() > MAX_COMPILED_PLANS;
+                }
+            });
+
+    private static final int MAX_COMPILED_PLANS = 256;
+
+    /** A plan's graph, and the plan as JSON for its runs' input. */
+    private record Compiled(Graph graph, ObjectNode planJson) {}
 
     private PlanExecutor(Builder builder) {
         this.random = builder.random;
@@ -91,13 +109,25 @@ public final class PlanExecutor {
 
     /**
      * The graph that runs {@code plan}. Its run input is {@link #runInput}; the join's output is the
-     * {@link PlanSummary}.
+     * {@link PlanSummary}. Graphs of recent plans are kept, so asking again is cheap.
      *
      * @throws PlanInvalidException with {@code E_PLAN_CYCLE} for a cycle when cycles are rejected
      */
     public Graph graph(Plan plan) {
+        return compiledOf(plan).graph();
+    }
+
+    private Compiled compiledOf(Plan plan) {
+        Compiled known = compiled.get(plan);
+        if (known == null) {
+            known = new Compiled(compile(plan), plan.toJson());
+            compiled.put(plan, known);
+        }
+        return known;
+    }
+
+    private Graph compile(Plan plan) {
         ExecutionGroups groups = ExecutionGroups.of(plan, rejectCycles);
-        Limits limits = new Limits(maxConcurrentSteps, maxConcurrentPerCapability);
         Graph.Builder builder = Graph.builder("plan:" + plan.intentType());
         builder.node(NodeSpec.builder(PLAN_NODE, new PlanNode(plan, groups))
                 .type("plan")
@@ -107,7 +137,7 @@ public final class PlanExecutor {
         for (PlanStep step : plan.steps()) {
             List<String> deps = groups.dependencies().get(step.id());
             Set<String> scope = ancestors(step.id(), groups.dependencies());
-            builder.node(NodeSpec.builder(STEP_PREFIX + step.id(), new StepNode(this, step, deps, scope, limits))
+            builder.node(NodeSpec.builder(STEP_PREFIX + step.id(), new StepNode(this, step, deps, scope))
                     .name(STEP_PREFIX + step.id())
                     .type("plan-step")
                     .maxVisits(1)
@@ -130,10 +160,26 @@ public final class PlanExecutor {
         return builder.compile();
     }
 
+    /**
+     * The caps on concurrent steps of the run {@code context} belongs to; none when no cap is set.
+     */
+    @org.jspecify.annotations.Nullable
+    Limits limits(NodeContext context) {
+        if (maxConcurrentSteps == Integer.MAX_VALUE && maxConcurrentPerCapability == Integer.MAX_VALUE) {
+            return null;
+        }
+        return context.runLocal(
+                "weft.plan.limits", Limits.class, () -> new Limits(maxConcurrentSteps, maxConcurrentPerCapability));
+    }
+
     /** The run input of a plan's graph: the plan itself (so another process can rebuild the graph) and the request. */
     public static ObjectNode runInput(Plan plan, PlanRequest request) {
+        return runInput(plan.toJson(), request);
+    }
+
+    private static ObjectNode runInput(ObjectNode planJson, PlanRequest request) {
         ObjectNode input = Json.object();
-        input.set("plan", plan.toJson());
+        input.set("plan", planJson);
         input.put("mode", request.mode().name());
         input.set("input", request.input());
         ArrayNode approved = input.putArray("approvedSteps");
@@ -144,12 +190,14 @@ public final class PlanExecutor {
 
     /** Runs {@code plan} until it completes, fails or waits (for an approval or an answer). */
     public RunResult run(Runner runner, Plan plan, PlanRequest request) {
-        return runner.run(graph(plan), RunRequest.of(runInput(plan, request)));
+        Compiled known = compiledOf(plan);
+        return runner.run(known.graph(), RunRequest.of(runInput(known.planJson(), request)));
     }
 
     /** Starts {@code plan} on a virtual thread. */
     public Runner.RunHandle start(Runner runner, Plan plan, PlanRequest request) {
-        return runner.start(graph(plan), RunRequest.of(runInput(plan, request)));
+        Compiled known = compiledOf(plan);
+        return runner.start(known.graph(), RunRequest.of(runInput(known.planJson(), request)));
     }
 
     /** Continues a waiting plan run with a person's decision, rebuilding its graph from the stored plan. */
@@ -381,26 +429,29 @@ public final class PlanExecutor {
 
         @Override
         public NodeResult execute(NodeContext context) {
-            List<StepOutcome> outcomes = new ArrayList<>();
+            List<JsonNode> outcomes = new ArrayList<>(plan.steps().size());
             for (PlanStep step : plan.steps()) {
                 JsonNode output = context.outputs().get(STEP_PREFIX + step.id());
                 if (output != null && output.has("status")) {
-                    outcomes.add(StepOutcome.fromJson(output));
+                    outcomes.add(output);
                 }
             }
-            PlanSummary summary = PlanSummary.of(outcomes);
-            if (summary.successfulSteps() == 0 && summary.failedSteps() > 0) {
+            ObjectNode summary = PlanSummary.summarize(outcomes);
+            if (summary.get("successfulSteps").asInt() == 0
+                    && summary.get("failedSteps").asInt() > 0) {
                 Set<String> codes = new LinkedHashSet<>();
                 List<String> messages = new ArrayList<>();
-                for (PlanSummary.StepError error : summary.errors()) {
-                    codes.add(error.code());
-                    messages.add(error.stepId() + ": " + error.code() + ": " + error.message());
+                for (JsonNode error : summary.get("errors")) {
+                    String code = error.path("code").asText();
+                    codes.add(code);
+                    messages.add(error.path("stepId").asText() + ": " + code + ": "
+                            + error.path("message").asText());
                 }
                 ErrorCode code =
                         codes.size() == 1 ? ErrorCode.valueOf(codes.iterator().next()) : ErrorCode.E_TOOL_FAILED;
                 throw new WeftException(code, "every step failed: " + String.join("; ", messages));
             }
-            return NodeResult.output(summary.toJson());
+            return NodeResult.output(summary);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.weft.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
 import java.util.ArrayList;
@@ -34,33 +35,75 @@ public record PlanSummary(
     }
 
     public static PlanSummary of(List<StepOutcome> outcomes) {
-        int total = 0;
-        int ok = 0;
-        int failed = 0;
-        int skipped = 0;
-        List<StepError> errors = new ArrayList<>();
-        Map<String, JsonNode> results = new LinkedHashMap<>();
-        for (StepOutcome outcome : outcomes) {
-            for (StepOutcome leaf : outcome.leaves()) {
-                total++;
-                switch (leaf.status()) {
-                    case SUCCEEDED, PREVIEWED -> {
-                        ok++;
-                        results.put(
-                                leaf.stepId(),
-                                leaf.status() == StepOutcome.Status.PREVIEWED ? leaf.args() : leaf.result());
-                    }
-                    case FAILED -> {
-                        failed++;
-                        leaf.error()
-                                .ifPresent(e -> errors.add(
-                                        new StepError(leaf.stepId(), e.code().name(), e.message())));
-                    }
-                    case SKIPPED -> skipped++;
+        List<JsonNode> stored = new ArrayList<>(outcomes.size());
+        outcomes.forEach(outcome -> stored.add(outcome.toJson()));
+        return fromJson(summarize(stored));
+    }
+
+    /**
+     * The summary, as JSON, of steps' outcomes as their nodes stored them ({@link
+     * StepOutcome#toJson}): the join reads them in place rather than parsing each one.
+     */
+    static ObjectNode summarize(List<JsonNode> outcomes) {
+        Tally tally = new Tally();
+        outcomes.forEach(tally::count);
+        ObjectNode node = Json.object();
+        node.put("totalSteps", tally.total);
+        node.put("successfulSteps", tally.ok);
+        node.put("failedSteps", tally.failed);
+        node.put("skippedSteps", tally.skipped);
+        node.put("partialFailure", tally.failed > 0 && tally.ok > 0);
+        node.set("errors", tally.errors);
+        node.set("results", tally.results);
+        ArrayNode stepArray = node.putArray("steps");
+        outcomes.forEach(stepArray::add);
+        return node;
+    }
+
+    /** Counts executions: an expanded step counts once per child. */
+    private static final class Tally {
+        int total;
+        int ok;
+        int failed;
+        int skipped;
+        final ArrayNode errors = Json.mapper().createArrayNode();
+        final ObjectNode results = Json.object();
+
+        void count(JsonNode outcome) {
+            JsonNode children = outcome.path("children");
+            if (!children.isEmpty()) {
+                children.forEach(this::count);
+                return;
+            }
+            total++;
+            String stepId = outcome.get("stepId").asText();
+            switch (StepOutcome.Status.valueOf(outcome.get("status").asText())) {
+                case SUCCEEDED -> {
+                    ok++;
+                    results.set(stepId, valueOf(outcome, "result"));
                 }
+                case PREVIEWED -> {
+                    ok++;
+                    results.set(stepId, valueOf(outcome, "args"));
+                }
+                case FAILED -> {
+                    failed++;
+                    JsonNode error = outcome.path("error");
+                    if (error.isObject()) {
+                        ObjectNode e = errors.addObject();
+                        e.put("stepId", stepId);
+                        e.set("code", error.get("code"));
+                        e.set("message", error.get("message"));
+                    }
+                }
+                case SKIPPED -> skipped++;
             }
         }
-        return new PlanSummary(total, ok, failed, skipped, failed > 0 && ok > 0, errors, results, outcomes);
+
+        private static JsonNode valueOf(JsonNode outcome, String field) {
+            JsonNode value = outcome.get(field);
+            return value == null ? NullNode.getInstance() : value;
+        }
     }
 
     /** The summary as a node's output, and as {@code weft plan run --json} prints it. */
@@ -85,9 +128,26 @@ public record PlanSummary(
         return node;
     }
 
+    /** Reads a summary as {@link #toJson} (or the join) wrote it. */
     public static PlanSummary fromJson(JsonNode node) {
-        List<StepOutcome> outcomes = new ArrayList<>();
-        node.path("steps").forEach(step -> outcomes.add(StepOutcome.fromJson(step)));
-        return of(outcomes);
+        List<StepError> errors = new ArrayList<>();
+        node.path("errors")
+                .forEach(e -> errors.add(new StepError(
+                        e.path("stepId").asText(),
+                        e.path("code").asText(),
+                        e.path("message").asText())));
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        node.path("results").properties().forEach(e -> results.put(e.getKey(), e.getValue()));
+        List<StepOutcome> steps = new ArrayList<>();
+        node.path("steps").forEach(step -> steps.add(StepOutcome.fromJson(step)));
+        return new PlanSummary(
+                node.path("totalSteps").asInt(),
+                node.path("successfulSteps").asInt(),
+                node.path("failedSteps").asInt(),
+                node.path("skippedSteps").asInt(),
+                node.path("partialFailure").asBoolean(),
+                errors,
+                results,
+                steps);
     }
 }

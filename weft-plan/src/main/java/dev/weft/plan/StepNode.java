@@ -10,7 +10,6 @@ import dev.weft.core.Node;
 import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.RunError;
-import dev.weft.core.TransientException;
 import dev.weft.core.WeftException;
 import dev.weft.plan.internal.Placeholders;
 import dev.weft.plan.internal.Placeholders.Prepared;
@@ -38,19 +37,12 @@ final class StepNode implements Node {
     private final PlanStep step;
     private final List<String> dependencies;
     private final Set<String> scope;
-    private final PlanExecutor.Limits limits;
 
-    StepNode(
-            PlanExecutor executor,
-            PlanStep step,
-            List<String> dependencies,
-            Set<String> scope,
-            PlanExecutor.Limits limits) {
+    StepNode(PlanExecutor executor, PlanStep step, List<String> dependencies, Set<String> scope) {
         this.executor = executor;
         this.step = step;
         this.dependencies = List.copyOf(dependencies);
         this.scope = Set.copyOf(scope);
-        this.limits = limits;
     }
 
     @Override
@@ -62,10 +54,11 @@ final class StepNode implements Node {
             return done(StepOutcome.skipped(step.id(), "", NullNode.getInstance(), "the plan was not approved"));
         }
         for (String dependency : dependencies) {
-            StepOutcome outcome = outcome(context, dependency);
-            if (outcome == null
-                    || (outcome.status() != StepOutcome.Status.SUCCEEDED
-                            && outcome.status() != StepOutcome.Status.PREVIEWED)) {
+            JsonNode outcome = outcome(context, dependency);
+            StepOutcome.Status status = outcome == null
+                    ? null
+                    : StepOutcome.Status.valueOf(outcome.get("status").asText());
+            if (status != StepOutcome.Status.SUCCEEDED && status != StepOutcome.Status.PREVIEWED) {
                 return done(StepOutcome.skipped(
                         step.id(),
                         "",
@@ -86,6 +79,10 @@ final class StepNode implements Node {
                 answers.setAll((ObjectNode) source.get(step.id()));
             }
         }
+        PlanExecutor.Limits limits = executor.limits(context);
+        if (limits == null) {
+            return run(context, mode, answers, approved, rejected);
+        }
         try {
             limits.acquire(step.capability());
         } catch (InterruptedException e) {
@@ -99,42 +96,51 @@ final class StepNode implements Node {
                     0));
         }
         try {
-            JsonNode payload = context.interruptPayload().orElse(NullNode.getInstance());
-            if (payload.path("type").asText().equals("approval") && answers.isEmpty()) {
-                return approveAndRun(context, payload, approved, rejected);
-            }
-            return resolveAndRun(context, mode, answers, approved, rejected);
+            return run(context, mode, answers, approved, rejected);
         } finally {
             limits.release(step.capability());
         }
+    }
+
+    private NodeResult run(
+            NodeContext context, PlanMode mode, ObjectNode answers, Set<String> approved, Set<String> rejected) {
+        JsonNode payload = context.interruptPayload().orElse(NullNode.getInstance());
+        if (payload.path("type").asText().equals("approval") && answers.isEmpty()) {
+            return approveAndRun(context, payload, approved, rejected);
+        }
+        return resolveAndRun(context, mode, answers, approved, rejected);
     }
 
     private static NodeResult done(StepOutcome outcome) {
         return NodeResult.output(outcome.toJson());
     }
 
-    private static StepOutcome outcome(NodeContext context, String stepId) {
+    /** A step's outcome as its node stored it ({@link StepOutcome#toJson}); read in place, not parsed. */
+    private static @org.jspecify.annotations.Nullable JsonNode outcome(NodeContext context, String stepId) {
         JsonNode output = context.outputs().get(PlanExecutor.STEP_PREFIX + stepId);
-        return output == null || !output.has("status") ? null : StepOutcome.fromJson(output);
+        return output == null || !output.has("status") ? null : output;
     }
 
     /** Every result a placeholder of this step may read: its dependencies' results, children by their own ids. */
     private Map<String, JsonNode> results(NodeContext context) {
         Map<String, JsonNode> results = new LinkedHashMap<>();
         for (String id : scope) {
-            StepOutcome outcome = outcome(context, id);
-            if (outcome == null) {
-                continue;
-            }
-            if (outcome.children().isEmpty()) {
-                results.put(id, outcome.result());
-            } else {
-                for (StepOutcome child : outcome.leaves()) {
-                    results.put(child.stepId(), child.result());
-                }
+            JsonNode outcome = outcome(context, id);
+            if (outcome != null) {
+                putLeafResults(outcome, results);
             }
         }
         return results;
+    }
+
+    private static void putLeafResults(JsonNode outcome, Map<String, JsonNode> results) {
+        JsonNode children = outcome.path("children");
+        if (children.isEmpty()) {
+            JsonNode result = outcome.get("result");
+            results.put(outcome.get("stepId").asText(), result == null ? NullNode.getInstance() : result);
+        } else {
+            children.forEach(child -> putLeafResults(child, results));
+        }
     }
 
     private NodeResult resolveAndRun(
@@ -400,10 +406,7 @@ final class StepNode implements Node {
             return future.get(tool.timeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new TransientException(
-                    ErrorCode.E_TOOL_TIMEOUT,
-                    "tool '" + tool.name() + "' did not answer within "
-                            + tool.timeout().toMillis() + " ms");
+            throw StepQueue.timedOut(tool);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
@@ -561,7 +564,7 @@ final class StepNode implements Node {
                 .forEach(e -> table.append("| ")
                         .append(escape(e.getKey()))
                         .append(" | ")
-                        .append(escape(e.getValue().isTextual() ? e.getValue().asText() : Json.write(e.getValue())))
+                        .append(escape(e.getValue().isValueNode() ? e.getValue().asText() : Json.write(e.getValue())))
                         .append(" |\n"));
         return table.toString();
     }
