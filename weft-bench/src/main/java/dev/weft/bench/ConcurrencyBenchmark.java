@@ -73,7 +73,8 @@ public final class ConcurrencyBenchmark {
             long collections,
             long baselineBytes,
             long cpuNanos,
-            long gcPauseMillis) {
+            long gcPauseMillis,
+            long allocatedBytes) {
         double wallOverIdeal() {
             return wallNanos / 1e6 / IDEAL_MILLIS;
         }
@@ -100,13 +101,15 @@ public final class ConcurrencyBenchmark {
             return String.format(
                     Locale.ROOT,
                     "detail checkpoint_every_step=%s wall_ms=%.0f ideal_ms=%d start_all_ms=%.0f"
-                            + " cpu_ms_per_plan=%.3f gc_pause_ms=%d peak_heap_mb=sampled-used-every-%dms"
+                            + " cpu_ms_per_plan=%.3f allocated_kb_per_plan=%.1f gc_pause_ms=%d"
+                            + " peak_heap_mb=sampled-used-every-%dms"
                             + " peak_after_gc_mb=%d collections=%d heap_before_mb=%d",
                     checkpointEveryStep,
                     wallNanos / 1e6,
                     IDEAL_MILLIS,
                     startAllNanos / 1e6,
                     cpuNanos / 1e6 / plans,
+                    allocatedBytes / 1024.0 / plans,
                     gcPauseMillis,
                     HeapPeakMonitor.SAMPLE_MILLIS,
                     peakAfterGcBytes / MB,
@@ -244,6 +247,7 @@ public final class ConcurrencyBenchmark {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try (HeapPeakMonitor heap = HeapPeakMonitor.start()) {
             long cpuBefore = os.getProcessCpuTime();
+            long allocatedBefore = allocatedBytes();
             long gcBefore = gcPauseMillis();
             long start = System.nanoTime();
             for (int i = 0; i < plans; i++) {
@@ -256,6 +260,7 @@ public final class ConcurrencyBenchmark {
             CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).join();
             long wall = lastCompletion.get() - start;
             long cpu = os.getProcessCpuTime() - cpuBefore;
+            long allocated = allocatedBytes() - allocatedBefore;
             long gc = gcPauseMillis() - gcBefore;
             measurement = new Measurement(
                     checkpointEveryStep,
@@ -267,7 +272,8 @@ public final class ConcurrencyBenchmark {
                     heap.collections(),
                     baseline,
                     cpu,
-                    gc);
+                    gc,
+                    allocated);
         }
         for (int i = 0; i < results.size(); i++) {
             check(results.get(i).join(), i);
@@ -283,6 +289,11 @@ public final class ConcurrencyBenchmark {
      */
     private static void forget(Runner runner) {
         runner.store().pruneRuns(Instant.MAX);
+    }
+
+    /** Bytes allocated on the heap by every thread so far (virtual threads count on their carriers). */
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getTotalThreadAllocatedBytes();
     }
 
     /**
