@@ -51,10 +51,67 @@ final class WriteBuffer {
             changes = new ArrayList<>(batch.size() + 4);
             heldEvents = new ArrayList<>(held.size() + 2);
         }
-        boolean cancelRequested = store.apply(runId, owner, batch);
+        boolean cancelRequested = store.apply(runId, owner, coalesce(batch));
         for (Event event : held) {
             EventSink.notify(listeners, event);
         }
         return cancelRequested;
+    }
+
+    /**
+     * The batch with each step written once: a step inserted or updated earlier in the batch and
+     * updated again later (started, then finished) is written in its last state, with the first
+     * write's precondition, since nothing sees the states in between of one atomic batch. Only
+     * the latest checkpoint is kept. The order of everything else is unchanged.
+     */
+    static List<RunStore.Change> coalesce(List<RunStore.Change> batch) {
+        if (batch.size() < 2) {
+            return batch;
+        }
+        List<RunStore.Change> out = new ArrayList<>(batch.size());
+        java.util.Map<Integer, Integer> stepAt = new java.util.HashMap<>();
+        int checkpointAt = -1;
+        for (RunStore.Change change : batch) {
+            switch (change) {
+                case RunStore.Change.UpdateStep update -> {
+                    Integer at = stepAt.get(update.step().order());
+                    RunStore.Change merged = at == null ? null : merge(out.get(at), update);
+                    if (merged != null) {
+                        out.set(at, merged);
+                    } else {
+                        stepAt.put(update.step().order(), out.size());
+                        out.add(change);
+                    }
+                }
+                case RunStore.Change.InsertStep insert -> {
+                    stepAt.put(insert.step().order(), out.size());
+                    out.add(change);
+                }
+                case RunStore.Change.SaveCheckpoint save -> {
+                    if (checkpointAt >= 0) {
+                        out.set(checkpointAt, null);
+                    }
+                    checkpointAt = out.size();
+                    out.add(save);
+                }
+                case RunStore.Change.AppendEvent append -> out.add(append);
+            }
+        }
+        out.removeIf(java.util.Objects::isNull);
+        return out;
+    }
+
+    /** {@code earlier} then {@code later} as one write, or null when the later one's precondition would fail. */
+    private static RunStore.@org.jspecify.annotations.Nullable Change merge(
+            RunStore.Change earlier, RunStore.Change.UpdateStep later) {
+        return switch (earlier) {
+            case RunStore.Change.InsertStep insert ->
+                later.expected().contains(insert.step().status()) ? new RunStore.Change.InsertStep(later.step()) : null;
+            case RunStore.Change.UpdateStep update ->
+                later.expected().contains(update.step().status())
+                        ? new RunStore.Change.UpdateStep(later.step(), update.expected())
+                        : null;
+            default -> null;
+        };
     }
 }
