@@ -61,8 +61,8 @@ final class WriteBuffer {
     /**
      * The batch with each step written once: a step inserted or updated earlier in the batch and
      * updated again later (started, then finished) is written in its last state, with the first
-     * write's precondition, since nothing sees the states in between of one atomic batch. Only
-     * the latest checkpoint is kept. The order of everything else is unchanged.
+     * write's precondition, since nothing sees the states in between of one atomic batch. Events
+     * and checkpoints (one per completed step, so a run can be forked from any) keep their order.
      */
     static List<RunStore.Change> coalesce(List<RunStore.Change> batch) {
         if (batch.size() < 2) {
@@ -70,7 +70,6 @@ final class WriteBuffer {
         }
         List<RunStore.Change> out = new ArrayList<>(batch.size());
         java.util.Map<Integer, Integer> stepAt = new java.util.HashMap<>();
-        int checkpointAt = -1;
         for (RunStore.Change change : batch) {
             switch (change) {
                 case RunStore.Change.UpdateStep update -> {
@@ -87,17 +86,10 @@ final class WriteBuffer {
                     stepAt.put(insert.step().order(), out.size());
                     out.add(change);
                 }
-                case RunStore.Change.SaveCheckpoint save -> {
-                    if (checkpointAt >= 0) {
-                        out.set(checkpointAt, null);
-                    }
-                    checkpointAt = out.size();
-                    out.add(save);
-                }
+                case RunStore.Change.SaveCheckpoint save -> out.add(save);
                 case RunStore.Change.AppendEvent append -> out.add(append);
             }
         }
-        out.removeIf(java.util.Objects::isNull);
         return out;
     }
 
