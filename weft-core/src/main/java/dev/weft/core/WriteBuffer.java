@@ -59,51 +59,38 @@ final class WriteBuffer {
     }
 
     /**
-     * The batch with each step written once: a step inserted or updated earlier in the batch and
-     * updated again later (started, then finished) is written in its last state, with the first
-     * write's precondition, since nothing sees the states in between of one atomic batch. Events
-     * and checkpoints (one per completed step, so a run can be forked from any) keep their order.
+     * The batch with fewer step writes: an update of a step that an earlier update in the batch
+     * (started, then finished) leads into is written once, in its last state, expecting either
+     * update's statuses: from a status the first expects both would apply; from one only the second
+     * expects, the second alone would. Nothing sees the states in between of one atomic batch.
+     * Everything else keeps its order; every checkpoint is kept, so a run can be forked from any
+     * step.
      */
     static List<RunStore.Change> coalesce(List<RunStore.Change> batch) {
         if (batch.size() < 2) {
             return batch;
         }
         List<RunStore.Change> out = new ArrayList<>(batch.size());
-        java.util.Map<Integer, Integer> stepAt = new java.util.HashMap<>();
+        java.util.Map<Integer, Integer> updateAt = new java.util.HashMap<>();
         for (RunStore.Change change : batch) {
-            switch (change) {
-                case RunStore.Change.UpdateStep update -> {
-                    Integer at = stepAt.get(update.step().order());
-                    RunStore.Change merged = at == null ? null : merge(out.get(at), update);
-                    if (merged != null) {
-                        out.set(at, merged);
-                    } else {
-                        stepAt.put(update.step().order(), out.size());
-                        out.add(change);
-                    }
+            if (change instanceof RunStore.Change.UpdateStep update) {
+                Integer at = updateAt.get(update.step().order());
+                if (at != null
+                        && out.get(at) instanceof RunStore.Change.UpdateStep earlier
+                        && update.expected().contains(earlier.step().status())) {
+                    java.util.Set<StepStatus> expected = java.util.EnumSet.noneOf(StepStatus.class);
+                    expected.addAll(earlier.expected());
+                    expected.addAll(update.expected());
+                    out.set(at, new RunStore.Change.UpdateStep(update.step(), expected));
+                    continue;
                 }
-                case RunStore.Change.InsertStep insert -> {
-                    stepAt.put(insert.step().order(), out.size());
-                    out.add(change);
-                }
-                case RunStore.Change.SaveCheckpoint save -> out.add(save);
-                case RunStore.Change.AppendEvent append -> out.add(append);
+                updateAt.put(update.step().order(), out.size());
+            } else if (change instanceof RunStore.Change.InsertStep insert) {
+                // A step inserted after an update of the same order ends that update's run of merges.
+                updateAt.remove(insert.step().order());
             }
+            out.add(change);
         }
         return out;
-    }
-
-    /** {@code earlier} then {@code later} as one write, or null when the later one's precondition would fail. */
-    private static RunStore.@org.jspecify.annotations.Nullable Change merge(
-            RunStore.Change earlier, RunStore.Change.UpdateStep later) {
-        return switch (earlier) {
-            case RunStore.Change.InsertStep insert ->
-                later.expected().contains(insert.step().status()) ? new RunStore.Change.InsertStep(later.step()) : null;
-            case RunStore.Change.UpdateStep update ->
-                later.expected().contains(update.step().status())
-                        ? new RunStore.Change.UpdateStep(later.step(), update.expected())
-                        : null;
-            default -> null;
-        };
     }
 }

@@ -54,7 +54,7 @@ final class WriteBufferTest {
     }
 
     @Test
-    void aStepStartedAndFinishedInOneBatchIsWrittenOnceWithTheFirstPrecondition() {
+    void aStepStartedAndFinishedInOneBatchIsWrittenOnceExpectingEitherUpdatesStatuses() {
         Set<StepStatus> startable = Set.of(StepStatus.PENDING, StepStatus.WAITING);
         List<Change> batch = List.of(
                 new Change.UpdateStep(running(1), startable),
@@ -63,17 +63,44 @@ final class WriteBufferTest {
                 event(2));
 
         assertThat(WriteBuffer.coalesce(batch))
-                .containsExactly(new Change.UpdateStep(completed(1), startable), event(1), event(2));
+                .containsExactly(
+                        new Change.UpdateStep(
+                                completed(1), Set.of(StepStatus.PENDING, StepStatus.WAITING, StepStatus.RUNNING)),
+                        event(1),
+                        event(2));
     }
 
     @Test
-    void aStepInsertedAndUpdatedInOneBatchIsInsertedInItsLastState() {
+    void anInsertIsKeptAsItIsAndTheUpdatesAfterItMerge() {
         List<Change> batch = List.of(
                 new Change.InsertStep(pending(2)),
                 new Change.UpdateStep(running(2), Set.of(StepStatus.PENDING)),
                 new Change.UpdateStep(completed(2), Set.of(StepStatus.RUNNING)));
 
-        assertThat(WriteBuffer.coalesce(batch)).containsExactly(new Change.InsertStep(completed(2)));
+        assertThat(WriteBuffer.coalesce(batch))
+                .containsExactly(
+                        new Change.InsertStep(pending(2)),
+                        new Change.UpdateStep(completed(2), Set.of(StepStatus.PENDING, StepStatus.RUNNING)));
+    }
+
+    @Test
+    void aMergedUpdateEndsAsTheTwoWouldFromAnyStoredStatus() {
+        Change.UpdateStep first = new Change.UpdateStep(running(6), Set.of(StepStatus.PENDING));
+        Change.UpdateStep second = new Change.UpdateStep(completed(6), Set.of(StepStatus.RUNNING));
+        Change.UpdateStep merged =
+                (Change.UpdateStep) WriteBuffer.coalesce(List.of(first, second)).get(0);
+        for (StepStatus stored : StepStatus.values()) {
+            StepStatus afterBoth = stored;
+            if (first.expected().contains(afterBoth)) {
+                afterBoth = first.step().status();
+            }
+            if (second.expected().contains(afterBoth)) {
+                afterBoth = second.step().status();
+            }
+            StepStatus afterMerged =
+                    merged.expected().contains(stored) ? merged.step().status() : stored;
+            assertThat(afterMerged).as("from %s", stored).isEqualTo(afterBoth);
+        }
     }
 
     @Test

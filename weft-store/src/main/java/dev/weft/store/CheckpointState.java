@@ -1,15 +1,10 @@
 package dev.weft.store;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.weft.core.Json;
 import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.Checkpoint.Activation;
 import dev.weft.core.spi.Checkpoint.Arrival;
 import dev.weft.core.spi.Checkpoint.Waiting;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,65 +23,76 @@ final class CheckpointState {
 
     static String write(Checkpoint checkpoint, Payloads.Pending payloads) {
         String runId = checkpoint.runId();
-        StringWriter text = new StringWriter(256);
-        try (JsonGenerator out = Json.mapper().getFactory().createGenerator(text)) {
-            out.writeStartObject();
-            writeValues(out, "outputs", "outputRefs", checkpoint.outputs(), runId, payloads);
-            out.writeObjectFieldStart("visits");
-            for (Map.Entry<String, Integer> visit : checkpoint.visits().entrySet()) {
-                out.writeNumberField(visit.getKey(), visit.getValue());
-            }
-            out.writeEndObject();
-            out.writeArrayFieldStart("pending");
-            for (Activation activation : checkpoint.pending()) {
-                out.writeStartObject();
-                out.writeStringField("node", activation.nodeId());
-                out.writeNumberField("step", activation.stepOrder());
-                out.writeArrayFieldStart("arrivals");
-                for (Arrival arrival : activation.arrivals()) {
-                    out.writeStartObject();
-                    out.writeStringField("from", arrival.from());
-                    writeValue(out, "value", "ref", arrival.value(), runId, payloads);
-                    out.writeEndObject();
-                }
-                out.writeEndArray();
-                out.writeEndObject();
-            }
-            out.writeEndArray();
-            out.writeArrayFieldStart("waiting");
-            for (Waiting waiting : checkpoint.waiting()) {
-                out.writeStartObject();
-                out.writeStringField("node", waiting.nodeId());
-                out.writeNumberField("step", waiting.stepOrder());
-                writeValue(out, "input", "inputRef", waiting.input(), runId, payloads);
-                writeValue(out, "payload", "payloadRef", waiting.payload(), runId, payloads);
-                out.writeEndObject();
-            }
-            out.writeEndArray();
-            writeValues(out, "ended", "endedRefs", checkpoint.ended(), runId, payloads);
-            out.writeStringField("lastEnded", checkpoint.lastEnded());
-            out.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write checkpoint of run " + runId, e);
+        StringBuilder text = new StringBuilder(256).append('{');
+        writeValues(text, "outputs", "outputRefs", checkpoint.outputs(), runId, payloads);
+        text.append(",\"visits\":{");
+        boolean first = true;
+        for (Map.Entry<String, Integer> visit : checkpoint.visits().entrySet()) {
+            first = comma(text, first);
+            JsonText.appendString(text, visit.getKey());
+            text.append(':').append(visit.getValue().intValue());
         }
-        return text.toString();
+        text.append("},\"pending\":[");
+        first = true;
+        for (Activation activation : checkpoint.pending()) {
+            first = comma(text, first);
+            text.append("{\"node\":");
+            JsonText.appendString(text, activation.nodeId());
+            text.append(",\"step\":").append(activation.stepOrder()).append(",\"arrivals\":[");
+            boolean firstArrival = true;
+            for (Arrival arrival : activation.arrivals()) {
+                firstArrival = comma(text, firstArrival);
+                text.append("{\"from\":");
+                JsonText.appendString(text, arrival.from());
+                text.append(',');
+                writeValue(text, "value", "ref", arrival.value(), runId, payloads);
+                text.append('}');
+            }
+            text.append("]}");
+        }
+        text.append("],\"waiting\":[");
+        first = true;
+        for (Waiting waiting : checkpoint.waiting()) {
+            first = comma(text, first);
+            text.append("{\"node\":");
+            JsonText.appendString(text, waiting.nodeId());
+            text.append(",\"step\":").append(waiting.stepOrder()).append(',');
+            writeValue(text, "input", "inputRef", waiting.input(), runId, payloads);
+            text.append(',');
+            writeValue(text, "payload", "payloadRef", waiting.payload(), runId, payloads);
+            text.append('}');
+        }
+        text.append("],");
+        writeValues(text, "ended", "endedRefs", checkpoint.ended(), runId, payloads);
+        text.append(",\"lastEnded\":");
+        JsonText.appendString(text, checkpoint.lastEnded());
+        return text.append('}').toString();
+    }
+
+    /** Writes a comma unless {@code first}; returns false, for the next element. */
+    private static boolean comma(StringBuilder text, boolean first) {
+        if (!first) {
+            text.append(',');
+        }
+        return false;
     }
 
     private static void writeValues(
-            JsonGenerator out,
+            StringBuilder text,
             String inlineKey,
             String refKey,
             Map<String, JsonNode> values,
             String runId,
-            Payloads.Pending payloads)
-            throws IOException {
+            Payloads.Pending payloads) {
         Map<String, String> refs = Map.of();
-        out.writeObjectFieldStart(inlineKey);
+        text.append('"').append(inlineKey).append("\":{");
+        boolean first = true;
         for (Map.Entry<String, JsonNode> value : values.entrySet()) {
             Payloads.Stored stored = payloads.store(runId, value.getValue());
             if (stored.text() != null) {
-                out.writeFieldName(value.getKey());
-                out.writeRawValue(stored.text());
+                first = comma(text, first);
+                JsonText.appendString(text, value.getKey());
+                text.append(':').append(stored.text());
             } else {
                 if (refs.isEmpty()) {
                     refs = new LinkedHashMap<>();
@@ -94,25 +100,33 @@ final class CheckpointState {
                 refs.put(value.getKey(), stored.ref());
             }
         }
-        out.writeEndObject();
+        text.append('}');
         if (!refs.isEmpty()) {
-            out.writeObjectFieldStart(refKey);
+            text.append(",\"").append(refKey).append("\":{");
+            first = true;
             for (Map.Entry<String, String> ref : refs.entrySet()) {
-                out.writeStringField(ref.getKey(), ref.getValue());
+                first = comma(text, first);
+                JsonText.appendString(text, ref.getKey());
+                text.append(':');
+                JsonText.appendString(text, ref.getValue());
             }
-            out.writeEndObject();
+            text.append('}');
         }
     }
 
     private static void writeValue(
-            JsonGenerator out, String inlineKey, String refKey, JsonNode value, String runId, Payloads.Pending payloads)
-            throws IOException {
+            StringBuilder text,
+            String inlineKey,
+            String refKey,
+            JsonNode value,
+            String runId,
+            Payloads.Pending payloads) {
         Payloads.Stored stored = payloads.store(runId, value);
         if (stored.text() != null) {
-            out.writeFieldName(inlineKey);
-            out.writeRawValue(stored.text());
+            text.append('"').append(inlineKey).append("\":").append(stored.text());
         } else {
-            out.writeStringField(refKey, stored.ref());
+            text.append('"').append(refKey).append("\":");
+            JsonText.appendString(text, stored.ref());
         }
     }
 

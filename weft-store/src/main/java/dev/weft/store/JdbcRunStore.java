@@ -80,6 +80,11 @@ abstract class JdbcRunStore implements RunStore {
         this.selectWriter = "SELECT cancel_requested, lease_owner FROM runs WHERE id = ?" + lockingRead();
     }
 
+    /** The payload limit's keeper, for a dialect that writes rows its own way. */
+    final Payloads payloads() {
+        return payloads;
+    }
+
     // ---- What each dialect says its own way.
 
     /**
@@ -113,6 +118,9 @@ abstract class JdbcRunStore implements RunStore {
     }
 
     abstract boolean isForeignKeyViolation(SQLException e);
+
+    /** Called after each write transaction commits, still holding its connection. */
+    void committed() {}
 
     // ---- Runs.
 
@@ -707,11 +715,31 @@ abstract class JdbcRunStore implements RunStore {
                 T result = work.run(sql);
                 commit(sql);
                 done = true;
+                committed();
                 return result;
             } finally {
                 if (!done) {
                     rollbackOrEvict(sql, connection);
                 }
+                sql.end();
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
+    /**
+     * Runs {@code work} on a write connection in autocommit mode: for a single statement that is a
+     * transaction of its own; {@code what} names it in an error.
+     */
+    final <T> T autocommit(String what, Work<T> work) {
+        try (Connection connection = writes.getConnection()) {
+            Sql sql = sql(connection);
+            try {
+                T result = work.run(sql);
+                committed();
+                return result;
+            } finally {
                 sql.end();
             }
         } catch (SQLException e) {

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -20,30 +21,31 @@ final class Migrations {
     private Migrations() {}
 
     /**
-     * The newest migration under {@code db/weft/<dialect>}: a database whose history holds it needs no
-     * Flyway run, which saves a command about a second of start-up.
+     * The newest migration under {@code db/weft/<dialect>}, by dialect: a database whose history holds
+     * it needs no Flyway run, which saves a command about a second of start-up.
      */
-    static final String LATEST_VERSION = "1";
+    static final Map<String, String> LATEST_VERSIONS = Map.of("sqlite", "1", "postgresql", "2");
 
     /**
      * Connects once and runs {@code sql}, so that a wrong address, password or file fails here, in
-     * one line; then tells whether the schema is already at {@link #LATEST_VERSION}.
+     * one line; then tells whether the schema of {@code dialect} is already at its {@link
+     * #LATEST_VERSIONS latest version}.
      */
-    static boolean probe(DatabaseUrl url, DataSource dataSource, String sql) {
+    static boolean probe(DatabaseUrl url, DataSource dataSource, String dialect, String sql) {
         try (Connection connection = dataSource.getConnection()) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute(sql);
             }
-            return isCurrent(connection);
+            return isCurrent(connection, LATEST_VERSIONS.get(dialect));
         } catch (SQLException e) {
             throw unavailable(url, Failures.oneLine(e), e);
         }
     }
 
-    private static boolean isCurrent(Connection connection) {
+    private static boolean isCurrent(Connection connection, String latest) {
         try (PreparedStatement select = connection.prepareStatement(
                 "SELECT count(*) FROM " + HISTORY_TABLE + " WHERE version = ? AND success")) {
-            select.setString(1, LATEST_VERSION);
+            select.setString(1, latest);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() && row.getInt(1) > 0;
             }

@@ -52,6 +52,13 @@ final class Payloads {
             return new Stored(null, ref);
         }
 
+        /** The collected payloads ({run id, name, text} each), which this no longer holds. */
+        List<String[]> drain() {
+            List<String[]> drained = List.copyOf(toWrite);
+            toWrite.clear();
+            return drained;
+        }
+
         /** Writes the collected payloads that the run does not have yet. */
         void write(Sql sql) throws SQLException {
             if (toWrite.isEmpty()) {

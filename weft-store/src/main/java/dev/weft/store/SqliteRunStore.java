@@ -21,7 +21,8 @@ import org.sqlite.SQLiteDataSource;
  * A run store in one SQLite file, in WAL mode so that readers never wait for the writer. Writes go
  * through one connection per process and start with {@code BEGIN IMMEDIATE}, so they queue in Java
  * instead of failing on a lock upgrade; other processes sharing the file wait up to the busy timeout
- * for the file's write lock. Thread-safe.
+ * for the file's write lock. A thread of the store copies the WAL back into the file in the
+ * background ({@link WalCheckpointer}). Thread-safe.
  */
 final class SqliteRunStore extends JdbcRunStore {
     /** How long a write waits for another process to release the file's write lock. */
@@ -36,8 +37,16 @@ final class SqliteRunStore extends JdbcRunStore {
      */
     private final Map<Connection, Map<String, PreparedStatement>> statements = new WeakHashMap<>();
 
-    private SqliteRunStore(DatabaseUrl url, HikariDataSource writes, HikariDataSource reads, long payloadLimit) {
+    private final WalCheckpointer checkpointer;
+
+    private SqliteRunStore(
+            DatabaseUrl url,
+            HikariDataSource writes,
+            HikariDataSource reads,
+            long payloadLimit,
+            WalCheckpointer checkpointer) {
         super(url, writes, reads, payloadLimit);
+        this.checkpointer = checkpointer;
     }
 
     static SqliteRunStore open(DatabaseUrl url, long payloadLimit) {
@@ -56,14 +65,15 @@ final class SqliteRunStore extends JdbcRunStore {
             throw Migrations.unavailable(url, "'" + file + "' is a directory, not a database file", null);
         }
         SQLiteDataSource direct = dataSource(url);
-        if (!Migrations.probe(url, direct, "PRAGMA schema_version")) {
+        if (!Migrations.probe(url, direct, "sqlite", "PRAGMA schema_version")) {
             Migrations.migrate(url, direct, "sqlite", Optional.empty());
         }
         HikariDataSource writes = null;
         try {
             writes = pool(direct, "weft-sqlite-writes", 1);
             HikariDataSource reads = pool(direct, "weft-sqlite-reads", READ_CONNECTIONS);
-            return new SqliteRunStore(url, writes, reads, payloadLimit);
+            WalCheckpointer checkpointer = new WalCheckpointer(direct, "weft-sqlite-checkpoint");
+            return new SqliteRunStore(url, writes, reads, payloadLimit, checkpointer);
         } catch (RuntimeException e) {
             if (writes != null) {
                 writes.close();
@@ -81,6 +91,8 @@ final class SqliteRunStore extends JdbcRunStore {
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         config.enforceForeignKeys(true);
         config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        // Nothing reads generated keys; without this, every INSERT runs a second statement to fetch them.
+        config.setGetGeneratedKeys(false);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl(url.jdbcUrl());
         return dataSource;
@@ -137,6 +149,17 @@ final class SqliteRunStore extends JdbcRunStore {
         synchronized (statements) {
             return statements.computeIfAbsent(connection, c -> new HashMap<>());
         }
+    }
+
+    @Override
+    void committed() {
+        checkpointer.committed();
+    }
+
+    @Override
+    public void close() {
+        checkpointer.close();
+        super.close();
     }
 
     @Override

@@ -1,0 +1,120 @@
+package dev.weft.store;
+
+import dev.weft.core.Event;
+import dev.weft.core.RunError;
+import dev.weft.core.Step;
+import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.spi.RunStore.Change;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A batch of changes as the JSON array that PostgreSQL's {@code weft_apply} function takes (see
+ * migration V2): one object per change, in order, with every column a step, event or checkpoint row
+ * holds; JSON values as strings of their text, as the columns keep them.
+ */
+final class PostgresBatch {
+    private PostgresBatch() {}
+
+    static String write(String runId, List<Change> changes, Payloads.Pending pending) {
+        StringBuilder text = new StringBuilder(256 * changes.size() + 2).append('[');
+        for (Change change : changes) {
+            switch (change) {
+                case Change.InsertStep insert -> {
+                    start(text, "i", runId, insert.step().runId());
+                    writeStep(text, insert.step(), pending);
+                    text.append('}');
+                }
+                case Change.AppendEvent append -> {
+                    Event event = append.event();
+                    start(text, "e", runId, event.runId());
+                    number(text, "sequence", event.sequence());
+                    string(text, "type", event.type());
+                    string(text, "node", event.nodeId().orElse(null));
+                    number(text, "step", event.stepOrder());
+                    number(text, "time", JsonText.nanos(event.time()));
+                    string(text, "data", JsonText.write(event.data()));
+                    text.append('}');
+                }
+                case Change.SaveCheckpoint save -> {
+                    Checkpoint checkpoint = save.checkpoint();
+                    start(text, "c", runId, checkpoint.runId());
+                    number(text, "after", checkpoint.afterStep());
+                    number(text, "next", checkpoint.nextOrder());
+                    number(text, "time", JsonText.nanos(checkpoint.time()));
+                    string(text, "state", CheckpointState.write(checkpoint, pending));
+                    text.append('}');
+                }
+                case Change.UpdateStep update -> writeUpdate(text, runId, update, pending);
+            }
+        }
+        for (String[] payload : pending.drain()) {
+            start(text, "p", runId, payload[0]);
+            string(text, "id", payload[1]);
+            number(text, "size", payload[2].getBytes(StandardCharsets.UTF_8).length);
+            string(text, "data", payload[2]);
+            text.append('}');
+        }
+        return text.append(']').toString();
+    }
+
+    private static void writeUpdate(
+            StringBuilder text, String runId, Change.UpdateStep update, Payloads.Pending pending) {
+        start(text, "u", runId, update.step().runId());
+        writeStep(text, update.step(), pending);
+        string(text, "expected", JdbcRunStore.statuses(update.expected()));
+        text.append('}');
+    }
+
+    /** Opens a change's object: its kind, and its run when that is not the batch's. */
+    private static void start(StringBuilder text, String kind, String runId, String changeRunId) {
+        if (text.length() > 1) {
+            text.append(',');
+        }
+        text.append("{\"k\":\"").append(kind).append('"');
+        if (!changeRunId.equals(runId)) {
+            string(text, "run", changeRunId);
+        }
+    }
+
+    private static void writeStep(StringBuilder text, Step step, Payloads.Pending pending) {
+        number(text, "order", step.order());
+        string(text, "node", step.nodeId());
+        string(text, "name", step.name());
+        string(text, "type", step.type());
+        string(text, "status", step.status().name());
+        number(text, "attempt", step.attempt());
+        text.append(",\"pinned\":").append(step.pinned());
+        Payloads.Stored input = pending.store(step.runId(), step.input());
+        string(text, "input", input.text());
+        string(text, "inputRef", input.ref());
+        Payloads.Stored output = pending.store(step.runId(), step.output());
+        string(text, "output", output.text());
+        string(text, "outputRef", output.ref());
+        string(text, "errorCode", step.error().map(e -> e.code().name()).orElse(null));
+        string(text, "errorMessage", step.error().map(RunError::message).orElse(null));
+        time(text, "started", step.startedAt());
+        time(text, "ended", step.endedAt());
+        string(text, "details", JsonText.writeMap(step.details()));
+    }
+
+    private static void string(StringBuilder text, String key, @Nullable String value) {
+        if (value != null) {
+            text.append(",\"").append(key).append("\":");
+            JsonText.appendString(text, value);
+        }
+    }
+
+    private static void number(StringBuilder text, String key, long value) {
+        text.append(",\"").append(key).append("\":").append(value);
+    }
+
+    private static void time(StringBuilder text, String key, Optional<Instant> time) {
+        if (time.isPresent()) {
+            number(text, key, JsonText.nanos(time.get()));
+        }
+    }
+}
