@@ -894,9 +894,9 @@ final class RunCoordinator {
                 data.set("interrupts", Json.mapper().valueToTree(interrupts));
                 events.emit(Event.RUN_WAITING, null, 0, data);
                 writes.commit();
-            } else {
-                run = store.findRun(run.id()).orElse(run);
+                return new RunResult(run, writtenSteps(), outputs, interrupts);
             }
+            run = store.findRun(run.id()).orElse(run);
             return new RunResult(run, store.steps(run.id()), outputs, interrupts);
         }
         if (cancelled || failure != null) {
@@ -930,10 +930,20 @@ final class RunCoordinator {
             });
             events.emit(eventType, null, 0, data);
             writes.commit();
-        } else {
-            run = store.findRun(run.id()).orElse(finished);
+            return new RunResult(run, writtenSteps(), outputs, interrupts);
         }
+        run = store.findRun(run.id()).orElse(finished);
         return new RunResult(run, store.steps(run.id()), outputs, interrupts);
+    }
+
+    /**
+     * The run's steps as this coordinator wrote them, in order: what the store now holds, since every
+     * write was committed and this process still held the run (no read back needed).
+     */
+    private List<Step> writtenSteps() {
+        List<Step> all = new ArrayList<>(steps.values());
+        all.sort(java.util.Comparator.comparingInt(Step::order));
+        return all;
     }
 
     private JsonNode runOutput() {
