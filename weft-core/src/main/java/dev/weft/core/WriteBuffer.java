@@ -51,46 +51,10 @@ final class WriteBuffer {
             changes = new ArrayList<>(batch.size() + 4);
             heldEvents = new ArrayList<>(held.size() + 2);
         }
-        boolean cancelRequested = store.apply(runId, owner, coalesce(batch));
+        boolean cancelRequested = store.apply(runId, owner, batch);
         for (Event event : held) {
             EventSink.notify(listeners, event);
         }
         return cancelRequested;
-    }
-
-    /**
-     * The batch with fewer step writes: an update of a step that an earlier update in the batch
-     * (started, then finished) leads into is written once, in its last state, expecting either
-     * update's statuses: from a status the first expects both would apply; from one only the second
-     * expects, the second alone would. Nothing sees the states in between of one atomic batch.
-     * Everything else keeps its order; every checkpoint is kept, so a run can be forked from any
-     * step.
-     */
-    static List<RunStore.Change> coalesce(List<RunStore.Change> batch) {
-        if (batch.size() < 2) {
-            return batch;
-        }
-        List<RunStore.Change> out = new ArrayList<>(batch.size());
-        java.util.Map<Integer, Integer> updateAt = new java.util.HashMap<>();
-        for (RunStore.Change change : batch) {
-            if (change instanceof RunStore.Change.UpdateStep update) {
-                Integer at = updateAt.get(update.step().order());
-                if (at != null
-                        && out.get(at) instanceof RunStore.Change.UpdateStep earlier
-                        && update.expected().contains(earlier.step().status())) {
-                    java.util.Set<StepStatus> expected = java.util.EnumSet.noneOf(StepStatus.class);
-                    expected.addAll(earlier.expected());
-                    expected.addAll(update.expected());
-                    out.set(at, new RunStore.Change.UpdateStep(update.step(), expected));
-                    continue;
-                }
-                updateAt.put(update.step().order(), out.size());
-            } else if (change instanceof RunStore.Change.InsertStep insert) {
-                // A step inserted after an update of the same order ends that update's run of merges.
-                updateAt.remove(insert.step().order());
-            }
-            out.add(change);
-        }
-        return out;
     }
 }

@@ -12,6 +12,7 @@ import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
 import dev.weft.core.WeftException;
+import dev.weft.core.spi.Changes;
 import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.RunStore;
 import java.sql.Connection;
@@ -373,7 +374,7 @@ abstract class JdbcRunStore implements RunStore {
                     throw new LeaseLostException(runId, holder);
                 }
             }
-            applyChanges(sql, runId, changes, false);
+            applyChanges(sql, runId, Changes.coalesce(changes), false);
             return cancelRequested;
         });
     }

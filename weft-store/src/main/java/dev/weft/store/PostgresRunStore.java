@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.weft.core.LeaseLostException;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.spi.Changes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -87,7 +88,8 @@ final class PostgresRunStore extends JdbcRunStore {
      */
     @Override
     public boolean apply(String runId, String owner, List<Change> changes) {
-        String batch = PostgresBatch.write(runId, changes, payloads().pending());
+        String batch =
+                PostgresBatch.write(runId, Changes.coalesce(changes), payloads().pending());
         if (batch.length() > LARGEST_BATCH) {
             // A JSONB string holds at most 256 MiB; a batch this large gains nothing from one round trip.
             return super.apply(runId, owner, changes);

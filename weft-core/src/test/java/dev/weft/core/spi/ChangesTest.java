@@ -1,10 +1,12 @@
-package dev.weft.core;
+package dev.weft.core.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.Event;
+import dev.weft.core.Step;
+import dev.weft.core.StepStatus;
 import dev.weft.core.spi.RunStore.Change;
 import java.time.Instant;
 import java.util.List;
@@ -14,7 +16,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** A batch reaches the store with each step written once, in its last state. */
-final class WriteBufferTest {
+final class ChangesTest {
     private static final Instant T = Instant.parse("2026-11-21T10:00:00Z");
 
     private static Step pending(int order) {
@@ -62,7 +64,7 @@ final class WriteBufferTest {
                 new Change.UpdateStep(completed(1), Set.of(StepStatus.RUNNING)),
                 event(2));
 
-        assertThat(WriteBuffer.coalesce(batch))
+        assertThat(Changes.coalesce(batch))
                 .containsExactly(
                         new Change.UpdateStep(
                                 completed(1), Set.of(StepStatus.PENDING, StepStatus.WAITING, StepStatus.RUNNING)),
@@ -77,7 +79,7 @@ final class WriteBufferTest {
                 new Change.UpdateStep(running(2), Set.of(StepStatus.PENDING)),
                 new Change.UpdateStep(completed(2), Set.of(StepStatus.RUNNING)));
 
-        assertThat(WriteBuffer.coalesce(batch))
+        assertThat(Changes.coalesce(batch))
                 .containsExactly(
                         new Change.InsertStep(pending(2)),
                         new Change.UpdateStep(completed(2), Set.of(StepStatus.PENDING, StepStatus.RUNNING)));
@@ -88,7 +90,7 @@ final class WriteBufferTest {
         Change.UpdateStep first = new Change.UpdateStep(running(6), Set.of(StepStatus.PENDING));
         Change.UpdateStep second = new Change.UpdateStep(completed(6), Set.of(StepStatus.RUNNING));
         Change.UpdateStep merged =
-                (Change.UpdateStep) WriteBuffer.coalesce(List.of(first, second)).get(0);
+                (Change.UpdateStep) Changes.coalesce(List.of(first, second)).get(0);
         for (StepStatus stored : StepStatus.values()) {
             StepStatus afterBoth = stored;
             if (first.expected().contains(afterBoth)) {
@@ -109,7 +111,7 @@ final class WriteBufferTest {
                 new Change.UpdateStep(running(3), Set.of(StepStatus.PENDING)),
                 new Change.UpdateStep(completed(3), Set.of(StepStatus.WAITING)));
 
-        assertThat(WriteBuffer.coalesce(batch)).isEqualTo(batch);
+        assertThat(Changes.coalesce(batch)).isEqualTo(batch);
     }
 
     @Test
@@ -121,6 +123,6 @@ final class WriteBufferTest {
                 checkpoint(2),
                 new Change.UpdateStep(running(5), Set.of(StepStatus.PENDING)));
 
-        assertThat(WriteBuffer.coalesce(batch)).isEqualTo(batch);
+        assertThat(Changes.coalesce(batch)).isEqualTo(batch);
     }
 }
