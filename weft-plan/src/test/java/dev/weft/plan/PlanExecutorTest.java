@@ -763,6 +763,37 @@ final class PlanExecutorTest {
     }
 
     @Test
+    void theCapIsPerRunEvenWhenRunsShareTheSamePlansGraph() throws Exception {
+        // Each run may run one step at a time; two runs of one plan (one cached graph) must still
+        // run side by side: every call waits until a call of the other run has started too.
+        java.util.concurrent.CyclicBarrier bothRuns = new java.util.concurrent.CyclicBarrier(2);
+        Tool meet = Tool.typed("meet", "waits for the other run", Title.class, Title.class, (in, ctx) -> {
+                    try {
+                        bothRuns.await(10, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the other run's step never started alongside", e);
+                    }
+                    return in;
+                })
+                .build();
+        PlanExecutor executor = PlanExecutor.builder()
+                .resolvers(ResolverRegistry.of(passThrough("x", "meet")))
+                .tools(ToolRegistry.of(meet))
+                .maxConcurrentSteps(1)
+                .build();
+        Plan plan = planOf(step("A", "x", "{\"title\": \"a\"}"), step("B", "x", "{\"title\": \"b\"}"));
+
+        Runner.RunHandle first = executor.start(runner, plan, PlanRequest.auto(json("null")));
+        Runner.RunHandle second = executor.start(runner, plan, PlanRequest.auto(json("null")));
+
+        assertThat(executor.graph(plan)).isSameAs(executor.graph(plan));
+        assertThat(summary(first.result().get(20, TimeUnit.SECONDS)).successfulSteps())
+                .isEqualTo(2);
+        assertThat(summary(second.result().get(20, TimeUnit.SECONDS)).successfulSteps())
+                .isEqualTo(2);
+    }
+
+    @Test
     void aPlanRunsAsANodeOfALargerGraph() {
         PlanExecutor executor = executor().build();
         Graph.Builder pipeline = Graph.builder("assistant")
