@@ -24,10 +24,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Drives one run: decides which activated nodes may start, executes them (inline when only one can,
- * on the runner's executor when several can), applies their results, routes, and writes steps,
- * events and checkpoints. All of its state is touched only by the thread that calls {@link #drive};
- * workers hand their results back through a queue.
+ * Drives one run: decides which activated nodes may start, executes them, applies their results,
+ * routes, and writes steps, events and checkpoints. Its state is touched only by the thread that
+ * holds the driver role ({@code driving}): the caller of {@link #drive} first, then whichever thread
+ * finishes a node while the role is free. A thread that finishes a node while another drives leaves
+ * its result in the queue, which the driver applies before it gives the role up.
  */
 final class RunCoordinator {
     /** A step may start from PENDING, from WAITING (resumed) and from RUNNING (its process died). */
@@ -146,9 +147,7 @@ final class RunCoordinator {
     private void launch(Task task) {
         runner.executor().execute(() -> {
             completions.add(task.run());
-            if (driving.compareAndSet(false, true)) {
-                work();
-            }
+            driveIfFree();
         });
     }
 
@@ -323,9 +322,7 @@ final class RunCoordinator {
      * before its next node; nodes in flight finish first.
      */
     RunResult drive() {
-        if (driving.compareAndSet(false, true)) {
-            work();
-        }
+        driveIfFree();
         boolean interrupted = false;
         try {
             while (true) {
@@ -354,12 +351,15 @@ final class RunCoordinator {
 
     /** Starts driving the run on a thread of the runner's executor; the future completes when it stops. */
     CompletableFuture<RunResult> driveAsync() {
-        runner.executor().execute(() -> {
-            if (driving.compareAndSet(false, true)) {
-                work();
-            }
-        });
+        runner.executor().execute(this::driveIfFree);
         return outcome.copy();
+    }
+
+    /** Drives the run on this thread if no other thread holds the role. */
+    private void driveIfFree() {
+        if (driving.compareAndSet(false, true)) {
+            work();
+        }
     }
 
     /**

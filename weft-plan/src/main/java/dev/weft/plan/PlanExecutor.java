@@ -66,7 +66,10 @@ public final class PlanExecutor {
 
     private static final int MAX_COMPILED_PLANS = 256;
 
-    /** A plan's graph, and the plan as JSON for its runs' input. */
+    /**
+     * A plan's graph, and the plan as JSON for its runs' input: one object every run of the plan
+     * shares, read and never changed (as run inputs are).
+     */
     private record Compiled(Graph graph, ObjectNode planJson) {}
 
     private PlanExecutor(Builder builder) {

@@ -1,6 +1,7 @@
 package dev.weft.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.ErrorCode;
@@ -84,14 +85,13 @@ final class InlineStepQueueTest {
         assertThat(observed.interruptedAfter())
                 .as("the timeout's interrupt is cleared")
                 .isFalse();
-        assertThat(observed.future()).isCompletedExceptionally();
-        try {
-            observed.future().get();
-        } catch (ExecutionException e) {
-            assertThat(e.getCause()).isInstanceOf(TransientException.class);
-            assertThat(((TransientException) e.getCause()).code()).isEqualTo(ErrorCode.E_TOOL_TIMEOUT);
-            assertThat(e.getCause().getMessage()).contains("'sleep'", "100 ms");
-        }
+        assertThatThrownBy(() -> observed.future().get())
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        TransientException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.E_TOOL_TIMEOUT))
+                .hasMessageContaining("'sleep'")
+                .hasMessageContaining("100 ms");
     }
 
     @Test
