@@ -1,5 +1,6 @@
 package dev.weft.bench;
 
+import dev.weft.core.Durability;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,9 @@ public final class GraphBenchmark {
 
     private GraphBenchmark() {}
 
+    /** Checkpoint settings that commit to a database: before each step, or in the background. */
+    static final List<String> DURABLE_CHECKPOINTS = List.of("sqlite", "sqlite-async", "postgres", "postgres-async");
+
     /**
      * An engine with a checkpoint setting, and how to set it up for a graph. A checkpoint store to
      * compare is one more entry in {@link #configurations()}; ratios are printed for every graph and
@@ -47,11 +51,24 @@ public final class GraphBenchmark {
                 new Configuration(WEFT, "memory", WeftGraphHarness::checkpointingInMemory),
                 new Configuration(LANGGRAPH4J, "memory", LangGraph4jGraphHarness::checkpointingInMemory),
                 new Configuration(
-                        WEFT, "sqlite", shape -> WeftGraphHarness.checkpointingDurably(shape, DurableStores.sqlite())),
+                        WEFT,
+                        "sqlite",
+                        shape -> WeftGraphHarness.checkpointingDurably(shape, DurableStores.sqlite(), Durability.SYNC)),
+                new Configuration(
+                        WEFT,
+                        "sqlite-async",
+                        shape ->
+                                WeftGraphHarness.checkpointingDurably(shape, DurableStores.sqlite(), Durability.ASYNC)),
                 new Configuration(
                         WEFT,
                         "postgres",
-                        shape -> WeftGraphHarness.checkpointingDurably(shape, DurableStores.postgres())));
+                        shape -> WeftGraphHarness.checkpointingDurably(
+                                shape, DurableStores.postgres(), Durability.SYNC)),
+                new Configuration(
+                        WEFT,
+                        "postgres-async",
+                        shape -> WeftGraphHarness.checkpointingDurably(
+                                shape, DurableStores.postgres(), Durability.ASYNC)));
     }
 
     /** The µs per step of one configuration on one graph. */
@@ -152,11 +169,12 @@ public final class GraphBenchmark {
         out.println(String.format(Locale.ROOT, "target weft_over_langgraph4j<=%.2f ", TARGET_RATIO)
                 + (missed.isEmpty() ? "met=yes" : "met=no missed=" + String.join(",", missed)));
         // Issue 4: Weft with a durable checkpoint after every step against LangGraph4j in memory.
-        List<String> durableMissed = new ArrayList<>();
+        java.util.Map<String, List<String>> durableMissed = new java.util.LinkedHashMap<>();
+        durableMissed.put("sqlite", new ArrayList<>());
+        durableMissed.put("sqlite-async", new ArrayList<>());
         for (Measurement durable : measurements) {
             if (!durable.configuration().engine().equals(WEFT)
-                    || !List.of("sqlite", "postgres")
-                            .contains(durable.configuration().checkpoint())) {
+                    || !DURABLE_CHECKPOINTS.contains(durable.configuration().checkpoint())) {
                 continue;
             }
             for (Measurement peer : measurements) {
@@ -170,19 +188,21 @@ public final class GraphBenchmark {
                             durable.shape().label(),
                             durable.configuration().checkpoint(),
                             ratio));
-                    if (durable.configuration().checkpoint().equals("sqlite") && ratio > 1.0) {
-                        durableMissed.add(durable.shape().label());
+                    List<String> missedHere =
+                            durableMissed.get(durable.configuration().checkpoint());
+                    if (missedHere != null && ratio > 1.0) {
+                        missedHere.add(durable.shape().label());
                     }
                 }
             }
         }
-        out.println("target weft_sqlite_over_langgraph4j_memory<=1.00 "
-                + (durableMissed.isEmpty() ? "met=yes" : "met=no missed=" + String.join(",", durableMissed)));
+        durableMissed.forEach((checkpoint, missedShapes) -> out.println("target weft_" + checkpoint
+                + "_over_langgraph4j_memory<=1.00 "
+                + (missedShapes.isEmpty() ? "met=yes" : "met=no missed=" + String.join(",", missedShapes))));
     }
 
     static boolean isDurable(Configuration configuration) {
-        return configuration.checkpoint().equals("sqlite")
-                || configuration.checkpoint().equals("postgres");
+        return DURABLE_CHECKPOINTS.contains(configuration.checkpoint());
     }
 
     static Measurement measure(Configuration configuration, GraphShape shape, long warmupNanos, long measureNanos) {

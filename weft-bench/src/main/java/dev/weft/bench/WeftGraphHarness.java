@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
+import dev.weft.core.Durability;
 import dev.weft.core.Graph;
 import dev.weft.core.Node;
 import dev.weft.core.NodeResult;
@@ -26,6 +27,7 @@ final class WeftGraphHarness implements GraphHarness {
     private final boolean checkpointEveryStep;
     // A durable store, kept across batches and emptied between them; none for the in-memory ones.
     private final dev.weft.core.spi.@org.jspecify.annotations.Nullable RunStore durable;
+    private final Durability durability;
     // Shared by every runner this harness builds, so that renewing the store does not leave an
     // executor behind each time; the graphs never run two steps at once, so it stays idle.
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -34,20 +36,27 @@ final class WeftGraphHarness implements GraphHarness {
     private WeftGraphHarness(
             GraphShape shape,
             boolean checkpointEveryStep,
-            dev.weft.core.spi.@org.jspecify.annotations.Nullable RunStore durable) {
+            dev.weft.core.spi.@org.jspecify.annotations.Nullable RunStore durable,
+            Durability durability) {
         this.graph = graph(shape);
         this.checkpointEveryStep = checkpointEveryStep;
         this.durable = durable;
+        this.durability = durability;
         this.runner = newRunner();
     }
 
     private WeftGraphHarness(GraphShape shape, boolean checkpointEveryStep) {
-        this(shape, checkpointEveryStep, null);
+        this(shape, checkpointEveryStep, null, Durability.SYNC);
     }
 
-    /** A durable checkpoint after every step, committed to {@code store} (SQLite, PostgreSQL). */
-    static WeftGraphHarness checkpointingDurably(GraphShape shape, dev.weft.core.spi.RunStore store) {
-        return new WeftGraphHarness(shape, true, store);
+    /**
+     * A durable checkpoint after every step, written to {@code store} (SQLite, PostgreSQL): committed
+     * before the next step starts ({@link Durability#SYNC}), or by the run's background writer while
+     * it goes on ({@link Durability#ASYNC}); either way the run's result comes after its last commit.
+     */
+    static WeftGraphHarness checkpointingDurably(
+            GraphShape shape, dev.weft.core.spi.RunStore store, Durability durability) {
+        return new WeftGraphHarness(shape, true, store, durability);
     }
 
     /** Checkpoints only when a run stops (Weft records every step and event all the same). */
@@ -127,7 +136,11 @@ final class WeftGraphHarness implements GraphHarness {
 
     private Runner newRunner() {
         if (durable != null) {
-            return Runner.builder().store(durable).executor(executor).build();
+            return Runner.builder()
+                    .store(durable)
+                    .durability(durability)
+                    .executor(executor)
+                    .build();
         }
         // Latest checkpoint only: the runs are never resumed, so older checkpoints would only be
         // garbage; a fresh store per batch keeps the steps and events of finished runs from piling up.

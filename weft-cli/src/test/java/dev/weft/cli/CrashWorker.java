@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import dev.weft.core.Durability;
 import dev.weft.core.RunRequest;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
@@ -13,7 +14,7 @@ import java.util.Optional;
 
 /**
  * The process {@code CrashRecoveryIT} kills: runs the crash workflow in a store, printing "started"
- * once its run exists. Arguments: database URL, run id, workflow file, marks file, calls file.
+ * once its run exists. Arguments: database URL, run id, workflow file, marks file, calls file, durability.
  */
 public final class CrashWorker {
     private CrashWorker() {}
@@ -25,6 +26,7 @@ public final class CrashWorker {
                 NodeTypes.standard().with(new MarkNodeType(Path.of(args[3]), Path.of(args[4]))));
         Runner runner = Runner.builder()
                 .store(store)
+                .durability(Durability.valueOf(args[5]))
                 .listener(event -> {
                     if (event.type().equals("run.started")) {
                         System.out.println("started");

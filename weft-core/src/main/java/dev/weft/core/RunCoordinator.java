@@ -156,7 +156,8 @@ final class RunCoordinator {
         this.store = runner.store();
         this.graph = graph;
         this.run = run;
-        this.writes = new WriteBuffer(store, run.id(), runner.owner(), runner.listeners());
+        this.writes = new WriteBuffer(
+                store, run.id(), runner.owner(), runner.listeners(), runner.durability(), runner.executor());
         this.events = new EventSink(runner, run.id(), lastSequence, writes);
         Map<String, JsonNode> vars = new LinkedHashMap<>(graph.variables());
         vars.putAll(run.variables());
@@ -883,7 +884,7 @@ final class RunCoordinator {
         Map<String, JsonNode> interrupts = new LinkedHashMap<>();
         if (!cancelled && failure == null && !waiting.isEmpty()) {
             saveCheckpoint();
-            writes.commit();
+            writes.flush();
             for (Waiting w : waiting) {
                 interrupts.put(w.nodeId(), w.payload());
             }
@@ -893,7 +894,7 @@ final class RunCoordinator {
                 ObjectNode data = Json.object();
                 data.set("interrupts", Json.mapper().valueToTree(interrupts));
                 events.emit(Event.RUN_WAITING, null, 0, data);
-                writes.commit();
+                writes.flush();
                 return new RunResult(run, writtenSteps(), outputs, interrupts);
             }
             run = store.findRun(run.id()).orElse(run);
@@ -903,7 +904,7 @@ final class RunCoordinator {
             skipOpenSteps();
         }
         saveCheckpoint();
-        writes.commit();
+        writes.flush();
         RunStatus status;
         Optional<RunError> error;
         String eventType;
@@ -929,7 +930,7 @@ final class RunCoordinator {
                 data.put("message", e.message());
             });
             events.emit(eventType, null, 0, data);
-            writes.commit();
+            writes.flush();
             return new RunResult(run, writtenSteps(), outputs, interrupts);
         }
         run = store.findRun(run.id()).orElse(finished);

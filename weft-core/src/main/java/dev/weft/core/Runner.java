@@ -31,6 +31,7 @@ public final class Runner {
     private final List<RunListener> listeners;
     private final Supplier<String> ids;
     private final boolean checkpointEveryStep;
+    private final Durability durability;
     private final String owner = "runner-" + UUID.randomUUID();
     private final java.time.Duration leaseDuration;
     private final java.util.Set<String> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -56,6 +57,7 @@ public final class Runner {
         this.listeners = List.copyOf(builder.listeners);
         this.ids = builder.ids;
         this.checkpointEveryStep = builder.checkpointEveryStep;
+        this.durability = builder.durability;
         this.leaseDuration = builder.leaseDuration;
     }
 
@@ -333,6 +335,11 @@ public final class Runner {
         return checkpointEveryStep;
     }
 
+    /** When runs' writes are committed relative to their progress. */
+    public Durability durability() {
+        return durability;
+    }
+
     /** The wait before retrying after failed attempt {@code attempt}, with jitter from the injected source. */
     java.time.Duration retryDelay(RetryPolicy policy, int attempt) {
         synchronized (random) {
@@ -352,6 +359,7 @@ public final class Runner {
         private final List<RunListener> listeners = new ArrayList<>();
         private Supplier<String> ids = () -> UUID.randomUUID().toString();
         private boolean checkpointEveryStep = true;
+        private Durability durability = Durability.SYNC;
         private java.time.Duration leaseDuration = java.time.Duration.ofSeconds(30);
 
         private Builder() {}
@@ -407,6 +415,16 @@ public final class Runner {
          */
         public Builder checkpointEveryStep(boolean checkpointEveryStep) {
             this.checkpointEveryStep = checkpointEveryStep;
+            return this;
+        }
+
+        /**
+         * When runs' writes are committed: before each node ({@link Durability#SYNC}, the default), or
+         * by a background writer while the run goes on ({@link Durability#ASYNC}: faster on a durable
+         * store, at the price of re-running more after a crash).
+         */
+        public Builder durability(Durability durability) {
+            this.durability = Objects.requireNonNull(durability, "durability");
             return this;
         }
 

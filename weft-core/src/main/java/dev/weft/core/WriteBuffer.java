@@ -3,58 +3,206 @@ package dev.weft.core;
 import dev.weft.core.spi.RunStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A run's writes since the last commit: steps, events and the checkpoint that goes with them. The
- * coordinator commits them in one {@link RunStore#apply} before it starts a node and when the run
- * stops, so a step's result and the checkpoint that records it land together. Thread-safe: steps
- * running in parallel add their own writes.
+ * A run's writes since the last commit: steps, events and the checkpoint that goes with them, applied
+ * in one {@link RunStore#apply} so a step's result and the checkpoint that records it land together.
+ * The coordinator calls {@link #commit} before it starts a node and {@link #flush} when the run stops.
+ * Under {@link Durability#SYNC} both commit at once. Under {@link Durability#ASYNC}, {@link #commit}
+ * hands the writes to a writer task on the runner's executor and returns; the writer applies whatever
+ * has gathered since its last transaction, so a run that outpaces the store gets several steps to a
+ * transaction. Thread-safe: steps running in parallel add their own writes.
  */
 final class WriteBuffer {
+    /** The most writes an asynchronous run may have waiting for the writer before it waits too. */
+    static final int MAX_BACKLOG = 4096;
+
     private final RunStore store;
     private final String runId;
     private final String owner;
     private final List<RunListener> listeners;
-    // Plain lists under this buffer's lock: nearly every write comes from the coordinator's own
-    // thread, so the lock is uncontended, and cheaper than a concurrent queue's node per write.
+    private final Durability durability;
+    private final Executor executor;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled whenever a transaction ends, so that waiters for the writer can look again. */
+    private final Condition progress = lock.newCondition();
+    // Plain lists under the lock: nearly every write comes from the run's driver thread, so the lock
+    // is uncontended, and cheaper than a concurrent queue's node per write.
     private List<RunStore.Change> changes = new ArrayList<>();
     private List<Event> heldEvents = new ArrayList<>();
+    /** Whether a transaction is being applied (by the writer task, or by {@link #flush}). */
+    private boolean applying;
+    /** Whether a transaction has told of a cancellation request. */
+    private volatile boolean cancelRequested;
+    /** The failure of the writer's last transaction, thrown to the run at its next commit. */
+    private @Nullable RuntimeException failure;
 
-    WriteBuffer(RunStore store, String runId, String owner, List<RunListener> listeners) {
+    WriteBuffer(
+            RunStore store,
+            String runId,
+            String owner,
+            List<RunListener> listeners,
+            Durability durability,
+            Executor executor) {
         this.store = store;
         this.runId = runId;
         this.owner = owner;
         this.listeners = listeners;
+        this.durability = durability;
+        this.executor = executor;
     }
 
-    synchronized void add(RunStore.Change change) {
-        changes.add(change);
+    void add(RunStore.Change change) {
+        lock.lock();
+        try {
+            changes.add(change);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** An event listeners hear of only once it is committed (a step's completion, the run's end). */
-    synchronized void holdForCommit(Event event) {
-        heldEvents.add(event);
+    void holdForCommit(Event event) {
+        lock.lock();
+        try {
+            heldEvents.add(event);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
-     * Commits everything written so far.
+     * Commits everything written so far, or under {@link Durability#ASYNC} has it committed in the
+     * background.
+     *
+     * @return whether the run has been asked to stop, as far as the last commit knows
+     * @throws LeaseLostException if another process has taken the run over
+     */
+    boolean commit() {
+        if (durability == Durability.SYNC) {
+            return flush();
+        }
+        lock.lock();
+        try {
+            throwFailure();
+            if (!applying && !changes.isEmpty()) {
+                applying = true;
+                executor.execute(this::writeInBackground);
+            }
+            while (changes.size() > MAX_BACKLOG && failure == null) {
+                progress.awaitUninterruptibly();
+            }
+            throwFailure();
+            return cancelRequested;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Commits everything written so far and returns once it is committed, after any transaction the
+     * writer has under way.
      *
      * @return whether the run has been asked to stop
      * @throws LeaseLostException if another process has taken the run over
      */
-    boolean commit() {
+    boolean flush() {
         List<RunStore.Change> batch;
         List<Event> held;
-        synchronized (this) {
-            batch = changes;
-            held = heldEvents;
-            changes = new ArrayList<>(batch.size() + 4);
-            heldEvents = new ArrayList<>(held.size() + 2);
+        lock.lock();
+        try {
+            while (applying) {
+                progress.awaitUninterruptibly();
+            }
+            throwFailure();
+            batch = takeChanges();
+            held = takeHeldEvents();
+            applying = true;
+        } finally {
+            lock.unlock();
         }
-        boolean cancelRequested = store.apply(runId, owner, batch);
+        try {
+            apply(batch, held);
+        } finally {
+            lock.lock();
+            try {
+                applying = false;
+                progress.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+        return cancelRequested;
+    }
+
+    /** The writer task: applies what has gathered, again and again, until nothing is left. */
+    private void writeInBackground() {
+        while (true) {
+            List<RunStore.Change> batch;
+            List<Event> held;
+            lock.lock();
+            try {
+                if (changes.isEmpty()) {
+                    applying = false;
+                    progress.signalAll();
+                    return;
+                }
+                batch = takeChanges();
+                held = takeHeldEvents();
+            } finally {
+                lock.unlock();
+            }
+            RuntimeException failed = null;
+            try {
+                apply(batch, held);
+            } catch (RuntimeException e) {
+                failed = e;
+            }
+            lock.lock();
+            try {
+                if (failed != null) {
+                    failure = failed;
+                    applying = false;
+                }
+                progress.signalAll();
+                if (failed != null) {
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void apply(List<RunStore.Change> batch, List<Event> held) {
+        if (store.apply(runId, owner, batch)) {
+            cancelRequested = true;
+        }
         for (Event event : held) {
             EventSink.notify(listeners, event);
         }
-        return cancelRequested;
+    }
+
+    private List<RunStore.Change> takeChanges() {
+        List<RunStore.Change> batch = changes;
+        changes = new ArrayList<>(Math.min(batch.size(), MAX_BACKLOG) + 4);
+        return batch;
+    }
+
+    private List<Event> takeHeldEvents() {
+        List<Event> held = heldEvents;
+        heldEvents = new ArrayList<>(held.size() + 2);
+        return held;
+    }
+
+    private void throwFailure() {
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

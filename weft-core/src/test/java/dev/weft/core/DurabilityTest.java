@@ -1,0 +1,279 @@
+package dev.weft.core;
+
+import static dev.weft.core.Nodes.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import dev.weft.core.spi.RunStore;
+import dev.weft.core.store.InMemoryRunStore;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Durability#ASYNC}: a background writer commits a run's writes while it goes on, several
+ * steps to a transaction; the run's result, its final status and its listeners' lifecycle events
+ * still come only after the commit.
+ */
+final class DurabilityTest {
+    private final InMemoryRunStore memory = InMemoryRunStore.create();
+
+    /** {@code memory}, with every {@link RunStore#apply} going through {@code apply} instead. */
+    private RunStore interceptingApply(Function<Object[], Object> apply) {
+        return (RunStore) Proxy.newProxyInstance(
+                RunStore.class.getClassLoader(), new Class<?>[] {RunStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("apply")) {
+                        return apply.apply(args);
+                    }
+                    try {
+                        return method.invoke(memory, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean applyToMemory(Object[] args) {
+        return memory.apply((String) args[0], (String) args[1], (List<RunStore.Change>) args[2]);
+    }
+
+    /** A node that counts up to {@code times} and routes back to itself until then. */
+    private static Graph counter(int times) {
+        NodeSpec count = NodeSpec.builder("count", context -> {
+                    int next = context.input().asInt() + 1;
+                    return NodeResult.output(IntNode.valueOf(next), next < times ? "again" : "done");
+                })
+                .handles("again", "done")
+                .maxVisits(times)
+                .build();
+        return Graph.builder("counter-" + times)
+                .node(count)
+                .edge(Graph.START, "count")
+                .edge("count", "again", "count")
+                .edge("count", "done", Graph.END)
+                .compile();
+    }
+
+    @Test
+    void anAsynchronousRunWritesWhatASynchronousOneWrites() {
+        Graph graph = counter(20);
+        Runner sync = Runner.builder().store(memory).build();
+        Runner async =
+                Runner.builder().store(memory).durability(Durability.ASYNC).build();
+
+        RunResult first = sync.run(graph, RunRequest.of(json("0")));
+        RunResult second = async.run(graph, RunRequest.of(json("0")));
+
+        assertThat(second.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(second.output()).isEqualTo(IntNode.valueOf(20));
+        assertThat(memory.steps(second.run().id()))
+                .extracting(Step::order, Step::status, Step::output)
+                .containsExactlyElementsOf(memory.steps(first.run().id()).stream()
+                        .map(s -> org.assertj.core.groups.Tuple.tuple(s.order(), s.status(), s.output()))
+                        .toList());
+        assertThat(memory.events(second.run().id()))
+                .extracting(Event::type)
+                .containsExactlyElementsOf(memory.events(first.run().id()).stream()
+                        .map(Event::type)
+                        .toList());
+        assertThat(memory.checkpoints(second.run().id()))
+                .hasSameSizeAs(memory.checkpoints(first.run().id()));
+        assertThat(memory.findRun(second.run().id()).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void aSlowStoreGetsSeveralStepsToATransactionAndLosesNone() {
+        AtomicInteger transactions = new AtomicInteger();
+        RunStore slow = interceptingApply(args -> {
+            transactions.incrementAndGet();
+            sleep(5);
+            return applyToMemory(args);
+        });
+        Runner async = Runner.builder().store(slow).durability(Durability.ASYNC).build();
+
+        RunResult result = async.run(counter(60), RunRequest.of(json("0")));
+
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        List<Step> stored = memory.steps(result.run().id());
+        assertThat(stored).hasSize(60).allMatch(step -> step.status() == StepStatus.COMPLETED);
+        assertThat(stored.get(59).output()).isEqualTo(IntNode.valueOf(60));
+        // One transaction per step would be 60, plus the run's end: the writer gathered steps.
+        assertThat(transactions.get()).isLessThan(30);
+    }
+
+    @Test
+    void listenersHearOfALifecycleEventOnlyOnceItIsCommitted() {
+        List<String> heardBeforeCommit = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger heard = new AtomicInteger();
+        RunStore slow = interceptingApply(args -> {
+            sleep(1);
+            return applyToMemory(args);
+        });
+        RunListener listener = event -> {
+            if (event.type().equals(Event.STEP_COMPLETED) || event.type().equals(Event.RUN_COMPLETED)) {
+                heard.incrementAndGet();
+                boolean stored = memory.events(event.runId()).stream().anyMatch(e -> e.sequence() == event.sequence());
+                if (!stored) {
+                    heardBeforeCommit.add(event.type() + "#" + event.sequence());
+                }
+            }
+        };
+        Runner async = Runner.builder()
+                .store(slow)
+                .durability(Durability.ASYNC)
+                .listener(listener)
+                .build();
+
+        RunResult result = async.run(counter(30), RunRequest.of(json("0")));
+
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(heard.get()).isEqualTo(31);
+        assertThat(heardBeforeCommit).isEmpty();
+    }
+
+    @Test
+    void aCancellationIsNoticedAFewNodesLaterAndTheRunEndsCancelled() {
+        AtomicInteger calls = new AtomicInteger();
+        CountDownLatch tenth = new CountDownLatch(1);
+        NodeSpec count = NodeSpec.builder("count", context -> {
+                    if (calls.incrementAndGet() == 10) {
+                        tenth.countDown();
+                    }
+                    sleep(1);
+                    int next = context.input().asInt() + 1;
+                    return NodeResult.output(IntNode.valueOf(next), next < 100_000 ? "again" : "done");
+                })
+                .handles("again", "done")
+                .maxVisits(100_000)
+                .build();
+        Graph endless = Graph.builder("endless")
+                .node(count)
+                .edge(Graph.START, "count")
+                .edge("count", "again", "count")
+                .edge("count", "done", Graph.END)
+                .compile();
+        Runner async =
+                Runner.builder().store(memory).durability(Durability.ASYNC).build();
+
+        Runner.RunHandle handle = async.start(endless, RunRequest.of(json("0")));
+        await(tenth);
+        async.cancel(handle.runId());
+        int callsAtCancel = calls.get();
+        RunResult result = handle.result().join();
+
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(calls.get() - callsAtCancel).isLessThanOrEqualTo(5);
+        assertThat(memory.findRun(handle.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+    }
+
+    @Test
+    void aRunThatOutpacesItsWriterWaitsForIt() {
+        Semaphore transactions = new Semaphore(0);
+        RunStore gated = interceptingApply(args -> {
+            transactions.acquireUninterruptibly();
+            return applyToMemory(args);
+        });
+        AtomicInteger calls = new AtomicInteger();
+        int times = 3 * WriteBuffer.MAX_BACKLOG;
+        NodeSpec count = NodeSpec.builder("count", context -> {
+                    calls.incrementAndGet();
+                    int next = context.input().asInt() + 1;
+                    return NodeResult.output(IntNode.valueOf(next), next < times ? "again" : "done");
+                })
+                .handles("again", "done")
+                .maxVisits(times)
+                .build();
+        Graph graph = Graph.builder("outpaced")
+                .node(count)
+                .edge(Graph.START, "count")
+                .edge("count", "again", "count")
+                .edge("count", "done", Graph.END)
+                .compile();
+        Runner async =
+                Runner.builder().store(gated).durability(Durability.ASYNC).build();
+
+        // The run's creation and first checkpoint are not applied through apply; the first step's are.
+        Runner.RunHandle handle = async.start(graph, RunRequest.of(json("0")));
+        sleep(500);
+        int callsWhileBlocked = calls.get();
+        assertThat(callsWhileBlocked).isGreaterThan(0).isLessThan(times);
+        sleep(200);
+        assertThat(calls.get()).isEqualTo(callsWhileBlocked);
+
+        transactions.release(Integer.MAX_VALUE / 2);
+        RunResult result = handle.result().join();
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(memory.steps(handle.runId())).hasSize(times);
+    }
+
+    @Test
+    void aLostLeaseStopsTheRunWithoutWritingMore() {
+        AtomicInteger transactions = new AtomicInteger();
+        RunStore taken = interceptingApply(args -> {
+            if (transactions.incrementAndGet() >= 3) {
+                throw new LeaseLostException((String) args[0], "another-process");
+            }
+            return applyToMemory(args);
+        });
+        Runner async =
+                Runner.builder().store(taken).durability(Durability.ASYNC).build();
+
+        RunResult result = async.run(counter(200), RunRequest.of(json("0")));
+
+        // The run is left as the store holds it: still RUNNING, for the process that took it over.
+        assertThat(result.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(memory.steps(result.run().id())).hasSizeLessThan(200);
+    }
+
+    @Test
+    void aStoreThatFailsFailsTheCallerWithItsError() {
+        AtomicInteger transactions = new AtomicInteger();
+        RunStore failing = interceptingApply(args -> {
+            if (transactions.incrementAndGet() >= 2) {
+                throw new IllegalStateException("disk full");
+            }
+            return applyToMemory(args);
+        });
+        Runner async =
+                Runner.builder().store(failing).durability(Durability.ASYNC).build();
+
+        assertThatThrownBy(() -> async.run(counter(200), RunRequest.of(json("0"))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("disk full");
+    }
+
+    @Test
+    void rejectsANullDurability() {
+        assertThatThrownBy(() -> Runner.builder().durability(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("durability");
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
