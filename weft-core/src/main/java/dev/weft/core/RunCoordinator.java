@@ -187,8 +187,7 @@ final class RunCoordinator {
                 now,
                 Optional.empty(),
                 request.source());
-        runner.store().createRun(run);
-        runner.claim(runId);
+        runner.createClaimed(run);
         RunCoordinator coordinator = new RunCoordinator(runner, graph, run, 0);
         ObjectNode data = Json.object();
         data.put("graphId", graph.id());
@@ -233,8 +232,7 @@ final class RunCoordinator {
                 Optional.empty(),
                 source.source());
         RunStore store = runner.store();
-        store.createRun(run);
-        runner.claim(newRunId);
+        runner.createClaimed(run);
         java.util.Set<Integer> open = new java.util.HashSet<>();
         checkpoint.pending().forEach(a -> open.add(a.stepOrder()));
         checkpoint.waiting().forEach(w -> open.add(w.stepOrder()));
@@ -884,17 +882,13 @@ final class RunCoordinator {
         Map<String, JsonNode> interrupts = new LinkedHashMap<>();
         if (!cancelled && failure == null && !waiting.isEmpty()) {
             saveCheckpoint();
-            writes.flush();
             for (Waiting w : waiting) {
                 interrupts.put(w.nodeId(), w.payload());
             }
             Run waitingRun = run.withStatus(RunStatus.WAITING);
-            if (store.updateRun(waitingRun, Set.of(RunStatus.RUNNING))) {
-                run = waitingRun;
-                ObjectNode data = Json.object();
-                data.set("interrupts", Json.mapper().valueToTree(interrupts));
-                events.emit(Event.RUN_WAITING, null, 0, data);
-                writes.flush();
+            ObjectNode data = Json.object();
+            data.set("interrupts", Json.mapper().valueToTree(interrupts));
+            if (commitEnd(waitingRun, Event.RUN_WAITING, data)) {
                 return new RunResult(run, writtenSteps(), outputs, interrupts);
             }
             run = store.findRun(run.id()).orElse(run);
@@ -904,7 +898,6 @@ final class RunCoordinator {
             skipOpenSteps();
         }
         saveCheckpoint();
-        writes.flush();
         RunStatus status;
         Optional<RunError> error;
         String eventType;
@@ -922,19 +915,34 @@ final class RunCoordinator {
             eventType = Event.RUN_COMPLETED;
         }
         Run finished = run.finished(status, runOutput(), error, now);
-        if (store.updateRun(finished, Set.of(RunStatus.RUNNING))) {
-            run = finished;
-            ObjectNode data = Json.object();
-            error.ifPresent(e -> {
-                data.put("code", e.code().name());
-                data.put("message", e.message());
-            });
-            events.emit(eventType, null, 0, data);
-            writes.flush();
+        ObjectNode data = Json.object();
+        error.ifPresent(e -> {
+            data.put("code", e.code().name());
+            data.put("message", e.message());
+        });
+        if (commitEnd(finished, eventType, data)) {
             return new RunResult(run, writtenSteps(), outputs, interrupts);
         }
         run = store.findRun(run.id()).orElse(finished);
         return new RunResult(run, store.steps(run.id()), outputs, interrupts);
+    }
+
+    /**
+     * Commits the run's last writes together with its new status {@code ended} and the event that
+     * tells of it, in one transaction, if the run is still {@code RUNNING} in the store.
+     *
+     * @return false if it was not (its status changed under it): nothing of the batch was written
+     */
+    private boolean commitEnd(Run ended, String eventType, ObjectNode data) {
+        writes.add(new RunStore.Change.UpdateRun(ended, Set.of(RunStatus.RUNNING)));
+        events.emit(eventType, null, 0, data);
+        try {
+            writes.flush();
+        } catch (RunStateException changed) {
+            return false;
+        }
+        run = ended;
+        return true;
     }
 
     /**

@@ -271,6 +271,17 @@ public final class Runner {
         if (!store.claim(runId, new RunStore.Lease(owner, now.plus(leaseDuration)), now)) {
             throw new RunStateException("run '" + runId + "' is being run by another live process");
         }
+        holding(runId);
+    }
+
+    /** Creates a new run already claimed by this runner (one transaction in a durable store). */
+    void createClaimed(Run run) {
+        store.createRun(run, new RunStore.Lease(owner, run.createdAt().plus(leaseDuration)));
+        holding(run.id());
+    }
+
+    /** Keeps the lease of {@code runId} renewed until {@link #released}. */
+    private void holding(String runId) {
         active.add(runId);
         if (renewing.compareAndSet(false, true)) {
             Thread.ofVirtual().name("weft-lease-renewer").start(this::renewLeases);

@@ -8,6 +8,7 @@ import dev.weft.core.LeaseLostException;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
 import dev.weft.core.RunError;
+import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
@@ -140,6 +141,24 @@ abstract class JdbcRunStore implements RunStore {
         });
     }
 
+    @Override
+    public void createRun(Run run, Lease lease) {
+        write("create run " + run.id(), sql -> {
+            Payloads.Pending pending = payloads.pending();
+            PreparedStatement insert = sql.prepare(INSERT_RUN);
+            insert.setString(1, run.id());
+            bindRun(insert, 2, run, pending);
+            if (insert.executeUpdate() == 0) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
+            }
+            pending.write(sql);
+            if (!claim(sql, run.id(), lease, run.createdAt())) {
+                throw new RunStateException("run '" + run.id() + "' was claimed as it was created");
+            }
+            return null;
+        });
+    }
+
     /** Binds every run column but the id, from {@code index} on; returns the next index. */
     private int bindRun(PreparedStatement statement, int index, Run run, Payloads.Pending pending) throws SQLException {
         int i = index;
@@ -173,16 +192,21 @@ abstract class JdbcRunStore implements RunStore {
     public boolean updateRun(Run run, Set<RunStatus> expected) {
         return write("update run " + run.id(), sql -> {
             Payloads.Pending pending = payloads.pending();
-            PreparedStatement update = sql.prepare(updateRun);
-            int i = bindRun(update, 1, run, pending);
-            update.setString(i++, run.id());
-            update.setString(i, statuses(expected));
-            int updated = update.executeUpdate();
-            if (updated == 1) {
+            boolean updated = updateRun(sql, run, expected, pending);
+            if (updated) {
                 pending.write(sql);
             }
-            return updated == 1;
+            return updated;
         });
+    }
+
+    /** Replaces the run if its status is one of {@code expected}; its big values go to {@code pending}. */
+    private boolean updateRun(Sql sql, Run run, Set<RunStatus> expected, Payloads.Pending pending) throws SQLException {
+        PreparedStatement update = sql.prepare(updateRun);
+        int i = bindRun(update, 1, run, pending);
+        update.setString(i++, run.id());
+        update.setString(i, statuses(expected));
+        return update.executeUpdate() == 1;
     }
 
     @Override
@@ -391,6 +415,7 @@ abstract class JdbcRunStore implements RunStore {
         PreparedStatement events = null;
         PreparedStatement checkpoints = null;
         List<Step> inserted = null;
+        Change.UpdateRun runUpdate = null;
         try {
             Class<?> batched = null;
             for (Change change : changes) {
@@ -440,6 +465,8 @@ abstract class JdbcRunStore implements RunStore {
                         checkpoints.setString(5, CheckpointState.write(checkpoint, pending));
                         checkpoints.addBatch();
                     }
+                    // Written after the rest, below.
+                    case Change.UpdateRun update -> runUpdate = update;
                 }
             }
             if (batched == Change.InsertStep.class) {
@@ -452,6 +479,10 @@ abstract class JdbcRunStore implements RunStore {
             }
             if (checkpoints != null) {
                 checkpoints.executeBatch();
+            }
+            if (runUpdate != null && !updateRun(sql, runUpdate.run(), runUpdate.expected(), pending)) {
+                throw new RunStateException(
+                        "run '" + runId + "' is no longer " + runUpdate.expected() + "; its changes were not applied");
             }
             pending.write(sql);
         } catch (SQLException e) {
@@ -613,16 +644,18 @@ abstract class JdbcRunStore implements RunStore {
 
     @Override
     public boolean claim(String runId, Lease lease, Instant now) {
-        return write("claim run " + runId, sql -> {
-            PreparedStatement update = sql.prepare(CLAIM);
-            update.setString(1, lease.owner());
-            update.setLong(2, JsonText.nanos(lease.until()));
-            update.setString(3, runId);
-            update.setString(4, RunStatus.RUNNING.name());
-            update.setString(5, lease.owner());
-            update.setLong(6, JsonText.nanos(now));
-            return update.executeUpdate() == 1;
-        });
+        return write("claim run " + runId, sql -> claim(sql, runId, lease, now));
+    }
+
+    private static boolean claim(Sql sql, String runId, Lease lease, Instant now) throws SQLException {
+        PreparedStatement update = sql.prepare(CLAIM);
+        update.setString(1, lease.owner());
+        update.setLong(2, JsonText.nanos(lease.until()));
+        update.setString(3, runId);
+        update.setString(4, RunStatus.RUNNING.name());
+        update.setString(5, lease.owner());
+        update.setLong(6, JsonText.nanos(now));
+        return update.executeUpdate() == 1;
     }
 
     @Override

@@ -49,6 +49,9 @@ final class PostgresBatch {
                     text.append('}');
                 }
                 case Change.UpdateStep update -> writeUpdate(text, runId, update, pending);
+                case Change.UpdateRun update ->
+                    throw new IllegalArgumentException(
+                            "weft_apply does not write runs: the store applies a run's end apart");
             }
         }
         for (String[] payload : pending.drain()) {

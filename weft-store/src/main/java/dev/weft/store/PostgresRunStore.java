@@ -88,6 +88,11 @@ final class PostgresRunStore extends JdbcRunStore {
      */
     @Override
     public boolean apply(String runId, String owner, List<Change> changes) {
+        if (changes.stream().anyMatch(Change.UpdateRun.class::isInstance)) {
+            // weft_apply (V2) writes steps, events and checkpoints only; a run's end is rare enough
+            // to take the statement-by-statement path, in one transaction all the same.
+            return super.apply(runId, owner, changes);
+        }
         String batch =
                 PostgresBatch.write(runId, Changes.coalesce(changes), payloads().pending());
         if (batch.length() > LARGEST_BATCH) {

@@ -34,6 +34,18 @@ public interface RunStore extends AutoCloseable {
         record AppendEvent(Event event) implements Change {}
 
         record SaveCheckpoint(Checkpoint checkpoint) implements Change {}
+
+        /**
+         * Replaces the run (its status, output, error, end) if its stored status is one of {@code
+         * expected}, after the batch's other changes. If the status is not one of them, the whole
+         * batch fails with {@link dev.weft.core.RunStateException} and nothing of it is applied: a
+         * run's end is written together with its last steps, or not at all.
+         */
+        record UpdateRun(Run run, Set<RunStatus> expected) implements Change {
+            public UpdateRun {
+                expected = Set.copyOf(expected);
+            }
+        }
     }
 
     /** Who runs a run, and until when that claim holds unless renewed. */
@@ -46,6 +58,17 @@ public interface RunStore extends AutoCloseable {
 
     /** Stores a new run; fails if a run with its id exists. */
     void createRun(Run run);
+
+    /**
+     * Creates a {@code RUNNING} run already claimed by {@code lease}'s owner, as {@link #createRun}
+     * then {@link #claim} would; a durable store does both in one transaction.
+     */
+    default void createRun(Run run, Lease lease) {
+        createRun(run);
+        if (!claim(run.id(), lease, run.createdAt())) {
+            throw new dev.weft.core.RunStateException("run '" + run.id() + "' was claimed as it was created");
+        }
+    }
 
     Optional<Run> findRun(String runId);
 

@@ -213,6 +213,17 @@ public final class InMemoryRunStore implements RunStore {
             if (entry.owner != null && !entry.owner.equals(owner)) {
                 throw new dev.weft.core.LeaseLostException(runId, entry.owner);
             }
+            // A run update that cannot apply fails the batch before any of it is applied.
+            Change.UpdateRun runUpdate = null;
+            for (Change change : changes) {
+                if (change instanceof Change.UpdateRun update) {
+                    if (!update.expected().contains(entry.run.status())) {
+                        throw new dev.weft.core.RunStateException("run '" + runId + "' is " + entry.run.status()
+                                + ", not " + update.expected() + "; its changes were not applied");
+                    }
+                    runUpdate = update;
+                }
+            }
             for (Change change : changes) {
                 switch (change) {
                     case Change.InsertStep insert -> {
@@ -224,7 +235,13 @@ public final class InMemoryRunStore implements RunStore {
                     case Change.UpdateStep update -> updateStep(update.step(), update.expected());
                     case Change.AppendEvent append -> entry.events.add(append.event());
                     case Change.SaveCheckpoint save -> saveCheckpoint(save.checkpoint());
+                    case Change.UpdateRun update -> {
+                        // applied after the rest, below
+                    }
                 }
+            }
+            if (runUpdate != null) {
+                entry.run = runUpdate.run();
             }
             return entry.cancelRequested;
         }

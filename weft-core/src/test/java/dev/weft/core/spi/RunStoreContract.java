@@ -257,6 +257,65 @@ public abstract class RunStoreContract {
     }
 
     @Test
+    void appliesARunsEndWithItsLastWrites() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run, new RunStore.Lease("me", T0.plusSeconds(30)));
+        Step done = step(run.id(), 1, StepStatus.COMPLETED);
+        Run ended = run.finished(RunStatus.COMPLETED, json("{\"answer\": 42}"), Optional.empty(), T0.plusSeconds(1));
+        Event event = new Event(run.id(), 1, Event.RUN_COMPLETED, Optional.empty(), 0, T0, json("{}"));
+
+        store.apply(
+                run.id(),
+                "me",
+                List.of(
+                        new RunStore.Change.UpdateRun(ended, Set.of(RunStatus.RUNNING)),
+                        new RunStore.Change.InsertStep(done),
+                        new RunStore.Change.AppendEvent(event)));
+
+        assertThat(store.findRun(run.id())).contains(ended);
+        assertThat(store.steps(run.id())).containsExactly(done);
+        assertThat(store.events(run.id())).containsExactly(event);
+    }
+
+    @Test
+    void aRunsEndFromAnUnexpectedStatusFailsTheWholeBatch() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run, new RunStore.Lease("me", T0.plusSeconds(30)));
+        Run cancelled = run.finished(RunStatus.CANCELLED, NullNode.getInstance(), Optional.empty(), T0);
+        store.updateRun(cancelled, Set.of(RunStatus.RUNNING));
+        Run completed = run.finished(RunStatus.COMPLETED, json("1"), Optional.empty(), T0.plusSeconds(1));
+
+        assertThatThrownBy(() -> store.apply(
+                        run.id(),
+                        "me",
+                        List.of(
+                                new RunStore.Change.InsertStep(step(run.id(), 1, StepStatus.COMPLETED)),
+                                new RunStore.Change.AppendEvent(new Event(
+                                        run.id(), 1, Event.RUN_COMPLETED, Optional.empty(), 0, T0, json("{}"))),
+                                new RunStore.Change.UpdateRun(completed, Set.of(RunStatus.RUNNING)))))
+                .isInstanceOf(dev.weft.core.RunStateException.class)
+                .hasMessageContaining(run.id());
+        assertThat(store.findRun(run.id())).contains(cancelled);
+        assertThat(store.steps(run.id())).isEmpty();
+        assertThat(store.events(run.id())).isEmpty();
+    }
+
+    @Test
+    void aRunCreatedWithALeaseIsClaimedByItsOwner() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run, new RunStore.Lease("me", T0.plusSeconds(30)));
+
+        assertThat(store.claim(run.id(), new RunStore.Lease("other", T0.plusSeconds(60)), T0.plusSeconds(10)))
+                .isFalse();
+        assertThat(store.recoverable(T0.plusSeconds(10))).isEmpty();
+        assertThat(store.recoverable(T0.plusSeconds(31))).extracting(Run::id).containsExactly(run.id());
+        assertThatThrownBy(() -> store.createRun(run, new RunStore.Lease("other", T0.plusSeconds(60))))
+                .isInstanceOf(RuntimeException.class);
+        assertThat(store.claim(run.id(), new RunStore.Lease("me", T0.plusSeconds(90)), T0.plusSeconds(10)))
+                .isTrue();
+    }
+
+    @Test
     void aLateWriterThatLostItsLeaseChangesNothing() {
         Run run = run(id(), RunStatus.RUNNING, T0);
         store.createRun(run);
