@@ -1,9 +1,12 @@
 package dev.weft.cli;
 
+import dev.weft.core.Durability;
+import dev.weft.core.ErrorCode;
 import dev.weft.core.Graph;
 import dev.weft.core.GraphInvalidException;
 import dev.weft.core.Run;
 import dev.weft.core.Runner;
+import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.llm.ModelSettings;
 import dev.weft.llm.Models;
@@ -33,11 +36,35 @@ final class Storage {
         return NodeTypes.standard().with(AgentNodeType.create(Models.resolve(ModelSettings.none("flags"), Env.get())));
     }
 
+    /**
+     * A runner on {@code store}, with the lease duration of {@code WEFT_LEASE_MS} and the durability
+     * of {@code WEFT_DURABILITY} ({@code sync}, the default, or {@code async}) when they are set.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} if either is set to something else
+     */
     static Runner.Builder runner(RunStore store) {
         Runner.Builder builder = Runner.builder().store(store);
         String lease = Env.get().get("WEFT_LEASE_MS");
         if (lease != null && !lease.isBlank()) {
-            builder.leaseDuration(Duration.ofMillis(Long.parseLong(lease.trim())));
+            try {
+                builder.leaseDuration(Duration.ofMillis(Long.parseLong(lease.trim())));
+            } catch (IllegalArgumentException e) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT,
+                        "WEFT_LEASE_MS must be a whole number of milliseconds, at least 300; was '" + lease + "'");
+            }
+        }
+        String durability = Env.get().get("WEFT_DURABILITY");
+        if (durability != null && !durability.isBlank()) {
+            builder.durability(
+                    switch (durability.trim().toLowerCase(java.util.Locale.ROOT)) {
+                        case "sync" -> Durability.SYNC;
+                        case "async" -> Durability.ASYNC;
+                        default ->
+                            throw new WeftException(
+                                    ErrorCode.E_BAD_INPUT,
+                                    "WEFT_DURABILITY must be 'sync' or 'async'; was '" + durability + "'");
+                    });
         }
         return builder;
     }

@@ -30,7 +30,14 @@ final class CommandRunner {
     }
 
     static Outcome weft(String... args) {
-        CommandLine commandLine = WeftCommand.commandLine(java.util.Map.of("WEFT_HOME", HOME.toString()));
+        return weftWith(java.util.Map.of(), args);
+    }
+
+    /** Runs the command with {@code env} added to the test environment. */
+    static Outcome weftWith(java.util.Map<String, String> env, String... args) {
+        java.util.Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("WEFT_HOME", HOME.toString());
+        CommandLine commandLine = WeftCommand.commandLine(all);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         commandLine.setOut(new PrintWriter(out, true));

@@ -1,6 +1,7 @@
 package dev.weft.cli;
 
 import static dev.weft.cli.CommandRunner.weft;
+import static dev.weft.cli.CommandRunner.weftWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +114,52 @@ final class WorkflowCommandTest {
         assertThat(outcome.exitCode()).isEqualTo(1);
         assertThat(outcome.json().get("status").asText()).isEqualTo("FAILED");
         assertThat(outcome.json().get("error").get("code").asText()).isEqualTo("E_VISIT_LIMIT");
+    }
+
+    @Test
+    void runsWithTheDurabilityTheEnvironmentAsksFor() {
+        var synchronous = weftWith(
+                Map.of("WEFT_DURABILITY", "sync"),
+                "workflow",
+                "run",
+                EXAMPLES + "triage.json",
+                "--input",
+                "{\"priority\": 5, \"subject\": \"down\"}",
+                "--json");
+        var asynchronous = weftWith(
+                Map.of("WEFT_DURABILITY", "ASYNC"),
+                "workflow",
+                "run",
+                EXAMPLES + "triage.json",
+                "--input",
+                "{\"priority\": 5, \"subject\": \"down\"}",
+                "--json");
+
+        assertThat(asynchronous.exitCode()).isZero();
+        assertThat(asynchronous.json().get("outputs"))
+                .isEqualTo(synchronous.json().get("outputs"));
+        assertThat(asynchronous.json().get("steps").size())
+                .isEqualTo(synchronous.json().get("steps").size());
+    }
+
+    @Test
+    void aBadDurabilityOrLeaseInTheEnvironmentIsBadInputAndRunsNothing() {
+        int runsBefore = weft("runs", "list", "--json").json().size();
+        var durability =
+                weftWith(Map.of("WEFT_DURABILITY", "later"), "workflow", "run", EXAMPLES + "triage.json", "--json");
+        var lease = weftWith(Map.of("WEFT_LEASE_MS", "soon"), "workflow", "run", EXAMPLES + "triage.json");
+
+        assertThat(durability.exitCode()).isEqualTo(2);
+        assertThat(durability.json().get("error").get("code").asText()).isEqualTo("E_BAD_INPUT");
+        assertThat(durability.json().get("error").get("message").asText())
+                .contains("WEFT_DURABILITY")
+                .contains("later");
+        assertThat(lease.exitCode()).isEqualTo(2);
+        assertThat(lease.err())
+                .startsWith("weft: E_BAD_INPUT")
+                .contains("WEFT_LEASE_MS")
+                .doesNotContain("\tat ");
+        assertThat(weft("runs", "list", "--json").json().size()).isEqualTo(runsBefore);
     }
 
     @Test
