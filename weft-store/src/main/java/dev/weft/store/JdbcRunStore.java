@@ -45,6 +45,9 @@ abstract class JdbcRunStore implements RunStore {
     private static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + " FROM runs";
     private static final String INSERT_STEP = "INSERT INTO steps (" + STEP_COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_order) DO NOTHING";
+    /** The parameters of {@link #INSERT_STEP}: the key and every other step column. */
+    private static final int STEP_INSERT_PARAMETERS = 17;
+
     private static final String INSERT_EVENT =
             "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_CHECKPOINT =
@@ -59,6 +62,7 @@ abstract class JdbcRunStore implements RunStore {
     private final Payloads payloads;
     private final String updateRun;
     private final String updateStep;
+    private final String upsertStep;
     private final String requestCancel;
     private final String renew;
     private final String prune;
@@ -76,6 +80,14 @@ abstract class JdbcRunStore implements RunStore {
                 + " input = ?, input_ref = ?, output = ?, output_ref = ?, error_code = ?, error_message = ?,"
                 + " started_at = ?, ended_at = ?, details = ? WHERE run_id = ? AND step_order = ? AND "
                 + hasStatusIn("status");
+        this.upsertStep = INSERT_STEP.substring(0, INSERT_STEP.indexOf(" ON CONFLICT"))
+                + " ON CONFLICT (run_id, step_order) DO UPDATE SET node_id = excluded.node_id, name = excluded.name,"
+                + " type = excluded.type, status = excluded.status, attempt = excluded.attempt,"
+                + " pinned = excluded.pinned, input = excluded.input, input_ref = excluded.input_ref,"
+                + " output = excluded.output, output_ref = excluded.output_ref, error_code = excluded.error_code,"
+                + " error_message = excluded.error_message, started_at = excluded.started_at,"
+                + " ended_at = excluded.ended_at, details = excluded.details WHERE "
+                + hasStatusIn("steps.status");
         this.requestCancel = "UPDATE runs SET cancel_requested = ? WHERE id = ? AND NOT " + hasStatusIn("status");
         this.renew = "UPDATE runs SET lease_until = ? WHERE lease_owner = ? AND NOT " + hasStatusIn("status");
         this.prune = "DELETE FROM runs WHERE ended_at < ? AND " + hasStatusIn("status");
@@ -403,48 +415,76 @@ abstract class JdbcRunStore implements RunStore {
         });
     }
 
+    /** The kinds of step statement, batched while they follow each other. */
+    private enum StepWrite {
+        INSERT,
+        UPDATE,
+        UPSERT
+    }
+
     /**
-     * Writes {@code changes} in order. Step inserts and updates are batched while they follow each
-     * other; events and checkpoints touch no step, so they are batched to the end. A step that exists
-     * is not inserted again; with {@code strict}, that is an error.
+     * Writes {@code changes} in order. Step writes of one kind are batched while they follow each
+     * other; events and checkpoints touch no step, so they are batched to the end, and a run's update
+     * comes last. A step that exists is not inserted again; with {@code strict}, that is an error.
+     *
+     * <p>A step inserted and then updated in the same batch (activated, started and finished between
+     * two commits, as under {@link dev.weft.core.Durability#ASYNC}) is written once, as an insert of
+     * its updated state that, should the step exist after all, updates it from an expected status
+     * instead: what the insert and the update would have done, in one statement.
      */
     private void applyChanges(Sql sql, String runId, List<Change> changes, boolean strict) throws SQLException {
         Payloads.Pending pending = payloads.pending();
+        Change.UpdateStep[] absorbing = strict ? null : absorbingUpdates(changes);
         PreparedStatement inserts = null;
         PreparedStatement updates = null;
+        PreparedStatement upserts = null;
         PreparedStatement events = null;
         PreparedStatement checkpoints = null;
-        List<Step> inserted = null;
+        List<Step> inserted = new ArrayList<>();
         Change.UpdateRun runUpdate = null;
         try {
-            Class<?> batched = null;
-            for (Change change : changes) {
-                if (batched != null && batched != change.getClass()) {
-                    if (batched == Change.InsertStep.class && change instanceof Change.UpdateStep) {
-                        checkInserted(inserts, inserted, strict);
-                        inserted.clear();
-                    } else if (batched == Change.UpdateStep.class && change instanceof Change.InsertStep) {
-                        updates.executeBatch();
-                    }
+            StepWrite batched = null;
+            for (int index = 0; index < changes.size(); index++) {
+                Change change = changes.get(index);
+                Change.UpdateStep absorbed = absorbing == null ? null : absorbing[index];
+                StepWrite kind = switch (change) {
+                    case Change.InsertStep insert -> absorbed == null ? StepWrite.INSERT : StepWrite.UPSERT;
+                    case Change.UpdateStep update -> absorbed == update ? null : StepWrite.UPDATE;
+                    default -> null;
+                };
+                if (kind != null && batched != null && kind != batched) {
+                    executeStepBatch(batched, inserts, inserted, updates, upserts, strict);
+                }
+                if (kind != null) {
+                    batched = kind;
                 }
                 switch (change) {
+                    case Change.InsertStep insert
+                    when kind == StepWrite.UPSERT -> {
+                        if (upserts == null) {
+                            upserts = sql.prepare(upsertStep);
+                        }
+                        bindStepInsert(upserts, absorbed.step(), pending);
+                        upserts.setString(STEP_INSERT_PARAMETERS + 1, statuses(absorbed.expected()));
+                        upserts.addBatch();
+                    }
                     case Change.InsertStep insert -> {
                         if (inserts == null) {
                             inserts = sql.prepare(INSERT_STEP);
-                            inserted = new ArrayList<>();
                         }
                         bindStepInsert(inserts, insert.step(), pending);
                         inserts.addBatch();
                         inserted.add(insert.step());
-                        batched = Change.InsertStep.class;
                     }
                     case Change.UpdateStep update -> {
+                        if (kind == null) {
+                            continue; // written by its step's upsert
+                        }
                         if (updates == null) {
                             updates = sql.prepare(updateStep);
                         }
                         bindStepUpdate(updates, update.step(), update.expected(), pending);
                         updates.addBatch();
-                        batched = Change.UpdateStep.class;
                     }
                     case Change.AppendEvent append -> {
                         if (events == null) {
@@ -469,10 +509,8 @@ abstract class JdbcRunStore implements RunStore {
                     case Change.UpdateRun update -> runUpdate = update;
                 }
             }
-            if (batched == Change.InsertStep.class) {
-                checkInserted(inserts, inserted, strict);
-            } else if (batched == Change.UpdateStep.class) {
-                updates.executeBatch();
+            if (batched != null) {
+                executeStepBatch(batched, inserts, inserted, updates, upserts, strict);
             }
             if (events != null) {
                 events.executeBatch();
@@ -486,15 +524,66 @@ abstract class JdbcRunStore implements RunStore {
             }
             pending.write(sql);
         } catch (SQLException e) {
-            clearBatches(inserts, updates, events, checkpoints);
+            clearBatches(inserts, updates, upserts, events, checkpoints);
             if (isForeignKeyViolationIn(e)) {
                 throw new NotFoundException("no run '" + runId + "' in this store");
             }
             throw e;
         } catch (RuntimeException e) {
-            clearBatches(inserts, updates, events, checkpoints);
+            clearBatches(inserts, updates, upserts, events, checkpoints);
             throw e;
         }
+    }
+
+    private static void executeStepBatch(
+            StepWrite kind,
+            @Nullable PreparedStatement inserts,
+            List<Step> inserted,
+            @Nullable PreparedStatement updates,
+            @Nullable PreparedStatement upserts,
+            boolean strict)
+            throws SQLException {
+        switch (kind) {
+            case INSERT -> {
+                checkInserted(inserts, inserted, strict);
+                inserted.clear();
+            }
+            case UPDATE -> java.util.Objects.requireNonNull(updates).executeBatch();
+            case UPSERT -> java.util.Objects.requireNonNull(upserts).executeBatch();
+        }
+    }
+
+    /**
+     * For each insert of {@code changes}, the update that follows it in the batch and leads on from
+     * it (expects the status it inserts), if the step has no other write in between; that update, at
+     * its own index too. Null where there is none. Expects updates already coalesced, so a step has
+     * at most one update after its insert.
+     */
+    private static Change.UpdateStep @Nullable [] absorbingUpdates(List<Change> changes) {
+        Change.UpdateStep[] absorbing = null;
+        java.util.Map<Integer, Integer> openInserts = null;
+        for (int i = 0; i < changes.size(); i++) {
+            Change change = changes.get(i);
+            if (change instanceof Change.InsertStep insert) {
+                if (openInserts == null) {
+                    openInserts = new java.util.HashMap<>();
+                }
+                openInserts.put(insert.step().order(), i);
+            } else if (change instanceof Change.UpdateStep update && openInserts != null) {
+                Integer at = openInserts.remove(update.step().order());
+                Change.InsertStep insert = at == null ? null : (Change.InsertStep) changes.get(at);
+                if (insert != null
+                        && insert.step().runId().equals(update.step().runId())
+                        && update.expected().contains(insert.step().status())) {
+                    if (absorbing == null) {
+                        absorbing = new Change.UpdateStep[changes.size()];
+                    }
+                    absorbing[at] = update;
+                    absorbing[i] = update;
+                }
+            }
+        }
+        return absorbing;
     }
 
     /** Drops what a failed batch left in statements that may be cached and used again. */

@@ -346,6 +346,29 @@ public abstract class RunStoreContract {
     }
 
     @Test
+    void anInsertAndAnUpdateOfAStepThatExistsUpdateItOnlyFromAnExpectedStatus() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Step running = step(run.id(), 1, StepStatus.RUNNING);
+        Step finished = step(run.id(), 2, StepStatus.COMPLETED);
+        store.insertStep(running);
+        store.insertStep(finished);
+        Step done = running.finished(StepStatus.COMPLETED, json("1"), Optional.empty(), T0, Map.of());
+        Step late = finished.finished(StepStatus.FAILED, json("2"), Optional.empty(), T0, Map.of());
+
+        store.apply(
+                run.id(),
+                "me",
+                List.of(
+                        new RunStore.Change.InsertStep(step(run.id(), 1, StepStatus.PENDING)),
+                        new RunStore.Change.InsertStep(step(run.id(), 2, StepStatus.PENDING)),
+                        new RunStore.Change.UpdateStep(done, Set.of(StepStatus.PENDING, StepStatus.RUNNING)),
+                        new RunStore.Change.UpdateStep(late, Set.of(StepStatus.PENDING, StepStatus.RUNNING))));
+
+        assertThat(store.steps(run.id())).containsExactly(done, finished);
+    }
+
+    @Test
     void aWaitingRunMayBeClaimedByWhoeverResumesIt() {
         Run run = run(id(), RunStatus.RUNNING, T0);
         store.createRun(run);
