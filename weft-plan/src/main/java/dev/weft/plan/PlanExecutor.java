@@ -17,6 +17,7 @@ import dev.weft.core.RunResult;
 import dev.weft.core.RunStateException;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
+import dev.weft.plan.internal.Nodes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,10 +68,17 @@ public final class PlanExecutor {
     private static final int MAX_COMPILED_PLANS = 256;
 
     /**
+     * The plan compiled last. Looking a plan up in {@link #compiled} hashes the whole record, its
+     * steps' JSON included; a caller that runs one {@code Plan} object many times is answered by
+     * identity here without hashing it.
+     */
+    private volatile @org.jspecify.annotations.Nullable Compiled last;
+
+    /**
      * A plan's graph, and the plan as JSON for its runs' input: one object every run of the plan
      * shares, read and never changed (as run inputs are).
      */
-    private record Compiled(Graph graph, ObjectNode planJson) {}
+    private record Compiled(Plan plan, Graph graph, ObjectNode planJson) {}
 
     private PlanExecutor(Builder builder) {
         this.random = builder.random;
@@ -121,11 +129,16 @@ public final class PlanExecutor {
     }
 
     private Compiled compiledOf(Plan plan) {
+        Compiled recent = last;
+        if (recent != null && recent.plan() == plan) {
+            return recent;
+        }
         Compiled known = compiled.get(plan);
         if (known == null) {
-            known = new Compiled(compile(plan), plan.toJson());
+            known = new Compiled(plan, compile(plan), plan.toJson());
             compiled.put(plan, known);
         }
+        last = known;
         return known;
     }
 
@@ -181,7 +194,7 @@ public final class PlanExecutor {
     }
 
     private static ObjectNode runInput(ObjectNode planJson, PlanRequest request) {
-        ObjectNode input = Json.object();
+        ObjectNode input = Nodes.object(5);
         input.set("plan", planJson);
         input.put("mode", request.mode().name());
         input.set("input", request.input());
@@ -369,16 +382,16 @@ public final class PlanExecutor {
     static final class PlanNode implements Node {
         private final Plan plan;
         private final ExecutionGroups groups;
+        /**
+         * The groups as JSON, built once: every run of the plan emits and outputs this same array,
+         * which is read and never changed (as the shared plan JSON of the run input is).
+         */
+        private final ArrayNode groupArray;
 
         PlanNode(Plan plan, ExecutionGroups groups) {
             this.plan = plan;
             this.groups = groups;
-        }
-
-        @Override
-        public NodeResult execute(NodeContext context) {
-            ObjectNode out = Json.object();
-            ArrayNode groupArray = out.putArray("groups");
+            this.groupArray = Json.mapper().createArrayNode();
             for (ExecutionGroups.Group group : groups.groups()) {
                 ObjectNode g = groupArray.addObject();
                 g.put("index", group.index());
@@ -386,6 +399,12 @@ public final class PlanExecutor {
                 group.steps().forEach(steps::add);
                 g.put("parallelizable", group.parallelizable());
             }
+        }
+
+        @Override
+        public NodeResult execute(NodeContext context) {
+            ObjectNode out = Nodes.object(2);
+            out.set("groups", groupArray);
             if (context.resumeValue().isEmpty()) {
                 for (ExecutionGroups.BrokenCycle cycle : groups.brokenCycles()) {
                     ObjectNode data = Json.object();
@@ -424,17 +443,19 @@ public final class PlanExecutor {
 
     /** Seed 000's join: counts, partial failure, and the run fails only when every step failed. */
     static final class JoinNode implements Node {
-        private final Plan plan;
+        /** The steps' node names ({@code step:<id>}), in plan order, built once rather than per run. */
+        private final List<String> stepNodes;
 
         JoinNode(Plan plan) {
-            this.plan = plan;
+            this.stepNodes =
+                    plan.steps().stream().map(step -> STEP_PREFIX + step.id()).toList();
         }
 
         @Override
         public NodeResult execute(NodeContext context) {
-            List<JsonNode> outcomes = new ArrayList<>(plan.steps().size());
-            for (PlanStep step : plan.steps()) {
-                JsonNode output = context.outputs().get(STEP_PREFIX + step.id());
+            List<JsonNode> outcomes = new ArrayList<>(stepNodes.size());
+            for (String node : stepNodes) {
+                JsonNode output = context.outputs().get(node);
                 if (output != null && output.has("status")) {
                     outcomes.add(output);
                 }

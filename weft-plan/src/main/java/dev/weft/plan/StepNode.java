@@ -2,6 +2,7 @@ package dev.weft.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
@@ -11,6 +12,7 @@ import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.RunError;
 import dev.weft.core.WeftException;
+import dev.weft.plan.internal.Nodes;
 import dev.weft.plan.internal.Placeholders;
 import dev.weft.plan.internal.Placeholders.Prepared;
 import dev.weft.plan.internal.Schemas;
@@ -37,12 +39,22 @@ final class StepNode implements Node {
     private final PlanStep step;
     private final List<String> dependencies;
     private final Set<String> scope;
+    /** The node names ({@code step:<id>}) of {@link #dependencies}, built once rather than per run. */
+    private final List<String> dependencyNodes;
+    /** The node names of {@link #scope}. */
+    private final List<String> scopeNodes;
 
     StepNode(PlanExecutor executor, PlanStep step, List<String> dependencies, Set<String> scope) {
         this.executor = executor;
         this.step = step;
         this.dependencies = List.copyOf(dependencies);
         this.scope = Set.copyOf(scope);
+        this.dependencyNodes = nodeNames(this.dependencies);
+        this.scopeNodes = nodeNames(this.scope);
+    }
+
+    private static List<String> nodeNames(java.util.Collection<String> stepIds) {
+        return stepIds.stream().map(id -> PlanExecutor.STEP_PREFIX + id).toList();
     }
 
     @Override
@@ -53,8 +65,8 @@ final class StepNode implements Node {
         if (!plan.path("approved").asBoolean(true)) {
             return done(StepOutcome.skipped(step.id(), "", NullNode.getInstance(), "the plan was not approved"));
         }
-        for (String dependency : dependencies) {
-            JsonNode outcome = outcome(context, dependency);
+        for (int i = 0; i < dependencyNodes.size(); i++) {
+            JsonNode outcome = outcome(context, dependencyNodes.get(i));
             StepOutcome.Status status = outcome == null
                     ? null
                     : StepOutcome.Status.valueOf(outcome.get("status").asText());
@@ -63,22 +75,16 @@ final class StepNode implements Node {
                         step.id(),
                         "",
                         NullNode.getInstance(),
-                        "step '" + dependency + "' it depends on did not succeed"));
+                        "step '" + dependencies.get(i) + "' it depends on did not succeed"));
             }
         }
         JsonNode resume = context.resumeValue().orElse(NullNode.getInstance());
-        Set<String> approved = new HashSet<>();
-        runInput.path("approvedSteps").forEach(id -> approved.add(id.asText()));
-        plan.path("approve").forEach(id -> approved.add(id.asText()));
-        resume.path("approve").forEach(id -> approved.add(id.asText()));
-        Set<String> rejected = new HashSet<>();
-        resume.path("reject").forEach(id -> rejected.add(id.asText()));
+        Set<String> approved = ids(runInput.path("approvedSteps"), plan.path("approve"), resume.path("approve"));
+        Set<String> rejected = ids(resume.path("reject"), MissingNode.getInstance(), MissingNode.getInstance());
         ObjectNode answers = Json.object();
-        for (JsonNode source : List.of(runInput.path("answers"), plan.path("answers"), resume.path("answers"))) {
-            if (source.path(step.id()).isObject()) {
-                answers.setAll((ObjectNode) source.get(step.id()));
-            }
-        }
+        addAnswers(answers, runInput.path("answers"));
+        addAnswers(answers, plan.path("answers"));
+        addAnswers(answers, resume.path("answers"));
         PlanExecutor.Limits limits = executor.limits(context);
         if (limits == null) {
             return run(context, mode, answers, approved, rejected);
@@ -102,35 +108,91 @@ final class StepNode implements Node {
         }
     }
 
+    /** The ids listed in the arrays {@code a}, {@code b} and {@code c}; an empty set (not allocated) when they list none. */
+    private static Set<String> ids(JsonNode a, JsonNode b, JsonNode c) {
+        if (a.isEmpty() && b.isEmpty() && c.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> ids = new HashSet<>();
+        a.forEach(id -> ids.add(id.asText()));
+        b.forEach(id -> ids.add(id.asText()));
+        c.forEach(id -> ids.add(id.asText()));
+        return ids;
+    }
+
+    /** Adds this step's entry of {@code source} (answers by step id) to {@code answers}. */
+    private void addAnswers(ObjectNode answers, JsonNode source) {
+        JsonNode mine = source.path(step.id());
+        if (mine.isObject()) {
+            answers.setAll((ObjectNode) mine);
+        }
+    }
+
+    /**
+     * Where the stages before the calls left a step: ended (skipped, failed, or waiting for a person)
+     * with a result, or ready to call. The stages return here instead of each calling the next, so
+     * that a step waiting in its tool call parks a virtual thread with a shallow stack: every frame
+     * on it is frozen when the thread parks and thawed, one return at a time, when it wakes.
+     */
+    private sealed interface Stage permits Ended, Ready {}
+
+    /** The step ended before any call with {@code result}. */
+    private record Ended(NodeResult result) implements Stage {}
+
+    /** The calls to make: {@code tool} with each of {@code prepared}, for the step's {@code originalArgs}. */
+    private record Ready(Tool tool, JsonNode originalArgs, List<Prepared> prepared) implements Stage {}
+
     private NodeResult run(
             NodeContext context, PlanMode mode, ObjectNode answers, Set<String> approved, Set<String> rejected) {
         JsonNode payload = context.interruptPayload().orElse(NullNode.getInstance());
-        if (payload.path("type").asText().equals("approval") && answers.isEmpty()) {
-            return approveAndRun(context, payload, approved, rejected);
+        Stage stage = payload.path("type").asText().equals("approval") && answers.isEmpty()
+                ? approvedCalls(payload)
+                : resolveAndPrepare(context, mode, answers);
+        if (stage instanceof Ended ended) {
+            return ended.result();
         }
-        return resolveAndRun(context, mode, answers, approved, rejected);
+        Ready ready = (Ready) stage;
+        NodeResult waiting = gate(context, ready.tool(), ready.originalArgs(), ready.prepared(), approved, rejected);
+        if (waiting != null) {
+            return waiting;
+        }
+        List<StepOutcome> outcomes = ready.prepared().size() == 1
+                ? List.of(runOne(context, ready.tool(), ready.prepared().get(0), rejected))
+                : runAll(context, ready.tool(), ready.prepared(), rejected);
+        return done(combine(ready.tool(), ready.originalArgs(), outcomes));
     }
 
     private static NodeResult done(StepOutcome outcome) {
         return NodeResult.output(outcome.toJson());
     }
 
-    /** A step's outcome as its node stored it ({@link StepOutcome#toJson}); read in place, not parsed. */
-    private static @org.jspecify.annotations.Nullable JsonNode outcome(NodeContext context, String stepId) {
-        JsonNode output = context.outputs().get(PlanExecutor.STEP_PREFIX + stepId);
+    private static Stage ended(StepOutcome outcome) {
+        return new Ended(done(outcome));
+    }
+
+    /**
+     * A step's outcome as its node (named {@code step:<id>}) stored it ({@link StepOutcome#toJson});
+     * read in place, not parsed.
+     */
+    private static @org.jspecify.annotations.Nullable JsonNode outcome(NodeContext context, String nodeName) {
+        JsonNode output = context.outputs().get(nodeName);
         return output == null || !output.has("status") ? null : output;
     }
 
     /** Every result a placeholder of this step may read: its dependencies' results, children by their own ids. */
     private Map<String, JsonNode> results(NodeContext context) {
+        if (scopeNodes.isEmpty()) {
+            return Map.of();
+        }
         Map<String, JsonNode> results = new LinkedHashMap<>();
-        for (String id : scope) {
-            JsonNode outcome = outcome(context, id);
+        for (String node : scopeNodes) {
+            JsonNode outcome = outcome(context, node);
             if (outcome != null) {
                 putLeafResults(outcome, results);
             }
         }
-        return results;
+        // Immutable once, here: the resolve context would otherwise copy it again.
+        return Map.copyOf(results);
     }
 
     private static void putLeafResults(JsonNode outcome, Map<String, JsonNode> results) {
@@ -143,11 +205,10 @@ final class StepNode implements Node {
         }
     }
 
-    private NodeResult resolveAndRun(
-            NodeContext context, PlanMode mode, ObjectNode answers, Set<String> approved, Set<String> rejected) {
+    private Stage resolveAndPrepare(NodeContext context, PlanMode mode, ObjectNode answers) {
         Optional<Resolver> resolver = executor.resolvers().find(step.capability(), step.action());
         if (resolver.isEmpty()) {
-            return done(StepOutcome.failed(
+            return ended(StepOutcome.failed(
                     step.id(),
                     "",
                     NullNode.getInstance(),
@@ -167,7 +228,7 @@ final class StepNode implements Node {
                             new ResolveContext(
                                     context.runId(), context.runInput().path("input"), results, answers));
         } catch (RuntimeException e) {
-            return done(StepOutcome.failed(
+            return ended(StepOutcome.failed(
                     step.id(),
                     "",
                     NullNode.getInstance(),
@@ -176,8 +237,8 @@ final class StepNode implements Node {
                     0));
         }
         return switch (resolution) {
-            case Resolution.Clarify clarify -> clarify(context, clarify);
-            case Resolution.Execute call -> prepareAndRun(context, mode, call, results, answers, approved, rejected);
+            case Resolution.Clarify clarify -> new Ended(clarify(context, clarify));
+            case Resolution.Execute call -> prepare(mode, call, results, answers);
         };
     }
 
@@ -192,17 +253,10 @@ final class StepNode implements Node {
         return NodeResult.interrupt(payload);
     }
 
-    private NodeResult prepareAndRun(
-            NodeContext context,
-            PlanMode mode,
-            Resolution.Execute call,
-            Map<String, JsonNode> results,
-            ObjectNode answers,
-            Set<String> approved,
-            Set<String> rejected) {
+    private Stage prepare(PlanMode mode, Resolution.Execute call, Map<String, JsonNode> results, ObjectNode answers) {
         Optional<Tool> found = executor.tools().find(call.functionName());
         if (found.isEmpty()) {
-            return done(StepOutcome.failed(
+            return ended(StepOutcome.failed(
                     step.id(),
                     call.functionName(),
                     call.args(),
@@ -217,7 +271,7 @@ final class StepNode implements Node {
         try {
             prepared = Placeholders.prepare(step.id(), call.args(), results, scope, answers, mode == PlanMode.PREVIEW);
         } catch (WeftException e) {
-            return done(StepOutcome.failed(step.id(), tool.name(), call.args(), e.toError(), 0, 0));
+            return ended(StepOutcome.failed(step.id(), tool.name(), call.args(), e.toError(), 0, 0));
         }
         if (mode == PlanMode.PREVIEW) {
             List<StepOutcome> previews = new ArrayList<>();
@@ -236,13 +290,13 @@ final class StepNode implements Node {
                         0,
                         0));
             }
-            return done(combine(tool, call.args(), previews));
+            return ended(combine(tool, call.args(), previews));
         }
         if (!tool.lenient()) {
             for (Prepared p : prepared) {
                 List<Schemas.Violation> violations = tool.checkInput(p.args());
                 if (!violations.isEmpty()) {
-                    return done(StepOutcome.failed(
+                    return ended(StepOutcome.failed(
                             p.stepId(),
                             tool.name(),
                             p.args(),
@@ -259,14 +313,14 @@ final class StepNode implements Node {
                 }
             }
         }
-        return gateAndRun(context, tool, call.args(), prepared, approved, rejected);
+        return new Ready(tool, call.args(), prepared);
     }
 
-    private NodeResult approveAndRun(
-            NodeContext context, JsonNode payload, Set<String> approved, Set<String> rejected) {
+    /** The calls an approval interrupt held, to make now the run is resumed. */
+    private Stage approvedCalls(JsonNode payload) {
         Optional<Tool> tool = executor.tools().find(payload.path("tool").asText());
         if (tool.isEmpty()) {
-            return done(StepOutcome.failed(
+            return ended(StepOutcome.failed(
                     step.id(),
                     payload.path("tool").asText(),
                     NullNode.getInstance(),
@@ -280,11 +334,11 @@ final class StepNode implements Node {
         List<Prepared> prepared = new ArrayList<>();
         payload.path("prepared")
                 .forEach(p -> prepared.add(new Prepared(p.get("stepId").asText(), (ObjectNode) p.get("args"))));
-        return gateAndRun(context, tool.get(), payload.path("args"), prepared, approved, rejected);
+        return new Ready(tool.get(), payload.path("args"), prepared);
     }
 
-    /** The approval gate, then the calls. */
-    private NodeResult gateAndRun(
+    /** The approval gate: the interrupt that waits for a person, or null when no call waits. */
+    private @org.jspecify.annotations.Nullable NodeResult gate(
             NodeContext context,
             Tool tool,
             JsonNode originalArgs,
@@ -321,8 +375,7 @@ final class StepNode implements Node {
                 return NodeResult.interrupt(payload);
             }
         }
-        List<StepOutcome> outcomes = runAll(context, tool, prepared, rejected);
-        return done(combine(tool, originalArgs, outcomes));
+        return null;
     }
 
     /** Whether {@code stepId} or the plan step it was expanded from is in {@code ids}. */
@@ -330,10 +383,8 @@ final class StepNode implements Node {
         return ids.contains(stepId) || ids.contains(step.id());
     }
 
+    /** The calls of an expanded step, each on a virtual thread of its own. */
     private List<StepOutcome> runAll(NodeContext context, Tool tool, List<Prepared> prepared, Set<String> rejected) {
-        if (prepared.size() == 1) {
-            return List.of(runOne(context, tool, prepared.get(0), rejected));
-        }
         List<CompletableFuture<StepOutcome>> futures = new ArrayList<>();
         try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (Prepared p : prepared) {
@@ -349,12 +400,12 @@ final class StepNode implements Node {
             return StepOutcome.skipped(id, tool.name(), call.args(), "rejected");
         }
         if (!tool.chat()) {
-            ObjectNode delta = Json.object();
+            ObjectNode delta = Nodes.object(2);
             delta.put("stepId", id);
             delta.put("text", inputTable(tool, call.args()));
             context.emit(PlanEvents.ASSISTANT_DELTA, delta);
         }
-        ObjectNode called = Json.object();
+        ObjectNode called = Nodes.object(3);
         called.put("stepId", id);
         called.put("tool", tool.name());
         called.set("args", call.args());
@@ -366,8 +417,9 @@ final class StepNode implements Node {
             RuntimeException failure;
             try {
                 JsonNode result = call(tool, call.args(), toolContext);
-                List<Schemas.Violation> violations = tool.checkOutput(result);
-                if (!violations.isEmpty() && !tool.lenient()) {
+                // A lenient tool's output is not held to its schema, so it is not checked at all.
+                List<Schemas.Violation> violations = tool.lenient() ? List.of() : tool.checkOutput(result);
+                if (!violations.isEmpty()) {
                     throw new WeftException(
                             ErrorCode.E_TOOL_FAILED,
                             "tool '" + tool.name() + "' returned output that breaks its own schema at "
@@ -426,7 +478,7 @@ final class StepNode implements Node {
     private StepOutcome committed(
             NodeContext context, Tool tool, String id, ObjectNode args, JsonNode result, int attempts, long started) {
         long ms = (System.nanoTime() - started) / 1_000_000;
-        ObjectNode succeeded = Json.object();
+        ObjectNode succeeded = Nodes.object(4);
         succeeded.put("stepId", id);
         succeeded.put("tool", tool.name());
         succeeded.put("ms", ms);
@@ -448,7 +500,7 @@ final class StepNode implements Node {
             enqueued.set("args", action.args());
             context.emit(PlanEvents.UNDO_ENQUEUED, enqueued);
         });
-        ObjectNode executed = Json.object();
+        ObjectNode executed = Nodes.object(3);
         executed.put("stepId", id);
         executed.put("status", StepOutcome.Status.SUCCEEDED.name());
         executed.put("ms", ms);
@@ -559,17 +611,32 @@ final class StepNode implements Node {
 
     /** Seed 001's pre-execution table of a tool's inputs, in markdown. */
     static String inputTable(Tool tool, JsonNode args) {
-        StringBuilder table = new StringBuilder("**" + tool.name() + "**\n\n| Parameter | Value |\n|---|---|\n");
-        args.properties()
-                .forEach(e -> table.append("| ")
-                        .append(escape(e.getKey()))
-                        .append(" | ")
-                        .append(escape(e.getValue().isValueNode() ? e.getValue().asText() : Json.write(e.getValue())))
-                        .append(" |\n"));
+        String header = tool.inputTableHeader();
+        if (args.isEmpty()) {
+            return header;
+        }
+        StringBuilder table = new StringBuilder(header.length() + 32 * args.size()).append(header);
+        for (Map.Entry<String, JsonNode> e : args.properties()) {
+            table.append("| ");
+            escapeInto(table, e.getKey());
+            table.append(" | ");
+            escapeInto(table, e.getValue().isValueNode() ? e.getValue().asText() : Json.write(e.getValue()));
+            table.append(" |\n");
+        }
         return table.toString();
     }
 
-    private static String escape(String text) {
-        return text.replace("|", "\\|").replace("\n", " ");
+    /** Appends {@code text} with '|' escaped and newlines turned into spaces, so it stays in its table cell. */
+    private static void escapeInto(StringBuilder table, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '|') {
+                table.append("\\|");
+            } else if (c == '\n') {
+                table.append(' ');
+            } else {
+                table.append(c);
+            }
+        }
     }
 }

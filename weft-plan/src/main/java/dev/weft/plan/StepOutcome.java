@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.RunError;
+import dev.weft.plan.internal.Instants;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,7 +123,7 @@ public record StepOutcome(
             undoNode.put("tool", u.toolName());
             undoNode.set("args", u.args());
         });
-        committedAt.ifPresent(t -> node.put("committedAt", t.toString()));
+        committedAt.ifPresent(t -> node.put("committedAt", Instants.format(t)));
         node.put("attempts", attempts);
         node.put("durationMs", durationMs);
         return node;

@@ -52,6 +52,8 @@ public final class Tool {
     private final Duration timeout;
     private final Call call;
     private final Optional<Undo> undo;
+    /** The start of seed 001's input table before each call, the same for every call. */
+    private final String inputTableHeader;
 
     private Tool(Builder builder) {
         this.name = builder.name;
@@ -67,6 +69,7 @@ public final class Tool {
         this.timeout = builder.timeout;
         this.call = builder.call;
         this.undo = Optional.ofNullable(builder.undo);
+        this.inputTableHeader = "**" + name + "**\n\n| Parameter | Value |\n|---|---|\n";
     }
 
     /**
@@ -150,6 +153,11 @@ public final class Tool {
     public JsonNode invoke(ObjectNode args, ToolContext context) {
         JsonNode result = call.call(args, context);
         return result == null ? Json.mapper().nullNode() : result;
+    }
+
+    /** The header of the input table a step shows before calling this tool ({@code StepNode#inputTable}). */
+    String inputTableHeader() {
+        return inputTableHeader;
     }
 
     @Override

@@ -46,6 +46,16 @@ public final class Placeholders {
             Set<String> scope,
             ObjectNode answers,
             boolean lenient) {
+        if (!hasDollar(args)) {
+            // Every placeholder starts with '$': with none in the arguments there is nothing to expand
+            // or substitute, and only the answers merged in could leave one unresolved.
+            ObjectNode merged = args.deepCopy();
+            merge(merged, answers);
+            if (!lenient && !answers.isEmpty()) {
+                checkNoLeftovers(stepId, merged);
+            }
+            return List.of(new Prepared(stepId, merged));
+        }
         Optional<Expansion> expansion = findExpansion(stepId, args, results, scope, lenient);
         List<Prepared> prepared = new ArrayList<>();
         if (expansion.isEmpty()) {
@@ -71,15 +81,35 @@ public final class Placeholders {
         ObjectNode merged = resolved.deepCopy();
         merge(merged, answers);
         if (!lenient) {
-            List<String> left = new ArrayList<>();
-            collectLeftovers(merged, "", left);
-            if (!left.isEmpty()) {
-                throw new WeftException(
-                        ErrorCode.E_ARGS_UNRESOLVED,
-                        "step '" + stepId + "': unresolved placeholder " + String.join(", ", left));
-            }
+            checkNoLeftovers(stepId, merged);
         }
         return merged;
+    }
+
+    /** @throws WeftException with {@code E_ARGS_UNRESOLVED} naming every placeholder left in {@code args} */
+    private static void checkNoLeftovers(String stepId, ObjectNode args) {
+        List<String> left = new ArrayList<>();
+        collectLeftovers(args, "", left);
+        if (!left.isEmpty()) {
+            throw new WeftException(
+                    ErrorCode.E_ARGS_UNRESOLVED,
+                    "step '" + stepId + "': unresolved placeholder " + String.join(", ", left));
+        }
+    }
+
+    /** Whether any text in {@code node} holds a '$', which every placeholder starts with. */
+    private static boolean hasDollar(JsonNode node) {
+        if (node.isTextual()) {
+            return node.textValue().indexOf('$') >= 0;
+        }
+        if (node.isContainerNode()) {
+            for (JsonNode child : node) {
+                if (hasDollar(child)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A {@code [*]} over an array, or an implicit fan-out over a step's children. */

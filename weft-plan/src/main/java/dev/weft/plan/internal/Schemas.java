@@ -63,6 +63,9 @@ public final class Schemas {
     /** Every violation, ordered by pointer; empty when the instance is valid. */
     public static List<Violation> validate(JsonSchema schema, JsonNode instance) {
         Set<ValidationMessage> messages = schema.validate(instance);
+        if (messages.isEmpty()) {
+            return List.of();
+        }
         return messages.stream()
                 .map(Schemas::violation)
                 .sorted(Comparator.comparing(Violation::pointer).thenComparing(Violation::message))
