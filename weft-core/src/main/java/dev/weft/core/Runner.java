@@ -368,7 +368,7 @@ public final class Runner {
         private RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
         private ExecutorService executor;
         private final List<RunListener> listeners = new ArrayList<>();
-        private Supplier<String> ids = () -> UUID.randomUUID().toString();
+        private Supplier<String> ids = RunIds::next;
         private boolean checkpointEveryStep = true;
         private Durability durability = Durability.SYNC;
         private java.time.Duration leaseDuration = java.time.Duration.ofSeconds(30);
@@ -415,6 +415,7 @@ public final class Runner {
             return this;
         }
 
+        /** Where new run ids come from; by default time-ordered UUIDs ({@link RunIds#next}). */
         public Builder idGenerator(Supplier<String> ids) {
             this.ids = Objects.requireNonNull(ids, "ids");
             return this;
