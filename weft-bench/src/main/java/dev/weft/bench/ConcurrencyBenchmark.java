@@ -149,6 +149,9 @@ public final class ConcurrencyBenchmark {
         Measurement relaxed = measure(executor, plan, plans, false);
         progress.printf("weft-bench concurrency: %d plans again, untimed, to weigh their live data...%n", plans);
         LiveHeap live = weighLiveHeap(executor, plan, plans);
+        progress.printf("weft-bench concurrency: %d fan-ins on bare virtual threads, no runtime...%n", plans);
+        bareFanIns(WARMUP_PLANS);
+        Bare bare = bareFanIns(plans);
 
         out.printf(
                 Locale.ROOT,
@@ -164,6 +167,7 @@ public final class ConcurrencyBenchmark {
         out.println(relaxed.line());
         out.println(relaxed.detail());
         out.println(live.line());
+        out.println(bare.line());
         out.println(String.format(
                         Locale.ROOT,
                         "target wall_over_ideal<=%.2f peak_heap_mb<%d (checkpoint after every step) ",
@@ -179,6 +183,48 @@ public final class ConcurrencyBenchmark {
                 Locale.ROOT,
                 "detail load_average_1m=%.2f%n",
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** The same fan-ins with no runtime at all: what this machine's JVM needs for the sleeps alone. */
+    record Bare(int plans, long wallNanos, long cpuNanos) {
+        String line() {
+            return String.format(
+                    Locale.ROOT,
+                    "baseline bare_virtual_threads plans=%d wall_over_ideal=%.3f cpu_ms_per_plan=%.3f",
+                    plans,
+                    wallNanos / 1e6 / IDEAL_MILLIS,
+                    cpuNanos / 1e6 / plans);
+        }
+    }
+
+    /**
+     * {@code plans} fan-ins of plain virtual threads started from this thread: A and B each sleep
+     * {@value #STEP_MILLIS} ms on a thread of their own, and C sleeps on a third once both are done.
+     * No runtime, no events, no store: the floor any runtime of these plans stands on here.
+     */
+    static Bare bareFanIns(int plans) {
+        settleHeap();
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        List<CompletableFuture<Void>> done = new ArrayList<>(plans);
+        long cpuBefore = os.getProcessCpuTime();
+        long start = System.nanoTime();
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < plans; i++) {
+                CompletableFuture<Void> a = CompletableFuture.runAsync(ConcurrencyBenchmark::sleepStep, threads);
+                CompletableFuture<Void> b = CompletableFuture.runAsync(ConcurrencyBenchmark::sleepStep, threads);
+                done.add(CompletableFuture.allOf(a, b).thenRunAsync(ConcurrencyBenchmark::sleepStep, threads));
+            }
+            CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
+        }
+        return new Bare(plans, System.nanoTime() - start, os.getProcessCpuTime() - cpuBefore);
+    }
+
+    private static void sleepStep() {
+        try {
+            Thread.sleep(STEP_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

@@ -217,4 +217,12 @@ final class SchedulerBenchmarkTest {
         assertThat(measurement.startAllNanos()).isPositive();
         assertThat(measurement.peakUsedBytes()).isPositive();
     }
+
+    @Test
+    void theBareBaselineSleepsTwiceOnTheCriticalPath() {
+        ConcurrencyBenchmark.Bare bare = ConcurrencyBenchmark.bareFanIns(20);
+
+        assertThat(bare.wallNanos()).isGreaterThanOrEqualTo(ConcurrencyBenchmark.IDEAL_MILLIS * 1_000_000);
+        assertThat(bare.line()).startsWith("baseline bare_virtual_threads plans=20 wall_over_ideal=");
+    }
 }
