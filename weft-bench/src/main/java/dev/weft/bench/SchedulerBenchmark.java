@@ -28,7 +28,7 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * {@code weft-bench scheduler [--dags N] [--seed S] [--parallel K]}: how close each scheduler comes
+ * {@code weft-bench scheduler [--dags N] [--seed S] [--parallel K] [--clock real|simulated]}: how close each scheduler comes
  * to a plan's critical path. The same random DAGs ({@link LatencyDag}) run, in the same process and
  * interleaved in time, through Weft's {@link PlanExecutor} (dataflow: a step starts when its own
  * dependencies are done) and through seed 000's group barrier ({@link GroupBarrierScheduler}); each
@@ -47,6 +47,11 @@ import java.util.function.ToDoubleFunction;
  * <p>The {@code detail} lines tell the machine's share from the scheduler's: how late the sleeps
  * woke, and each makespan over the best any scheduler of its kind could have done with the sleeps as
  * they really went.
+ *
+ * <p>With {@code --clock simulated} the same DAGs run one at a time on a {@link SimulatedClock}
+ * instead ({@link SimulatedScheduling}): the tools sleep in virtual milliseconds, so the ratios show
+ * each scheduler's decisions alone, free of the machine's timer and load, and the code's own time
+ * does not count.
  */
 public final class SchedulerBenchmark {
     static final String DATAFLOW = "dataflow";
@@ -61,7 +66,10 @@ public final class SchedulerBenchmark {
     private static final int WARMUP_DAGS = 200;
 
     private static final String USAGE = "usage: weft-bench scheduler [--dags N] [--seed S] [--parallel K]"
-            + "   (defaults: 1000 DAGs, seed " + DEFAULT_SEED + ", " + DEFAULT_PARALLEL + " runs in flight)";
+            + " [--clock real|simulated]   (defaults: 1000 DAGs, seed " + DEFAULT_SEED + ", " + DEFAULT_PARALLEL
+            + " runs in flight, real sleeps)";
+    static final String REAL = "real";
+    static final String SIMULATED = "simulated";
     private static final Map<String, NumericOptions.Option> OPTIONS = Map.of(
             "dags", new NumericOptions.Option(DEFAULT_DAGS, 1),
             "seed", new NumericOptions.Option(DEFAULT_SEED, Long.MIN_VALUE),
@@ -260,7 +268,18 @@ public final class SchedulerBenchmark {
      * @throws UsageException if the arguments are not {@code [--dags N] [--seed S] [--parallel K]}
      */
     public static void run(String[] args) {
-        NumericOptions options = NumericOptions.parse(args, OPTIONS, USAGE);
+        String clock = REAL;
+        List<String> numeric = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].equals("--clock")) {
+                numeric.add(args[i]);
+            } else if (i + 1 < args.length && (args[i + 1].equals(REAL) || args[i + 1].equals(SIMULATED))) {
+                clock = args[++i];
+            } else {
+                throw new UsageException("--clock must be 'real' or 'simulated'\n" + USAGE);
+            }
+        }
+        NumericOptions options = NumericOptions.parse(numeric.toArray(String[]::new), OPTIONS, USAGE);
         int dagCount = options.intValue("dags");
         long seed = options.value("seed");
         int parallel = options.intValue("parallel");
@@ -277,6 +296,10 @@ public final class SchedulerBenchmark {
 
         List<Case> cases =
                 LatencyDag.random(dagCount, seed).stream().map(Case::of).toList();
+        if (clock.equals(SIMULATED)) {
+            runSimulated(cases, out, progress);
+            return;
+        }
         // Warm-up DAGs come from another seed, so the measured ones run exactly once per scheduler.
         List<Case> warmup = LatencyDag.random(Math.min(WARMUP_DAGS, dagCount), seed ^ 0x5EED_5EEDL).stream()
                 .map(Case::of)
@@ -353,6 +376,64 @@ public final class SchedulerBenchmark {
                 cpuShare * 100,
                 os.getAvailableProcessors(),
                 os.getSystemLoadAverage());
+    }
+
+    /**
+     * The simulated clock's run: every DAG through both schedulers, one at a time, each on a clock of
+     * its own ({@link SimulatedScheduling}); ratios of virtual makespan to critical path.
+     */
+    static void runSimulated(List<Case> cases, PrintStream out, PrintStream progress) {
+        progress.printf("weft-bench scheduler: %d DAGs x 2 schedulers on a simulated clock...%n", cases.size());
+        SimulatedScheduling simulation = new SimulatedScheduling();
+        double[] dataflow = new double[cases.size()];
+        double[] groups = new double[cases.size()];
+        long start = System.nanoTime();
+        for (int i = 0; i < cases.size(); i++) {
+            Case subject = cases.get(i);
+            dataflow[i] = (double) simulation.dataflowMillis(subject) / subject.criticalPathMillis();
+            groups[i] = (double) SimulatedScheduling.groupsMillis(subject) / subject.criticalPathMillis();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        out.printf(
+                Locale.ROOT,
+                "method clock=simulated (virtual ms: time moves only when every thread of the run is done or"
+                        + " asleep in a tool, so the code's own time does not count) threads=virtual"
+                        + " latency=lognormal(median=%.0fms,sigma=%.1f) rounded to whole ms, steps=%d-%d deps<=%d,"
+                        + " makespan=virtual time of the whole run, critical_path=nominal latencies,"
+                        + " percentile=nearest-rank, in_flight=1%n",
+                LatencyDag.MEDIAN_LATENCY_MILLIS,
+                LatencyDag.LATENCY_SIGMA,
+                LatencyDag.MIN_STEPS,
+                LatencyDag.MAX_STEPS,
+                LatencyDag.MAX_DEPENDENCIES);
+        double dataflowMedian = percentile(dataflow, 0.50);
+        double dataflowP95 = percentile(dataflow, 0.95);
+        out.printf(
+                Locale.ROOT,
+                "scheduler=%s dags=%d median=%.3f p95=%.3f%n",
+                DATAFLOW,
+                cases.size(),
+                dataflowMedian,
+                dataflowP95);
+        out.printf(
+                Locale.ROOT,
+                "scheduler=%s dags=%d median=%.3f p95=%.3f%n",
+                GROUPS,
+                cases.size(),
+                percentile(groups, 0.50),
+                percentile(groups, 0.95));
+        out.println(String.format(
+                        Locale.ROOT,
+                        "target scheduler=dataflow median<=%.2f p95<=%.2f (simulated clock) ",
+                        TARGET_RATIO,
+                        TARGET_RATIO)
+                + (dataflowMedian <= TARGET_RATIO && dataflowP95 <= TARGET_RATIO ? "met=yes" : "met=no"));
+        out.printf(
+                Locale.ROOT,
+                "detail scheduler=dataflow worst=%.3f; scheduler=groups worst=%.3f; simulated in %.1f s%n",
+                Arrays.stream(dataflow).max().orElseThrow(),
+                Arrays.stream(groups).max().orElseThrow(),
+                seconds);
     }
 
     private static Summary summary(String scheduler, List<Measurement> measurements) {

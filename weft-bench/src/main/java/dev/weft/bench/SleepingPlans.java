@@ -49,11 +49,26 @@ final class SleepingPlans {
     private static final ObjectNode OUTPUT_SCHEMA = (ObjectNode) Json.parse("""
             {"type": "object", "properties": {"sleptMs": {"type": "integer"}}, "required": ["sleptMs"]}""", "the sleep tool's output schema");
 
+    /** How the tool waits: on the machine's clock, or on a {@link SimulatedClock}. */
+    @FunctionalInterface
+    interface Sleep {
+        Sleep REAL = millis -> Thread.sleep(Duration.ofMillis(millis));
+        Sleep SIMULATED = SimulatedClock::sleepOnCurrent;
+
+        void sleep(long millis) throws InterruptedException;
+    }
+
     private final SleepLog log;
+    private final Sleep sleep;
     private final Tool tool;
 
     SleepingPlans(SleepLog log) {
+        this(log, Sleep.REAL);
+    }
+
+    SleepingPlans(SleepLog log, Sleep sleep) {
         this.log = Objects.requireNonNull(log, "log");
+        this.sleep = Objects.requireNonNull(sleep, "sleep");
         this.tool = Tool.json(
                         TOOL,
                         "Sleeps for the given number of milliseconds, like a call to a slow API",
@@ -95,7 +110,7 @@ final class SleepingPlans {
         long millis = args.path(MILLIS).asLong();
         long start = System.nanoTime();
         try {
-            Thread.sleep(Duration.ofMillis(millis));
+            sleep.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new WeftException(

@@ -225,4 +225,70 @@ final class SchedulerBenchmarkTest {
         assertThat(bare.wallNanos()).isGreaterThanOrEqualTo(ConcurrencyBenchmark.IDEAL_MILLIS * 1_000_000);
         assertThat(bare.line()).startsWith("baseline bare_virtual_threads plans=20 wall_over_ideal=");
     }
+
+    @Test
+    void onASimulatedClockWeftFinishesEachDagExactlyOnItsCriticalPath() {
+        Case handMade = Case.of(HAND_MADE);
+        SimulatedScheduling simulation = new SimulatedScheduling();
+
+        // b(30) then d(20) then e(1): 51; the group barrier waits for b before c, so c..e: 30 + 20 + 1.
+        assertThat(simulation.dataflowMillis(handMade)).isEqualTo(51);
+        assertThat(SimulatedScheduling.groupsMillis(handMade)).isEqualTo(handMade.groupBarrierMillis());
+        for (LatencyDag dag : LatencyDag.random(30, 11)) {
+            Case subject = Case.of(dag);
+            assertThat(simulation.dataflowMillis(subject))
+                    .as("DAG %d", dag.index())
+                    .isEqualTo(subject.criticalPathMillis());
+            assertThat(SimulatedScheduling.groupsMillis(subject))
+                    .as("DAG %d", dag.index())
+                    .isEqualTo(subject.groupBarrierMillis());
+        }
+    }
+
+    @Test
+    void aSimulatedClockShowsAStepStartedLate() {
+        SimulatedClock clock = new SimulatedClock();
+        // b waits for a, then, as a barrier would, for an unrelated 40 ms step before it starts.
+        // Every task is started by a task of the clock, as a runner's are.
+        java.util.concurrent.CompletableFuture.runAsync(
+                        () -> {
+                            var a = java.util.concurrent.CompletableFuture.runAsync(() -> sleepOn(10), clock);
+                            var unrelated = java.util.concurrent.CompletableFuture.runAsync(() -> sleepOn(40), clock);
+                            a.thenCombine(unrelated, (x, y) -> x).thenRunAsync(() -> sleepOn(5), clock);
+                        },
+                        clock)
+                .join();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (clock.now() < 45 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+
+        assertThat(clock.now()).isEqualTo(45);
+        clock.shutdown();
+    }
+
+    @Test
+    void sleepingOnASimulatedClockOutsideItsThreadsIsRefused() {
+        assertThatThrownBy(() -> SimulatedClock.sleepOnCurrent(1))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("simulated clock");
+    }
+
+    @Test
+    void rejectsAClockThatIsNeitherRealNorSimulated() {
+        assertThatThrownBy(() -> SchedulerBenchmark.run(new String[] {"--clock", "fast"}))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("--clock must be 'real' or 'simulated'");
+        assertThatThrownBy(() -> SchedulerBenchmark.run(new String[] {"--clock"}))
+                .isInstanceOf(UsageException.class);
+    }
+
+    private static void sleepOn(long millis) {
+        try {
+            SimulatedClock.sleepOnCurrent(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }
