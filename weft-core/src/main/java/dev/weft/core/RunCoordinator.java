@@ -187,7 +187,6 @@ final class RunCoordinator {
                 now,
                 Optional.empty(),
                 request.source());
-        runner.createClaimed(run);
         RunCoordinator coordinator = new RunCoordinator(runner, graph, run, 0);
         ObjectNode data = Json.object();
         data.put("graphId", graph.id());
@@ -196,8 +195,11 @@ final class RunCoordinator {
         for (String entry : graph.entries()) {
             coordinator.deliver(Graph.START, entry, request.input());
         }
-        // A first checkpoint, so that a run that dies before its first step completes can be recovered.
+        // A first checkpoint, so that a run that dies before its first step completes can be recovered;
+        // the run is created with it, claimed by this runner, in one transaction.
         coordinator.saveCheckpoint();
+        coordinator.writes.createRun(run, runner.newLease(now));
+        runner.holding(runId);
         return coordinator;
     }
 

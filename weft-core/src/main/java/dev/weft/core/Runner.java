@@ -276,12 +276,17 @@ public final class Runner {
 
     /** Creates a new run already claimed by this runner (one transaction in a durable store). */
     void createClaimed(Run run) {
-        store.createRun(run, new RunStore.Lease(owner, run.createdAt().plus(leaseDuration)));
+        store.createRun(run, newLease(run.createdAt()));
         holding(run.id());
     }
 
-    /** Keeps the lease of {@code runId} renewed until {@link #released}. */
-    private void holding(String runId) {
+    /** A lease for this runner from {@code now}. */
+    RunStore.Lease newLease(java.time.Instant now) {
+        return new RunStore.Lease(owner, now.plus(leaseDuration));
+    }
+
+    /** Keeps the lease of {@code runId}, which this runner has claimed, renewed until {@link #released}. */
+    void holding(String runId) {
         active.add(runId);
         if (renewing.compareAndSet(false, true)) {
             Thread.ofVirtual().name("weft-lease-renewer").start(this::renewLeases);

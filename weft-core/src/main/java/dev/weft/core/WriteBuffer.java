@@ -140,6 +140,26 @@ final class WriteBuffer {
         return cancelRequested;
     }
 
+    /**
+     * Creates the run, claimed by {@code lease}, together with everything written so far (its first
+     * events and checkpoint), in one transaction; then the run's later writes are committed as usual.
+     */
+    void createRun(Run run, RunStore.Lease lease) {
+        List<RunStore.Change> batch;
+        List<Event> held;
+        lock.lock();
+        try {
+            batch = takeChanges();
+            held = takeHeldEvents();
+        } finally {
+            lock.unlock();
+        }
+        store.createRun(run, lease, batch);
+        for (Event event : held) {
+            EventSink.notify(listeners, event);
+        }
+    }
+
     /** The writer task: applies what has gathered, again and again, until nothing is left. */
     private void writeInBackground() {
         while (true) {

@@ -154,7 +154,7 @@ abstract class JdbcRunStore implements RunStore {
     }
 
     @Override
-    public void createRun(Run run, Lease lease) {
+    public void createRun(Run run, Lease lease, List<Change> changes) {
         write("create run " + run.id(), sql -> {
             Payloads.Pending pending = payloads.pending();
             PreparedStatement insert = sql.prepare(INSERT_RUN);
@@ -166,6 +166,9 @@ abstract class JdbcRunStore implements RunStore {
             pending.write(sql);
             if (!claim(sql, run.id(), lease, run.createdAt())) {
                 throw new RunStateException("run '" + run.id() + "' was claimed as it was created");
+            }
+            if (!changes.isEmpty()) {
+                applyChanges(sql, run.id(), Changes.coalesce(changes), false);
             }
             return null;
         });

@@ -64,9 +64,22 @@ public interface RunStore extends AutoCloseable {
      * then {@link #claim} would; a durable store does both in one transaction.
      */
     default void createRun(Run run, Lease lease) {
+        createRun(run, lease, List.of());
+    }
+
+    /**
+     * Creates a {@code RUNNING} run already claimed by {@code lease}'s owner and applies {@code
+     * changes} to it (its first events, steps and checkpoint), as {@link #createRun}, {@link #claim}
+     * and {@link #apply} would; a durable store does it all in one transaction, so a run exists only
+     * with its first checkpoint.
+     */
+    default void createRun(Run run, Lease lease, List<Change> changes) {
         createRun(run);
         if (!claim(run.id(), lease, run.createdAt())) {
             throw new dev.weft.core.RunStateException("run '" + run.id() + "' was claimed as it was created");
+        }
+        if (!changes.isEmpty()) {
+            apply(run.id(), lease.owner(), changes);
         }
     }
 

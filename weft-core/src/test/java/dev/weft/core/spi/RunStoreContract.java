@@ -301,6 +301,36 @@ public abstract class RunStoreContract {
     }
 
     @Test
+    void createsARunWithItsFirstWritesOrNotAtAll() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        Event started = new Event(run.id(), 1, Event.RUN_STARTED, Optional.empty(), 0, T0, json("{}"));
+        Checkpoint first = new Checkpoint(run.id(), 0, 1, T0, Map.of(), Map.of(), List.of(), List.of(), Map.of(), "");
+        Step pending = step(run.id(), 1, StepStatus.PENDING);
+
+        store.createRun(
+                run,
+                new RunStore.Lease("me", T0.plusSeconds(30)),
+                List.of(
+                        new RunStore.Change.AppendEvent(started),
+                        new RunStore.Change.InsertStep(pending),
+                        new RunStore.Change.SaveCheckpoint(first)));
+
+        assertThat(store.findRun(run.id())).contains(run);
+        assertThat(store.events(run.id())).containsExactly(started);
+        assertThat(store.steps(run.id())).containsExactly(pending);
+        assertThat(store.latestCheckpoint(run.id())).contains(first);
+        Event again = new Event(run.id(), 2, Event.RUN_STARTED, Optional.empty(), 0, T0, json("{}"));
+        assertThatThrownBy(() -> store.createRun(
+                        run,
+                        new RunStore.Lease("other", T0.plusSeconds(30)),
+                        List.of(new RunStore.Change.AppendEvent(again))))
+                .isInstanceOf(RuntimeException.class);
+        assertThat(store.events(run.id())).containsExactly(started);
+        assertThat(store.claim(run.id(), new RunStore.Lease("other", T0.plusSeconds(60)), T0.plusSeconds(10)))
+                .isFalse();
+    }
+
+    @Test
     void aRunCreatedWithALeaseIsClaimedByItsOwner() {
         Run run = run(id(), RunStatus.RUNNING, T0);
         store.createRun(run, new RunStore.Lease("me", T0.plusSeconds(30)));
