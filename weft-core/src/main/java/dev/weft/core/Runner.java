@@ -36,6 +36,8 @@ public final class Runner {
     private final java.time.Duration leaseDuration;
     private final java.util.Set<String> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicBoolean renewing = new java.util.concurrent.atomic.AtomicBoolean();
+    /** The thread renewing this runner's leases while it holds runs; it ends when the last is released. */
+    private volatile @org.jspecify.annotations.Nullable Thread renewer;
     /** Graphs by id, so runs can be resumed by id alone; bounded, as plans compile a graph per run. */
     private final Map<String, Graph> graphs =
             java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<String, Graph>(64, 0.75f, true) {
@@ -289,7 +291,7 @@ public final class Runner {
     void holding(String runId) {
         active.add(runId);
         if (renewing.compareAndSet(false, true)) {
-            Thread.ofVirtual().name("weft-lease-renewer").start(this::renewLeases);
+            renewer = Thread.ofVirtual().name("weft-lease-renewer").start(this::renewLeases);
         }
     }
 
@@ -299,6 +301,10 @@ public final class Runner {
 
     void released(String runId) {
         active.remove(runId);
+        Thread current = renewer;
+        if (active.isEmpty() && current != null) {
+            java.util.concurrent.locks.LockSupport.unpark(current);
+        }
     }
 
     /**
@@ -306,23 +312,29 @@ public final class Runner {
      * is started again by the next claim), so an idle runner holds no thread and can be collected.
      */
     private void renewLeases() {
+        long period = leaseDuration.toNanos() / 3;
+        long next = System.nanoTime() + period;
         while (true) {
-            try {
-                Thread.sleep(leaseDuration.dividedBy(3));
-                if (active.isEmpty()) {
-                    renewing.set(false);
-                    // A claim that raced with this check restarts the renewer itself.
-                    if (active.isEmpty() || !renewing.compareAndSet(false, true)) {
-                        return;
-                    }
-                }
-                store.renew(owner, time.now().plus(leaseDuration));
-            } catch (InterruptedException e) {
+            if (active.isEmpty()) {
                 renewing.set(false);
-                return;
+                // A claim that raced with this check restarts the renewer itself.
+                if (active.isEmpty() || !renewing.compareAndSet(false, true)) {
+                    return;
+                }
+            }
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                // Woken early by the last release, so an idle runner lets go of its thread (and with
+                // it of itself and its store) at once rather than at the next renewal.
+                java.util.concurrent.locks.LockSupport.parkNanos(this, wait);
+                continue;
+            }
+            try {
+                store.renew(owner, time.now().plus(leaseDuration));
             } catch (RuntimeException e) {
                 // A store that is briefly unreachable: the next round tries again.
             }
+            next = System.nanoTime() + period;
         }
     }
 

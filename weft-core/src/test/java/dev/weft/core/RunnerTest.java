@@ -700,4 +700,27 @@ final class RunnerTest {
         assertThat(step.details()).containsEntry("prompt", json("\"Say hi\""));
         assertThat(step.details()).containsEntry("tokens", json("{\"input\": 3, \"output\": 1}"));
     }
+
+    @Test
+    void aRunnerWhoseRunsAreDoneKeepsNoThreadAndCanBeCollected() throws InterruptedException {
+        java.lang.ref.WeakReference<Runner> idle = runOneRunAndLetGo();
+
+        // Well within the renewal period: a renewer that slept through it would still hold the runner.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (idle.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(50);
+        }
+
+        // Its lease renewer (every 10 s for the default 30 s lease) ended with its last run.
+        assertThat(idle.get()).isNull();
+    }
+
+    private static java.lang.ref.WeakReference<Runner> runOneRunAndLetGo() {
+        Runner shortLived = Runner.builder().build();
+        Graph graph =
+                Graph.builder("once").node("a", echo()).edge(Graph.START, "a").compile();
+        assertThat(shortLived.run(graph, RunRequest.of(json("1"))).status()).isEqualTo(RunStatus.COMPLETED);
+        return new java.lang.ref.WeakReference<>(shortLived);
+    }
 }
