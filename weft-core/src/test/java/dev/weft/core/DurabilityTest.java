@@ -49,7 +49,13 @@ final class DurabilityTest {
 
     /** A node that counts up to {@code times} and routes back to itself until then. */
     private static Graph counter(int times) {
+        return counter(times, () -> {});
+    }
+
+    /** A counter that calls {@code eachTime} before each count. */
+    private static Graph counter(int times, Runnable eachTime) {
         NodeSpec count = NodeSpec.builder("count", context -> {
+                    eachTime.run();
                     int next = context.input().asInt() + 1;
                     return NodeResult.output(IntNode.valueOf(next), next < times ? "again" : "done");
                 })
@@ -145,23 +151,12 @@ final class DurabilityTest {
     void aCancellationIsNoticedAFewNodesLaterAndTheRunEndsCancelled() {
         AtomicInteger calls = new AtomicInteger();
         CountDownLatch tenth = new CountDownLatch(1);
-        NodeSpec count = NodeSpec.builder("count", context -> {
-                    if (calls.incrementAndGet() == 10) {
-                        tenth.countDown();
-                    }
-                    sleep(1);
-                    int next = context.input().asInt() + 1;
-                    return NodeResult.output(IntNode.valueOf(next), next < 100_000 ? "again" : "done");
-                })
-                .handles("again", "done")
-                .maxVisits(100_000)
-                .build();
-        Graph endless = Graph.builder("endless")
-                .node(count)
-                .edge(Graph.START, "count")
-                .edge("count", "again", "count")
-                .edge("count", "done", Graph.END)
-                .compile();
+        Graph endless = counter(100_000, () -> {
+            if (calls.incrementAndGet() == 10) {
+                tenth.countDown();
+            }
+            sleep(1);
+        });
         Runner async =
                 Runner.builder().store(memory).durability(Durability.ASYNC).build();
 
@@ -185,24 +180,11 @@ final class DurabilityTest {
         });
         AtomicInteger calls = new AtomicInteger();
         int times = 3 * WriteBuffer.MAX_BACKLOG;
-        NodeSpec count = NodeSpec.builder("count", context -> {
-                    calls.incrementAndGet();
-                    int next = context.input().asInt() + 1;
-                    return NodeResult.output(IntNode.valueOf(next), next < times ? "again" : "done");
-                })
-                .handles("again", "done")
-                .maxVisits(times)
-                .build();
-        Graph graph = Graph.builder("outpaced")
-                .node(count)
-                .edge(Graph.START, "count")
-                .edge("count", "again", "count")
-                .edge("count", "done", Graph.END)
-                .compile();
+        Graph graph = counter(times, calls::incrementAndGet);
         Runner async =
                 Runner.builder().store(gated).durability(Durability.ASYNC).build();
 
-        // The run's creation and first checkpoint are not applied through apply; the first step's are.
+        // The run is created with its first checkpoint apart from apply; the first step's writes block.
         Runner.RunHandle handle = async.start(graph, RunRequest.of(json("0")));
         sleep(500);
         int callsWhileBlocked = calls.get();

@@ -141,14 +141,7 @@ abstract class JdbcRunStore implements RunStore {
     @Override
     public void createRun(Run run) {
         write("create run " + run.id(), sql -> {
-            Payloads.Pending pending = payloads.pending();
-            PreparedStatement insert = sql.prepare(INSERT_RUN);
-            insert.setString(1, run.id());
-            bindRun(insert, 2, run, pending);
-            if (insert.executeUpdate() == 0) {
-                throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
-            }
-            pending.write(sql);
+            insertRun(sql, run);
             return null;
         });
     }
@@ -156,14 +149,7 @@ abstract class JdbcRunStore implements RunStore {
     @Override
     public void createRun(Run run, Lease lease, List<Change> changes) {
         write("create run " + run.id(), sql -> {
-            Payloads.Pending pending = payloads.pending();
-            PreparedStatement insert = sql.prepare(INSERT_RUN);
-            insert.setString(1, run.id());
-            bindRun(insert, 2, run, pending);
-            if (insert.executeUpdate() == 0) {
-                throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
-            }
-            pending.write(sql);
+            insertRun(sql, run);
             if (!claim(sql, run.id(), lease, run.createdAt())) {
                 throw new RunStateException("run '" + run.id() + "' was claimed as it was created");
             }
@@ -172,6 +158,18 @@ abstract class JdbcRunStore implements RunStore {
             }
             return null;
         });
+    }
+
+    /** Inserts the run, its big values apart; a run with its id is {@code E_BAD_INPUT}. */
+    private void insertRun(Sql sql, Run run) throws SQLException {
+        Payloads.Pending pending = payloads.pending();
+        PreparedStatement insert = sql.prepare(INSERT_RUN);
+        insert.setString(1, run.id());
+        bindRun(insert, 2, run, pending);
+        if (insert.executeUpdate() == 0) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
+        }
+        pending.write(sql);
     }
 
     /** Binds every run column but the id, from {@code index} on; returns the next index. */
