@@ -56,15 +56,6 @@ final class SimulatedClock extends AbstractExecutorService {
         }
     }
 
-    int debugActive() {
-        lock.lock();
-        try {
-            return active;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     void sleep(long millis) throws InterruptedException {
         Sleeper sleeper;
         lock.lock();

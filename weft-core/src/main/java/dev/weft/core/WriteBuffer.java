@@ -92,7 +92,13 @@ final class WriteBuffer {
             throwFailure();
             if (!applying && !changes.isEmpty()) {
                 applying = true;
-                executor.execute(this::writeInBackground);
+                try {
+                    executor.execute(this::writeInBackground);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // No writer after all (the executor was shut down): nothing may wait for one.
+                    applying = false;
+                    throw e;
+                }
             }
             while (changes.size() > MAX_BACKLOG && failure == null) {
                 progress.awaitUninterruptibly();
