@@ -49,9 +49,7 @@ final class PostgresBatch {
                     text.append('}');
                 }
                 case Change.UpdateStep update -> writeUpdate(text, runId, update, pending);
-                case Change.UpdateRun update ->
-                    throw new IllegalArgumentException(
-                            "weft_apply does not write runs: the store applies a run's end apart");
+                case Change.UpdateRun update -> writeRunEnd(text, runId, update, pending);
             }
         }
         for (String[] payload : pending.drain()) {
@@ -68,6 +66,26 @@ final class PostgresBatch {
             StringBuilder text, String runId, Change.UpdateStep update, Payloads.Pending pending) {
         start(text, "u", runId, update.step().runId());
         writeStep(text, update.step(), pending);
+        string(text, "expected", JdbcRunStore.statuses(update.expected()));
+        text.append('}');
+    }
+
+    private static void writeRunEnd(
+            StringBuilder text, String runId, Change.UpdateRun update, Payloads.Pending pending) {
+        if (!update.run().id().equals(runId)) {
+            throw new IllegalArgumentException("a batch of run '" + runId + "' cannot end run '"
+                    + update.run().id() + "'");
+        }
+        start(text, "r", runId, runId);
+        string(text, "status", update.run().status().name());
+        Payloads.Stored output = pending.store(runId, update.run().output());
+        string(text, "output", output.text());
+        string(text, "outputRef", output.ref());
+        string(text, "errorCode", update.run().error().map(e -> e.code().name()).orElse(null));
+        string(text, "errorMessage", update.run().error().map(RunError::message).orElse(null));
+        if (update.run().endedAt().isPresent()) {
+            number(text, "ended", JsonText.nanos(update.run().endedAt().get()));
+        }
         string(text, "expected", JdbcRunStore.statuses(update.expected()));
         text.append('}');
     }

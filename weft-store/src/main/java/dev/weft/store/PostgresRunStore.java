@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.weft.core.LeaseLostException;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.RunStateException;
 import dev.weft.core.spi.Changes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,6 +40,7 @@ final class PostgresRunStore extends JdbcRunStore {
 
     private static final String LEASE_LOST = "WF001";
     private static final String NO_RUN = "WF002";
+    private static final String RUN_MOVED = "WF003";
 
     private PostgresRunStore(DatabaseUrl url, HikariDataSource pool, long payloadLimit) {
         super(url, pool, pool, payloadLimit);
@@ -88,11 +90,6 @@ final class PostgresRunStore extends JdbcRunStore {
      */
     @Override
     public boolean apply(String runId, String owner, List<Change> changes) {
-        if (changes.stream().anyMatch(Change.UpdateRun.class::isInstance)) {
-            // weft_apply (V2) writes steps, events and checkpoints only; a run's end is rare enough
-            // to take the statement-by-statement path, in one transaction all the same.
-            return super.apply(runId, owner, changes);
-        }
         String batch =
                 PostgresBatch.write(runId, Changes.coalesce(changes), payloads().pending());
         if (batch.length() > LARGEST_BATCH) {
@@ -110,6 +107,10 @@ final class PostgresRunStore extends JdbcRunStore {
             } catch (SQLException e) {
                 if (LEASE_LOST.equals(e.getSQLState())) {
                     throw new LeaseLostException(runId, serverMessage(e));
+                }
+                if (RUN_MOVED.equals(e.getSQLState())) {
+                    throw new RunStateException(
+                            "run '" + runId + "' is no longer RUNNING; its changes were not applied");
                 }
                 if (NO_RUN.equals(e.getSQLState()) || isForeignKeyViolation(e)) {
                     throw new NotFoundException("no run '" + runId + "' in this store");
