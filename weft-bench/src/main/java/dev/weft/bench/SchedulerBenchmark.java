@@ -227,13 +227,8 @@ public final class SchedulerBenchmark {
         }
 
         String line() {
-            return String.format(
-                    Locale.ROOT,
-                    "scheduler=%s dags=%d median=%.3f p95=%.3f",
-                    scheduler,
-                    measurements.size(),
-                    median(Measurement::ratio),
-                    p95(Measurement::ratio));
+            return SchedulerBenchmark.line(
+                    scheduler, measurements.size(), median(Measurement::ratio), p95(Measurement::ratio));
         }
 
         /** A percentile over the steps of every measurement, of a per-step figure. */
@@ -249,6 +244,11 @@ public final class SchedulerBenchmark {
         boolean meetsTarget() {
             return median(Measurement::ratio) <= TARGET_RATIO && p95(Measurement::ratio) <= TARGET_RATIO;
         }
+    }
+
+    /** The stable result line: {@code scheduler=<name> dags=<n> median=<x> p95=<y>}, whatever the clock. */
+    static String line(String scheduler, int dags, double median, double p95) {
+        return String.format(Locale.ROOT, "scheduler=%s dags=%d median=%.3f p95=%.3f", scheduler, dags, median, p95);
     }
 
     /** The nearest-rank percentile: the smallest value with at least {@code fraction} of them at or below it. */
@@ -408,20 +408,8 @@ public final class SchedulerBenchmark {
                 LatencyDag.MAX_DEPENDENCIES);
         double dataflowMedian = percentile(dataflow, 0.50);
         double dataflowP95 = percentile(dataflow, 0.95);
-        out.printf(
-                Locale.ROOT,
-                "scheduler=%s dags=%d median=%.3f p95=%.3f%n",
-                DATAFLOW,
-                cases.size(),
-                dataflowMedian,
-                dataflowP95);
-        out.printf(
-                Locale.ROOT,
-                "scheduler=%s dags=%d median=%.3f p95=%.3f%n",
-                GROUPS,
-                cases.size(),
-                percentile(groups, 0.50),
-                percentile(groups, 0.95));
+        out.println(line(DATAFLOW, cases.size(), dataflowMedian, dataflowP95));
+        out.println(line(GROUPS, cases.size(), percentile(groups, 0.50), percentile(groups, 0.95)));
         out.println(String.format(
                         Locale.ROOT,
                         "target scheduler=dataflow median<=%.2f p95<=%.2f (simulated clock) ",

@@ -88,7 +88,8 @@ final class SimulatedScheduling {
                 });
     }
 
-    private static void sleep(long millis) {
+    /** Sleeps on the calling task's clock; an interrupt becomes an unchecked failure. */
+    static void sleep(long millis) {
         try {
             SimulatedClock.sleepOnCurrent(millis);
         } catch (InterruptedException e) {

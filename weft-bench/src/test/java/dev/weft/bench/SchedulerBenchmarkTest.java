@@ -252,9 +252,12 @@ final class SchedulerBenchmarkTest {
         // Every task is started by a task of the clock, as a runner's are.
         java.util.concurrent.CompletableFuture.runAsync(
                         () -> {
-                            var a = java.util.concurrent.CompletableFuture.runAsync(() -> sleepOn(10), clock);
-                            var unrelated = java.util.concurrent.CompletableFuture.runAsync(() -> sleepOn(40), clock);
-                            a.thenCombine(unrelated, (x, y) -> x).thenRunAsync(() -> sleepOn(5), clock);
+                            var a = java.util.concurrent.CompletableFuture.runAsync(
+                                    () -> SimulatedScheduling.sleep(10), clock);
+                            var unrelated = java.util.concurrent.CompletableFuture.runAsync(
+                                    () -> SimulatedScheduling.sleep(40), clock);
+                            a.thenCombine(unrelated, (x, y) -> x)
+                                    .thenRunAsync(() -> SimulatedScheduling.sleep(5), clock);
                         },
                         clock)
                 .join();
@@ -281,14 +284,5 @@ final class SchedulerBenchmarkTest {
                 .hasMessageContaining("--clock must be 'real' or 'simulated'");
         assertThatThrownBy(() -> SchedulerBenchmark.run(new String[] {"--clock"}))
                 .isInstanceOf(UsageException.class);
-    }
-
-    private static void sleepOn(long millis) {
-        try {
-            SimulatedClock.sleepOnCurrent(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

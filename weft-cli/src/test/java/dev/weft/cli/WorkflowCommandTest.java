@@ -118,28 +118,32 @@ final class WorkflowCommandTest {
 
     @Test
     void runsWithTheDurabilityTheEnvironmentAsksFor() {
-        var synchronous = weftWith(
-                Map.of("WEFT_DURABILITY", "sync"),
-                "workflow",
-                "run",
-                EXAMPLES + "triage.json",
-                "--input",
-                "{\"priority\": 5, \"subject\": \"down\"}",
-                "--json");
-        var asynchronous = weftWith(
-                Map.of("WEFT_DURABILITY", "ASYNC"),
-                "workflow",
-                "run",
-                EXAMPLES + "triage.json",
-                "--input",
-                "{\"priority\": 5, \"subject\": \"down\"}",
-                "--json");
+        var synchronous = triageWith(Map.of("WEFT_DURABILITY", "sync"));
+        var asynchronous = triageWith(Map.of("WEFT_DURABILITY", "ASYNC"));
 
         assertThat(asynchronous.exitCode()).isZero();
         assertThat(asynchronous.json().get("outputs"))
                 .isEqualTo(synchronous.json().get("outputs"));
         assertThat(asynchronous.json().get("steps").size())
                 .isEqualTo(synchronous.json().get("steps").size());
+        // The runner the commands build takes the mode asked for; the default is SYNC.
+        try (var store = dev.weft.core.store.InMemoryRunStore.create()) {
+            Env.use(Map.of("WEFT_DURABILITY", " Async "));
+            assertThat(Storage.runner(store).build().durability()).isEqualTo(dev.weft.core.Durability.ASYNC);
+            Env.use(Map.of());
+            assertThat(Storage.runner(store).build().durability()).isEqualTo(dev.weft.core.Durability.SYNC);
+        }
+    }
+
+    private static CommandRunner.Outcome triageWith(Map<String, String> env) {
+        return weftWith(
+                env,
+                "workflow",
+                "run",
+                EXAMPLES + "triage.json",
+                "--input",
+                "{\"priority\": 5, \"subject\": \"down\"}",
+                "--json");
     }
 
     @Test

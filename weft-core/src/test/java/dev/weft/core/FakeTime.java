@@ -21,6 +21,19 @@ final class FakeTime implements TimeSource {
         now = now.plus(duration);
     }
 
+    /** A clock stopped at {@code instant}, whose sleeps return at once: a process as of that moment. */
+    static TimeSource frozenAt(Instant instant) {
+        return new TimeSource() {
+            @Override
+            public Instant now() {
+                return instant;
+            }
+
+            @Override
+            public void sleep(Duration duration) {}
+        };
+    }
+
     synchronized List<Duration> sleeps() {
         return List.copyOf(sleeps);
     }

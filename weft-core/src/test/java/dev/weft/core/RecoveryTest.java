@@ -23,15 +23,7 @@ final class RecoveryTest {
     private final InMemoryRunStore store = InMemoryRunStore.create();
 
     private static TimeSource at(Instant instant) {
-        return new TimeSource() {
-            @Override
-            public Instant now() {
-                return instant;
-            }
-
-            @Override
-            public void sleep(Duration duration) {}
-        };
+        return FakeTime.frozenAt(instant);
     }
 
     @Test

@@ -27,15 +27,7 @@ final class RecoveryWatcherTest {
     private final AtomicInteger secondCalls = new AtomicInteger();
 
     private static TimeSource at(Instant instant) {
-        return new TimeSource() {
-            @Override
-            public Instant now() {
-                return instant;
-            }
-
-            @Override
-            public void sleep(Duration duration) {}
-        };
+        return FakeTime.frozenAt(instant);
     }
 
     private final Graph graph = Graph.builder("watched")
