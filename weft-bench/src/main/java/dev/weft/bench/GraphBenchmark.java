@@ -13,7 +13,10 @@ import java.util.function.Function;
  * LangGraph4j's, in the same JVM, on the same graphs of trivial nodes, with and without each engine's
  * in-memory checkpointing. Prints one line per measurement, then Weft's µs per step over
  * LangGraph4j's for every pairing, then whether that ratio is at most {@value #TARGET_RATIO}
- * everywhere. Results go to stdout, progress to stderr.
+ * everywhere. With a durable checkpoint after every step (SQLite, PostgreSQL) it prints Weft's µs per
+ * step over LangGraph4j's in memory, and beside SQLite the floor of plain JDBC writing one row per
+ * step ({@link BareSqliteHarness}), so that what the disk costs and what Weft costs can be told apart.
+ * Results go to stdout, progress to stderr.
  *
  * <p>Each configuration is warmed up for half the measuring time, then measured on one thread in
  * batches of runs; between batches (untimed) the harness drops the runs its store kept, so a store
@@ -22,6 +25,8 @@ import java.util.function.Function;
 public final class GraphBenchmark {
     static final String WEFT = "weft";
     static final String LANGGRAPH4J = "langgraph4j";
+    /** No engine: plain JDBC writing one row per step into SQLite ({@link BareSqliteHarness}). */
+    static final String BARE_SQLITE = "bare-sqlite";
     /** Weft's µs per step may be at most this fraction of LangGraph4j's, in every pairing. */
     static final double TARGET_RATIO = 0.25;
 
@@ -54,11 +59,13 @@ public final class GraphBenchmark {
                         WEFT,
                         "sqlite",
                         shape -> WeftGraphHarness.checkpointingDurably(shape, DurableStores.sqlite(), Durability.SYNC)),
+                new Configuration(BARE_SQLITE, "sqlite", BareSqliteHarness::committingEveryStep),
                 new Configuration(
                         WEFT,
                         "sqlite-async",
                         shape ->
                                 WeftGraphHarness.checkpointingDurably(shape, DurableStores.sqlite(), Durability.ASYNC)),
+                new Configuration(BARE_SQLITE, "sqlite-async", BareSqliteHarness::committingOncePerRun),
                 new Configuration(
                         WEFT,
                         "postgres",
@@ -199,6 +206,44 @@ public final class GraphBenchmark {
         durableMissed.forEach((checkpoint, missedShapes) -> out.println("target weft_" + checkpoint
                 + "_over_langgraph4j_memory<=1.00 "
                 + (missedShapes.isEmpty() ? "met=yes" : "met=no missed=" + String.join(",", missedShapes))));
+        for (String line : floorLines(measurements)) {
+            out.println(line);
+        }
+    }
+
+    /**
+     * For every bare SQLite measurement: what the floor itself costs against LangGraph4j in memory on
+     * the same graph, and Weft's cost over the floor with the same commits.
+     */
+    static List<String> floorLines(List<Measurement> measurements) {
+        List<String> lines = new ArrayList<>();
+        for (Measurement floor : measurements) {
+            if (!floor.configuration().engine().equals(BARE_SQLITE)) {
+                continue;
+            }
+            Optional<Measurement> peer = find(measurements, LANGGRAPH4J, "memory", floor.shape());
+            Optional<Measurement> weft =
+                    find(measurements, WEFT, floor.configuration().checkpoint(), floor.shape());
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "floor graph=%s checkpoint=%s bare_sqlite_over_langgraph4j_memory=%s weft_over_bare_sqlite=%s",
+                    floor.shape().label(),
+                    floor.configuration().checkpoint(),
+                    peer.map(p -> String.format(Locale.ROOT, "%.3f", floor.microsPerStep() / p.microsPerStep()))
+                            .orElse("n/a"),
+                    weft.map(w -> String.format(Locale.ROOT, "%.3f", w.microsPerStep() / floor.microsPerStep()))
+                            .orElse("n/a")));
+        }
+        return lines;
+    }
+
+    private static Optional<Measurement> find(
+            List<Measurement> measurements, String engine, String checkpoint, GraphShape shape) {
+        return measurements.stream()
+                .filter(m -> m.configuration().engine().equals(engine)
+                        && m.configuration().checkpoint().equals(checkpoint)
+                        && m.shape() == shape)
+                .findFirst();
     }
 
     static boolean isDurable(Configuration configuration) {

@@ -80,6 +80,40 @@ final class GraphBenchmarkTest {
         assertThat(ratios).allMatch(Ratio::meetsTarget);
     }
 
+    @ParameterizedTest
+    @EnumSource(GraphShape.class)
+    void theBareSqliteFloorWritesOneRowPerStepAndForgetsThem(GraphShape shape) {
+        for (BareSqliteHarness harness :
+                List.of(BareSqliteHarness.committingEveryStep(shape), BareSqliteHarness.committingOncePerRun(shape))) {
+            try (harness) {
+                harness.runOnce();
+                harness.runOnce();
+                assertThat(harness.rows()).isEqualTo(2L * shape.stepsPerRun());
+
+                harness.forgetRuns();
+                assertThat(harness.rows()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void setsEachSqliteFloorAgainstLangGraph4jInMemoryAndWeftAgainstTheFloor() {
+        Map<String, Configuration> byName = GraphBenchmark.configurations().stream()
+                .collect(java.util.stream.Collectors.toMap(c -> c.engine() + "/" + c.checkpoint(), c -> c));
+        List<Measurement> measurements = List.of(
+                new Measurement(byName.get("langgraph4j/memory"), GraphShape.LOOP100, 1_000, 30_000_000),
+                new Measurement(byName.get("weft/sqlite-async"), GraphShape.LOOP100, 1_000, 40_000_000),
+                new Measurement(byName.get("bare-sqlite/sqlite-async"), GraphShape.LOOP100, 1_000, 10_000_000),
+                new Measurement(byName.get("bare-sqlite/sqlite"), GraphShape.CHAIN10, 1_000, 60_000_000));
+
+        assertThat(GraphBenchmark.floorLines(measurements))
+                .containsExactly(
+                        "floor graph=loop100 checkpoint=sqlite-async bare_sqlite_over_langgraph4j_memory=0.333"
+                                + " weft_over_bare_sqlite=4.000",
+                        "floor graph=chain10 checkpoint=sqlite bare_sqlite_over_langgraph4j_memory=n/a"
+                                + " weft_over_bare_sqlite=n/a");
+    }
+
     @Test
     void readsTheMeasuringTimeAndRejectsAnythingElse() {
         assertThat(GraphBenchmark.parseSeconds(new String[0])).isEqualTo(5.0);
