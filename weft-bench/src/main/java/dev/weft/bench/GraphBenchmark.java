@@ -2,6 +2,8 @@ package dev.weft.bench;
 
 import dev.weft.core.Durability;
 import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +20,8 @@ import java.util.function.Function;
  * step ({@link BareSqliteHarness}), so that what the disk costs and what Weft costs can be told apart.
  * Results go to stdout, progress to stderr.
  *
- * <p>Each configuration is warmed up for half the measuring time, then measured on one thread in
+ * <p>Each configuration is warmed up for half the measuring time (longer while the JIT compiler is
+ * still busy, up to {@value #MAX_WARMUP_FACTOR} times that), then measured on one thread in
  * batches of runs; between batches (untimed) the harness drops the runs its store kept, so a store
  * that grows with every run does not turn the measurement into one of the garbage collector.
  */
@@ -35,6 +38,10 @@ public final class GraphBenchmark {
     // short enough that a batch's runs stay a few megabytes in an in-memory store.
     private static final int STEPS_PER_BATCH = 10_000;
     private static final String USAGE = "usage: weft-bench graph [--seconds N]   (N > 0, default 5)";
+    /** The longest warm-up, in multiples of the planned one, while the JIT compiler is still busy. */
+    static final int MAX_WARMUP_FACTOR = 4;
+    /** The share of a warm-up slice the JIT compiler may spend compiling for the slice to count as quiet. */
+    static final double QUIET_COMPILER_SHARE = 0.02;
 
     private GraphBenchmark() {}
 
@@ -158,7 +165,7 @@ public final class GraphBenchmark {
                     progress.printf(
                             "weft-bench graph: engine=%s graph=%s checkpoint=%s...%n",
                             configuration.engine(), shape.label(), configuration.checkpoint());
-                    Measurement measurement = measure(configuration, shape, warmupNanos, measureNanos);
+                    Measurement measurement = measure(configuration, shape, warmupNanos, measureNanos, progress);
                     out.println(measurement.line());
                     out.flush();
                     measurements.add(measurement);
@@ -250,12 +257,59 @@ public final class GraphBenchmark {
         return DURABLE_CHECKPOINTS.contains(configuration.checkpoint());
     }
 
-    static Measurement measure(Configuration configuration, GraphShape shape, long warmupNanos, long measureNanos) {
+    static Measurement measure(
+            Configuration configuration, GraphShape shape, long warmupNanos, long measureNanos, PrintStream progress) {
         try (GraphHarness harness = configuration.harness().apply(shape)) {
-            runFor(harness, shape, warmupNanos);
+            long warmedNanos = warmUp(harness, shape, warmupNanos);
+            long compilingBefore = compilingMillis();
             Timed timed = runFor(harness, shape, measureNanos);
+            progress.printf(
+                    Locale.ROOT,
+                    "weft-bench graph:   warmed up for %.1f s; the JIT compiler worked %d ms during the measurement%n",
+                    warmedNanos / 1e9,
+                    compilingMillis() - compilingBefore);
             return new Measurement(configuration, shape, timed.steps(), timed.nanos());
         }
+    }
+
+    /**
+     * Runs the graph for {@code warmupNanos}, then in slices of a quarter of that for as long as the
+     * JIT compiler was busy in the last one ({@link #compilerBusy}), up to {@value #MAX_WARMUP_FACTOR}
+     * times {@code warmupNanos} in all. On a small machine a compiler still at work takes a core from
+     * the measurement, and how long it stays at work depends on the configuration (a database driver
+     * brings much code of its own), so a fixed warm-up would favour some lines over others.
+     *
+     * @return how long the warm-up ran
+     */
+    private static long warmUp(GraphHarness harness, GraphShape shape, long warmupNanos) {
+        long start = System.nanoTime();
+        runFor(harness, shape, warmupNanos);
+        long sliceNanos = warmupNanos / 4;
+        while (System.nanoTime() - start < MAX_WARMUP_FACTOR * warmupNanos) {
+            long compiling = compilingMillis();
+            long sliceStart = System.nanoTime();
+            runFor(harness, shape, sliceNanos);
+            if (!compilerBusy(compilingMillis() - compiling, System.nanoTime() - sliceStart)) {
+                break;
+            }
+        }
+        return System.nanoTime() - start;
+    }
+
+    /**
+     * Whether the JIT compiler worked for more than {@value #QUIET_COMPILER_SHARE} of {@code
+     * elapsedNanos} (its time summed over its threads).
+     */
+    static boolean compilerBusy(long compilingMillis, long elapsedNanos) {
+        return compilingMillis * 1_000_000.0 > QUIET_COMPILER_SHARE * elapsedNanos;
+    }
+
+    /** The JIT compiler's time so far, summed over its threads; 0 where the JVM does not tell. */
+    private static long compilingMillis() {
+        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        return compiler != null && compiler.isCompilationTimeMonitoringSupported()
+                ? compiler.getTotalCompilationTime()
+                : 0;
     }
 
     private record Timed(long steps, long nanos) {}

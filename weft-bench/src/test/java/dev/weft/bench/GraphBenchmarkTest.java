@@ -115,6 +115,16 @@ final class GraphBenchmarkTest {
     }
 
     @Test
+    void warmsUpOnWhileTheCompilerWorksMoreThanTwoPercentOfTheTime() {
+        long second = 1_000_000_000L;
+
+        assertThat(GraphBenchmark.compilerBusy(100, second)).isTrue();
+        assertThat(GraphBenchmark.compilerBusy(21, second)).isTrue();
+        assertThat(GraphBenchmark.compilerBusy(20, second)).isFalse();
+        assertThat(GraphBenchmark.compilerBusy(0, second)).isFalse();
+    }
+
+    @Test
     void readsTheMeasuringTimeAndRejectsAnythingElse() {
         assertThat(GraphBenchmark.parseSeconds(new String[0])).isEqualTo(5.0);
         assertThat(GraphBenchmark.parseSeconds(new String[] {"--seconds", "2.5"}))
