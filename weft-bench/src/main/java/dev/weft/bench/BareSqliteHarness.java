@@ -109,6 +109,23 @@ final class BareSqliteHarness implements GraphHarness {
         }
     }
 
+    /**
+     * Runs the graph once on an emptied write-ahead log and returns the frames (pages) the run wrote
+     * to it: at least one per commit.
+     */
+    long walFramesOfOneRun() {
+        try (Statement pragma = connection.createStatement()) {
+            pragma.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)").close();
+            runOnce();
+            try (ResultSet row = pragma.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+                row.next();
+                return row.getLong(2); // busy, frames in the log, frames copied back
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void forgetRuns() {
         try (Statement delete = connection.createStatement()) {

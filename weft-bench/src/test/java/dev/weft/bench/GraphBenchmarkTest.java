@@ -96,6 +96,16 @@ final class GraphBenchmarkTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(GraphShape.class)
+    void theBareSqliteFloorCommitsEveryStepOrOncePerRun(GraphShape shape) {
+        try (BareSqliteHarness everyStep = BareSqliteHarness.committingEveryStep(shape);
+                BareSqliteHarness oncePerRun = BareSqliteHarness.committingOncePerRun(shape)) {
+            assertThat(everyStep.walFramesOfOneRun()).isGreaterThanOrEqualTo(shape.stepsPerRun());
+            assertThat(oncePerRun.walFramesOfOneRun()).isLessThan(shape.stepsPerRun() / 2);
+        }
+    }
+
     @Test
     void setsEachSqliteFloorAgainstLangGraph4jInMemoryAndWeftAgainstTheFloor() {
         Map<String, Configuration> byName = GraphBenchmark.configurations().stream()
