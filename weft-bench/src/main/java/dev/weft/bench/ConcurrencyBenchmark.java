@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread — A and B in parallel, then C, which depends on both — so a plan alone needs {@value
  * #IDEAL_MILLIS} ms. Prints the wall time (before the first start to the last completion) over that
  * ideal, and the peak heap, then whether they meet the targets. The headline runs with the runner's
- * default durable checkpoint after every step; a second line, labelled, runs with it off. Results go
- * to stdout, progress to stderr.
+ * default durable checkpoint after every step; a second line, labelled, runs with it off. Before
+ * measuring, it runs the same N plans in rounds until the JIT compiler is quiet ({@link #warmUp}).
+ * Results go to stdout, progress to stderr.
  *
  * <p>The peak heap is the most heap in use at any sample ({@link HeapPeakMonitor}): live data and the
  * garbage the collector had not yet reclaimed, so it grows with the heap it is given. What the plans
@@ -41,8 +42,10 @@ public final class ConcurrencyBenchmark {
     static final long TARGET_PEAK_HEAP_MB = 512;
 
     private static final int DEFAULT_PLANS = 10_000;
-    /** Plans run before measuring, so that starting and running a plan is compiled code. */
+    /** Plans on bare virtual threads run before measuring them. */
     private static final int WARMUP_PLANS = 2_000;
+    /** The most warm-up rounds (each the measurement's plans, with and without checkpoints). */
+    static final int MAX_WARMUP_ROUNDS = 12;
 
     private static final String USAGE = "usage: weft-bench concurrency [--plans N]   (N >= 1, default 10000)";
     private static final Map<String, NumericOptions.Option> OPTIONS =
@@ -138,13 +141,15 @@ public final class ConcurrencyBenchmark {
         PlanExecutor executor = new SleepingPlans(SleepingPlans.SleepLog.NONE).executor();
         Plan plan = fanIn();
 
-        progress.printf("weft-bench concurrency: warming up on %d plans...%n", WARMUP_PLANS);
-        measure(executor, plan, WARMUP_PLANS, true);
-        measure(executor, plan, WARMUP_PLANS, false);
+        // Before the warm-up: one plan driven on this platform thread takes paths the measured plans do
+        // not (its tools run on threads of their own), and compiled code that meets them is recompiled.
         long single = singlePlanNanos(executor, plan);
+        WarmUp warmUp = warmUp(executor, plan, plans, MAX_WARMUP_ROUNDS, progress);
 
         progress.printf("weft-bench concurrency: %d plans, a checkpoint after every step...%n", plans);
+        long compilingBefore = JitCompiler.millis();
         Measurement durable = measure(executor, plan, plans, true);
+        long compilingDuring = JitCompiler.millis() - compilingBefore;
         progress.printf("weft-bench concurrency: %d plans, checkpoints only when a run stops...%n", plans);
         Measurement relaxed = measure(executor, plan, plans, false);
         progress.printf("weft-bench concurrency: %d plans again, untimed, to weigh their live data...%n", plans);
@@ -164,6 +169,7 @@ public final class ConcurrencyBenchmark {
                 single / 1e6);
         out.println(durable.line());
         out.println(durable.detail());
+        out.println(warmUp.line(compilingDuring));
         out.println(relaxed.line());
         out.println(relaxed.detail());
         out.println(live.line());
@@ -183,6 +189,50 @@ public final class ConcurrencyBenchmark {
                 Locale.ROOT,
                 "detail load_average_1m=%.2f%n",
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** How the warm-up went: its rounds, and the JIT compiler's time in the last one. */
+    record WarmUp(int rounds, int plansPerRound, long lastRoundCompilingMillis, long lastRoundNanos) {
+        String line(long compilingDuringMeasurementMillis) {
+            return String.format(
+                    Locale.ROOT,
+                    "detail warm_up rounds=%d plans_per_round=%d jit_ms_last_round=%d last_round_ms=%.0f"
+                            + " jit_ms_during_measurement=%d",
+                    rounds,
+                    plansPerRound,
+                    lastRoundCompilingMillis,
+                    lastRoundNanos / 1e6,
+                    compilingDuringMeasurementMillis);
+        }
+    }
+
+    /**
+     * Runs rounds of {@code plans} plans (with a checkpoint after every step, then without) until the
+     * JIT compiler was quiet during a whole round ({@link JitCompiler#busy}), at most {@code maxRounds}
+     * rounds. Measured before it is quiet, this benchmark measured the compiler:
+     * on two cores it took one for seconds, and code it had not finished ran slower and allocated more.
+     */
+    static WarmUp warmUp(PlanExecutor executor, Plan plan, int plans, int maxRounds, PrintStream progress) {
+        int round = 0;
+        long compiling;
+        long nanos;
+        do {
+            round++;
+            long compilingBefore = JitCompiler.millis();
+            long start = System.nanoTime();
+            measure(executor, plan, plans, true);
+            measure(executor, plan, plans, false);
+            nanos = System.nanoTime() - start;
+            compiling = JitCompiler.millis() - compilingBefore;
+            progress.printf(
+                    Locale.ROOT,
+                    "weft-bench concurrency: warm-up round %d of %d plans: the JIT compiler worked %d ms of %.0f%n",
+                    round,
+                    plans,
+                    compiling,
+                    nanos / 1e6);
+        } while (round < maxRounds && JitCompiler.busy(compiling, nanos));
+        return new WarmUp(round, plans, compiling, nanos);
     }
 
     /** The same fan-ins with no runtime at all: what this machine's JVM needs for the sleeps alone. */

@@ -2,8 +2,6 @@ package dev.weft.bench;
 
 import dev.weft.core.Durability;
 import java.io.PrintStream;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,8 +38,6 @@ public final class GraphBenchmark {
     private static final String USAGE = "usage: weft-bench graph [--seconds N]   (N > 0, default 5)";
     /** The longest warm-up, in multiples of the planned one, while the JIT compiler is still busy. */
     static final int MAX_WARMUP_FACTOR = 4;
-    /** The share of a warm-up slice the JIT compiler may spend compiling for the slice to count as quiet. */
-    static final double QUIET_COMPILER_SHARE = 0.02;
 
     private GraphBenchmark() {}
 
@@ -261,20 +257,20 @@ public final class GraphBenchmark {
             Configuration configuration, GraphShape shape, long warmupNanos, long measureNanos, PrintStream progress) {
         try (GraphHarness harness = configuration.harness().apply(shape)) {
             long warmedNanos = warmUp(harness, shape, warmupNanos);
-            long compilingBefore = compilingMillis();
+            long compilingBefore = JitCompiler.millis();
             Timed timed = runFor(harness, shape, measureNanos);
             progress.printf(
                     Locale.ROOT,
                     "weft-bench graph:   warmed up for %.1f s; the JIT compiler worked %d ms during the measurement%n",
                     warmedNanos / 1e9,
-                    compilingMillis() - compilingBefore);
+                    JitCompiler.millis() - compilingBefore);
             return new Measurement(configuration, shape, timed.steps(), timed.nanos());
         }
     }
 
     /**
      * Runs the graph for {@code warmupNanos}, then in slices of a quarter of that for as long as the
-     * JIT compiler was busy in the last one ({@link #compilerBusy}), up to {@value #MAX_WARMUP_FACTOR}
+     * JIT compiler was busy in the last one ({@link JitCompiler#busy}), up to {@value #MAX_WARMUP_FACTOR}
      * times {@code warmupNanos} in all. On a small machine a compiler still at work takes a core from
      * the measurement, and how long it stays at work depends on the configuration (a database driver
      * brings much code of its own), so a fixed warm-up would favour some lines over others.
@@ -286,30 +282,14 @@ public final class GraphBenchmark {
         runFor(harness, shape, warmupNanos);
         long sliceNanos = warmupNanos / 4;
         while (System.nanoTime() - start < MAX_WARMUP_FACTOR * warmupNanos) {
-            long compiling = compilingMillis();
+            long compiling = JitCompiler.millis();
             long sliceStart = System.nanoTime();
             runFor(harness, shape, sliceNanos);
-            if (!compilerBusy(compilingMillis() - compiling, System.nanoTime() - sliceStart)) {
+            if (!JitCompiler.busy(JitCompiler.millis() - compiling, System.nanoTime() - sliceStart)) {
                 break;
             }
         }
         return System.nanoTime() - start;
-    }
-
-    /**
-     * Whether the JIT compiler worked for more than {@value #QUIET_COMPILER_SHARE} of {@code
-     * elapsedNanos} (its time summed over its threads).
-     */
-    static boolean compilerBusy(long compilingMillis, long elapsedNanos) {
-        return compilingMillis * 1_000_000.0 > QUIET_COMPILER_SHARE * elapsedNanos;
-    }
-
-    /** The JIT compiler's time so far, summed over its threads; 0 where the JVM does not tell. */
-    private static long compilingMillis() {
-        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-        return compiler != null && compiler.isCompilationTimeMonitoringSupported()
-                ? compiler.getTotalCompilationTime()
-                : 0;
     }
 
     private record Timed(long steps, long nanos) {}

@@ -128,10 +128,10 @@ final class GraphBenchmarkTest {
     void warmsUpOnWhileTheCompilerWorksMoreThanTwoPercentOfTheTime() {
         long second = 1_000_000_000L;
 
-        assertThat(GraphBenchmark.compilerBusy(100, second)).isTrue();
-        assertThat(GraphBenchmark.compilerBusy(21, second)).isTrue();
-        assertThat(GraphBenchmark.compilerBusy(20, second)).isFalse();
-        assertThat(GraphBenchmark.compilerBusy(0, second)).isFalse();
+        assertThat(JitCompiler.busy(100, second)).isTrue();
+        assertThat(JitCompiler.busy(21, second)).isTrue();
+        assertThat(JitCompiler.busy(20, second)).isFalse();
+        assertThat(JitCompiler.busy(0, second)).isFalse();
     }
 
     @Test

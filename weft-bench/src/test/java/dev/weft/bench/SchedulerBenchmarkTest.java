@@ -219,6 +219,28 @@ final class SchedulerBenchmarkTest {
     }
 
     @Test
+    void theConcurrencyWarmUpRunsWholeRoundsOfTheMeasuredPlansUpToItsLimit() {
+        java.io.ByteArrayOutputStream progress = new java.io.ByteArrayOutputStream();
+
+        ConcurrencyBenchmark.WarmUp warmUp = ConcurrencyBenchmark.warmUp(
+                new SleepingPlans(SleepingPlans.SleepLog.NONE).executor(),
+                ConcurrencyBenchmark.fanIn(),
+                5,
+                2,
+                new java.io.PrintStream(progress, true, java.nio.charset.StandardCharsets.UTF_8));
+
+        assertThat(warmUp.rounds()).isBetween(1, 2);
+        assertThat(warmUp.plansPerRound()).isEqualTo(5);
+        // a round is two measurements of plans that each need the ideal time at least
+        assertThat(warmUp.lastRoundNanos()).isGreaterThanOrEqualTo(2 * ConcurrencyBenchmark.IDEAL_MILLIS * 1_000_000);
+        assertThat(progress.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("warm-up round 1 of 5 plans: the JIT compiler worked");
+        assertThat(new ConcurrencyBenchmark.WarmUp(7, 10_000, 9, 2_500_000_000L).line(3))
+                .isEqualTo("detail warm_up rounds=7 plans_per_round=10000 jit_ms_last_round=9 last_round_ms=2500"
+                        + " jit_ms_during_measurement=3");
+    }
+
+    @Test
     void theBareBaselineSleepsTwiceOnTheCriticalPath() {
         ConcurrencyBenchmark.Bare bare = ConcurrencyBenchmark.bareFanIns(20);
 
