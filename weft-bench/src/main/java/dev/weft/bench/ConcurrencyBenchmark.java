@@ -209,8 +209,8 @@ public final class ConcurrencyBenchmark {
     /**
      * Runs rounds of {@code plans} plans (with a checkpoint after every step, then without) until the
      * JIT compiler was quiet during a whole round ({@link JitCompiler#busy}), at most {@code maxRounds}
-     * rounds. Measured before it is quiet, this benchmark measured the compiler:
-     * on two cores it took one for seconds, and code it had not finished ran slower and allocated more.
+     * rounds. Measured before it is quiet, this benchmark measured the compiler: on two cores it took
+     * one for seconds, and code it had not finished with ran slower and allocated more.
      */
     static WarmUp warmUp(PlanExecutor executor, Plan plan, int plans, int maxRounds, PrintStream progress) {
         int round = 0;
