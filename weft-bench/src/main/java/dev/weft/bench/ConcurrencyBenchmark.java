@@ -144,7 +144,7 @@ public final class ConcurrencyBenchmark {
         // Before the warm-up: one plan driven on this platform thread takes paths the measured plans do
         // not (its tools run on threads of their own), and compiled code that meets them is recompiled.
         long single = singlePlanNanos(executor, plan);
-        WarmUp warmUp = warmUp(executor, plan, plans, MAX_WARMUP_ROUNDS, progress);
+        WarmUp warmUp = warmUp(executor, plan, plans, MAX_WARMUP_ROUNDS, JitCompiler::millis, progress);
 
         progress.printf("weft-bench concurrency: %d plans, a checkpoint after every step...%n", plans);
         long compilingBefore = JitCompiler.millis();
@@ -208,22 +208,28 @@ public final class ConcurrencyBenchmark {
 
     /**
      * Runs rounds of {@code plans} plans (with a checkpoint after every step, then without) until the
-     * JIT compiler was quiet during a whole round ({@link JitCompiler#busy}), at most {@code maxRounds}
-     * rounds. Measured before it is quiet, this benchmark measured the compiler: on two cores it took
+     * JIT compiler was quiet during a whole round ({@link JitCompiler#busy}, its time read from {@code
+     * compilingMillis}), at most {@code maxRounds} rounds. Measured before it is quiet, this benchmark measured the compiler: on two cores it took
      * one for seconds, and code it had not finished with ran slower and allocated more.
      */
-    static WarmUp warmUp(PlanExecutor executor, Plan plan, int plans, int maxRounds, PrintStream progress) {
+    static WarmUp warmUp(
+            PlanExecutor executor,
+            Plan plan,
+            int plans,
+            int maxRounds,
+            java.util.function.LongSupplier compilingMillis,
+            PrintStream progress) {
         int round = 0;
         long compiling;
         long nanos;
         do {
             round++;
-            long compilingBefore = JitCompiler.millis();
+            long compilingBefore = compilingMillis.getAsLong();
             long start = System.nanoTime();
             measure(executor, plan, plans, true);
             measure(executor, plan, plans, false);
             nanos = System.nanoTime() - start;
-            compiling = JitCompiler.millis() - compilingBefore;
+            compiling = compilingMillis.getAsLong() - compilingBefore;
             progress.printf(
                     Locale.ROOT,
                     "weft-bench concurrency: warm-up round %d of %d plans: the JIT compiler worked %d ms of %.0f%n",

@@ -187,23 +187,20 @@ public final class GraphBenchmark {
                     || !DURABLE_CHECKPOINTS.contains(durable.configuration().checkpoint())) {
                 continue;
             }
-            for (Measurement peer : measurements) {
-                if (peer.configuration().engine().equals(LANGGRAPH4J)
-                        && peer.configuration().checkpoint().equals("memory")
-                        && peer.shape() == durable.shape()) {
-                    double ratio = durable.microsPerStep() / peer.microsPerStep();
-                    out.println(String.format(
-                            Locale.ROOT,
-                            "ratio graph=%s weft_%s_over_langgraph4j_memory=%.3f",
-                            durable.shape().label(),
-                            durable.configuration().checkpoint(),
-                            ratio));
-                    List<String> missedHere =
-                            durableMissed.get(durable.configuration().checkpoint());
-                    if (missedHere != null && ratio > 1.0) {
-                        missedHere.add(durable.shape().label());
-                    }
-                }
+            Optional<Measurement> peer = find(measurements, LANGGRAPH4J, "memory", durable.shape());
+            if (peer.isEmpty()) {
+                continue;
+            }
+            double ratio = durable.microsPerStep() / peer.get().microsPerStep();
+            out.println(String.format(
+                    Locale.ROOT,
+                    "ratio graph=%s weft_%s_over_langgraph4j_memory=%.3f",
+                    durable.shape().label(),
+                    durable.configuration().checkpoint(),
+                    ratio));
+            List<String> missedHere = durableMissed.get(durable.configuration().checkpoint());
+            if (missedHere != null && ratio > 1.0) {
+                missedHere.add(durable.shape().label());
             }
         }
         durableMissed.forEach((checkpoint, missedShapes) -> out.println("target weft_" + checkpoint

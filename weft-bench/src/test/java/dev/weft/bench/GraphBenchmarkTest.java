@@ -125,16 +125,6 @@ final class GraphBenchmarkTest {
     }
 
     @Test
-    void warmsUpOnWhileTheCompilerWorksMoreThanTwoPercentOfTheTime() {
-        long second = 1_000_000_000L;
-
-        assertThat(JitCompiler.busy(100, second)).isTrue();
-        assertThat(JitCompiler.busy(21, second)).isTrue();
-        assertThat(JitCompiler.busy(20, second)).isFalse();
-        assertThat(JitCompiler.busy(0, second)).isFalse();
-    }
-
-    @Test
     void readsTheMeasuringTimeAndRejectsAnythingElse() {
         assertThat(GraphBenchmark.parseSeconds(new String[0])).isEqualTo(5.0);
         assertThat(GraphBenchmark.parseSeconds(new String[] {"--seconds", "2.5"}))

@@ -8,6 +8,7 @@ import dev.weft.bench.GroupBarrierScheduler.StepSpan;
 import dev.weft.bench.SchedulerBenchmark.Case;
 import dev.weft.bench.SchedulerBenchmark.Measurement;
 import dev.weft.plan.ExecutionGroups;
+import dev.weft.plan.PlanExecutor;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -219,22 +220,39 @@ final class SchedulerBenchmarkTest {
     }
 
     @Test
-    void theConcurrencyWarmUpRunsWholeRoundsOfTheMeasuredPlansUpToItsLimit() {
+    void theConcurrencyWarmUpRunsRoundsUntilTheCompilerIsQuietOrTheLimitIsReached() {
         java.io.ByteArrayOutputStream progress = new java.io.ByteArrayOutputStream();
+        PlanExecutor executor = new SleepingPlans(SleepingPlans.SleepLog.NONE).executor();
+        // The compiler's clock, read before and after each round: 10 s in the first round, none after.
+        java.util.Iterator<Long> quietAfterOne =
+                List.of(0L, 10_000L, 10_000L, 10_000L).iterator();
 
-        ConcurrencyBenchmark.WarmUp warmUp = ConcurrencyBenchmark.warmUp(
-                new SleepingPlans(SleepingPlans.SleepLog.NONE).executor(),
+        ConcurrencyBenchmark.WarmUp settles = ConcurrencyBenchmark.warmUp(
+                executor,
                 ConcurrencyBenchmark.fanIn(),
+                3,
                 5,
-                2,
+                quietAfterOne::next,
                 new java.io.PrintStream(progress, true, java.nio.charset.StandardCharsets.UTF_8));
+        AtomicLong alwaysBusy = new AtomicLong();
+        ConcurrencyBenchmark.WarmUp limited = ConcurrencyBenchmark.warmUp(
+                executor,
+                ConcurrencyBenchmark.fanIn(),
+                3,
+                2,
+                () -> alwaysBusy.addAndGet(10_000),
+                new java.io.PrintStream(
+                        new java.io.ByteArrayOutputStream(), true, java.nio.charset.StandardCharsets.UTF_8));
 
-        assertThat(warmUp.rounds()).isBetween(1, 2);
-        assertThat(warmUp.plansPerRound()).isEqualTo(5);
+        assertThat(settles.rounds()).isEqualTo(2);
+        assertThat(settles.lastRoundCompilingMillis()).isZero();
+        assertThat(settles.plansPerRound()).isEqualTo(3);
         // a round is two measurements of plans that each need the ideal time at least
-        assertThat(warmUp.lastRoundNanos()).isGreaterThanOrEqualTo(2 * ConcurrencyBenchmark.IDEAL_MILLIS * 1_000_000);
+        assertThat(settles.lastRoundNanos()).isGreaterThanOrEqualTo(2 * ConcurrencyBenchmark.IDEAL_MILLIS * 1_000_000);
         assertThat(progress.toString(java.nio.charset.StandardCharsets.UTF_8))
-                .contains("warm-up round 1 of 5 plans: the JIT compiler worked");
+                .contains("warm-up round 1 of 3 plans: the JIT compiler worked 10000 ms")
+                .contains("warm-up round 2 of 3 plans: the JIT compiler worked 0 ms");
+        assertThat(limited.rounds()).isEqualTo(2);
         assertThat(new ConcurrencyBenchmark.WarmUp(7, 10_000, 9, 2_500_000_000L).line(3))
                 .isEqualTo("detail warm_up rounds=7 plans_per_round=10000 jit_ms_last_round=9 last_round_ms=2500"
                         + " jit_ms_during_measurement=3");

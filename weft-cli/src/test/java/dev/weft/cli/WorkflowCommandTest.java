@@ -36,13 +36,7 @@ final class WorkflowCommandTest {
 
     @Test
     void runPrintsOneJsonObjectInTheStableShape() {
-        var outcome = weft(
-                "workflow",
-                "run",
-                EXAMPLES + "triage.json",
-                "--input",
-                "{\"priority\": 5, \"subject\": \"down\"}",
-                "--json");
+        var outcome = triageWith(Map.of());
 
         assertThat(outcome.exitCode()).isZero();
         JsonNode result = outcome.json();
@@ -135,6 +129,7 @@ final class WorkflowCommandTest {
         }
     }
 
+    /** {@code workflow run} of the triage example on a priority-5 input, as JSON, with {@code env} added. */
     private static CommandRunner.Outcome triageWith(Map<String, String> env) {
         return weftWith(
                 env,
