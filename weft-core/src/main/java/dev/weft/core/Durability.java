@@ -19,11 +19,14 @@ public enum Durability {
 
     /**
      * Nodes start without waiting for the writes before them: a background writer commits them while
-     * the run goes on, several steps to a transaction when the store is slower than the run. A
-     * crash re-runs every node since the last committed checkpoint (their tools are called again with
-     * the same idempotency keys, and an idempotent tool's stored result is still returned); a
-     * cancellation or a lost lease is noticed when the writer's transaction that learns of it
-     * commits, typically one or two nodes later. Listeners may hear of a step's completion after the
+     * the run goes on, several steps to a transaction when the store is slower than the run. The
+     * writer starts its first transaction a commit delay after the writes that woke it ({@link
+     * Runner.Builder#commitDelay}, 1 ms by default), so that the writes made meanwhile share it; a run
+     * that stops sooner commits everything itself, with its end, in one transaction. A crash re-runs
+     * every node since the last committed checkpoint (their tools are called again with the same
+     * idempotency keys, and an idempotent tool's stored result is still returned); a cancellation or
+     * a lost lease is noticed when the writer's transaction that learns of it commits, typically one
+     * or two nodes, or the commit delay, later. Listeners may hear of a step's completion after the
      * next step has started; event sequence numbers keep the order. The writer never falls more than
      * {@value WriteBuffer#MAX_BACKLOG} writes behind: a run that outpaces it waits.
      */

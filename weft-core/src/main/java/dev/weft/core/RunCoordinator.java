@@ -157,7 +157,13 @@ final class RunCoordinator {
         this.graph = graph;
         this.run = run;
         this.writes = new WriteBuffer(
-                store, run.id(), runner.owner(), runner.listeners(), runner.durability(), runner.executor());
+                store,
+                run.id(),
+                runner.owner(),
+                runner.listeners(),
+                runner.durability(),
+                runner.executor(),
+                runner.commitDelay());
         this.events = new EventSink(runner, run.id(), lastSequence, writes);
         Map<String, JsonNode> vars = new LinkedHashMap<>(graph.variables());
         vars.putAll(run.variables());

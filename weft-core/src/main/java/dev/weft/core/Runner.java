@@ -32,6 +32,7 @@ public final class Runner {
     private final Supplier<String> ids;
     private final boolean checkpointEveryStep;
     private final Durability durability;
+    private final java.time.Duration commitDelay;
     private final String owner = "runner-" + UUID.randomUUID();
     private final java.time.Duration leaseDuration;
     private final java.util.Set<String> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -50,6 +51,13 @@ public final class Runner {
             });
 
     private static final int MAX_REMEMBERED_GRAPHS = 1024;
+    /** The commit delay under {@link Durability#ASYNC} unless one is set, in microseconds. */
+    static final long DEFAULT_COMMIT_DELAY_MICROS = 1000;
+
+    private static final java.time.Duration DEFAULT_COMMIT_DELAY =
+            java.time.Duration.ofNanos(1000 * DEFAULT_COMMIT_DELAY_MICROS);
+    /** The longest commit delay: longer would leave a cancellation unnoticed for too long. */
+    static final long MAX_COMMIT_DELAY_SECONDS = 60;
 
     private Runner(Builder builder) {
         this.store = builder.store;
@@ -60,6 +68,7 @@ public final class Runner {
         this.ids = builder.ids;
         this.checkpointEveryStep = builder.checkpointEveryStep;
         this.durability = builder.durability;
+        this.commitDelay = builder.commitDelay;
         this.leaseDuration = builder.leaseDuration;
     }
 
@@ -368,6 +377,11 @@ public final class Runner {
         return durability;
     }
 
+    /** Under {@link Durability#ASYNC}, how long the background writer waits before it commits. */
+    public java.time.Duration commitDelay() {
+        return commitDelay;
+    }
+
     /** The wait before retrying after failed attempt {@code attempt}, with jitter from the injected source. */
     java.time.Duration retryDelay(RetryPolicy policy, int attempt) {
         synchronized (random) {
@@ -388,6 +402,7 @@ public final class Runner {
         private Supplier<String> ids = RunIds::next;
         private boolean checkpointEveryStep = true;
         private Durability durability = Durability.SYNC;
+        private java.time.Duration commitDelay = DEFAULT_COMMIT_DELAY;
         private java.time.Duration leaseDuration = java.time.Duration.ofSeconds(30);
 
         private Builder() {}
@@ -454,6 +469,27 @@ public final class Runner {
          */
         public Builder durability(Durability durability) {
             this.durability = Objects.requireNonNull(durability, "durability");
+            return this;
+        }
+
+        /**
+         * Under {@link Durability#ASYNC}, how long the background writer waits, once a run has writes
+         * to commit, before it starts its first transaction ({@value #DEFAULT_COMMIT_DELAY_MICROS} µs
+         * by default; zero starts it at once). Writes made meanwhile join the same transaction, and a
+         * run that stops within the delay commits all its writes itself, together with its end: fewer
+         * transactions for fast runs, at the price of noticing a cancellation, and of a crash losing
+         * writes, up to the delay later. It has no effect under {@link Durability#SYNC}.
+         *
+         * @throws IllegalArgumentException if negative or over {@value #MAX_COMMIT_DELAY_SECONDS} s
+         */
+        public Builder commitDelay(java.time.Duration commitDelay) {
+            Objects.requireNonNull(commitDelay, "commitDelay");
+            if (commitDelay.isNegative()
+                    || commitDelay.compareTo(java.time.Duration.ofSeconds(MAX_COMMIT_DELAY_SECONDS)) > 0) {
+                throw new IllegalArgumentException(
+                        "commit delay must be between 0 and " + MAX_COMMIT_DELAY_SECONDS + " s, was " + commitDelay);
+            }
+            this.commitDelay = commitDelay;
             return this;
         }
 

@@ -3,7 +3,10 @@ package dev.weft.core;
 import dev.weft.core.spi.RunStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -13,9 +16,11 @@ import org.jspecify.annotations.Nullable;
  * in one {@link RunStore#apply} so a step's result and the checkpoint that records it land together.
  * The coordinator calls {@link #commit} before it starts a node and {@link #flush} when the run stops.
  * Under {@link Durability#SYNC} both commit at once. Under {@link Durability#ASYNC}, {@link #commit}
- * hands the writes to a writer task on the runner's executor and returns; the writer applies whatever
- * has gathered since its last transaction, so a run that outpaces the store gets several steps to a
- * transaction. Thread-safe: steps running in parallel add their own writes.
+ * starts a writer task on the runner's executor, after the runner's commit delay, and returns; the
+ * writer applies whatever has gathered since its last transaction, so a run that outpaces the store
+ * gets several steps to a transaction. {@link #flush} does not wait for a writer that has not begun a
+ * transaction: it commits everything itself, so a run that stops within the delay commits its steps
+ * and its end in one transaction. Thread-safe: steps running in parallel add their own writes.
  */
 final class WriteBuffer {
     /** The most writes an asynchronous run may have waiting for the writer before it waits too. */
@@ -27,6 +32,8 @@ final class WriteBuffer {
     private final List<RunListener> listeners;
     private final Durability durability;
     private final Executor executor;
+    /** Under {@link Durability#ASYNC}, how long a writer waits before its first transaction. */
+    private final long commitDelayNanos;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled whenever a transaction ends, so that waiters for the writer can look again. */
@@ -35,7 +42,9 @@ final class WriteBuffer {
     // is uncontended, and cheaper than a concurrent queue's node per write.
     private List<RunStore.Change> changes = new ArrayList<>();
     private List<Event> heldEvents = new ArrayList<>();
-    /** Whether a transaction is being applied (by the writer task, or by {@link #flush}). */
+    /** Whether a writer task has been started and has not yet found the buffer empty; at most one has. */
+    private boolean writerActive;
+    /** Whether a transaction is being applied (by the writer task, or by {@link #flush}); one at a time. */
     private boolean applying;
     /** Whether a transaction has told of a cancellation request. */
     private volatile boolean cancelRequested;
@@ -48,13 +57,15 @@ final class WriteBuffer {
             String owner,
             List<RunListener> listeners,
             Durability durability,
-            Executor executor) {
+            Executor executor,
+            java.time.Duration commitDelay) {
         this.store = store;
         this.runId = runId;
         this.owner = owner;
         this.listeners = listeners;
         this.durability = durability;
         this.executor = executor;
+        this.commitDelayNanos = commitDelay.toNanos();
     }
 
     void add(RunStore.Change change) {
@@ -90,13 +101,13 @@ final class WriteBuffer {
         lock.lock();
         try {
             throwFailure();
-            if (!applying && !changes.isEmpty()) {
-                applying = true;
+            if (!writerActive && !changes.isEmpty()) {
+                writerActive = true;
                 try {
-                    executor.execute(this::writeInBackground);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    startWriter();
+                } catch (RejectedExecutionException e) {
                     // No writer after all (the executor was shut down): nothing may wait for one.
-                    applying = false;
+                    writerActive = false;
                     throw e;
                 }
             }
@@ -112,7 +123,7 @@ final class WriteBuffer {
 
     /**
      * Commits everything written so far and returns once it is committed, after any transaction the
-     * writer has under way.
+     * writer has under way (but without waiting for a writer still in its commit delay).
      *
      * @return whether the run has been asked to stop
      * @throws LeaseLostException if another process has taken the run over
@@ -166,6 +177,37 @@ final class WriteBuffer {
         }
     }
 
+    /** Starts the writer task on the runner's executor, at once or after the commit delay. */
+    private void startWriter() {
+        if (commitDelayNanos == 0) {
+            executor.execute(this::writeInBackground);
+        } else {
+            CompletableFuture.delayedExecutor(commitDelayNanos, TimeUnit.NANOSECONDS, this::startDelayedWriter)
+                    .execute(this::writeInBackground);
+        }
+    }
+
+    /**
+     * Hands the writer to the runner's executor once its delay is over (on the timer's thread, so it
+     * must not block); an executor that refuses it fails the run's next commit.
+     */
+    private void startDelayedWriter(Runnable writer) {
+        try {
+            executor.execute(writer);
+        } catch (RejectedExecutionException e) {
+            lock.lock();
+            try {
+                writerActive = false;
+                if (failure == null) {
+                    failure = e;
+                }
+                progress.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     /** The writer task: applies what has gathered, again and again, until nothing is left. */
     private void writeInBackground() {
         while (true) {
@@ -173,13 +215,17 @@ final class WriteBuffer {
             List<Event> held;
             lock.lock();
             try {
+                while (applying) {
+                    progress.awaitUninterruptibly();
+                }
                 if (changes.isEmpty()) {
-                    applying = false;
+                    writerActive = false;
                     progress.signalAll();
                     return;
                 }
                 batch = takeChanges();
                 held = takeHeldEvents();
+                applying = true;
             } finally {
                 lock.unlock();
             }
@@ -191,9 +237,10 @@ final class WriteBuffer {
             }
             lock.lock();
             try {
+                applying = false;
                 if (failed != null) {
                     failure = failed;
-                    applying = false;
+                    writerActive = false;
                 }
                 progress.signalAll();
                 if (failed != null) {

@@ -9,6 +9,7 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.core.store.InMemoryRunStore;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -210,8 +211,12 @@ final class DurabilityTest {
             }
             return applyToMemory(args);
         });
-        Runner async =
-                Runner.builder().store(taken).durability(Durability.ASYNC).build();
+        // No commit delay: the writer must commit while the run goes on, however fast it is.
+        Runner async = Runner.builder()
+                .store(taken)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ZERO)
+                .build();
 
         RunResult result = async.run(counter(200), RunRequest.of(json("0")));
 
@@ -233,12 +238,96 @@ final class DurabilityTest {
             }
             return applyToMemory(args);
         });
-        Runner async =
-                Runner.builder().store(failing).durability(Durability.ASYNC).build();
+        // No commit delay: the writer's own transaction fails while the run goes on.
+        Runner async = Runner.builder()
+                .store(failing)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ZERO)
+                .build();
 
         assertThatThrownBy(() -> async.run(counter(200), RunRequest.of(json("0"))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("disk full");
+    }
+
+    @Test
+    void aRunThatStopsWithinTheCommitDelayCommitsItsStepsWithItsEndInOneTransaction() throws Exception {
+        AtomicInteger transactions = new AtomicInteger();
+        RunStore counted = interceptingApply(args -> {
+            transactions.incrementAndGet();
+            return applyToMemory(args);
+        });
+        Runner async = Runner.builder()
+                .store(counted)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
+                .build();
+
+        // The run's end does not wait for the writer's delay: it commits everything itself.
+        RunResult result =
+                async.start(counter(20), RunRequest.of(json("0"))).result().get(10, TimeUnit.SECONDS);
+
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(transactions.get()).isEqualTo(1);
+        assertThat(memory.steps(result.run().id())).hasSize(20).allMatch(step -> step.status() == StepStatus.COMPLETED);
+        assertThat(memory.findRun(result.run().id()).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void theWriterCommitsTheStepsOfARunThatOutlastsTheCommitDelay() {
+        CountDownLatch fifth = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Graph blocksAtTheFifth = counter(10, () -> {
+            if (calls.incrementAndGet() == 5) {
+                fifth.countDown();
+                awaitUninterruptibly(release, 60);
+            }
+        });
+        Runner async = Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofMillis(1))
+                .build();
+
+        Runner.RunHandle handle = async.start(blocksAtTheFifth, RunRequest.of(json("0")));
+        await(fifth);
+        // While the fifth step holds the run, the writer commits the four before it.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (completedSteps(handle.runId()) < 4 && System.nanoTime() < deadline) {
+            sleep(5);
+        }
+        long committedWhileHeld = completedSteps(handle.runId());
+        boolean stillHeld = !handle.result().isDone();
+        release.countDown();
+        RunResult result = handle.result().join();
+
+        assertThat(stillHeld).isTrue();
+        assertThat(committedWhileHeld).isEqualTo(4);
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(completedSteps(handle.runId())).isEqualTo(10);
+    }
+
+    private long completedSteps(String runId) {
+        return memory.steps(runId).stream()
+                .filter(step -> step.status() == StepStatus.COMPLETED)
+                .count();
+    }
+
+    @Test
+    void rejectsACommitDelayThatIsNegativeOrOverAMinute() {
+        assertThatThrownBy(() -> Runner.builder().commitDelay(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("commit delay must be between 0 and 60 s, was PT-0.001S");
+        assertThatThrownBy(() -> Runner.builder().commitDelay(Duration.ofSeconds(61)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("commit delay must be between 0 and 60 s, was PT1M1S");
+        assertThatThrownBy(() -> Runner.builder().commitDelay(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("commitDelay");
+        assertThat(Runner.builder().build().commitDelay()).isEqualTo(Duration.ofMillis(1));
+        assertThat(Runner.builder().commitDelay(Duration.ZERO).build().commitDelay())
+                .isEqualTo(Duration.ZERO);
     }
 
     @Test
@@ -254,6 +343,15 @@ final class DurabilityTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits up to {@code seconds} for {@code latch}, and goes on either way. */
+    private static void awaitUninterruptibly(CountDownLatch latch, long seconds) {
+        try {
+            latch.await(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
