@@ -308,6 +308,53 @@ final class DurabilityTest {
         assertThat(completedSteps(handle.runId())).isEqualTo(10);
     }
 
+    @Test
+    void anExecutorThatRefusesTheDelayedWriterFailsTheRunWithItsError() {
+        // The run is driven on the calling thread and its nodes run there too (one at a time), so the
+        // writer is the only task the executor is ever given.
+        java.util.concurrent.ExecutorService refusing = new java.util.concurrent.AbstractExecutorService() {
+            @Override
+            public void execute(Runnable command) {
+                throw new java.util.concurrent.RejectedExecutionException("executor is shut down");
+            }
+
+            @Override
+            public void shutdown() {}
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                return List.of();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return true;
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return true;
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, TimeUnit unit) {
+                return true;
+            }
+        };
+        Runner async = Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofMillis(1))
+                .executor(refusing)
+                .build();
+
+        // Fifty steps of a millisecond each: the refusal, a millisecond after the first commit, fails
+        // one of the run's next commits.
+        assertThatThrownBy(() -> async.run(counter(50, () -> sleep(1)), RunRequest.of(json("0"))))
+                .isInstanceOf(java.util.concurrent.RejectedExecutionException.class)
+                .hasMessage("executor is shut down");
+    }
+
     private long completedSteps(String runId) {
         return memory.steps(runId).stream()
                 .filter(step -> step.status() == StepStatus.COMPLETED)
