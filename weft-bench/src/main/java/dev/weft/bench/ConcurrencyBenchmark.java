@@ -385,9 +385,8 @@ public final class ConcurrencyBenchmark {
     }
 
     /**
-     * Deletes every run {@code runner}'s store holds. A runner that has driven a run keeps a
-     * lease-renewing virtual thread alive for good, and with it the runner and its store; without
-     * this, each measurement would start on a heap holding all the runs of the ones before.
+     * Deletes every run {@code runner}'s store holds, so that the next measurement starts on a heap
+     * without them, whatever may still refer to the runner.
      */
     private static void forget(Runner runner) {
         runner.store().pruneRuns(Instant.MAX);

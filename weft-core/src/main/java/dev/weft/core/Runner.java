@@ -51,11 +51,8 @@ public final class Runner {
             });
 
     private static final int MAX_REMEMBERED_GRAPHS = 1024;
-    /** The commit delay under {@link Durability#ASYNC} unless one is set, in microseconds. */
-    static final long DEFAULT_COMMIT_DELAY_MICROS = 1000;
-
-    private static final java.time.Duration DEFAULT_COMMIT_DELAY =
-            java.time.Duration.ofNanos(1000 * DEFAULT_COMMIT_DELAY_MICROS);
+    /** The commit delay under {@link Durability#ASYNC} unless one is set. */
+    private static final java.time.Duration DEFAULT_COMMIT_DELAY = java.time.Duration.ofMillis(1);
     /** The longest commit delay: longer would leave a cancellation unnoticed for too long. */
     static final long MAX_COMMIT_DELAY_SECONDS = 60;
 
@@ -474,8 +471,8 @@ public final class Runner {
 
         /**
          * Under {@link Durability#ASYNC}, how long the background writer waits, once a run has writes
-         * to commit, before it starts its first transaction ({@value #DEFAULT_COMMIT_DELAY_MICROS} µs
-         * by default; zero starts it at once). Writes made meanwhile join the same transaction, and a
+         * to commit, before it starts its first transaction (1 ms by default;
+         * zero starts it at once). Writes made meanwhile join the same transaction, and a
          * run that stops within the delay commits all its writes itself, together with its end: fewer
          * transactions for fast runs, at the price of noticing a cancellation, and of a crash losing
          * writes, up to the delay later. It has no effect under {@link Durability#SYNC}.
