@@ -230,24 +230,32 @@ final class DurabilityTest {
     }
 
     @Test
-    void aStoreThatFailsFailsTheCallerWithItsError() {
-        AtomicInteger transactions = new AtomicInteger();
+    void aStoreThatFailsInTheBackgroundFailsTheRunAtItsNextNodeWithItsError() {
+        CountDownLatch writerFailed = new CountDownLatch(1);
         RunStore failing = interceptingApply(args -> {
-            if (transactions.incrementAndGet() >= 2) {
-                throw new IllegalStateException("disk full");
-            }
-            return applyToMemory(args);
+            writerFailed.countDown();
+            throw new IllegalStateException("disk full");
         });
-        // No commit delay: the writer's own transaction fails while the run goes on.
-        Runner async = Runner.builder()
-                .store(failing)
-                .durability(Durability.ASYNC)
-                .commitDelay(Duration.ZERO)
-                .build();
+        Runner async =
+                Runner.builder().store(failing).durability(Durability.ASYNC).build();
+        // The third node waits for the writer's transaction to fail, so the run's end cannot be first;
+        // the nodes after it take a millisecond each, so the run would take 200 ms to reach its end.
+        AtomicInteger calls = new AtomicInteger();
+        Graph graph = counter(200, () -> {
+            int call = calls.incrementAndGet();
+            if (call == 3) {
+                awaitUninterruptibly(writerFailed, 10);
+            } else if (call > 3) {
+                sleep(1);
+            }
+        });
 
-        assertThatThrownBy(() -> async.run(counter(200), RunRequest.of(json("0"))))
+        assertThatThrownBy(() -> async.run(graph, RunRequest.of(json("0"))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("disk full");
+        assertThat(writerFailed.getCount()).isZero();
+        // Stopped at one of its next nodes, once the writer had recorded its failure.
+        assertThat(calls.get()).isBetween(3, 50);
     }
 
     @Test
