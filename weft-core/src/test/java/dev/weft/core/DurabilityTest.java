@@ -238,7 +238,7 @@ final class DurabilityTest {
         });
         Runner async =
                 Runner.builder().store(failing).durability(Durability.ASYNC).build();
-        // The third node waits for the writer's transaction to fail, so the run's end cannot be first;
+        // The third node waits for the writer's transaction to fail, so the run's end cannot come first;
         // the nodes after it take a millisecond each, so the run would take 200 ms to reach its end.
         AtomicInteger calls = new AtomicInteger();
         Graph graph = counter(200, () -> {
@@ -254,8 +254,9 @@ final class DurabilityTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("disk full");
         assertThat(writerFailed.getCount()).isZero();
-        // Stopped at one of its next nodes, once the writer had recorded its failure.
-        assertThat(calls.get()).isBetween(3, 50);
+        // Stopped at the node after the writer recorded its failure: on a slow machine even before the
+        // third, never anywhere near the end.
+        assertThat(calls.get()).isBetween(1, 50);
     }
 
     @Test
