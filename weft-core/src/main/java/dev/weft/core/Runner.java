@@ -471,11 +471,11 @@ public final class Runner {
 
         /**
          * Under {@link Durability#ASYNC}, how long the background writer waits, once a run has writes
-         * to commit, before it starts its first transaction (1 ms by default;
-         * zero starts it at once). Writes made meanwhile join the same transaction, and a
-         * run that stops within the delay commits all its writes itself, together with its end: fewer
-         * transactions for fast runs, at the price of noticing a cancellation, and of a crash losing
-         * writes, up to the delay later. It has no effect under {@link Durability#SYNC}.
+         * to commit, before it starts its first transaction (1 ms by default; zero starts it at once).
+         * Writes made meanwhile join the same transaction, and a run that stops within the delay
+         * commits all its writes itself, together with its end: fewer transactions for fast runs, at
+         * the price of noticing a cancellation, and of a crash losing writes, up to the delay later.
+         * It has no effect under {@link Durability#SYNC}.
          *
          * @throws IllegalArgumentException if negative or over {@value #MAX_COMMIT_DELAY_SECONDS} s
          */

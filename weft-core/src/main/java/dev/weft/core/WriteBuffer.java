@@ -32,8 +32,11 @@ final class WriteBuffer {
     private final List<RunListener> listeners;
     private final Durability durability;
     private final Executor executor;
-    /** Under {@link Durability#ASYNC}, how long a writer waits before its first transaction. */
-    private final long commitDelayNanos;
+    /**
+     * Where a writer task is started: the runner's executor, or under a commit delay a timer that
+     * hands it to the executor once the delay is over ({@link #startDelayedWriter}).
+     */
+    private final Executor writerStart;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled whenever a transaction ends, so that waiters for the writer can look again. */
@@ -65,7 +68,10 @@ final class WriteBuffer {
         this.listeners = listeners;
         this.durability = durability;
         this.executor = executor;
-        this.commitDelayNanos = commitDelay.toNanos();
+        this.writerStart = commitDelay.isZero()
+                ? executor
+                : CompletableFuture.delayedExecutor(
+                        commitDelay.toNanos(), TimeUnit.NANOSECONDS, this::startDelayedWriter);
     }
 
     void add(RunStore.Change change) {
@@ -104,7 +110,7 @@ final class WriteBuffer {
             if (!writerActive && !changes.isEmpty()) {
                 writerActive = true;
                 try {
-                    startWriter();
+                    writerStart.execute(this::writeInBackground);
                 } catch (RejectedExecutionException e) {
                     // No writer after all (the executor was shut down): nothing may wait for one.
                     writerActive = false;
@@ -174,16 +180,6 @@ final class WriteBuffer {
         store.createRun(run, lease, batch);
         for (Event event : held) {
             EventSink.notify(listeners, event);
-        }
-    }
-
-    /** Starts the writer task on the runner's executor, at once or after the commit delay. */
-    private void startWriter() {
-        if (commitDelayNanos == 0) {
-            executor.execute(this::writeInBackground);
-        } else {
-            CompletableFuture.delayedExecutor(commitDelayNanos, TimeUnit.NANOSECONDS, this::startDelayedWriter)
-                    .execute(this::writeInBackground);
         }
     }
 

@@ -13,7 +13,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -321,10 +324,10 @@ final class DurabilityTest {
     void anExecutorThatRefusesTheDelayedWriterFailsTheRunWithItsError() {
         // The run is driven on the calling thread and its nodes run there too (one at a time), so the
         // writer is the only task the executor is ever given.
-        java.util.concurrent.ExecutorService refusing = new java.util.concurrent.AbstractExecutorService() {
+        ExecutorService refusing = new AbstractExecutorService() {
             @Override
             public void execute(Runnable command) {
-                throw new java.util.concurrent.RejectedExecutionException("executor is shut down");
+                throw new RejectedExecutionException("executor is shut down");
             }
 
             @Override
@@ -360,7 +363,7 @@ final class DurabilityTest {
         // Fifty steps of a millisecond each: the refusal, a millisecond after the first commit, fails
         // one of the run's next commits.
         assertThatThrownBy(() -> async.run(counter(50, () -> sleep(1)), RunRequest.of(json("0"))))
-                .isInstanceOf(java.util.concurrent.RejectedExecutionException.class)
+                .isInstanceOf(RejectedExecutionException.class)
                 .hasMessage("executor is shut down");
     }
 
