@@ -1,6 +1,8 @@
 package dev.weft.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.WeftException;
 import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.Checkpoint.Activation;
 import dev.weft.core.spi.Checkpoint.Arrival;
@@ -132,8 +134,16 @@ final class CheckpointState {
 
     static Checkpoint read(Sql sql, String runId, int afterStep, int nextOrder, Instant time, String state)
             throws SQLException {
-        String what = "checkpoint after step " + afterStep + " of run " + runId;
-        JsonNode root = JsonText.read(state, what);
+        return read(sql, runId, afterStep, nextOrder, time, JsonText.read(state, checkpoint(afterStep, runId)));
+    }
+
+    /** The checkpoint whose state is {@code root}, already parsed. */
+    static Checkpoint read(Sql sql, String runId, int afterStep, int nextOrder, Instant time, JsonNode root)
+            throws SQLException {
+        String what = checkpoint(afterStep, runId);
+        if (!root.isObject()) {
+            throw new WeftException(ErrorCode.E_STORE_UNAVAILABLE, "the stored " + what + " is not a JSON object");
+        }
         Map<String, JsonNode> outputs = readValues(sql, runId, root, "outputs", "outputRefs", what);
         Map<String, Integer> visits = new LinkedHashMap<>();
         root.path("visits")
@@ -169,6 +179,10 @@ final class CheckpointState {
                 waiting,
                 ended,
                 root.path("lastEnded").asText());
+    }
+
+    private static String checkpoint(int afterStep, String runId) {
+        return "checkpoint after step " + afterStep + " of run " + runId;
     }
 
     private static Map<String, JsonNode> readValues(

@@ -48,10 +48,6 @@ abstract class JdbcRunStore implements RunStore {
     /** The parameters of {@link #INSERT_STEP}: the key and every other step column. */
     private static final int STEP_INSERT_PARAMETERS = 17;
 
-    private static final String INSERT_EVENT =
-            "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)";
-    private static final String INSERT_CHECKPOINT =
-            "INSERT INTO checkpoints (run_id, after_step, next_order, time, state) VALUES (?, ?, ?, ?, ?)";
     private static final String SELECT_CANCEL = "SELECT cancel_requested FROM runs WHERE id = ?";
     private static final String CLAIM = "UPDATE runs SET lease_owner = ?, lease_until = ? WHERE id = ?"
             + " AND (status <> ? OR lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)";
@@ -100,6 +96,12 @@ abstract class JdbcRunStore implements RunStore {
     }
 
     // ---- What each dialect says its own way.
+
+    /**
+     * The statement that adds a row to the journal, with three parameters: the run, its events' text
+     * and its checkpoints' text (either may be null). It numbers the row after the run's others.
+     */
+    abstract String insertJournal();
 
     /**
      * A condition true when {@code column}'s value is in the set given, as one parameter, by {@link
@@ -349,6 +351,20 @@ abstract class JdbcRunStore implements RunStore {
                             JsonText.read(row.getString(6), "event " + sequence + " of run " + runId)));
                 }
             }
+            // Events written before the journal came first; a journal row may hold any of the run's.
+            PreparedStatement journal =
+                    sql.prepare("SELECT events FROM journal WHERE run_id = ? AND events IS NOT NULL ORDER BY seq");
+            journal.setString(1, runId);
+            boolean journaled = false;
+            try (ResultSet row = journal.executeQuery()) {
+                while (row.next()) {
+                    events.addAll(Journal.events(runId, row.getString(1)));
+                    journaled = true;
+                }
+            }
+            if (journaled) {
+                events.sort(java.util.Comparator.comparingLong(Event::sequence));
+            }
             return events;
         });
     }
@@ -363,34 +379,53 @@ abstract class JdbcRunStore implements RunStore {
 
     @Override
     public Optional<Checkpoint> latestCheckpoint(String runId) {
-        List<Checkpoint> latest = readCheckpoints(runId, " ORDER BY id DESC LIMIT 1");
-        return latest.isEmpty() ? Optional.empty() : Optional.of(latest.get(0));
+        return read("read the latest checkpoint of run " + runId, sql -> {
+            PreparedStatement journal = sql.prepare("SELECT checkpoints FROM journal WHERE run_id = ?"
+                    + " AND checkpoints IS NOT NULL ORDER BY seq DESC LIMIT 1");
+            journal.setString(1, runId);
+            try (ResultSet row = journal.executeQuery()) {
+                if (row.next()) {
+                    List<Checkpoint> last = Journal.checkpoints(sql, runId, row.getString(1), true);
+                    if (!last.isEmpty()) {
+                        return Optional.of(last.get(0));
+                    }
+                }
+            }
+            // Written before the journal, if at all.
+            List<Checkpoint> latest = tabledCheckpoints(sql, runId, " ORDER BY id DESC LIMIT 1");
+            return latest.isEmpty() ? Optional.empty() : Optional.of(latest.get(0));
+        });
     }
 
     @Override
     public List<Checkpoint> checkpoints(String runId) {
-        return readCheckpoints(runId, " ORDER BY id");
-    }
-
-    private List<Checkpoint> readCheckpoints(String runId, String order) {
         return read("read the checkpoints of run " + runId, sql -> {
-            PreparedStatement select =
-                    sql.prepare("SELECT after_step, next_order, time, state FROM checkpoints WHERE run_id = ?" + order);
-            select.setString(1, runId);
-            List<Checkpoint> checkpoints = new ArrayList<>();
-            try (ResultSet row = select.executeQuery()) {
+            List<Checkpoint> checkpoints = tabledCheckpoints(sql, runId, " ORDER BY id");
+            PreparedStatement journal = sql.prepare(
+                    "SELECT checkpoints FROM journal WHERE run_id = ? AND checkpoints IS NOT NULL ORDER BY seq");
+            journal.setString(1, runId);
+            try (ResultSet row = journal.executeQuery()) {
                 while (row.next()) {
-                    checkpoints.add(CheckpointState.read(
-                            sql,
-                            runId,
-                            row.getInt(1),
-                            row.getInt(2),
-                            JsonText.instant(row.getLong(3)),
-                            row.getString(4)));
+                    checkpoints.addAll(Journal.checkpoints(sql, runId, row.getString(1), false));
                 }
             }
             return checkpoints;
         });
+    }
+
+    /** Checkpoints written before the journal, in their own table. */
+    private static List<Checkpoint> tabledCheckpoints(Sql sql, String runId, String order) throws SQLException {
+        PreparedStatement select =
+                sql.prepare("SELECT after_step, next_order, time, state FROM checkpoints WHERE run_id = ?" + order);
+        select.setString(1, runId);
+        List<Checkpoint> checkpoints = new ArrayList<>();
+        try (ResultSet row = select.executeQuery()) {
+            while (row.next()) {
+                checkpoints.add(CheckpointState.read(
+                        sql, runId, row.getInt(1), row.getInt(2), JsonText.instant(row.getLong(3)), row.getString(4)));
+            }
+        }
+        return checkpoints;
     }
 
     // ---- The hot path: one transaction per step.
@@ -425,8 +460,8 @@ abstract class JdbcRunStore implements RunStore {
 
     /**
      * Writes {@code changes} in order. Step writes of one kind are batched while they follow each
-     * other; events and checkpoints touch no step, so they are batched to the end, and a run's update
-     * comes last. A step that exists is not inserted again; with {@code strict}, that is an error.
+     * other; events and checkpoints touch no step, so they go to the end, as one journal row per run
+     * ({@link Journal}), and a run's update comes last. A step that exists is not inserted again; with {@code strict}, that is an error.
      *
      * <p>A step inserted and then updated in the same batch (activated, started and finished between
      * two commits, as under {@link dev.weft.core.Durability#ASYNC}) is written once, as an insert of
@@ -439,8 +474,8 @@ abstract class JdbcRunStore implements RunStore {
         PreparedStatement inserts = null;
         PreparedStatement updates = null;
         PreparedStatement upserts = null;
-        PreparedStatement events = null;
-        PreparedStatement checkpoints = null;
+        PreparedStatement journal = null;
+        Journal.Rows journalRows = new Journal.Rows();
         List<Step> inserted = new ArrayList<>();
         Change.UpdateRun runUpdate = null;
         try {
@@ -487,25 +522,8 @@ abstract class JdbcRunStore implements RunStore {
                         bindStepUpdate(updates, update.step(), update.expected(), pending);
                         updates.addBatch();
                     }
-                    case Change.AppendEvent append -> {
-                        if (events == null) {
-                            events = sql.prepare(INSERT_EVENT);
-                        }
-                        bindEvent(events, append.event());
-                        events.addBatch();
-                    }
-                    case Change.SaveCheckpoint save -> {
-                        if (checkpoints == null) {
-                            checkpoints = sql.prepare(INSERT_CHECKPOINT);
-                        }
-                        Checkpoint checkpoint = save.checkpoint();
-                        checkpoints.setString(1, checkpoint.runId());
-                        checkpoints.setInt(2, checkpoint.afterStep());
-                        checkpoints.setInt(3, checkpoint.nextOrder());
-                        checkpoints.setLong(4, JsonText.nanos(checkpoint.time()));
-                        checkpoints.setString(5, CheckpointState.write(checkpoint, pending));
-                        checkpoints.addBatch();
-                    }
+                    case Change.AppendEvent append -> journalRows.add(append.event());
+                    case Change.SaveCheckpoint save -> journalRows.add(save.checkpoint(), pending);
                     // Written after the rest, below.
                     case Change.UpdateRun update -> runUpdate = update;
                 }
@@ -513,11 +531,15 @@ abstract class JdbcRunStore implements RunStore {
             if (batched != null) {
                 executeStepBatch(batched, inserts, inserted, updates, upserts, strict);
             }
-            if (events != null) {
-                events.executeBatch();
-            }
-            if (checkpoints != null) {
-                checkpoints.executeBatch();
+            if (!journalRows.isEmpty()) {
+                journal = sql.prepare(insertJournal());
+                for (Journal.Row row : journalRows.rows()) {
+                    journal.setString(1, row.runId());
+                    journal.setString(2, row.events());
+                    journal.setString(3, row.checkpoints());
+                    journal.addBatch();
+                }
+                journal.executeBatch();
             }
             if (runUpdate != null && !updateRun(sql, runUpdate.run(), runUpdate.expected(), pending)) {
                 throw new RunStateException(
@@ -525,13 +547,13 @@ abstract class JdbcRunStore implements RunStore {
             }
             pending.write(sql);
         } catch (SQLException e) {
-            clearBatches(inserts, updates, upserts, events, checkpoints);
+            clearBatches(inserts, updates, upserts, journal);
             if (isForeignKeyViolationIn(e)) {
                 throw new NotFoundException("no run '" + runId + "' in this store");
             }
             throw e;
         } catch (RuntimeException e) {
-            clearBatches(inserts, updates, upserts, events, checkpoints);
+            clearBatches(inserts, updates, upserts, journal);
             throw e;
         }
     }
@@ -655,16 +677,6 @@ abstract class JdbcRunStore implements RunStore {
         bindTime(statement, i++, step.endedAt());
         statement.setString(i++, JsonText.writeMap(step.details()));
         return i;
-    }
-
-    private static void bindEvent(PreparedStatement insert, Event event) throws SQLException {
-        insert.setString(1, event.runId());
-        insert.setLong(2, event.sequence());
-        insert.setString(3, event.type());
-        insert.setString(4, event.nodeId().orElse(null));
-        insert.setInt(5, event.stepOrder());
-        insert.setLong(6, JsonText.nanos(event.time()));
-        insert.setString(7, JsonText.write(event.data()));
     }
 
     private static int bindValue(PreparedStatement statement, int index, Payloads.Stored stored) throws SQLException {

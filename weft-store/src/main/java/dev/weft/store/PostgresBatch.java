@@ -1,9 +1,7 @@
 package dev.weft.store;
 
-import dev.weft.core.Event;
 import dev.weft.core.RunError;
 import dev.weft.core.Step;
-import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.RunStore.Change;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -13,14 +11,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A batch of changes as the JSON array that PostgreSQL's {@code weft_apply} function takes (see
- * migration V2): one object per change, in order, with every column a step, event or checkpoint row
- * holds; JSON values as strings of their text, as the columns keep them.
+ * migrations V2 to V4): one object per step change, in order, with every column a step row holds,
+ * then one journal row per run with its events and checkpoints ({@link Journal}), then the payloads;
+ * JSON values as strings of their text, as the columns keep them.
  */
 final class PostgresBatch {
     private PostgresBatch() {}
 
     static String write(String runId, List<Change> changes, Payloads.Pending pending) {
         StringBuilder text = new StringBuilder(256 * changes.size() + 2).append('[');
+        Journal.Rows journal = new Journal.Rows();
         for (Change change : changes) {
             switch (change) {
                 case Change.InsertStep insert -> {
@@ -28,29 +28,17 @@ final class PostgresBatch {
                     writeStep(text, insert.step(), pending);
                     text.append('}');
                 }
-                case Change.AppendEvent append -> {
-                    Event event = append.event();
-                    start(text, "e", runId, event.runId());
-                    number(text, "sequence", event.sequence());
-                    string(text, "type", event.type());
-                    string(text, "node", event.nodeId().orElse(null));
-                    number(text, "step", event.stepOrder());
-                    number(text, "time", JsonText.nanos(event.time()));
-                    string(text, "data", JsonText.write(event.data()));
-                    text.append('}');
-                }
-                case Change.SaveCheckpoint save -> {
-                    Checkpoint checkpoint = save.checkpoint();
-                    start(text, "c", runId, checkpoint.runId());
-                    number(text, "after", checkpoint.afterStep());
-                    number(text, "next", checkpoint.nextOrder());
-                    number(text, "time", JsonText.nanos(checkpoint.time()));
-                    string(text, "state", CheckpointState.write(checkpoint, pending));
-                    text.append('}');
-                }
+                case Change.AppendEvent append -> journal.add(append.event());
+                case Change.SaveCheckpoint save -> journal.add(save.checkpoint(), pending);
                 case Change.UpdateStep update -> writeUpdate(text, runId, update, pending);
                 case Change.UpdateRun update -> writeRunEnd(text, runId, update, pending);
             }
+        }
+        for (Journal.Row row : journal.rows()) {
+            start(text, "j", runId, row.runId());
+            string(text, "events", row.events());
+            string(text, "checkpoints", row.checkpoints());
+            text.append('}');
         }
         for (String[] payload : pending.drain()) {
             start(text, "p", runId, payload[0]);

@@ -132,6 +132,11 @@ final class PostgresRunStore extends JdbcRunStore {
     }
 
     @Override
+    String insertJournal() {
+        return "INSERT INTO journal (run_id, events, checkpoints) VALUES (?, ?, ?)";
+    }
+
+    @Override
     String hasStatusIn(String column) {
         return "(strpos(?, ',' || " + column + " || ',') > 0)";
     }

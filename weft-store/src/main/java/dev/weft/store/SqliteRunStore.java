@@ -111,6 +111,13 @@ final class SqliteRunStore extends JdbcRunStore {
     }
 
     @Override
+    String insertJournal() {
+        // The run's next number, read under the file's write lock, which every write transaction holds.
+        return "INSERT INTO journal (run_id, seq, events, checkpoints)"
+                + " SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3 FROM journal WHERE run_id = ?1";
+    }
+
+    @Override
     String hasStatusIn(String column) {
         return "(instr(?, ',' || " + column + " || ',') > 0)";
     }

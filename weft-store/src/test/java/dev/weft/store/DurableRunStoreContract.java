@@ -68,6 +68,16 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         }
     }
 
+    private void execute(String sql, Object... parameters) throws SQLException {
+        try (Connection connection = connect();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.executeUpdate();
+        }
+    }
+
     private static String newId() {
         return UUID.randomUUID().toString();
     }
@@ -216,7 +226,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                         "SELECT count(*) FROM steps WHERE run_id = ? AND output IS NULL AND output_ref IS NOT NULL",
                         run.id()))
                 .isOne();
-        assertThat(count("SELECT max(length(state)) FROM checkpoints WHERE run_id = ?", run.id()))
+        assertThat(count("SELECT max(length(checkpoints)) FROM journal WHERE run_id = ?", run.id()))
                 .isLessThan(1000);
         // Listing runs reads the runs table only: no row of it holds the big value.
         assertThat(count("SELECT max(length(input) + length(output)) FROM runs WHERE id = ?", run.id()))
@@ -365,13 +375,114 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                 run.finished(RunStatus.COMPLETED, json("1"), Optional.empty(), T0.plusSeconds(1)),
                 Set.of(RunStatus.RUNNING));
 
+        assertThat(count("SELECT count(*) FROM journal WHERE run_id = ?", run.id()))
+                .isEqualTo(2);
         assertThat(store.pruneRuns(T0.plusSeconds(2))).isOne();
 
-        for (String table : List.of("steps", "events", "checkpoints", "payloads")) {
+        for (String table : List.of("steps", "events", "checkpoints", "journal", "payloads")) {
             assertThat(count("SELECT count(*) FROM " + table + " WHERE run_id = ?", run.id()))
                     .as(table)
                     .isZero();
         }
+    }
+
+    @Test
+    void aTransactionWritesItsEventsAndCheckpointsAsOneJournalRow() throws SQLException {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
+
+        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+        store.apply(run.id(), "runner", stepBatch(run.id(), 2));
+
+        assertThat(count("SELECT count(*) FROM journal WHERE run_id = ?", run.id()))
+                .isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM events WHERE run_id = ?", run.id()))
+                .isZero();
+        assertThat(count("SELECT count(*) FROM checkpoints WHERE run_id = ?", run.id()))
+                .isZero();
+        assertThat(store.events(run.id())).extracting(Event::sequence).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(store.checkpoints(run.id()))
+                .extracting(Checkpoint::afterStep)
+                .containsExactly(1, 2);
+        assertThat(store.latestCheckpoint(run.id()).orElseThrow().afterStep()).isEqualTo(2);
+    }
+
+    @Test
+    void eventsAndCheckpointsWrittenBeforeTheJournalAreReadWithIt() throws SQLException {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        // As a store before the journal wrote them: a row each.
+        long t0 = JsonText.nanos(T0);
+        execute(
+                "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                run.id(),
+                2L,
+                Event.STEP_STARTED,
+                "node-1",
+                1,
+                t0,
+                "{\"old\":true}");
+        execute(
+                "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                run.id(),
+                1L,
+                Event.RUN_STARTED,
+                null,
+                0,
+                t0,
+                "{}");
+        execute(
+                "INSERT INTO checkpoints (run_id, after_step, next_order, time, state) VALUES (?, ?, ?, ?, ?)",
+                run.id(),
+                0,
+                1,
+                t0,
+                "{\"outputs\":{},\"visits\":{},\"pending\":[],\"waiting\":[],\"ended\":{},\"lastEnded\":\"\"}");
+        Checkpoint old = new Checkpoint(run.id(), 0, 1, T0, Map.of(), Map.of(), List.of(), List.of(), Map.of(), "");
+
+        assertThat(store.latestCheckpoint(run.id())).contains(old);
+
+        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
+        store.apply(run.id(), "runner", stepBatch(run.id(), 2));
+
+        assertThat(store.events(run.id()))
+                .extracting(Event::sequence, Event::type)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1L, Event.RUN_STARTED),
+                        org.assertj.core.groups.Tuple.tuple(2L, Event.STEP_STARTED),
+                        org.assertj.core.groups.Tuple.tuple(3L, Event.STEP_COMPLETED),
+                        org.assertj.core.groups.Tuple.tuple(4L, Event.STEP_STARTED));
+        assertThat(store.events(run.id()).get(1).data()).isEqualTo(json("{\"old\":true}"));
+        assertThat(store.checkpoints(run.id()))
+                .extracting(Checkpoint::afterStep)
+                .containsExactly(0, 2);
+        assertThat(store.checkpoints(run.id()).get(0)).isEqualTo(old);
+        assertThat(store.latestCheckpoint(run.id()).orElseThrow().afterStep()).isEqualTo(2);
+    }
+
+    @Test
+    void aCorruptJournalIsAStoreErrorThatNamesTheRun() throws SQLException {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
+        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+
+        execute("UPDATE journal SET events = ? WHERE run_id = ?", "[[1, \"step.started\"]]", run.id());
+        assertThatThrownBy(() -> store.events(run.id()))
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_STORE_UNAVAILABLE))
+                .hasMessageContaining("journal of run " + run.id())
+                .hasMessageContaining("not an array of 6");
+
+        execute("UPDATE journal SET checkpoints = ? WHERE run_id = ?", "[[1, 2, 3", run.id());
+        assertThatThrownBy(() -> store.checkpoints(run.id()))
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_STORE_UNAVAILABLE))
+                .hasMessageContaining("journal of run " + run.id())
+                .hasMessageContaining("not valid JSON");
+        // Nothing else of the run is affected.
+        assertThat(store.steps(run.id())).hasSize(2);
     }
 
     @Test

@@ -1,0 +1,192 @@
+package dev.weft.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Event;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.Checkpoint;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@code journal} table's texts: the events and checkpoints one transaction writes for a run, as
+ * two JSON arrays in one row (migration V2 of SQLite, V4 of PostgreSQL). An event is {@code
+ * [sequence, type, node_id, step_order, time, data]} and a checkpoint {@code [after_step, next_order,
+ * time, state]}, with times in nanoseconds since the epoch and {@code data} and {@code state} written
+ * as the events and checkpoints tables kept them.
+ */
+final class Journal {
+    private Journal() {}
+
+    /** The journal rows of one transaction, by run, in the order their first change came. */
+    static final class Rows {
+        private final Map<String, Row> rows = new LinkedHashMap<>(2);
+
+        void add(Event event) {
+            row(event.runId()).event(event);
+        }
+
+        void add(Checkpoint checkpoint, Payloads.Pending payloads) {
+            row(checkpoint.runId()).checkpoint(checkpoint, payloads);
+        }
+
+        boolean isEmpty() {
+            return rows.isEmpty();
+        }
+
+        Iterable<Row> rows() {
+            return rows.values();
+        }
+
+        private Row row(String runId) {
+            Row row = rows.get(runId);
+            if (row == null) {
+                row = new Row(runId);
+                rows.put(runId, row);
+            }
+            return row;
+        }
+    }
+
+    /** One journal row being written. */
+    static final class Row {
+        private final String runId;
+        private @Nullable StringBuilder events;
+        private @Nullable StringBuilder checkpoints;
+
+        private Row(String runId) {
+            this.runId = runId;
+        }
+
+        String runId() {
+            return runId;
+        }
+
+        /** The events' array, or null if the transaction writes none for this run. */
+        @Nullable
+        String events() {
+            return events == null ? null : events + "]";
+        }
+
+        /** The checkpoints' array, or null if the transaction writes none for this run. */
+        @Nullable
+        String checkpoints() {
+            return checkpoints == null ? null : checkpoints + "]";
+        }
+
+        private void event(Event event) {
+            StringBuilder text = events == null ? (events = new StringBuilder(128).append('[')) : events.append(',');
+            text.append('[').append(event.sequence()).append(',');
+            JsonText.appendString(text, event.type());
+            text.append(',');
+            Optional<String> node = event.nodeId();
+            if (node.isPresent()) {
+                JsonText.appendString(text, node.get());
+            } else {
+                text.append("null");
+            }
+            text.append(',')
+                    .append(event.stepOrder())
+                    .append(',')
+                    .append(JsonText.nanos(event.time()))
+                    .append(',')
+                    .append(JsonText.write(event.data()))
+                    .append(']');
+        }
+
+        private void checkpoint(Checkpoint checkpoint, Payloads.Pending payloads) {
+            StringBuilder text =
+                    checkpoints == null ? (checkpoints = new StringBuilder(256).append('[')) : checkpoints.append(',');
+            text.append('[')
+                    .append(checkpoint.afterStep())
+                    .append(',')
+                    .append(checkpoint.nextOrder())
+                    .append(',')
+                    .append(JsonText.nanos(checkpoint.time()))
+                    .append(',')
+                    .append(CheckpointState.write(checkpoint, payloads))
+                    .append(']');
+        }
+    }
+
+    /** The events a row's {@code events} text holds, in order. */
+    static List<Event> events(String runId, String text) {
+        String what = "journal of run " + runId;
+        List<Event> events = new ArrayList<>();
+        for (JsonNode entry : entries(text, 6, what)) {
+            JsonNode node = entry.get(2);
+            events.add(new Event(
+                    runId,
+                    number(entry.get(0), what).longValue(),
+                    string(entry.get(1), what),
+                    node.isNull() ? Optional.empty() : Optional.of(string(node, what)),
+                    number(entry.get(3), what).intValue(),
+                    JsonText.instant(number(entry.get(4), what).longValue()),
+                    entry.get(5)));
+        }
+        return events;
+    }
+
+    /** The checkpoints a row's {@code checkpoints} text holds, in order; only the last if {@code lastOnly}. */
+    static List<Checkpoint> checkpoints(Sql sql, String runId, String text, boolean lastOnly) throws SQLException {
+        String what = "journal of run " + runId;
+        List<JsonNode> entries = entries(text, 4, what);
+        if (lastOnly && !entries.isEmpty()) {
+            entries = entries.subList(entries.size() - 1, entries.size());
+        }
+        List<Checkpoint> checkpoints = new ArrayList<>(entries.size());
+        for (JsonNode entry : entries) {
+            checkpoints.add(CheckpointState.read(
+                    sql,
+                    runId,
+                    number(entry.get(0), what).intValue(),
+                    number(entry.get(1), what).intValue(),
+                    JsonText.instant(number(entry.get(2), what).longValue()),
+                    entry.get(3)));
+        }
+        return checkpoints;
+    }
+
+    private static List<JsonNode> entries(String text, int size, String what) {
+        JsonNode array = JsonText.read(text, what);
+        if (!array.isArray()) {
+            throw corrupt(what, "is not a JSON array");
+        }
+        List<JsonNode> entries = new ArrayList<>(array.size());
+        for (JsonNode entry : array) {
+            if (!entry.isArray() || entry.size() != size) {
+                throw corrupt(what, "holds an entry that is not an array of " + size + ": " + abbreviate(entry));
+            }
+            entries.add(entry);
+        }
+        return entries;
+    }
+
+    private static JsonNode number(JsonNode node, String what) {
+        if (!node.canConvertToExactIntegral()) {
+            throw corrupt(what, "holds " + abbreviate(node) + " where a whole number belongs");
+        }
+        return node;
+    }
+
+    private static String string(JsonNode node, String what) {
+        if (!node.isTextual()) {
+            throw corrupt(what, "holds " + abbreviate(node) + " where a string belongs");
+        }
+        return node.textValue();
+    }
+
+    private static String abbreviate(JsonNode node) {
+        String text = node.toString();
+        return text.length() <= 80 ? text : text.substring(0, 77) + "...";
+    }
+
+    private static WeftException corrupt(String what, String problem) {
+        return new WeftException(ErrorCode.E_STORE_UNAVAILABLE, "the stored " + what + " " + problem);
+    }
+}
