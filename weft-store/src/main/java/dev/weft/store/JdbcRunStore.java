@@ -41,7 +41,8 @@ abstract class JdbcRunStore implements RunStore {
     private static final String FINISHED = ",COMPLETED,FAILED,CANCELLED,";
 
     private static final String INSERT_RUN = "INSERT INTO runs (" + RUN_COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            + ", lease_owner, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (id) DO NOTHING";
     private static final String SELECT_RUNS = "SELECT " + RUN_COLUMNS + " FROM runs";
     private static final String INSERT_STEP = "INSERT INTO steps (" + STEP_COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_order) DO NOTHING";
@@ -148,26 +149,67 @@ abstract class JdbcRunStore implements RunStore {
         });
     }
 
+    /**
+     * Inserts the run already claimed by {@code lease}, then applies {@code changes}. A run that ends
+     * in them (a short run whose writer created it, under {@link dev.weft.core.Durability#ASYNC}) is
+     * inserted as it ends: one row written once, where an insert and an update would write it and its
+     * indexes twice.
+     */
     @Override
     public void createRun(Run run, Lease lease, List<Change> changes) {
+        List<Change> batch = Changes.coalesce(changes);
+        int end = endIn(run, batch);
+        Run inserted = end < 0 ? run : ((Change.UpdateRun) batch.get(end)).run();
+        List<Change> rest = end < 0 ? batch : without(batch, end);
         write("create run " + run.id(), sql -> {
-            insertRun(sql, run);
-            if (!claim(sql, run.id(), lease, run.createdAt())) {
-                throw new RunStateException("run '" + run.id() + "' was claimed as it was created");
-            }
-            if (!changes.isEmpty()) {
-                applyChanges(sql, run.id(), Changes.coalesce(changes), false);
+            insertRun(sql, inserted, Optional.of(lease));
+            if (!rest.isEmpty()) {
+                applyChanges(sql, run.id(), rest, false);
             }
             return null;
         });
     }
 
-    /** Inserts the run, its big values apart; a run with its id is {@code E_BAD_INPUT}. */
+    /** Where {@code batch} updates the run it creates, if it does so once and from its first status; or -1. */
+    private static int endIn(Run run, List<Change> batch) {
+        int found = -1;
+        for (int i = 0; i < batch.size(); i++) {
+            if (batch.get(i) instanceof Change.UpdateRun update
+                    && update.run().id().equals(run.id())) {
+                if (found >= 0 || !update.expected().contains(run.status())) {
+                    return -1;
+                }
+                found = i;
+            }
+        }
+        return found;
+    }
+
+    private static List<Change> without(List<Change> batch, int index) {
+        List<Change> rest = new ArrayList<>(batch);
+        rest.remove(index);
+        return rest;
+    }
+
     private void insertRun(Sql sql, Run run) throws SQLException {
+        insertRun(sql, run, Optional.empty());
+    }
+
+    /**
+     * Inserts the run, its big values apart, claimed by {@code lease} if there is one; a run with its
+     * id is {@code E_BAD_INPUT}.
+     */
+    private void insertRun(Sql sql, Run run, Optional<Lease> lease) throws SQLException {
         Payloads.Pending pending = payloads.pending();
         PreparedStatement insert = sql.prepare(INSERT_RUN);
         insert.setString(1, run.id());
-        bindRun(insert, 2, run, pending);
+        int next = bindRun(insert, 2, run, pending);
+        insert.setString(next, lease.map(Lease::owner).orElse(null));
+        if (lease.isPresent()) {
+            insert.setLong(next + 1, JsonText.nanos(lease.get().until()));
+        } else {
+            insert.setNull(next + 1, Types.BIGINT);
+        }
         if (insert.executeUpdate() == 0) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
         }

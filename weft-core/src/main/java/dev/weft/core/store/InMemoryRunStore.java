@@ -70,6 +70,20 @@ public final class InMemoryRunStore implements RunStore {
         }
     }
 
+    /** As every store: a run whose first changes cannot apply (an end it is not in) is not created. */
+    @Override
+    public void createRun(Run run, Lease lease, List<Change> changes) {
+        for (Change change : changes) {
+            if (change instanceof Change.UpdateRun update
+                    && update.run().id().equals(run.id())
+                    && !update.expected().contains(run.status())) {
+                throw new dev.weft.core.RunStateException("run '" + run.id() + "' is " + run.status() + ", not "
+                        + update.expected() + "; it was not created");
+            }
+        }
+        RunStore.super.createRun(run, lease, changes);
+    }
+
     @Override
     public Optional<Run> findRun(String runId) {
         Entry entry = runs.get(runId);

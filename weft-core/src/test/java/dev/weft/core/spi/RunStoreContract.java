@@ -10,6 +10,7 @@ import dev.weft.core.Event;
 import dev.weft.core.Json;
 import dev.weft.core.Run;
 import dev.weft.core.RunError;
+import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
@@ -328,6 +329,50 @@ public abstract class RunStoreContract {
         assertThat(store.events(run.id())).containsExactly(started);
         assertThat(store.claim(run.id(), new RunStore.Lease("other", T0.plusSeconds(60)), T0.plusSeconds(10)))
                 .isFalse();
+    }
+
+    @Test
+    void aRunCreatedWithItsEndIsStoredAsItEnded() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        Step done = step(run.id(), 1, StepStatus.PENDING)
+                .finished(StepStatus.COMPLETED, json("42"), Optional.empty(), T0.plusSeconds(1), Map.of());
+        Run ended = run.finished(RunStatus.COMPLETED, json("42"), Optional.empty(), T0.plusSeconds(2));
+        Event completed =
+                new Event(run.id(), 2, Event.RUN_COMPLETED, Optional.empty(), 0, T0.plusSeconds(2), json("{}"));
+
+        // What a short run's one transaction holds when its writer creates it (Durability.ASYNC).
+        store.createRun(
+                run,
+                new RunStore.Lease("me", T0.plusSeconds(30)),
+                List.of(
+                        new RunStore.Change.InsertStep(step(run.id(), 1, StepStatus.PENDING)),
+                        new RunStore.Change.UpdateStep(done, Set.of(StepStatus.PENDING)),
+                        new RunStore.Change.AppendEvent(completed),
+                        new RunStore.Change.UpdateRun(ended, Set.of(RunStatus.RUNNING))));
+
+        assertThat(store.findRun(run.id())).contains(ended);
+        assertThat(store.steps(run.id())).containsExactly(done);
+        assertThat(store.events(run.id())).containsExactly(completed);
+        assertThat(store.recoverable(T0.plusSeconds(60))).isEmpty();
+        assertThat(store.listRuns(Optional.of(RunStatus.COMPLETED)))
+                .extracting(Run::id)
+                .containsExactly(run.id());
+        assertThat(store.listRuns(Optional.of(RunStatus.RUNNING))).isEmpty();
+    }
+
+    @Test
+    void aRunCreatedWithAnEndThatExpectsAnotherStatusIsNotCreated() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        Run ended = run.finished(RunStatus.COMPLETED, json("42"), Optional.empty(), T0.plusSeconds(2));
+
+        assertThatThrownBy(() -> store.createRun(
+                        run,
+                        new RunStore.Lease("me", T0.plusSeconds(30)),
+                        List.of(
+                                new RunStore.Change.InsertStep(step(run.id(), 1, StepStatus.PENDING)),
+                                new RunStore.Change.UpdateRun(ended, Set.of(RunStatus.WAITING)))))
+                .isInstanceOf(RunStateException.class);
+        assertThat(store.findRun(run.id())).isEmpty();
     }
 
     @Test
