@@ -168,11 +168,14 @@ final class RunCoordinator {
         Map<String, JsonNode> vars = new LinkedHashMap<>(graph.variables());
         vars.putAll(run.variables());
         this.variables = java.util.Collections.unmodifiableMap(vars);
+        // The run and its ancestors. A parent that is not in the store yet (its creation waits for its
+        // writer, see start) has no parent itself: only a top-level run's creation waits.
         List<String> scope = new ArrayList<>();
-        Optional<Run> current = Optional.of(run);
-        while (current.isPresent()) {
-            scope.add(current.get().id());
-            current = current.get().parentRunId().flatMap(store::findRun);
+        scope.add(run.id());
+        Optional<String> parent = run.parentRunId();
+        while (parent.isPresent()) {
+            scope.add(parent.get());
+            parent = store.findRun(parent.get()).flatMap(Run::parentRunId);
         }
         this.cancelScope = List.copyOf(scope);
     }
@@ -204,7 +207,11 @@ final class RunCoordinator {
         // A first checkpoint, so that a run that dies before its first step completes can be recovered;
         // the run is created with it, claimed by this runner, in one transaction.
         coordinator.saveCheckpoint();
-        coordinator.writes.createRun(run, runner.newLease(now));
+        // Created before it starts, whatever the durability: a run whose id the caller chose, so that a
+        // duplicate id fails before any node runs; and a run that is part of another, so that the runs
+        // it starts in turn find their ancestors through it in the store.
+        coordinator.writes.createRun(
+                run, runner.newLease(now), request.runId().isEmpty() && parentRunId.isEmpty(), runner);
         runner.holding(runId);
         return coordinator;
     }

@@ -36,6 +36,9 @@ public final class Runner {
     private final String owner = "runner-" + UUID.randomUUID();
     private final java.time.Duration leaseDuration;
     private final java.util.Set<String> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** This runner's runs that are not in the store yet: their writer creates them (see WriteBuffer). */
+    private final Map<String, WriteBuffer> uncreated = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final java.util.concurrent.atomic.AtomicBoolean renewing = new java.util.concurrent.atomic.AtomicBoolean();
     /** The thread renewing this runner's leases while it holds runs; it ends when the last is released. */
     private volatile @org.jspecify.annotations.Nullable Thread renewer;
@@ -143,11 +146,20 @@ public final class Runner {
      * @throws RunStateException if the run has already finished
      */
     public Run cancel(String runId) {
+        WriteBuffer creating = uncreated.get(runId);
+        if (creating != null) {
+            // One of this runner's runs, not yet in the store: it is, once this commits.
+            creating.flush();
+        }
         Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
         if (run.status().isFinished()) {
             throw new RunStateException("run '" + runId + "' is already " + run.status() + "; nothing to cancel");
         }
         store.requestCancel(runId);
+        if (creating != null) {
+            // Its writer may not commit again for up to its delay; it would learn of this only then.
+            creating.cancelRequested();
+        }
         if (run.status() == RunStatus.WAITING) {
             Run cancelled =
                     run.finished(RunStatus.CANCELLED, run.output(), Optional.of(cancelledError(runId)), time.now());
@@ -305,7 +317,17 @@ public final class Runner {
         return owner;
     }
 
+    /** Remembers that {@code runId}'s creation waits for its writer, until {@link #created} or {@link #released}. */
+    void creating(String runId, WriteBuffer writes) {
+        uncreated.put(runId, writes);
+    }
+
+    void created(String runId) {
+        uncreated.remove(runId);
+    }
+
     void released(String runId) {
+        uncreated.remove(runId);
         active.remove(runId);
         Thread current = renewer;
         if (active.isEmpty() && current != null) {

@@ -49,6 +49,12 @@ final class WriteBuffer {
     private boolean writerActive;
     /** Whether a transaction is being applied (by the writer task, or by {@link #flush}); one at a time. */
     private boolean applying;
+    /**
+     * The run's creation, while it waits for the first transaction (see {@link #createRun}). Set
+     * under the lock before any transaction starts, and read and cleared only by the one transaction
+     * under way ({@link #applying}), so the lock orders every access.
+     */
+    private @Nullable Creation uncreated;
     /** Whether a transaction has told of a cancellation request. */
     private volatile boolean cancelRequested;
     /** The failure of the writer's last transaction, thrown to the run at its next commit. */
@@ -166,8 +172,22 @@ final class WriteBuffer {
     /**
      * Creates the run, claimed by {@code lease}, together with everything written so far (its first
      * events and checkpoint), in one transaction; then the run's later writes are committed as usual.
+     * Under {@link Durability#ASYNC}, if {@code deferrable}, the run is created by the first
+     * transaction of the writer instead, with whatever it has done by then: a run that ends within
+     * the commit delay takes one transaction in all.
      */
-    void createRun(Run run, RunStore.Lease lease) {
+    void createRun(Run run, RunStore.Lease lease, boolean deferrable, Runner runner) {
+        if (deferrable && durability == Durability.ASYNC) {
+            lock.lock();
+            try {
+                uncreated = new Creation(run, lease, runner);
+            } finally {
+                lock.unlock();
+            }
+            runner.creating(run.id(), this);
+            commit();
+            return;
+        }
         List<RunStore.Change> batch;
         List<Event> held;
         lock.lock();
@@ -181,6 +201,11 @@ final class WriteBuffer {
         for (Event event : held) {
             EventSink.notify(listeners, event);
         }
+    }
+
+    /** Tells the run, at its next commit, that it has been asked to stop. */
+    void cancelRequested() {
+        cancelRequested = true;
     }
 
     /**
@@ -249,13 +274,21 @@ final class WriteBuffer {
     }
 
     private void apply(List<RunStore.Change> batch, List<Event> held) {
-        if (store.apply(runId, owner, batch)) {
+        Creation creation = uncreated;
+        if (creation != null) {
+            // Nobody can have asked to cancel a run that is not in the store yet.
+            store.createRun(creation.run(), creation.lease(), batch);
+            uncreated = null;
+            creation.runner().created(runId);
+        } else if (store.apply(runId, owner, batch)) {
             cancelRequested = true;
         }
         for (Event event : held) {
             EventSink.notify(listeners, event);
         }
     }
+
+    private record Creation(Run run, RunStore.Lease lease, Runner runner) {}
 
     private List<RunStore.Change> takeChanges() {
         List<RunStore.Change> batch = changes;

@@ -33,10 +33,21 @@ final class DurabilityTest {
 
     /** {@code memory}, with every {@link RunStore#apply} going through {@code apply} instead. */
     private RunStore interceptingApply(Function<Object[], Object> apply) {
+        return intercepting(apply, this::createInMemory);
+    }
+
+    /**
+     * {@code memory}, with every {@link RunStore#apply} going through {@code apply} and every creation
+     * of a claimed run with its first changes through {@code create}.
+     */
+    private RunStore intercepting(Function<Object[], Object> apply, Function<Object[], Object> create) {
         return (RunStore) Proxy.newProxyInstance(
                 RunStore.class.getClassLoader(), new Class<?>[] {RunStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("apply")) {
                         return apply.apply(args);
+                    }
+                    if (method.getName().equals("createRun") && args.length == 3) {
+                        return create.apply(args);
                     }
                     try {
                         return method.invoke(memory, args);
@@ -44,6 +55,12 @@ final class DurabilityTest {
                         throw e.getCause();
                     }
                 });
+    }
+
+    @SuppressWarnings("unchecked")
+    private @org.jspecify.annotations.Nullable Object createInMemory(Object[] args) {
+        memory.createRun((Run) args[0], (RunStore.Lease) args[1], (List<RunStore.Change>) args[2]);
+        return null;
     }
 
     @SuppressWarnings("unchecked")
@@ -221,7 +238,10 @@ final class DurabilityTest {
                 .commitDelay(Duration.ZERO)
                 .build();
 
-        RunResult result = async.run(counter(200), RunRequest.of(json("0")));
+        // An id of the caller's: the run is created before it starts, so its writer only applies.
+        RunResult result = async.run(
+                counter(200),
+                RunRequest.builder().runId("taken-over").input(json("0")).build());
 
         // The run is left as the store holds it: still RUNNING, for the process that took it over,
         // and without the steps the refused transactions held.
@@ -263,12 +283,18 @@ final class DurabilityTest {
     }
 
     @Test
-    void aRunThatStopsWithinTheCommitDelayCommitsItsStepsWithItsEndInOneTransaction() throws Exception {
+    void aRunThatStopsWithinTheCommitDelayIsCreatedWithItsStepsAndItsEndInOneTransaction() throws Exception {
         AtomicInteger transactions = new AtomicInteger();
-        RunStore counted = interceptingApply(args -> {
-            transactions.incrementAndGet();
-            return applyToMemory(args);
-        });
+        AtomicInteger creations = new AtomicInteger();
+        RunStore counted = intercepting(
+                args -> {
+                    transactions.incrementAndGet();
+                    return applyToMemory(args);
+                },
+                args -> {
+                    creations.incrementAndGet();
+                    return createInMemory(args);
+                });
         Runner async = Runner.builder()
                 .store(counted)
                 .durability(Durability.ASYNC)
@@ -280,7 +306,8 @@ final class DurabilityTest {
                 async.start(counter(20), RunRequest.of(json("0"))).result().get(10, TimeUnit.SECONDS);
 
         assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
-        assertThat(transactions.get()).isEqualTo(1);
+        assertThat(creations.get()).isEqualTo(1);
+        assertThat(transactions.get()).isZero();
         assertThat(memory.steps(result.run().id())).hasSize(20).allMatch(step -> step.status() == StepStatus.COMPLETED);
         assertThat(memory.findRun(result.run().id()).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
     }
@@ -368,9 +395,138 @@ final class DurabilityTest {
     }
 
     private long completedSteps(String runId) {
+        if (memory.findRun(runId).isEmpty()) {
+            return 0; // not created yet
+        }
         return memory.steps(runId).stream()
                 .filter(step -> step.status() == StepStatus.COMPLETED)
                 .count();
+    }
+
+    @Test
+    void anAsynchronousRunIsInTheStoreOnlyOnceItsWriterCreatesIt() {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Graph blocksAtTheFirst = counter(3, () -> {
+            if (calls.incrementAndGet() == 1) {
+                started.countDown();
+                awaitUninterruptibly(release, 60);
+            }
+        });
+        Runner async = Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
+                .build();
+
+        Runner.RunHandle handle = async.start(blocksAtTheFirst, RunRequest.of(json("0")));
+        await(started);
+        boolean inTheStoreWhileTheFirstNodeRuns = memory.findRun(handle.runId()).isPresent();
+        release.countDown();
+        RunResult result = handle.result().join();
+
+        assertThat(inTheStoreWhileTheFirstNodeRuns).isFalse();
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(memory.findRun(handle.runId()).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(memory.steps(handle.runId())).hasSize(3);
+        assertThat(memory.events(handle.runId()).get(0).type()).isEqualTo(Event.RUN_STARTED);
+    }
+
+    @Test
+    void anAsynchronousRunWhoseIdTheCallerChoseIsInTheStoreBeforeItsFirstNode() {
+        AtomicInteger seenInTheStore = new AtomicInteger();
+        Graph graph = counter(1, () -> {
+            if (memory.findRun("chosen").isPresent()) {
+                seenInTheStore.incrementAndGet();
+            }
+        });
+        Runner async = Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
+                .build();
+
+        RunResult result = async.run(
+                graph, RunRequest.builder().runId("chosen").input(json("0")).build());
+
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(seenInTheStore.get()).isOne();
+        // So a second run with the same id fails before it runs a node.
+        assertThatThrownBy(() -> async.run(
+                        graph,
+                        RunRequest.builder().runId("chosen").input(json("0")).build()))
+                .hasMessageContaining("a run with id 'chosen' already exists");
+        assertThat(seenInTheStore.get()).isOne();
+    }
+
+    @Test
+    void cancellingARunItsWriterHasNotCreatedYetCreatesItAndStopsIt() {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Graph blocksAtTheFirst = counter(100, () -> {
+            if (calls.incrementAndGet() == 1) {
+                started.countDown();
+                awaitUninterruptibly(release, 60);
+            }
+        });
+        Runner async = Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
+                .build();
+
+        Runner.RunHandle handle = async.start(blocksAtTheFirst, RunRequest.of(json("0")));
+        await(started);
+        Run asked = async.cancel(handle.runId());
+        release.countDown();
+        RunResult result = handle.result().join();
+
+        assertThat(asked.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(calls.get()).isLessThan(100);
+        assertThat(memory.findRun(handle.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+    }
+
+    @Test
+    void aChildRunStopsWhenItsParentIsCancelledBeforeTheParentIsInTheStore() {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Graph child = counter(100, () -> {
+            if (calls.incrementAndGet() == 1) {
+                started.countDown();
+                awaitUninterruptibly(release, 60);
+            }
+        });
+        Graph parent = Graph.builder("parent")
+                .subgraph("child", child)
+                .edge(Graph.START, "child")
+                .compile();
+        Runner async = Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
+                .build();
+
+        Runner.RunHandle handle = async.start(parent, RunRequest.of(json("0")));
+        await(started);
+        // The child (an id of the parent's choosing) is in the store; the parent is not, yet.
+        boolean parentInTheStore = memory.findRun(handle.runId()).isPresent();
+        async.cancel(handle.runId());
+        release.countDown();
+        RunResult result = handle.result().join();
+
+        assertThat(parentInTheStore).isFalse();
+        // As under SYNC: the child's cancellation fails the parent's subgraph node, with its code.
+        assertThat(result.status()).isNotEqualTo(RunStatus.COMPLETED);
+        assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
+        assertThat(calls.get()).isLessThan(100);
+        assertThat(memory.listRuns(java.util.Optional.empty()))
+                .filteredOn(run -> run.parentRunId().isPresent())
+                .extracting(Run::status)
+                .containsExactly(RunStatus.CANCELLED);
     }
 
     @Test
