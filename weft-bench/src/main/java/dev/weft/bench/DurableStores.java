@@ -22,8 +22,13 @@ final class DurableStores {
     static RunStore sqlite() {
         try {
             Path dir = Files.createTempDirectory("weft-bench");
+            // Deleted in the reverse order of these calls: the database's files first, then its folder.
             dir.toFile().deleteOnExit();
-            return Stores.open(Optional.of("sqlite:" + dir.resolve("bench.db")), Map.of());
+            Path file = dir.resolve("bench.db");
+            for (String suffix : new String[] {"", "-wal", "-shm"}) {
+                dir.resolve(file.getFileName() + suffix).toFile().deleteOnExit();
+            }
+            return Stores.open(Optional.of("sqlite:" + file), Map.of());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
