@@ -394,6 +394,29 @@ final class DurabilityTest {
                 .hasMessage("executor is shut down");
     }
 
+    /** A runner of {@code memory} whose writer waits as long as it may: it commits only when a run ends. */
+    private Runner asyncWithTheLongestDelay() {
+        return Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
+                .build();
+    }
+
+    /** Counts a node's calls and holds the first until released. */
+    private static final class FirstCall {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger calls = new AtomicInteger();
+
+        void holdTheFirst() {
+            if (calls.incrementAndGet() == 1) {
+                started.countDown();
+                awaitUninterruptibly(release, 60);
+            }
+        }
+    }
+
     private long completedSteps(String runId) {
         if (memory.findRun(runId).isEmpty()) {
             return 0; // not created yet
@@ -405,25 +428,14 @@ final class DurabilityTest {
 
     @Test
     void anAsynchronousRunIsInTheStoreOnlyOnceItsWriterCreatesIt() {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger calls = new AtomicInteger();
-        Graph blocksAtTheFirst = counter(3, () -> {
-            if (calls.incrementAndGet() == 1) {
-                started.countDown();
-                awaitUninterruptibly(release, 60);
-            }
-        });
-        Runner async = Runner.builder()
-                .store(memory)
-                .durability(Durability.ASYNC)
-                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
-                .build();
+        FirstCall first = new FirstCall();
+        Graph blocksAtTheFirst = counter(3, first::holdTheFirst);
+        Runner async = asyncWithTheLongestDelay();
 
         Runner.RunHandle handle = async.start(blocksAtTheFirst, RunRequest.of(json("0")));
-        await(started);
+        await(first.started);
         boolean inTheStoreWhileTheFirstNodeRuns = memory.findRun(handle.runId()).isPresent();
-        release.countDown();
+        first.release.countDown();
         RunResult result = handle.result().join();
 
         assertThat(inTheStoreWhileTheFirstNodeRuns).isFalse();
@@ -441,11 +453,7 @@ final class DurabilityTest {
                 seenInTheStore.incrementAndGet();
             }
         });
-        Runner async = Runner.builder()
-                .store(memory)
-                .durability(Durability.ASYNC)
-                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
-                .build();
+        Runner async = asyncWithTheLongestDelay();
 
         RunResult result = async.run(
                 graph, RunRequest.builder().runId("chosen").input(json("0")).build());
@@ -462,67 +470,45 @@ final class DurabilityTest {
 
     @Test
     void cancellingARunItsWriterHasNotCreatedYetCreatesItAndStopsIt() {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger calls = new AtomicInteger();
-        Graph blocksAtTheFirst = counter(100, () -> {
-            if (calls.incrementAndGet() == 1) {
-                started.countDown();
-                awaitUninterruptibly(release, 60);
-            }
-        });
-        Runner async = Runner.builder()
-                .store(memory)
-                .durability(Durability.ASYNC)
-                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
-                .build();
+        FirstCall first = new FirstCall();
+        Graph blocksAtTheFirst = counter(100, first::holdTheFirst);
+        Runner async = asyncWithTheLongestDelay();
 
         Runner.RunHandle handle = async.start(blocksAtTheFirst, RunRequest.of(json("0")));
-        await(started);
+        await(first.started);
         Run asked = async.cancel(handle.runId());
-        release.countDown();
+        first.release.countDown();
         RunResult result = handle.result().join();
 
         assertThat(asked.status()).isEqualTo(RunStatus.RUNNING);
         assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
-        assertThat(calls.get()).isLessThan(100);
+        assertThat(first.calls.get()).isLessThan(100);
         assertThat(memory.findRun(handle.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
     }
 
     @Test
     void aChildRunStopsWhenItsParentIsCancelledBeforeTheParentIsInTheStore() {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger calls = new AtomicInteger();
-        Graph child = counter(100, () -> {
-            if (calls.incrementAndGet() == 1) {
-                started.countDown();
-                awaitUninterruptibly(release, 60);
-            }
-        });
+        FirstCall first = new FirstCall();
+        Graph child = counter(100, first::holdTheFirst);
         Graph parent = Graph.builder("parent")
                 .subgraph("child", child)
                 .edge(Graph.START, "child")
                 .compile();
-        Runner async = Runner.builder()
-                .store(memory)
-                .durability(Durability.ASYNC)
-                .commitDelay(Duration.ofSeconds(Runner.MAX_COMMIT_DELAY_SECONDS))
-                .build();
+        Runner async = asyncWithTheLongestDelay();
 
         Runner.RunHandle handle = async.start(parent, RunRequest.of(json("0")));
-        await(started);
+        await(first.started);
         // The child (an id of the parent's choosing) is in the store; the parent is not, yet.
         boolean parentInTheStore = memory.findRun(handle.runId()).isPresent();
         async.cancel(handle.runId());
-        release.countDown();
+        first.release.countDown();
         RunResult result = handle.result().join();
 
         assertThat(parentInTheStore).isFalse();
         // As under SYNC: the child's cancellation fails the parent's subgraph node, with its code.
         assertThat(result.status()).isNotEqualTo(RunStatus.COMPLETED);
         assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
-        assertThat(calls.get()).isLessThan(100);
+        assertThat(first.calls.get()).isLessThan(100);
         assertThat(memory.listRuns(java.util.Optional.empty()))
                 .filteredOn(run -> run.parentRunId().isPresent())
                 .extracting(Run::status)

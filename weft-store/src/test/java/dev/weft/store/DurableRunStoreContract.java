@@ -111,6 +111,15 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                         runId, order, order + 1, T0, outputs, Map.of(), List.of(), List.of(), outputs, "")));
     }
 
+    /** A new run in {@link #store}, its first step done with the batch a runner writes for it. */
+    private Run runAfterItsFirstStep() {
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
+        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+        return run;
+    }
+
     private static JsonNode bigValue() {
         StringBuilder big = new StringBuilder();
         while (big.length() < 2 * 1024 * 1024) {
@@ -356,10 +365,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
     void pruningDeletesEverythingARunOwned() throws SQLException {
         store.close();
         store = Stores.open(url, 64);
-        Run run = run(newId(), RunStatus.RUNNING, T0);
-        store.createRun(run);
-        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
-        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+        Run run = runAfterItsFirstStep();
         store.saveCheckpoint(new Checkpoint(
                 run.id(),
                 1,
@@ -388,11 +394,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
 
     @Test
     void aTransactionWritesItsEventsAndCheckpointsAsOneJournalRow() throws SQLException {
-        Run run = run(newId(), RunStatus.RUNNING, T0);
-        store.createRun(run);
-        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
-
-        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+        Run run = runAfterItsFirstStep();
         store.apply(run.id(), "runner", stepBatch(run.id(), 2));
 
         assertThat(count("SELECT count(*) FROM journal WHERE run_id = ?", run.id()))
@@ -463,10 +465,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
 
     @Test
     void aCorruptJournalIsAStoreErrorThatNamesTheRun() throws SQLException {
-        Run run = run(newId(), RunStatus.RUNNING, T0);
-        store.createRun(run);
-        store.insertStep(step(run.id(), 1, StepStatus.RUNNING));
-        store.apply(run.id(), "runner", stepBatch(run.id(), 1));
+        Run run = runAfterItsFirstStep();
 
         execute("UPDATE journal SET events = ? WHERE run_id = ?", "[[1, \"step.started\"]]", run.id());
         assertThatThrownBy(() -> store.events(run.id()))
