@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.Json;
-import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
@@ -341,24 +340,6 @@ abstract class DurableRunStoreContract extends RunStoreContract {
             row.next();
             return row.getLong(1);
         }
-    }
-
-    @Test
-    void writingToAnUnknownRunIsNotFound() {
-        assertThatThrownBy(() -> store.apply("missing", "runner", List.of())).isInstanceOf(NotFoundException.class);
-        assertThatThrownBy(() -> store.insertStep(step("missing", 1, StepStatus.PENDING)))
-                .isInstanceOf(NotFoundException.class);
-    }
-
-    @Test
-    void insertingAStepTwiceOutsideABatchIsAnError() {
-        Run run = run(newId(), RunStatus.RUNNING, T0);
-        store.createRun(run);
-        store.insertStep(step(run.id(), 1, StepStatus.PENDING));
-
-        assertThatThrownBy(() -> store.insertStep(step(run.id(), 1, StepStatus.PENDING)))
-                .isInstanceOf(WeftException.class)
-                .hasMessageContaining("already exists");
     }
 
     @Test

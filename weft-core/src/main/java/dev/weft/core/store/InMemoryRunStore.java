@@ -1,11 +1,13 @@
 package dev.weft.core.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.Run;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
+import dev.weft.core.WeftException;
 import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.RunStore;
 import java.time.Instant;
@@ -58,7 +60,7 @@ public final class InMemoryRunStore implements RunStore {
     private Entry entry(String runId) {
         Entry entry = runs.get(runId);
         if (entry == null) {
-            throw new IllegalArgumentException("no run '" + runId + "' in this store");
+            throw new dev.weft.core.NotFoundException("no run '" + runId + "' in this store");
         }
         return entry;
     }
@@ -66,7 +68,7 @@ public final class InMemoryRunStore implements RunStore {
     @Override
     public void createRun(Run run) {
         if (runs.putIfAbsent(run.id(), new Entry(run)) != null) {
-            throw new IllegalArgumentException("a run with id '" + run.id() + "' already exists");
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
         }
     }
 
@@ -130,7 +132,7 @@ public final class InMemoryRunStore implements RunStore {
                 entry.steps.add(null);
             }
             if (entry.steps.get(index) != null) {
-                throw new IllegalArgumentException("step " + step.key() + " already exists");
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "step " + step.key() + " already exists");
             }
             entry.steps.set(index, step);
         }

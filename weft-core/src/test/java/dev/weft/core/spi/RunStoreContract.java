@@ -14,6 +14,7 @@ import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
+import dev.weft.core.WeftException;
 import dev.weft.core.spi.Checkpoint.Activation;
 import dev.weft.core.spi.Checkpoint.Arrival;
 import dev.weft.core.spi.Checkpoint.Waiting;
@@ -329,6 +330,43 @@ public abstract class RunStoreContract {
         assertThat(store.events(run.id())).containsExactly(started);
         assertThat(store.claim(run.id(), new RunStore.Lease("other", T0.plusSeconds(60)), T0.plusSeconds(10)))
                 .isFalse();
+    }
+
+    @Test
+    void writingToAnUnknownRunIsNotFound() {
+        assertThatThrownBy(() -> store.apply("missing", "runner", List.of()))
+                .isInstanceOf(dev.weft.core.NotFoundException.class)
+                .hasMessageContaining("'missing'");
+        assertThatThrownBy(() -> store.insertStep(step("missing", 1, StepStatus.PENDING)))
+                .isInstanceOf(dev.weft.core.NotFoundException.class);
+        assertThat(store.findRun("missing")).isEmpty();
+    }
+
+    @Test
+    void creatingARunWhoseIdExistsIsBadInputAndChangesNothing() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Run again = run(run.id(), RunStatus.RUNNING, T0.plusSeconds(5));
+
+        assertThatThrownBy(() -> store.createRun(again))
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_BAD_INPUT))
+                .hasMessage("a run with id '" + run.id() + "' already exists");
+        assertThat(store.findRun(run.id())).contains(run);
+    }
+
+    @Test
+    void insertingAStepTwiceOutsideABatchIsBadInput() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Step pending = step(run.id(), 1, StepStatus.PENDING);
+        store.insertStep(pending);
+
+        assertThatThrownBy(() -> store.insertStep(step(run.id(), 1, StepStatus.RUNNING)))
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_BAD_INPUT))
+                .hasMessageContaining("already exists");
+        assertThat(store.steps(run.id())).containsExactly(pending);
     }
 
     @Test
