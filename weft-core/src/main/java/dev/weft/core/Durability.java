@@ -22,7 +22,10 @@ public enum Durability {
      * the run goes on, several steps to a transaction when the store is slower than the run. The
      * writer starts its first transaction a commit delay after the writes that woke it ({@link
      * Runner.Builder#commitDelay}, 1 ms by default), so that the writes made meanwhile share it; a run
-     * that stops sooner commits everything itself, with its end, in one transaction. A crash re-runs
+     * that stops sooner commits everything itself, with its end, in one transaction. The writer's
+     * first transaction also creates the run, so until then the run is not in the store, and a crash
+     * loses it whole; a run whose id the caller chose, or that is part of another, is created before
+     * it starts all the same. A crash re-runs
      * every node since the last committed checkpoint (their tools are called again with the same
      * idempotency keys, and an idempotent tool's stored result is still returned); a cancellation or
      * a lost lease is noticed when the writer's transaction that learns of it commits, typically one

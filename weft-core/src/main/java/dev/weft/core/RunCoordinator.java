@@ -156,14 +156,7 @@ final class RunCoordinator {
         this.store = runner.store();
         this.graph = graph;
         this.run = run;
-        this.writes = new WriteBuffer(
-                store,
-                run.id(),
-                runner.owner(),
-                runner.listeners(),
-                runner.durability(),
-                runner.executor(),
-                runner.commitDelay());
+        this.writes = new WriteBuffer(runner, run.id());
         this.events = new EventSink(runner, run.id(), lastSequence, writes);
         Map<String, JsonNode> vars = new LinkedHashMap<>(graph.variables());
         vars.putAll(run.variables());
@@ -210,8 +203,7 @@ final class RunCoordinator {
         // Created before it starts, whatever the durability: a run whose id the caller chose, so that a
         // duplicate id fails before any node runs; and a run that is part of another, so that the runs
         // it starts in turn find their ancestors through it in the store.
-        coordinator.writes.createRun(
-                run, runner.newLease(now), request.runId().isEmpty() && parentRunId.isEmpty(), runner);
+        coordinator.writes.createRun(run, runner.newLease(now), request.runId().isEmpty() && parentRunId.isEmpty());
         runner.holding(runId);
         return coordinator;
     }

@@ -18,14 +18,16 @@ import org.jspecify.annotations.Nullable;
  * Under {@link Durability#SYNC} both commit at once. Under {@link Durability#ASYNC}, {@link #commit}
  * starts a writer task on the runner's executor, after the runner's commit delay, and returns; the
  * writer applies whatever has gathered since its last transaction, so a run that outpaces the store
- * gets several steps to a transaction. {@link #flush} does not wait for a writer that has not begun a
- * transaction: it commits everything itself, so a run that stops within the delay commits its steps
- * and its end in one transaction. Thread-safe: steps running in parallel add their own writes.
+ * gets several steps to a transaction; its first transaction also creates the run, unless the run
+ * had to be in the store before it started ({@link #createRun}). {@link #flush} does not wait for a
+ * writer that has not begun a transaction: it commits everything itself, so a run that stops within
+ * the delay is created, or commits its steps, together with its end, in one transaction. Thread-safe: steps running in parallel add their own writes.
  */
 final class WriteBuffer {
     /** The most writes an asynchronous run may have waiting for the writer before it waits too. */
     static final int MAX_BACKLOG = 4096;
 
+    private final Runner runner;
     private final RunStore store;
     private final String runId;
     private final String owner;
@@ -60,20 +62,16 @@ final class WriteBuffer {
     /** The failure of the writer's last transaction, thrown to the run at its next commit. */
     private @Nullable RuntimeException failure;
 
-    WriteBuffer(
-            RunStore store,
-            String runId,
-            String owner,
-            List<RunListener> listeners,
-            Durability durability,
-            Executor executor,
-            java.time.Duration commitDelay) {
-        this.store = store;
+    /** The writes of run {@code runId}, committed to {@code runner}'s store as its durability says. */
+    WriteBuffer(Runner runner, String runId) {
+        this.runner = runner;
+        this.store = runner.store();
         this.runId = runId;
-        this.owner = owner;
-        this.listeners = listeners;
-        this.durability = durability;
-        this.executor = executor;
+        this.owner = runner.owner();
+        this.listeners = runner.listeners();
+        this.durability = runner.durability();
+        this.executor = runner.executor();
+        java.time.Duration commitDelay = runner.commitDelay();
         this.writerStart = commitDelay.isZero()
                 ? executor
                 : CompletableFuture.delayedExecutor(
@@ -176,11 +174,11 @@ final class WriteBuffer {
      * transaction of the writer instead, with whatever it has done by then: a run that ends within
      * the commit delay takes one transaction in all.
      */
-    void createRun(Run run, RunStore.Lease lease, boolean deferrable, Runner runner) {
+    void createRun(Run run, RunStore.Lease lease, boolean deferrable) {
         if (deferrable && durability == Durability.ASYNC) {
             lock.lock();
             try {
-                uncreated = new Creation(run, lease, runner);
+                uncreated = new Creation(run, lease);
             } finally {
                 lock.unlock();
             }
@@ -279,7 +277,7 @@ final class WriteBuffer {
             // Nobody can have asked to cancel a run that is not in the store yet.
             store.createRun(creation.run(), creation.lease(), batch);
             uncreated = null;
-            creation.runner().created(runId);
+            runner.created(runId);
         } else if (store.apply(runId, owner, batch)) {
             cancelRequested = true;
         }
@@ -288,7 +286,7 @@ final class WriteBuffer {
         }
     }
 
-    private record Creation(Run run, RunStore.Lease lease, Runner runner) {}
+    private record Creation(Run run, RunStore.Lease lease) {}
 
     private List<RunStore.Change> takeChanges() {
         List<RunStore.Change> batch = changes;

@@ -144,7 +144,7 @@ abstract class JdbcRunStore implements RunStore {
     @Override
     public void createRun(Run run) {
         write("create run " + run.id(), sql -> {
-            insertRun(sql, run);
+            insertRun(sql, run, Optional.empty());
             return null;
         });
     }
@@ -189,10 +189,6 @@ abstract class JdbcRunStore implements RunStore {
         List<Change> rest = new ArrayList<>(batch);
         rest.remove(index);
         return rest;
-    }
-
-    private void insertRun(Sql sql, Run run) throws SQLException {
-        insertRun(sql, run, Optional.empty());
     }
 
     /**

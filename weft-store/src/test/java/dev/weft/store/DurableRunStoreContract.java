@@ -1,7 +1,6 @@
 package dev.weft.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -12,7 +11,6 @@ import dev.weft.core.Run;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
-import dev.weft.core.WeftException;
 import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.RunStore;
 import dev.weft.core.spi.RunStore.Change;
@@ -32,6 +30,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,6 +74,21 @@ abstract class DurableRunStoreContract extends RunStoreContract {
             }
             statement.executeUpdate();
         }
+    }
+
+    /** Inserts an event as stores wrote them before the journal, a row of its own, at {@link #T0}. */
+    private void insertTabledEvent(
+            String runId, long sequence, String type, @Nullable String node, int stepOrder, String data)
+            throws SQLException {
+        execute(
+                "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                runId,
+                sequence,
+                type,
+                node,
+                stepOrder,
+                JsonText.nanos(T0),
+                data);
     }
 
     private static String newId() {
@@ -396,31 +410,14 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         Run run = run(newId(), RunStatus.RUNNING, T0);
         store.createRun(run);
         // As a store before the journal wrote them: a row each.
-        long t0 = JsonText.nanos(T0);
-        execute(
-                "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                run.id(),
-                2L,
-                Event.STEP_STARTED,
-                "node-1",
-                1,
-                t0,
-                "{\"old\":true}");
-        execute(
-                "INSERT INTO events (run_id, sequence, type, node_id, step_order, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                run.id(),
-                1L,
-                Event.RUN_STARTED,
-                null,
-                0,
-                t0,
-                "{}");
+        insertTabledEvent(run.id(), 2, Event.STEP_STARTED, "node-1", 1, "{\"old\":true}");
+        insertTabledEvent(run.id(), 1, Event.RUN_STARTED, null, 0, "{}");
         execute(
                 "INSERT INTO checkpoints (run_id, after_step, next_order, time, state) VALUES (?, ?, ?, ?, ?)",
                 run.id(),
                 0,
                 1,
-                t0,
+                JsonText.nanos(T0),
                 "{\"outputs\":{},\"visits\":{},\"pending\":[],\"waiting\":[],\"ended\":{},\"lastEnded\":\"\"}");
         Checkpoint old = new Checkpoint(run.id(), 0, 1, T0, Map.of(), Map.of(), List.of(), List.of(), Map.of(), "");
 
@@ -449,16 +446,12 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         Run run = runAfterItsFirstStep();
 
         execute("UPDATE journal SET events = ? WHERE run_id = ?", "[[1, \"step.started\"]]", run.id());
-        assertThatThrownBy(() -> store.events(run.id()))
-                .isInstanceOf(WeftException.class)
-                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_STORE_UNAVAILABLE))
+        assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.events(run.id()))
                 .hasMessageContaining("journal of run " + run.id())
                 .hasMessageContaining("not an array of 6");
 
         execute("UPDATE journal SET checkpoints = ? WHERE run_id = ?", "[[1, 2, 3", run.id());
-        assertThatThrownBy(() -> store.checkpoints(run.id()))
-                .isInstanceOf(WeftException.class)
-                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_STORE_UNAVAILABLE))
+        assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.checkpoints(run.id()))
                 .hasMessageContaining("journal of run " + run.id())
                 .hasMessageContaining("not valid JSON");
         // Nothing else of the run is affected.
@@ -469,9 +462,8 @@ abstract class DurableRunStoreContract extends RunStoreContract {
     void aFailureOnAClosedStoreIsAStoreError() {
         store.close();
 
-        assertThatThrownBy(() -> store.findRun("any"))
+        assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.findRun("any"))
                 .isInstanceOf(StoreUnavailableException.class)
-                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_STORE_UNAVAILABLE))
                 .hasMessageNotContaining("\n");
         store = Stores.open(url);
     }

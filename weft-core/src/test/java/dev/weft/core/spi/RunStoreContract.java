@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.assertj.core.api.AbstractThrowableAssert;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,14 @@ public abstract class RunStoreContract {
     @AfterEach
     void closeStore() {
         store.close();
+    }
+
+    /** Asserts that {@code call} throws a {@link WeftException} with {@code code}, for more about it. */
+    protected static AbstractThrowableAssert<?, ? extends Throwable> assertFailsWith(
+            ErrorCode code, ThrowingCallable call) {
+        return assertThatThrownBy(call)
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(code));
     }
 
     protected static JsonNode json(String text) {
@@ -348,9 +358,7 @@ public abstract class RunStoreContract {
         store.createRun(run);
         Run again = run(run.id(), RunStatus.RUNNING, T0.plusSeconds(5));
 
-        assertThatThrownBy(() -> store.createRun(again))
-                .isInstanceOf(WeftException.class)
-                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_BAD_INPUT))
+        assertFailsWith(ErrorCode.E_BAD_INPUT, () -> store.createRun(again))
                 .hasMessage("a run with id '" + run.id() + "' already exists");
         assertThat(store.findRun(run.id())).contains(run);
     }
@@ -362,9 +370,7 @@ public abstract class RunStoreContract {
         Step pending = step(run.id(), 1, StepStatus.PENDING);
         store.insertStep(pending);
 
-        assertThatThrownBy(() -> store.insertStep(step(run.id(), 1, StepStatus.RUNNING)))
-                .isInstanceOf(WeftException.class)
-                .satisfies(e -> assertThat(((WeftException) e).code()).isEqualTo(ErrorCode.E_BAD_INPUT))
+        assertFailsWith(ErrorCode.E_BAD_INPUT, () -> store.insertStep(step(run.id(), 1, StepStatus.RUNNING)))
                 .hasMessageContaining("already exists");
         assertThat(store.steps(run.id())).containsExactly(pending);
     }
