@@ -1,6 +1,7 @@
 package dev.weft.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.WeftException;
@@ -18,7 +19,11 @@ import org.jspecify.annotations.Nullable;
  * two JSON arrays in one row (migration V2 of SQLite, V4 of PostgreSQL). An event is {@code
  * [sequence, type, node_id, step_order, time, data]} and a checkpoint {@code [after_step, next_order,
  * time, state]}, with times in nanoseconds since the epoch and {@code data} and {@code state} written
- * as the events and checkpoints tables kept them.
+ * as the events and checkpoints tables kept them. A row's later checkpoints are written as what
+ * changed since the one before ({@link CheckpointState#writeChange}), {@code [after_step, next_order,
+ * time, 0, change]}: a run's checkpoints each hold all its outputs so far, so written whole, a chain's
+ * would grow with the square of its length, and every big output would be written out again after
+ * every step. Only the first of a row is whole, so each row is read by itself.
  */
 final class Journal {
     private Journal() {}
@@ -58,6 +63,8 @@ final class Journal {
         private final String runId;
         private @Nullable StringBuilder events;
         private @Nullable StringBuilder checkpoints;
+        /** The row's last checkpoint, which the next one is written as a change from. */
+        private @Nullable Checkpoint previous;
 
         private Row(String runId) {
             this.runId = runId;
@@ -108,9 +115,14 @@ final class Journal {
                     .append(checkpoint.nextOrder())
                     .append(',')
                     .append(JsonText.nanos(checkpoint.time()))
-                    .append(',')
-                    .append(CheckpointState.write(checkpoint, payloads))
-                    .append(']');
+                    .append(',');
+            if (previous == null) {
+                text.append(CheckpointState.write(checkpoint, payloads));
+            } else {
+                text.append("0,").append(CheckpointState.writeChange(previous, checkpoint, payloads));
+            }
+            text.append(']');
+            previous = checkpoint;
         }
     }
 
@@ -135,32 +147,52 @@ final class Journal {
     /** The checkpoints a row's {@code checkpoints} text holds, in order; only the last if {@code lastOnly}. */
     static List<Checkpoint> checkpoints(Sql sql, String runId, String text, boolean lastOnly) throws SQLException {
         String what = "journal of run " + runId;
-        List<JsonNode> entries = entries(text, 4, what);
-        if (lastOnly && !entries.isEmpty()) {
-            entries = entries.subList(entries.size() - 1, entries.size());
-        }
-        List<Checkpoint> checkpoints = new ArrayList<>(entries.size());
-        for (JsonNode entry : entries) {
-            checkpoints.add(CheckpointState.read(
-                    sql,
-                    runId,
-                    number(entry.get(0), what).intValue(),
-                    number(entry.get(1), what).intValue(),
-                    JsonText.instant(number(entry.get(2), what).longValue()),
-                    entry.get(3)));
+        List<JsonNode> entries = entries(text, 4, 5, what);
+        List<Checkpoint> checkpoints = new ArrayList<>(lastOnly ? 1 : entries.size());
+        ObjectNode state = null;
+        for (int i = 0; i < entries.size(); i++) {
+            JsonNode entry = entries.get(i);
+            int afterStep = number(entry.get(0), what).intValue();
+            if (entry.size() == 4) {
+                if (!entry.get(3).isObject()) {
+                    throw corrupt(what, "holds a checkpoint that is not a JSON object: " + abbreviate(entry.get(3)));
+                }
+                state = (ObjectNode) entry.get(3);
+            } else if (state == null
+                    || !(entry.get(3).isIntegralNumber() && entry.get(3).intValue() == 0)) {
+                throw corrupt(what, "holds a changed checkpoint with no whole one before it: " + abbreviate(entry));
+            } else {
+                state = CheckpointState.applyChange(
+                        state, entry.get(4), "checkpoint after step " + afterStep + " in the " + what);
+            }
+            if (!lastOnly || i == entries.size() - 1) {
+                checkpoints.add(CheckpointState.read(
+                        sql,
+                        runId,
+                        afterStep,
+                        number(entry.get(1), what).intValue(),
+                        JsonText.instant(number(entry.get(2), what).longValue()),
+                        state));
+            }
         }
         return checkpoints;
     }
 
     private static List<JsonNode> entries(String text, int size, String what) {
+        return entries(text, size, size, what);
+    }
+
+    /** The entries of a JSON array of arrays, each of {@code size} or {@code otherSize} elements. */
+    private static List<JsonNode> entries(String text, int size, int otherSize, String what) {
         JsonNode array = JsonText.read(text, what);
         if (!array.isArray()) {
             throw corrupt(what, "is not a JSON array");
         }
         List<JsonNode> entries = new ArrayList<>(array.size());
         for (JsonNode entry : array) {
-            if (!entry.isArray() || entry.size() != size) {
-                throw corrupt(what, "holds an entry that is not an array of " + size + ": " + abbreviate(entry));
+            if (!entry.isArray() || (entry.size() != size && entry.size() != otherSize)) {
+                String sizes = size == otherSize ? Integer.toString(size) : size + " or " + otherSize;
+                throw corrupt(what, "holds an entry that is not an array of " + sizes + ": " + abbreviate(entry));
             }
             entries.add(entry);
         }
@@ -181,7 +213,7 @@ final class Journal {
         return node.textValue();
     }
 
-    private static String abbreviate(JsonNode node) {
+    static String abbreviate(JsonNode node) {
         String text = node.toString();
         return text.length() <= 80 ? text : text.substring(0, 77) + "...";
     }

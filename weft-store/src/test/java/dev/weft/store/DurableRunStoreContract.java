@@ -66,6 +66,17 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         }
     }
 
+    private String text(String sql, String runId) throws SQLException {
+        try (Connection connection = connect();
+                PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getString(1);
+            }
+        }
+    }
+
     private void execute(String sql, Object... parameters) throws SQLException {
         try (Connection connection = connect();
                 PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -442,6 +453,44 @@ abstract class DurableRunStoreContract extends RunStoreContract {
     }
 
     @Test
+    void aJournalRowWritesItsLaterCheckpointsAsChangesAndReadsThemWhole() throws SQLException {
+        store.close();
+        store = Stores.open(url, 64);
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        JsonNode big = json("{\"text\": \"" + "x".repeat(100) + "\"}");
+        JsonNode otherBig = json("{\"text\": \"" + "y".repeat(100) + "\"}");
+        List<Checkpoint> checkpoints = checkpointsChangingEveryPart(run.id(), big, otherBig);
+
+        store.apply(
+                run.id(),
+                "runner",
+                checkpoints.stream().<Change>map(Change.SaveCheckpoint::new).toList());
+
+        JsonNode row = json(text("SELECT checkpoints FROM journal WHERE run_id = ?", run.id()));
+        assertThat(row).hasSize(4);
+        assertThat(row.get(0)).hasSize(4);
+        JsonNode second = row.get(1).get(4);
+        // Only what changed: "b" and its big value are left out, "c" is new and kept apart.
+        assertThat(second.path("outputs").has("a")).isTrue();
+        assertThat(second.path("outputs").has("b")).isFalse();
+        assertThat(second.path("outputRefs").has("b")).isFalse();
+        assertThat(second.path("outputRefs").has("c")).isTrue();
+        assertThat(row.get(2).get(4).path("removed").path("outputs"))
+                .extracting(JsonNode::asText)
+                .containsExactlyInAnyOrder("none", "c");
+        assertThat(row.get(3).get(4)).isEqualTo(json("{}"));
+        assertThat(count("SELECT count(*) FROM payloads WHERE run_id = ?", run.id()))
+                .isEqualTo(2);
+
+        assertThat(store.checkpoints(run.id())).containsExactlyElementsOf(checkpoints);
+        assertThat(store.latestCheckpoint(run.id())).contains(checkpoints.getLast());
+        try (RunStore other = Stores.open(url)) {
+            assertThat(other.checkpoints(run.id())).containsExactlyElementsOf(checkpoints);
+        }
+    }
+
+    @Test
     void aCorruptJournalIsAStoreErrorThatNamesTheRun() throws SQLException {
         Run run = runAfterItsFirstStep();
 
@@ -454,6 +503,28 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.checkpoints(run.id()))
                 .hasMessageContaining("journal of run " + run.id())
                 .hasMessageContaining("not valid JSON");
+        String whole =
+                "[1,2,1,{\"outputs\":{},\"visits\":{},\"pending\":[],\"waiting\":[],\"ended\":{},\"lastEnded\":\"\"}]";
+        execute("UPDATE journal SET checkpoints = ? WHERE run_id = ?", "[[1,2,1,0,{}]]", run.id());
+        assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.latestCheckpoint(run.id()))
+                .hasMessageContaining("journal of run " + run.id())
+                .hasMessageContaining("no whole one before it");
+        execute("UPDATE journal SET checkpoints = ? WHERE run_id = ?", "[" + whole + ",[2,3,1,0,[]]]", run.id());
+        assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.latestCheckpoint(run.id()))
+                .hasMessageContaining("checkpoint after step 2 in the journal of run " + run.id())
+                .hasMessageContaining("not a JSON object");
+        execute(
+                "UPDATE journal SET checkpoints = ? WHERE run_id = ?",
+                "[" + whole + ",[2,3,1,0,{\"removed\":{\"outputs\":\"a\"}}]]",
+                run.id());
+        assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.checkpoints(run.id()))
+                .hasMessageContaining("removed outputs are not an array");
+        execute(
+                "UPDATE journal SET checkpoints = ? WHERE run_id = ?",
+                "[" + whole + ",[2,3,1,0,{\"visits\":[1]}]]",
+                run.id());
+        assertFailsWith(ErrorCode.E_STORE_UNAVAILABLE, () -> store.checkpoints(run.id()))
+                .hasMessageContaining("visits that are not a JSON object");
         // Nothing else of the run is affected.
         assertThat(store.steps(run.id())).hasSize(2);
     }

@@ -239,6 +239,82 @@ public abstract class RunStoreContract {
         assertThat(store.checkpoints(run.id())).containsExactly(first, second);
     }
 
+    /**
+     * Checkpoints of run {@code runId}, in order, that between them add, change and remove outputs,
+     * visits and ended paths (an output going from {@code big} to a small value and back, one that
+     * is JSON null), change the pending and waiting nodes, and end with one the same as the one
+     * before. {@code big} and {@code otherBig} are values a durable store keeps apart.
+     */
+    protected static List<Checkpoint> checkpointsChangingEveryPart(String runId, JsonNode big, JsonNode otherBig) {
+        JsonNode small = json("{\"n\": 1}");
+        JsonNode changed = json("{\"n\": 2}");
+        Activation toB = new Activation("b", 2, List.of(new Arrival("a", small), new Arrival("START", big)));
+        Waiting atC = new Waiting("c", 3, small, json("{\"ask\": \"?\"}"));
+        Checkpoint first = new Checkpoint(
+                runId,
+                1,
+                2,
+                T0,
+                Map.of("a", small, "b", big, "none", NullNode.getInstance()),
+                Map.of("a", 1, "b", 1),
+                List.of(toB),
+                List.of(),
+                Map.of(),
+                "");
+        Checkpoint second = new Checkpoint(
+                runId,
+                2,
+                3,
+                T0.plusSeconds(1),
+                Map.of("a", changed, "b", big, "none", NullNode.getInstance(), "c", otherBig),
+                Map.of("a", 2, "b", 1),
+                List.of(),
+                List.of(atC),
+                Map.of("a", changed, "c", otherBig),
+                "a");
+        Checkpoint third = new Checkpoint(
+                runId,
+                3,
+                4,
+                T0.plusSeconds(2),
+                Map.of("a", otherBig, "b", small),
+                Map.of("a", 2),
+                List.of(),
+                List.of(atC),
+                Map.of(),
+                "a");
+        Checkpoint same = new Checkpoint(
+                runId,
+                3,
+                4,
+                T0.plusSeconds(3),
+                third.outputs(),
+                third.visits(),
+                third.pending(),
+                third.waiting(),
+                third.ended(),
+                third.lastEnded());
+        return List.of(first, second, third, same);
+    }
+
+    @Test
+    void keepsEveryCheckpointOfOneBatchExactly() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        List<Checkpoint> checkpoints =
+                checkpointsChangingEveryPart(run.id(), json("{\"big\": [1, 2, 3]}"), json("\"other\""));
+
+        store.apply(
+                run.id(),
+                "runner",
+                checkpoints.stream()
+                        .<RunStore.Change>map(RunStore.Change.SaveCheckpoint::new)
+                        .toList());
+
+        assertThat(store.checkpoints(run.id())).containsExactlyElementsOf(checkpoints);
+        assertThat(store.latestCheckpoint(run.id())).contains(checkpoints.getLast());
+    }
+
     @Test
     void appliesABatchAndReportsCancellation() {
         Run run = run(id(), RunStatus.RUNNING, T0);
