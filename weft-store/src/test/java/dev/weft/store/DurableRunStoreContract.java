@@ -51,7 +51,10 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         return Stores.open(url);
     }
 
-    private Connection connect() throws SQLException {
+    /** The plan the database makes for {@code statement} with {@code parameters}, as one text. */
+    protected abstract String plan(String statement, Object... parameters) throws SQLException;
+
+    protected Connection connect() throws SQLException {
         return DriverManager.getConnection(DatabaseUrl.parse(url).jdbcUrl());
     }
 
@@ -527,6 +530,21 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                 .hasMessageContaining("visits that are not a JSON object");
         // Nothing else of the run is affected.
         assertThat(store.steps(run.id())).hasSize(2);
+    }
+
+    @Test
+    void renewingLeasesAndPruningFindTheirRunsByIndex() throws SQLException {
+        List<String> unfinished = new ArrayList<>();
+        List<String> finished = new ArrayList<>();
+        for (RunStatus status : RunStatus.values()) {
+            (status.isFinished() ? finished : unfinished).add("'" + status.name() + "'");
+        }
+        // The literal conditions name every status, on the right side.
+        assertThat(JdbcRunStore.IS_UNFINISHED).isEqualTo("status IN (" + String.join(", ", unfinished) + ")");
+        assertThat(JdbcRunStore.IS_FINISHED).isEqualTo("status IN (" + String.join(", ", finished) + ")");
+
+        assertThat(plan(JdbcRunStore.RENEW, 1L, "owner")).contains("runs_by_lease_owner");
+        assertThat(plan(JdbcRunStore.PRUNE, 1L, 1L)).contains("runs_by_status");
     }
 
     @Test

@@ -11,6 +11,11 @@ import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
 import dev.weft.core.spi.RunStore.Change;
 import dev.weft.core.spi.RunStore.Lease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +28,26 @@ final class PostgresRunStoreTest extends DurableRunStoreContract {
     @Override
     protected String freshUrl() {
         return EmbeddedPostgres.shared().freshUrl();
+    }
+
+    @Override
+    protected String plan(String statement, Object... parameters) throws SQLException {
+        try (Connection connection = connect();
+                Statement settings = connection.createStatement();
+                PreparedStatement explain = connection.prepareStatement("EXPLAIN " + statement)) {
+            // The tables are nearly empty, where a scan is cheapest: ask for the plan an index allows.
+            settings.execute("SET enable_seqscan = off");
+            for (int i = 0; i < parameters.length; i++) {
+                explain.setObject(i + 1, parameters[i]);
+            }
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet row = explain.executeQuery()) {
+                while (row.next()) {
+                    plan.append(row.getString(1)).append('\n');
+                }
+            }
+            return plan.toString();
+        }
     }
 
     @Test

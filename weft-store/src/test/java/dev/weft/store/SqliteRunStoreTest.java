@@ -1,6 +1,10 @@
 package dev.weft.store;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The store contract, and what a durable store adds, on a fresh SQLite file per test. */
@@ -11,5 +15,22 @@ final class SqliteRunStoreTest extends DurableRunStoreContract {
     @Override
     protected String freshUrl() {
         return "sqlite:" + directory.resolve("weft.db");
+    }
+
+    @Override
+    protected String plan(String statement, Object... parameters) throws SQLException {
+        try (Connection connection = connect();
+                PreparedStatement explain = connection.prepareStatement("EXPLAIN QUERY PLAN " + statement)) {
+            for (int i = 0; i < parameters.length; i++) {
+                explain.setObject(i + 1, parameters[i]);
+            }
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet row = explain.executeQuery()) {
+                while (row.next()) {
+                    plan.append(row.getString("detail")).append('\n');
+                }
+            }
+            return plan.toString();
+        }
     }
 }
