@@ -2,7 +2,9 @@ package dev.weft.core;
 
 /**
  * The work a graph node does. Implementations must be safe to call from several threads at once:
- * parallel branches and concurrent runs share one compiled graph.
+ * parallel branches and concurrent runs share one compiled graph. A node must not change a value
+ * once it has returned it (nor its input): the run keeps the very object as the step's output, hands
+ * it to later nodes, and a durable store that has written it once refers to what it wrote.
  */
 @FunctionalInterface
 public interface Node {

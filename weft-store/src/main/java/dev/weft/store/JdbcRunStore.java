@@ -903,6 +903,7 @@ abstract class JdbcRunStore implements RunStore {
                 commit(sql);
                 done = true;
                 committed();
+                sql.committed();
                 return result;
             } finally {
                 if (!done) {
@@ -925,6 +926,7 @@ abstract class JdbcRunStore implements RunStore {
             try {
                 T result = work.run(sql);
                 committed();
+                sql.committed();
                 return result;
             } finally {
                 sql.end();

@@ -90,13 +90,14 @@ final class PostgresRunStore extends JdbcRunStore {
      */
     @Override
     public boolean apply(String runId, String owner, List<Change> changes) {
-        String batch =
-                PostgresBatch.write(runId, Changes.coalesce(changes), payloads().pending());
+        Payloads.Pending pending = payloads().pending();
+        String batch = PostgresBatch.write(runId, Changes.coalesce(changes), pending);
         if (batch.length() > LARGEST_BATCH) {
             // A JSONB string holds at most 256 MiB; a batch this large gains nothing from one round trip.
             return super.apply(runId, owner, changes);
         }
         return autocommit("apply the changes of run " + runId, sql -> {
+            pending.rememberOnCommit(sql);
             PreparedStatement call = sql.prepare(APPLY);
             call.setString(1, runId);
             call.setString(2, owner);

@@ -18,6 +18,7 @@ final class Sql {
     private final Connection connection;
     private final @Nullable Map<String, PreparedStatement> cache;
     private final List<PreparedStatement> opened = new ArrayList<>(0);
+    private final List<Runnable> afterCommit = new ArrayList<>(0);
 
     Sql(Connection connection, @Nullable Map<String, PreparedStatement> cache) {
         this.connection = connection;
@@ -43,8 +44,22 @@ final class Sql {
         return statement;
     }
 
-    /** Closes the statements that are not cached. */
+    /** Has {@code action} run once the work is committed; if it is not, never. */
+    void afterCommit(Runnable action) {
+        afterCommit.add(action);
+    }
+
+    /** Runs what waited for the work to be committed, which it now is. */
+    void committed() {
+        for (Runnable action : afterCommit) {
+            action.run();
+        }
+        afterCommit.clear();
+    }
+
+    /** Closes the statements that are not cached, and forgets what waited for a commit that did not come. */
     void end() throws SQLException {
+        afterCommit.clear();
         SQLException failure = null;
         for (PreparedStatement statement : opened) {
             try {

@@ -1,9 +1,11 @@
 package dev.weft.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.POJONode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.Json;
@@ -491,6 +493,95 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         try (RunStore other = Stores.open(url)) {
             assertThat(other.checkpoints(run.id())).containsExactlyElementsOf(checkpoints);
         }
+    }
+
+    /** A value whose text is written out by Jackson, counting how often. */
+    static final class Counted {
+        int written;
+
+        public String getText() {
+            written++;
+            return "z".repeat(200);
+        }
+    }
+
+    private static Checkpoint holding(String runId, int afterStep, JsonNode output) {
+        return new Checkpoint(
+                runId,
+                afterStep,
+                afterStep + 1,
+                T0,
+                Map.of("big", output, "n", json(Integer.toString(afterStep))),
+                Map.of(),
+                List.of(),
+                List.of(),
+                Map.of(),
+                "");
+    }
+
+    @Test
+    void aBigValueCommittedInARunIsNotWrittenOutAgainByItsLaterTransactions() throws SQLException {
+        store.close();
+        store = Stores.open(url, 64);
+        Run run = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        Counted counted = new Counted();
+        JsonNode big = new POJONode(counted);
+
+        store.apply(run.id(), "runner", List.of(new Change.SaveCheckpoint(holding(run.id(), 1, big))));
+        store.apply(run.id(), "runner", List.of(new Change.SaveCheckpoint(holding(run.id(), 2, big))));
+        store.apply(run.id(), "runner", List.of(new Change.SaveCheckpoint(holding(run.id(), 3, big))));
+
+        assertThat(counted.written).isOne();
+        assertThat(store.checkpoints(run.id()))
+                .extracting(checkpoint -> checkpoint.outputs().get("big"))
+                .containsOnly(json("{\"text\": \"" + "z".repeat(200) + "\"}"));
+        assertThat(count("SELECT count(*) FROM payloads WHERE run_id = ?", run.id()))
+                .isOne();
+
+        // The same value in another run is that run's to store.
+        Run other = run(newId(), RunStatus.RUNNING, T0);
+        store.createRun(other);
+        store.apply(other.id(), "runner", List.of(new Change.SaveCheckpoint(holding(other.id(), 1, big))));
+        assertThat(counted.written).isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM payloads WHERE run_id = ?", other.id()))
+                .isOne();
+    }
+
+    @Test
+    void aBigValueOfATransactionThatFailedIsWrittenByTheNext() throws SQLException {
+        store.close();
+        store = Stores.open(url, 64);
+        JsonNode big = json("{\"text\": \"" + "x".repeat(100) + "\"}");
+        Run run = new Run(
+                newId(),
+                "graph-1",
+                Optional.empty(),
+                RunStatus.RUNNING,
+                big,
+                Map.of(),
+                Map.of(),
+                NullNode.getInstance(),
+                Optional.empty(),
+                T0,
+                Optional.empty(),
+                NullNode.getInstance());
+        Run waiting = run.withStatus(RunStatus.WAITING);
+        RunStore.Lease lease = new RunStore.Lease("runner", T0.plusSeconds(30));
+
+        // The run row and its big input are written, then the end that expects it WAITING fails the
+        // transaction, and all of it is rolled back.
+        assertThatThrownBy(() ->
+                        store.createRun(run, lease, List.of(new Change.UpdateRun(waiting, Set.of(RunStatus.WAITING)))))
+                .isInstanceOf(dev.weft.core.RunStateException.class);
+        assertThat(store.findRun(run.id())).isEmpty();
+
+        store.createRun(run, lease, List.of(new Change.SaveCheckpoint(holding(run.id(), 1, big))));
+
+        assertThat(count("SELECT count(*) FROM payloads WHERE run_id = ?", run.id()))
+                .isOne();
+        assertThat(store.findRun(run.id())).contains(run);
+        assertThat(store.latestCheckpoint(run.id())).contains(holding(run.id(), 1, big));
     }
 
     @Test
