@@ -17,6 +17,8 @@ public final class Main {
                                     makespan / critical path: Weft's dataflow plans against seed 000's group barrier
               concurrency [--plans N]
                                     N plans of 3 sleeping steps started at once: wall time / ideal, peak heap
+              payload [--runs N] [--steps S] [--mib M]
+                                    ms per durable run of a chain whose first output is M MiB, beside a small one
             """;
 
     private Main() {}
@@ -33,6 +35,7 @@ public final class Main {
                 case "time" -> runTimeBenchmark(rest);
                 case "scheduler" -> SchedulerBenchmark.run(rest);
                 case "concurrency" -> ConcurrencyBenchmark.run(rest);
+                case "payload" -> PayloadBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);
