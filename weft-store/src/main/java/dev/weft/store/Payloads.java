@@ -38,7 +38,7 @@ final class Payloads {
      * Big values lately committed, by identity, with their run and payload name. A run's checkpoint
      * holds every output so far, and under {@link dev.weft.core.Durability#SYNC} each step's
      * transaction writes it whole: without this, a big output would be written out and hashed again
-     * after every later step (13 ms a step for 2 MiB on the development VM). Outputs are the same
+     * after every later step (about 14 ms a step for 2 MiB on the development VM). Outputs are the same
      * object from step to step (a node must not change a value once it has returned it), so a value
      * found here is stored already: its payload row was committed in its run and goes only with the
      * run. Keys hold their values weakly; guarded by itself.
