@@ -145,6 +145,14 @@ final class Payloads {
 
         Stored store(String runId, JsonNode value) {
             String ref = knownRef(runId, value);
+            if (ref == null) {
+                // Stored already in this transaction: a step's output and the checkpoint that holds it.
+                for (Object[] big : stored) {
+                    if (big[0] == value && big[1].equals(runId)) {
+                        ref = (String) big[2];
+                    }
+                }
+            }
             if (ref != null) {
                 return new Stored(null, ref);
             }

@@ -520,7 +520,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
     }
 
     @Test
-    void aBigValueCommittedInARunIsNotWrittenOutAgainByItsLaterTransactions() throws SQLException {
+    void aBigValueIsWrittenOutOncePerRunInOneTransactionOrMany() throws SQLException {
         store.close();
         store = Stores.open(url, 64);
         Run run = run(newId(), RunStatus.RUNNING, T0);
@@ -528,11 +528,21 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         Counted counted = new Counted();
         JsonNode big = new POJONode(counted);
 
-        store.apply(run.id(), "runner", List.of(new Change.SaveCheckpoint(holding(run.id(), 1, big))));
+        Step pending = step(run.id(), 1, StepStatus.PENDING);
+        store.insertStep(pending);
+        Step done = pending.finished(StepStatus.COMPLETED, big, Optional.empty(), T0, Map.of());
+        // The step's output and the checkpoint that holds it, in one transaction.
+        store.apply(
+                run.id(),
+                "runner",
+                List.of(
+                        new Change.UpdateStep(done, Set.of(StepStatus.PENDING)),
+                        new Change.SaveCheckpoint(holding(run.id(), 1, big))));
         store.apply(run.id(), "runner", List.of(new Change.SaveCheckpoint(holding(run.id(), 2, big))));
         store.apply(run.id(), "runner", List.of(new Change.SaveCheckpoint(holding(run.id(), 3, big))));
 
         assertThat(counted.written).isOne();
+        assertThat(store.steps(run.id()).get(0).output()).isEqualTo(json("{\"text\": \"" + "z".repeat(200) + "\"}"));
         assertThat(store.checkpoints(run.id()))
                 .extracting(checkpoint -> checkpoint.outputs().get("big"))
                 .containsOnly(json("{\"text\": \"" + "z".repeat(200) + "\"}"));
