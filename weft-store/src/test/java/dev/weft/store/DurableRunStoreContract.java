@@ -61,16 +61,10 @@ abstract class DurableRunStoreContract extends RunStoreContract {
     }
 
     private long count(String sql, String runId) throws SQLException {
-        try (Connection connection = connect();
-                PreparedStatement select = connection.prepareStatement(sql)) {
-            select.setString(1, runId);
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                return row.getLong(1);
-            }
-        }
+        return Long.parseLong(text(sql, runId));
     }
 
+    /** The first column of the one row {@code sql} selects for {@code runId}, as text. */
     private String text(String sql, String runId) throws SQLException {
         try (Connection connection = connect();
                 PreparedStatement select = connection.prepareStatement(sql)) {
@@ -105,6 +99,23 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                 stepOrder,
                 JsonText.nanos(T0),
                 data);
+    }
+
+    /** A new running run of {@code graph-1} with {@code input} and {@code output}, and nothing else. */
+    private static Run runWith(JsonNode input, JsonNode output) {
+        return new Run(
+                newId(),
+                "graph-1",
+                Optional.empty(),
+                RunStatus.RUNNING,
+                input,
+                Map.of(),
+                Map.of(),
+                output,
+                Optional.empty(),
+                T0,
+                Optional.empty(),
+                NullNode.getInstance());
     }
 
     private static String newId() {
@@ -281,19 +292,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         store = Stores.open(url, 64);
         JsonNode over = json("{\"text\": \"" + "x".repeat(100) + "\"}");
         JsonNode under = json("{\"text\": \"short\"}");
-        Run run = new Run(
-                newId(),
-                "graph-1",
-                Optional.empty(),
-                RunStatus.RUNNING,
-                over,
-                Map.of(),
-                Map.of(),
-                under,
-                Optional.empty(),
-                T0,
-                Optional.empty(),
-                NullNode.getInstance());
+        Run run = runWith(over, under);
         store.createRun(run);
         Step step = step(run.id(), 1, StepStatus.PENDING);
         Step done = step.finished(StepStatus.COMPLETED, over, Optional.empty(), T0, Map.of());
@@ -563,19 +562,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
         store.close();
         store = Stores.open(url, 64);
         JsonNode big = json("{\"text\": \"" + "x".repeat(100) + "\"}");
-        Run run = new Run(
-                newId(),
-                "graph-1",
-                Optional.empty(),
-                RunStatus.RUNNING,
-                big,
-                Map.of(),
-                Map.of(),
-                NullNode.getInstance(),
-                Optional.empty(),
-                T0,
-                Optional.empty(),
-                NullNode.getInstance());
+        Run run = runWith(big, NullNode.getInstance());
         Run waiting = run.withStatus(RunStatus.WAITING);
         RunStore.Lease lease = new RunStore.Lease("runner", T0.plusSeconds(30));
 
