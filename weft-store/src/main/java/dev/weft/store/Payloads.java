@@ -58,6 +58,9 @@ final class Payloads {
 
     private record Known(String runId, String ref) {}
 
+    /** A big value a transaction stored, with its run and payload name. */
+    private record Big(JsonNode value, String runId, String ref) {}
+
     /** A key that equals another holding the very same value, the way {@link java.util.IdentityHashMap} compares. */
     private abstract static class IdentityKey {
         private final int hash;
@@ -125,10 +128,10 @@ final class Payloads {
         return found != null && found.runId().equals(runId) ? found.ref() : null;
     }
 
-    private void remember(List<Object[]> values) {
+    private void remember(List<Big> values) {
         synchronized (known) {
-            for (Object[] value : values) {
-                known.put(new Remembered((JsonNode) value[0]), new Known((String) value[1], (String) value[2]));
+            for (Big value : values) {
+                known.put(new Remembered(value.value()), new Known(value.runId(), value.ref()));
             }
         }
         anyKnown = true;
@@ -140,16 +143,16 @@ final class Payloads {
     /** Values to store apart, collected while a transaction prepares its rows and written before it commits. */
     final class Pending {
         private final List<String[]> toWrite = new ArrayList<>(0);
-        /** The big values stored so far, {value, run id, name} each, for {@link #known} once committed. */
-        private final List<Object[]> stored = new ArrayList<>(0);
+        /** The big values stored so far, for {@link #known} once committed. */
+        private final List<Big> stored = new ArrayList<>(0);
 
         Stored store(String runId, JsonNode value) {
             String ref = knownRef(runId, value);
             if (ref == null) {
                 // Stored already in this transaction: a step's output and the checkpoint that holds it.
-                for (Object[] big : stored) {
-                    if (big[0] == value && big[1].equals(runId)) {
-                        ref = (String) big[2];
+                for (Big big : stored) {
+                    if (big.value() == value && big.runId().equals(runId)) {
+                        ref = big.ref();
                     }
                 }
             }
@@ -158,7 +161,7 @@ final class Payloads {
             }
             Stored result = store(runId, JsonText.write(value));
             if (result.ref() != null) {
-                stored.add(new Object[] {value, runId, result.ref()});
+                stored.add(new Big(value, runId, result.ref()));
             }
             return result;
         }
@@ -185,7 +188,7 @@ final class Payloads {
          */
         void rememberOnCommit(Sql sql) {
             if (!stored.isEmpty()) {
-                List<Object[]> values = List.copyOf(stored);
+                List<Big> values = List.copyOf(stored);
                 stored.clear();
                 sql.afterCommit(() -> remember(values));
             }

@@ -101,6 +101,12 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                 data);
     }
 
+    /** Reopens {@link #store} on the same database with a payload limit of {@code bytes}. */
+    private void reopenWithPayloadLimit(long bytes) {
+        store.close();
+        store = Stores.open(url, bytes);
+    }
+
     /** A new running run of {@code graph-1} with {@code input} and {@code output}, and nothing else. */
     private static Run runWith(JsonNode input, JsonNode output) {
         return new Run(
@@ -288,8 +294,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
 
     @Test
     void honoursASmallerPayloadLimitForRunsStepsAndInterrupts() throws SQLException {
-        store.close();
-        store = Stores.open(url, 64);
+        reopenWithPayloadLimit(64);
         JsonNode over = json("{\"text\": \"" + "x".repeat(100) + "\"}");
         JsonNode under = json("{\"text\": \"short\"}");
         Run run = runWith(over, under);
@@ -373,8 +378,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
 
     @Test
     void pruningDeletesEverythingARunOwned() throws SQLException {
-        store.close();
-        store = Stores.open(url, 64);
+        reopenWithPayloadLimit(64);
         Run run = runAfterItsFirstStep();
         store.saveCheckpoint(new Checkpoint(
                 run.id(),
@@ -458,8 +462,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
 
     @Test
     void aJournalRowWritesItsLaterCheckpointsAsChangesAndReadsThemWhole() throws SQLException {
-        store.close();
-        store = Stores.open(url, 64);
+        reopenWithPayloadLimit(64);
         Run run = run(newId(), RunStatus.RUNNING, T0);
         store.createRun(run);
         JsonNode big = json("{\"text\": \"" + "x".repeat(100) + "\"}");
@@ -520,8 +523,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
 
     @Test
     void aBigValueIsWrittenOutOncePerRunInOneTransactionOrMany() throws SQLException {
-        store.close();
-        store = Stores.open(url, 64);
+        reopenWithPayloadLimit(64);
         Run run = run(newId(), RunStatus.RUNNING, T0);
         store.createRun(run);
         Counted counted = new Counted();
@@ -559,8 +561,7 @@ abstract class DurableRunStoreContract extends RunStoreContract {
 
     @Test
     void aBigValueOfATransactionThatFailedIsWrittenByTheNext() throws SQLException {
-        store.close();
-        store = Stores.open(url, 64);
+        reopenWithPayloadLimit(64);
         JsonNode big = json("{\"text\": \"" + "x".repeat(100) + "\"}");
         Run run = runWith(big, NullNode.getInstance());
         Run waiting = run.withStatus(RunStatus.WAITING);
