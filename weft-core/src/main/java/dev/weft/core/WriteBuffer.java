@@ -3,10 +3,8 @@ package dev.weft.core;
 import dev.weft.core.spi.RunStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * in one {@link RunStore#apply} so a step's result and the checkpoint that records it land together.
  * The coordinator calls {@link #commit} before it starts a node and {@link #flush} when the run stops.
  * Under {@link Durability#SYNC} both commit at once. Under {@link Durability#ASYNC}, {@link #commit}
- * starts a writer task on the runner's executor, after the runner's commit delay, and returns; the
+ * has the JVM's {@link CommitTimer} start a writer task on the runner's executor after the runner's
+ * commit delay (if anything is left to write by then), and returns; the
  * writer applies whatever has gathered since its last transaction, so a run that outpaces the store
  * gets several steps to a transaction; its first transaction also creates the run, unless the run
  * had to be in the store before it started ({@link #createRun}). {@link #flush} does not wait for a
@@ -34,11 +33,8 @@ final class WriteBuffer {
     private final List<RunListener> listeners;
     private final Durability durability;
     private final Executor executor;
-    /**
-     * Where a writer task is started: the runner's executor, or under a commit delay a timer that
-     * hands it to the executor once the delay is over ({@link #startDelayedWriter}).
-     */
-    private final Executor writerStart;
+    /** How long a writer waits before its first transaction; zero starts it at once. */
+    private final long commitDelayNanos;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled whenever a transaction ends, so that waiters for the writer can look again. */
@@ -71,11 +67,7 @@ final class WriteBuffer {
         this.listeners = runner.listeners();
         this.durability = runner.durability();
         this.executor = runner.executor();
-        java.time.Duration commitDelay = runner.commitDelay();
-        this.writerStart = commitDelay.isZero()
-                ? executor
-                : CompletableFuture.delayedExecutor(
-                        commitDelay.toNanos(), TimeUnit.NANOSECONDS, this::startDelayedWriter);
+        this.commitDelayNanos = runner.commitDelay().toNanos();
     }
 
     void add(RunStore.Change change) {
@@ -113,12 +105,16 @@ final class WriteBuffer {
             throwFailure();
             if (!writerActive && !changes.isEmpty()) {
                 writerActive = true;
-                try {
-                    writerStart.execute(this::writeInBackground);
-                } catch (RejectedExecutionException e) {
-                    // No writer after all (the executor was shut down): nothing may wait for one.
-                    writerActive = false;
-                    throw e;
+                if (commitDelayNanos == 0) {
+                    try {
+                        executor.execute(this::writeInBackground);
+                    } catch (RejectedExecutionException e) {
+                        // No writer after all (the executor was shut down): nothing may wait for one.
+                        writerActive = false;
+                        throw e;
+                    }
+                } else {
+                    CommitTimer.SHARED.schedule(commitDelayNanos, this::writerDue);
                 }
             }
             while (changes.size() > MAX_BACKLOG && failure == null) {
@@ -207,12 +203,24 @@ final class WriteBuffer {
     }
 
     /**
-     * Hands the writer to the runner's executor once its delay is over (on the timer's thread, so it
-     * must not block); an executor that refuses it fails the run's next commit.
+     * Once the commit delay is over (on the timer's thread, so it must not block): hands the writer
+     * to the runner's executor if anything is left to write. A run that stopped within the delay has
+     * committed everything itself, and needs no writer at all. An executor that refuses the writer
+     * fails the run's next commit.
      */
-    private void startDelayedWriter(Runnable writer) {
+    private void writerDue() {
+        lock.lock();
         try {
-            executor.execute(writer);
+            if (changes.isEmpty()) {
+                writerActive = false;
+                progress.signalAll();
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        try {
+            executor.execute(this::writeInBackground);
         } catch (RejectedExecutionException e) {
             lock.lock();
             try {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -310,6 +311,60 @@ final class DurabilityTest {
         assertThat(transactions.get()).isZero();
         assertThat(memory.steps(result.run().id())).hasSize(20).allMatch(step -> step.status() == StepStatus.COMPLETED);
         assertThat(memory.findRun(result.run().id()).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+    }
+
+    @Test
+    void runsThatStopWithinTheCommitDelayGiveTheExecutorNoWriter() throws Exception {
+        AtomicInteger tasks = new AtomicInteger();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            ExecutorService counting = new AbstractExecutorService() {
+                @Override
+                public void execute(Runnable command) {
+                    tasks.incrementAndGet();
+                    threads.execute(command);
+                }
+
+                @Override
+                public void shutdown() {}
+
+                @Override
+                public List<Runnable> shutdownNow() {
+                    return List.of();
+                }
+
+                @Override
+                public boolean isShutdown() {
+                    return false;
+                }
+
+                @Override
+                public boolean isTerminated() {
+                    return false;
+                }
+
+                @Override
+                public boolean awaitTermination(long timeout, TimeUnit unit) {
+                    return true;
+                }
+            };
+            Runner async = Runner.builder()
+                    .store(memory)
+                    .durability(Durability.ASYNC)
+                    .commitDelay(Duration.ofMillis(200))
+                    .executor(counting)
+                    .build();
+
+            // Each run is driven on this thread and ends well within the delay, committing itself.
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                ids.add(async.run(counter(5), RunRequest.of(json("0"))).run().id());
+            }
+            // Past every run's delay: the timer has looked at each run's writes and found none left.
+            Thread.sleep(600);
+
+            assertThat(tasks.get()).isZero();
+            assertThat(ids).allSatisfy(id -> assertThat(completedSteps(id)).isEqualTo(5));
+        }
     }
 
     @Test

@@ -1,0 +1,97 @@
+package dev.weft.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class CommitTimerTest {
+    private final CommitTimer timer = new CommitTimer("commit-timer-test-" + System.nanoTime());
+
+    @Test
+    void runsEachTaskOnceItsDelayIsOverInTheOrderTheyFallDue() throws Exception {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch all = new CountDownLatch(3);
+        long start = System.nanoTime();
+        long[] ranAfter = new long[3];
+
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(60), () -> {
+            ranAfter[2] = System.nanoTime() - start;
+            ran.add("third");
+            all.countDown();
+        });
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(20), () -> {
+            ranAfter[0] = System.nanoTime() - start;
+            ran.add("first");
+            all.countDown();
+        });
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(40), () -> {
+            ranAfter[1] = System.nanoTime() - start;
+            ran.add("second");
+            all.countDown();
+        });
+
+        assertThat(all.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran).containsExactly("first", "second", "third");
+        assertThat(ranAfter[0]).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+        assertThat(ranAfter[1]).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(40));
+        assertThat(ranAfter[2]).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(60));
+        assertThat(timer.pending()).isZero();
+    }
+
+    @Test
+    void aTaskDueSoonerThanTheOneTheTimerSleepsForWakesItUp() throws Exception {
+        CountDownLatch late = new CountDownLatch(1);
+        CountDownLatch soon = new CountDownLatch(1);
+        timer.schedule(TimeUnit.SECONDS.toNanos(30), late::countDown);
+        // Let the timer go to sleep until the late task's time.
+        Thread.sleep(50);
+
+        long start = System.nanoTime();
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(10), soon::countDown);
+
+        assertThat(soon.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(10));
+        assertThat(late.getCount()).isOne();
+        assertThat(timer.pending()).isOne();
+    }
+
+    @Test
+    void aTaskThatThrowsDoesNotStopTheTimer() throws Exception {
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        CountDownLatch reportedOne = new CountDownLatch(1);
+        CountDownLatch after = new CountDownLatch(1);
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(1), () -> {
+            Thread.currentThread().setUncaughtExceptionHandler((thread, e) -> {
+                reported.add(e);
+                reportedOne.countDown();
+            });
+            throw new IllegalStateException("a task's own failure");
+        });
+        assertThat(reportedOne.await(10, TimeUnit.SECONDS)).isTrue();
+
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(1), after::countDown);
+
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(reported).singleElement().extracting(Throwable::getMessage).isEqualTo("a task's own failure");
+    }
+
+    @Test
+    void runsTasksOnOneDaemonThreadOfItsName() throws Exception {
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        CountDownLatch both = new CountDownLatch(2);
+        for (int i = 0; i < 2; i++) {
+            timer.schedule(TimeUnit.MILLISECONDS.toNanos(5L * i), () -> {
+                threads.add(Thread.currentThread());
+                both.countDown();
+            });
+        }
+
+        assertThat(both.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(threads).hasSize(2).allMatch(Thread::isDaemon).allMatch(t -> t == threads.get(0));
+        assertThat(threads.get(0).getName()).startsWith("commit-timer-test-");
+    }
+}
