@@ -40,8 +40,13 @@ public final class Runner {
     private final Map<String, WriteBuffer> uncreated = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final java.util.concurrent.atomic.AtomicBoolean renewing = new java.util.concurrent.atomic.AtomicBoolean();
-    /** The thread renewing this runner's leases while it holds runs; it ends when the last is released. */
+    /**
+     * The thread renewing this runner's leases while it holds runs; it ends {@link #RENEWER_LINGER}
+     * after the last is released.
+     */
     private volatile @org.jspecify.annotations.Nullable Thread renewer;
+    /** When this runner last took a run to drive, in {@link System#nanoTime} terms. */
+    private volatile long lastHeld;
     /** Graphs by id, so runs can be resumed by id alone; bounded, as plans compile a graph per run. */
     private final Map<String, Graph> graphs =
             java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<String, Graph>(64, 0.75f, true) {
@@ -58,6 +63,8 @@ public final class Runner {
     private static final java.time.Duration DEFAULT_COMMIT_DELAY = java.time.Duration.ofMillis(1);
     /** The longest commit delay: longer would leave a cancellation unnoticed for too long. */
     static final long MAX_COMMIT_DELAY_SECONDS = 60;
+    /** How long the lease renewer stays on after the runner's last run, for the next one to find it. */
+    static final java.time.Duration RENEWER_LINGER = java.time.Duration.ofMillis(100);
 
     private Runner(Builder builder) {
         this.store = builder.store;
@@ -308,6 +315,7 @@ public final class Runner {
     /** Keeps the lease of {@code runId}, which this runner has claimed, renewed until {@link #released}. */
     void holding(String runId) {
         active.add(runId);
+        lastHeld = System.nanoTime();
         if (renewing.compareAndSet(false, true)) {
             renewer = Thread.ofVirtual().name("weft-lease-renewer").start(this::renewLeases);
         }
@@ -315,6 +323,13 @@ public final class Runner {
 
     String owner() {
         return owner;
+    }
+
+    /** The thread renewing this runner's leases, if it has one now. */
+    @org.jspecify.annotations.Nullable
+    Thread renewer() {
+        Thread current = renewer;
+        return current != null && current.isAlive() ? current : null;
     }
 
     /** Remembers that {@code runId}'s creation waits for its writer, until {@link #created} or {@link #released}. */
@@ -329,32 +344,32 @@ public final class Runner {
     void released(String runId) {
         uncreated.remove(runId);
         active.remove(runId);
-        Thread current = renewer;
-        if (active.isEmpty() && current != null) {
-            java.util.concurrent.locks.LockSupport.unpark(current);
-        }
     }
 
     /**
-     * Renews this runner's leases while it drives runs; the thread ends when the last run ends (and
-     * is started again by the next claim), so an idle runner holds no thread and can be collected.
+     * Renews this runner's leases while it drives runs. The thread ends once the runner has held no
+     * run for {@link #RENEWER_LINGER} (and is started again by the next claim), so an idle runner
+     * soon holds no thread and can be collected; a runner that takes one short run after another
+     * keeps the one thread, where starting and stopping it for each run would cost every run a few
+     * wake-ups of other threads.
      */
     private void renewLeases() {
         long period = leaseDuration.toNanos() / 3;
         long next = System.nanoTime() + period;
         while (true) {
-            if (active.isEmpty()) {
+            long now = System.nanoTime();
+            if (active.isEmpty() && now - lastHeld >= RENEWER_LINGER.toNanos()) {
                 renewing.set(false);
                 // A claim that raced with this check restarts the renewer itself.
                 if (active.isEmpty() || !renewing.compareAndSet(false, true)) {
                     return;
                 }
             }
-            long wait = next - System.nanoTime();
+            long wait = next - now;
             if (wait > 0) {
-                // Woken early by the last release, so an idle runner lets go of its thread (and with
-                // it of itself and its store) at once rather than at the next renewal.
-                java.util.concurrent.locks.LockSupport.parkNanos(this, wait);
+                // Looks again within the linger, so an idle runner lets go of its thread (and with
+                // it of itself and its store) soon rather than at the next renewal.
+                java.util.concurrent.locks.LockSupport.parkNanos(this, Math.min(wait, RENEWER_LINGER.toNanos()));
                 continue;
             }
             try {

@@ -716,6 +716,27 @@ final class RunnerTest {
         assertThat(idle.get()).isNull();
     }
 
+    @Test
+    void aRunnerTakingOneRunAfterAnotherKeepsOneLeaseRenewerThatEndsSoonAfterTheLast() throws InterruptedException {
+        Runner busy = Runner.builder().build();
+        Graph graph =
+                Graph.builder("once").node("a", echo()).edge(Graph.START, "a").compile();
+
+        busy.run(graph, RunRequest.of(json("1")));
+        Thread first = busy.renewer();
+        for (int i = 0; i < 20; i++) {
+            busy.run(graph, RunRequest.of(json("1")));
+        }
+        Thread last = busy.renewer();
+
+        assertThat(first).isNotNull();
+        assertThat(last).isSameAs(first);
+        // Idle past the linger: the renewer lets go well before the first renewal (10 s).
+        first.join(java.time.Duration.ofSeconds(3));
+        assertThat(first.isAlive()).isFalse();
+        assertThat(busy.renewer()).isNull();
+    }
+
     private static java.lang.ref.WeakReference<Runner> runOneRunAndLetGo() {
         Runner shortLived = Runner.builder().build();
         Graph graph =
