@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Scheduling wakes the thread only when the new task is due before the time it sleeps until, or
  * when it sleeps with nothing to do. Under one runner every task has the same delay, so a task is
  * never due before the ones already waiting, and a stream of short runs costs the thread one wake-up
- * per delay, whatever the number of runs, and their own threads none. (A timer that wakes on every
+ * per delay, whatever the number of runs, and their own threads none: a run that ends within its
+ * delay takes its task back ({@link #cancel}). (A timer that wakes on every
  * task, as {@link java.util.concurrent.CompletableFuture#delayedExecutor} does, costs each run a
  * cross-thread wake-up when it starts, then another when the task runs, which on a small machine is
  * a sizeable part of a short run.)
@@ -48,14 +49,17 @@ final class CommitTimer {
         this.threadName = threadName;
     }
 
-    private record Due(long at, long order, Runnable task) {}
+    /** A task waiting for its time, to give back to {@link #cancel}. */
+    record Due(long at, long order, Runnable task) {}
 
-    /** Runs {@code task} on the timer's thread once {@code delayNanos} have passed. */
-    void schedule(long delayNanos, Runnable task) {
+    /** Runs {@code task} on the timer's thread once {@code delayNanos} have passed, unless cancelled. */
+    Due schedule(long delayNanos, Runnable task) {
         long at = System.nanoTime() + delayNanos;
+        Due due;
         lock.lock();
         try {
-            queue.add(new Due(at, scheduled++, task));
+            due = new Due(at, scheduled++, task);
+            queue.add(due);
             if (thread == null) {
                 Thread started = Thread.ofPlatform().name(threadName).daemon().unstarted(this::loop);
                 thread = started;
@@ -63,6 +67,22 @@ final class CommitTimer {
             } else if (waiting && (idle || at - wakeAt < 0)) {
                 earlier.signal();
             }
+        } finally {
+            lock.unlock();
+        }
+        return due;
+    }
+
+    /**
+     * Takes back a task that has not been started; the thread, if it sleeps until that task's time,
+     * wakes then and finds the next one.
+     *
+     * @return whether the task was still waiting (and now will not run)
+     */
+    boolean cancel(Due due) {
+        lock.lock();
+        try {
+            return queue.remove(due);
         } finally {
             lock.unlock();
         }

@@ -45,6 +45,8 @@ final class WriteBuffer {
     private List<Event> heldEvents = new ArrayList<>();
     /** Whether a writer task has been started and has not yet found the buffer empty; at most one has. */
     private boolean writerActive;
+    /** The writer's start, while it waits for the commit delay. */
+    private CommitTimer.@Nullable Due delayedWriter;
     /** Whether a transaction is being applied (by the writer task, or by {@link #flush}); one at a time. */
     private boolean applying;
     /**
@@ -114,7 +116,7 @@ final class WriteBuffer {
                         throw e;
                     }
                 } else {
-                    CommitTimer.SHARED.schedule(commitDelayNanos, this::writerDue);
+                    delayedWriter = CommitTimer.SHARED.schedule(commitDelayNanos, this::writerDue);
                 }
             }
             while (changes.size() > MAX_BACKLOG && failure == null) {
@@ -155,6 +157,13 @@ final class WriteBuffer {
             lock.lock();
             try {
                 applying = false;
+                // Nothing left for a writer still in its delay: take it back, so the timer need not
+                // wake for it (the run has typically stopped).
+                CommitTimer.Due waiting = delayedWriter;
+                if (waiting != null && changes.isEmpty() && CommitTimer.SHARED.cancel(waiting)) {
+                    delayedWriter = null;
+                    writerActive = false;
+                }
                 progress.signalAll();
             } finally {
                 lock.unlock();
@@ -211,6 +220,7 @@ final class WriteBuffer {
     private void writerDue() {
         lock.lock();
         try {
+            delayedWriter = null;
             if (changes.isEmpty()) {
                 writerActive = false;
                 progress.signalAll();

@@ -60,6 +60,23 @@ class CommitTimerTest {
     }
 
     @Test
+    void aCancelledTaskNeverRunsAndTheOnesAfterItStillDo() throws Exception {
+        CountDownLatch cancelled = new CountDownLatch(1);
+        CountDownLatch after = new CountDownLatch(1);
+        CommitTimer.Due due = timer.schedule(TimeUnit.MILLISECONDS.toNanos(20), cancelled::countDown);
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(40), after::countDown);
+
+        boolean taken = timer.cancel(due);
+
+        assertThat(taken).isTrue();
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(cancelled.getCount()).isOne();
+        // A task that has run (or was taken back) cannot be taken back again.
+        assertThat(timer.cancel(due)).isFalse();
+        assertThat(timer.pending()).isZero();
+    }
+
+    @Test
     void aTaskThatThrowsDoesNotStopTheTimer() throws Exception {
         List<Throwable> reported = new CopyOnWriteArrayList<>();
         CountDownLatch reportedOne = new CountDownLatch(1);

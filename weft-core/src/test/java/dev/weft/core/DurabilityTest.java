@@ -354,11 +354,15 @@ final class DurabilityTest {
                     .executor(counting)
                     .build();
 
-            // Each run is driven on this thread and ends well within the delay, committing itself.
+            // Each run is driven on this thread and ends well within the delay, committing itself,
+            // and takes back its writer's start from the timer. (Other tests' runs may have left
+            // theirs there, and may see them run now, but none is added.)
+            int waitingBefore = CommitTimer.SHARED.pending();
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 ids.add(async.run(counter(5), RunRequest.of(json("0"))).run().id());
             }
+            assertThat(CommitTimer.SHARED.pending()).isLessThanOrEqualTo(waitingBefore);
             // Past every run's delay: the timer has looked at each run's writes and found none left.
             Thread.sleep(600);
 
