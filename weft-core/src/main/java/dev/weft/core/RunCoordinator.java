@@ -901,6 +901,11 @@ final class RunCoordinator {
             run = store.findRun(run.id()).orElse(run);
             return new RunResult(run, store.steps(run.id()), outputs, interrupts);
         }
+        if (!cancelled && failure != null && failure.code() == ErrorCode.E_CANCELLED && cancelRequested()) {
+            // A node failed because a run it started was cancelled with this one (a subgraph's
+            // child, which stops when its parent is asked to): this run was cancelled, not failed.
+            cancelled = true;
+        }
         if (cancelled || failure != null) {
             skipOpenSteps();
         }

@@ -564,9 +564,11 @@ final class DurabilityTest {
         RunResult result = handle.result().join();
 
         assertThat(parentInTheStore).isFalse();
-        // As under SYNC: the child's cancellation fails the parent's subgraph node, with its code.
-        assertThat(result.status()).isNotEqualTo(RunStatus.COMPLETED);
+        // As under SYNC: the child's cancellation fails the parent's subgraph node, with its code,
+        // and the parent, asked to stop, ends cancelled.
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
+        assertThat(memory.findRun(handle.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(first.calls.get()).isLessThan(100);
         assertThat(memory.listRuns(java.util.Optional.empty()))
                 .filteredOn(run -> run.parentRunId().isPresent())

@@ -398,6 +398,56 @@ final class RunnerTest {
     }
 
     @Test
+    void cancellingARunWhileItsSubgraphRunsCancelsBothAndEndsTheParentCancelled() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger laterRuns = new AtomicInteger();
+        Graph child = Graph.builder("child")
+                .node("slow", context -> {
+                    started.countDown();
+                    return awaiting(release).execute(context);
+                })
+                .node("after", context -> {
+                    laterRuns.incrementAndGet();
+                    return NodeResult.empty();
+                })
+                .edge(Graph.START, "slow")
+                .edge("slow", "after")
+                .compile();
+        Graph parent = Graph.builder("parent")
+                .subgraph("child", child)
+                .node("next", context -> {
+                    laterRuns.incrementAndGet();
+                    return NodeResult.empty();
+                })
+                .edge(Graph.START, "child")
+                .edge("child", "next")
+                .compile();
+
+        Runner.RunHandle handle = runner.start(parent, RunRequest.of(json("\"x\"")));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        runner.cancel(handle.runId());
+        release.countDown();
+        RunResult result = handle.result().get(10, TimeUnit.SECONDS);
+
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
+        assertThat(laterRuns).hasValue(0);
+        // The subgraph's step failed with the child's cancellation; the child itself ended cancelled.
+        assertThat(result.steps()).singleElement().satisfies(step -> {
+            assertThat(step.nodeId()).isEqualTo("child");
+            assertThat(step.status()).isEqualTo(StepStatus.FAILED);
+            assertThat(step.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
+        });
+        assertThat(runner.store().listRuns(java.util.Optional.empty()))
+                .filteredOn(run -> run.parentRunId().isPresent())
+                .extracting(Run::status)
+                .containsExactly(RunStatus.CANCELLED);
+        assertThat(runner.store().findRun(handle.runId()).orElseThrow().status())
+                .isEqualTo(RunStatus.CANCELLED);
+    }
+
+    @Test
     void cancellingAnUnknownRunIsNotFound() {
         assertThatThrownBy(() -> runner.cancel("nope"))
                 .isInstanceOf(NotFoundException.class)
