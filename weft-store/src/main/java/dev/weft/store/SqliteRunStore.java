@@ -31,6 +31,17 @@ final class SqliteRunStore extends JdbcRunStore {
     private static final int READ_CONNECTIONS = 4;
 
     /**
+     * The WAL size, in pages, at which the writer copies it back itself ({@code wal_autocheckpoint};
+     * SQLite's default is 1,000). {@link WalCheckpointer} does that copying in the background; the
+     * writer's own checkpoint, which syncs both files inside a commit, is only the backstop for a
+     * WAL the background cannot bring back to its start (it can only when it catches up with a
+     * writer between two commits, which one busy writer seldom leaves it). At 1,000 pages a runner
+     * of short asynchronous runs on the development VM paid that checkpoint 3–5 times a second, and
+     * 7% of its time in {@code fsync}; at 10,000 (40 MiB of WAL) 10 times fewer.
+     */
+    static final int WRITER_AUTOCHECKPOINT_PAGES = 10_000;
+
+    /**
      * The statements prepared on each physical connection: sqlite-jdbc compiles a statement anew each
      * time it is prepared, which would cost the hot path a third of its time. Weak, so a connection the
      * pool retires takes its statements with it.
@@ -70,8 +81,9 @@ final class SqliteRunStore extends JdbcRunStore {
         }
         HikariDataSource writes = null;
         try {
-            writes = pool(direct, "weft-sqlite-writes", 1);
-            HikariDataSource reads = pool(direct, "weft-sqlite-reads", READ_CONNECTIONS);
+            writes =
+                    pool(direct, "weft-sqlite-writes", 1, "PRAGMA wal_autocheckpoint = " + WRITER_AUTOCHECKPOINT_PAGES);
+            HikariDataSource reads = pool(direct, "weft-sqlite-reads", READ_CONNECTIONS, null);
             WalCheckpointer checkpointer = new WalCheckpointer(direct, "weft-sqlite-checkpoint");
             return new SqliteRunStore(url, writes, reads, payloadLimit, checkpointer);
         } catch (RuntimeException e) {
@@ -98,8 +110,12 @@ final class SqliteRunStore extends JdbcRunStore {
         return dataSource;
     }
 
-    private static HikariDataSource pool(SQLiteDataSource direct, String name, int size) {
+    private static HikariDataSource pool(
+            SQLiteDataSource direct, String name, int size, @org.jspecify.annotations.Nullable String initSql) {
         HikariConfig config = new HikariConfig();
+        if (initSql != null) {
+            config.setConnectionInitSql(initSql);
+        }
         config.setDataSource(direct);
         config.setPoolName(name);
         config.setMaximumPoolSize(size);

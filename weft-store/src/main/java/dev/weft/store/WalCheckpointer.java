@@ -15,14 +15,16 @@ import org.sqlite.SQLiteException;
 /**
  * Copies a SQLite file's write-ahead log back into the database on a thread of its own, so that the
  * writer's commits seldom pay for it. SQLite's own automatic checkpoint runs inside the commit that
- * takes the WAL past 1000 pages: it copies every page the WAL holds into the database file and syncs
- * both files, a pause of several milliseconds for one commit in about 150 of a runner's (on the
- * development VM, 25–50 µs per commit on average). This thread runs a {@code PASSIVE} checkpoint (one
- * that never blocks the writer
- * or a reader) every {@value #COMMITS_PER_CHECKPOINT} commits, so when the writer's own checkpoint
- * comes due, nearly everything is already copied and synced, and it only finishes the tail, after
- * which the WAL starts again from its beginning. Durability is unchanged: a checkpoint only moves
- * committed pages from one file to the other, with the same syncs. Thread-safe.
+ * takes the WAL past its limit: it copies every page the WAL holds into the database file and syncs
+ * both files, a pause of milliseconds for that commit. This thread runs a {@code PASSIVE} checkpoint
+ * (one that never blocks the writer or a reader) every {@value #COMMITS_PER_CHECKPOINT} commits, so
+ * when the writer's own checkpoint comes due, nearly everything is already copied and synced, and it
+ * only finishes the tail, after which the WAL starts again from its beginning (as it also does when
+ * this thread has caught up with the writer between two of its commits). The store's writer sets
+ * that limit to {@value SqliteRunStore#WRITER_AUTOCHECKPOINT_PAGES} pages instead of SQLite's 1,000,
+ * so that its own checkpoint is a backstop rather than a routine. Durability is unchanged: a
+ * checkpoint only moves committed pages from one file to the other, with the same syncs.
+ * Thread-safe.
  */
 final class WalCheckpointer implements AutoCloseable {
     /** Commits between two checkpoints: about 300–500 WAL pages at a step's 5–8 pages. */

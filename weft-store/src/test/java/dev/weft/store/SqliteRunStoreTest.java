@@ -1,10 +1,13 @@
 package dev.weft.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The store contract, and what a durable store adds, on a fresh SQLite file per test. */
@@ -15,6 +18,29 @@ final class SqliteRunStoreTest extends DurableRunStoreContract {
     @Override
     protected String freshUrl() {
         return "sqlite:" + directory.resolve("weft.db");
+    }
+
+    @Test
+    void theWriterLeavesCopyingTheWalBackToTheBackgroundUntilItIsTenTimesSQLitesDefault() throws Exception {
+        try (SqliteRunStore opened = (SqliteRunStore) Stores.open(freshUrl())) {
+            int writers = opened.write("read the writer's setting", sql -> {
+                try (ResultSet row = sql.prepare("PRAGMA wal_autocheckpoint").executeQuery()) {
+                    row.next();
+                    return row.getInt(1);
+                }
+            });
+            int readers = opened.read("read a reader's setting", sql -> {
+                try (ResultSet row = sql.prepare("PRAGMA wal_autocheckpoint").executeQuery()) {
+                    row.next();
+                    return row.getInt(1);
+                }
+            });
+
+            assertThat(writers)
+                    .isEqualTo(SqliteRunStore.WRITER_AUTOCHECKPOINT_PAGES)
+                    .isEqualTo(10_000);
+            assertThat(readers).isEqualTo(1_000);
+        }
     }
 
     @Override
