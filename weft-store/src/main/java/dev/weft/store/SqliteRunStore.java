@@ -37,8 +37,8 @@ final class SqliteRunStore extends JdbcRunStore {
      * writer's own checkpoint, which syncs both files inside a commit, is only the backstop for a
      * WAL the background cannot bring back to its start (it can only when it catches up with a
      * writer between two commits, which one busy writer seldom leaves it). At 1,000 pages a runner
-     * of short asynchronous runs on the development VM paid that checkpoint 3–5 times a second, and
-     * 7% of its time in {@code fsync}; at 10,000 (40 MiB of WAL) 10 times fewer.
+     * of short asynchronous runs on the development VM paid that checkpoint about twice a second, and
+     * 7% of its time in {@code fsync}; at 10,000 (40 MiB of WAL) it made 5–7 times fewer such calls.
      */
     static final int WRITER_AUTOCHECKPOINT_PAGES = 10_000;
 
