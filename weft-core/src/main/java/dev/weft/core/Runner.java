@@ -470,7 +470,12 @@ public final class Runner {
             return this;
         }
 
-        /** Where parallel steps run; virtual threads by default. */
+        /**
+         * Where parallel steps and asynchronous runs' background writers run; virtual threads by
+         * default. Its {@code execute} must hand the task to another thread and return, not run it
+         * itself (as a {@link java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy} would): the
+         * writers are started from one timer thread that all runners share.
+         */
         public Builder executor(ExecutorService executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
