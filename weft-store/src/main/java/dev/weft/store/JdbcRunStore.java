@@ -175,7 +175,7 @@ abstract class JdbcRunStore implements RunStore {
         write("create run " + run.id(), sql -> {
             insertRun(sql, inserted, Optional.of(lease));
             if (!rest.isEmpty()) {
-                applyChanges(sql, run.id(), rest, false);
+                applyChanges(sql, run.id(), rest, false, true);
             }
             return null;
         });
@@ -515,9 +515,15 @@ abstract class JdbcRunStore implements RunStore {
      * <p>A step inserted and then updated in the same batch (activated, started and finished between
      * two commits, as under {@link dev.weft.core.Durability#ASYNC}) is written once, as an insert of
      * its updated state that, should the step exist after all, updates it from an expected status
-     * instead: what the insert and the update would have done, in one statement.
+     * instead: what the insert and the update would have done, in one statement. In a run created
+     * in this very transaction ({@code created}) no step can exist yet, so it is a plain insert.
      */
     private void applyChanges(Sql sql, String runId, List<Change> changes, boolean strict) throws SQLException {
+        applyChanges(sql, runId, changes, strict, false);
+    }
+
+    private void applyChanges(Sql sql, String runId, List<Change> changes, boolean strict, boolean created)
+            throws SQLException {
         Payloads.Pending pending = payloads.pending();
         Change.UpdateStep[] absorbing = strict ? null : absorbingUpdates(changes);
         PreparedStatement inserts = null;
@@ -533,7 +539,7 @@ abstract class JdbcRunStore implements RunStore {
                 Change change = changes.get(index);
                 Change.UpdateStep absorbed = absorbing == null ? null : absorbing[index];
                 StepWrite kind = switch (change) {
-                    case Change.InsertStep insert -> absorbed == null ? StepWrite.INSERT : StepWrite.UPSERT;
+                    case Change.InsertStep insert -> absorbed == null || created ? StepWrite.INSERT : StepWrite.UPSERT;
                     case Change.UpdateStep update -> absorbed == update ? null : StepWrite.UPDATE;
                     default -> null;
                 };
@@ -557,9 +563,10 @@ abstract class JdbcRunStore implements RunStore {
                         if (inserts == null) {
                             inserts = sql.prepare(INSERT_STEP);
                         }
-                        bindStepInsert(inserts, insert.step(), pending);
+                        Step step = absorbed == null ? insert.step() : absorbed.step();
+                        bindStepInsert(inserts, step, pending);
                         inserts.addBatch();
-                        inserted.add(insert.step());
+                        inserted.add(step);
                     }
                     case Change.UpdateStep update -> {
                         if (kind == null) {
