@@ -317,36 +317,10 @@ final class DurabilityTest {
     void runsThatStopWithinTheCommitDelayGiveTheExecutorNoWriter() throws Exception {
         AtomicInteger tasks = new AtomicInteger();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            ExecutorService counting = new AbstractExecutorService() {
-                @Override
-                public void execute(Runnable command) {
-                    tasks.incrementAndGet();
-                    threads.execute(command);
-                }
-
-                @Override
-                public void shutdown() {}
-
-                @Override
-                public List<Runnable> shutdownNow() {
-                    return List.of();
-                }
-
-                @Override
-                public boolean isShutdown() {
-                    return false;
-                }
-
-                @Override
-                public boolean isTerminated() {
-                    return false;
-                }
-
-                @Override
-                public boolean awaitTermination(long timeout, TimeUnit unit) {
-                    return true;
-                }
-            };
+            ExecutorService counting = executing(command -> {
+                tasks.incrementAndGet();
+                threads.execute(command);
+            });
             Runner async = Runner.builder()
                     .store(memory)
                     .durability(Durability.ASYNC)
@@ -410,35 +384,9 @@ final class DurabilityTest {
     void anExecutorThatRefusesTheDelayedWriterFailsTheRunWithItsError() {
         // The run is driven on the calling thread and its nodes run there too (one at a time), so the
         // writer is the only task the executor is ever given.
-        ExecutorService refusing = new AbstractExecutorService() {
-            @Override
-            public void execute(Runnable command) {
-                throw new RejectedExecutionException("executor is shut down");
-            }
-
-            @Override
-            public void shutdown() {}
-
-            @Override
-            public List<Runnable> shutdownNow() {
-                return List.of();
-            }
-
-            @Override
-            public boolean isShutdown() {
-                return true;
-            }
-
-            @Override
-            public boolean isTerminated() {
-                return true;
-            }
-
-            @Override
-            public boolean awaitTermination(long timeout, TimeUnit unit) {
-                return true;
-            }
-        };
+        ExecutorService refusing = executing(command -> {
+            throw new RejectedExecutionException("executor is shut down");
+        });
         Runner async = Runner.builder()
                 .store(memory)
                 .durability(Durability.ASYNC)
@@ -451,6 +399,39 @@ final class DurabilityTest {
         assertThatThrownBy(() -> async.run(counter(50, () -> sleep(1)), RunRequest.of(json("0"))))
                 .isInstanceOf(RejectedExecutionException.class)
                 .hasMessage("executor is shut down");
+    }
+
+    /** An executor that does with each task what {@code execute} says, and has nothing to shut down. */
+    private static ExecutorService executing(java.util.function.Consumer<Runnable> execute) {
+        return new AbstractExecutorService() {
+            @Override
+            public void execute(Runnable command) {
+                execute.accept(command);
+            }
+
+            @Override
+            public void shutdown() {}
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                return List.of();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return false;
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return false;
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, TimeUnit unit) {
+                return true;
+            }
+        };
     }
 
     /** A runner of {@code memory} whose writer waits as long as it may: it commits only when a run ends. */

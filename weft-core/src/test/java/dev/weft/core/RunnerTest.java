@@ -37,6 +37,22 @@ final class RunnerTest {
         };
     }
 
+    /** Tells {@code started} it has begun, then waits for {@code release}. */
+    private static Node startingThenAwaiting(CountDownLatch started, CountDownLatch release) {
+        return context -> {
+            started.countDown();
+            return awaiting(release).execute(context);
+        };
+    }
+
+    /** Counts its runs in {@code runs}. */
+    private static Node counting(AtomicInteger runs) {
+        return context -> {
+            runs.incrementAndGet();
+            return NodeResult.empty();
+        };
+    }
+
     private static List<String> completedNodes(RunResult result) {
         return result.steps().stream()
                 .filter(s -> s.status() == StepStatus.COMPLETED)
@@ -364,14 +380,8 @@ final class RunnerTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger laterRuns = new AtomicInteger();
         Graph graph = Graph.builder("cancel")
-                .node("slow", context -> {
-                    started.countDown();
-                    return awaiting(release).execute(context);
-                })
-                .node("later", context -> {
-                    laterRuns.incrementAndGet();
-                    return NodeResult.empty();
-                })
+                .node("slow", startingThenAwaiting(started, release))
+                .node("later", counting(laterRuns))
                 .node("end", echo())
                 .edge(Graph.START, "slow")
                 .edge("slow", "later")
@@ -403,23 +413,14 @@ final class RunnerTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger laterRuns = new AtomicInteger();
         Graph child = Graph.builder("child")
-                .node("slow", context -> {
-                    started.countDown();
-                    return awaiting(release).execute(context);
-                })
-                .node("after", context -> {
-                    laterRuns.incrementAndGet();
-                    return NodeResult.empty();
-                })
+                .node("slow", startingThenAwaiting(started, release))
+                .node("after", counting(laterRuns))
                 .edge(Graph.START, "slow")
                 .edge("slow", "after")
                 .compile();
         Graph parent = Graph.builder("parent")
                 .subgraph("child", child)
-                .node("next", context -> {
-                    laterRuns.incrementAndGet();
-                    return NodeResult.empty();
-                })
+                .node("next", counting(laterRuns))
                 .edge(Graph.START, "child")
                 .edge("child", "next")
                 .compile();
