@@ -50,11 +50,10 @@ class CommitTimerTest {
         // Let the timer go to sleep until the late task's time.
         Thread.sleep(50);
 
-        long start = System.nanoTime();
         timer.schedule(TimeUnit.MILLISECONDS.toNanos(10), soon::countDown);
 
+        // Well before the late task's 30 s: the timer was woken for the sooner one.
         assertThat(soon.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(10));
         assertThat(late.getCount()).isOne();
         assertThat(timer.pending()).isOne();
     }

@@ -321,12 +321,7 @@ final class DurabilityTest {
                 tasks.incrementAndGet();
                 threads.execute(command);
             });
-            Runner async = Runner.builder()
-                    .store(memory)
-                    .durability(Durability.ASYNC)
-                    .commitDelay(Duration.ofMillis(200))
-                    .executor(counting)
-                    .build();
+            Runner async = asyncOn(counting, Duration.ofMillis(200));
 
             // Each run is driven on this thread and ends well within the delay, committing itself,
             // and takes back its writer's start from the timer. (Other tests' runs may have left
@@ -387,18 +382,23 @@ final class DurabilityTest {
         ExecutorService refusing = executing(command -> {
             throw new RejectedExecutionException("executor is shut down");
         });
-        Runner async = Runner.builder()
-                .store(memory)
-                .durability(Durability.ASYNC)
-                .commitDelay(Duration.ofMillis(1))
-                .executor(refusing)
-                .build();
+        Runner async = asyncOn(refusing, Duration.ofMillis(1));
 
         // Fifty steps of a millisecond each: the refusal, a millisecond after the first commit, fails
         // one of the run's next commits.
         assertThatThrownBy(() -> async.run(counter(50, () -> sleep(1)), RunRequest.of(json("0"))))
                 .isInstanceOf(RejectedExecutionException.class)
                 .hasMessage("executor is shut down");
+    }
+
+    /** An asynchronous runner of {@code memory} whose writers start on {@code executor} after {@code delay}. */
+    private Runner asyncOn(ExecutorService executor, Duration delay) {
+        return Runner.builder()
+                .store(memory)
+                .durability(Durability.ASYNC)
+                .commitDelay(delay)
+                .executor(executor)
+                .build();
     }
 
     /** An executor that does with each task what {@code execute} says, and has nothing to shut down. */

@@ -53,6 +53,21 @@ final class RunnerTest {
         };
     }
 
+    /**
+     * Cancels the run once a node has {@code started}, then lets that node finish ({@code release});
+     * the run ends cancelled, with {@code E_CANCELLED}.
+     */
+    private RunResult cancelledWhileHeld(Runner.RunHandle handle, CountDownLatch started, CountDownLatch release)
+            throws Exception {
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        runner.cancel(handle.runId());
+        release.countDown();
+        RunResult result = handle.result().get(10, TimeUnit.SECONDS);
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
+        return result;
+    }
+
     private static List<String> completedNodes(RunResult result) {
         return result.steps().stream()
                 .filter(s -> s.status() == StepStatus.COMPLETED)
@@ -389,13 +404,8 @@ final class RunnerTest {
                 .compile();
 
         Runner.RunHandle handle = runner.start(graph, RunRequest.of(json("\"x\"")));
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        runner.cancel(handle.runId());
-        release.countDown();
-        RunResult result = handle.result().get(10, TimeUnit.SECONDS);
+        RunResult result = cancelledWhileHeld(handle, started, release);
 
-        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
-        assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
         assertThat(laterRuns).hasValue(0);
         assertThat(result.steps())
                 .extracting(Step::nodeId, Step::status)
@@ -426,13 +436,8 @@ final class RunnerTest {
                 .compile();
 
         Runner.RunHandle handle = runner.start(parent, RunRequest.of(json("\"x\"")));
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        runner.cancel(handle.runId());
-        release.countDown();
-        RunResult result = handle.result().get(10, TimeUnit.SECONDS);
+        RunResult result = cancelledWhileHeld(handle, started, release);
 
-        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
-        assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
         assertThat(laterRuns).hasValue(0);
         // The subgraph's step failed with the child's cancellation; the child itself ended cancelled.
         assertThat(result.steps()).singleElement().satisfies(step -> {
