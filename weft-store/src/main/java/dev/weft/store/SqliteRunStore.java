@@ -133,8 +133,11 @@ final class SqliteRunStore extends JdbcRunStore {
     @Override
     String insertJournal() {
         // The run's next number, read under the file's write lock, which every write transaction holds.
+        // A subquery of VALUES rather than INSERT ... SELECT: an insert whose SELECT reads the table it
+        // writes first copies what it read into a temporary table, which cost a synchronous step's
+        // journal row about 40% more (13-15 us against 7-11 on the development VM).
         return "INSERT INTO journal (run_id, seq, events, checkpoints)"
-                + " SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3 FROM journal WHERE run_id = ?1";
+                + " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM journal WHERE run_id = ?1), ?2, ?3)";
     }
 
     @Override
