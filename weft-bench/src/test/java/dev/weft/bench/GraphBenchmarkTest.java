@@ -3,11 +3,14 @@ package dev.weft.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.weft.bench.GraphBenchmark.Attempt;
 import dev.weft.bench.GraphBenchmark.Configuration;
 import dev.weft.bench.GraphBenchmark.Measurement;
 import dev.weft.bench.GraphBenchmark.Ratio;
 import dev.weft.core.RunResult;
 import dev.weft.core.StepStatus;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -135,5 +138,49 @@ final class GraphBenchmarkTest {
         assertThatThrownBy(() -> GraphBenchmark.parseSeconds(new String[] {"--fast"}))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("unknown argument '--fast'");
+    }
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void aMeasurementDuringWhichTheCompilerWasQuietIsKeptAtOnce() {
+        List<Attempt> retried = new ArrayList<>();
+
+        Attempt kept = GraphBenchmark.quietest(taking(attempt(20)), retried::add);
+
+        assertThat(kept.compilingMillis()).isEqualTo(20);
+        assertThat(retried).isEmpty();
+    }
+
+    @Test
+    void aMeasurementDuringWhichTheCompilerWasBusyIsTakenAgainUntilOneIsQuiet() {
+        List<Attempt> retried = new ArrayList<>();
+
+        Attempt kept = GraphBenchmark.quietest(taking(attempt(310), attempt(25), attempt(5)), retried::add);
+
+        assertThat(kept.compilingMillis()).isEqualTo(5);
+        assertThat(retried).extracting(Attempt::compilingMillis).containsExactly(310L, 25L);
+    }
+
+    @Test
+    void whenEveryMeasurementFindsTheCompilerBusyTheOneWithTheLeastCompilingIsKept() {
+        List<Attempt> retried = new ArrayList<>();
+
+        Attempt kept = GraphBenchmark.quietest(taking(attempt(90), attempt(40), attempt(60), attempt(0)), retried::add);
+
+        assertThat(GraphBenchmark.MAX_MEASUREMENTS).isEqualTo(3);
+        assertThat(kept.compilingMillis()).isEqualTo(40);
+        assertThat(retried).extracting(Attempt::compilingMillis).containsExactly(90L, 40L);
+    }
+
+    /** A measurement of one second during which the compiler worked {@code compilingMillis}. */
+    private static Attempt attempt(long compilingMillis) {
+        return new Attempt(new GraphBenchmark.Timed(1_000, SECOND), compilingMillis, SECOND);
+    }
+
+    /** Hands out {@code attempts} in order, and fails if asked for more. */
+    private static java.util.function.Supplier<Attempt> taking(Attempt... attempts) {
+        Iterator<Attempt> next = List.of(attempts).iterator();
+        return next::next;
     }
 }
