@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.StreamSupport;
 import org.bsc.langgraph4j.CompiledGraph;
 import org.bsc.langgraph4j.NodeOutput;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 final class GraphBenchmarkTest {
+    private static final long SECOND = 1_000_000_000L;
 
     @ParameterizedTest
     @EnumSource(GraphShape.class)
@@ -140,8 +142,6 @@ final class GraphBenchmarkTest {
                 .hasMessageContaining("unknown argument '--fast'");
     }
 
-    private static final long SECOND = 1_000_000_000L;
-
     @Test
     void aMeasurementDuringWhichTheCompilerWasQuietIsKeptAtOnce() {
         List<Attempt> retried = new ArrayList<>();
@@ -179,7 +179,7 @@ final class GraphBenchmarkTest {
     }
 
     /** Hands out {@code attempts} in order, and fails if asked for more. */
-    private static java.util.function.Supplier<Attempt> taking(Attempt... attempts) {
+    private static Supplier<Attempt> taking(Attempt... attempts) {
         Iterator<Attempt> next = List.of(attempts).iterator();
         return next::next;
     }
