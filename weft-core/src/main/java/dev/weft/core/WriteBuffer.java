@@ -55,6 +55,16 @@ final class WriteBuffer {
      * under way ({@link #applying}), so the lock orders every access.
      */
     private @Nullable Creation uncreated;
+    /**
+     * The thread that created the run in this buffer's last transaction, while nothing has been
+     * written since; else null. A commit on that thread before the run's first node would write
+     * nothing, and could only tell of a cancellation requested in the moments since the creation
+     * (which found none, and claimed a fresh lease): no more than the commit before the next node
+     * tells, as for a request that comes while any node runs. A run driven on another thread (one
+     * started in the background, which may wait its turn) still commits before its first node.
+     * Under the lock.
+     */
+    private @Nullable Thread creator;
     /** Whether a transaction has told of a cancellation request. */
     private volatile boolean cancelRequested;
     /** The failure of the writer's last transaction, thrown to the run at its next commit. */
@@ -75,6 +85,7 @@ final class WriteBuffer {
     void add(RunStore.Change change) {
         lock.lock();
         try {
+            creator = null;
             changes.add(change);
         } finally {
             lock.unlock();
@@ -85,6 +96,7 @@ final class WriteBuffer {
     void holdForCommit(Event event) {
         lock.lock();
         try {
+            creator = null;
             heldEvents.add(event);
         } finally {
             lock.unlock();
@@ -145,6 +157,11 @@ final class WriteBuffer {
                 progress.awaitUninterruptibly();
             }
             throwFailure();
+            if (creator == Thread.currentThread()) {
+                // Before the run's first node, right after its creation on this thread: nothing to make
+                // a transaction of.
+                return cancelRequested;
+            }
             batch = takeChanges();
             held = takeHeldEvents();
             applying = true;
@@ -201,6 +218,12 @@ final class WriteBuffer {
             lock.unlock();
         }
         store.createRun(run, lease, batch);
+        lock.lock();
+        try {
+            creator = changes.isEmpty() && heldEvents.isEmpty() ? Thread.currentThread() : null;
+        } finally {
+            lock.unlock();
+        }
         for (Event event : held) {
             EventSink.notify(listeners, event);
         }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link Durability#ASYNC}: a background writer commits a run's writes while it goes on, several
  * steps to a transaction; the run's result, its final status and its listeners' lifecycle events
- * still come only after the commit.
+ * still come only after the commit. And which transactions {@link Durability#SYNC} makes.
  */
 final class DurabilityTest {
     private final InMemoryRunStore memory = InMemoryRunStore.create();
@@ -281,6 +281,59 @@ final class DurabilityTest {
         // Stopped at the node after the writer recorded its failure: on a slow machine even before the
         // third, never anywhere near the end.
         assertThat(calls.get()).isBetween(1, 50);
+    }
+
+    @Test
+    void aSynchronousRunDrivenOnTheThreadThatCreatedItMakesNoTransactionBeforeItsFirstNode() {
+        List<Integer> transactions = Collections.synchronizedList(new ArrayList<>());
+        RunStore counted = interceptingApply(args -> {
+            transactions.add(((List<?>) args[2]).size());
+            return applyToMemory(args);
+        });
+        Runner sync = Runner.builder().store(counted).build();
+
+        RunResult result = sync.run(counter(20), RunRequest.of(json("0")));
+
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+        // One before each node after the first, and the end; each with something to write.
+        assertThat(transactions).hasSize(20).allMatch(changes -> changes > 0);
+        assertThat(memory.steps(result.run().id())).hasSize(20).allMatch(step -> step.status() == StepStatus.COMPLETED);
+    }
+
+    @Test
+    void aSynchronousRunStartedInTheBackgroundLearnsOfACancellationBeforeItsFirstNode() throws Exception {
+        AtomicInteger counted = new AtomicInteger();
+        RunStore cancelledOnceCreated = intercepting(this::applyToMemory, args -> {
+            createInMemory(args);
+            // Another process asks to cancel the run the moment it is in the store.
+            memory.requestCancel(((Run) args[0]).id());
+            return null;
+        });
+        Runner sync = Runner.builder().store(cancelledOnceCreated).build();
+
+        RunResult result = sync.start(counter(20, counted::incrementAndGet), RunRequest.of(json("0")))
+                .result()
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(counted.get()).isZero();
+    }
+
+    @Test
+    void aSynchronousRunDrivenOnTheThreadThatCreatedItLearnsOfACancellationBeforeItsSecondNode() {
+        AtomicInteger counted = new AtomicInteger();
+        RunStore cancelledOnceCreated = intercepting(this::applyToMemory, args -> {
+            createInMemory(args);
+            memory.requestCancel(((Run) args[0]).id());
+            return null;
+        });
+        Runner sync = Runner.builder().store(cancelledOnceCreated).build();
+
+        RunResult result = sync.run(counter(20, counted::incrementAndGet), RunRequest.of(json("0")));
+
+        // As for a request that comes while a node runs: the commit before the next node tells.
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(counted.get()).isEqualTo(1);
     }
 
     @Test
