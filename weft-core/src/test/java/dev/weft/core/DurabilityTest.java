@@ -64,6 +64,15 @@ final class DurabilityTest {
         return null;
     }
 
+    /** {@code memory}, where another process asks to cancel each run the moment it is created. */
+    private RunStore cancelledOnceCreated() {
+        return intercepting(this::applyToMemory, args -> {
+            createInMemory(args);
+            memory.requestCancel(((Run) args[0]).id());
+            return null;
+        });
+    }
+
     @SuppressWarnings("unchecked")
     private boolean applyToMemory(Object[] args) {
         return memory.apply((String) args[0], (String) args[1], (List<RunStore.Change>) args[2]);
@@ -303,13 +312,7 @@ final class DurabilityTest {
     @Test
     void aSynchronousRunStartedInTheBackgroundLearnsOfACancellationBeforeItsFirstNode() throws Exception {
         AtomicInteger counted = new AtomicInteger();
-        RunStore cancelledOnceCreated = intercepting(this::applyToMemory, args -> {
-            createInMemory(args);
-            // Another process asks to cancel the run the moment it is in the store.
-            memory.requestCancel(((Run) args[0]).id());
-            return null;
-        });
-        Runner sync = Runner.builder().store(cancelledOnceCreated).build();
+        Runner sync = Runner.builder().store(cancelledOnceCreated()).build();
 
         RunResult result = sync.start(counter(20, counted::incrementAndGet), RunRequest.of(json("0")))
                 .result()
@@ -322,12 +325,7 @@ final class DurabilityTest {
     @Test
     void aSynchronousRunDrivenOnTheThreadThatCreatedItLearnsOfACancellationBeforeItsSecondNode() {
         AtomicInteger counted = new AtomicInteger();
-        RunStore cancelledOnceCreated = intercepting(this::applyToMemory, args -> {
-            createInMemory(args);
-            memory.requestCancel(((Run) args[0]).id());
-            return null;
-        });
-        Runner sync = Runner.builder().store(cancelledOnceCreated).build();
+        Runner sync = Runner.builder().store(cancelledOnceCreated()).build();
 
         RunResult result = sync.run(counter(20, counted::incrementAndGet), RunRequest.of(json("0")));
 
