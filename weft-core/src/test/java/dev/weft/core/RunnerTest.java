@@ -37,14 +37,6 @@ final class RunnerTest {
         };
     }
 
-    /** Tells {@code started} it has begun, then waits for {@code release}. */
-    private static Node startingThenAwaiting(CountDownLatch started, CountDownLatch release) {
-        return context -> {
-            started.countDown();
-            return awaiting(release).execute(context);
-        };
-    }
-
     /** Counts its runs in {@code runs}. */
     private static Node counting(AtomicInteger runs) {
         return context -> {
@@ -53,19 +45,31 @@ final class RunnerTest {
         };
     }
 
-    /**
-     * Cancels the run once a node has {@code started}, then lets that node finish ({@code release});
-     * the run ends cancelled, with {@code E_CANCELLED}.
-     */
-    private RunResult cancelledWhileHeld(Runner.RunHandle handle, CountDownLatch started, CountDownLatch release)
-            throws Exception {
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        runner.cancel(handle.runId());
-        release.countDown();
-        RunResult result = handle.result().get(10, TimeUnit.SECONDS);
-        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
-        assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
-        return result;
+    /** A node that tells it has begun, then waits to be let go: cancelled while it is held. */
+    private static final class Held {
+        private final CountDownLatch started = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+
+        Node node() {
+            return context -> {
+                started.countDown();
+                return awaiting(release).execute(context);
+            };
+        }
+
+        /**
+         * Cancels the run of {@code handle} once the node has started, then lets the node finish; the
+         * run ends cancelled, with {@code E_CANCELLED}.
+         */
+        RunResult cancelWhileHeld(Runner runner, Runner.RunHandle handle) throws Exception {
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            runner.cancel(handle.runId());
+            release.countDown();
+            RunResult result = handle.result().get(10, TimeUnit.SECONDS);
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.E_CANCELLED);
+            return result;
+        }
     }
 
     private static List<String> completedNodes(RunResult result) {
@@ -391,11 +395,10 @@ final class RunnerTest {
 
     @Test
     void cancellationLetsTheNodeInFlightFinishAndStartsNoOther() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        Held slow = new Held();
         AtomicInteger laterRuns = new AtomicInteger();
         Graph graph = Graph.builder("cancel")
-                .node("slow", startingThenAwaiting(started, release))
+                .node("slow", slow.node())
                 .node("later", counting(laterRuns))
                 .node("end", echo())
                 .edge(Graph.START, "slow")
@@ -404,7 +407,7 @@ final class RunnerTest {
                 .compile();
 
         Runner.RunHandle handle = runner.start(graph, RunRequest.of(json("\"x\"")));
-        RunResult result = cancelledWhileHeld(handle, started, release);
+        RunResult result = slow.cancelWhileHeld(runner, handle);
 
         assertThat(laterRuns).hasValue(0);
         assertThat(result.steps())
@@ -419,11 +422,10 @@ final class RunnerTest {
 
     @Test
     void cancellingARunWhileItsSubgraphRunsCancelsBothAndEndsTheParentCancelled() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        Held slow = new Held();
         AtomicInteger laterRuns = new AtomicInteger();
         Graph child = Graph.builder("child")
-                .node("slow", startingThenAwaiting(started, release))
+                .node("slow", slow.node())
                 .node("after", counting(laterRuns))
                 .edge(Graph.START, "slow")
                 .edge("slow", "after")
@@ -436,7 +438,7 @@ final class RunnerTest {
                 .compile();
 
         Runner.RunHandle handle = runner.start(parent, RunRequest.of(json("\"x\"")));
-        RunResult result = cancelledWhileHeld(handle, started, release);
+        RunResult result = slow.cancelWhileHeld(runner, handle);
 
         assertThat(laterRuns).hasValue(0);
         // The subgraph's step failed with the child's cancellation; the child itself ended cancelled.
