@@ -18,17 +18,17 @@ class CommitTimerTest {
         long start = System.nanoTime();
         long[] ranAfter = new long[3];
 
-        timer.schedule(TimeUnit.MILLISECONDS.toNanos(60), () -> {
+        scheduleAfter(start, 60, () -> {
             ranAfter[2] = System.nanoTime() - start;
             ran.add("third");
             all.countDown();
         });
-        timer.schedule(TimeUnit.MILLISECONDS.toNanos(20), () -> {
+        scheduleAfter(start, 20, () -> {
             ranAfter[0] = System.nanoTime() - start;
             ran.add("first");
             all.countDown();
         });
-        timer.schedule(TimeUnit.MILLISECONDS.toNanos(40), () -> {
+        scheduleAfter(start, 40, () -> {
             ranAfter[1] = System.nanoTime() - start;
             ran.add("second");
             all.countDown();
@@ -62,10 +62,19 @@ class CommitTimerTest {
     void aCancelledTaskNeverRunsAndTheOnesAfterItStillDo() throws Exception {
         CountDownLatch cancelled = new CountDownLatch(1);
         CountDownLatch after = new CountDownLatch(1);
-        CommitTimer.Due due = timer.schedule(TimeUnit.MILLISECONDS.toNanos(20), cancelled::countDown);
-        timer.schedule(TimeUnit.MILLISECONDS.toNanos(40), after::countDown);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // Hold the timer's thread, so that the task to cancel cannot start before it is taken back.
+        timer.schedule(0, () -> {
+            holding.countDown();
+            awaitQuietly(release);
+        });
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        CommitTimer.Due due = timer.schedule(TimeUnit.MILLISECONDS.toNanos(1), cancelled::countDown);
+        timer.schedule(TimeUnit.MILLISECONDS.toNanos(2), after::countDown);
 
         boolean taken = timer.cancel(due);
+        release.countDown();
 
         assertThat(taken).isTrue();
         assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
@@ -109,5 +118,22 @@ class CommitTimerTest {
         assertThat(both.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(threads).hasSize(2).allMatch(Thread::isDaemon).allMatch(t -> t == threads.get(0));
         assertThat(threads.get(0).getName()).startsWith("commit-timer-test-");
+    }
+
+    /**
+     * Schedules {@code task} to fall due {@code millis} after {@code start}, however long the test
+     * took to get here: on a loaded machine, making the task and starting the timer's thread can take
+     * longer than the gaps between the tasks.
+     */
+    private CommitTimer.Due scheduleAfter(long start, long millis, Runnable task) {
+        return timer.schedule(start + TimeUnit.MILLISECONDS.toNanos(millis) - System.nanoTime(), task);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
