@@ -217,8 +217,7 @@ final class DurabilityTest {
 
         // The run is created with its first checkpoint apart from apply; the first step's writes block.
         Runner.RunHandle handle = async.start(graph, RunRequest.of(json("0")));
-        sleep(500);
-        int callsWhileBlocked = calls.get();
+        int callsWhileBlocked = callsOnceStill(calls);
         assertThat(callsWhileBlocked).isGreaterThan(0).isLessThan(times);
         sleep(200);
         assertThat(calls.get()).isEqualTo(callsWhileBlocked);
@@ -372,7 +371,7 @@ final class DurabilityTest {
                 tasks.incrementAndGet();
                 threads.execute(command);
             });
-            Runner async = asyncOn(counting, Duration.ofMillis(200));
+            Runner async = asyncOn(counting, Duration.ofSeconds(1));
 
             // Each run is driven on this thread and ends well within the delay, committing itself,
             // and takes back its writer's start from the timer. (Other tests' runs may have left
@@ -384,7 +383,7 @@ final class DurabilityTest {
             }
             assertThat(CommitTimer.SHARED.pending()).isLessThanOrEqualTo(waitingBefore);
             // Past every run's delay: the timer has looked at each run's writes and found none left.
-            Thread.sleep(600);
+            Thread.sleep(1_500);
 
             assertThat(tasks.get()).isZero();
             assertThat(ids).allSatisfy(id -> assertThat(completedSteps(id)).isEqualTo(5));
@@ -430,16 +429,25 @@ final class DurabilityTest {
     void anExecutorThatRefusesTheDelayedWriterFailsTheRunWithItsError() {
         // The run is driven on the calling thread and its nodes run there too (one at a time), so the
         // writer is the only task the executor is ever given.
+        CountDownLatch refused = new CountDownLatch(1);
         ExecutorService refusing = executing(command -> {
+            refused.countDown();
             throw new RejectedExecutionException("executor is shut down");
         });
         Runner async = asyncOn(refusing, Duration.ofMillis(1));
+        // The second node waits for the refusal, a millisecond after the first step, so the run's end
+        // (which would commit itself) cannot come first.
+        AtomicInteger calls = new AtomicInteger();
+        Graph graph = counter(50, () -> {
+            if (calls.incrementAndGet() == 2) {
+                awaitUninterruptibly(refused, 10);
+            }
+        });
 
-        // Fifty steps of a millisecond each: the refusal, a millisecond after the first commit, fails
-        // one of the run's next commits.
-        assertThatThrownBy(() -> async.run(counter(50, () -> sleep(1)), RunRequest.of(json("0"))))
+        assertThatThrownBy(() -> async.run(graph, RunRequest.of(json("0"))))
                 .isInstanceOf(RejectedExecutionException.class)
                 .hasMessage("executor is shut down");
+        assertThat(calls.get()).isLessThan(50);
     }
 
     /** An asynchronous runner of {@code memory} whose writers start on {@code executor} after {@code delay}. */
@@ -629,6 +637,24 @@ final class DurabilityTest {
         assertThatThrownBy(() -> Runner.builder().durability(null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("durability");
+    }
+
+    /**
+     * The count once it has started and then not moved for 200 ms (or after 10 s): however slow the
+     * machine, a run that is going to stop has stopped.
+     */
+    private static int callsOnceStill(AtomicInteger calls) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int seen = calls.get();
+        while (System.nanoTime() < deadline) {
+            sleep(200);
+            int now = calls.get();
+            if (now > 0 && now == seen) {
+                return now;
+            }
+            seen = now;
+        }
+        return seen;
     }
 
     private static void sleep(long millis) {
