@@ -1,5 +1,6 @@
 package dev.weft.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,13 +24,20 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Tasks run on the timer's thread, one after another, so they must not block: they hand their work
  * to an executor. A task that throws does not stop the timer: its exception goes to the thread's
- * uncaught exception handler. Thread-safe.
+ * uncaught exception handler. The thread starts with the first task and ends once it has run no
+ * task for {@link #IDLE_EXIT} and has none waiting (so a JVM that is done with its runners, or an
+ * application server that unloads them, keeps no thread of theirs); the next task starts another.
+ * Thread-safe.
  */
 final class CommitTimer {
+    /** How long the thread goes on after its last task, with none waiting, before it ends. */
+    static final Duration IDLE_EXIT = Duration.ofSeconds(30);
+
     /** The one timer of the JVM's runners; its thread starts with the first task. */
-    static final CommitTimer SHARED = new CommitTimer("weft-commit-timer");
+    static final CommitTimer SHARED = new CommitTimer("weft-commit-timer", IDLE_EXIT);
 
     private final String threadName;
+    private final long idleExitNanos;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition earlier = lock.newCondition();
     private final PriorityQueue<Due> queue =
@@ -45,8 +53,9 @@ final class CommitTimer {
 
     private @Nullable Thread thread;
 
-    CommitTimer(String threadName) {
+    CommitTimer(String threadName, Duration idleExit) {
         this.threadName = threadName;
+        this.idleExitNanos = idleExit.toNanos();
     }
 
     /** A task waiting for its time, to give back to {@link #cancel}. */
@@ -100,8 +109,7 @@ final class CommitTimer {
 
     private void loop() {
         List<Runnable> ready = new ArrayList<>();
-        while (true) {
-            takeDue(ready);
+        while (takeDue(ready)) {
             for (Runnable task : ready) {
                 try {
                     task.run();
@@ -114,19 +122,30 @@ final class CommitTimer {
         }
     }
 
-    /** Waits until at least one task is due, then moves every due task into {@code ready}. */
-    private void takeDue(List<Runnable> ready) {
+    /**
+     * Waits until at least one task is due, then moves every due task into {@code ready}.
+     *
+     * @return false if the thread should end instead: it has run no task for the idle time and has
+     *     none waiting, and no longer counts as the timer's thread, so the next task starts another
+     */
+    private boolean takeDue(List<Runnable> ready) {
         lock.lock();
         try {
             long now = System.nanoTime();
+            // Since the thread's last task (it ran them just before this call).
+            long idleSince = now;
             Due head = queue.peek();
             while (head == null || head.at() - now > 0) {
+                if (head == null && now - idleSince >= idleExitNanos) {
+                    thread = null;
+                    return false;
+                }
                 waiting = true;
                 idle = head == null;
                 wakeAt = head == null ? now : head.at();
                 try {
                     if (head == null) {
-                        earlier.await();
+                        earlier.awaitNanos(idleExitNanos - (now - idleSince));
                     } else {
                         earlier.awaitNanos(head.at() - now);
                     }
@@ -142,6 +161,7 @@ final class CommitTimer {
                 ready.add(queue.remove().task());
                 head = queue.peek();
             }
+            return true;
         } finally {
             lock.unlock();
         }

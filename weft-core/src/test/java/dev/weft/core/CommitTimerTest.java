@@ -2,14 +2,16 @@ package dev.weft.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class CommitTimerTest {
-    private final CommitTimer timer = new CommitTimer("commit-timer-test-" + System.nanoTime());
+    private final CommitTimer timer = new CommitTimer("commit-timer-test-" + System.nanoTime(), CommitTimer.IDLE_EXIT);
 
     @Test
     void runsEachTaskOnceItsDelayIsOverInTheOrderTheyFallDue() throws Exception {
@@ -118,6 +120,44 @@ class CommitTimerTest {
         assertThat(both.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(threads).hasSize(2).allMatch(Thread::isDaemon).allMatch(t -> t == threads.get(0));
         assertThat(threads.get(0).getName()).startsWith("commit-timer-test-");
+    }
+
+    @Test
+    void itsThreadEndsOnceIdleAndTheNextTaskStartsAnother() throws Exception {
+        CommitTimer quick = new CommitTimer("commit-timer-idle-test-" + System.nanoTime(), Duration.ofMillis(500));
+        AtomicReference<Thread> first = new AtomicReference<>();
+        AtomicReference<Thread> second = new AtomicReference<>();
+        CountDownLatch firstRan = new CountDownLatch(1);
+        CountDownLatch secondRan = new CountDownLatch(1);
+        quick.schedule(0, () -> {
+            first.set(Thread.currentThread());
+            firstRan.countDown();
+        });
+        assertThat(firstRan.await(10, TimeUnit.SECONDS)).isTrue();
+        // Tasks due well past the idle time keep the thread, even one that wakes it past that time to
+        // wait for a sooner task: it is not idle while tasks wait.
+        List<Thread> late = new CopyOnWriteArrayList<>();
+        CountDownLatch lateRan = new CountDownLatch(2);
+        Runnable recordLate = () -> {
+            late.add(Thread.currentThread());
+            lateRan.countDown();
+        };
+        quick.schedule(TimeUnit.MILLISECONDS.toNanos(1_500), recordLate);
+        Thread.sleep(800);
+        quick.schedule(TimeUnit.MILLISECONDS.toNanos(200), recordLate);
+        assertThat(lateRan.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(late).containsOnly(first.get());
+
+        first.get().join(10_000);
+
+        assertThat(first.get().isAlive()).isFalse();
+        quick.schedule(0, () -> {
+            second.set(Thread.currentThread());
+            secondRan.countDown();
+        });
+        assertThat(secondRan.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.get()).isNotSameAs(first.get());
+        assertThat(second.get().getName()).isEqualTo(first.get().getName());
     }
 
     /**
