@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
+import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteDataSource;
@@ -114,8 +115,7 @@ final class SqliteRunStore extends JdbcRunStore {
         return dataSource;
     }
 
-    private static HikariDataSource pool(
-            SQLiteDataSource direct, String name, int size, @org.jspecify.annotations.Nullable String initSql) {
+    private static HikariDataSource pool(SQLiteDataSource direct, String name, int size, @Nullable String initSql) {
         HikariConfig config = new HikariConfig();
         if (initSql != null) {
             config.setConnectionInitSql(initSql);

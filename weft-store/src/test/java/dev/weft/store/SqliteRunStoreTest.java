@@ -23,18 +23,8 @@ final class SqliteRunStoreTest extends DurableRunStoreContract {
     @Test
     void theWriterLeavesCopyingTheWalBackToTheBackgroundUntilItIsTenTimesSQLitesDefault() throws Exception {
         try (SqliteRunStore opened = (SqliteRunStore) Stores.open(freshUrl())) {
-            int writers = opened.write("read the writer's setting", sql -> {
-                try (ResultSet row = sql.prepare("PRAGMA wal_autocheckpoint").executeQuery()) {
-                    row.next();
-                    return row.getInt(1);
-                }
-            });
-            int readers = opened.read("read a reader's setting", sql -> {
-                try (ResultSet row = sql.prepare("PRAGMA wal_autocheckpoint").executeQuery()) {
-                    row.next();
-                    return row.getInt(1);
-                }
-            });
+            int writers = opened.write("read the writer's setting", SqliteRunStoreTest::autocheckpointPages);
+            int readers = opened.read("read a reader's setting", SqliteRunStoreTest::autocheckpointPages);
 
             assertThat(writers)
                     .isEqualTo(SqliteRunStore.WRITER_AUTOCHECKPOINT_PAGES)
@@ -57,6 +47,13 @@ final class SqliteRunStoreTest extends DurableRunStoreContract {
                 }
             }
             return plan.toString();
+        }
+    }
+
+    private static int autocheckpointPages(Sql sql) throws SQLException {
+        try (ResultSet row = sql.prepare("PRAGMA wal_autocheckpoint").executeQuery()) {
+            row.next();
+            return row.getInt(1);
         }
     }
 }
