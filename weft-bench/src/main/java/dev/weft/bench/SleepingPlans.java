@@ -89,7 +89,7 @@ final class SleepingPlans {
 
     /** Calls the sleep tool for {@code step} on this thread, as seed 000's resolver router would. */
     JsonNode invokeDirectly(String runId, PlanStep step) {
-        return tool.invoke(step.constraints(), new ToolContext(runId, step.id(), runId + "/" + step.id(), 1));
+        return tool.invoke(step.constraints(), ToolContext.detached(runId, step.id()));
     }
 
     /** A plan of the DAG's steps, each sleeping its latency. */

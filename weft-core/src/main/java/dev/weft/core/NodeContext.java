@@ -9,7 +9,8 @@ import java.util.Optional;
  * variables, earlier outputs by node name), and ways to report what it does. One context serves
  * one step on one thread.
  */
-public interface NodeContext {
+public interface NodeContext extends StepScope {
+    @Override
     String runId();
 
     String nodeId();
@@ -21,6 +22,7 @@ public interface NodeContext {
     int stepOrder();
 
     /** 1 for the first attempt, 2 for the first retry, … */
+    @Override
     int attempt();
 
     /**
@@ -45,15 +47,18 @@ public interface NodeContext {
     Optional<JsonNode> interruptPayload();
 
     /** Whether someone asked the run to stop; a long node may check it and finish early. */
+    @Override
     boolean cancellationRequested();
 
     /** Appends an event to the run's log, tagged with this step. */
+    @Override
     void emit(String type, JsonNode data);
 
     /**
      * Records extra facts about this step (a resolved prompt, token counts) that are kept on the step
      * record under {@code key}.
      */
+    @Override
     void record(String key, JsonNode value);
 
     /**
@@ -63,9 +68,11 @@ public interface NodeContext {
      * that completed but whose result was not stored before a crash is made again: tools should
      * honour the key themselves too.)
      */
+    @Override
     JsonNode once(String key, java.util.function.Supplier<JsonNode> call);
 
     /** The key that identifies this step's work across retries and recovery: {@code runId/stepOrder}. */
+    @Override
     default String idempotencyKey() {
         return runId() + "/" + stepOrder();
     }
@@ -80,5 +87,6 @@ public interface NodeContext {
     <T> T runLocal(String key, Class<T> type, java.util.function.Supplier<? extends T> initial);
 
     /** The time source of the runner: use it rather than the system clock, so tests control time. */
+    @Override
     TimeSource time();
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
-import dev.weft.core.Event;
 import dev.weft.core.Graph;
 import dev.weft.core.Json;
 import dev.weft.core.Node;
@@ -12,9 +11,11 @@ import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.NodeSpec;
 import dev.weft.core.RetryPolicy;
+import dev.weft.core.RunError;
 import dev.weft.core.RunRequest;
 import dev.weft.core.RunResult;
 import dev.weft.core.RunStateException;
+import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.plan.internal.Nodes;
@@ -42,6 +43,12 @@ public final class PlanExecutor {
     static final String PLAN_NODE = "plan";
     static final String JOIN_NODE = "join";
     static final String STEP_PREFIX = "step:";
+    /** The capability of an undo run's steps: each calls the undo tool its action names, with its constraints. */
+    public static final String UNDO_CAPABILITY = "weft.undo";
+    /** The {@code kind} of a plan run's source. */
+    public static final String SOURCE_KIND = "plan";
+
+    private final Optional<String> name;
 
     private final ResolverRegistry resolvers;
     private final ToolRegistry tools;
@@ -82,7 +89,8 @@ public final class PlanExecutor {
 
     private PlanExecutor(Builder builder) {
         this.random = builder.random;
-        this.resolvers = builder.resolvers;
+        this.name = builder.name;
+        this.resolvers = builder.resolvers.with(new UndoResolver());
         this.tools = builder.tools;
         this.queue = builder.queue;
         this.retry = builder.retry;
@@ -144,7 +152,7 @@ public final class PlanExecutor {
 
     private Graph compile(Plan plan) {
         ExecutionGroups groups = ExecutionGroups.of(plan, rejectCycles);
-        Graph.Builder builder = Graph.builder("plan:" + plan.intentType());
+        Graph.Builder builder = Graph.builder(graphId(plan));
         builder.node(NodeSpec.builder(PLAN_NODE, new PlanNode(plan, groups))
                 .type("plan")
                 .build());
@@ -174,6 +182,22 @@ public final class PlanExecutor {
             }
         }
         return builder.compile();
+    }
+
+    /**
+     * The id of {@code plan}'s graph: {@code plan:<intentType>:<hash>}, where the hash is of the
+     * plan's JSON, so two plans of one intent never share a graph id (the runner keys graphs by id,
+     * and a resume checks the stored run's graph id against the plan it rebuilds).
+     */
+    static String graphId(Plan plan) {
+        byte[] digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(Json.write(plan.toJson()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+        return "plan:" + plan.intentType() + ":" + java.util.HexFormat.of().formatHex(digest, 0, 8);
     }
 
     /**
@@ -207,13 +231,66 @@ public final class PlanExecutor {
     /** Runs {@code plan} until it completes, fails or waits (for an approval or an answer). */
     public RunResult run(Runner runner, Plan plan, PlanRequest request) {
         Compiled known = compiledOf(plan);
-        return runner.run(known.graph(), RunRequest.of(runInput(known.planJson(), request)));
+        return runner.run(known.graph(), runRequest(known, request));
     }
 
     /** Starts {@code plan} on a virtual thread. */
     public Runner.RunHandle start(Runner runner, Plan plan, PlanRequest request) {
         Compiled known = compiledOf(plan);
-        return runner.start(known.graph(), RunRequest.of(runInput(known.planJson(), request)));
+        return runner.start(known.graph(), runRequest(known, request));
+    }
+
+    private RunRequest runRequest(Compiled known, PlanRequest request) {
+        ObjectNode input = runInput(known.planJson(), request);
+        if (request.runId().isEmpty() && request.user().isEmpty() && name.isEmpty()) {
+            return RunRequest.of(input);
+        }
+        RunRequest.Builder builder = RunRequest.builder().input(input).source(source());
+        request.runId().ifPresent(builder::runId);
+        // MERGE-USER request.user().ifPresent(builder::user);
+        return builder.build();
+    }
+
+    /**
+     * What a plan run stores as its source: {@code {"kind": "plan", "executor": <name>}}, so a process
+     * that did not start the run (the {@code weft} command, a recovering server) can find an executor
+     * of that name ({@link dev.weft.plan.spi.PlanExecutorProvider}) and rebuild the run's graph from
+     * the plan in its input.
+     */
+    private ObjectNode source() {
+        ObjectNode source = Json.object();
+        source.put("kind", SOURCE_KIND);
+        name.ifPresent(n -> source.put("executor", n));
+        return source;
+    }
+
+    /** The name this executor was built with, under which stored runs find it again. */
+    public Optional<String> name() {
+        return name;
+    }
+
+    /**
+     * The graph of a stored plan run, rebuilt from the plan kept in its input, or empty when
+     * {@code run} is not a plan run. This is what a {@link dev.weft.core.RecoveryWatcher} needs to
+     * recover plan runs.
+     */
+    public Optional<Graph> graphOf(dev.weft.core.Run run) {
+        JsonNode plan = run.input().path("plan");
+        if (!plan.isObject() || !run.graphId().startsWith("plan:")) {
+            return Optional.empty();
+        }
+        return Optional.of(graph(PlanParser.fromJson(plan)));
+    }
+
+    /** Whether {@code run} was started by a plan executor (of any name). */
+    public static boolean isPlanRun(dev.weft.core.Run run) {
+        return run.graphId().startsWith("plan:") && run.input().path("plan").isObject();
+    }
+
+    /** The name of the executor that started plan run {@code run}, if it had one. */
+    public static Optional<String> executorName(dev.weft.core.Run run) {
+        JsonNode executor = run.source().path("executor");
+        return executor.isTextual() ? Optional.of(executor.asText()) : Optional.empty();
     }
 
     /** Continues a waiting plan run with a person's decision, rebuilding its graph from the stored plan. */
@@ -240,23 +317,53 @@ public final class PlanExecutor {
         return outcomes;
     }
 
-    /** What one undo call did. */
-    public record UndoResult(String stepId, String tool, boolean succeeded, JsonNode result, Optional<String> error) {}
+    /** What one undo call did: the step it undid, the tool, and its result or error. */
+    public record UndoCall(String stepId, String tool, boolean succeeded, JsonNode result, Optional<RunError> error) {
+        public UndoCall {
+            Objects.requireNonNull(stepId, "stepId");
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(result, "result");
+            Objects.requireNonNull(error, "error");
+        }
+    }
 
     /**
-     * Runs the undo actions a finished plan run queued, newest commit first, and records {@code
-     * undo.completed} events. A run is undone once.
-     *
-     * @throws RunStateException if the run is still running or waiting, or was already undone
+     * What an undo did: the run that made the undo calls (empty when there was nothing to undo), how
+     * it ended, and each call, newest commit first.
      */
-    public List<UndoResult> undo(Runner runner, String runId) {
+    public record UndoReport(Optional<String> undoRunId, RunStatus status, List<UndoCall> calls) {
+        public UndoReport {
+            Objects.requireNonNull(undoRunId, "undoRunId");
+            Objects.requireNonNull(status, "status");
+            calls = List.copyOf(calls);
+        }
+
+        /** Whether every undo call succeeded. */
+        public boolean complete() {
+            return calls.stream().allMatch(UndoCall::succeeded);
+        }
+    }
+
+    /** The id of attempt {@code attempt} (from 1) at undoing run {@code runId}. */
+    public static String undoRunId(String runId, int attempt) {
+        return runId + "-undo-" + attempt;
+    }
+
+    /**
+     * Undoes a finished plan run: its queued undo actions, newest commit first, run as a plan run of
+     * their own ({@link #undoRunId}), so each call has what any step has — argument validation, the
+     * tool's timeout, retries, the idempotency key, events in the undo run's log and its time source.
+     * The calls run one after another; the first that fails stops the rest (they end {@code SKIPPED}),
+     * and undoing again retries from there, calling only what was not undone yet. The person asking
+     * for the undo approves its calls, high-risk ones included. Two callers undoing the same run at
+     * once cannot both do it: the undo run's id is fixed, and only one of them can create it.
+     *
+     * @throws RunStateException if the run has not finished, is being undone, or was already undone
+     */
+    public UndoReport undo(Runner runner, String runId) {
         RunResult result = runner.result(runId);
         if (!result.status().isFinished()) {
             throw new RunStateException("run '" + runId + "' is " + result.status() + "; undo it once it has finished");
-        }
-        List<Event> events = runner.store().events(runId);
-        if (events.stream().anyMatch(e -> e.type().equals(PlanEvents.UNDO_COMPLETED))) {
-            throw new RunStateException("run '" + runId + "' was already undone");
         }
         List<StepOutcome> committed = new ArrayList<>();
         for (StepOutcome outcome : outcomes(result).values()) {
@@ -268,57 +375,96 @@ public final class PlanExecutor {
         }
         committed.sort(Comparator.comparing((StepOutcome o) -> o.committedAt().orElse(Instant.EPOCH))
                 .reversed());
-        List<UndoResult> results = new ArrayList<>();
-        long sequence = events.isEmpty() ? 0 : events.get(events.size() - 1).sequence();
-        for (StepOutcome leaf : committed) {
+        Set<String> undone = new HashSet<>();
+        int attempts = 0;
+        while (true) {
+            String previous = undoRunId(runId, attempts + 1);
+            Optional<dev.weft.core.Run> earlier = runner.store().findRun(previous);
+            if (earlier.isEmpty()) {
+                break;
+            }
+            attempts++;
+            if (!earlier.get().status().isFinished()) {
+                throw new RunStateException("run '" + runId + "' is being undone by run '" + previous + "', which is "
+                        + earlier.get().status());
+            }
+            outcomes(runner.result(previous)).forEach((id, outcome) -> {
+                if (outcome.status() == StepOutcome.Status.SUCCEEDED) {
+                    undone.add(id);
+                }
+            });
+        }
+        List<StepOutcome> todo =
+                committed.stream().filter(o -> !undone.contains(o.stepId())).toList();
+        if (todo.isEmpty()) {
+            if (attempts > 0) {
+                throw new RunStateException(
+                        "run '" + runId + "' was already undone (by run '" + undoRunId(runId, attempts) + "')");
+            }
+            return new UndoReport(Optional.empty(), RunStatus.COMPLETED, List.of());
+        }
+        List<PlanStep> steps = new ArrayList<>();
+        String before = null;
+        for (StepOutcome leaf : todo) {
             UndoAction action = leaf.undo().orElseThrow();
-            UndoResult undone;
-            Optional<Tool> tool = tools.find(action.toolName());
-            if (tool.isEmpty()) {
-                undone = new UndoResult(
+            steps.add(new PlanStep(
+                    leaf.stepId(),
+                    UNDO_CAPABILITY,
+                    action.toolName(),
+                    action.args(),
+                    Json.object(),
+                    before == null ? List.of() : List.of(before)));
+            before = leaf.stepId();
+        }
+        Plan plan = new Plan("undo", 1.0, steps);
+        ObjectNode input = Json.object();
+        input.put("undoOf", runId);
+        PlanRequest request = new PlanRequest(
+                        PlanMode.AUTO,
+                        input,
+                        steps.stream().map(PlanStep::id).collect(java.util.stream.Collectors.toSet()),
+                        Json.object())
+                .withRunId(undoRunId(runId, attempts + 1));
+        // MERGE-USER: the undo run belongs to the undone run's user.
+        RunResult ran;
+        try {
+            ran = run(runner, plan, request);
+        } catch (WeftException e) {
+            if (runner.store().findRun(undoRunId(runId, attempts + 1)).isPresent()) {
+                throw new RunStateException("run '" + runId + "' is being undone by another caller (run '"
+                        + undoRunId(runId, attempts + 1) + "')");
+            }
+            throw e;
+        }
+        List<UndoCall> calls = new ArrayList<>();
+        Map<String, StepOutcome> outcomes = outcomes(ran);
+        for (StepOutcome leaf : todo) {
+            StepOutcome outcome = outcomes.get(leaf.stepId());
+            String tool = leaf.undo().orElseThrow().toolName();
+            if (outcome == null) {
+                calls.add(new UndoCall(
                         leaf.stepId(),
-                        action.toolName(),
+                        tool,
                         false,
                         Json.mapper().nullNode(),
-                        Optional.of("E_TOOL_FAILED: no tool '" + action.toolName() + "' to undo with"));
+                        Optional.of(ran.run().error().orElse(new RunError(ErrorCode.E_TOOL_FAILED, "not run")))));
             } else {
-                try {
-                    JsonNode value = tool.get()
-                            .invoke(
-                                    action.args(),
-                                    new ToolContext(
-                                            runId, leaf.stepId() + ":undo", runId + "/" + leaf.stepId() + "/undo", 1));
-                    undone = new UndoResult(leaf.stepId(), action.toolName(), true, value, Optional.empty());
-                } catch (RuntimeException e) {
-                    String message = e instanceof WeftException w
-                            ? w.code() + ": " + w.getMessage()
-                            : ErrorCode.E_TOOL_FAILED + ": " + e;
-                    undone = new UndoResult(
-                            leaf.stepId(),
-                            action.toolName(),
-                            false,
-                            Json.mapper().nullNode(),
-                            Optional.of(message));
-                }
+                boolean ok = outcome.status() == StepOutcome.Status.SUCCEEDED;
+                calls.add(new UndoCall(
+                        leaf.stepId(),
+                        tool,
+                        ok,
+                        outcome.result(),
+                        ok
+                                ? Optional.empty()
+                                : Optional.of(outcome.error()
+                                        .orElse(new RunError(
+                                                ErrorCode.E_TOOL_FAILED,
+                                                outcome.reason()
+                                                        .orElse("step '" + leaf.stepId() + "' did not run"))))));
             }
-            results.add(undone);
-            ObjectNode data = Json.object();
-            data.put("stepId", undone.stepId());
-            data.put("tool", undone.tool());
-            data.put("succeeded", undone.succeeded());
-            undone.error().ifPresent(e -> data.put("error", e));
-            runner.store()
-                    .appendEvent(new Event(
-                            runId, ++sequence, PlanEvents.UNDO_COMPLETED, Optional.empty(), 0, Instant.now(), data));
         }
-        if (committed.isEmpty()) {
-            ObjectNode data = Json.object();
-            data.put("actions", 0);
-            runner.store()
-                    .appendEvent(new Event(
-                            runId, ++sequence, PlanEvents.UNDO_COMPLETED, Optional.empty(), 0, Instant.now(), data));
-        }
-        return results;
+        return new UndoReport(Optional.of(ran.runId()), ran.status(), calls);
     }
 
     /**
@@ -479,6 +625,29 @@ public final class PlanExecutor {
         }
     }
 
+    /** Resolves an undo run's steps: the tool the action names, with the constraints as its arguments. */
+    private static final class UndoResolver implements Resolver {
+        @Override
+        public String name() {
+            return "undo";
+        }
+
+        @Override
+        public String capability() {
+            return UNDO_CAPABILITY;
+        }
+
+        @Override
+        public Set<String> actions() {
+            return Set.of();
+        }
+
+        @Override
+        public Resolution resolve(PlanStep step, ResolveContext context) {
+            return Resolution.execute(step.action(), step.constraints().deepCopy());
+        }
+    }
+
     /** Builds a {@link PlanExecutor}; every setter rejects a bad value at once. */
     public static final class Builder {
         private ResolverRegistry resolvers = ResolverRegistry.of();
@@ -491,8 +660,25 @@ public final class PlanExecutor {
         private int maxConcurrentPerCapability = Integer.MAX_VALUE;
         private boolean rejectCycles;
         private java.util.random.RandomGenerator random = java.util.random.RandomGenerator.of("L64X128MixRandom");
+        private Optional<String> name = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * The name stored with this executor's runs ({@code source.executor}), so that another process
+         * can find the same executor through {@link dev.weft.plan.spi.PlanExecutorProvider} and
+         * resume, cancel or recover them.
+         */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (!name.matches("[a-z][a-z0-9_.-]*")) {
+                throw new IllegalArgumentException(
+                        "executor name must be lower-case letters, digits, '_', '.' or '-', starting with a letter;"
+                                + " was '" + name + "'");
+            }
+            this.name = Optional.of(name);
+            return this;
+        }
 
         /** The source of retry jitter; injected so tests can pin it. */
         public Builder random(java.util.random.RandomGenerator random) {

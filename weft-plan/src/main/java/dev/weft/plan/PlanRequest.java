@@ -6,18 +6,32 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
 import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * How to run a plan: the mode, what resolvers see as the request ({@code input}: the user's message
- * and context), steps approved in advance, and answers given in advance by step id. Immutable.
+ * and context), steps approved in advance, answers given in advance by step id, and optionally the
+ * run's id and its user (the tenant every resolver and tool acts for). Immutable.
  */
-public record PlanRequest(PlanMode mode, JsonNode input, Set<String> approvedSteps, ObjectNode answers) {
+public record PlanRequest(
+        PlanMode mode,
+        JsonNode input,
+        Set<String> approvedSteps,
+        ObjectNode answers,
+        Optional<String> runId,
+        Optional<String> user) {
     public PlanRequest {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(input, "input");
         approvedSteps = Set.copyOf(approvedSteps);
         Objects.requireNonNull(answers, "answers");
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(user, "user");
+    }
+
+    public PlanRequest(PlanMode mode, JsonNode input, Set<String> approvedSteps, ObjectNode answers) {
+        this(mode, input, approvedSteps, answers, Optional.empty(), Optional.empty());
     }
 
     public static PlanRequest auto(JsonNode input) {
@@ -31,6 +45,16 @@ public record PlanRequest(PlanMode mode, JsonNode input, Set<String> approvedSte
     public PlanRequest approving(String... stepIds) {
         Set<String> approved = new LinkedHashSet<>(approvedSteps);
         approved.addAll(Set.of(stepIds));
-        return new PlanRequest(mode, input, approved, answers);
+        return new PlanRequest(mode, input, approved, answers, runId, user);
+    }
+
+    /** This request with the run's id chosen by the caller; a run with that id must not exist. */
+    public PlanRequest withRunId(String runId) {
+        return new PlanRequest(mode, input, approvedSteps, answers, Optional.of(runId), user);
+    }
+
+    /** This request made for {@code user}: the run is theirs, and resolvers and tools act for them. */
+    public PlanRequest forUser(String user) {
+        return new PlanRequest(mode, input, approvedSteps, answers, runId, Optional.of(user));
     }
 }

@@ -15,7 +15,6 @@ import dev.weft.core.WeftException;
 import dev.weft.plan.internal.Nodes;
 import dev.weft.plan.internal.Placeholders;
 import dev.weft.plan.internal.Placeholders.Prepared;
-import dev.weft.plan.internal.Schemas;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,6 +34,9 @@ import java.util.concurrent.TimeoutException;
  * rest of the plan runs on. Thread-safe; the state of a step lives in its context and outcome.
  */
 final class StepNode implements Node {
+    /** The {@link ToolContext#once} key of a call to a tool that is not idempotent. */
+    static final String ONCE_KEY = "call";
+
     private final PlanExecutor executor;
     private final PlanStep step;
     private final List<String> dependencies;
@@ -226,7 +228,7 @@ final class StepNode implements Node {
                     .resolve(
                             step,
                             new ResolveContext(
-                                    context.runId(), context.runInput().path("input"), results, answers));
+                                    context, step.id(), context.runInput().path("input"), results, answers));
         } catch (RuntimeException e) {
             return ended(StepOutcome.failed(
                     step.id(),
@@ -292,25 +294,11 @@ final class StepNode implements Node {
             }
             return ended(combine(tool, call.args(), previews));
         }
-        if (!tool.lenient()) {
-            for (Prepared p : prepared) {
-                List<Schemas.Violation> violations = tool.checkInput(p.args());
-                if (!violations.isEmpty()) {
-                    return ended(StepOutcome.failed(
-                            p.stepId(),
-                            tool.name(),
-                            p.args(),
-                            new RunError(
-                                    ErrorCode.E_ARGS_INVALID,
-                                    "step '" + p.stepId() + "': arguments of tool '" + tool.name() + "' are invalid at "
-                                            + violations.get(0)
-                                            + (violations.size() > 1
-                                                    ? " (and " + (violations.size() - 1) + " more: "
-                                                            + violations.subList(1, violations.size()) + ")"
-                                                    : "")),
-                            0,
-                            0));
-                }
+        for (Prepared p : prepared) {
+            try {
+                tool.requireValidInput(p.stepId(), p.args());
+            } catch (WeftException e) {
+                return ended(StepOutcome.failed(p.stepId(), tool.name(), p.args(), e.toError(), 0, 0));
             }
         }
         return new Ready(tool, call.args(), prepared);
@@ -412,20 +400,24 @@ final class StepNode implements Node {
         context.emit(PlanEvents.TOOL_CALLED, called);
         long started = System.nanoTime();
         int attempt = 1;
+        // Past the gate: a high-risk call here was approved by a person.
+        ToolContext first = new ToolContext(context, id, 1, true, !id.equals(step.id()));
         while (true) {
-            ToolContext toolContext = new ToolContext(context.runId(), id, context.runId() + "/" + id, attempt);
+            ToolContext toolContext = attempt == 1 ? first : first.attempt(attempt);
             RuntimeException failure;
             try {
-                JsonNode result = call(tool, call.args(), toolContext);
-                // A lenient tool's output is not held to its schema, so it is not checked at all.
-                List<Schemas.Violation> violations = tool.lenient() ? List.of() : tool.checkOutput(result);
-                if (!violations.isEmpty()) {
-                    throw new WeftException(
-                            ErrorCode.E_TOOL_FAILED,
-                            "tool '" + tool.name() + "' returned output that breaks its own schema at "
-                                    + violations.get(0));
-                }
-                return committed(context, tool, id, call.args(), result, attempt, started);
+                boolean[] invoked = {false};
+                JsonNode result = tool.idempotent()
+                        ? call(tool, call.args(), toolContext)
+                        // Stored as soon as it returns, before the step commits: a step run again after
+                        // a crash finds the result rather than calling a second time.
+                        : toolContext.once(ONCE_KEY, () -> {
+                            invoked[0] = true;
+                            return call(tool, call.args(), toolContext);
+                        });
+                tool.requireValidOutput(result);
+                return committed(
+                        context, tool, id, call.args(), result, attempt, started, !tool.idempotent() && !invoked[0]);
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -476,13 +468,24 @@ final class StepNode implements Node {
     }
 
     private StepOutcome committed(
-            NodeContext context, Tool tool, String id, ObjectNode args, JsonNode result, int attempts, long started) {
+            NodeContext context,
+            Tool tool,
+            String id,
+            ObjectNode args,
+            JsonNode result,
+            int attempts,
+            long started,
+            boolean replayed) {
         long ms = (System.nanoTime() - started) / 1_000_000;
-        ObjectNode succeeded = Nodes.object(4);
+        ObjectNode succeeded = Nodes.object(5);
         succeeded.put("stepId", id);
         succeeded.put("tool", tool.name());
         succeeded.put("ms", ms);
         succeeded.set("result", result);
+        if (replayed) {
+            // The call was made before a crash and its result stored; it was not made again.
+            succeeded.put("replayed", true);
+        }
         context.emit(PlanEvents.TOOL_SUCCEEDED, succeeded);
         if (tool.chat()) {
             ObjectNode last = Json.object();

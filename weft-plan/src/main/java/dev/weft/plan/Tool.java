@@ -144,13 +144,63 @@ public final class Tool {
         return Schemas.validate(inputValidator, args);
     }
 
+    /**
+     * Checks {@code args} against the input schema, unless the tool is lenient.
+     *
+     * @throws WeftException {@code E_ARGS_INVALID} naming {@code stepId}, this tool and the JSON pointer
+     *     of every bad field
+     */
+    public void requireValidInput(String stepId, JsonNode args) {
+        if (lenient) {
+            return;
+        }
+        java.util.List<Schemas.Violation> violations = checkInput(args);
+        if (!violations.isEmpty()) {
+            throw new WeftException(
+                    ErrorCode.E_ARGS_INVALID,
+                    "step '" + stepId + "': arguments of tool '" + name + "' are invalid at " + violations.get(0)
+                            + (violations.size() > 1
+                                    ? " (and " + (violations.size() - 1) + " more: "
+                                            + violations.subList(1, violations.size()) + ")"
+                                    : ""));
+        }
+    }
+
+    /**
+     * Checks a result against the output schema, unless the tool is lenient (a lenient tool's output
+     * is not held to its schema).
+     *
+     * @throws WeftException {@code E_TOOL_FAILED} naming the first violation
+     */
+    public void requireValidOutput(JsonNode result) {
+        if (lenient) {
+            return;
+        }
+        java.util.List<Schemas.Violation> violations = checkOutput(result);
+        if (!violations.isEmpty()) {
+            throw new WeftException(
+                    ErrorCode.E_TOOL_FAILED,
+                    "tool '" + name + "' returned output that breaks its own schema at " + violations.get(0));
+        }
+    }
+
     /** Every way {@code result} breaks the output schema; empty when valid. */
     public java.util.List<Schemas.Violation> checkOutput(JsonNode result) {
         return Schemas.validate(outputValidator, result);
     }
 
-    /** Makes the call on the current thread. */
+    /**
+     * Makes the call on the current thread, with {@code args} as they are (the step pipeline, and
+     * {@link ToolRegistry#call}, validate them first).
+     *
+     * @throws ApprovalRequiredException if the tool is high-risk and {@code context} is not approved:
+     *     whatever path a call comes by, a high-risk tool acts only once a person said yes
+     */
     public JsonNode invoke(ObjectNode args, ToolContext context) {
+        if (risk == Risk.HIGH && !chat && !context.approved()) {
+            throw new ApprovalRequiredException("tool '" + name + "' is high-risk and step '" + context.stepId()
+                    + "' of run '" + context.runId() + "' was not approved by a person; nothing was done");
+        }
         JsonNode result = call.call(args, context);
         return result == null ? Json.mapper().nullNode() : result;
     }

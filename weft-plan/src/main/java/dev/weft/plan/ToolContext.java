@@ -1,15 +1,127 @@
 package dev.weft.plan;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.StepScope;
+import dev.weft.core.TimeSource;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
- * What a tool call knows about where it comes from. {@code idempotencyKey} is the same every time the
- * same step of the same run is executed (retries, recovery), so a tool can refuse to act twice.
+ * What a tool call knows about where it comes from and what it may use: the run and its user, the
+ * plan step (a child such as {@code B-0} for an expanded step), the idempotency key, the attempt,
+ * whether a person approved the call, the run's time source, events, facts on the step, and a
+ * durable {@link #once}. {@code idempotencyKey} is the same every time the same step of the same run
+ * is executed (retries, recovery), so a tool can refuse to act twice. Used by one call on one thread.
  */
-public record ToolContext(String runId, String stepId, String idempotencyKey, int attempt) {
-    public ToolContext {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(stepId, "stepId");
-        Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+public final class ToolContext implements StepScope {
+    private final StepScope scope;
+    private final String stepId;
+    private final String idempotencyKey;
+    private final int attempt;
+    private final boolean approved;
+    /** Whether {@link #stepId} is a child of the step {@link #scope} belongs to, so its facts are kept apart. */
+    private final boolean child;
+
+    ToolContext(StepScope scope, String stepId, int attempt, boolean approved, boolean child) {
+        this.scope = Objects.requireNonNull(scope, "scope");
+        this.stepId = Objects.requireNonNull(stepId, "stepId");
+        this.idempotencyKey = scope.runId() + "/" + stepId;
+        this.attempt = attempt;
+        this.approved = approved;
+        this.child = child;
+    }
+
+    /**
+     * A context for a call made outside any run (tests, a tool called by hand): events and facts go
+     * nowhere, {@link #once} lasts as long as the context, time is the system's, and the call counts
+     * as approved by whoever makes it.
+     */
+    public static ToolContext detached(String runId, String stepId) {
+        return detached(runId, Optional.empty(), stepId, TimeSource.system());
+    }
+
+    /** {@link #detached(String, String)} for {@code user}, reading time from {@code time}. */
+    public static ToolContext detached(String runId, Optional<String> user, String stepId, TimeSource time) {
+        return new ToolContext(new DetachedScope(runId, user, runId + "/" + stepId, 1, time), stepId, 1, true, false);
+    }
+
+    /** This context for attempt {@code attempt} of the same call. */
+    ToolContext attempt(int attempt) {
+        return new ToolContext(scope, stepId, attempt, approved, child);
+    }
+
+    @Override
+    public String runId() {
+        return scope.runId();
+    }
+
+    @Override
+    public Optional<String> user() {
+        return scope.user();
+    }
+
+    /** The plan step this call belongs to, or the child of an expanded step ({@code B-0}). */
+    public String stepId() {
+        return stepId;
+    }
+
+    /** {@code runId/stepId}: the same for every attempt and every recovery of this call. */
+    @Override
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    /**
+     * Whether the call may go ahead without a person's approval: true for a high-risk tool only once a
+     * person approved its step, and always true for other tools.
+     */
+    public boolean approved() {
+        return approved;
+    }
+
+    /** Appends an event to the run's log; an object without a {@code stepId} gets this call's. */
+    @Override
+    public void emit(String type, JsonNode data) {
+        if (data instanceof ObjectNode object && !object.has("stepId")) {
+            ObjectNode tagged = object.deepCopy();
+            tagged.put("stepId", stepId);
+            scope.emit(type, tagged);
+        } else {
+            scope.emit(type, data);
+        }
+    }
+
+    /** Records a fact on the step; a child of an expanded step records under {@code <childId>.<key>}. */
+    @Override
+    public void record(String key, JsonNode value) {
+        scope.record(child ? stepId + "." + key : key, value);
+    }
+
+    /** {@link StepScope#once} for this call: keyed by this call's step id as well as {@code key}. */
+    @Override
+    public JsonNode once(String key, Supplier<JsonNode> call) {
+        return scope.once(stepId + "/" + key, call);
+    }
+
+    @Override
+    public TimeSource time() {
+        return scope.time();
+    }
+
+    @Override
+    public boolean cancellationRequested() {
+        return scope.cancellationRequested();
+    }
+
+    @Override
+    public String toString() {
+        return "ToolContext[" + idempotencyKey + ", attempt " + attempt + (approved ? ", approved" : "") + "]";
     }
 }

@@ -33,7 +33,7 @@ final class InlineStepQueueTest {
     }
 
     private static StepQueue.Invocation call(Tool tool, long ms) {
-        return new StepQueue.Invocation(tool, Json.object().put("ms", ms), new ToolContext("run", "A", "run/A", 1));
+        return new StepQueue.Invocation(tool, Json.object().put("ms", ms), ToolContext.detached("run", "A"));
     }
 
     /** Runs {@code body} on a virtual thread, as the runtime runs steps, and returns what it returned. */

@@ -456,10 +456,11 @@ final class PlanExecutorTest {
                         step("B", "database", "{\"title\": \"second\"}", "A")),
                 PlanRequest.auto(json("null")));
 
-        List<PlanExecutor.UndoResult> undone = executor.undo(runner, result.runId());
+        PlanExecutor.UndoReport undone = executor.undo(runner, result.runId());
 
-        assertThat(undone).extracting(PlanExecutor.UndoResult::stepId).containsExactly("B", "A");
-        assertThat(undone).allMatch(PlanExecutor.UndoResult::succeeded);
+        assertThat(undone.calls()).extracting(PlanExecutor.UndoCall::stepId).containsExactly("B", "A");
+        assertThat(undone.calls()).allMatch(PlanExecutor.UndoCall::succeeded);
+        assertThat(undone.undoRunId()).contains(PlanExecutor.undoRunId(result.runId(), 1));
         assertThat(calls.snapshot()).endsWith("task.delete:t-second", "task.delete:t-first");
         assertThatThrownBy(() -> executor.undo(runner, result.runId()))
                 .isInstanceOf(RunStateException.class)
