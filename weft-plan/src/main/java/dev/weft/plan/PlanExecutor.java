@@ -152,6 +152,9 @@ public final class PlanExecutor {
 
     private Graph compile(Plan plan) {
         ExecutionGroups groups = ExecutionGroups.of(plan, rejectCycles);
+        Set<String> stepIds = new HashSet<>();
+        plan.steps().forEach(step -> stepIds.add(step.id()));
+        check(plan, groups.dependencies(), stepIds);
         Graph.Builder builder = Graph.builder(graphId(plan));
         builder.node(NodeSpec.builder(PLAN_NODE, new PlanNode(plan, groups))
                 .type("plan")
@@ -161,7 +164,7 @@ public final class PlanExecutor {
         for (PlanStep step : plan.steps()) {
             List<String> deps = groups.dependencies().get(step.id());
             Set<String> scope = ancestors(step.id(), groups.dependencies());
-            builder.node(NodeSpec.builder(STEP_PREFIX + step.id(), new StepNode(this, step, deps, scope))
+            builder.node(NodeSpec.builder(STEP_PREFIX + step.id(), new StepNode(this, step, deps, scope, stepIds))
                     .name(STEP_PREFIX + step.id())
                     .type("plan-step")
                     .maxVisits(1)
@@ -182,6 +185,44 @@ public final class PlanExecutor {
             }
         }
         return builder.compile();
+    }
+
+    /**
+     * Checks what can be checked before a plan runs: every placeholder in a step's constraints and
+     * changes reads a step it depends on, directly or not, and where that step's resolver knows its
+     * tool ({@link Resolver#tool}), a path of the tool's output schema ({@code [*]} only over arrays).
+     *
+     * @throws PlanInvalidException naming each step, placeholder and reason
+     */
+    private void check(Plan plan, Map<String, List<String>> dependencies, Set<String> stepIds) {
+        List<String> problems = new ArrayList<>();
+        for (PlanStep step : plan.steps()) {
+            Set<String> scope = ancestors(step.id(), dependencies);
+            List<dev.weft.plan.internal.PlaceholderRefs.Ref> refs = new ArrayList<>();
+            refs.addAll(dev.weft.plan.internal.PlaceholderRefs.find(step.constraints(), stepIds));
+            refs.addAll(dev.weft.plan.internal.PlaceholderRefs.find(step.changes(), stepIds));
+            for (dev.weft.plan.internal.PlaceholderRefs.Ref ref : refs) {
+                if (!scope.contains(ref.step())) {
+                    problems.add("step '" + step.id() + "': placeholder " + ref.text() + " reads step '" + ref.step()
+                            + "', which it does not depend on (add '" + ref.step() + "' to its dependsOn)");
+                    continue;
+                }
+                PlanStep read = plan.step(ref.step()).orElseThrow();
+                Optional<Tool> tool = resolvers
+                        .find(read.capability(), read.action())
+                        .flatMap(r -> r.tool(read))
+                        .flatMap(tools::find);
+                if (tool.isPresent()) {
+                    dev.weft.plan.internal.PlaceholderRefs.problem(tool.get().outputSchema(), ref.path())
+                            .ifPresent(problem -> problems.add("step '" + step.id() + "': placeholder " + ref.text()
+                                    + " reads the output of tool '" + tool.get().name() + "' (step '" + ref.step()
+                                    + "'), where " + problem));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new PlanInvalidException(String.join("; ", problems));
+        }
     }
 
     /**

@@ -17,6 +17,16 @@ public interface Resolver {
     Set<String> actions();
 
     /**
+     * The tool this resolver will call for {@code step}, when it is known before resolving. A plan is
+     * checked before it runs against what is known: a placeholder that reads a step whose tool is
+     * known here must name a path of that tool's output schema. Empty by default: the check then
+     * happens when the step that reads it is resolved.
+     */
+    default java.util.Optional<String> tool(PlanStep step) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @throws dev.weft.core.WeftException to fail the step (a transient one is not retried here:
      *     resolvers that call a model retry under their own policy)
      */

@@ -13,6 +13,7 @@ import dev.weft.core.NodeResult;
 import dev.weft.core.RunError;
 import dev.weft.core.WeftException;
 import dev.weft.plan.internal.Nodes;
+import dev.weft.plan.internal.PlaceholderRefs;
 import dev.weft.plan.internal.Placeholders;
 import dev.weft.plan.internal.Placeholders.Prepared;
 import java.time.Duration;
@@ -46,9 +47,18 @@ final class StepNode implements Node {
     /** The node names of {@link #scope}. */
     private final List<String> scopeNodes;
 
-    StepNode(PlanExecutor executor, PlanStep step, List<String> dependencies, Set<String> scope) {
+    /** Every step id of the plan: only these make {@code $id} a placeholder. */
+    private final Set<String> planStepIds;
+
+    StepNode(
+            PlanExecutor executor,
+            PlanStep step,
+            List<String> dependencies,
+            Set<String> scope,
+            Set<String> planStepIds) {
         this.executor = executor;
         this.step = step;
+        this.planStepIds = Set.copyOf(planStepIds);
         this.dependencies = List.copyOf(dependencies);
         this.scope = Set.copyOf(scope);
         this.dependencyNodes = nodeNames(this.dependencies);
@@ -240,7 +250,7 @@ final class StepNode implements Node {
         }
         return switch (resolution) {
             case Resolution.Clarify clarify -> new Ended(clarify(context, clarify));
-            case Resolution.Execute call -> prepare(mode, call, results, answers);
+            case Resolution.Execute call -> prepare(context, mode, call, results, answers);
         };
     }
 
@@ -255,7 +265,12 @@ final class StepNode implements Node {
         return NodeResult.interrupt(payload);
     }
 
-    private Stage prepare(PlanMode mode, Resolution.Execute call, Map<String, JsonNode> results, ObjectNode answers) {
+    private Stage prepare(
+            NodeContext context,
+            PlanMode mode,
+            Resolution.Execute call,
+            Map<String, JsonNode> results,
+            ObjectNode answers) {
         Optional<Tool> found = executor.tools().find(call.functionName());
         if (found.isEmpty()) {
             return ended(StepOutcome.failed(
@@ -269,9 +284,15 @@ final class StepNode implements Node {
                     0));
         }
         Tool tool = found.get();
+        Optional<String> unfit = unfitPlaceholder(context, call.args());
+        if (unfit.isPresent()) {
+            return ended(StepOutcome.failed(
+                    step.id(), tool.name(), call.args(), new RunError(ErrorCode.E_PLAN_INVALID, unfit.get()), 0, 0));
+        }
         List<Prepared> prepared;
         try {
-            prepared = Placeholders.prepare(step.id(), call.args(), results, scope, answers, mode == PlanMode.PREVIEW);
+            prepared = Placeholders.prepare(
+                    step.id(), call.args(), results, scope, planStepIds, answers, mode == PlanMode.PREVIEW);
         } catch (WeftException e) {
             return ended(StepOutcome.failed(step.id(), tool.name(), call.args(), e.toError(), 0, 0));
         }
@@ -302,6 +323,36 @@ final class StepNode implements Node {
             }
         }
         return new Ready(tool, call.args(), prepared);
+    }
+
+    /**
+     * Why a placeholder of the resolved arguments cannot be filled, checked against the output schema
+     * of the tool its step called (known now that the step has run, or was previewed): the path must
+     * exist there, and {@code [*]} or {@code [n]} must apply to an array. Empty when every placeholder
+     * fits, or its step is not one this step depends on (preparing reports that).
+     */
+    private Optional<String> unfitPlaceholder(NodeContext context, JsonNode args) {
+        if (scope.isEmpty()) {
+            return Optional.empty();
+        }
+        for (PlaceholderRefs.Ref ref : PlaceholderRefs.find(args, planStepIds)) {
+            if (!scope.contains(ref.step())) {
+                continue;
+            }
+            JsonNode outcome = outcome(context, PlanExecutor.STEP_PREFIX + ref.step());
+            Optional<Tool> tool = outcome == null
+                    ? Optional.empty()
+                    : executor.tools().find(outcome.path("tool").asText());
+            if (tool.isPresent()) {
+                Optional<String> problem = PlaceholderRefs.problem(tool.get().outputSchema(), ref.path());
+                if (problem.isPresent()) {
+                    return Optional.of("step '" + step.id() + "': placeholder " + ref.text() + " reads the output of"
+                            + " tool '" + tool.get().name() + "' (step '" + ref.step() + "'), where "
+                            + problem.get());
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** The calls an approval interrupt held, to make now the run is resumed. */

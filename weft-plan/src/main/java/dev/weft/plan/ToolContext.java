@@ -98,10 +98,19 @@ public final class ToolContext implements StepScope {
         }
     }
 
-    /** Records a fact on the step; a child of an expanded step records under {@code <childId>.<key>}. */
+    /**
+     * Records a fact on the step; a child of an expanded step records under {@code <childId>.<key>}.
+     * The children of a step run at the same time and share its record, so they take turns.
+     */
     @Override
     public void record(String key, JsonNode value) {
-        scope.record(child ? stepId + "." + key : key, value);
+        if (child) {
+            synchronized (scope) {
+                scope.record(stepId + "." + key, value);
+            }
+        } else {
+            scope.record(key, value);
+        }
     }
 
     /** {@link StepScope#once} for this call: keyed by this call's step id as well as {@code key}. */

@@ -262,9 +262,29 @@ final class PlanExecutorTest {
     }
 
     @Test
-    void aPlaceholderIntoAStepItDoesNotDependOnIsUnresolved() {
-        RunResult result = runAuto(
-                step("A", "database", "{\"title\": \"a\"}"), step("B", "database", "{\"title\": \"$A.title\"}"));
+    void aPlaceholderIntoAStepItDoesNotDependOnIsRejectedBeforeTheRun() {
+        assertThatThrownBy(() -> runAuto(
+                        step("A", "database", "{\"title\": \"a\"}"),
+                        step("B", "database", "{\"title\": \"$A.title\"}")))
+                .isInstanceOf(PlanInvalidException.class)
+                .hasMessage("step 'B': placeholder $A.title reads step 'A', which it does not depend on (add 'A' to"
+                        + " its dependsOn)");
+        assertThat(calls.snapshot()).isEmpty();
+    }
+
+    @Test
+    void aResolvedPlaceholderIntoAStepItDoesNotDependOnIsUnresolved() {
+        PlanExecutor executor = executor()
+                .resolvers(ResolverRegistry.of(Fixtures.resolver(
+                        "database",
+                        (s, context) -> Resolution.execute(
+                                "task.create",
+                                object(s.id().equals("B") ? "{\"title\": \"$A.title\"}" : "{\"title\": \"a\"}")))))
+                .build();
+        RunResult result = executor.run(
+                runner,
+                planOf(step("A", "database", "{}"), step("B", "database", "{}")),
+                PlanRequest.auto(json("null")));
 
         StepOutcome b = PlanExecutor.outcomes(result).get("B");
         assertThat(b.status()).isEqualTo(StepOutcome.Status.FAILED);
@@ -285,8 +305,10 @@ final class PlanExecutorTest {
         Map<String, StepOutcome> outcomes = PlanExecutor.outcomes(result);
         assertThat(outcomes.get("B").error().orElseThrow().message())
                 .isEqualTo("step 'B': $A.emails[5].subject: the result of step 'A' has no '.emails[5].subject'");
-        assertThat(outcomes.get("C").error().orElseThrow().message())
-                .isEqualTo("step 'C': $Z.title refers to step 'Z', which it does not depend on");
+        assertThat(outcomes.get("C").status())
+                .as("$Z names no step: it is text")
+                .isEqualTo(StepOutcome.Status.SUCCEEDED);
+        assertThat(outcomes.get("C").result().get("title").asText()).isEqualTo("$Z.title");
         assertThat(outcomes.get("D").status()).isEqualTo(StepOutcome.Status.SUCCEEDED);
     }
 

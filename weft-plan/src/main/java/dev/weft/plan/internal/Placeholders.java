@@ -37,6 +37,8 @@ public final class Placeholders {
      * @param results the results of every step that has executed, by id (children such as {@code B-0}
      *     included)
      * @param scope the step ids the step may refer to: its dependencies, direct and indirect
+     * @param stepIds every step id of the plan: {@code $id} is a placeholder only when {@code id} is
+     *     one of them or a child of one ({@code B-0}); {@code $50} is text
      * @param lenient when true (a preview), placeholders that cannot be resolved are left as they are
      */
     public static List<Prepared> prepare(
@@ -44,6 +46,7 @@ public final class Placeholders {
             ObjectNode args,
             Map<String, JsonNode> results,
             Set<String> scope,
+            Set<String> stepIds,
             ObjectNode answers,
             boolean lenient) {
         if (!hasDollar(args)) {
@@ -52,20 +55,21 @@ public final class Placeholders {
             ObjectNode merged = args.deepCopy();
             merge(merged, answers);
             if (!lenient && !answers.isEmpty()) {
-                checkNoLeftovers(stepId, merged);
+                checkNoLeftovers(stepId, merged, stepIds);
             }
             return List.of(new Prepared(stepId, merged));
         }
-        Optional<Expansion> expansion = findExpansion(stepId, args, results, scope, lenient);
+        Optional<Expansion> expansion = findExpansion(stepId, args, results, scope, stepIds, lenient);
         List<Prepared> prepared = new ArrayList<>();
         if (expansion.isEmpty()) {
-            prepared.add(new Prepared(stepId, finish(stepId, args, results, scope, answers, lenient)));
+            prepared.add(new Prepared(stepId, finish(stepId, args, results, scope, stepIds, answers, lenient)));
             return prepared;
         }
         Expansion found = expansion.get();
         for (int i = 0; i < found.count(); i++) {
             ObjectNode child = (ObjectNode) found.rewrite(args, i);
-            prepared.add(new Prepared(stepId + "-" + i, finish(stepId, child, results, scope, answers, lenient)));
+            prepared.add(
+                    new Prepared(stepId + "-" + i, finish(stepId, child, results, scope, stepIds, answers, lenient)));
         }
         return prepared;
     }
@@ -75,21 +79,22 @@ public final class Placeholders {
             ObjectNode args,
             Map<String, JsonNode> results,
             Set<String> scope,
+            Set<String> stepIds,
             ObjectNode answers,
             boolean lenient) {
-        JsonNode resolved = substitute(stepId, args, results, scope, lenient);
+        JsonNode resolved = substitute(stepId, args, results, scope, stepIds, lenient);
         ObjectNode merged = resolved.deepCopy();
         merge(merged, answers);
         if (!lenient) {
-            checkNoLeftovers(stepId, merged);
+            checkNoLeftovers(stepId, merged, stepIds);
         }
         return merged;
     }
 
     /** @throws WeftException with {@code E_ARGS_UNRESOLVED} naming every placeholder left in {@code args} */
-    private static void checkNoLeftovers(String stepId, ObjectNode args) {
+    private static void checkNoLeftovers(String stepId, ObjectNode args, Set<String> stepIds) {
         List<String> left = new ArrayList<>();
-        collectLeftovers(args, "", left);
+        collectLeftovers(args, "", stepIds, left);
         if (!left.isEmpty()) {
             throw new WeftException(
                     ErrorCode.E_ARGS_UNRESOLVED,
@@ -135,12 +140,20 @@ public final class Placeholders {
     }
 
     private static Optional<Expansion> findExpansion(
-            String stepId, JsonNode args, Map<String, JsonNode> results, Set<String> scope, boolean lenient) {
+            String stepId,
+            JsonNode args,
+            Map<String, JsonNode> results,
+            Set<String> scope,
+            Set<String> stepIds,
+            boolean lenient) {
         List<String> texts = new ArrayList<>();
         collectTexts(args, texts);
         for (String text : texts) {
             Matcher m = PLACEHOLDER.matcher(text);
             while (m.find()) {
+                if (PlaceholderRefs.stepOf(m.group(1), stepIds).isEmpty()) {
+                    continue;
+                }
                 String path = m.group(2);
                 int star = path.indexOf("[*]");
                 Optional<Ref> ref = ref(m.group(1), path, results);
@@ -176,7 +189,7 @@ public final class Placeholders {
             m = PLACEHOLDER.matcher(text);
             while (m.find()) {
                 String id = m.group(1);
-                if (results.containsKey(id) || !scope.contains(id)) {
+                if (results.containsKey(id) || !scope.contains(id) || !stepIds.contains(id)) {
                     continue;
                 }
                 int children = 0;
@@ -199,28 +212,39 @@ public final class Placeholders {
     }
 
     private static JsonNode substitute(
-            String stepId, JsonNode node, Map<String, JsonNode> results, Set<String> scope, boolean lenient) {
+            String stepId,
+            JsonNode node,
+            Map<String, JsonNode> results,
+            Set<String> scope,
+            Set<String> stepIds,
+            boolean lenient) {
         if (node.isTextual()) {
-            return substituteText(stepId, node.asText(), results, scope, lenient);
+            return substituteText(stepId, node.asText(), results, scope, stepIds, lenient);
         }
         if (node.isObject()) {
             ObjectNode copy = Json.object();
             node.properties()
-                    .forEach(e -> copy.set(e.getKey(), substitute(stepId, e.getValue(), results, scope, lenient)));
+                    .forEach(e ->
+                            copy.set(e.getKey(), substitute(stepId, e.getValue(), results, scope, stepIds, lenient)));
             return copy;
         }
         if (node.isArray()) {
             ArrayNode copy = Json.mapper().createArrayNode();
-            node.forEach(item -> copy.add(substitute(stepId, item, results, scope, lenient)));
+            node.forEach(item -> copy.add(substitute(stepId, item, results, scope, stepIds, lenient)));
             return copy;
         }
         return node;
     }
 
     private static JsonNode substituteText(
-            String stepId, String text, Map<String, JsonNode> results, Set<String> scope, boolean lenient) {
+            String stepId,
+            String text,
+            Map<String, JsonNode> results,
+            Set<String> scope,
+            Set<String> stepIds,
+            boolean lenient) {
         Matcher whole = PLACEHOLDER.matcher(text);
-        if (whole.matches()) {
+        if (whole.matches() && PlaceholderRefs.stepOf(whole.group(1), stepIds).isPresent()) {
             Optional<JsonNode> value = lookup(stepId, whole.group(1), whole.group(2), results, scope, lenient);
             return value.orElse(TextNode.valueOf(text));
         }
@@ -228,6 +252,10 @@ public final class Placeholders {
         StringBuilder out = new StringBuilder();
         boolean changed = false;
         while (m.find()) {
+            if (PlaceholderRefs.stepOf(m.group(1), stepIds).isEmpty()) {
+                m.appendReplacement(out, Matcher.quoteReplacement(m.group()));
+                continue;
+            }
             Optional<JsonNode> value = lookup(stepId, m.group(1), m.group(2), results, scope, lenient);
             String replacement =
                     value.map(v -> v.isTextual() ? v.asText() : Json.write(v)).orElse(m.group());
@@ -328,17 +356,19 @@ public final class Placeholders {
         }
     }
 
-    private static void collectLeftovers(JsonNode node, String pointer, List<String> out) {
+    private static void collectLeftovers(JsonNode node, String pointer, Set<String> stepIds, List<String> out) {
         if (node.isTextual()) {
             Matcher m = PLACEHOLDER.matcher(node.asText());
             while (m.find()) {
-                out.add(m.group() + " at " + (pointer.isEmpty() ? "/" : pointer));
+                if (PlaceholderRefs.stepOf(m.group(1), stepIds).isPresent()) {
+                    out.add(m.group() + " at " + (pointer.isEmpty() ? "/" : pointer));
+                }
             }
         } else if (node.isObject()) {
-            node.properties().forEach(e -> collectLeftovers(e.getValue(), pointer + "/" + e.getKey(), out));
+            node.properties().forEach(e -> collectLeftovers(e.getValue(), pointer + "/" + e.getKey(), stepIds, out));
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                collectLeftovers(node.get(i), pointer + "/" + i, out);
+                collectLeftovers(node.get(i), pointer + "/" + i, stepIds, out);
             }
         }
     }

@@ -24,7 +24,8 @@ final class PlaceholdersTest {
         ObjectNode args = json("{\"a\": 1, \"b\": {\"c\": \"text\", \"d\": [1, \"x\"]}}");
         ObjectNode answers = json("{\"b\": {\"e\": true}, \"f\": \"g\"}");
 
-        List<Placeholders.Prepared> prepared = Placeholders.prepare("A", args, Map.of(), Set.of(), answers, false);
+        List<Placeholders.Prepared> prepared =
+                Placeholders.prepare("A", args, Map.of(), Set.of(), Set.of("A", "X"), answers, false);
 
         assertThat(prepared).hasSize(1);
         assertThat(prepared.get(0).stepId()).isEqualTo("A");
@@ -41,11 +42,11 @@ final class PlaceholdersTest {
         ObjectNode args = json("{\"a\": 1}");
         ObjectNode answers = json("{\"b\": \"$X.value\"}");
 
-        assertThatThrownBy(() -> Placeholders.prepare("A", args, Map.of(), Set.of(), answers, false))
+        assertThatThrownBy(() -> Placeholders.prepare("A", args, Map.of(), Set.of(), Set.of("A", "X"), answers, false))
                 .isInstanceOfSatisfying(
                         WeftException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.E_ARGS_UNRESOLVED))
                 .hasMessageContaining("$X.value at /b");
-        JsonNode lenient = Placeholders.prepare("A", args, Map.of(), Set.of(), answers, true)
+        JsonNode lenient = Placeholders.prepare("A", args, Map.of(), Set.of(), Set.of("A", "X"), answers, true)
                 .get(0)
                 .args();
         assertThat(lenient).isEqualTo(json("{\"a\": 1, \"b\": \"$X.value\"}"));
@@ -56,7 +57,7 @@ final class PlaceholdersTest {
         ObjectNode args = json("{\"price\": \"5 $\", \"list\": [\"$\", \"US$ 3\"]}");
 
         List<Placeholders.Prepared> prepared =
-                Placeholders.prepare("A", args, Map.of(), Set.of(), Json.object(), false);
+                Placeholders.prepare("A", args, Map.of(), Set.of(), Set.of("A", "X"), Json.object(), false);
 
         assertThat(prepared.get(0).args()).isEqualTo(args);
     }
