@@ -248,7 +248,7 @@ final class RunsCommand implements Runnable {
                     if (run.parentRunId().isPresent()) {
                         continue;
                     }
-                    RunResult result = runner.recover(Storage.graphOf(run), run.id());
+                    RunResult result = runner.recover(Storage.graphOf(run, store), run.id());
                     if (json) {
                         results.add(RunJson.of(result));
                     } else {
@@ -264,7 +264,7 @@ final class RunsCommand implements Runnable {
                 return worst;
             }
             Run run = find(store, runId);
-            Graph graph = Storage.graphOf(run);
+            Graph graph = Storage.graphOf(run, store);
             return switch (run.status()) {
                 case WAITING -> print(out, runner.resume(graph, runId, value()), json);
                 case RUNNING -> print(out, runner.recover(graph, runId), json);
@@ -325,7 +325,7 @@ final class RunsCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             Run run = find(store, runId);
-            Graph graph = Storage.graphOf(run);
+            Graph graph = Storage.graphOf(run, store);
             RunRequest.Builder request = RunRequest.builder().input(run.input()).source(run.source());
             run.variables().forEach(request::variable);
             List<Step> steps = store.steps(runId);
@@ -365,7 +365,7 @@ final class RunsCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             Run run = find(store, runId);
-            return print(out, runner(store, json).fork(Storage.graphOf(run), runId, from), json);
+            return print(out, runner(store, json).fork(Storage.graphOf(run, store), runId, from), json);
         }
     }
 

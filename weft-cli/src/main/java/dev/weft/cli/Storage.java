@@ -11,6 +11,8 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.llm.ModelSettings;
 import dev.weft.llm.Models;
 import dev.weft.llm.workflow.AgentNodeType;
+import dev.weft.plan.PlanExecutor;
+import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.Stores;
 import dev.weft.workflow.NodeTypes;
 import dev.weft.workflow.Workflow;
@@ -69,8 +71,23 @@ final class Storage {
         return builder;
     }
 
-    /** The graph a stored run was started from, rebuilt from the workflow definition kept with it. */
-    static Graph graphOf(Run run) {
+    /**
+     * The graph a stored run was started from, rebuilt from the workflow definition kept with it, or,
+     * for a plan run, from its plan by the executor that started it (found by name through {@link
+     * PlanExecutorProvider} on the class path).
+     */
+    static Graph graphOf(Run run, RunStore store) {
+        if (PlanExecutor.isPlanRun(run)) {
+            String name = PlanExecutor.executorName(run)
+                    .orElseThrow(() -> new GraphInvalidException("run '" + run.id() + "' is a plan run of an unnamed"
+                            + " executor, so this command cannot rebuild its graph; continue it from the program that"
+                            + " started it"));
+            PlanExecutorProvider provider = PlanExecutorProvider.find(name)
+                    .orElseThrow(() -> new GraphInvalidException("run '" + run.id() + "' is a plan run of executor '"
+                            + name + "', which this command does not have; continue it from the program that"
+                            + " started it"));
+            return provider.executor(store).graphOf(run).orElseThrow();
+        }
         if (!run.source().isObject() || !run.source().has("nodes")) {
             throw new GraphInvalidException("run '" + run.id() + "' was not started from a workflow file, so"
                     + " this command cannot rebuild its graph; continue it from the program that started it");

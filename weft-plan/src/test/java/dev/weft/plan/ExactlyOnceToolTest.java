@@ -111,6 +111,49 @@ final class ExactlyOnceToolTest {
     }
 
     @Test
+    void aRecoveryWatcherRecoversAPlanRunThroughItsExecutor() throws Exception {
+        PlanExecutor executor = executor(false);
+        CountDownLatch called = new CountDownLatch(1);
+        Runner dying = Runner.builder()
+                .store(store)
+                .time(at(T0))
+                .listener(event -> {
+                    if (event.type().equals(PlanEvents.TOOL_SUCCEEDED)) {
+                        called.countDown();
+                        try {
+                            new CountDownLatch(1).await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                })
+                .build();
+        Plan plan = Fixtures.plan("{\"intentType\": \"send\", \"confidence\": 1, \"plan\": [{\"id\": \"A\","
+                + " \"capability\": \"mail\", \"action\": \"send\", \"constraints\": {\"title\": \"hi\"}}]}");
+        String runId =
+                executor.start(dying, plan, PlanRequest.auto(json("null"))).runId();
+        assertThat(called.await(10, TimeUnit.SECONDS)).isTrue();
+        Runner survivor = Runner.builder()
+                .store(store)
+                .time(at(T0.plus(Duration.ofHours(1))))
+                .build();
+
+        dev.weft.core.RecoveryWatcher watcher =
+                dev.weft.core.RecoveryWatcher.start(survivor, Duration.ofMillis(20), executor::graphOf);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (store.findRun(runId).orElseThrow().status() != RunStatus.COMPLETED && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        } finally {
+            watcher.close();
+        }
+
+        assertThat(store.findRun(runId).orElseThrow().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(sends).hasValue(1);
+    }
+
+    @Test
     void anIdempotentToolIsCalledAgainWithTheSameKey() throws Exception {
         RunResult recovered = crashAfterTheCallAndRecover(executor(true));
 
