@@ -102,6 +102,16 @@ abstract class JdbcRunStore implements RunStore {
         this.selectWriter = "SELECT cancel_requested, lease_owner FROM runs WHERE id = ?" + lockingRead();
     }
 
+    /** The database this store is in, for the tables an application keeps beside the runs ({@link AppDatabase}). */
+    final DatabaseUrl url() {
+        return url;
+    }
+
+    /** The pool of write connections, for an application's migrations ({@link AppDatabase#migrate}). */
+    final HikariDataSource writePool() {
+        return writes;
+    }
+
     /** The payload limit's keeper, for a dialect that writes rows its own way. */
     final Payloads payloads() {
         return payloads;

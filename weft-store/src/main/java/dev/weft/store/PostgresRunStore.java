@@ -77,7 +77,7 @@ final class PostgresRunStore extends JdbcRunStore {
         }
     }
 
-    private static String schema(String jdbcUrl) {
+    static String schema(String jdbcUrl) {
         Matcher matcher = CURRENT_SCHEMA.matcher(jdbcUrl);
         return matcher.find() ? matcher.group(1) : DEFAULT_SCHEMA;
     }
