@@ -387,6 +387,7 @@ final class StepNode implements Node {
         if (tool.risk() == Risk.HIGH && !tool.chat()) {
             List<Prepared> waiting = prepared.stream()
                     .filter(p -> !isIn(p.stepId(), approved) && !isIn(p.stepId(), rejected))
+                    .filter(p -> tool.risk(p.args()) == Risk.HIGH)
                     .toList();
             if (!waiting.isEmpty()) {
                 ObjectNode payload = Json.object();

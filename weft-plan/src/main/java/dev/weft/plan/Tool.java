@@ -46,6 +46,7 @@ public final class Tool {
     private final JsonSchema inputValidator;
     private final JsonSchema outputValidator;
     private final Risk risk;
+    private final java.util.function.Function<JsonNode, Risk> riskOfCall;
     private final boolean idempotent;
     private final boolean lenient;
     private final boolean chat;
@@ -63,6 +64,7 @@ public final class Tool {
         this.inputValidator = Schemas.compile(inputSchema);
         this.outputValidator = Schemas.compile(outputSchema);
         this.risk = builder.risk;
+        this.riskOfCall = builder.riskOfCall;
         this.idempotent = builder.idempotent;
         this.lenient = builder.lenient || builder.chat;
         this.chat = builder.chat;
@@ -113,8 +115,18 @@ public final class Tool {
         return outputSchema;
     }
 
+    /** The risk of the tool: the highest risk any call of it may have. */
     public Risk risk() {
         return risk;
+    }
+
+    /**
+     * The risk of a call with {@code args}: the tool's {@link #risk()}, or, for a tool whose risk
+     * depends on what a call does ({@link Builder#risk(java.util.function.Function)}: deleting one
+     * task versus all of them), what the tool says of these arguments.
+     */
+    public Risk risk(JsonNode args) {
+        return riskOfCall.apply(args);
     }
 
     public boolean idempotent() {
@@ -197,7 +209,7 @@ public final class Tool {
      *     whatever path a call comes by, a high-risk tool acts only once a person said yes
      */
     public JsonNode invoke(ObjectNode args, ToolContext context) {
-        if (risk == Risk.HIGH && !chat && !context.approved()) {
+        if (!chat && !context.approved() && risk(args) == Risk.HIGH) {
             throw new ApprovalRequiredException("tool '" + name + "' is high-risk and step '" + context.stepId()
                     + "' of run '" + context.runId() + "' was not approved by a person; nothing was done");
         }
@@ -223,6 +235,7 @@ public final class Tool {
         private final ObjectNode outputSchema;
         private Call call;
         private Risk risk = Risk.LOW;
+        private java.util.function.Function<JsonNode, Risk> riskOfCall = args -> Risk.LOW;
         private boolean idempotent;
         private boolean lenient;
         private boolean chat;
@@ -260,7 +273,20 @@ public final class Tool {
         }
 
         public Builder risk(Risk risk) {
-            this.risk = Objects.requireNonNull(risk, "risk");
+            Risk fixed = Objects.requireNonNull(risk, "risk");
+            this.risk = fixed;
+            this.riskOfCall = args -> fixed;
+            return this;
+        }
+
+        /**
+         * The risk of each call, from its arguments: a tool of many operations may be high-risk for
+         * some ({@code deleteAll}) and not others. The tool's own {@link Tool#risk()} is then {@code
+         * HIGH}, the most any call may have.
+         */
+        public Builder risk(java.util.function.Function<JsonNode, Risk> riskOfCall) {
+            this.riskOfCall = Objects.requireNonNull(riskOfCall, "riskOfCall");
+            this.risk = Risk.HIGH;
             return this;
         }
 

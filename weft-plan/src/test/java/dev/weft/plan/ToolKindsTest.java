@@ -125,6 +125,31 @@ final class ToolKindsTest {
         assertThat(sent).hasValue(1);
     }
 
+    record Op(String operation) {}
+
+    @Test
+    void aToolWhoseRiskDependsOnTheCallWaitsOnlyForItsRiskyCalls() {
+        List<String> done = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Tool tasks = Tool.typed("tasks", "task operations", Op.class, Op.class, (in, ctx) -> {
+                    done.add(in.operation());
+                    return in;
+                })
+                .risk(args -> args.path("operation").asText().equals("deleteAll") ? Risk.HIGH : Risk.LOW)
+                .build();
+
+        RunResult one = runOne(tasks, "{\"operation\": \"delete\"}");
+        RunResult all = runOne(tasks, "{\"operation\": \"deleteAll\"}");
+
+        assertThat(tasks.risk()).isEqualTo(Risk.HIGH);
+        assertThat(one.status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(all.status()).isEqualTo(RunStatus.WAITING);
+        assertThat(done).containsExactly("delete");
+        assertThatThrownBy(() -> tasks.invoke(
+                        object("{\"operation\": \"deleteAll\"}"),
+                        new ToolContext(ToolContext.detached("r", "A"), "A", 1, false, false)))
+                .isInstanceOf(ApprovalRequiredException.class);
+    }
+
     @Test
     void callingAToolByNameValidatesItsArgumentsAndCallsItOncePerContext() {
         ToolRegistry tools = ToolRegistry.of(send);
