@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * PostgreSQL refuses to run as root). One server serves every test class of the run, started when
  * the first asks and stopped when the JVM exits; each {@link #freshUrl} names a new, empty schema.
  */
-final class EmbeddedPostgres {
+public final class EmbeddedPostgres {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static EmbeddedPostgres shared;
 
@@ -23,7 +23,7 @@ final class EmbeddedPostgres {
         this.server = server;
     }
 
-    static synchronized EmbeddedPostgres shared() {
+    public static synchronized EmbeddedPostgres shared() {
         if (shared == null) {
             try {
                 io.zonky.test.db.postgres.embedded.EmbeddedPostgres server =
@@ -43,7 +43,7 @@ final class EmbeddedPostgres {
     }
 
     /** A URL whose store gets a schema of its own, so that every test starts empty. */
-    String freshUrl() {
+    public String freshUrl() {
         return url("postgres") + "&currentSchema=test_" + SCHEMAS.incrementAndGet();
     }
 

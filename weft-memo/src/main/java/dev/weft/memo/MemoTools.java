@@ -1,0 +1,181 @@
+package dev.weft.memo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.WeftException;
+import dev.weft.memo.data.ListOperations;
+import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.OperationContext;
+import dev.weft.memo.data.TaskOperations;
+import dev.weft.memo.data.User;
+import dev.weft.plan.Risk;
+import dev.weft.plan.Tool;
+import dev.weft.plan.ToolContext;
+import dev.weft.plan.ToolRegistry;
+import dev.weft.plan.UndoAction;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Memo's tools over its own tables, as seed 002 names them: {@code taskOperations} and {@code
+ * listOperations}. Each call acts for the run's user only (a call with no user is refused with {@code
+ * E_FORBIDDEN}); bulk deletes are high-risk and wait for a person; every change queues its undo
+ * (create ↔ delete, update ↔ the values before, delete ↔ restore). Thread-safe.
+ */
+public final class MemoTools {
+    public static final String TASKS = "taskOperations";
+    public static final String LISTS = "listOperations";
+
+    private final MemoData data;
+    private final TaskOperations tasks;
+    private final ListOperations lists;
+
+    public MemoTools(MemoData data) {
+        this.data = data;
+        this.tasks = new TaskOperations(data);
+        this.lists = new ListOperations(data);
+    }
+
+    /** Every tool of Memo's own data. */
+    public ToolRegistry registry() {
+        return ToolRegistry.of(taskTool(), listTool());
+    }
+
+    Tool taskTool() {
+        return Tool.json(
+                        TASKS,
+                        "Tasks and reminders: create, find, update, complete and delete them (seed 002's"
+                                + " taskOperations). Completing a reminder deletes it.",
+                        schema("taskOperations.input.json"),
+                        schema("taskOperations.output.json"),
+                        (args, context) -> tasks.apply(args, operationContext(context)))
+                .risk(args -> TaskOperations.BULK_DELETES.contains(operation(args)) ? Risk.HIGH : Risk.LOW)
+                .undo((args, result) -> undo(TASKS, "tasks", "taskId", "deleteMultiple", "taskIds", args, result))
+                .build();
+    }
+
+    Tool listTool() {
+        return Tool.json(
+                        LISTS,
+                        "Lists and notes: checklists with items, or notes with content (seed 002's listOperations).",
+                        schema("listOperations.input.json"),
+                        schema("listOperations.output.json"),
+                        (args, context) -> lists.apply(args, operationContext(context)))
+                .risk(args -> ListOperations.BULK_DELETES.contains(operation(args)) ? Risk.HIGH : Risk.LOW)
+                .undo((args, result) -> undo(LISTS, "lists", "listId", "deleteMultiple", "listIds", args, result))
+                .build();
+    }
+
+    private static String operation(JsonNode args) {
+        return args.path("operation").asText("");
+    }
+
+    /**
+     * The undo of a committed call: what it created is deleted, what it changed or deleted is restored
+     * as it was.
+     */
+    private static Optional<UndoAction> undo(
+            String tool,
+            String plural,
+            String idField,
+            String deleteMany,
+            String idsField,
+            JsonNode args,
+            JsonNode result) {
+        String operation = operation(args);
+        String singular = plural.substring(0, plural.length() - 1);
+        ObjectNode undo = Json.object();
+        if (operation.equals("create") || operation.equals("addSubtask")) {
+            undo.put("operation", "delete");
+            undo.put(idField, result.path(singular).path("id").asText());
+            return Optional.of(new UndoAction(tool, undo));
+        }
+        if (operation.equals("createMultiple")) {
+            undo.put("operation", deleteMany);
+            ArrayNode ids = undo.putArray(idsField);
+            result.path(plural).forEach(item -> ids.add(item.path("id").asText()));
+            return Optional.of(new UndoAction(tool, undo));
+        }
+        ArrayNode before = Json.mapper().createArrayNode();
+        result.path("previous").forEach(before::add);
+        result.path("deleted").forEach(item -> {
+            if (!contains(before, item.path("id").asText())) {
+                before.add(item);
+            }
+        });
+        if (before.isEmpty()) {
+            return Optional.empty();
+        }
+        undo.put("operation", "restore");
+        undo.set(plural, before);
+        return Optional.of(new UndoAction(tool, undo));
+    }
+
+    private static boolean contains(ArrayNode items, String id) {
+        for (JsonNode item : items) {
+            if (item.path("id").asText().equals(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The user a call acts for, their zone, the run's time, and the call's idempotency key. */
+    private OperationContext operationContext(ToolContext context) {
+        String user = context.user()
+                .orElseThrow(() -> new WeftException(
+                        ErrorCode.E_FORBIDDEN,
+                        "Memo's tools act for a user, and run '" + context.runId() + "' has none"));
+        ZoneId zone = data.findUser(user).map(User::zone).orElse(ZoneOffset.UTC);
+        return new OperationContext(user, zone, context.time().now(), context.idempotencyKey());
+    }
+
+    private static final Map<String, ObjectNode> SCHEMAS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A schema shipped beside this class, with its {@code $defs} written in place so every check can read it. */
+    static ObjectNode schema(String name) {
+        return SCHEMAS.computeIfAbsent(name, MemoTools::load).deepCopy();
+    }
+
+    private static ObjectNode load(String name) {
+        try (InputStream in = MemoTools.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the schema " + name + " is missing from the jar");
+            }
+            ObjectNode schema = (ObjectNode) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), name);
+            JsonNode defs = schema.remove("$defs");
+            return defs == null ? schema : (ObjectNode) inline(schema, defs, Set.of());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static JsonNode inline(JsonNode node, JsonNode defs, Set<String> seen) {
+        if (node.isObject()) {
+            JsonNode ref = node.get("$ref");
+            if (ref != null && ref.asText().startsWith("#/$defs/")) {
+                String def = ref.asText().substring("#/$defs/".length());
+                return seen.contains(def) ? Json.object() : inline(defs.get(def), defs, Set.of(def));
+            }
+            ObjectNode copy = Json.object();
+            node.properties().forEach(e -> copy.set(e.getKey(), inline(e.getValue(), defs, seen)));
+            return copy;
+        }
+        if (node.isArray()) {
+            ArrayNode copy = Json.mapper().createArrayNode();
+            node.forEach(item -> copy.add(inline(item, defs, seen)));
+            return copy;
+        }
+        return node;
+    }
+}
