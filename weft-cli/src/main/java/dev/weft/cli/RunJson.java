@@ -17,6 +17,7 @@ final class RunJson {
         ObjectNode root = Json.object();
         root.put("runId", result.runId());
         root.put("status", result.status().name());
+        result.run().user().ifPresent(user -> root.put("user", user));
         root.set("error", error(result.error()));
         ArrayNode steps = root.putArray("steps");
         for (Step step : result.steps()) {

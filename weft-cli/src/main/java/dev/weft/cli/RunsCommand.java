@@ -116,6 +116,9 @@ final class RunsCommand implements Runnable {
         @Option(names = "--status", paramLabel = "S", description = "Only runs in this status (RUNNING, WAITING, …).")
         String status;
 
+        @Option(names = "--user", paramLabel = "ID", description = "Only the runs of this user.")
+        String user;
+
         @Override
         int call(RunStore store, PrintWriter out) {
             Optional<RunStatus> filter = Optional.empty();
@@ -129,7 +132,7 @@ final class RunsCommand implements Runnable {
                                     + java.util.Arrays.toString(RunStatus.values()) + ")");
                 }
             }
-            List<Run> runs = store.listRuns(filter);
+            List<Run> runs = store.listRuns(filter, Optional.ofNullable(user));
             if (json) {
                 ArrayNode array = Json.mapper().createArrayNode();
                 for (Run run : runs) {
@@ -137,6 +140,7 @@ final class RunsCommand implements Runnable {
                     node.put("runId", run.id());
                     node.put("graphId", run.graphId());
                     node.put("status", run.status().name());
+                    node.put("user", run.user().orElse(null));
                     node.put("createdAt", run.createdAt().toString());
                     node.put("endedAt", run.endedAt().map(Instant::toString).orElse(null));
                     node.set("error", RunJson.error(run.error()));
@@ -145,9 +149,11 @@ final class RunsCommand implements Runnable {
             } else if (runs.isEmpty()) {
                 out.println("no runs");
             } else {
-                out.printf("%-36s  %-10s  %-24s  %s%n", "RUN", "STATUS", "STARTED", "GRAPH");
+                out.printf("%-36s  %-10s  %-16s  %-24s  %s%n", "RUN", "STATUS", "USER", "STARTED", "GRAPH");
                 for (Run run : runs) {
-                    out.printf("%-36s  %-10s  %-24s  %s%n", run.id(), run.status(), run.createdAt(), run.graphId());
+                    out.printf(
+                            "%-36s  %-10s  %-16s  %-24s  %s%n",
+                            run.id(), run.status(), run.user().orElse("-"), run.createdAt(), run.graphId());
                 }
             }
             return ExitCodes.OK;
@@ -183,7 +189,8 @@ final class RunsCommand implements Runnable {
                 out.println(Json.write(node));
             } else {
                 out.println("run " + result.runId() + " " + result.status() + " (graph "
-                        + result.run().graphId() + ")");
+                        + result.run().graphId() + ")"
+                        + result.run().user().map(u -> ", user " + u).orElse(""));
                 for (Step step : result.steps()) {
                     out.printf(
                             "  #%d %s (%s) %s%s%s%n",
@@ -327,6 +334,7 @@ final class RunsCommand implements Runnable {
             Run run = find(store, runId);
             Graph graph = Storage.graphOf(run, store);
             RunRequest.Builder request = RunRequest.builder().input(run.input()).source(run.source());
+            run.user().ifPresent(request::user);
             run.variables().forEach(request::variable);
             List<Step> steps = store.steps(runId);
             for (String pin : pins) {

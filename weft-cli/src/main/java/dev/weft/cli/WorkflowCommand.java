@@ -56,6 +56,9 @@ final class WorkflowCommand implements Runnable {
         @Parameters(paramLabel = "FILE", description = "The workflow file (JSON).")
         Path file;
 
+        @Option(names = "--user", paramLabel = "ID", description = "The user the run is for (shown by 'runs list').")
+        String user;
+
         @Option(names = "--input", paramLabel = "JSON", description = "The run input (default: null).")
         String input;
 
@@ -146,6 +149,13 @@ final class WorkflowCommand implements Runnable {
                     .runId(runId != null ? runId : java.util.UUID.randomUUID().toString());
             if (input != null) {
                 request.input(argument("--input", input));
+            }
+            if (user != null) {
+                try {
+                    request.user(user);
+                } catch (IllegalArgumentException e) {
+                    throw new WeftException(ErrorCode.E_BAD_INPUT, "--user: " + e.getMessage());
+                }
             }
             for (String var : vars) {
                 String[] nameValue = nameValue("--var", var);

@@ -62,6 +62,42 @@ final class RunsCommandTest {
     }
 
     @Test
+    void runsAreListedByUserAndShowTheirUser() {
+        var dana = weftDb(
+                "workflow",
+                "run",
+                EXAMPLES + "approval.json",
+                "--input",
+                "{\"amount\": 500}",
+                "--user",
+                "dana",
+                "--json");
+        weftDb(
+                "workflow",
+                "run",
+                EXAMPLES + "approval.json",
+                "--input",
+                "{\"amount\": 500}",
+                "--user",
+                "omer",
+                "--json");
+        String runId = dana.json().get("runId").asText();
+
+        var listed = weftDb("runs", "list", "--user", "dana", "--json");
+        var human = weftDb("runs", "list", "--user", "dana");
+        var bad = weftDb("workflow", "run", EXAMPLES + "approval.json", "--user", " ", "--json");
+
+        assertThat(listed.json().findValuesAsText("runId")).containsExactly(runId);
+        assertThat(listed.json().get(0).get("user").asText()).isEqualTo("dana");
+        assertThat(human.out()).contains("dana").doesNotContain("omer");
+        assertThat(show(runId).get("user").asText()).isEqualTo("dana");
+        assertThat(weftDb("runs", "show", runId).out()).contains("user dana");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.json().get("error").get("code").asText()).isEqualTo("E_GRAPH_INVALID");
+        assertThat(bad.json().get("error").get("message").asText()).contains("--user");
+    }
+
+    @Test
     void showIncludesEventsWhenAsked() {
         String runId = weftDb(
                         "workflow",

@@ -13,6 +13,10 @@ public interface NodeContext extends StepScope {
     @Override
     String runId();
 
+    /** The run's user (its tenant), when it was started for one ({@code RunRequest.Builder#user}). */
+    @Override
+    Optional<String> user();
+
     String nodeId();
 
     /** The node's name: the key its output is stored under in {@link #outputs()}. */

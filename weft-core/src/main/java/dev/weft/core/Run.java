@@ -14,6 +14,8 @@ import java.util.Optional;
  *     paths ended, an object of their outputs by node name; {@code null} JSON until it completes
  * @param source what the graph was built from (a workflow definition, a plan), so that another
  *     process can rebuild it to resume the run; {@code null} JSON for graphs built in code
+ * @param user whose run it is (its tenant): an assistant scopes every query of the run by it; empty
+ *     for a run started for nobody in particular (a workflow from the command line)
  */
 public record Run(
         String id,
@@ -27,7 +29,8 @@ public record Run(
         Optional<RunError> error,
         Instant createdAt,
         Optional<Instant> endedAt,
-        JsonNode source) {
+        JsonNode source,
+        Optional<String> user) {
 
     public Run {
         Objects.requireNonNull(id, "id");
@@ -42,11 +45,38 @@ public record Run(
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(endedAt, "endedAt");
         Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(user, "user");
+    }
+
+    /**
+     * Checks that {@code actor} may act on this run: a run of a user belongs to that user alone; a run
+     * of nobody in particular is anyone's.
+     *
+     * @throws ForbiddenException ({@code E_FORBIDDEN}) if the run is another user's
+     */
+    public Run requireUser(String actor) {
+        Objects.requireNonNull(actor, "actor");
+        if (user.isPresent() && !user.get().equals(actor)) {
+            throw new ForbiddenException("run '" + id + "' is not a run of user '" + actor + "'");
+        }
+        return this;
     }
 
     public Run withStatus(RunStatus status) {
         return new Run(
-                id, graphId, parentRunId, status, input, variables, pins, output, error, createdAt, endedAt, source);
+                id,
+                graphId,
+                parentRunId,
+                status,
+                input,
+                variables,
+                pins,
+                output,
+                error,
+                createdAt,
+                endedAt,
+                source,
+                user);
     }
 
     public Run finished(RunStatus status, JsonNode output, Optional<RunError> error, Instant endedAt) {
@@ -62,6 +92,7 @@ public record Run(
                 error,
                 createdAt,
                 Optional.of(endedAt),
-                source);
+                source,
+                user);
     }
 }

@@ -188,7 +188,8 @@ final class RunCoordinator {
                 Optional.empty(),
                 now,
                 Optional.empty(),
-                request.source());
+                request.source(),
+                request.user());
         RunCoordinator coordinator = new RunCoordinator(runner, graph, run, 0);
         ObjectNode data = Json.object();
         data.put("graphId", graph.id());
@@ -237,7 +238,8 @@ final class RunCoordinator {
                 Optional.empty(),
                 now,
                 Optional.empty(),
-                source.source());
+                source.source(),
+                source.user());
         RunStore store = runner.store();
         runner.createClaimed(run);
         java.util.Set<Integer> open = new java.util.HashSet<>();
@@ -582,6 +584,7 @@ final class RunCoordinator {
         StepContext context = new StepContext(
                 runner,
                 this.run.id(),
+                this.run.user(),
                 spec,
                 activation.order,
                 input,

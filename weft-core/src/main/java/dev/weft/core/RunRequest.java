@@ -9,14 +9,15 @@ import java.util.Optional;
 
 /**
  * What a run starts with: its input, variable overrides, pinned node outputs and, optionally, its
- * id. Immutable.
+ * id and its user (the tenant it runs for). Immutable.
  */
 public record RunRequest(
         Optional<String> runId,
         JsonNode input,
         Map<String, JsonNode> variables,
         Map<String, JsonNode> pins,
-        JsonNode source) {
+        JsonNode source,
+        Optional<String> user) {
 
     public RunRequest {
         Objects.requireNonNull(runId, "runId");
@@ -24,10 +25,11 @@ public record RunRequest(
         variables = Map.copyOf(variables);
         pins = Map.copyOf(pins);
         Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(user, "user");
     }
 
     public static RunRequest of(JsonNode input) {
-        return new RunRequest(Optional.empty(), input, Map.of(), Map.of(), NullNode.getInstance());
+        return new RunRequest(Optional.empty(), input, Map.of(), Map.of(), NullNode.getInstance(), Optional.empty());
     }
 
     public static Builder builder() {
@@ -41,8 +43,18 @@ public record RunRequest(
         private final Map<String, JsonNode> variables = new LinkedHashMap<>();
         private final Map<String, JsonNode> pins = new LinkedHashMap<>();
         private JsonNode source = NullNode.getInstance();
+        private Optional<String> user = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * The user the run is for (its tenant): stored with it, shown by {@code runs list|show},
+         * inherited by its child runs, and seen by its nodes ({@link NodeContext#user()}).
+         */
+        public Builder user(String user) {
+            this.user = Optional.of(requireUser(user));
+            return this;
+        }
 
         /** What the graph was built from, stored with the run so another process can rebuild it. */
         public Builder source(JsonNode source) {
@@ -72,7 +84,20 @@ public record RunRequest(
         }
 
         public RunRequest build() {
-            return new RunRequest(runId, input, variables, pins, source);
+            return new RunRequest(runId, input, variables, pins, source, user);
         }
+    }
+
+    /**
+     * @throws IllegalArgumentException for a user id that is blank, longer than 200 characters, or
+     *     holds control characters
+     */
+    public static String requireUser(String user) {
+        Objects.requireNonNull(user, "user");
+        if (user.isBlank() || user.length() > 200 || user.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException(
+                    "a user id must be 1-200 printable characters, not blank; was '" + user + "'");
+        }
+        return user;
     }
 }

@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 final class StepContext implements NodeContext {
     private final Runner runner;
     private final String runId;
+    private final Optional<String> user;
     private final NodeSpec spec;
     private final int order;
     private final JsonNode input;
@@ -27,6 +28,7 @@ final class StepContext implements NodeContext {
     StepContext(
             Runner runner,
             String runId,
+            Optional<String> user,
             NodeSpec spec,
             int order,
             JsonNode input,
@@ -40,6 +42,7 @@ final class StepContext implements NodeContext {
             java.util.concurrent.ConcurrentMap<String, Object> runLocals) {
         this.runner = runner;
         this.runId = runId;
+        this.user = user;
         this.spec = spec;
         this.order = order;
         this.input = input;
@@ -68,6 +71,11 @@ final class StepContext implements NodeContext {
     @Override
     public String runId() {
         return runId;
+    }
+
+    @Override
+    public Optional<String> user() {
+        return user;
     }
 
     @Override

@@ -32,10 +32,12 @@ final class SubgraphNode implements Node {
                 && context.resumeValue().isPresent()) {
             result = runner.resume(graph, childRun.get(), context.resumeValue().get());
         } else {
-            RunRequest request = RunRequest.builder()
+            RunRequest.Builder builder = RunRequest.builder()
                     .runId(context.runId() + "/" + context.stepOrder() + "." + context.attempt())
-                    .input(context.input())
-                    .build();
+                    .input(context.input());
+            // A child run is its parent's user's too.
+            context.user().ifPresent(builder::user);
+            RunRequest request = builder.build();
             result = runner.newRun(graph, request, Optional.of(context.runId())).drive();
         }
         return switch (result.status()) {

@@ -288,7 +288,7 @@ public final class PlanExecutor {
         }
         RunRequest.Builder builder = RunRequest.builder().input(input).source(source());
         request.runId().ifPresent(builder::runId);
-        // MERGE-USER request.user().ifPresent(builder::user);
+        request.user().ifPresent(builder::user);
         return builder.build();
     }
 
@@ -332,6 +332,28 @@ public final class PlanExecutor {
     public static Optional<String> executorName(dev.weft.core.Run run) {
         JsonNode executor = run.source().path("executor");
         return executor.isTextual() ? Optional.of(executor.asText()) : Optional.empty();
+    }
+
+    /**
+     * {@link #resume(Runner, String, PlanDecision)} for {@code user}, who must be the run's user.
+     *
+     * @throws dev.weft.core.ForbiddenException ({@code E_FORBIDDEN}) if the run is another user's;
+     *     nothing changes
+     */
+    public RunResult resume(Runner runner, String runId, PlanDecision decision, String user) {
+        runner.result(runId).run().requireUser(user);
+        return resume(runner, runId, decision);
+    }
+
+    /**
+     * {@link #undo(Runner, String)} for {@code user}, who must be the run's user.
+     *
+     * @throws dev.weft.core.ForbiddenException ({@code E_FORBIDDEN}) if the run is another user's;
+     *     nothing changes
+     */
+    public UndoReport undo(Runner runner, String runId, String user) {
+        runner.result(runId).run().requireUser(user);
+        return undo(runner, runId);
     }
 
     /** Continues a waiting plan run with a person's decision, rebuilding its graph from the stored plan. */
@@ -466,7 +488,10 @@ public final class PlanExecutor {
                         steps.stream().map(PlanStep::id).collect(java.util.stream.Collectors.toSet()),
                         Json.object())
                 .withRunId(undoRunId(runId, attempts + 1));
-        // MERGE-USER: the undo run belongs to the undone run's user.
+        Optional<String> user = result.run().user();
+        if (user.isPresent()) {
+            request = request.forUser(user.get());
+        }
         RunResult ran;
         try {
             ran = run(runner, plan, request);

@@ -35,13 +35,13 @@ import org.jspecify.annotations.Nullable;
  */
 abstract class JdbcRunStore implements RunStore {
     private static final String RUN_COLUMNS = "id, graph_id, parent_run_id, status, input, input_ref, variables, pins,"
-            + " output, output_ref, error_code, error_message, created_at, ended_at, source";
+            + " output, output_ref, error_code, error_message, created_at, ended_at, source, user_id";
     private static final String STEP_COLUMNS = "run_id, step_order, node_id, name, type, status, attempt, pinned,"
             + " input, input_ref, output, output_ref, error_code, error_message, started_at, ended_at, details";
     private static final String FINISHED = ",COMPLETED,FAILED,CANCELLED,";
 
     private static final String INSERT_RUN = "INSERT INTO runs (" + RUN_COLUMNS
-            + ", lease_owner, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + ", lease_owner, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (id) DO NOTHING";
     /**
      * Whether a run has not finished, literally, as the condition of the partial index
@@ -85,7 +85,7 @@ abstract class JdbcRunStore implements RunStore {
         this.payloads = new Payloads(payloadLimit);
         this.updateRun = "UPDATE runs SET graph_id = ?, parent_run_id = ?, status = ?, input = ?, input_ref = ?,"
                 + " variables = ?, pins = ?, output = ?, output_ref = ?, error_code = ?, error_message = ?,"
-                + " created_at = ?, ended_at = ?, source = ? WHERE id = ? AND " + hasStatusIn("status");
+                + " created_at = ?, ended_at = ?, source = ?, user_id = ? WHERE id = ? AND " + hasStatusIn("status");
         this.updateStep = "UPDATE steps SET node_id = ?, name = ?, type = ?, status = ?, attempt = ?, pinned = ?,"
                 + " input = ?, input_ref = ?, output = ?, output_ref = ?, error_code = ?, error_message = ?,"
                 + " started_at = ?, ended_at = ?, details = ? WHERE run_id = ? AND step_order = ? AND "
@@ -248,6 +248,7 @@ abstract class JdbcRunStore implements RunStore {
         statement.setLong(i++, JsonText.nanos(run.createdAt()));
         bindTime(statement, i++, run.endedAt());
         statement.setString(i++, JsonText.write(run.source()));
+        statement.setString(i++, run.user().orElse(null));
         return i;
     }
 
@@ -284,13 +285,20 @@ abstract class JdbcRunStore implements RunStore {
     }
 
     @Override
-    public List<Run> listRuns(Optional<RunStatus> status) {
+    public List<Run> listRuns(Optional<RunStatus> status, Optional<String> user) {
         return read("list runs", sql -> {
-            String text =
-                    SELECT_RUNS + (status.isPresent() ? " WHERE status = ?" : "") + " ORDER BY created_at DESC, id";
+            List<String> conditions = new ArrayList<>(2);
+            status.ifPresent(s -> conditions.add("status = ?"));
+            user.ifPresent(u -> conditions.add("user_id = ?"));
+            String text = SELECT_RUNS + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
+                    + " ORDER BY created_at DESC, id";
             PreparedStatement select = sql.prepare(text);
+            int index = 1;
             if (status.isPresent()) {
-                select.setString(1, status.get().name());
+                select.setString(index++, status.get().name());
+            }
+            if (user.isPresent()) {
+                select.setString(index, user.get());
             }
             List<Run> runs = new ArrayList<>();
             try (ResultSet row = select.executeQuery()) {
@@ -317,7 +325,8 @@ abstract class JdbcRunStore implements RunStore {
                 error(row.getString(11), row.getString(12)),
                 JsonText.instant(row.getLong(13)),
                 time(row, 14),
-                JsonText.read(row.getString(15), "source of " + what));
+                JsonText.read(row.getString(15), "source of " + what),
+                Optional.ofNullable(row.getString(16)));
     }
 
     // ---- Steps, events, checkpoints.

@@ -72,7 +72,8 @@ final class ApplyBenchmark {
                 Optional.empty(),
                 T0,
                 Optional.empty(),
-                NullNode.getInstance()));
+                NullNode.getInstance(),
+                Optional.empty()));
         store.insertStep(step(runId, 1).running(1, Json.object(), T0));
         Map<String, JsonNode> outputs = new LinkedHashMap<>();
         long start = System.nanoTime();

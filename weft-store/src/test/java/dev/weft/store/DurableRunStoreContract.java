@@ -121,7 +121,8 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                 Optional.empty(),
                 T0,
                 Optional.empty(),
-                NullNode.getInstance());
+                NullNode.getInstance(),
+                Optional.empty());
     }
 
     private static String newId() {
@@ -345,7 +346,8 @@ abstract class DurableRunStoreContract extends RunStoreContract {
                 Optional.empty(),
                 precise,
                 Optional.of(precise.plusNanos(1)),
-                NullNode.getInstance());
+                NullNode.getInstance(),
+                Optional.empty());
         store.createRun(run);
 
         assertThat(store.findRun(run.id())).contains(run);

@@ -37,7 +37,8 @@ final class StoresTest {
                 Optional.empty(),
                 Instant.parse("2026-11-21T10:00:00Z"),
                 Optional.empty(),
-                Json.object());
+                Json.object(),
+                Optional.empty());
     }
 
     private static AbstractThrowableAssert<?, ? extends Throwable> assertFails(String url, ErrorCode code) {

@@ -93,7 +93,12 @@ public interface RunStore extends AutoCloseable {
     boolean updateRun(Run run, Set<RunStatus> expected);
 
     /** Runs, newest first, optionally only those in {@code status}. */
-    List<Run> listRuns(Optional<RunStatus> status);
+    default List<Run> listRuns(Optional<RunStatus> status) {
+        return listRuns(status, Optional.empty());
+    }
+
+    /** Runs, newest first, optionally only those in {@code status}, and only those of {@code user}. */
+    List<Run> listRuns(Optional<RunStatus> status, Optional<String> user);
 
     void insertStep(Step step);
 

@@ -110,11 +110,12 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
-    public List<Run> listRuns(Optional<RunStatus> status) {
+    public List<Run> listRuns(Optional<RunStatus> status, Optional<String> user) {
         List<Run> result = new ArrayList<>();
         for (Entry entry : runs.values()) {
             synchronized (entry) {
-                if (status.isEmpty() || status.get() == entry.run.status()) {
+                if ((status.isEmpty() || status.get() == entry.run.status())
+                        && (user.isEmpty() || user.equals(entry.run.user()))) {
                     result.add(entry.run);
                 }
             }

@@ -66,6 +66,50 @@ public abstract class RunStoreContract {
         return Json.parse(text, "test JSON");
     }
 
+    protected static Run runOf(String id, String user, RunStatus status, Instant createdAt) {
+        Run run = run(id, status, createdAt);
+        return new Run(
+                run.id(),
+                run.graphId(),
+                run.parentRunId(),
+                run.status(),
+                run.input(),
+                run.variables(),
+                run.pins(),
+                run.output(),
+                run.error(),
+                run.createdAt(),
+                run.endedAt(),
+                run.source(),
+                Optional.of(user));
+    }
+
+    @Test
+    void aRunKeepsItsUserAndAUsersRunsAreListedWithoutAnyoneElses() {
+        store.createRun(runOf("r-dana-1", "dana", RunStatus.RUNNING, T0));
+        store.createRun(runOf("r-dana-2", "dana", RunStatus.WAITING, T0.plusSeconds(1)));
+        store.createRun(runOf("r-omer", "omer", RunStatus.WAITING, T0.plusSeconds(2)));
+        store.createRun(run("r-nobody", RunStatus.WAITING, T0.plusSeconds(3)));
+
+        assertThat(store.findRun("r-dana-1").orElseThrow().user()).contains("dana");
+        assertThat(store.findRun("r-nobody").orElseThrow().user()).isEmpty();
+        assertThat(store.listRuns(Optional.empty(), Optional.of("dana")))
+                .extracting(Run::id)
+                .containsExactly("r-dana-2", "r-dana-1");
+        assertThat(store.listRuns(Optional.of(RunStatus.WAITING), Optional.of("dana")))
+                .extracting(Run::id)
+                .containsExactly("r-dana-2");
+        assertThat(store.listRuns(Optional.empty(), Optional.of("nobody-here"))).isEmpty();
+        assertThat(store.listRuns(Optional.of(RunStatus.WAITING)))
+                .extracting(Run::id)
+                .containsExactly("r-nobody", "r-omer", "r-dana-2");
+        Run ended = store.findRun("r-dana-2")
+                .orElseThrow()
+                .finished(RunStatus.COMPLETED, json("1"), Optional.empty(), T0.plusSeconds(9));
+        assertThat(store.updateRun(ended, java.util.Set.of(RunStatus.WAITING))).isTrue();
+        assertThat(store.findRun("r-dana-2").orElseThrow().user()).contains("dana");
+    }
+
     protected static Run run(String id, RunStatus status, Instant createdAt) {
         return new Run(
                 id,
@@ -79,7 +123,8 @@ public abstract class RunStoreContract {
                 Optional.empty(),
                 createdAt,
                 Optional.empty(),
-                json("{\"id\": \"wf\"}"));
+                json("{\"id\": \"wf\"}"),
+                Optional.empty());
     }
 
     protected static Step step(String runId, int order, StepStatus status) {
