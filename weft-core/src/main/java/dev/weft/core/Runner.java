@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,7 +32,9 @@ public final class Runner {
     private final boolean checkpointEveryStep;
     private final Durability durability;
     private final java.time.Duration commitDelay;
-    private final String owner = "runner-" + UUID.randomUUID();
+    private final LeaseOwner leaseOwner;
+    private final String owner;
+    private final ProcessProbe processes;
     private final java.time.Duration leaseDuration;
     private final java.util.Set<String> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** This runner's runs that are not in the store yet: their writer creates them (see WriteBuffer). */
@@ -77,6 +78,9 @@ public final class Runner {
         this.durability = builder.durability;
         this.commitDelay = builder.commitDelay;
         this.leaseDuration = builder.leaseDuration;
+        this.leaseOwner = builder.leaseOwner == null ? LeaseOwner.ofThisProcess() : builder.leaseOwner;
+        this.owner = leaseOwner.format();
+        this.processes = builder.processes;
     }
 
     public static Builder builder() {
@@ -265,9 +269,33 @@ public final class Runner {
         return RunCoordinator.recover(this, graph, run, checkpoint).drive();
     }
 
-    /** Runs left {@code RUNNING} by a process that died (their lease expired). */
+    /**
+     * Runs left {@code RUNNING} by a process that died: their lease expired, or its holder was a
+     * process of this host that is no longer running.
+     */
     public List<Run> recoverable() {
-        return store.recoverable(time.now());
+        java.time.Instant now = time.now();
+        List<Run> runs = new ArrayList<>(store.recoverable(now));
+        java.util.Set<String> found = new java.util.HashSet<>();
+        runs.forEach(run -> found.add(run.id()));
+        for (Run run : store.listRuns(Optional.of(RunStatus.RUNNING))) {
+            if (!found.contains(run.id())
+                    && store.lease(run.id()).map(l -> deadHereOwner(l.owner())).orElse(false)) {
+                runs.add(run);
+            }
+        }
+        runs.sort(java.util.Comparator.comparing(Run::createdAt).thenComparing(Run::id));
+        return runs;
+    }
+
+    /** Whether {@code owner} was a runner of a process on this host that is no longer running. */
+    private boolean deadHereOwner(String owner) {
+        Optional<LeaseOwner> holder = LeaseOwner.parse(owner);
+        return holder.isPresent()
+                && holder.get().host().equals(leaseOwner.host())
+                && !(holder.get().pid() == leaseOwner.pid()
+                        && holder.get().processStart().equals(leaseOwner.processStart()))
+                && !processes.isRunning(holder.get().pid(), holder.get().processStart());
     }
 
     /**
@@ -295,10 +323,42 @@ public final class Runner {
     /** Takes the lease of a run this runner is about to drive, and keeps it renewed while it does. */
     void claim(String runId) {
         java.time.Instant now = time.now();
-        if (!store.claim(runId, new RunStore.Lease(owner, now.plus(leaseDuration)), now)) {
-            throw new RunStateException("run '" + runId + "' is being run by another live process");
+        RunStore.Lease mine = new RunStore.Lease(owner, now.plus(leaseDuration));
+        if (!store.claim(runId, mine, now)) {
+            Optional<RunStore.Lease> held = store.lease(runId);
+            // A holder that was a process of this host and is gone cannot renew: take the run at once,
+            // rather than make the person wait for the lease to run out.
+            boolean dead = held.isPresent() && deadHereOwner(held.get().owner());
+            if (!dead) {
+                throw new RunStateException("run '" + runId + "' is being run by "
+                        + held.map(l -> holder(l, now)).orElse("another process"));
+            }
+            if (!store.takeOver(runId, held.get().owner(), mine)) {
+                throw new RunStateException("run '" + runId + "' was taken over by another process as this one tried");
+            }
         }
         holding(runId);
+    }
+
+    /** Who holds {@code lease}, and when the run can be taken over, for a person. */
+    private String holder(RunStore.Lease lease, java.time.Instant now) {
+        long seconds =
+                Math.max(1, (java.time.Duration.between(now, lease.until()).toMillis() + 999) / 1000);
+        Optional<LeaseOwner> holder = LeaseOwner.parse(lease.owner());
+        if (holder.isEmpty()) {
+            return "another process; if it died, its lease expires in " + seconds + " s";
+        }
+        if (holder.get().host().equals(leaseOwner.host())) {
+            return holder.get() + ", which is still running"
+                    + holder.get()
+                            .processStart()
+                            .map(s -> " (started " + s + ")")
+                            .orElse("")
+                    + "; stop it, or wait " + seconds + " s for its lease to expire";
+        }
+        return "a process on host " + holder.get().host() + " (process "
+                + holder.get().pid() + "); if that process died, the run can be taken over when its lease expires in "
+                + seconds + " s";
     }
 
     /** Creates a new run already claimed by this runner (one transaction in a durable store). */
@@ -438,6 +498,20 @@ public final class Runner {
         private Durability durability = Durability.SYNC;
         private java.time.Duration commitDelay = DEFAULT_COMMIT_DELAY;
         private java.time.Duration leaseDuration = java.time.Duration.ofSeconds(30);
+        private @org.jspecify.annotations.Nullable LeaseOwner leaseOwner;
+        private ProcessProbe processes = ProcessProbe.system();
+
+        /** How to tell whether a process of this host still runs; the operating system's view by default. */
+        public Builder processProbe(ProcessProbe processes) {
+            this.processes = Objects.requireNonNull(processes, "processes");
+            return this;
+        }
+
+        /** Who this runner is as a lease holder; this process, with a new runner id, by default. For tests. */
+        Builder leaseOwner(LeaseOwner leaseOwner) {
+            this.leaseOwner = Objects.requireNonNull(leaseOwner, "leaseOwner");
+            return this;
+        }
 
         private Builder() {}
 

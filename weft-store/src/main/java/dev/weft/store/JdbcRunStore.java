@@ -836,6 +836,36 @@ abstract class JdbcRunStore implements RunStore {
     }
 
     @Override
+    public Optional<Lease> lease(String runId) {
+        return read("read the lease of run " + runId, sql -> {
+            PreparedStatement select = sql.prepare("SELECT lease_owner, lease_until FROM runs WHERE id = ?");
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next() || row.getString(1) == null) {
+                    return Optional.<Lease>empty();
+                }
+                long until = row.getLong(2);
+                return Optional.of(
+                        new Lease(row.getString(1), row.wasNull() ? Instant.EPOCH : JsonText.instant(until)));
+            }
+        });
+    }
+
+    @Override
+    public boolean takeOver(String runId, String deadOwner, Lease lease) {
+        return write("take over run " + runId, sql -> {
+            PreparedStatement update = sql.prepare(
+                    "UPDATE runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND status = ? AND lease_owner = ?");
+            update.setString(1, lease.owner());
+            update.setLong(2, JsonText.nanos(lease.until()));
+            update.setString(3, runId);
+            update.setString(4, RunStatus.RUNNING.name());
+            update.setString(5, deadOwner);
+            return update.executeUpdate() == 1;
+        });
+    }
+
+    @Override
     public void renew(String owner, Instant until) {
         write("renew the leases of " + owner, sql -> {
             PreparedStatement update = sql.prepare(RENEW);

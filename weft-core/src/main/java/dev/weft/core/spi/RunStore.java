@@ -153,6 +153,16 @@ public interface RunStore extends AutoCloseable {
      */
     boolean claim(String runId, Lease lease, Instant now);
 
+    /** The lease on run {@code runId}, if one was ever taken. */
+    Optional<Lease> lease(String runId);
+
+    /**
+     * Takes the lease of a {@code RUNNING} run from {@code deadOwner}, a holder known to be dead,
+     * whatever its lease's time: succeeds only if {@code deadOwner} still holds it, so of several
+     * processes taking over at once, one wins.
+     */
+    boolean takeOver(String runId, String deadOwner, Lease lease);
+
     /** Extends the lease of every unfinished run {@code owner} holds. */
     void renew(String owner, Instant until);
 

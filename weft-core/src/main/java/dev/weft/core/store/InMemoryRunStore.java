@@ -281,6 +281,32 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
+    public Optional<Lease> lease(String runId) {
+        Entry entry = runs.get(runId);
+        if (entry == null) {
+            return Optional.empty();
+        }
+        synchronized (entry) {
+            return entry.owner == null
+                    ? Optional.empty()
+                    : Optional.of(new Lease(entry.owner, entry.leaseUntil == null ? Instant.EPOCH : entry.leaseUntil));
+        }
+    }
+
+    @Override
+    public boolean takeOver(String runId, String deadOwner, Lease lease) {
+        Entry entry = entry(runId);
+        synchronized (entry) {
+            if (entry.run.status() != dev.weft.core.RunStatus.RUNNING || !deadOwner.equals(entry.owner)) {
+                return false;
+            }
+            entry.owner = lease.owner();
+            entry.leaseUntil = lease.until();
+            return true;
+        }
+    }
+
+    @Override
     public void renew(String owner, Instant until) {
         for (Entry entry : runs.values()) {
             synchronized (entry) {

@@ -85,6 +85,22 @@ public abstract class RunStoreContract {
     }
 
     @Test
+    void aLeaseIsReadBackAndTakenOverOnlyFromTheHolderNamed() {
+        store.createRun(run("r-held", RunStatus.RUNNING, T0), new RunStore.Lease("dead-owner", T0.plusSeconds(30)));
+        store.createRun(run("r-done", RunStatus.COMPLETED, T0));
+
+        assertThat(store.lease("r-held")).contains(new RunStore.Lease("dead-owner", T0.plusSeconds(30)));
+        assertThat(store.lease("r-done")).isEmpty();
+        assertThat(store.takeOver("r-held", "someone-else", new RunStore.Lease("me", T0.plusSeconds(60))))
+                .isFalse();
+        assertThat(store.takeOver("r-held", "dead-owner", new RunStore.Lease("me", T0.plusSeconds(60))))
+                .isTrue();
+        assertThat(store.takeOver("r-held", "dead-owner", new RunStore.Lease("you", T0.plusSeconds(60))))
+                .isFalse();
+        assertThat(store.lease("r-held")).contains(new RunStore.Lease("me", T0.plusSeconds(60)));
+    }
+
+    @Test
     void aRunKeepsItsUserAndAUsersRunsAreListedWithoutAnyoneElses() {
         store.createRun(runOf("r-dana-1", "dana", RunStatus.RUNNING, T0));
         store.createRun(runOf("r-dana-2", "dana", RunStatus.WAITING, T0.plusSeconds(1)));
