@@ -70,6 +70,59 @@ final class CrashRecoveryIT {
         }
     }
 
+    /**
+     * After SIGKILL, the run is taken over at once, with the real clock and the default 30 s lease:
+     * its holder was a process of this host, and it is gone.
+     */
+    @Test
+    void aRunWhoseProcessWasKilledIsTakenOverAtOnceWithoutWaitingForItsLease() throws Exception {
+        String url = "sqlite:" + dir.resolve("takeover.db");
+        Path marks = dir.resolve("takeover-marks.txt");
+        Path calls = dir.resolve("takeover-calls.txt");
+        Files.createFile(marks);
+        Files.createFile(calls);
+        Workflow workflow = Workflow.compile(
+                WorkflowParser.read(WORKFLOW), NodeTypes.standard().with(new MarkNodeType(marks, calls)));
+        String runId = "takeover-" + UUID.randomUUID();
+        Process worker = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElse("java"),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        CrashWorker.class.getName(),
+                        url,
+                        runId,
+                        WORKFLOW.toString(),
+                        marks.toString(),
+                        calls.toString(),
+                        Durability.SYNC.name())
+                .redirectErrorStream(true)
+                .start();
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = lines.readLine()) != null && !line.equals("started")) {
+            // the JVM's start-up chatter
+        }
+        assertThat(line).isEqualTo("started");
+        Thread.sleep(KILL_SPAN_MILLIS / 4);
+        worker.destroyForcibly();
+        assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        try (RunStore store = Stores.open(Optional.of(url), Map.of())) {
+            Runner runner = Runner.builder().store(store).build();
+            long started = System.nanoTime();
+
+            assertThat(runner.recoverable()).extracting(Run::id).containsExactly(runId);
+            RunResult result = runner.recover(workflow.graph(), runId);
+
+            assertThat(result.status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("taken over without waiting out the 30 s lease")
+                    .isLessThan(Duration.ofSeconds(25));
+        }
+    }
+
     private void crashAndRecover(String url, Durability durability, int killPoints) throws Exception {
         Path marks = dir.resolve("marks-" + UUID.randomUUID() + ".txt");
         Path calls = dir.resolve("calls-" + UUID.randomUUID() + ".txt");
