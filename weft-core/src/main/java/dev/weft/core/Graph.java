@@ -366,6 +366,7 @@ public final class Graph {
                             + " back without a way out");
                 }
             }
+            checkTypes(byId, problems);
             if (!problems.isEmpty()) {
                 throw new GraphInvalidException(problems);
             }
@@ -376,6 +377,77 @@ public final class Graph {
                     java.util.Collections.unmodifiableMap(new LinkedHashMap<>(variables)),
                     Map.copyOf(index),
                     reaches);
+        }
+
+        /**
+         * Checks declared types along the edges: where a node declares its input schema, the output
+         * schema of a node leading to it must fit it ({@link SchemaFit}). A node that several nodes
+         * lead to gets the shallow merge of their objects, so each property it requires must come
+         * from one of them, and fit there; when one of them may output something other than an
+         * object, the merge is keyed by node name and is not checked. Undeclared schemas are not
+         * checked.
+         */
+        private void checkTypes(Map<String, NodeSpec> byId, List<String> problems) {
+            Map<String, List<NodeSpec>> sources = new LinkedHashMap<>();
+            for (Edge edge : edges) {
+                NodeSpec source = byId.get(edge.source());
+                NodeSpec target = byId.get(edge.target());
+                if (source != null && target != null && target.inputSchema().isPresent()) {
+                    List<NodeSpec> into = sources.computeIfAbsent(target.id(), k -> new ArrayList<>());
+                    if (!into.contains(source)) {
+                        into.add(source);
+                    }
+                }
+            }
+            sources.forEach((targetId, from) -> {
+                NodeSpec target = byId.get(targetId);
+                com.fasterxml.jackson.databind.node.ObjectNode input =
+                        target.inputSchema().orElseThrow();
+                if (from.size() == 1) {
+                    NodeSpec source = from.get(0);
+                    source.outputSchema()
+                            .ifPresent(
+                                    output -> SchemaFit.problems(output, input, "the output of '" + source.id() + "'")
+                                            .forEach(p -> problems.add("connection '" + source.id() + "' → '" + targetId
+                                                    + "': " + p + " by the input of '" + targetId + "'")));
+                    return;
+                }
+                if (from.stream()
+                        .anyMatch(n -> n.outputSchema().isEmpty()
+                                || !"object"
+                                        .equals(n.outputSchema()
+                                                .get()
+                                                .path("type")
+                                                .asText()))) {
+                    return;
+                }
+                com.fasterxml.jackson.databind.node.ObjectNode merged = Json.object();
+                merged.put("type", "object");
+                com.fasterxml.jackson.databind.node.ObjectNode properties = merged.putObject("properties");
+                com.fasterxml.jackson.databind.node.ArrayNode required = merged.putArray("required");
+                for (NodeSpec node : from) {
+                    JsonNode output = node.outputSchema().orElseThrow();
+                    output.path("properties").properties().forEach(e -> properties.set(e.getKey(), e.getValue()));
+                    output.path("required").forEach(name -> {
+                        if (!contains(required, name.asText())) {
+                            required.add(name.asText());
+                        }
+                    });
+                }
+                List<String> names = from.stream().map(NodeSpec::id).toList();
+                SchemaFit.problems(merged, input, "the merged outputs of " + names)
+                        .forEach(p -> problems.add("connections " + names + " → '" + targetId + "': " + p
+                                + " by the input of '" + targetId + "'"));
+            });
+        }
+
+        private static boolean contains(com.fasterxml.jackson.databind.node.ArrayNode array, String text) {
+            for (JsonNode item : array) {
+                if (item.asText().equals(text)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private static BitSet reachableFrom(

@@ -23,6 +23,8 @@ public final class NodeSpec {
     private final Function<JsonNode, String> router;
     private final int maxVisits;
     private final RetryPolicy retryPolicy;
+    private final java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> inputSchema;
+    private final java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> outputSchema;
 
     private NodeSpec(Builder builder) {
         this.id = builder.id;
@@ -33,6 +35,8 @@ public final class NodeSpec {
         this.router = builder.router;
         this.maxVisits = builder.maxVisits;
         this.retryPolicy = builder.retryPolicy;
+        this.inputSchema = java.util.Optional.ofNullable(builder.inputSchema);
+        this.outputSchema = java.util.Optional.ofNullable(builder.outputSchema);
     }
 
     public static Builder builder(String id, Node node) {
@@ -78,6 +82,16 @@ public final class NodeSpec {
         return retryPolicy;
     }
 
+    /** The JSON Schema of the input this node accepts, if it declares one; a graph checks its edges against it. */
+    public java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> inputSchema() {
+        return inputSchema.map(com.fasterxml.jackson.databind.node.ObjectNode::deepCopy);
+    }
+
+    /** The JSON Schema of the output this node produces, if it declares one. */
+    public java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> outputSchema() {
+        return outputSchema.map(com.fasterxml.jackson.databind.node.ObjectNode::deepCopy);
+    }
+
     @Override
     public String toString() {
         return "NodeSpec[" + id + ", type=" + type + ", handles=" + handles + "]";
@@ -93,10 +107,48 @@ public final class NodeSpec {
         private Function<JsonNode, String> router = output -> Graph.OUTPUT;
         private int maxVisits = DEFAULT_MAX_VISITS;
         private RetryPolicy retryPolicy = RetryPolicy.NONE;
+        private com.fasterxml.jackson.databind.node.@org.jspecify.annotations.Nullable ObjectNode inputSchema;
+        private com.fasterxml.jackson.databind.node.@org.jspecify.annotations.Nullable ObjectNode outputSchema;
 
         private Builder(String id, Node node) {
             this.id = requireName(id, "node id");
             this.node = Objects.requireNonNull(node, "node");
+        }
+
+        /**
+         * Declares the JSON Schema of the node's input: when the graph compiles, the output schema of
+         * each node leading here must fit it.
+         *
+         * @throws IllegalArgumentException for a schema whose {@code type} names no JSON type
+         */
+        public Builder inputSchema(com.fasterxml.jackson.databind.node.ObjectNode schema) {
+            this.inputSchema = requireSchema(schema, "input");
+            return this;
+        }
+
+        /** Declares the JSON Schema of the node's output, checked against the input schemas of the nodes it leads to. */
+        public Builder outputSchema(com.fasterxml.jackson.databind.node.ObjectNode schema) {
+            this.outputSchema = requireSchema(schema, "output");
+            return this;
+        }
+
+        private com.fasterxml.jackson.databind.node.ObjectNode requireSchema(
+                com.fasterxml.jackson.databind.node.ObjectNode schema, String which) {
+            Objects.requireNonNull(schema, which + " schema");
+            JsonNode type = schema.path("type");
+            List<JsonNode> names = new java.util.ArrayList<>();
+            if (type.isArray()) {
+                type.forEach(names::add);
+            } else if (!type.isMissingNode()) {
+                names.add(type);
+            }
+            for (JsonNode name : names) {
+                if (!name.isTextual() || !SchemaFit.TYPE_NAMES.contains(name.asText())) {
+                    throw new IllegalArgumentException("the " + which + " schema of node '" + id
+                            + "' has a type that is not a JSON type (" + SchemaFit.TYPE_NAMES + "): " + type);
+                }
+            }
+            return schema.deepCopy();
         }
 
         public Builder name(String name) {

@@ -114,7 +114,8 @@ final class RecoveryTest {
             assertThat(other.recoverable()).isEmpty();
             assertThatThrownBy(() -> other.recover(graph, handle.runId()))
                     .isInstanceOf(RunStateException.class)
-                    .hasMessageContaining("is being run by process " + ProcessHandle.current().pid())
+                    .hasMessageContaining(
+                            "is being run by process " + ProcessHandle.current().pid())
                     .hasMessageContaining("still running");
         } finally {
             release.countDown();
