@@ -196,7 +196,8 @@ public final class ModelNodes {
             Optional<Prompt> prompt = input.path("prompt").isObject()
                     ? Optional.of(Prompt.fromJson(input.get("prompt"), "prompt"))
                     : Optional.empty();
-            StructuredOutput.Parsed parsed = StructuredOutput.parse(context, model, prompt, text, schema);
+            StructuredOutput.Parsed parsed =
+                    StructuredOutput.parse(context, "node '" + context.nodeId() + "'", model, prompt, text, schema);
             context.record("repaired", com.fasterxml.jackson.databind.node.BooleanNode.valueOf(parsed.repaired()));
             if (parsed.repaired()) {
                 StepFacts.call(context, model, parsed.repairTokens(), parsed.repairLatency(), parsed.repairAttempts());
@@ -227,7 +228,8 @@ public final class ModelNodes {
             }
             StructuredOutput.Parsed parsed;
             try {
-                parsed = StructuredOutput.parse(context, model, Optional.of(prompt), text, schema);
+                parsed = StructuredOutput.parse(
+                        context, "node '" + context.nodeId() + "'", model, Optional.of(prompt), text, schema);
             } catch (WeftException e) {
                 StepFacts.call(context, model, outcome);
                 throw e;
@@ -286,37 +288,12 @@ public final class ModelNodes {
         }
 
         private ObjectNode check(NodeContext context, int index, ToolExecutionRequest request) {
-            String where = "/toolCalls/" + index;
-            JsonSchemas.Compiled schema = schemas.get(request.name());
-            if (schema == null) {
-                throw new ModelOutputInvalidException(
-                        where + "/name",
-                        "node '" + context.nodeId() + "': the model called tool '" + request.name()
-                                + "', which was not offered (offered: " + String.join(", ", schemas.keySet()) + ")");
-            }
-            JsonNode arguments;
-            try {
-                String text = request.arguments() == null || request.arguments().isBlank() ? "{}" : request.arguments();
-                arguments = Json.mapper().readTree(text);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new ModelOutputInvalidException(
-                        where + "/arguments",
-                        "node '" + context.nodeId() + "': the arguments of tool '" + request.name() + "' are not JSON: "
-                                + Json.describe(e));
-            }
-            List<JsonSchemas.Violation> violations = schema.validate(arguments);
-            if (!violations.isEmpty()) {
-                JsonSchemas.Violation first = violations.get(0);
-                throw new ModelOutputInvalidException(
-                        where + "/arguments" + (first.pointer().equals("/") ? "" : first.pointer()),
-                        "node '" + context.nodeId() + "': the arguments of tool '" + request.name()
-                                + "' break its schema at " + first);
-            }
-            ObjectNode call = Json.object();
-            call.put("id", request.id() == null ? "call_" + (index + 1) : request.id());
-            call.put("name", request.name());
-            call.set("arguments", arguments);
-            return call;
+            ToolCall call = ToolCall.checked("node '" + context.nodeId() + "'", schemas, index, request);
+            ObjectNode json = Json.object();
+            json.put("id", call.id());
+            json.put("name", call.name());
+            json.set("arguments", call.arguments());
+            return json;
         }
     }
 }

@@ -2,7 +2,7 @@ package dev.weft.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.weft.core.NodeContext;
+import dev.weft.core.StepScope;
 import dev.weft.llm.internal.JsonExtraction;
 import dev.weft.llm.internal.JsonSchemas;
 import dev.weft.llm.internal.ModelCalls;
@@ -28,8 +28,14 @@ final class StructuredOutput {
         record Invalid(String pointer, String message) implements Check {}
     }
 
+    /** @param who what made the call, for messages: {@code node 'x'}, {@code step 'B'} */
     static Parsed parse(
-            NodeContext context, Model model, Optional<Prompt> prompt, String reply, JsonSchemas.Compiled schema) {
+            StepScope context,
+            String who,
+            Model model,
+            Optional<Prompt> prompt,
+            String reply,
+            JsonSchemas.Compiled schema) {
         Check.Invalid problem;
         switch (check(reply, schema)) {
             case Check.Valid valid -> {
@@ -40,8 +46,7 @@ final class StructuredOutput {
         if (prompt.isEmpty()) {
             throw new ModelOutputInvalidException(
                     problem.pointer(),
-                    "node '" + context.nodeId() + "': the model's reply " + problem.message()
-                            + " (no prompt in the input to ask again with)");
+                    who + ": the model's reply " + problem.message() + " (no prompt in the input to ask again with)");
         }
         List<ChatMessage> messages = ModelCalls.messages(model, prompt.get(), schema);
         ModelCalls.Outcome outcome = ModelCalls.call(
@@ -56,7 +61,7 @@ final class StructuredOutput {
             case Check.Invalid still ->
                 throw new ModelOutputInvalidException(
                         still.pointer(),
-                        "node '" + context.nodeId() + "': the model's reply " + still.message()
+                        who + ": the model's reply " + still.message()
                                 + " (asked once more with the error; the second reply failed too)");
         };
     }

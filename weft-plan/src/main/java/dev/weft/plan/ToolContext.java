@@ -47,6 +47,14 @@ public final class ToolContext implements StepScope {
         return new ToolContext(new DetachedScope(runId, user, runId + "/" + stepId, 1, time), stepId, 1, true, false);
     }
 
+    /**
+     * This context for a call no person approved: a high-risk tool called with it is refused ({@code
+     * E_APPROVAL_REQUIRED}). For calls a step makes on a model's say-so (seed 004's tool dispatch).
+     */
+    public ToolContext unapproved() {
+        return new ToolContext(scope, stepId, attempt, false, child);
+    }
+
     /** This context for attempt {@code attempt} of the same call. */
     ToolContext attempt(int attempt) {
         return new ToolContext(scope, stepId, attempt, approved, child);

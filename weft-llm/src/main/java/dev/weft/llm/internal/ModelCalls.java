@@ -18,7 +18,7 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
-import dev.weft.core.NodeContext;
+import dev.weft.core.StepScope;
 import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.llm.Model;
@@ -114,7 +114,7 @@ public final class ModelCalls {
         return repaired;
     }
 
-    static ToolSpecification specification(ToolDefinition tool) {
+    public static ToolSpecification specification(ToolDefinition tool) {
         JsonNode schema = tool.parameters();
         JsonObjectSchema.Builder parameters = JsonObjectSchema.builder();
         if (schema.path("description").isTextual()) {
@@ -145,7 +145,7 @@ public final class ModelCalls {
      * @throws WeftException the classified failure once the policy gives up (or at once when it is
      *     not transient)
      */
-    public static Outcome call(NodeContext context, Model model, ChatRequest request, boolean stream) {
+    public static Outcome call(StepScope context, Model model, ChatRequest request, boolean stream) {
         TimeSource time = context.time();
         Instant started = time.now();
         for (int attempt = 1; ; attempt++) {
@@ -191,7 +191,7 @@ public final class ModelCalls {
     }
 
     /** Streams on the provider's threads; deltas are handed to this thread, which emits them. */
-    private static ChatResponse streamed(NodeContext context, Model model, ChatRequest request) {
+    private static ChatResponse streamed(StepScope context, Model model, ChatRequest request) {
         Optional<dev.langchain4j.model.chat.StreamingChatModel> streaming = model.streamingChatModel();
         if (streaming.isEmpty()) {
             ChatResponse response = model.chatModel().chat(request);
@@ -246,7 +246,7 @@ public final class ModelCalls {
         }
     }
 
-    private static void emitDelta(NodeContext context, String text) {
+    private static void emitDelta(StepScope context, String text) {
         ObjectNode data = Json.object();
         data.put("text", text);
         context.emit(DELTA_EVENT, data);

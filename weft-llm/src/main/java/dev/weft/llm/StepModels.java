@@ -1,0 +1,149 @@
+package dev.weft.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.weft.core.Json;
+import dev.weft.core.StepScope;
+import dev.weft.llm.internal.JsonSchemas;
+import dev.weft.llm.internal.ModelCalls;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Model calls made from inside any step — a plan step's resolver or tool, a planner — through the
+ * same path as the model nodes: transient failures retried under the model's policy (waiting at
+ * least the provider's {@code Retry-After}, on the step's time source, with {@code model.retrying}
+ * events), the prompt's fixed part first and its per-request part last (so provider prompt caches
+ * hit), and the step's facts recorded on it ({@code prompt}, {@code model}, {@code tokens}, {@code
+ * latencyMs}, {@code attempts}; a later call of the same step replaces an earlier one's). Replies
+ * are not streamed as {@code assistant.delta}: they are the step's work, not words to the user.
+ * Stateless and thread-safe.
+ */
+public final class StepModels {
+    private StepModels() {}
+
+    /** The model's reply to {@code prompt}, as text. */
+    public static String text(StepScope step, Model model, Prompt prompt) {
+        StepFacts.prompt(step, prompt);
+        ModelCalls.Outcome outcome =
+                ModelCalls.call(step, model, ModelCalls.request(model, prompt, null, List.of()), false);
+        StepFacts.call(step, model, outcome);
+        return StructuredOutput.text(outcome);
+    }
+
+    /**
+     * The model's reply to {@code prompt} as JSON valid against {@code schema} (a strict response
+     * format where the provider takes one, the schema in the system prompt where not); a reply that is
+     * not is sent back once with the problem.
+     *
+     * @throws ModelOutputInvalidException ({@code E_MODEL_OUTPUT_INVALID}) naming the bad path when the
+     *     second reply fails too
+     * @throws IllegalArgumentException when {@code schema} is not a JSON Schema object
+     */
+    public static JsonNode structured(StepScope step, Model model, Prompt prompt, JsonNode schema) {
+        JsonSchemas.Compiled compiled = JsonSchemas.compile(schema);
+        StepFacts.prompt(step, prompt);
+        ModelCalls.Outcome outcome =
+                ModelCalls.call(step, model, ModelCalls.request(model, prompt, compiled, List.of()), false);
+        StructuredOutput.Parsed parsed;
+        try {
+            parsed = StructuredOutput.parse(
+                    step,
+                    "run '" + step.runId() + "'",
+                    model,
+                    Optional.of(prompt),
+                    StructuredOutput.text(outcome),
+                    compiled);
+        } catch (RuntimeException e) {
+            StepFacts.call(step, model, outcome);
+            throw e;
+        }
+        Duration latency = outcome.latency().plus(parsed.repairLatency());
+        StepFacts.call(
+                step,
+                model,
+                outcome.tokens().plus(parsed.repairTokens()),
+                latency,
+                outcome.attempts() + parsed.repairAttempts());
+        step.record("repaired", com.fasterxml.jackson.databind.node.BooleanNode.valueOf(parsed.repaired()));
+        return parsed.value();
+    }
+
+    /**
+     * Seed 004's first pass: offers {@code tools} and returns what the model did, its calls checked
+     * against the schemas offered.
+     *
+     * @throws ModelOutputInvalidException for a call of a tool not offered, or arguments that are not
+     *     JSON or break the tool's schema
+     */
+    public static ToolChoice chooseTools(StepScope step, Model model, Prompt prompt, List<ToolDefinition> tools) {
+        Map<String, JsonSchemas.Compiled> offered = offered(tools);
+        StepFacts.prompt(step, prompt);
+        ModelCalls.Outcome outcome =
+                ModelCalls.call(step, model, ModelCalls.request(model, prompt, null, tools), false);
+        StepFacts.call(step, model, outcome);
+        AiMessage message = outcome.response().aiMessage();
+        if (!message.hasToolExecutionRequests()) {
+            return new ToolChoice.Answer(message.text() == null ? "" : message.text());
+        }
+        List<ToolCall> calls = new ArrayList<>();
+        for (int i = 0; i < message.toolExecutionRequests().size(); i++) {
+            calls.add(ToolCall.checked(
+                    "run '" + step.runId() + "'",
+                    offered,
+                    i,
+                    message.toolExecutionRequests().get(i)));
+        }
+        return new ToolChoice.Calls(calls);
+    }
+
+    /**
+     * Seed 004's second pass: the conversation of the first ({@code prompt}, the model's {@code
+     * calls}) with each call's result, in order, and the model's answer in text. {@code tools} are
+     * offered again, as providers require when the conversation holds tool calls; a call the model
+     * makes now is not followed (its text, if any, is the answer).
+     */
+    public static String answerWithToolResults(
+            StepScope step,
+            Model model,
+            Prompt prompt,
+            List<ToolDefinition> tools,
+            ToolChoice.Calls calls,
+            List<JsonNode> results) {
+        Objects.requireNonNull(results, "results");
+        if (results.size() != calls.calls().size()) {
+            throw new IllegalArgumentException(
+                    "one result per call: " + calls.calls().size() + " calls, " + results.size() + " results");
+        }
+        List<ChatMessage> messages = new ArrayList<>(ModelCalls.messages(model, prompt, null));
+        messages.add(
+                AiMessage.from(calls.calls().stream().map(ToolCall::request).toList()));
+        for (int i = 0; i < results.size(); i++) {
+            messages.add(ToolExecutionResultMessage.from(calls.calls().get(i).request(), Json.write(results.get(i))));
+        }
+        ModelCalls.Outcome outcome =
+                ModelCalls.call(step, model, ModelCalls.request(model, messages, null, tools), false);
+        StepFacts.call(step, model, outcome);
+        return StructuredOutput.text(outcome);
+    }
+
+    private static Map<String, JsonSchemas.Compiled> offered(List<ToolDefinition> tools) {
+        Map<String, JsonSchemas.Compiled> offered = new LinkedHashMap<>();
+        for (ToolDefinition tool : tools) {
+            if (offered.put(tool.name(), JsonSchemas.compile(tool.parameters())) != null) {
+                throw new IllegalArgumentException("tool '" + tool.name() + "' is offered twice");
+            }
+        }
+        if (offered.isEmpty()) {
+            throw new IllegalArgumentException("offer at least one tool");
+        }
+        return offered;
+    }
+}
