@@ -84,27 +84,7 @@ final class CrashRecoveryIT {
         Workflow workflow = Workflow.compile(
                 WorkflowParser.read(WORKFLOW), NodeTypes.standard().with(new MarkNodeType(marks, calls)));
         String runId = "takeover-" + UUID.randomUUID();
-        Process worker = new ProcessBuilder(
-                        ProcessHandle.current().info().command().orElse("java"),
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        CrashWorker.class.getName(),
-                        url,
-                        runId,
-                        WORKFLOW.toString(),
-                        marks.toString(),
-                        calls.toString(),
-                        Durability.SYNC.name())
-                .redirectErrorStream(true)
-                .start();
-        BufferedReader lines =
-                new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = lines.readLine()) != null && !line.equals("started")) {
-            // the JVM's start-up chatter
-        }
-        assertThat(line).isEqualTo("started");
+        Process worker = startedWorker(url, runId, marks, calls, Durability.SYNC);
         Thread.sleep(KILL_SPAN_MILLIS / 4);
         worker.destroyForcibly();
         assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -123,6 +103,33 @@ final class CrashRecoveryIT {
         }
     }
 
+    /** A {@link CrashWorker} process running run {@code runId}, once it has said the run started. */
+    private static Process startedWorker(String url, String runId, Path marks, Path calls, Durability durability)
+            throws java.io.IOException {
+        Process worker = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElse("java"),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        CrashWorker.class.getName(),
+                        url,
+                        runId,
+                        WORKFLOW.toString(),
+                        marks.toString(),
+                        calls.toString(),
+                        durability.name())
+                .redirectErrorStream(true)
+                .start();
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = lines.readLine()) != null && !line.equals("started")) {
+            // the JVM's start-up chatter
+        }
+        assertThat(line).as("worker output before it died").isEqualTo("started");
+        return worker;
+    }
+
     private void crashAndRecover(String url, Durability durability, int killPoints) throws Exception {
         Path marks = dir.resolve("marks-" + UUID.randomUUID() + ".txt");
         Path calls = dir.resolve("calls-" + UUID.randomUUID() + ".txt");
@@ -134,27 +141,7 @@ final class CrashRecoveryIT {
         for (int point = 0; point < killPoints; point++) {
             String runId = "crash-" + point + "-" + UUID.randomUUID();
             runIds.add(runId);
-            Process worker = new ProcessBuilder(
-                            ProcessHandle.current().info().command().orElse("java"),
-                            "--enable-native-access=ALL-UNNAMED",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            CrashWorker.class.getName(),
-                            url,
-                            runId,
-                            WORKFLOW.toString(),
-                            marks.toString(),
-                            calls.toString(),
-                            durability.name())
-                    .redirectErrorStream(true)
-                    .start();
-            BufferedReader lines =
-                    new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
-            String line;
-            while ((line = lines.readLine()) != null && !line.equals("started")) {
-                // the JVM's start-up chatter
-            }
-            assertThat(line).as("worker output before it died").isEqualTo("started");
+            Process worker = startedWorker(url, runId, marks, calls, durability);
             // Spread the kills across the run: from before its first step to after its last.
             Thread.sleep(point * KILL_SPAN_MILLIS / killPoints);
             worker.destroyForcibly();

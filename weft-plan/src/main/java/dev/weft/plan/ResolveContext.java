@@ -18,9 +18,7 @@ import java.util.function.Supplier;
  * step calls, so the call is retried under Weft's policy and its facts land on this step. Used by one
  * resolution on one thread.
  */
-public final class ResolveContext implements StepScope {
-    private final StepScope scope;
-    private final String stepId;
+public final class ResolveContext extends StepView {
     private final JsonNode input;
     private final Map<String, JsonNode> dependencyResults;
     private final ObjectNode answers;
@@ -31,8 +29,7 @@ public final class ResolveContext implements StepScope {
             JsonNode input,
             Map<String, JsonNode> dependencyResults,
             ObjectNode answers) {
-        this.scope = Objects.requireNonNull(scope, "scope");
-        this.stepId = Objects.requireNonNull(stepId, "stepId");
+        super(scope, stepId);
         this.input = Objects.requireNonNull(input, "input");
         this.dependencyResults = Map.copyOf(dependencyResults);
         this.answers = Objects.requireNonNull(answers, "answers");
@@ -56,21 +53,6 @@ public final class ResolveContext implements StepScope {
                 input,
                 dependencyResults,
                 answers);
-    }
-
-    @Override
-    public String runId() {
-        return scope.runId();
-    }
-
-    @Override
-    public Optional<String> user() {
-        return scope.user();
-    }
-
-    /** The plan step being resolved. */
-    public String stepId() {
-        return stepId;
     }
 
     /** The plan's input: the user's message and whatever context the caller gave. */
@@ -99,18 +81,6 @@ public final class ResolveContext implements StepScope {
         return scope.attempt();
     }
 
-    /** Appends an event to the run's log; an object without a {@code stepId} gets this step's. */
-    @Override
-    public void emit(String type, JsonNode data) {
-        if (data instanceof ObjectNode object && !object.has("stepId")) {
-            ObjectNode tagged = object.deepCopy();
-            tagged.put("stepId", stepId);
-            scope.emit(type, tagged);
-        } else {
-            scope.emit(type, data);
-        }
-    }
-
     @Override
     public void record(String key, JsonNode value) {
         scope.record(key, value);
@@ -120,15 +90,5 @@ public final class ResolveContext implements StepScope {
     @Override
     public JsonNode once(String key, Supplier<JsonNode> call) {
         return scope.once(stepId + "/resolve/" + key, call);
-    }
-
-    @Override
-    public TimeSource time() {
-        return scope.time();
-    }
-
-    @Override
-    public boolean cancellationRequested() {
-        return scope.cancellationRequested();
     }
 }

@@ -1,10 +1,8 @@
 package dev.weft.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.StepScope;
 import dev.weft.core.TimeSource;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -15,9 +13,7 @@ import java.util.function.Supplier;
  * durable {@link #once}. {@code idempotencyKey} is the same every time the same step of the same run
  * is executed (retries, recovery), so a tool can refuse to act twice. Used by one call on one thread.
  */
-public final class ToolContext implements StepScope {
-    private final StepScope scope;
-    private final String stepId;
+public final class ToolContext extends StepView {
     private final String idempotencyKey;
     private final int attempt;
     private final boolean approved;
@@ -25,8 +21,7 @@ public final class ToolContext implements StepScope {
     private final boolean child;
 
     ToolContext(StepScope scope, String stepId, int attempt, boolean approved, boolean child) {
-        this.scope = Objects.requireNonNull(scope, "scope");
-        this.stepId = Objects.requireNonNull(stepId, "stepId");
+        super(scope, stepId);
         this.idempotencyKey = scope.runId() + "/" + stepId;
         this.attempt = attempt;
         this.approved = approved;
@@ -60,21 +55,6 @@ public final class ToolContext implements StepScope {
         return new ToolContext(scope, stepId, attempt, approved, child);
     }
 
-    @Override
-    public String runId() {
-        return scope.runId();
-    }
-
-    @Override
-    public Optional<String> user() {
-        return scope.user();
-    }
-
-    /** The plan step this call belongs to, or the child of an expanded step ({@code B-0}). */
-    public String stepId() {
-        return stepId;
-    }
-
     /** {@code runId/stepId}: the same for every attempt and every recovery of this call. */
     @Override
     public String idempotencyKey() {
@@ -92,18 +72,6 @@ public final class ToolContext implements StepScope {
      */
     public boolean approved() {
         return approved;
-    }
-
-    /** Appends an event to the run's log; an object without a {@code stepId} gets this call's. */
-    @Override
-    public void emit(String type, JsonNode data) {
-        if (data instanceof ObjectNode object && !object.has("stepId")) {
-            ObjectNode tagged = object.deepCopy();
-            tagged.put("stepId", stepId);
-            scope.emit(type, tagged);
-        } else {
-            scope.emit(type, data);
-        }
     }
 
     /**
@@ -125,16 +93,6 @@ public final class ToolContext implements StepScope {
     @Override
     public JsonNode once(String key, Supplier<JsonNode> call) {
         return scope.once(stepId + "/" + key, call);
-    }
-
-    @Override
-    public TimeSource time() {
-        return scope.time();
-    }
-
-    @Override
-    public boolean cancellationRequested() {
-        return scope.cancellationRequested();
     }
 
     @Override

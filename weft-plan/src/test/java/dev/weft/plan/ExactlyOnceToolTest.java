@@ -58,24 +58,28 @@ final class ExactlyOnceToolTest {
                 .build();
     }
 
-    /** Runs the one-step plan on a runner that dies right after the call returned; recovers it on another. */
-    private RunResult crashAfterTheCallAndRecover(PlanExecutor executor) throws InterruptedException {
-        CountDownLatch called = new CountDownLatch(1);
-        CountDownLatch never = new CountDownLatch(1);
-        Runner dying = Runner.builder()
+    /** A runner whose process "dies" the moment a tool call returns: its listener never lets go of the step. */
+    private Runner dyingAfterTheCall(CountDownLatch called) {
+        return Runner.builder()
                 .store(store)
                 .time(at(T0))
                 .listener(event -> {
                     if (event.type().equals(PlanEvents.TOOL_SUCCEEDED)) {
                         called.countDown();
                         try {
-                            never.await();
+                            new CountDownLatch(1).await();
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                         }
                     }
                 })
                 .build();
+    }
+
+    /** Runs the one-step plan on a runner that dies right after the call returned; recovers it on another. */
+    private RunResult crashAfterTheCallAndRecover(PlanExecutor executor) throws InterruptedException {
+        CountDownLatch called = new CountDownLatch(1);
+        Runner dying = dyingAfterTheCall(called);
         Plan plan = Fixtures.plan("{\"intentType\": \"send\", \"confidence\": 1, \"plan\": [{\"id\": \"A\","
                 + " \"capability\": \"mail\", \"action\": \"send\", \"constraints\": {\"title\": \"hello\"}}]}");
         Runner.RunHandle handle = executor.start(dying, plan, PlanRequest.auto(json("null")));
@@ -114,20 +118,7 @@ final class ExactlyOnceToolTest {
     void aRecoveryWatcherRecoversAPlanRunThroughItsExecutor() throws Exception {
         PlanExecutor executor = executor(false);
         CountDownLatch called = new CountDownLatch(1);
-        Runner dying = Runner.builder()
-                .store(store)
-                .time(at(T0))
-                .listener(event -> {
-                    if (event.type().equals(PlanEvents.TOOL_SUCCEEDED)) {
-                        called.countDown();
-                        try {
-                            new CountDownLatch(1).await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                })
-                .build();
+        Runner dying = dyingAfterTheCall(called);
         Plan plan = Fixtures.plan("{\"intentType\": \"send\", \"confidence\": 1, \"plan\": [{\"id\": \"A\","
                 + " \"capability\": \"mail\", \"action\": \"send\", \"constraints\": {\"title\": \"hi\"}}]}");
         String runId =
