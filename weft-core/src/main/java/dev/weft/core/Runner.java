@@ -450,7 +450,8 @@ public final class Runner {
         return new RunError(ErrorCode.E_CANCELLED, "run '" + runId + "' was cancelled");
     }
 
-    TimeSource time() {
+    /** The time source this runner reads the time from and waits with. */
+    public TimeSource time() {
         return time;
     }
 

@@ -137,9 +137,16 @@ public final class ListOperations {
             case "addItem" -> {
                 ObjectNode old = require(c, user, text(args, "listId"));
                 ObjectNode changed = old.deepCopy();
-                ObjectNode item = ((ArrayNode) changed.get("items")).addObject();
-                item.put("text", text(args, "itemText"));
-                item.put("checked", false);
+                List<String> texts = new ArrayList<>();
+                args.path("items").forEach(i -> texts.add(i.asText()));
+                if (texts.isEmpty()) {
+                    texts.add(text(args, "itemText"));
+                }
+                for (String text : texts) {
+                    ObjectNode item = ((ArrayNode) changed.get("items")).addObject();
+                    item.put("text", text);
+                    item.put("checked", false);
+                }
                 changed.put("updatedAt", context.now().toString());
                 Lists.update(c, user, changed);
                 return changed(changed, old);

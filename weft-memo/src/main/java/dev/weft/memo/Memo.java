@@ -1,0 +1,244 @@
+package dev.weft.memo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.RunResult;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.User;
+import dev.weft.memo.internal.MemoResolvers;
+import dev.weft.memo.internal.Replies;
+import dev.weft.plan.Plan;
+import dev.weft.plan.PlanDecision;
+import dev.weft.plan.PlanExecutor;
+import dev.weft.plan.PlanMode;
+import dev.weft.plan.PlanParser;
+import dev.weft.plan.PlanRequest;
+import dev.weft.plan.PlanStep;
+import dev.weft.plan.PlanSummary;
+import dev.weft.plan.StepOutcome;
+import dev.weft.plan.Tool;
+import dev.weft.plan.ToolRegistry;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Memo, the personal assistant: a message becomes a plan (the {@link Planner}), the plan runs on the
+ * plan runtime with Memo's resolvers and tools for the message's user, and the reply says, in the
+ * user's language, what was done, what could not be, and what waits for them. A run that waits (an
+ * approval, a question) is continued with {@link #approve}, {@link #reject} or {@link #answer}, from
+ * this process or another. Thread-safe.
+ */
+public final class Memo {
+    /** The name Memo's plan runs are stored under, for processes that continue them. */
+    public static final String EXECUTOR = "memo";
+
+    /** A message to Memo: whose, what, their zone (for a new user, or to change it), and how to run it. */
+    public record Request(String user, String message, Optional<ZoneId> zone, PlanMode mode) {
+        public Request {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(message, "message");
+            Objects.requireNonNull(zone, "zone");
+            Objects.requireNonNull(mode, "mode");
+        }
+    }
+
+    /** What Memo did with a message: the run, the plan, the reply, and all of it as JSON ({@code memo ask --json}). */
+    public record Reply(String language, RunResult run, Plan plan, String text, ObjectNode json) {}
+
+    private final MemoData data;
+    private final Planner planner;
+    private final PlanExecutor executor;
+
+    private Memo(MemoData data, Planner planner) {
+        this.data = data;
+        this.planner = planner;
+        this.executor = PlanExecutor.builder()
+                .name(EXECUTOR)
+                .resolvers(new MemoResolvers(data).registry())
+                .tools(tools(data))
+                .build();
+    }
+
+    /** Memo over {@code store}'s database (its tables made or brought up to date), with the offline planner. */
+    public static Memo open(RunStore store) {
+        return new Memo(MemoData.open(store), new OfflinePlanner());
+    }
+
+    /** Memo with another planner (a model's). */
+    public static Memo open(RunStore store, Planner planner) {
+        return new Memo(MemoData.open(store), Objects.requireNonNull(planner, "planner"));
+    }
+
+    static ToolRegistry tools(MemoData data) {
+        record Text(String text) {}
+        Tool respond = Tool.typed(
+                        MemoResolvers.RESPOND, "Answers the user in words", Text.class, Text.class, (in, ctx) -> in)
+                .chat(true)
+                .idempotent(true)
+                .build();
+        return new MemoTools(data).registry().with(respond);
+    }
+
+    public MemoData data() {
+        return data;
+    }
+
+    /** The plan executor Memo's runs are made with ({@link #EXECUTOR}). */
+    public PlanExecutor executor() {
+        return executor;
+    }
+
+    /**
+     * Answers a message on {@code runner} (whose time source is "now").
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for an empty message or a bad user id
+     */
+    public Reply ask(Runner runner, Request request) {
+        String message = request.message().strip();
+        if (message.isEmpty()) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "the message is empty: say something to Memo");
+        }
+        String language = OfflinePlanner.languageOf(message);
+        java.time.Instant now = runner.time().now();
+        User user;
+        try {
+            user = data.user(request.user(), language, request.zone().orElse(ZoneId.systemDefault()), now);
+        } catch (IllegalArgumentException e) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, e.getMessage());
+        }
+        if (request.zone().isPresent() && !request.zone().get().equals(user.zone())) {
+            user = data.updateUser(
+                    new User(user.id(), user.language(), request.zone().get(), user.createdAt()));
+        }
+        ZonedDateTime at = now.atZone(user.zone());
+        Plan plan = planner.plan(message, new Planner.Context(language, at));
+        ObjectNode input = Json.object();
+        input.put("message", message);
+        input.put("language", language);
+        input.put("now", at.toOffsetDateTime().toString());
+        input.put("zone", user.zone().getId());
+        PlanRequest planRequest = new PlanRequest(request.mode(), input, Set.of(), Json.object()).forUser(user.id());
+        return reply(executor.run(runner, plan, planRequest), user);
+    }
+
+    /** Approves the steps of {@code user}'s waiting run (all of them when {@code steps} is empty), and continues it. */
+    public Reply approve(Runner runner, String runId, String user, List<String> steps) {
+        RunResult waiting = runner.result(runId);
+        waiting.run().requireUser(user);
+        List<String> ids = steps.isEmpty() ? waitingSteps(waiting) : steps;
+        PlanDecision decision = waiting.interrupts().containsKey("plan")
+                ? new PlanDecision(Optional.of(true), ids, List.of(), Json.object())
+                : PlanDecision.approve(ids.toArray(String[]::new));
+        return reply(executor.resume(runner, runId, decision, user), userOf(user));
+    }
+
+    /** Rejects what {@code user}'s waiting run waits for: its steps end SKIPPED. */
+    public Reply reject(Runner runner, String runId, String user) {
+        RunResult waiting = runner.result(runId);
+        waiting.run().requireUser(user);
+        PlanDecision decision = waiting.interrupts().containsKey("plan")
+                ? PlanDecision.approvePlan(false)
+                : PlanDecision.reject(waitingSteps(waiting).toArray(String[]::new));
+        return reply(executor.resume(runner, runId, decision, user), userOf(user));
+    }
+
+    /** Answers the question {@code user}'s waiting run asked: "2" picks the second option, words narrow them. */
+    public Reply answer(Runner runner, String runId, String user, String text) {
+        RunResult waiting = runner.result(runId);
+        waiting.run().requireUser(user);
+        String step = waitingSteps(waiting).stream()
+                .findFirst()
+                .orElseThrow(() -> new WeftException(ErrorCode.E_RUN_STATE, "run '" + runId + "' asks nothing"));
+        ObjectNode answer = Json.object();
+        String trimmed = text.strip();
+        if (trimmed.matches("\\d{1,2}")) {
+            answer.put("choice", Integer.parseInt(trimmed));
+        } else {
+            answer.put("text", trimmed);
+        }
+        return reply(executor.resume(runner, runId, PlanDecision.answer(step, answer), user), userOf(user));
+    }
+
+    private User userOf(String id) {
+        return data.findUser(id)
+                .orElseThrow(() -> new WeftException(ErrorCode.E_NOT_FOUND, "no Memo user '" + id + "'"));
+    }
+
+    private static List<String> waitingSteps(RunResult result) {
+        return result.interrupts().keySet().stream()
+                .filter(k -> k.startsWith("step:"))
+                .map(k -> k.substring("step:".length()))
+                .toList();
+    }
+
+    private Reply reply(RunResult result, User user) {
+        JsonNode input = result.run().input();
+        String language = input.path("input").path("language").asText(user.language());
+        Plan plan = PlanParser.fromJson(input.path("plan"));
+        Map<String, StepOutcome> outcomes = PlanExecutor.outcomes(result);
+        String text = Replies.reply(language, plan.steps(), outcomes, result.interrupts(), user.zone());
+        if (result.status() == RunStatus.FAILED && text.isEmpty()) {
+            text = result.error().map(e -> e.message()).orElse("");
+        }
+        ObjectNode json = Json.object();
+        json.put("language", language);
+        json.put("status", result.status().name());
+        json.put("runId", result.runId());
+        json.set("plan", plan.toJson());
+        ArrayNode resolutions = json.putArray("resolutions");
+        ArrayNode results = json.putArray("results");
+        for (PlanStep step : plan.steps()) {
+            JsonNode waiting = result.interrupts().get("step:" + step.id());
+            StepOutcome outcome = outcomes.get(step.id());
+            if (waiting != null && waiting.path("type").asText().equals("clarify")) {
+                ObjectNode clarify = resolutions.addObject();
+                clarify.put("stepId", step.id());
+                clarify.put("type", "clarify");
+                clarify.put("question", waiting.path("question").asText());
+                clarify.set("options", waiting.path("options"));
+            } else if (waiting != null) {
+                ObjectNode execute = resolutions.addObject();
+                execute.put("stepId", step.id());
+                execute.put("type", "execute");
+                execute.put("functionName", waiting.path("tool").asText());
+                execute.set("args", waiting.path("args"));
+            } else if (outcome != null && !outcome.tool().isEmpty()) {
+                ObjectNode execute = resolutions.addObject();
+                execute.put("stepId", step.id());
+                execute.put("type", "execute");
+                execute.put("functionName", outcome.tool());
+                execute.set("args", outcome.args());
+            }
+            if (outcome != null && outcome.status() != StepOutcome.Status.PREVIEWED) {
+                ObjectNode r = results.addObject();
+                r.put("stepId", step.id());
+                r.put("success", outcome.status() == StepOutcome.Status.SUCCEEDED);
+                r.set("data", outcome.result());
+                if (outcome.error().isPresent()) {
+                    ObjectNode error = r.putObject("error");
+                    error.put("code", outcome.error().get().code().name());
+                    error.put("message", outcome.error().get().message());
+                } else {
+                    r.putNull("error");
+                }
+                outcome.reason().ifPresent(reason -> r.put("skipped", reason));
+            }
+        }
+        json.set(
+                "summary", PlanExecutor.summary(result).map(PlanSummary::toJson).orElse(Json.object()));
+        json.put("reply", text);
+        return new Reply(language, result, plan, text, json);
+    }
+}

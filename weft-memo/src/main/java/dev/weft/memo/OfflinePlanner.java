@@ -1,0 +1,592 @@
+package dev.weft.memo;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Json;
+import dev.weft.plan.Plan;
+import dev.weft.plan.PlanStep;
+import dev.weft.time.Grain;
+import dev.weft.time.Language;
+import dev.weft.time.TimeExpression;
+import dev.weft.time.TimeParser;
+import java.time.DayOfWeek;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The planner that needs no model: bilingual rules over the message and {@code weft-time}'s time
+ * expressions. It splits a message into parts — independent ones ("and also", "וגם", a comma before a
+ * new request) become parallel steps, a part after "then" ("ואז", "אחר כך") depends on the part before
+ * it — and gives each part a capability and an action by its words (seed 002's routing: lists only
+ * with the word list/רשימה, "remind me" is a task, a time without other words is a calendar event),
+ * with constraints in the form the resolvers read. Thread-safe.
+ */
+public final class OfflinePlanner implements Planner {
+    private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.UNICODE_CHARACTER_CLASS;
+
+    private static final String EN_VERBS = "remind|add|create|make|delete|remove|show|list|send|schedule|set|mark|"
+            + "complete|cancel|tell|what|check|put|move|update|change|book|tick|start";
+    private static final String HE_VERBS =
+            "תזכיר|תזכירי|הזכר|תוסיף|תוסיפי|הוסף|הוסיפי|צור|תצור|תיצור|צרי|מחק|תמחק|תמחקי|"
+                    + "הראה|תראה|תראי|תשלח|שלח|תשלחי|קבע|תקבע|תקבעי|סמן|תסמן|תסמני|בטל|תבטל|תבטלי|עדכן|תעדכן|"
+                    + "מה|תרשום|רשום|תכתוב";
+
+    /** Where a message splits: a connector, and whether the part after it depends on the part before. */
+    private static final Pattern EN_SPLIT = Pattern.compile(
+            "\\s*(?:,\\s*)?\\b(?<then>and then|then|after that|afterwards)\\b\\s*"
+                    + "|\\s*(?:,\\s*)?\\b(?:and also|also)\\b\\s*"
+                    + "|\\s*;\\s*"
+                    + "|\\s*,\\s*(?=(?:" + EN_VERBS + ")\\b)"
+                    + "|\\s+and\\s+(?=(?:" + EN_VERBS + ")\\b)",
+            FLAGS);
+
+    private static final Pattern HE_SPLIT = Pattern.compile(
+            "\\s*,?\\s*(?<then>ואז|ואחר כך|אחר כך|ולאחר מכן|לאחר מכן)\\s+"
+                    + "|\\s*,?\\s*וגם\\s+"
+                    + "|\\s*;\\s*"
+                    + "|\\s*,\\s*(?=(?:" + HE_VERBS + ")(?:\\s|$))"
+                    + "|\\s+ו(?=(?:" + HE_VERBS + ")(?:\\s|$))",
+            FLAGS);
+
+    private static final Pattern GREETING = Pattern.compile(
+            "^(?:hi|hello|hey|good (?:morning|evening|night)|thanks?|thank you|how are you|bye|"
+                    + "היי|הי|שלום|תודה|תודה רבה|בוקר טוב|ערב טוב|לילה טוב|מה שלומך|מה נשמע|ביי)\\b[\\s!.?,]*.*$",
+            FLAGS);
+    private static final Pattern META = Pattern.compile(
+            "\\b(?:help|what can you do|how do (?:i|you)|who are you)\\b|עזרה|מה אתה יודע|מה את יודעת|מה אתה יכול|"
+                    + "מה את יכולה|מי אתה|מי את",
+            FLAGS);
+    private static final Pattern EMAIL = Pattern.compile("\\b(?:e-?mails?|mails?|inbox)\\b|אימייל|מייל|דואר", FLAGS);
+    private static final Pattern LIST = Pattern.compile("\\blists?\\b|רשימ", FLAGS);
+    private static final Pattern TASK =
+            Pattern.compile("\\b(?:remind(?:er|ers)?|tasks?|to-?dos?)\\b|תזכיר|תזכורת|להזכיר|משימ|מטל", FLAGS);
+    private static final Pattern CALENDAR = Pattern.compile(
+            "\\b(?:meetings?|events?|calendar|schedule|appointments?|agenda)\\b|פגיש|אירוע|יומן|לוח שנה|לו\"ז|לוז",
+            FLAGS);
+
+    private static final Pattern DELETE = Pattern.compile(
+            "\\b(?:delete|remove|cancel|erase|clear)\\b|מחק|תמחק|תמחקי|למחוק|הסר|תסיר|בטל|תבטל|לבטל", FLAGS);
+    private static final Pattern COMPLETE = Pattern.compile(
+            "\\b(?:mark .* (?:as )?(?:done|complete)|i (?:did|finished|completed)|done with|completed?|finished)\\b"
+                    + "|סיימתי|עשיתי|בוצע|סמן .*כ(?:בוצע|גמור)|תסמן",
+            FLAGS);
+    private static final Pattern QUERY = Pattern.compile(
+            "^(?:what|which|show|list|tell me|send me|do i have|give me|get)\\b|\\?\\s*$"
+                    + "|^(?:מה|אילו|איזה|תראה|הראה|תראי|תשלח לי|שלח לי|תגיד לי|יש לי)",
+            FLAGS);
+    private static final Pattern UPDATE = Pattern.compile(
+            "\\b(?:move|reschedule|postpone|change|update|push)\\b|תזיז|הזז|תדחה|דחה|תעדכן|עדכן|שנה|תשנה", FLAGS);
+    private static final Pattern ALL = Pattern.compile("\\ball\\b|\\bevery\\b|כל ה", FLAGS);
+    private static final Pattern TOGGLE =
+            Pattern.compile("\\b(?:tick|check off|cross off|mark)\\b|סמן|תסמן|תסמני", FLAGS);
+    private static final Pattern ADD =
+            Pattern.compile("^(?:please\\s+)?(?:add|put)\\b|^(?:תוסיף|תוסיפי|הוסף|הוסיפי|תכניס|תרשום|רשום)", FLAGS);
+
+    private static final DateTimeFormatter ISO = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
+
+    private final TimeParser time;
+
+    public OfflinePlanner() {
+        this(TimeParser.create());
+    }
+
+    public OfflinePlanner(TimeParser time) {
+        this.time = time;
+    }
+
+    /** {@code he} when the text has Hebrew letters, else {@code en}. */
+    public static String languageOf(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= '\u0590' && c <= '\u05FF') {
+                return "he";
+            }
+        }
+        return "en";
+    }
+
+    /** One part of a message, and whether it depends on the part before it. */
+    record Part(String text, boolean dependsOnPrevious) {}
+
+    static List<Part> split(String message, String language) {
+        Pattern split = language.equals("he") ? HE_SPLIT : EN_SPLIT;
+        List<Part> parts = new ArrayList<>();
+        Matcher m = split.matcher(message);
+        int at = 0;
+        boolean dependent = false;
+        while (m.find()) {
+            String part = message.substring(at, m.start()).trim();
+            if (!part.isEmpty()) {
+                parts.add(new Part(part, dependent && !parts.isEmpty()));
+            }
+            dependent = m.group("then") != null;
+            at = m.end();
+        }
+        String last = message.substring(at).trim();
+        if (!last.isEmpty()) {
+            parts.add(new Part(last, dependent && !parts.isEmpty()));
+        }
+        return parts;
+    }
+
+    @Override
+    public Plan plan(String message, Context context) {
+        String text = message.strip();
+        List<Part> parts = split(text, context.language());
+        List<PlanStep> steps = new ArrayList<>();
+        boolean operation = false;
+        for (int i = 0; i < parts.size(); i++) {
+            String id = String.valueOf((char) ('A' + Math.min(i, 25))) + (i >= 26 ? String.valueOf(i) : "");
+            List<String> dependsOn = parts.get(i).dependsOnPrevious()
+                    ? List.of(steps.get(steps.size() - 1).id())
+                    : List.of();
+            PlanStep step = step(id, parts.get(i).text(), context, dependsOn);
+            operation |=
+                    !step.capability().equals("general") && !step.capability().equals("meta");
+            steps.add(step);
+        }
+        if (steps.isEmpty()) {
+            steps.add(new PlanStep(
+                    "A", "general", "respond", Json.object().put("message", text), Json.object(), List.of()));
+        }
+        String intent = operation
+                ? (steps.size() > 1 ? "multi_task" : "operation")
+                : steps.get(0).capability().equals("meta") ? "meta" : "conversation";
+        double confidence = operation ? (steps.size() > 1 ? 0.85 : 0.9) : 0.7;
+        return new Plan(intent, confidence, steps);
+    }
+
+    private PlanStep step(String id, String text, Context context, List<String> dependsOn) {
+        String language = context.language();
+        List<TimeExpression> times =
+                time.find(text, context.now(), language.equals("he") ? Language.HEBREW : Language.ENGLISH);
+        Optional<TimeExpression> when = times.isEmpty() ? Optional.empty() : Optional.of(times.get(0));
+        String rest = when.map(t -> (text.substring(0, t.span().start()) + " "
+                                + text.substring(t.span().end()))
+                        .trim())
+                .orElse(text);
+        ObjectNode constraints = Json.object();
+        String capability;
+        String action;
+        if (META.matcher(text).find()
+                && !TASK.matcher(text).find()
+                && !LIST.matcher(text).find()) {
+            capability = "meta";
+            action = "help";
+            constraints.put("message", text);
+        } else if (LIST.matcher(text).find()) {
+            capability = "database";
+            action = listAction(text, rest, constraints, language);
+        } else if (EMAIL.matcher(text).find()) {
+            capability = "gmail";
+            action = "list_emails";
+            when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
+        } else if (TASK.matcher(text).find()) {
+            capability = "database";
+            action = taskAction(text, rest, when, constraints, context);
+        } else if (CALENDAR.matcher(text).find()
+                || (when.isPresent() && QUERY.matcher(text).find())) {
+            capability = "calendar";
+            action = calendarAction(text, rest, when, constraints, language);
+        } else if (GREETING.matcher(text).matches() || when.isEmpty()) {
+            if (COMPLETE.matcher(text).find() && !GREETING.matcher(text).matches()) {
+                capability = "database";
+                action = "complete_task";
+                constraints.put("query", taskText(rest, language));
+            } else {
+                capability = "general";
+                action = "respond";
+                constraints.put("message", text);
+            }
+        } else {
+            capability = "calendar";
+            action = calendarAction(text, rest, when, constraints, language);
+        }
+        return new PlanStep(id, capability, action, constraints, Json.object(), dependsOn);
+    }
+
+    // ---- tasks and reminders
+
+    private String taskAction(
+            String text, String rest, Optional<TimeExpression> when, ObjectNode constraints, Context context) {
+        String language = context.language();
+        boolean all = ALL.matcher(text).find();
+        if (DELETE.matcher(text).find()) {
+            if (all || taskText(rest, language).isEmpty()) {
+                constraints.put("window", when.map(t -> windowName(t, context)).orElse("all"));
+                typeOf(text).ifPresent(type -> constraints.put("type", type));
+                return "delete_tasks";
+            }
+            constraints.put("query", taskText(rest, language));
+            return "delete_task";
+        }
+        if (COMPLETE.matcher(text).find() && !text.matches("(?iU)^remind.*")) {
+            if (all) {
+                when.ifPresent(t -> constraints.put("window", windowName(t, context)));
+                return "complete_tasks";
+            }
+            constraints.put("query", taskText(rest, language));
+            return "complete_task";
+        }
+        if (QUERY.matcher(text).find() && !text.matches("(?iU)^(?:remind|תזכיר|תזכירי).*")) {
+            when.ifPresent(t -> constraints.put("window", windowName(t, context)));
+            typeOf(text).ifPresent(type -> constraints.put("type", type));
+            return "find_task";
+        }
+        if (UPDATE.matcher(text).find() && when.isPresent()) {
+            constraints.put("query", taskText(rest, language));
+            dueOf(when.get(), context).ifPresent(d -> constraints.put("dueDate", d));
+            return "update_task";
+        }
+        constraints.put("text", taskText(rest, language));
+        boolean reminder = text.matches("(?iU).*\\b(?:remind|reminder)\\b.*")
+                || text.contains("תזכיר")
+                || text.contains("תזכורת")
+                || text.contains("להזכיר");
+        constraints.put("isReminder", reminder);
+        when.ifPresent(t -> {
+            if (t instanceof TimeExpression.Recurrence recurrence) {
+                constraints.set("reminderRecurrence", recurrence(recurrence));
+            } else {
+                dueOf(t, context).ifPresent(d -> constraints.put("dueDate", d));
+                if (reminder) {
+                    constraints.put("reminder", "0 minutes");
+                }
+            }
+        });
+        return "create_task";
+    }
+
+    private static Optional<String> typeOf(String text) {
+        if (text.matches("(?iU).*\\b(?:recurring|repeating)\\b.*") || text.contains("חוזר")) {
+            return Optional.of("recurring");
+        }
+        if (text.matches("(?iU).*\\breminders?\\b.*") || text.contains("תזכורות")) {
+            return Optional.of("reminder");
+        }
+        return Optional.empty();
+    }
+
+    /** Seed 002's {@code reminderRecurrence}: nudges for minutes and hours, else daily, weekly, monthly. */
+    private static ObjectNode recurrence(TimeExpression.Recurrence r) {
+        ObjectNode out = Json.object();
+        switch (r.frequency()) {
+            case MINUTELY, HOURLY -> {
+                out.put("type", "nudge");
+                out.put(
+                        "interval",
+                        r.interval()
+                                + (r.frequency() == TimeExpression.Recurrence.Frequency.MINUTELY
+                                        ? " minutes"
+                                        : " hours"));
+            }
+            case DAILY -> out.put("type", "daily");
+            case WEEKLY -> {
+                out.put("type", "weekly");
+                ArrayNode days = out.putArray("days");
+                r.days().forEach(d -> days.add(d == DayOfWeek.SUNDAY ? 0 : d.getValue()));
+            }
+            case MONTHLY -> {
+                out.put("type", "monthly");
+                r.dayOfMonth().ifPresent(d -> out.put("dayOfMonth", d));
+            }
+            case YEARLY -> out.put("type", "monthly");
+        }
+        if (!r.times().isEmpty()) {
+            out.put("time", r.times().get(0).format(DateTimeFormatter.ofPattern("HH:mm")));
+        } else if (r.frequency() != TimeExpression.Recurrence.Frequency.MINUTELY
+                && r.frequency() != TimeExpression.Recurrence.Frequency.HOURLY) {
+            out.put("time", r.first().toLocalTime().format(DateTimeFormatter.ofPattern("HH:mm")));
+        }
+        if (r.interval() > 1 && !out.has("interval")) {
+            out.put("interval", String.valueOf(r.interval()));
+        }
+        r.until().ifPresent(u -> out.put("until", u.format(ISO)));
+        return out;
+    }
+
+    /** The due date a time names: an instant as it is, a day at the start of it (an all-day date). */
+    private static Optional<String> dueOf(TimeExpression t, Context context) {
+        return switch (t) {
+            case TimeExpression.Instant i ->
+                Optional.of(
+                        i.grain().compareTo(Grain.DAY) >= 0
+                                ? i.value().toLocalDate().toString()
+                                : i.value().truncatedTo(ChronoUnit.MINUTES).format(ISO));
+            case TimeExpression.Interval i ->
+                Optional.of(i.from().truncatedTo(ChronoUnit.MINUTES).format(ISO));
+            case TimeExpression.Recurrence r -> Optional.of(r.first().format(ISO));
+        };
+    }
+
+    /** A task filter's window for a time: today, tomorrow, this_week, or upcoming. */
+    private static String windowName(TimeExpression t, Context context) {
+        ZonedDateTime from = switch (t) {
+            case TimeExpression.Instant i -> i.value();
+            case TimeExpression.Interval i -> i.from();
+            case TimeExpression.Recurrence r -> r.first();
+        };
+        long days = ChronoUnit.DAYS.between(context.now().toLocalDate(), from.toLocalDate());
+        if (t instanceof TimeExpression.Instant i && i.grain().compareTo(Grain.WEEK) >= 0
+                || t instanceof TimeExpression.Interval) {
+            return "this_week";
+        }
+        return days == 0 ? "today" : days == 1 ? "tomorrow" : days < 0 ? "overdue" : "upcoming";
+    }
+
+    private static final Pattern EN_TASK_LEAD = Pattern.compile(
+            "^(?:please\\s+|can you\\s+|could you\\s+)*(?:remind me(?:\\s+(?:to|that|about|of))?|set (?:a |an )?reminder"
+                    + "(?:\\s+(?:to|for|about))?|add (?:a |an |the )?(?:new )?(?:task|reminder|to-?do)(?:\\s+(?:to|for))?"
+                    + "|create (?:a |an )?(?:new )?(?:task|reminder|to-?do)(?:\\s+(?:to|for))?|new (?:task|reminder)"
+                    + "|(?:delete|remove|cancel) (?:the |my )?(?:task|reminder|to-?do)s?(?:\\s+(?:to|about|for))?"
+                    + "|(?:mark|complete)(?: the| my)?(?: task| reminder)?|i (?:finished|did|completed)|done with"
+                    + "|(?:move|reschedule|postpone|change|update|push) (?:the |my )?(?:task|reminder)?(?:\\s+(?:to|about|for))?"
+                    + "|i need to|don'?t forget to|task:)\\s*",
+            FLAGS);
+    private static final Pattern HE_TASK_LEAD = Pattern.compile(
+            "^(?:בבקשה\\s+)?(?:תזכיר לי|תזכירי לי|הזכר לי|תזכורת|תוסיף משימה|הוסף משימה|תוסיפי משימה|צור משימה|תצור משימה"
+                    + "|משימה חדשה|תוסיף תזכורת|צור תזכורת|תקבע תזכורת|(?:תמחק|מחק|תמחקי|בטל|תבטל) את (?:ה)?(?:משימה|תזכורת)"
+                    + "|(?:תמחק|מחק|תמחקי|בטל|תבטל) (?:ה)?(?:משימה|תזכורת)|סיימתי(?: את)?|עשיתי(?: את)?|סמן(?: את)?|תסמן(?: את)?"
+                    + "|(?:תזיז|הזז|תדחה|דחה|תעדכן|עדכן) את (?:ה)?(?:משימה|תזכורת)|אני צריך|אני צריכה|אל תשכח)\\s*[:\\-]?\\s*",
+            FLAGS);
+
+    /** A task's text: the message without its request words, its time, and dangling words at its ends. */
+    static String taskText(String rest, String language) {
+        String text = rest.trim();
+        Pattern lead = language.equals("he") ? HE_TASK_LEAD : EN_TASK_LEAD;
+        Matcher m = lead.matcher(text);
+        if (m.find()) {
+            text = text.substring(m.end());
+        }
+        if (language.equals("he")) {
+            text = text.replaceAll("(?U)^(?:ש|ל)(?=\\s)", "").replaceAll("(?U)\\s+כ(?:בוצע|גמור)\\s*$", "");
+        } else {
+            text = text.replaceAll("(?iU)\\s+(?:as )?(?:done|complete|completed|finished)\\s*$", "");
+        }
+        text = text.replaceAll("(?iU)^(?:to|that|about|at|on|in|by|for)\\s+", "")
+                .replaceAll("(?iU)\\s+(?:at|on|in|by|for|from|to|every)\\s*$", "")
+                .replaceAll("(?U)\\s+(?:ב|ב-|מ|עד|כל)\\s*$", "")
+                .replaceAll("\\s{2,}", " ")
+                .replaceAll("^[\\s,.:;!\\-]+|[\\s,.:;!?\\-]+$", "");
+        return text;
+    }
+
+    // ---- lists
+
+    private static final Pattern EN_LIST_NAMED = Pattern.compile(
+            "(?:(?:my|the|a|an|new)\\s+)*(?<name>[\\p{L}\\p{N}' -]+?)\\s+list\\b|\\blist\\s+(?:called|named)\\s+(?<named>[\\p{L}\\p{N}' -]+)",
+            FLAGS);
+    private static final Pattern HE_LIST_NAMED = Pattern.compile(
+            "רשימת\\s+(?:ה)?(?<name>[\\p{L}\\p{N}'\"-]+(?:\\s+(?!עם|של|ל|ב)[\\p{L}\\p{N}'\"-]+)?)|רשימה\\s+(?:בשם|שנקראת)\\s+(?<named>[\\p{L}\\p{N}'\" -]+)",
+            FLAGS);
+
+    private static String listAction(String text, String rest, ObjectNode constraints, String language) {
+        Optional<String> name = listName(text, language);
+        name.ifPresent(n -> constraints.put("listName", n));
+        if (DELETE.matcher(text).find() && !ADD.matcher(text).find()) {
+            List<String> items = itemsBefore(text, language);
+            if (!items.isEmpty()
+                    && !items.get(0).isBlank()
+                    && !text.matches("(?iU).*\\b(?:delete|remove) (?:the |my )?[\\p{L} ]*list\\b.*")
+                    && !text.matches("(?U).*(?:מחק|תמחק) את (?:ה)?רשימ.*")) {
+                constraints.put("item", items.get(0));
+                return "delete_item";
+            }
+            return "delete_list";
+        }
+        if (ADD.matcher(text).find()) {
+            ArrayNode items = constraints.putArray("items");
+            itemsBefore(text, language).forEach(items::add);
+            return "add_item";
+        }
+        if (TOGGLE.matcher(text).find()) {
+            List<String> items = itemsBefore(text, language);
+            constraints.put("item", items.isEmpty() ? "" : items.get(0));
+            return "toggle_item";
+        }
+        if (text.matches("(?iU)^(?:please\\s+)?(?:create|make|start|new|open)\\b.*")
+                || text.matches("(?U)^(?:בבקשה\\s+)?(?:צור|תצור|תיצור|צרי|תפתח|פתח|רשימה חדשה).*")) {
+            ArrayNode items = constraints.putArray("items");
+            itemsAfter(text, language).forEach(items::add);
+            constraints.put("isChecklist", !items.isEmpty() || !text.matches("(?iU).*\\bnotes?\\b.*"));
+            return "create_list";
+        }
+        return "find_list";
+    }
+
+    static Optional<String> listName(String text, String language) {
+        Matcher m = (language.equals("he") ? HE_LIST_NAMED : EN_LIST_NAMED).matcher(text);
+        while (m.find()) {
+            String name = m.group("named") != null ? m.group("named") : m.group("name");
+            if (name == null) {
+                continue;
+            }
+            name = name.trim();
+            if (language.equals("en")) {
+                name = name.replaceAll(
+                                "(?iU)^.*\\b(?:to|from|on|in|the|my|a|an|create|make|start|new|show|me|of)\\s+", "")
+                        .trim();
+                if (name.equalsIgnoreCase("to-do") || name.equalsIgnoreCase("todo")) {
+                    return Optional.of("to-do");
+                }
+            }
+            if (!name.isEmpty() && !name.matches("(?iU)(?:a|an|the|my|new)")) {
+                return Optional.of(name.toLowerCase(Locale.ROOT));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Items named before the list: "add milk and eggs to the shopping list", "תוסיף חלב לרשימה". */
+    private static List<String> itemsBefore(String text, String language) {
+        String part;
+        if (language.equals("he")) {
+            part = text.replaceAll(
+                            "(?U)^(?:בבקשה\\s+)?(?:תוסיף|תוסיפי|הוסף|הוסיפי|תכניס|תרשום|רשום|תמחק|מחק|תמחקי|תוריד|הורד|סמן|תסמן|תסמני)(?:\\s+את)?\\s+",
+                            "")
+                    .replaceAll("(?U)\\s+(?:ל|מ|ב)?(?:ה)?רשימ.*$", "")
+                    .replaceAll("(?U)\\s+(?:ל|מ|ב)רשימ.*$", "");
+        } else {
+            part = text.replaceAll(
+                            "(?iU)^(?:please\\s+)?(?:add|put|delete|remove|tick|check off|cross off|mark)\\s+", "")
+                    .replaceAll("(?iU)\\s+(?:to|from|on|in|off)\\s+(?:the |my |a )?[\\p{L}\\p{N}' -]*list\\b.*$", "")
+                    .replaceAll("(?iU)\\s+(?:as )?(?:done|bought|checked)\\s*$", "");
+        }
+        return items(part, language);
+    }
+
+    /** Items named after the list: "create a shopping list with milk, eggs and bread", "...עם חלב וביצים". */
+    private static List<String> itemsAfter(String text, String language) {
+        Matcher m = Pattern.compile(
+                        language.equals("he") ? "(?:עם|:)\\s*(.+)$" : "(?:with|of|containing|:)\\s+(.+)$", FLAGS)
+                .matcher(text);
+        return m.find() ? items(m.group(1), language) : List.of();
+    }
+
+    static List<String> items(String text, String language) {
+        List<String> items = new ArrayList<>();
+        String[] pieces = language.equals("he")
+                ? text.split("\\s*,\\s*|\\s+ו(?=[\\p{L}])(?=\\S+\\s*$)")
+                : text.split("(?iU)\\s*,\\s*(?:and\\s+)?|\\s+and\\s+");
+        for (String piece : pieces) {
+            String item = piece.trim().replaceAll("^[.!?]+|[.!?]+$", "");
+            if (language.equals("he") && items.size() > 0 && item.startsWith("ו") && item.length() > 2) {
+                item = item.substring(1);
+            }
+            if (!item.isEmpty()) {
+                items.add(item);
+            }
+        }
+        return items;
+    }
+
+    // ---- calendar
+
+    private static String calendarAction(
+            String text, String rest, Optional<TimeExpression> when, ObjectNode constraints, String language) {
+        if (DELETE.matcher(text).find()) {
+            constraints.put("summary", summary(rest, language));
+            when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
+            return "delete_event";
+        }
+        if (QUERY.matcher(text).find() || when.isEmpty()) {
+            when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
+            return "list_events";
+        }
+        constraints.put("summary", summary(rest, language));
+        TimeExpression t = when.get();
+        switch (t) {
+            case TimeExpression.Interval i -> {
+                constraints.put("start", i.from().format(ISO));
+                constraints.put("end", i.to().format(ISO));
+            }
+            case TimeExpression.Instant i -> {
+                if (i.grain().compareTo(Grain.DAY) >= 0) {
+                    constraints.put("start", i.value().toLocalDate().toString());
+                    constraints.put("allDay", true);
+                } else {
+                    constraints.put("start", i.value().format(ISO));
+                    constraints.put("end", i.value().plus(Duration.ofHours(1)).format(ISO));
+                }
+            }
+            case TimeExpression.Recurrence r -> {
+                constraints.put("start", r.first().format(ISO));
+                constraints.put("rrule", r.toRrule());
+                return "create_recurring";
+            }
+        }
+        return "create_event";
+    }
+
+    private static String summary(String rest, String language) {
+        String text = rest.replaceAll(
+                        "(?iU)^(?:please\\s+)?(?:schedule|add|create|set up|book|put|make|delete|remove|cancel)\\s+(?:an?\\s+|the\\s+|my\\s+)?(?:new\\s+)?(?:event|appointment)?\\s*(?:called|named|for)?\\s*",
+                        "")
+                .replaceAll(
+                        "(?U)^(?:בבקשה\\s+)?(?:קבע|תקבע|תקבעי|צור|תצור|הוסף|תוסיף|תכניס|מחק|תמחק|בטל|תבטל)(?:\\s+לי)?(?:\\s+את)?\\s+(?:ה)?(?:אירוע\\s+)?",
+                        "")
+                .replaceAll("(?iU)\\s+(?:to|in|on|from)\\s+(?:my\\s+|the\\s+)?calendar\\b.*$", "")
+                .replaceAll("(?U)\\s+(?:ל|ב)(?:ה)?(?:יומן|לוח השנה).*$", "");
+        String done = TaskCleanup.trim(text);
+        return done.isEmpty() ? (language.equals("he") ? "אירוע" : "Event") : done;
+    }
+
+    /** The whole of the time a query names: a day from its start to its end, an interval as it is. */
+    private static void window(TimeExpression t, ObjectNode constraints, String fromField, String toField) {
+        ZonedDateTime from;
+        ZonedDateTime to;
+        switch (t) {
+            case TimeExpression.Interval i -> {
+                from = i.from();
+                to = i.grain().compareTo(Grain.DAY) >= 0
+                        ? i.to().plus(1, unit(i.grain())).minusSeconds(1)
+                        : i.to();
+            }
+            case TimeExpression.Instant i -> {
+                from = i.value();
+                to = i.grain().compareTo(Grain.HOUR) >= 0
+                        ? i.value().plus(1, unit(i.grain())).minusSeconds(1)
+                        : i.value().plusHours(1);
+            }
+            case TimeExpression.Recurrence r -> {
+                from = r.first();
+                to = r.first().plusDays(1).minusSeconds(1);
+            }
+        }
+        constraints.put(fromField, from.format(ISO));
+        constraints.put(toField, to.format(ISO));
+    }
+
+    private static ChronoUnit unit(Grain grain) {
+        return switch (grain) {
+            case SECOND -> ChronoUnit.SECONDS;
+            case MINUTE -> ChronoUnit.MINUTES;
+            case HOUR -> ChronoUnit.HOURS;
+            case DAY -> ChronoUnit.DAYS;
+            case WEEK -> ChronoUnit.WEEKS;
+            case MONTH -> ChronoUnit.MONTHS;
+            case QUARTER -> ChronoUnit.MONTHS;
+            case YEAR -> ChronoUnit.YEARS;
+        };
+    }
+
+    /** Trimming what is left of a part once its request words are gone. */
+    static final class TaskCleanup {
+        private TaskCleanup() {}
+
+        static String trim(String text) {
+            return text.replaceAll("(?iU)\\s+(?:at|on|in|by|for|from|to)\\s*$", "")
+                    .replaceAll("(?U)\\s+(?:ב|ב-|מ|עד)\\s*$", "")
+                    .replaceAll("\\s{2,}", " ")
+                    .replaceAll("^[\\s,.:;!\\-]+|[\\s,.:;!?\\-]+$", "");
+        }
+    }
+}

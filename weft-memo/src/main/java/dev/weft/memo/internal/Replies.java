@@ -1,0 +1,286 @@
+package dev.weft.memo.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.plan.PlanStep;
+import dev.weft.plan.StepOutcome;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * What Memo says, in the user's language: what each step did, what it could not do and why, and the
+ * question or approval a run waits for. Templates only, no model. Stateless.
+ */
+public final class Replies {
+    private static final Pattern THANKS = Pattern.compile("(?iU)\\b(?:thanks?|thank you)\\b|תודה");
+    private static final Pattern BYE = Pattern.compile("(?iU)\\b(?:bye|good night)\\b|ביי|לילה טוב|להתראות");
+    private static final DateTimeFormatter EN_TIME = DateTimeFormatter.ofPattern("EEE d MMM, HH:mm", Locale.ENGLISH);
+    private static final DateTimeFormatter EN_DAY = DateTimeFormatter.ofPattern("EEE d MMM", Locale.ENGLISH);
+    private static final DateTimeFormatter HE_TIME = DateTimeFormatter.ofPattern("d.M 'בשעה' HH:mm");
+    private static final DateTimeFormatter HE_DAY = DateTimeFormatter.ofPattern("d.M");
+
+    private Replies() {}
+
+    /** The offline answer to small talk: a greeting, thanks, goodbye, or an honest "not yet". */
+    public static String conversation(String message, String language) {
+        if (THANKS.matcher(message).find()) {
+            return Texts.of(language, "You're welcome!", "בשמחה!");
+        }
+        if (BYE.matcher(message).find()) {
+            return Texts.of(language, "Bye! I'm here when you need me.", "ביי! אני כאן כשתצטרך.");
+        }
+        if (message.matches(
+                "(?iU)^(?:hi|hello|hey|good (?:morning|evening)|how are you|היי|הי|שלום|בוקר טוב|ערב טוב|מה שלומך|מה נשמע)\\b.*")) {
+            return Texts.of(
+                    language,
+                    "Hi! How can I help? I can set reminders, keep your tasks and lists.",
+                    "היי! איך אפשר לעזור? אני יכול לקבוע תזכורות ולנהל משימות ורשימות.");
+        }
+        return Texts.of(
+                language,
+                "I'm not sure how to help with that yet. I can set reminders, and keep your tasks and lists — try"
+                        + " \"remind me tomorrow at 9 to call Dana\".",
+                "עדיין לא ברור לי איך לעזור בזה. אני יכול לקבוע תזכורות ולנהל משימות ורשימות — נסה \"תזכיר לי מחר ב-9"
+                        + " להתקשר לדנה\".");
+    }
+
+    /** Seed 002's help template. */
+    public static String help(String language) {
+        return Texts.of(
+                language,
+                "I'm Memo. I can:\n- set reminders, once or repeating (\"remind me every day at 8 to take my pills\")\n"
+                        + "- keep tasks: add, list, complete and delete them (\"what are my tasks for today?\")\n"
+                        + "- keep lists (\"add milk to the shopping list\")\n"
+                        + "Several requests in one message are fine (\"…and also…\", \"…then…\").",
+                "אני Memo. אני יכול:\n- לקבוע תזכורות, חד פעמיות או חוזרות (\"תזכיר לי כל יום ב-8 לקחת כדורים\")\n"
+                        + "- לנהל משימות: להוסיף, להציג, לסמן כבוצע ולמחוק (\"מה המשימות שלי להיום?\")\n"
+                        + "- לנהל רשימות (\"תוסיף חלב לרשימת הקניות\")\n"
+                        + "אפשר כמה בקשות בהודעה אחת (\"…וגם…\", \"…ואז…\").");
+    }
+
+    /**
+     * The reply to a message: a line per step, in plan order, then the question or approval the run
+     * waits for.
+     */
+    public static String reply(
+            String language,
+            List<PlanStep> steps,
+            Map<String, StepOutcome> outcomes,
+            Map<String, JsonNode> interrupts,
+            ZoneId zone) {
+        List<String> lines = new ArrayList<>();
+        for (PlanStep step : steps) {
+            StepOutcome outcome = outcomes.get(step.id());
+            JsonNode waiting = interrupts.get("step:" + step.id());
+            if (waiting != null) {
+                lines.add(waiting(language, waiting));
+            } else if (outcome != null) {
+                lines.add(line(language, step, outcome, zone));
+            }
+        }
+        JsonNode planApproval = interrupts.get("plan");
+        if (planApproval != null) {
+            lines.add(Texts.of(language, "Shall I go ahead with this plan? (yes/no)", "להמשיך עם התוכנית? (כן/לא)"));
+        }
+        return String.join("\n", lines).trim();
+    }
+
+    private static String waiting(String language, JsonNode payload) {
+        if (payload.path("type").asText().equals("clarify")) {
+            StringBuilder text = new StringBuilder(payload.path("question").asText());
+            payload.path("options").forEach(o -> text.append("\n").append(o.asText()));
+            return text.toString();
+        }
+        JsonNode args = payload.path("args");
+        String what = switch (args.path("operation").asText()) {
+            case "deleteAll" -> Texts.of(language, "delete all the matching tasks", "למחוק את כל המשימות המתאימות");
+            case "deleteMultiple" -> Texts.of(language, "delete several items", "למחוק כמה פריטים");
+            default ->
+                payload.path("tool").asText() + " " + args.path("operation").asText();
+        };
+        return Texts.of(
+                language,
+                "This will " + what + ". Shall I go ahead? (yes/no)",
+                "זה עומד " + what + ". להמשיך? (כן/לא)");
+    }
+
+    private static String line(String language, PlanStep step, StepOutcome outcome, ZoneId zone) {
+        return switch (outcome.status()) {
+            case SUCCEEDED -> done(language, step, outcome.result(), zone);
+            case PREVIEWED ->
+                Texts.of(language, "I would call ", "הייתי קורא ל-") + outcome.tool() + " " + outcome.args();
+            case SKIPPED ->
+                Texts.of(
+                        language,
+                        "Not done: " + outcome.reason().orElse("skipped") + ".",
+                        "לא בוצע: " + outcome.reason().orElse("דולג") + ".");
+            case FAILED -> failed(language, step, outcome);
+        };
+    }
+
+    private static String failed(String language, PlanStep step, StepOutcome outcome) {
+        String code = outcome.error().map(e -> e.code().name()).orElse("E_TOOL_FAILED");
+        String message = outcome.error().map(e -> e.message()).orElse("");
+        return switch (code) {
+            case "E_NO_RESOLVER" ->
+                switch (step.capability()) {
+                    case "calendar" ->
+                        Texts.of(language, "I can't manage your calendar yet.", "אני עדיין לא יכול לנהל את היומן שלך.");
+                    case "gmail" ->
+                        Texts.of(
+                                language,
+                                "I can't read or send your email yet.",
+                                "אני עדיין לא יכול לקרוא או לשלוח מיילים.");
+                    default -> Texts.of(language, "I can't do that yet.", "את זה אני עדיין לא יודע לעשות.");
+                };
+            case "E_NOT_FOUND" -> message.replaceFirst("^step '[^']*': ", "") + ".";
+            default -> Texts.of(language, "I couldn't do that: ", "לא הצלחתי: ") + message;
+        };
+    }
+
+    private static String done(String language, PlanStep step, JsonNode result, ZoneId zone) {
+        if (result.has("text") && result.size() == 1) {
+            return result.get("text").asText();
+        }
+        JsonNode task = result.path("task");
+        switch (step.action()) {
+            case "create_task", "update_task" -> {
+                boolean reminder = task.has("reminder") || task.has("reminderRecurrence");
+                String when = when(language, task, zone);
+                String verb = step.action().equals("update_task")
+                        ? Texts.of(language, "Updated", "עדכנתי")
+                        : reminder
+                                ? Texts.of(language, "I'll remind you:", "אזכיר לך:")
+                                : Texts.of(language, "Added a task:", "הוספתי משימה:");
+                return verb + " \"" + task.path("text").asText() + "\"" + (when.isEmpty() ? "" : " — " + when) + ".";
+            }
+            case "find_task" -> {
+                JsonNode tasks = result.path("tasks");
+                if (tasks.isEmpty()) {
+                    return Texts.of(language, "You have no open tasks there.", "אין לך משימות פתוחות.");
+                }
+                StringBuilder text = new StringBuilder(Texts.of(
+                        language,
+                        "You have " + tasks.size() + (tasks.size() == 1 ? " task:" : " tasks:"),
+                        "יש לך " + tasks.size() + " משימות:"));
+                int i = 1;
+                for (JsonNode t : tasks) {
+                    String when = when(language, t, zone);
+                    text.append("\n")
+                            .append(i++)
+                            .append(". ")
+                            .append(t.path("text").asText())
+                            .append(when.isEmpty() ? "" : " (" + when + ")");
+                }
+                return text.toString();
+            }
+            case "complete_task", "complete_tasks" -> {
+                List<String> names = new ArrayList<>();
+                result.path("previous")
+                        .forEach(t -> names.add("\"" + t.path("text").asText() + "\""));
+                return Texts.of(language, "Done: ", "בוצע: ") + String.join(", ", names) + ".";
+            }
+            case "delete_task", "delete_tasks" -> {
+                int count = result.path("deleted").size();
+                if (step.action().equals("delete_task") && count >= 1) {
+                    return Texts.of(language, "Deleted ", "מחקתי את ") + "\""
+                            + result.path("deleted").get(0).path("text").asText() + "\".";
+                }
+                return Texts.of(
+                        language,
+                        "Deleted " + count + (count == 1 ? " task." : " tasks."),
+                        "מחקתי " + count + " משימות.");
+            }
+            case "create_list", "add_item", "find_list", "toggle_item", "delete_item" -> {
+                JsonNode list = result.path("list");
+                if (list.isMissingNode()) {
+                    return lists(language, result.path("lists"));
+                }
+                return listText(language, list, step.action());
+            }
+            case "delete_list" -> {
+                return Texts.of(language, "Deleted the list ", "מחקתי את הרשימה ") + "\""
+                        + result.path("deleted").path(0).path("name").asText() + "\".";
+            }
+            default -> {
+                return Texts.of(language, "Done.", "בוצע.");
+            }
+        }
+    }
+
+    private static String lists(String language, JsonNode lists) {
+        if (lists.isEmpty()) {
+            return Texts.of(language, "You have no lists yet.", "אין לך רשימות עדיין.");
+        }
+        List<String> names = new ArrayList<>();
+        lists.forEach(
+                l -> names.add(l.path("name").asText() + " (" + l.path("items").size() + ")"));
+        return Texts.of(language, "Your lists: ", "הרשימות שלך: ") + String.join(", ", names);
+    }
+
+    private static String listText(String language, JsonNode list, String action) {
+        String head = switch (action) {
+            case "create_list" -> Texts.of(language, "Created the list ", "יצרתי את הרשימה ");
+            case "add_item" -> Texts.of(language, "Added to ", "הוספתי לרשימה ");
+            case "toggle_item", "delete_item" -> Texts.of(language, "Updated ", "עדכנתי את ");
+            default -> "";
+        };
+        StringBuilder text = new StringBuilder(head)
+                .append("\"")
+                .append(list.path("name").asText())
+                .append("\":");
+        if (list.path("items").isEmpty()) {
+            text.append(Texts.of(language, " (empty)", " (ריקה)"));
+        }
+        list.path("items")
+                .forEach(item -> text.append("\n")
+                        .append(item.path("checked").asBoolean() ? "☑ " : "☐ ")
+                        .append(item.path("text").asText()));
+        return text.toString();
+    }
+
+    /** When a task is due or repeats, for a person. */
+    static String when(String language, JsonNode task, ZoneId zone) {
+        JsonNode recurrence = task.path("reminderRecurrence");
+        if (recurrence.isObject()) {
+            String time = recurrence.path("time").asText("");
+            return switch (recurrence.path("type").asText()) {
+                case "nudge" ->
+                    Texts.of(
+                            language,
+                            "every " + recurrence.path("interval").asText(),
+                            "כל "
+                                    + recurrence
+                                            .path("interval")
+                                            .asText()
+                                            .replace("minutes", "דקות")
+                                            .replace("hours", "שעות"));
+                case "daily" -> Texts.of(language, "every day at " + time, "כל יום ב-" + time);
+                case "weekly" -> Texts.of(language, "every week at " + time, "כל שבוע ב-" + time);
+                default -> Texts.of(language, "every month at " + time, "כל חודש ב-" + time);
+            };
+        }
+        String due = task.path("dueDate").asText("");
+        if (due.isEmpty()) {
+            return "";
+        }
+        try {
+            if (due.length() == 10) {
+                LocalDate day = LocalDate.parse(due);
+                return language.equals("he") ? day.format(HE_DAY) : day.format(EN_DAY);
+            }
+            OffsetDateTime at =
+                    OffsetDateTime.parse(due).atZoneSameInstant(zone).toOffsetDateTime();
+            return language.equals("he") ? at.format(HE_TIME) : at.format(EN_TIME);
+        } catch (DateTimeParseException e) {
+            return due;
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package dev.weft.memo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.ForbiddenException;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.TimeSource;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.plan.PlanMode;
+import dev.weft.store.Stores;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Talking to Memo in English and Hebrew, on real SQLite: it plans, acts for its user, and answers. */
+final class MemoTest {
+    /** Tuesday 24 November 2026, 10:00 in Jerusalem. */
+    private static final Instant NOW = Instant.parse("2026-11-24T08:00:00Z");
+
+    private static final Optional<ZoneId> JERUSALEM = Optional.of(ZoneId.of("Asia/Jerusalem"));
+
+    @TempDir
+    Path dir;
+
+    private RunStore store;
+    private Memo memo;
+    private Runner runner;
+
+    @BeforeEach
+    void open() {
+        store = Stores.open("sqlite:" + dir.resolve("memo.db"));
+        memo = Memo.open(store);
+        runner = Runner.builder()
+                .store(store)
+                .time(new TimeSource() {
+                    @Override
+                    public Instant now() {
+                        return NOW;
+                    }
+
+                    @Override
+                    public void sleep(Duration duration) {}
+                })
+                .build();
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private Memo.Reply ask(String user, String message) {
+        return memo.ask(runner, new Memo.Request(user, message, JERUSALEM, PlanMode.AUTO));
+    }
+
+    @Test
+    void setsAReminderInEnglishAndListsIt() {
+        Memo.Reply set = ask("dana", "remind me tomorrow at 9 to call the bank");
+        Memo.Reply listed = ask("dana", "what are my tasks for tomorrow?");
+
+        assertThat(set.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(set.text()).isEqualTo("I'll remind you: \"call the bank\" — Wed 25 Nov, 09:00.");
+        assertThat(set.json()
+                        .get("resolutions")
+                        .get(0)
+                        .get("args")
+                        .get("dueDate")
+                        .asText())
+                .isEqualTo("2026-11-25T09:00:00+02:00");
+        assertThat(listed.text()).isEqualTo("You have 1 task:\n1. call the bank (Wed 25 Nov, 09:00)");
+    }
+
+    @Test
+    void answersInHebrewAndKeepsAHebrewList() {
+        Memo.Reply created = ask("omer", "צור רשימת קניות עם חלב, ביצים ולחם");
+        Memo.Reply added = ask("omer", "תוסיף גבינה לרשימת הקניות");
+
+        assertThat(created.language()).isEqualTo("he");
+        assertThat(created.text()).startsWith("יצרתי את הרשימה \"קניות\":");
+        assertThat(added.text()).contains("☐ גבינה").contains("☐ חלב");
+        assertThat(memo.data().lists().all("omer")).hasSize(1);
+    }
+
+    @Test
+    void runsIndependentPartsInParallelAndSaysHonestlyWhatItCannotDo() {
+        Memo.Reply reply = ask("dana", "what do I have today on my calendar and also send me my tasks");
+
+        assertThat(reply.plan().steps()).hasSize(2);
+        assertThat(reply.plan().steps().get(1).dependsOn()).isEmpty();
+        assertThat(reply.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(reply.text()).contains("I can't manage your calendar yet.").contains("You have no open tasks");
+        assertThat(reply.json().get("summary").get("partialFailure").asBoolean())
+                .isTrue();
+    }
+
+    @Test
+    void aPreviewResolvesEveryStepAndChangesNothing() {
+        Memo.Reply preview = memo.ask(
+                runner,
+                new Memo.Request("dana", "remind me every day at 8 to take my pills", JERUSALEM, PlanMode.PREVIEW));
+
+        JsonNode resolution = preview.json().get("resolutions").get(0);
+        assertThat(resolution.get("functionName").asText()).isEqualTo("taskOperations");
+        assertThat(resolution.get("args").get("reminderRecurrence").get("type").asText())
+                .isEqualTo("daily");
+        assertThat(preview.json().get("results")).isEmpty();
+        assertThat(memo.data().tasks().all("dana")).isEmpty();
+    }
+
+    @Test
+    void aBulkDeleteWaitsForApprovalAndCanBeUndone() {
+        ask("dana", "remind me tomorrow at 9 to call the bank");
+        ask("dana", "remind me on Friday to water the plants");
+
+        Memo.Reply waiting = ask("dana", "delete all my reminders");
+        assertThat(waiting.run().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(waiting.text()).contains("Shall I go ahead?");
+        assertThat(memo.data().tasks().all("dana")).hasSize(2);
+
+        Memo.Reply done = memo.approve(runner, waiting.run().runId(), "dana", List.of());
+        assertThat(done.text()).isEqualTo("Deleted 2 tasks.");
+        assertThat(memo.data().tasks().all("dana")).isEmpty();
+
+        memo.executor().undo(runner, waiting.run().runId(), "dana");
+        assertThat(memo.data().tasks().all("dana")).hasSize(2);
+    }
+
+    @Test
+    void asksWhichOneWhenSeveralMatchAndTheAnswerResumesTheRun() {
+        ask("dana", "remind me tomorrow at 9 to call Dana about the report");
+        ask("dana", "remind me on Friday to call Dana about the trip");
+
+        Memo.Reply question = ask("dana", "delete the reminder to call Dana");
+        assertThat(question.run().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(question.json().get("resolutions").get(0).get("type").asText())
+                .isEqualTo("clarify");
+        assertThat(question.text()).contains("Which one did you mean?").contains("2. call Dana about the trip");
+
+        Memo.Reply done = memo.answer(runner, question.run().runId(), "dana", "2");
+        assertThat(done.text()).isEqualTo("Deleted \"call Dana about the trip\".");
+        assertThat(memo.data().tasks().all("dana"))
+                .extracting(t -> t.text())
+                .containsExactly("call Dana about the report");
+    }
+
+    @Test
+    void saysSoWhenNothingMatchesInTheUsersLanguage() {
+        Memo.Reply en = ask("dana", "delete the reminder to feed the cat");
+        Memo.Reply he = ask("omer", "מחק את התזכורת להאכיל את החתול");
+
+        assertThat(en.text()).contains("I couldn't find a task matching \"feed the cat\"");
+        assertThat(he.text()).contains("לא מצאתי משימה שמתאימה ל\"להאכיל את החתול\"");
+    }
+
+    @Test
+    void oneUserNeitherSeesNorTouchesAnothersTasksOrRuns() {
+        ask("dana", "remind me tomorrow at 9 to call the bank");
+        Memo.Reply waiting = ask("dana", "delete all my reminders");
+
+        Memo.Reply omer = ask("omer", "what are my tasks?");
+        Memo.Reply guess = ask("omer", "delete the reminder to call the bank");
+
+        assertThat(omer.text()).isEqualTo("You have no open tasks there.");
+        assertThat(guess.text()).contains("I couldn't find");
+        assertThatThrownBy(() -> memo.approve(runner, waiting.run().runId(), "omer", List.of()))
+                .isInstanceOf(ForbiddenException.class);
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
+    }
+
+    @Test
+    void greetsAndHelpsWithoutAModel() {
+        assertThat(ask("dana", "hi").text()).startsWith("Hi! How can I help?");
+        assertThat(ask("omer", "היי").text()).startsWith("היי! איך אפשר לעזור?");
+        assertThat(ask("dana", "what can you do?").text()).startsWith("I'm Memo. I can:");
+    }
+
+    @Test
+    void anEmptyMessageIsRefusedAndChangesNothing() {
+        assertThatThrownBy(() -> ask("dana", "   "))
+                .isInstanceOf(WeftException.class)
+                .extracting(e -> ((WeftException) e).code())
+                .isEqualTo(ErrorCode.E_BAD_INPUT);
+        assertThat(memo.data().findUser("dana")).isEmpty();
+    }
+}
