@@ -14,7 +14,14 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = WeftCommand.Version.class,
         description = "Weft: a runtime for dependable LLM agents.",
-        subcommands = {WorkflowCommand.class, RunsCommand.class, TimeCommand.class, ModelsCommand.class})
+        subcommands = {
+            ChatCommand.class,
+            MemoCommand.class,
+            WorkflowCommand.class,
+            RunsCommand.class,
+            TimeCommand.class,
+            ModelsCommand.class
+        })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,135 @@
+package dev.weft.cli;
+
+import dev.weft.core.Event;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.memo.Memo;
+import dev.weft.plan.PlanEvents;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code weft chat}: a conversation with Memo at a terminal, in English or Hebrew. Each line is a
+ * message; the plan and its steps are shown as they run; an approval is asked inline ("yes"/"כן" goes
+ * ahead, "no"/"לא" does not), and a question is answered by the next line. Ctrl-D leaves.
+ */
+@Command(
+        name = "chat",
+        mixinStandardHelpOptions = true,
+        description = "Talk to Memo: reminders, tasks and lists, in English or Hebrew. Ctrl-D leaves.")
+final class ChatCommand implements Callable<Integer> {
+    private static final Pattern YES =
+            Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|ok|sure|go ahead|כן|אישור|בטח|יאללה|סבבה)\\s*[.!]*\\s*$");
+    private static final Pattern NO =
+            Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|לא|בטל|עזוב)\\s*[.!]*\\s*$");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--user", paramLabel = "ID", description = "Whose Memo (default: WEFT_USER, else your login).")
+    String user;
+
+    @Option(names = "--tz", paramLabel = "ZONE", description = "Your time zone (default: this machine's, kept after).")
+    String tz;
+
+    @Option(
+            names = "--db",
+            paramLabel = "URL",
+            description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else SQLite under WEFT_HOME).")
+    String db;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        String who = user == null ? MemoCommand.defaultUser() : user;
+        try (RunStore store = Storage.open(db)) {
+            Memo memo = Memo.open(store);
+            Runner runner = Storage.runner(store)
+                    .listener(event -> progress(out, event))
+                    .build();
+            out.println("Memo — " + who + ". Write in English or Hebrew; Ctrl-D leaves. (\"help\" / \"עזרה\")");
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            Optional<Memo.Reply> waiting = Optional.empty();
+            String line;
+            while (prompt(out) && (line = in.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    Memo.Reply reply = next(memo, runner, who, line, waiting);
+                    out.println("memo> " + reply.text().replace("\n", "\n      "));
+                    waiting = reply.run().status() == RunStatus.WAITING ? Optional.of(reply) : Optional.empty();
+                } catch (WeftException e) {
+                    out.println("memo> (" + e.code() + ") " + e.getMessage());
+                }
+                out.flush();
+            }
+            out.println();
+            return ExitCodes.OK;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("weft: cannot read the terminal: " + e.getMessage());
+            return ExitCodes.FAILED;
+        } catch (WeftException e) {
+            return WorkflowCommand.failure(spec, false, e);
+        }
+    }
+
+    /** What a line does: approves, rejects or answers what the last run waits for, or is a new message. */
+    private Memo.Reply next(Memo memo, Runner runner, String who, String line, Optional<Memo.Reply> waiting) {
+        if (waiting.isPresent()) {
+            String runId = waiting.get().run().runId();
+            boolean question = waiting.get().run().interrupts().values().stream()
+                    .anyMatch(p -> p.path("type").asText().equals("clarify"));
+            if (question) {
+                return memo.answer(runner, runId, who, line);
+            }
+            if (YES.matcher(line).matches()) {
+                return memo.approve(runner, runId, who, List.of());
+            }
+            if (NO.matcher(line).matches()) {
+                return memo.reject(runner, runId, who);
+            }
+        }
+        return memo.ask(runner, MemoCommand.request(Optional.of(who), line, Optional.ofNullable(tz), Optional.empty()));
+    }
+
+    private static boolean prompt(PrintWriter out) {
+        out.print("you> ");
+        out.flush();
+        return true;
+    }
+
+    /** The plan and each step as they happen, on the line under the message. */
+    private static void progress(PrintWriter out, Event event) {
+        String step = event.data().path("stepId").asText("");
+        switch (event.type()) {
+            case PlanEvents.PLAN_GROUPS -> {
+                StringBuilder groups = new StringBuilder("  plan:");
+                event.data().forEach(g -> groups.append(" ").append(g.path("steps")));
+                out.println(groups);
+            }
+            case PlanEvents.TOOL_CALLED ->
+                out.println("  → " + step + " " + event.data().path("tool").asText() + " "
+                        + event.data().path("args").path("operation").asText(""));
+            case PlanEvents.STEP_EXECUTED ->
+                out.println("  " + (event.data().path("status").asText().equals("SUCCEEDED") ? "✓ " : "✗ ") + step);
+            default -> {
+                return;
+            }
+        }
+        out.flush();
+    }
+}

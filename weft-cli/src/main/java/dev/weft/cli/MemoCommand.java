@@ -1,0 +1,345 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.Run;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.TimeSource;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.memo.Memo;
+import dev.weft.plan.PlanMode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code weft memo …}: talk to Memo one message at a time, and continue its waiting runs. */
+@Command(
+        name = "memo",
+        mixinStandardHelpOptions = true,
+        description = "Memo, the personal assistant: ask it something, approve, reject or answer what it waits for.",
+        subcommands = {
+            MemoCommand.Ask.class,
+            MemoCommand.Approve.class,
+            MemoCommand.Reject.class,
+            MemoCommand.Answer.class
+        })
+final class MemoCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The user a command acts for when it names none: {@code WEFT_USER}, else the login name. */
+    static String defaultUser() {
+        String user = Env.get().get("WEFT_USER");
+        if (user == null || user.isBlank()) {
+            user = Env.get().getOrDefault("USER", System.getProperty("user.name", "me"));
+        }
+        return user == null || user.isBlank() ? "me" : user;
+    }
+
+    /** What every memo subcommand shares: the store, JSON output, error handling. */
+    abstract static class MemoSubcommand implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(
+                names = "--db",
+                paramLabel = "URL",
+                description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else SQLite under WEFT_HOME).")
+        String db;
+
+        @Option(names = "--json", description = "Prints one JSON object (see the README for its fields).")
+        boolean json;
+
+        abstract int call(RunStore store, PrintWriter out);
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (RunStore store = Storage.open(db)) {
+                int code = call(store, out);
+                out.flush();
+                return code;
+            } catch (WeftException e) {
+                return WorkflowCommand.failure(spec, json, e);
+            }
+        }
+
+        int print(PrintWriter out, Memo.Reply reply) {
+            if (json) {
+                out.println(Json.write(reply.json()));
+            } else {
+                out.println(reply.text());
+                hint(out, reply);
+            }
+            return ExitCodes.of(reply.run().status());
+        }
+
+        /** How to continue a run that waits, for a person at a terminal. */
+        static void hint(PrintWriter out, Memo.Reply reply) {
+            if (reply.run().status() != RunStatus.WAITING) {
+                return;
+            }
+            String id = reply.run().runId();
+            boolean question = reply.run().interrupts().values().stream()
+                    .anyMatch(p -> p.path("type").asText().equals("clarify"));
+            out.println(
+                    question
+                            ? "(answer with: weft memo answer " + id + " \"2\")"
+                            : "(weft memo approve " + id + "   or   weft memo reject " + id + ")");
+        }
+    }
+
+    @Command(
+            name = "ask",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Sends MESSAGE to Memo and prints its reply; --batch reads JSON lines",
+                "{\"message\", \"now\", \"tz\", \"user\", \"mode\"} and prints one result line for each."
+            })
+    static final class Ask extends MemoSubcommand {
+        @Option(names = "--user", paramLabel = "ID", description = "Whose Memo (default: WEFT_USER, else your login).")
+        String user;
+
+        @Option(
+                names = "--now",
+                paramLabel = "ISO",
+                description = "The time of the message, e.g. 2026-11-24T10:00:00+02:00.")
+        String now;
+
+        @Option(names = "--tz", paramLabel = "ZONE", description = "The user's time zone, e.g. Asia/Jerusalem.")
+        String tz;
+
+        @Option(
+                names = "--mode",
+                paramLabel = "preview|approval|auto",
+                description = "auto (default) acts;"
+                        + " preview resolves every step and acts on nothing; approval asks before the plan runs.")
+        String mode;
+
+        @Option(names = "--batch", paramLabel = "FILE", description = "JSON lines to answer, one result line each.")
+        Path batch;
+
+        @Parameters(paramLabel = "MESSAGE", arity = "0..*", description = "What to tell Memo.")
+        List<String> words = new ArrayList<>();
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            Memo memo = Memo.open(store);
+            if (batch != null) {
+                return batch(store, memo, out);
+            }
+            Memo.Request request = request(
+                    Optional.ofNullable(user),
+                    String.join(" ", words),
+                    Optional.ofNullable(tz),
+                    Optional.ofNullable(mode));
+            return print(out, memo.ask(runner(store, Optional.ofNullable(now)), request));
+        }
+
+        private int batch(RunStore store, Memo memo, PrintWriter out) {
+            List<String> lines;
+            try {
+                lines = Files.readAllLines(batch);
+            } catch (IOException e) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "cannot read batch file " + batch + ": " + e.getMessage());
+            }
+            for (String line : lines) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                out.println(Json.write(batchLine(store, memo, line)));
+                out.flush();
+            }
+            return ExitCodes.OK;
+        }
+
+        /** The answer to one batch line, or an error object for it; never throws on a bad line. */
+        private JsonNode batchLine(RunStore store, Memo memo, String line) {
+            try {
+                JsonNode request = Json.parse(line, "batch line");
+                if (!request.isObject()) {
+                    throw new WeftException(ErrorCode.E_BAD_INPUT, "a batch line must be a JSON object");
+                }
+                if (!request.path("message").isTextual()) {
+                    throw new WeftException(ErrorCode.E_BAD_INPUT, "a batch line needs \"message\" (a string)");
+                }
+                Memo.Request ask = request(
+                        text(request, "user").or(() -> Optional.ofNullable(user)),
+                        request.get("message").asText(),
+                        text(request, "tz").or(() -> Optional.ofNullable(tz)),
+                        text(request, "mode").or(() -> Optional.ofNullable(mode)));
+                return memo.ask(runner(store, text(request, "now").or(() -> Optional.ofNullable(now))), ask)
+                        .json();
+            } catch (WeftException e) {
+                ObjectNode error = Json.object();
+                ObjectNode body = error.putObject("error");
+                body.put("code", e.code().name());
+                body.put("message", e.getMessage());
+                return error;
+            }
+        }
+
+        private static Optional<String> text(JsonNode node, String field) {
+            return node.path(field).isTextual() ? Optional.of(node.get(field).asText()) : Optional.empty();
+        }
+    }
+
+    /** A message to Memo from the command's words. @throws WeftException {@code E_BAD_INPUT} for any bad part */
+    static Memo.Request request(Optional<String> user, String message, Optional<String> tz, Optional<String> mode) {
+        if (message.isBlank()) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "the message is empty: say something to Memo");
+        }
+        Optional<ZoneId> zone;
+        try {
+            zone = tz.map(ZoneId::of);
+        } catch (DateTimeException e) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT, "--tz " + tz.get() + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
+        }
+        PlanMode planMode;
+        try {
+            planMode = PlanMode.valueOf(mode.orElse("auto").trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "--mode " + mode.get() + ": one of preview, approval, auto");
+        }
+        String id = user.orElseGet(MemoCommand::defaultUser);
+        if (id.isBlank() || id.chars().anyMatch(Character::isISOControl)) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "--user: a user id must be printable and not blank");
+        }
+        return new Memo.Request(id, message, zone, planMode);
+    }
+
+    /** A runner on {@code store} whose clock is {@code now} when given (a fixed time), else the system's. */
+    static Runner runner(RunStore store, Optional<String> now) {
+        Runner.Builder builder = Storage.runner(store);
+        if (now.isPresent()) {
+            Instant fixed = parseNow(now.get());
+            builder.time(new TimeSource() {
+                @Override
+                public Instant now() {
+                    return fixed;
+                }
+
+                @Override
+                public void sleep(Duration duration) throws InterruptedException {
+                    TimeSource.system().sleep(duration);
+                }
+            });
+        }
+        return builder.build();
+    }
+
+    private static Instant parseNow(String text) {
+        try {
+            return OffsetDateTime.parse(text.trim()).toInstant();
+        } catch (DateTimeParseException e) {
+            try {
+                return ZonedDateTime.parse(text.trim()).toInstant();
+            } catch (DateTimeParseException again) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT,
+                        "--now " + text + ": not an ISO-8601 time with an offset (e.g. 2026-11-24T10:00:00+02:00)");
+            }
+        }
+    }
+
+    /** The user of a stored run, or {@code user} when given. */
+    static String owner(RunStore store, String runId, Optional<String> user) {
+        Run run = store.findRun(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "'"));
+        return user.orElseGet(() -> run.user()
+                .orElseThrow(() -> new WeftException(
+                        ErrorCode.E_RUN_STATE, "run '" + runId + "' is not a Memo run (it has no user)")));
+    }
+
+    @Command(
+            name = "approve",
+            mixinStandardHelpOptions = true,
+            description = "Approves what a waiting Memo run asks, and continues it.")
+    static final class Approve extends MemoSubcommand {
+        @Parameters(paramLabel = "RUN_ID")
+        String runId;
+
+        @Option(names = "--steps", paramLabel = "ID,…", split = ",", description = "Only these steps (default: all).")
+        List<String> steps = new ArrayList<>();
+
+        @Option(names = "--user", paramLabel = "ID", description = "Who approves (default: the run's user).")
+        String user;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String who = owner(store, runId, Optional.ofNullable(user));
+            return print(out, Memo.open(store).approve(runner(store, Optional.empty()), runId, who, steps));
+        }
+    }
+
+    @Command(
+            name = "reject",
+            mixinStandardHelpOptions = true,
+            description = "Rejects what a waiting Memo run asks: nothing of it is done.")
+    static final class Reject extends MemoSubcommand {
+        @Parameters(paramLabel = "RUN_ID")
+        String runId;
+
+        @Option(names = "--user", paramLabel = "ID", description = "Who rejects (default: the run's user).")
+        String user;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String who = owner(store, runId, Optional.ofNullable(user));
+            return print(out, Memo.open(store).reject(runner(store, Optional.empty()), runId, who));
+        }
+    }
+
+    @Command(
+            name = "answer",
+            mixinStandardHelpOptions = true,
+            description = "Answers the question a waiting Memo run asked (\"2\", or words).")
+    static final class Answer extends MemoSubcommand {
+        @Parameters(index = "0", paramLabel = "RUN_ID")
+        String runId;
+
+        @Parameters(index = "1..*", paramLabel = "TEXT")
+        List<String> words = new ArrayList<>();
+
+        @Option(names = "--user", paramLabel = "ID", description = "Who answers (default: the run's user).")
+        String user;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String text = String.join(" ", words);
+            if (text.isBlank()) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "the answer is empty");
+            }
+            String who = owner(store, runId, Optional.ofNullable(user));
+            return print(out, Memo.open(store).answer(runner(store, Optional.empty()), runId, who, text));
+        }
+    }
+}

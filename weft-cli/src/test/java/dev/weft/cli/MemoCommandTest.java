@@ -1,0 +1,157 @@
+package dev.weft.cli;
+
+import static dev.weft.cli.CommandRunner.weft;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.Json;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code weft memo} and {@code weft chat}: Memo from the command line, as the README shows it. */
+final class MemoCommandTest {
+    private static final String NOW = "2026-11-24T10:00:00+02:00";
+
+    @TempDir
+    Path dir;
+
+    private String db;
+
+    @BeforeEach
+    void database() {
+        db = "sqlite:" + dir.resolve("memo.db");
+    }
+
+    private CommandRunner.Outcome weftDb(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--db");
+        all.add(db);
+        return weft(all.toArray(String[]::new));
+    }
+
+    private CommandRunner.Outcome ask(String... words) {
+        List<String> args =
+                new ArrayList<>(List.of("memo", "ask", "--user", "dana", "--tz", "Asia/Jerusalem", "--now", NOW));
+        args.addAll(List.of(words));
+        return weftDb(args.toArray(String[]::new));
+    }
+
+    @Test
+    void askPrintsOneJsonObjectWithThePlanTheResolutionsTheResultsAndTheReply() {
+        var asked = ask("--json", "remind me tomorrow at 9 to call Dana");
+
+        JsonNode json = asked.json();
+        assertThat(asked.exitCode()).isZero();
+        assertThat(json.get("language").asText()).isEqualTo("en");
+        assertThat(json.get("status").asText()).isEqualTo("COMPLETED");
+        assertThat(json.get("plan").get("plan").get(0).get("action").asText()).isEqualTo("create_task");
+        assertThat(json.get("resolutions").get(0).get("functionName").asText()).isEqualTo("taskOperations");
+        assertThat(json.get("resolutions").get(0).get("args").get("dueDate").asText())
+                .isEqualTo("2026-11-25T09:00:00+02:00");
+        assertThat(json.get("results").get(0).get("success").asBoolean()).isTrue();
+        assertThat(json.get("reply").asText()).contains("call Dana");
+    }
+
+    @Test
+    void aBulkDeleteWaitsWithExitThreeAndIsApprovedFromAnotherCommand() {
+        ask("remind me tomorrow at 9 to call Dana");
+        var waiting = ask("--json", "delete all my reminders");
+        String runId = waiting.json().get("runId").asText();
+
+        var approved = weftDb("memo", "approve", runId, "--json");
+
+        assertThat(waiting.exitCode()).isEqualTo(3);
+        assertThat(approved.exitCode()).isZero();
+        assertThat(approved.json().get("reply").asText()).isEqualTo("Deleted 1 task.");
+        assertThat(weftDb("memo", "approve", runId).exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void aBatchAnswersEachLineInOrderAndABadLineGetsAnError() throws Exception {
+        Path batch = dir.resolve("batch.jsonl");
+        Files.writeString(
+                batch,
+                String.join(
+                        "\n",
+                        "{\"message\": \"remind me in 10 minutes to check the oven\", \"now\": \"" + NOW
+                                + "\", \"tz\": \"Asia/Jerusalem\", \"user\": \"u1\", \"mode\": \"preview\"}",
+                        "not json",
+                        "{\"message\": \"\", \"user\": \"u1\"}",
+                        "{\"message\": \"מה המשימות שלי להיום?\", \"now\": \"" + NOW
+                                + "\", \"user\": \"u1\", \"mode\": \"preview\"}",
+                        "{\"message\": \"hi\", \"tz\": \"Nowhere/Land\"}"),
+                StandardCharsets.UTF_8);
+
+        var out = weftDb("memo", "ask", "--batch", batch.toString(), "--json");
+
+        List<JsonNode> lines = out.out().lines().map(l -> Json.parse(l, "line")).toList();
+        assertThat(out.exitCode()).isZero();
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(0)
+                        .get("resolutions")
+                        .get(0)
+                        .get("args")
+                        .get("dueDate")
+                        .asText())
+                .isEqualTo("2026-11-24T10:10:00+02:00");
+        assertThat(lines.get(1).get("error").get("code").asText()).isEqualTo("E_BAD_INPUT");
+        assertThat(lines.get(2).get("error").get("code").asText()).isEqualTo("E_BAD_INPUT");
+        assertThat(lines.get(3).get("language").asText()).isEqualTo("he");
+        assertThat(lines.get(3).get("plan").get("plan").get(0).get("action").asText())
+                .isEqualTo("find_task");
+        assertThat(lines.get(4).get("error").get("message").asText()).contains("Nowhere/Land");
+    }
+
+    @Test
+    void badInputIsAClearErrorWithExitTwoAndChangesNothing() {
+        assertThat(ask("").exitCode()).isEqualTo(2);
+        assertThat(weftDb("memo", "ask", "--now", "yesterday", "hi").err())
+                .contains("E_BAD_INPUT")
+                .contains("--now");
+        assertThat(weftDb("memo", "ask", "--mode", "fast", "hi").err()).contains("--mode fast");
+        assertThat(weftDb("memo", "ask", "--tz", "Mars/Olympus", "--json", "hi")
+                        .json()
+                        .get("error")
+                        .get("code")
+                        .asText())
+                .isEqualTo("E_BAD_INPUT");
+        assertThat(weftDb("runs", "list", "--json").json()).isEmpty();
+    }
+
+    @Test
+    void chatTalksInBothLanguagesAndAsksForApprovalInline() {
+        String lines = String.join(
+                "\n",
+                "remind me tomorrow at 9 to call the bank",
+                "תזכיר לי כל יום ב-8 לקחת כדורים",
+                "delete all my reminders",
+                "כן",
+                "what are my tasks?",
+                "");
+        InputStream stdin = System.in;
+        CommandRunner.Outcome out;
+        try {
+            System.setIn(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)));
+            out = weftDb("chat", "--user", "dana", "--tz", "Asia/Jerusalem");
+        } finally {
+            System.setIn(stdin);
+        }
+
+        assertThat(out.exitCode()).isZero();
+        assertThat(out.out())
+                .contains("memo> I'll remind you: \"call the bank\"")
+                .contains("memo> אזכיר לך: \"לקחת כדורים\" — כל יום ב-08:00.")
+                .contains("Shall I go ahead? (yes/no)")
+                .contains("memo> Deleted 2 tasks.")
+                .contains("memo> You have no open tasks there.")
+                .contains("→ A taskOperations create");
+    }
+}
