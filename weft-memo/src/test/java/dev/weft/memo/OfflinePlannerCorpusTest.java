@@ -1,0 +1,67 @@
+package dev.weft.memo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.Json;
+import dev.weft.plan.Plan;
+import dev.weft.plan.PlanStep;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The offline planner against a corpus of English and Hebrew messages with their expected plans (seed
+ * 000's four use cases among them): each step's capability, action and dependencies, and the
+ * constraints the corpus names. The time is Tuesday 24 November 2026, 10:00 in Jerusalem.
+ */
+final class OfflinePlannerCorpusTest {
+    private static final ZonedDateTime NOW = ZonedDateTime.parse("2026-11-24T10:00:00+02:00[Asia/Jerusalem]");
+    private static final OfflinePlanner PLANNER = new OfflinePlanner();
+
+    static Stream<JsonNode> corpus() throws IOException {
+        try (InputStream in = OfflinePlannerCorpusTest.class.getResourceAsStream("/corpus/planner.jsonl")) {
+            List<JsonNode> lines = new ArrayList<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank()) {
+                    lines.add(Json.parse(line, "corpus line"));
+                }
+            }
+            return lines.stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corpus")
+    void plansTheMessageAsExpected(JsonNode entry) {
+        String message = entry.get("message").asText();
+        Plan plan = PLANNER.plan(message, new Planner.Context(OfflinePlanner.languageOf(message), NOW));
+
+        JsonNode expected = entry.get("expect");
+        assertThat(plan.steps()).as(message).hasSize(expected.size());
+        for (int i = 0; i < expected.size(); i++) {
+            PlanStep step = plan.steps().get(i);
+            JsonNode want = expected.get(i);
+            assertThat(step.capability() + "/" + step.action())
+                    .as(message)
+                    .isEqualTo(want.get("capability").asText() + "/"
+                            + want.get("action").asText());
+            List<String> deps = new ArrayList<>();
+            want.get("dependsOn").forEach(d -> deps.add(d.asText()));
+            assertThat(step.dependsOn())
+                    .as(message + ": dependsOn of " + step.id())
+                    .isEqualTo(deps);
+            want.path("constraints")
+                    .properties()
+                    .forEach(e -> assertThat(step.constraints().get(e.getKey()))
+                            .as(message + ": " + e.getKey())
+                            .isEqualTo(e.getValue()));
+        }
+    }
+}
