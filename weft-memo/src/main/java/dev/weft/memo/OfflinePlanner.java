@@ -452,12 +452,11 @@ public final class OfflinePlanner implements Planner {
             part = text.replaceAll(
                             "(?U)^(?:בבקשה\\s+)?(?:תוסיף|תוסיפי|הוסף|הוסיפי|תכניס|תרשום|רשום|תמחק|מחק|תמחקי|תוריד|הורד|סמן|תסמן|תסמני)(?:\\s+את)?\\s+",
                             "")
-                    .replaceAll("(?U)\\s+(?:ל|מ|ב)?(?:ה)?רשימ.*$", "")
-                    .replaceAll("(?U)\\s+(?:ל|מ|ב)רשימ.*$", "");
+                    .replaceAll("(?U)(?:^|\\s+)(?:ל|מ|ב)?(?:ה)?רשימ.*$", "");
         } else {
             part = text.replaceAll(
                             "(?iU)^(?:please\\s+)?(?:add|put|delete|remove|tick|check off|cross off|mark)\\s+", "")
-                    .replaceAll("(?iU)\\s+(?:to|from|on|in|off)\\s+(?:the |my |a )?[\\p{L}\\p{N}' -]*list\\b.*$", "")
+                    .replaceAll("(?iU)(?:^|\\s+)(?:to|from|on|in|off)\\s+(?:the |my |a )?[\\p{L}\\p{N}' -]*list\\b.*$", "")
                     .replaceAll("(?iU)\\s+(?:as )?(?:done|bought|checked)\\s*$", "");
         }
         return items(part, language);

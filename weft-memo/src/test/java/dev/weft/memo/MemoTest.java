@@ -180,6 +180,19 @@ final class MemoTest {
     }
 
     @Test
+    void asksWhatToRemindOfWhenTheMessageDoesNotSayAndTheAnswerIsTheReminder() {
+        Memo.Reply question = ask("dana", "remind me tomorrow at 9");
+        Memo.Reply he = ask("omer", "תוסיף לרשימת הקניות");
+
+        assertThat(question.text()).isEqualTo("What should I remind you about?");
+        assertThat(he.text()).isEqualTo("מה להוסיף ל\"קניות\"?");
+        Memo.Reply done = memo.answer(runner, question.run().runId(), "dana", "call the bank");
+        Memo.Reply added = memo.answer(runner, he.run().runId(), "omer", "חלב");
+        assertThat(done.text()).isEqualTo("I'll remind you: \"call the bank\" — Wed 25 Nov, 09:00.");
+        assertThat(added.text()).contains("☐ חלב");
+    }
+
+    @Test
     void greetsAndHelpsWithoutAModel() {
         assertThat(ask("dana", "hi").text()).startsWith("Hi! How can I help?");
         assertThat(ask("omer", "היי").text()).startsWith("היי! איך אפשר לעזור?");

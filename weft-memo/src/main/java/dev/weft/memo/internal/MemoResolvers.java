@@ -129,6 +129,16 @@ public final class MemoResolvers {
                 case "create_task" -> {
                     ObjectNode args = args("create");
                     copy(c, args, "text", "category", "dueDate", "reminder", "reminderRecurrence");
+                    if (args.path("text").asText("").isBlank()
+                            && !context.answers().path("text").isTextual()) {
+                        // Nothing to remind of: ask, and the answer becomes the text.
+                        return Resolution.clarify(Texts.of(
+                                language(context),
+                                c.path("isReminder").asBoolean()
+                                        ? "What should I remind you about?"
+                                        : "What is the task?",
+                                c.path("isReminder").asBoolean() ? "על מה להזכיר לך?" : "מה המשימה?"));
+                    }
                     return Resolution.execute(MemoTools.TASKS, args);
                 }
                 case "create_tasks" -> {
@@ -226,6 +236,16 @@ public final class MemoResolvers {
                 copy(c, args, "items", "isChecklist", "content");
                 return Resolution.execute(MemoTools.LISTS, args);
             }
+            ArrayNode items = c.path("items").isArray()
+                    ? c.get("items").deepCopy()
+                    : Json.mapper().createArrayNode();
+            if (step.action().equals("add_item") && items.isEmpty()) {
+                if (!context.answers().path("text").isTextual()) {
+                    return Resolution.clarify(Texts.of(
+                            language, "What should I add to \"" + name + "\"?", "מה להוסיף ל\"" + name + "\"?"));
+                }
+                items.add(context.answers().get("text").asText());
+            }
             List<ObjectNode> lists = data.lists().all(context.user().orElseThrow());
             if (step.action().equals("find_list") && name.isEmpty()) {
                 return Resolution.execute(MemoTools.LISTS, args("getAll"));
@@ -236,7 +256,7 @@ public final class MemoResolvers {
                 // Adding to a list the user does not have yet: it is made with the items.
                 ObjectNode args = args("create");
                 args.put("listName", name.isEmpty() ? Texts.of(language, "list", "רשימה") : name);
-                copy(c, args, "items");
+                args.set("items", items);
                 args.put("isChecklist", true);
                 return Resolution.execute(MemoTools.LISTS, args);
             }
@@ -254,15 +274,15 @@ public final class MemoResolvers {
                 case "add_item" -> {
                     ObjectNode args = args("addItem");
                     args.put("listId", id);
-                    copy(c, args, "items", "itemText");
+                    args.set("items", items);
                     return Resolution.execute(MemoTools.LISTS, args);
                 }
                 case "toggle_item", "delete_item" -> {
-                    List<JsonNode> items = new ArrayList<>();
-                    list.get("items").forEach(items::add);
+                    List<JsonNode> onList = new ArrayList<>();
+                    list.get("items").forEach(onList::add);
                     String item = c.path("item").asText("");
                     Object chosen = pick(
-                            EntityLookup.best(item, items, i -> i.path("text").asText()),
+                            EntityLookup.best(item, onList, i -> i.path("text").asText()),
                             context,
                             Texts.of(language, "\"" + item + "\" on the list", "את \"" + item + "\" ברשימה"),
                             i -> i.path("text").asText());
@@ -271,7 +291,7 @@ public final class MemoResolvers {
                     }
                     ObjectNode args = args(step.action().equals("toggle_item") ? "toggleItem" : "deleteItem");
                     args.put("listId", id);
-                    args.put("itemIndex", items.indexOf((JsonNode) chosen) + 1);
+                    args.put("itemIndex", onList.indexOf((JsonNode) chosen) + 1);
                     return Resolution.execute(MemoTools.LISTS, args);
                 }
                 case "delete_list" -> {
