@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,31 +63,13 @@ final class MemoCommand implements Runnable {
     }
 
     /** What every memo subcommand shares: the store, JSON output, error handling. */
-    abstract static class MemoSubcommand implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
-
+    abstract static class MemoSubcommand extends StoreCommand {
         @Option(names = "--json", description = "Prints one JSON object (see the README for its fields).")
         boolean json;
 
-        abstract int call(RunStore store, PrintWriter out);
-
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (RunStore store = Storage.open(db)) {
-                int code = call(store, out);
-                out.flush();
-                return code;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, json, e);
-            }
+        boolean json() {
+            return json;
         }
 
         int print(PrintWriter out, Memo.Reply reply) {

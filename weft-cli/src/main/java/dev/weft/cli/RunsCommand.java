@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -56,36 +55,13 @@ final class RunsCommand implements Runnable {
     }
 
     /** What every runs subcommand shares: the store, JSON output, error handling. */
-    abstract static class RunsSubcommand implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB,"
-                        + " else SQLite under WEFT_HOME or ~/.weft).")
-        String db;
-
+    abstract static class RunsSubcommand extends StoreCommand {
         @Option(names = "--json", description = "Prints JSON: the run as 'workflow run --json' prints it, or a list.")
         boolean json;
 
+        @Override
         boolean json() {
             return json;
-        }
-
-        abstract int call(RunStore store, PrintWriter out);
-
-        @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (RunStore store = Storage.open(db)) {
-                int code = call(store, out);
-                out.flush();
-                return code;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, json(), e);
-            }
         }
 
         static Run find(RunStore store, String runId) {

@@ -456,7 +456,8 @@ public final class OfflinePlanner implements Planner {
         } else {
             part = text.replaceAll(
                             "(?iU)^(?:please\\s+)?(?:add|put|delete|remove|tick|check off|cross off|mark)\\s+", "")
-                    .replaceAll("(?iU)(?:^|\\s+)(?:to|from|on|in|off)\\s+(?:the |my |a )?[\\p{L}\\p{N}' -]*list\\b.*$", "")
+                    .replaceAll(
+                            "(?iU)(?:^|\\s+)(?:to|from|on|in|off)\\s+(?:the |my |a )?[\\p{L}\\p{N}' -]*list\\b.*$", "")
                     .replaceAll("(?iU)\\s+(?:as )?(?:done|bought|checked)\\s*$", "");
         }
         return items(part, language);
