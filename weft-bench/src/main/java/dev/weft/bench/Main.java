@@ -19,6 +19,8 @@ public final class Main {
                                     N plans of 3 sleeping steps started at once: wall time / ideal, peak heap
               payload [--runs N] [--steps S] [--mib M]
                                     ms per durable run of a chain whose first output is M MiB, beside a small one
+              memo [--messages N] [--asks N]
+                                    Memo offline: messages/s in PREVIEW beside the planner alone; p50/p99 of an ask in AUTO
             """;
 
     private Main() {}
@@ -36,6 +38,7 @@ public final class Main {
                 case "scheduler" -> SchedulerBenchmark.run(rest);
                 case "concurrency" -> ConcurrencyBenchmark.run(rest);
                 case "payload" -> PayloadBenchmark.run(rest);
+                case "memo" -> MemoBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);
