@@ -6,6 +6,7 @@ import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
+import dev.weft.memo.data.Conversation;
 import dev.weft.plan.PlanEvents;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -60,6 +61,10 @@ final class ChatCommand implements Callable<Integer> {
                     .listener(event -> progress(out, event))
                     .build();
             out.println("Memo — " + who + ". Write in English or Hebrew; Ctrl-D leaves. (\"help\" / \"עזרה\")");
+            for (Conversation.Message earlier : memo.data().conversation().recent(who, 4)) {
+                out.println("  (earlier) " + (earlier.role() == Conversation.Role.USER ? "you> " : "memo> ")
+                        + earlier.text().replace("\n", " / "));
+            }
             out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             Optional<Memo.Reply> waiting = Optional.empty();

@@ -10,6 +10,7 @@ import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.memo.data.Conversation;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.User;
 import dev.weft.memo.internal.MemoResolvers;
@@ -130,7 +131,23 @@ public final class Memo {
         input.put("now", at.toOffsetDateTime().toString());
         input.put("zone", user.zone().getId());
         PlanRequest planRequest = new PlanRequest(request.mode(), input, Set.of(), Json.object()).forUser(user.id());
-        return reply(executor.run(runner, plan, planRequest), user);
+        data.conversation()
+                .append(user.id(), new Conversation.Message(Conversation.Role.USER, message, Optional.empty(), now));
+        return kept(runner, reply(executor.run(runner, plan, planRequest), user));
+    }
+
+    /** Keeps Memo's reply in the user's conversation, with the run that made it. */
+    private Reply kept(Runner runner, Reply reply) {
+        String user = reply.run().run().user().orElseThrow();
+        data.conversation()
+                .append(
+                        user,
+                        new Conversation.Message(
+                                Conversation.Role.MEMO,
+                                reply.text(),
+                                Optional.of(reply.run().runId()),
+                                runner.time().now()));
+        return reply;
     }
 
     /** Approves the steps of {@code user}'s waiting run (all of them when {@code steps} is empty), and continues it. */
@@ -141,7 +158,7 @@ public final class Memo {
         PlanDecision decision = waiting.interrupts().containsKey("plan")
                 ? new PlanDecision(Optional.of(true), ids, List.of(), Json.object())
                 : PlanDecision.approve(ids.toArray(String[]::new));
-        return reply(executor.resume(runner, runId, decision, user), userOf(user));
+        return kept(runner, reply(executor.resume(runner, runId, decision, user), userOf(user)));
     }
 
     /** Rejects what {@code user}'s waiting run waits for: its steps end SKIPPED. */
@@ -151,7 +168,7 @@ public final class Memo {
         PlanDecision decision = waiting.interrupts().containsKey("plan")
                 ? PlanDecision.approvePlan(false)
                 : PlanDecision.reject(waitingSteps(waiting).toArray(String[]::new));
-        return reply(executor.resume(runner, runId, decision, user), userOf(user));
+        return kept(runner, reply(executor.resume(runner, runId, decision, user), userOf(user)));
     }
 
     /** Answers the question {@code user}'s waiting run asked: "2" picks the second option, words narrow them. */
@@ -168,7 +185,16 @@ public final class Memo {
         } else {
             answer.put("text", trimmed);
         }
-        return reply(executor.resume(runner, runId, PlanDecision.answer(step, answer), user), userOf(user));
+        data.conversation()
+                .append(
+                        user,
+                        new Conversation.Message(
+                                Conversation.Role.USER,
+                                trimmed,
+                                Optional.of(runId),
+                                runner.time().now()));
+        return kept(
+                runner, reply(executor.resume(runner, runId, PlanDecision.answer(step, answer), user), userOf(user)));
     }
 
     private User userOf(String id) {

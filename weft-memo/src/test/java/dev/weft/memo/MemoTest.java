@@ -193,6 +193,23 @@ final class MemoTest {
     }
 
     @Test
+    void keepsEachUsersConversationInTheStore() {
+        Memo.Reply first = ask("dana", "remind me tomorrow at 9 to call the bank");
+        ask("omer", "היי");
+
+        assertThat(memo.data().conversation().recent("dana", 10))
+                .extracting(m -> m.role() + ": " + m.text())
+                .containsExactly(
+                        "USER: remind me tomorrow at 9 to call the bank",
+                        "MEMO: I'll remind you: \"call the bank\" — Wed 25 Nov, 09:00.");
+        assertThat(memo.data().conversation().recent("dana", 10).get(1).runId())
+                .contains(first.run().runId());
+        assertThat(memo.data().conversation().recent("omer", 1))
+                .extracting(m -> m.text())
+                .containsExactly("היי! איך אפשר לעזור? אני יכול לקבוע תזכורות ולנהל משימות ורשימות.");
+    }
+
+    @Test
     void greetsAndHelpsWithoutAModel() {
         assertThat(ask("dana", "hi").text()).startsWith("Hi! How can I help?");
         assertThat(ask("omer", "היי").text()).startsWith("היי! איך אפשר לעזור?");

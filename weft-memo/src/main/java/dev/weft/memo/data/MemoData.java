@@ -22,11 +22,13 @@ public final class MemoData {
     private final AppDatabase db;
     private final Tasks tasks;
     private final Lists lists;
+    private final Conversation conversation;
 
     private MemoData(AppDatabase db) {
         this.db = db;
         this.tasks = new Tasks(db);
         this.lists = new Lists(db);
+        this.conversation = new Conversation(db);
     }
 
     /**
@@ -46,6 +48,11 @@ public final class MemoData {
 
     public Lists lists() {
         return lists;
+    }
+
+    /** Each user's conversation with Memo. */
+    public Conversation conversation() {
+        return conversation;
     }
 
     /**
