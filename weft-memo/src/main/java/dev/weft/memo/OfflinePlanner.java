@@ -67,7 +67,7 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern EMAIL = Pattern.compile("\\b(?:e-?mails?|mails?|inbox)\\b|אימייל|מייל|דואר", FLAGS);
     private static final Pattern LIST = Pattern.compile("\\blists?\\b|רשימ", FLAGS);
     private static final Pattern TASK =
-            Pattern.compile("\\b(?:remind(?:er|ers)?|tasks?|to-?dos?)\\b|תזכיר|תזכורת|להזכיר|משימ|מטל", FLAGS);
+            Pattern.compile("\\b(?:remind(?:er|ers)?|tasks?|to-?dos?)\\b|תזכיר|תזכורת|תזכורות|להזכיר|משימ|מטל", FLAGS);
     private static final Pattern CALENDAR = Pattern.compile(
             "\\b(?:meetings?|events?|calendar|schedule|appointments?|agenda)\\b|פגיש|אירוע|יומן|לוח שנה|לו\"ז|לוז",
             FLAGS);
@@ -393,10 +393,11 @@ public final class OfflinePlanner implements Planner {
         name.ifPresent(n -> constraints.put("listName", n));
         if (DELETE.matcher(text).find() && !ADD.matcher(text).find()) {
             List<String> items = itemsBefore(text, language);
-            if (!items.isEmpty()
-                    && !items.get(0).isBlank()
-                    && !text.matches("(?iU).*\\b(?:delete|remove) (?:the |my )?[\\p{L} ]*list\\b.*")
-                    && !text.matches("(?U).*(?:מחק|תמחק) את (?:ה)?רשימ.*")) {
+            // An item comes off a list ("delete milk from the list", "תמחק את החלב מרשימת הקניות");
+            // otherwise the list itself goes.
+            boolean fromList = text.matches("(?iU).*\\b(?:from|off)\\s+(?:the |my |a )?[\\p{L}\\p{N}' -]*list\\b.*")
+                    || text.matches("(?U).*\\sמ(?:ה)?רשימ.*");
+            if (fromList && !items.isEmpty() && !items.get(0).isBlank()) {
                 constraints.put("item", items.get(0));
                 return "delete_item";
             }
