@@ -26,6 +26,7 @@ import dev.weft.plan.PlanSummary;
 import dev.weft.plan.StepOutcome;
 import dev.weft.plan.Tool;
 import dev.weft.plan.ToolRegistry;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.List;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Memo, the personal assistant: a message becomes a plan (the {@link Planner}), the plan runs on the
@@ -61,39 +63,51 @@ public final class Memo {
     private final MemoData data;
     private final Planner planner;
     private final PlanExecutor executor;
+    private final Reminders reminders;
 
-    private Memo(MemoData data, Planner planner) {
+    private Memo(MemoData data, Planner planner, Supplier<Instant> clock) {
         this.data = data;
         this.planner = planner;
+        this.reminders = new Reminders(data, clock);
         this.executor = PlanExecutor.builder()
                 .name(EXECUTOR)
                 .resolvers(new MemoResolvers(data).registry())
-                .tools(tools(data))
+                .tools(tools(data, reminders))
                 .build();
     }
 
     /** Memo over {@code store}'s database (its tables made or brought up to date), with the offline planner. */
     public static Memo open(RunStore store) {
-        return new Memo(MemoData.open(store), new OfflinePlanner());
+        return new Memo(MemoData.open(store), new OfflinePlanner(), Instant::now);
     }
 
     /** Memo with another planner (a model's). */
     public static Memo open(RunStore store, Planner planner) {
-        return new Memo(MemoData.open(store), Objects.requireNonNull(planner, "planner"));
+        return new Memo(MemoData.open(store), Objects.requireNonNull(planner, "planner"), Instant::now);
     }
 
-    static ToolRegistry tools(MemoData data) {
+    /** Memo whose reminders fire on {@code clock} (tests move it by hand). */
+    static Memo open(RunStore store, Supplier<Instant> clock) {
+        return new Memo(MemoData.open(store), new OfflinePlanner(), clock);
+    }
+
+    static ToolRegistry tools(MemoData data, Reminders reminders) {
         record Text(String text) {}
         Tool respond = Tool.typed(
                         MemoResolvers.RESPOND, "Answers the user in words", Text.class, Text.class, (in, ctx) -> in)
                 .chat(true)
                 .idempotent(true)
                 .build();
-        return new MemoTools(data).registry().with(respond);
+        return new MemoTools(data, reminders).registry().with(respond);
     }
 
     public MemoData data() {
         return data;
+    }
+
+    /** Memo's reminders: start a scheduler on them to have them fire. */
+    public Reminders reminders() {
+        return reminders;
     }
 
     /** The plan executor Memo's runs are made with ({@link #EXECUTOR}). */
@@ -112,7 +126,7 @@ public final class Memo {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "the message is empty: say something to Memo");
         }
         String language = OfflinePlanner.languageOf(message);
-        java.time.Instant now = runner.time().now();
+        Instant now = runner.time().now();
         User user;
         try {
             user = data.user(request.user(), language, request.zone().orElse(ZoneId.systemDefault()), now);

@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -39,9 +40,12 @@ public final class MemoTools {
     private final MemoData data;
     private final TaskOperations tasks;
     private final ListOperations lists;
+    private final Reminders reminders;
 
-    public MemoTools(MemoData data) {
+    /** The tools over {@code data}; a change to a task brings its place in {@code reminders} up to date. */
+    public MemoTools(MemoData data, Reminders reminders) {
         this.data = data;
+        this.reminders = reminders;
         this.tasks = new TaskOperations(data);
         this.lists = new ListOperations(data);
     }
@@ -58,7 +62,12 @@ public final class MemoTools {
                                 + " taskOperations). Completing a reminder deletes it.",
                         schema("taskOperations.input.json"),
                         schema("taskOperations.output.json"),
-                        (args, context) -> tasks.apply(args, operationContext(context)))
+                        (args, context) -> {
+                            OperationContext operation = operationContext(context);
+                            ObjectNode result = tasks.apply(args, operation);
+                            reminders.sync(operation.user(), touched(result), operation.now());
+                            return result;
+                        })
                 .risk(args -> TaskOperations.BULK_DELETES.contains(operation(args)) ? Risk.HIGH : Risk.LOW)
                 .undo((args, result) -> undo(TASKS, "tasks", "taskId", "deleteMultiple", "taskIds", args, result))
                 .build();
@@ -74,6 +83,18 @@ public final class MemoTools {
                 .risk(args -> ListOperations.BULK_DELETES.contains(operation(args)) ? Risk.HIGH : Risk.LOW)
                 .undo((args, result) -> undo(LISTS, "lists", "listId", "deleteMultiple", "listIds", args, result))
                 .build();
+    }
+
+    /** The ids of the tasks a call made, changed or removed. */
+    private static Set<String> touched(JsonNode result) {
+        Set<String> ids = new java.util.LinkedHashSet<>();
+        if (result.path("task").has("id")) {
+            ids.add(result.path("task").path("id").asText());
+        }
+        for (String field : List.of("tasks", "previous", "deleted")) {
+            result.path(field).forEach(task -> ids.add(task.path("id").asText()));
+        }
+        return ids;
     }
 
     private static String operation(JsonNode args) {

@@ -69,7 +69,7 @@ final class MemoToolsTest {
         data = MemoData.open(store);
         data.user("dana", "en", JERUSALEM, NOW);
         data.user("omer", "he", JERUSALEM, NOW);
-        tools = new MemoTools(data).registry();
+        tools = new MemoTools(data, new Reminders(data, java.time.Instant::now)).registry();
     }
 
     @AfterEach

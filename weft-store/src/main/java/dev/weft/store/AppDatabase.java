@@ -4,6 +4,7 @@ import dev.weft.core.spi.RunStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Objects;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
@@ -83,6 +84,15 @@ public final class AppDatabase {
             throw Migrations.unavailable(
                     store.url(), "cannot bring the tables of '" + name + "' up to date: " + Failures.oneLine(e), e);
         }
+    }
+
+    /**
+     * The store's pool of write connections, for a library that needs a {@link DataSource} of its own
+     * (a persistent scheduler). On SQLite it lends the file's one writer: hold a connection only for a
+     * statement or a short transaction, and never while inside {@link #write}.
+     */
+    public DataSource dataSource() {
+        return store.writePool();
     }
 
     /** Runs {@code work} in one write transaction; {@code what} names it in an error. */

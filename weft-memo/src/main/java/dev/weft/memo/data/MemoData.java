@@ -8,6 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,12 +25,14 @@ public final class MemoData {
     private final Tasks tasks;
     private final Lists lists;
     private final Conversation conversation;
+    private final Notifications notifications;
 
     private MemoData(AppDatabase db) {
         this.db = db;
         this.tasks = new Tasks(db);
         this.lists = new Lists(db);
         this.conversation = new Conversation(db);
+        this.notifications = new Notifications(db);
     }
 
     /**
@@ -48,6 +52,16 @@ public final class MemoData {
 
     public Lists lists() {
         return lists;
+    }
+
+    /** What fired for each user (reminders falling due). */
+    public Notifications notifications() {
+        return notifications;
+    }
+
+    /** The database Memo's tables are in. */
+    public AppDatabase database() {
+        return db;
     }
 
     /** Each user's conversation with Memo. */
@@ -83,6 +97,21 @@ public final class MemoData {
     /** The user {@code id}, if they have written to Memo. */
     public Optional<User> findUser(String id) {
         return db.read("read user " + id, connection -> find(connection, id));
+    }
+
+    /** Every user's id, in order. */
+    public List<String> userIds() {
+        return db.read("list users", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT id FROM memo_users ORDER BY id")) {
+                List<String> ids = new ArrayList<>();
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        ids.add(row.getString(1));
+                    }
+                }
+                return ids;
+            }
+        });
     }
 
     /** Changes a user's language or zone. */
