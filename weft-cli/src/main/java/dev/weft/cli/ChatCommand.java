@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.core.Event;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
@@ -7,15 +8,19 @@ import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
 import dev.weft.memo.data.Conversation;
+import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.plan.PlanEvents;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,7 +29,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code weft chat}: a conversation with Memo at a terminal, in English or Hebrew. Each line is a
  * message; the plan and its steps are shown as they run; an approval is asked inline ("yes"/"כן" goes
- * ahead, "no"/"לא" does not), and a question is answered by the next line. Ctrl-D leaves.
+ * ahead, "no"/"לא" does not), and a question is answered by the next line. While it is open, Memo's
+ * reminders fire (for every user of the store) and the user's are printed as they fall due, with any
+ * that fired while no chat was open. Ctrl-C cancels the run in flight (at the prompt it leaves);
+ * Ctrl-D leaves.
  */
 @Command(
         name = "chat",
@@ -55,40 +63,116 @@ final class ChatCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         String who = user == null ? MemoCommand.defaultUser() : user;
+        AtomicReference<String> inFlight = new AtomicReference<>();
         try (RunStore store = Storage.open(db)) {
             Memo memo = Memo.open(store);
             Runner runner = Storage.runner(store)
-                    .listener(event -> progress(out, event))
+                    .listener(event -> {
+                        inFlight.compareAndSet(null, event.runId());
+                        progress(out, event);
+                    })
                     .build();
-            out.println("Memo — " + who + ". Write in English or Hebrew; Ctrl-D leaves. (\"help\" / \"עזרה\")");
-            for (Conversation.Message earlier : memo.data().conversation().recent(who, 4)) {
-                out.println("  (earlier) " + (earlier.role() == Conversation.Role.USER ? "you> " : "memo> ")
-                        + earlier.text().replace("\n", " / "));
+            onInterrupt(out, runner, inFlight);
+            Scheduler reminders = memo.reminders()
+                    .start(
+                            Duration.ofSeconds(1),
+                            "weft-chat-" + ProcessHandle.current().pid());
+            Thread notices =
+                    Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, memo, who));
+            try {
+                return converse(out, memo, runner, who, inFlight);
+            } finally {
+                notices.interrupt();
+                reminders.stop();
             }
-            out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            Optional<Memo.Reply> waiting = Optional.empty();
-            String line;
-            while (prompt(out) && (line = in.readLine()) != null) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    Memo.Reply reply = next(memo, runner, who, line, waiting);
-                    out.println("memo> " + reply.text().replace("\n", "\n      "));
-                    waiting = reply.run().status() == RunStatus.WAITING ? Optional.of(reply) : Optional.empty();
-                } catch (WeftException e) {
-                    out.println("memo> (" + e.code() + ") " + e.getMessage());
-                }
-                out.flush();
-            }
-            out.println();
-            return ExitCodes.OK;
         } catch (IOException e) {
             spec.commandLine().getErr().println("weft: cannot read the terminal: " + e.getMessage());
             return ExitCodes.FAILED;
         } catch (WeftException e) {
             return WorkflowCommand.failure(spec, false, e);
+        }
+    }
+
+    private int converse(PrintWriter out, Memo memo, Runner runner, String who, AtomicReference<String> inFlight)
+            throws IOException {
+        out.println("Memo — " + who + ". Write in English or Hebrew; Ctrl-D leaves. (\"help\" / \"עזרה\")");
+        for (Conversation.Message earlier : memo.data().conversation().recent(who, 4)) {
+            out.println("  (earlier) " + (earlier.role() == Conversation.Role.USER ? "you> " : "memo> ")
+                    + earlier.text().replace("\n", " / "));
+        }
+        out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        Optional<Memo.Reply> waiting = Optional.empty();
+        String line;
+        while (prompt(out) && (line = in.readLine()) != null) {
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                Memo.Reply reply = next(memo, runner, who, line, waiting);
+                synchronized (out) {
+                    out.println("memo> " + reply.text().replace("\n", "\n      "));
+                }
+                waiting = reply.run().status() == RunStatus.WAITING ? Optional.of(reply) : Optional.empty();
+            } catch (WeftException e) {
+                out.println("memo> (" + e.code() + ") " + e.getMessage());
+            } finally {
+                inFlight.set(null);
+            }
+            out.flush();
+        }
+        out.println();
+        return ExitCodes.OK;
+    }
+
+    /** Ctrl-C: cancels the run in flight, or leaves at the prompt. */
+    private static void onInterrupt(PrintWriter out, Runner runner, AtomicReference<String> inFlight) {
+        CtrlC.handle(() -> {
+            String runId = inFlight.get();
+            if (runId == null) {
+                out.println();
+                out.flush();
+                Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
+            }
+            try {
+                runner.cancel(runId);
+                out.println("  (cancelling " + runId + ")");
+            } catch (WeftException e) {
+                out.println("  (" + e.getMessage() + ")");
+            }
+            out.flush();
+        });
+    }
+
+    /** Prints the user's reminders as they fall due, and any that fell due while no chat was open. */
+    private static void printDue(PrintWriter out, Memo memo, String who) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                List<Notification> due = memo.data().notifications().pending(who);
+                if (!due.isEmpty()) {
+                    synchronized (out) {
+                        out.print("\r");
+                        for (Notification n : due) {
+                            out.println(memo.notice(n));
+                        }
+                        out.print("you> ");
+                        out.flush();
+                    }
+                    memo.data()
+                            .notifications()
+                            .delivered(who, due.stream().map(Notification::id).toList(), Instant.now());
+                }
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // The store is closing, or busy for a moment: the next look will do.
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException stop) {
+                    return;
+                }
+            }
         }
     }
 
@@ -112,8 +196,10 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     private static boolean prompt(PrintWriter out) {
-        out.print("you> ");
-        out.flush();
+        synchronized (out) {
+            out.print("you> ");
+            out.flush();
+        }
         return true;
     }
 

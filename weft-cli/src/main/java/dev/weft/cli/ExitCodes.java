@@ -8,6 +8,8 @@ final class ExitCodes {
     static final int FAILED = 1;
     static final int INVALID = 2;
     static final int WAITING = 3;
+    /** Ctrl-C at a prompt, as shells report a process ended by SIGINT. */
+    static final int INTERRUPTED = 130;
 
     private ExitCodes() {}
 

@@ -12,9 +12,11 @@ import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.data.Conversation;
 import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.memo.data.User;
 import dev.weft.memo.internal.MemoResolvers;
 import dev.weft.memo.internal.Replies;
+import dev.weft.memo.internal.Texts;
 import dev.weft.plan.Plan;
 import dev.weft.plan.PlanDecision;
 import dev.weft.plan.PlanExecutor;
@@ -211,6 +213,13 @@ public final class Memo {
                 runner, reply(executor.resume(runner, runId, PlanDecision.answer(step, answer), user), userOf(user)));
     }
 
+    /** A reminder that fell due, as its user reads it: in the language it was set in, in their zone. */
+    public String notice(Notification notification) {
+        User user = userOf(notification.user());
+        String language = OfflinePlanner.languageOf(notification.text());
+        return Replies.reminder(language, notification.text(), notification.dueAt(), notification.late(), user.zone());
+    }
+
     private User userOf(String id) {
         return data.findUser(id)
                 .orElseThrow(() -> new WeftException(ErrorCode.E_NOT_FOUND, "no Memo user '" + id + "'"));
@@ -231,6 +240,9 @@ public final class Memo {
         String text = Replies.reply(language, plan.steps(), outcomes, result.interrupts(), user.zone());
         if (result.status() == RunStatus.FAILED && text.isEmpty()) {
             text = result.error().map(e -> e.message()).orElse("");
+        }
+        if (result.status() == RunStatus.CANCELLED) {
+            text = (Texts.of(language, "Cancelled.", "בוטל.") + (text.isEmpty() ? "" : " " + text)).strip();
         }
         ObjectNode json = Json.object();
         json.put("language", language);

@@ -56,21 +56,28 @@ public final class Reminders {
     public static final String TASK_NAME = "memo-reminder";
     /** The table db-scheduler keeps them in (migration {@code V4__reminders.sql}). */
     public static final String TABLE = "memo_scheduled_tasks";
-    /** How long after its time a reminder is said to fire late. */
+    /** How long after its time a reminder is said to fire late, unless told otherwise. */
     public static final Duration LATE_AFTER = Duration.ofMinutes(1);
 
     static final String TASK = "task";
 
     private final MemoData data;
     private final Supplier<Instant> clock;
+    private final Duration lateAfter;
     private final CustomTask<String> task;
     private final SchedulerClient client;
     private final List<Consumer<Notification>> listeners = new CopyOnWriteArrayList<>();
 
     /** The reminders of {@code data}, with {@code clock} telling when they fire late and recur. */
     public Reminders(MemoData data, Supplier<Instant> clock) {
+        this(data, clock, LATE_AFTER);
+    }
+
+    /** The reminders of {@code data}; one that fires more than {@code lateAfter} after its time is late. */
+    public Reminders(MemoData data, Supplier<Instant> clock, Duration lateAfter) {
         this.data = Objects.requireNonNull(data, "data");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.lateAfter = Objects.requireNonNull(lateAfter, "lateAfter");
         this.task = Tasks.custom(TASK_NAME, String.class)
                 .onFailure(new FailureHandler.OnFailureRetryLater<>(Duration.ofMinutes(1)))
                 .execute(this::execute);
@@ -225,7 +232,7 @@ public final class Reminders {
                 t.text(),
                 dueAt,
                 now,
-                Duration.between(dueAt, now).compareTo(LATE_AFTER) > 0);
+                Duration.between(dueAt, now).compareTo(lateAfter) > 0);
         if (data.notifications().add(notification)) {
             listeners.forEach(listener -> listener.accept(notification));
         }

@@ -283,4 +283,17 @@ public final class Replies {
             return due;
         }
     }
+
+    /** A reminder that fell due, as the user reads it; one that fired late says when it was due. */
+    public static String reminder(String language, String text, java.time.Instant dueAt, boolean late, ZoneId zone) {
+        StringBuilder out = new StringBuilder(Texts.of(language, "⏰ Reminder: ", "⏰ תזכורת: ")).append(text);
+        if (late) {
+            OffsetDateTime at = dueAt.atZone(zone).toOffsetDateTime();
+            out.append(Texts.of(
+                    language,
+                    " (late: it was due " + at.format(EN_TIME) + ")",
+                    " (באיחור: היה אמור ב" + at.format(HE_TIME) + ")"));
+        }
+        return out.toString();
+    }
 }
