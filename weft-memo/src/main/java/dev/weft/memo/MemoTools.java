@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.WeftException;
+import dev.weft.memo.data.CalendarOperations;
 import dev.weft.memo.data.ListOperations;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.OperationContext;
@@ -28,19 +29,21 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Memo's tools over its own tables, as seed 002 names them: {@code taskOperations} and {@code
- * listOperations}. Each call acts for the run's user only (a call with no user is refused with {@code
- * E_FORBIDDEN}); bulk deletes are high-risk and wait for a person; every change queues its undo
- * (create ↔ delete, update ↔ the values before, delete ↔ restore). Thread-safe.
+ * Memo's tools over its own tables, as seed 002 names them: {@code taskOperations}, {@code
+ * listOperations} and {@code calendarOperations}. Each call acts for the run's user only (a call with
+ * no user is refused with {@code E_FORBIDDEN}); bulk deletes are high-risk and wait for a person; every
+ * change queues its undo (create ↔ delete, update ↔ the values before, delete ↔ restore). Thread-safe.
  */
 public final class MemoTools {
     public static final String TASKS = "taskOperations";
     public static final String LISTS = "listOperations";
+    public static final String CALENDAR = "calendarOperations";
 
     private final MemoData data;
     private final TaskOperations tasks;
     private final ListOperations lists;
     private final Reminders reminders;
+    private final CalendarOperations calendar;
 
     /** The tools over {@code data}; a change to a task brings its place in {@code reminders} up to date. */
     public MemoTools(MemoData data, Reminders reminders) {
@@ -48,11 +51,12 @@ public final class MemoTools {
         this.reminders = reminders;
         this.tasks = new TaskOperations(data);
         this.lists = new ListOperations(data);
+        this.calendar = new CalendarOperations(data);
     }
 
     /** Every tool of Memo's own data. */
     public ToolRegistry registry() {
-        return ToolRegistry.of(taskTool(), listTool());
+        return ToolRegistry.of(taskTool(), listTool(), calendarTool());
     }
 
     Tool taskTool() {
@@ -97,9 +101,28 @@ public final class MemoTools {
         return ids;
     }
 
+    Tool calendarTool() {
+        return Tool.json(
+                        CALENDAR,
+                        "The calendar: find, create (once or recurring), update and delete events (seed 002's"
+                                + " calendarOperations). Times are ISO-8601 with an offset, or YYYY-MM-DD for all-day"
+                                + " events.",
+                        schema("calendarOperations.input.json"),
+                        schema("calendarOperations.output.json"),
+                        (args, context) -> calendar.apply(args, operationContext(context)))
+                .risk(args -> CalendarOperations.deletesMany(args) ? Risk.HIGH : Risk.LOW)
+                .undo((args, result) -> undo(CALENDAR, "events", "eventId", "deleteMultiple", "eventIds", args, result))
+                .build();
+    }
+
     private static String operation(JsonNode args) {
         return args.path("operation").asText("");
     }
+
+    /** The operations whose result holds the one row they made, and those whose result holds several. */
+    private static final Set<String> CREATES_ONE = Set.of("create", "addSubtask", "createRecurring");
+
+    private static final Set<String> CREATES_MANY = Set.of("createMultiple", "createMultipleRecurring");
 
     /**
      * The undo of a committed call: what it created is deleted, what it changed or deleted is restored
@@ -116,12 +139,12 @@ public final class MemoTools {
         String operation = operation(args);
         String singular = plural.substring(0, plural.length() - 1);
         ObjectNode undo = Json.object();
-        if (operation.equals("create") || operation.equals("addSubtask")) {
+        if (CREATES_ONE.contains(operation)) {
             undo.put("operation", "delete");
             undo.put(idField, result.path(singular).path("id").asText());
             return Optional.of(new UndoAction(tool, undo));
         }
-        if (operation.equals("createMultiple")) {
+        if (CREATES_MANY.contains(operation)) {
             undo.put("operation", deleteMany);
             ArrayNode ids = undo.putArray(idsField);
             result.path(plural).forEach(item -> ids.add(item.path("id").asText()));

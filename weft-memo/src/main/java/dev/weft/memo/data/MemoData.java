@@ -15,7 +15,8 @@ import java.util.Optional;
 
 /**
  * Memo's tables in the run store's database (SQLite or PostgreSQL), brought up to date when opened:
- * users, and through {@link #tasks()} and {@link #lists()} what each user keeps. Thread-safe.
+ * users, and through {@link #tasks()}, {@link #lists()} and {@link #events()} what each user keeps.
+ * Thread-safe.
  */
 public final class MemoData {
     /** The name of Memo's migrations ({@code db/memo/<dialect>}) and of their history table's prefix. */
@@ -24,6 +25,7 @@ public final class MemoData {
     private final AppDatabase db;
     private final Tasks tasks;
     private final Lists lists;
+    private final Events events;
     private final Conversation conversation;
     private final Notifications notifications;
 
@@ -31,6 +33,7 @@ public final class MemoData {
         this.db = db;
         this.tasks = new Tasks(db);
         this.lists = new Lists(db);
+        this.events = new Events(db);
         this.conversation = new Conversation(db);
         this.notifications = new Notifications(db);
     }
@@ -62,6 +65,11 @@ public final class MemoData {
     /** The database Memo's tables are in. */
     public AppDatabase database() {
         return db;
+    }
+
+    /** Each user's calendar. */
+    public Events events() {
+        return events;
     }
 
     /** Each user's conversation with Memo. */
