@@ -1,5 +1,6 @@
 package dev.weft.memo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
@@ -64,29 +65,37 @@ public final class OfflinePlanner implements Planner {
             "\\b(?:help|what can you do|how do (?:i|you)|who are you)\\b|עזרה|מה אתה יודע|מה את יודעת|מה אתה יכול|"
                     + "מה את יכולה|מי אתה|מי את",
             FLAGS);
+    private static final Pattern HOW_TO = Pattern.compile(
+            "^(?:how (?:do|can|should) (?:i|you)|how to|what can you do|who are you|help)\\b|^איך\\s"
+                    + "|^(?:מה אתה (?:יכול|יודע)|מה את (?:יכולה|יודעת)|מי אתה|מי את|עזרה)",
+            FLAGS);
     private static final Pattern EMAIL = Pattern.compile("\\b(?:e-?mails?|mails?|inbox)\\b|אימייל|מייל|דואר", FLAGS);
-    private static final Pattern LIST = Pattern.compile("\\blists?\\b|רשימ", FLAGS);
-    private static final Pattern TASK =
-            Pattern.compile("\\b(?:remind(?:er|ers)?|tasks?|to-?dos?)\\b|תזכיר|תזכורת|תזכורות|להזכיר|משימ|מטל", FLAGS);
+    private static final Pattern LIST = Pattern.compile("\\blists?\\b|\\bnotes?\\b|רשימ|פתק", FLAGS);
+    private static final Pattern TASK = Pattern.compile(
+            "\\b(?:remind(?:er|ers)?|tasks?|to-?dos?|to do|due|overdue|i need to|i have to|don'?t forget)\\b"
+                    + "|תזכיר|תזכורת|תזכורות|להזכיר|משימ|מטל|לעשות|אני צריך|אני צריכה|אל תשכח",
+            FLAGS);
     private static final Pattern CALENDAR = Pattern.compile(
             "\\b(?:meetings?|events?|calendar|schedule|appointments?|agenda)\\b|פגיש|אירוע|יומן|לוח שנה|לו\"ז|לוז",
             FLAGS);
 
     private static final Pattern DELETE = Pattern.compile(
-            "\\b(?:delete|remove|cancel|erase|clear)\\b|מחק|תמחק|תמחקי|למחוק|הסר|תסיר|בטל|תבטל|לבטל", FLAGS);
+            "\\b(?:delete|remove|cancel|erase|clear)\\b|מחק|תמחק|תמחקי|למחוק|הסר|תסיר|בטל|תבטל|לבטל|תוריד|הורד|תורידי",
+            FLAGS);
     private static final Pattern COMPLETE = Pattern.compile(
             "\\b(?:mark .* (?:as )?(?:done|complete)|i (?:did|finished|completed)|done with|completed?|finished)\\b"
                     + "|סיימתי|עשיתי|בוצע|סמן .*כ(?:בוצע|גמור)|תסמן",
             FLAGS);
     private static final Pattern QUERY = Pattern.compile(
-            "^(?:what|which|show|list|tell me|send me|do i have|give me|get)\\b|\\?\\s*$"
-                    + "|^(?:מה|אילו|איזה|תראה|הראה|תראי|תשלח לי|שלח לי|תגיד לי|יש לי)",
+            "^(?:what|which|show|list|tell me|send me|do i have|give me|get|find|look up|search)\\b|\\?\\s*$"
+                    + "|^(?:מה|אילו|איזה|תראה|הראה|תראי|תשלח לי|שלח לי|תגיד לי|יש לי|תמצא|מצא|תחפש|חפש)",
             FLAGS);
     private static final Pattern UPDATE = Pattern.compile(
-            "\\b(?:move|reschedule|postpone|change|update|push)\\b|תזיז|הזז|תדחה|דחה|תעדכן|עדכן|שנה|תשנה", FLAGS);
+            "\\b(?:move|reschedule|postpone|change|update|push|rename)\\b|תזיז|הזז|תדחה|דחה|תעדכן|עדכן|שנה את|תשנה|תעביר|העבר",
+            FLAGS);
     private static final Pattern ALL = Pattern.compile("\\ball\\b|\\bevery\\b|כל ה", FLAGS);
     private static final Pattern TOGGLE =
-            Pattern.compile("\\b(?:tick|check off|cross off|mark)\\b|סמן|תסמן|תסמני", FLAGS);
+            Pattern.compile("\\b(?:tick|check off|cross off|mark|uncheck|untick)\\b|סמן|תסמן|תסמני|הסימון", FLAGS);
     private static final Pattern ADD =
             Pattern.compile("^(?:please\\s+)?(?:add|put)\\b|^(?:תוסיף|תוסיפי|הוסף|הוסיפי|תכניס|תרשום|רשום)", FLAGS);
 
@@ -149,6 +158,9 @@ public final class OfflinePlanner implements Planner {
                     ? List.of(steps.get(steps.size() - 1).id())
                     : List.of();
             PlanStep step = step(id, parts.get(i).text(), context, dependsOn);
+            if (!dependsOn.isEmpty()) {
+                step = referring(step, parts.get(i).text(), steps.get(steps.size() - 1), context.language());
+            }
             operation |=
                     !step.capability().equals("general") && !step.capability().equals("meta");
             steps.add(step);
@@ -164,25 +176,69 @@ public final class OfflinePlanner implements Planner {
         return new Plan(intent, confidence, steps);
     }
 
+    private static final Pattern PRONOUN = Pattern.compile(
+            "^(?:it|them|that|this|that one|this one|אותה|אותו|אותם|אותן|אות[הו] ל?)$|^(?:it|them)\\s+(?:to|on)\\b.*",
+            FLAGS);
+    private static final Pattern TO_IT = Pattern.compile(
+            "\\s+(?:to|on|in)\\s+(?:it|them|that list|the list)\\s*$|\\s+(?:לה|לו|אליה|אליו|לרשימה)(?=\\s|$)", FLAGS);
+
+    /**
+     * A part that refers to the one before it ("…then add balloons to it", "…then move it to 5pm"):
+     * it acts on what that step made or found.
+     */
+    private static PlanStep referring(PlanStep step, String text, PlanStep before, String language) {
+        JsonNode earlier = before.constraints();
+        boolean listBefore =
+                before.capability().equals("database") && before.action().matches(".*_list|add_item");
+        if (listBefore && ADD.matcher(text).find() && !step.action().equals("add_item")) {
+            ObjectNode c = Json.object();
+            String list = earlier.path("listName").asText("");
+            if (!list.isEmpty()) {
+                c.put("listName", list);
+            }
+            ArrayNode items = c.putArray("items");
+            String said = TO_IT.matcher(text).replaceAll("");
+            said = said.replaceFirst(
+                    "(?iU)^(?:please\\s+)?(?:add|put)\\s+|^(?:בבקשה\\s+)?(?:תוסיף|תוסיפי|הוסף|הוסיפי|תכניס|תרשום|רשום)(?:\\s+את)?\\s+",
+                    "");
+            items(said, language).forEach(items::add);
+            return new PlanStep(step.id(), "database", "add_item", c, step.changes(), step.dependsOn());
+        }
+        String field = step.capability().equals("calendar") ? "summary" : "query";
+        String said = step.constraints().path(field).asText(null);
+        if (said != null && PRONOUN.matcher(said.trim()).matches()) {
+            String named = earlier.path("summary")
+                    .asText(earlier.path("query").asText(earlier.path("text").asText("")));
+            if (!named.isEmpty()) {
+                ObjectNode c = step.constraints().deepCopy();
+                c.put(field, named);
+                return new PlanStep(step.id(), step.capability(), step.action(), c, step.changes(), step.dependsOn());
+            }
+        }
+        return step;
+    }
+
     private PlanStep step(String id, String text, Context context, List<String> dependsOn) {
         String language = context.language();
         List<TimeExpression> times =
                 time.find(text, context.now(), language.equals("he") ? Language.HEBREW : Language.ENGLISH);
-        Optional<TimeExpression> when = times.isEmpty() ? Optional.empty() : Optional.of(times.get(0));
+        Optional<TimeExpression> when = chosen(times);
         String rest = when.map(t -> (text.substring(0, t.span().start()) + " "
                                 + text.substring(t.span().end()))
                         .trim())
                 .orElse(text);
         ObjectNode constraints = Json.object();
+        ObjectNode changes = Json.object();
         String capability;
         String action;
-        if (META.matcher(text).find()
-                && !TASK.matcher(text).find()
-                && !LIST.matcher(text).find()) {
+        if (HOW_TO.matcher(text).find()
+                || META.matcher(text).find()
+                        && !TASK.matcher(text).find()
+                        && !LIST.matcher(text).find()) {
             capability = "meta";
             action = "help";
             constraints.put("message", text);
-        } else if (LIST.matcher(text).find()) {
+        } else if (isAboutLists(text)) {
             capability = "database";
             action = listAction(text, rest, constraints, language);
         } else if (EMAIL.matcher(text).find()) {
@@ -195,7 +251,7 @@ public final class OfflinePlanner implements Planner {
         } else if (CALENDAR.matcher(text).find()
                 || (when.isPresent() && QUERY.matcher(text).find())) {
             capability = "calendar";
-            action = calendarAction(text, rest, when, constraints, language);
+            action = calendarAction(text, rest, when, constraints, changes, context);
         } else if (GREETING.matcher(text).matches() || when.isEmpty()) {
             if (COMPLETE.matcher(text).find() && !GREETING.matcher(text).matches()) {
                 capability = "database";
@@ -208,9 +264,34 @@ public final class OfflinePlanner implements Planner {
             }
         } else {
             capability = "calendar";
-            action = calendarAction(text, rest, when, constraints, language);
+            action = calendarAction(text, rest, when, constraints, changes, context);
         }
-        return new PlanStep(id, capability, action, constraints, Json.object(), dependsOn);
+        return new PlanStep(id, capability, action, constraints, changes, dependsOn);
+    }
+
+    /**
+     * The time a part is about: its first expression, passing over a lone word ("lunch", "weekly")
+     * when the part has a fuller one ("Wednesday at 1pm", "every Tuesday at 10").
+     */
+    private static Optional<TimeExpression> chosen(List<TimeExpression> times) {
+        if (times.isEmpty()) {
+            return Optional.empty();
+        }
+        for (TimeExpression t : times) {
+            String said = t.text().trim();
+            if (said.contains(" ") || said.contains("-") || times.size() == 1) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.of(times.get(0));
+    }
+
+    /** Whether a part is about a list: it says list/רשימה or note/פתק, not only "list my tasks". */
+    private static boolean isAboutLists(String text) {
+        String rest = text.replaceFirst(
+                "(?iU)^(?:please\\s+)?list\\s+(?=(?:my|all|the)?\\s*(?:tasks|reminders|to-?dos|meetings|events|e-?mails)\\b)",
+                "");
+        return LIST.matcher(rest).find();
     }
 
     // ---- tasks and reminders
@@ -218,8 +299,22 @@ public final class OfflinePlanner implements Planner {
     private String taskAction(
             String text, String rest, Optional<TimeExpression> when, ObjectNode constraints, Context context) {
         String language = context.language();
-        boolean all = ALL.matcher(text).find();
-        if (DELETE.matcher(text).find()) {
+        boolean all = ALL.matcher(text).find() || PLURAL_TASKS.matcher(text).find();
+        boolean remindMe = REMIND_ME.matcher(text).find();
+        Matcher several = SEVERAL_TASKS.matcher(text);
+        if (several.find() && !remindMe) {
+            ArrayNode tasks = constraints.putArray("tasks");
+            items(either(several, "items", "items2"), language)
+                    .forEach(item -> tasks.addObject().put("text", item));
+            return "create_tasks";
+        }
+        Matcher rename = RENAME.matcher(text);
+        if (rename.find()) {
+            constraints.put("query", TaskCleanup.trim(either(rename, "from", "from2")));
+            constraints.put("text", TaskCleanup.trim(either(rename, "to", "to2")));
+            return "update_task";
+        }
+        if (DELETE.matcher(text).find() && !remindMe) {
             if (all || taskText(rest, language).isEmpty()) {
                 constraints.put("window", when.map(t -> windowName(t, context)).orElse("all"));
                 typeOf(text).ifPresent(type -> constraints.put("type", type));
@@ -228,7 +323,7 @@ public final class OfflinePlanner implements Planner {
             constraints.put("query", taskText(rest, language));
             return "delete_task";
         }
-        if (COMPLETE.matcher(text).find() && !text.matches("(?iU)^remind.*")) {
+        if (COMPLETE.matcher(text).find() && !remindMe) {
             if (all) {
                 when.ifPresent(t -> constraints.put("window", windowName(t, context)));
                 return "complete_tasks";
@@ -236,12 +331,15 @@ public final class OfflinePlanner implements Planner {
             constraints.put("query", taskText(rest, language));
             return "complete_task";
         }
-        if (QUERY.matcher(text).find() && !text.matches("(?iU)^(?:remind|תזכיר|תזכירי).*")) {
+        if (QUERY.matcher(text).find() && !remindMe) {
+            if (OVERDUE.matcher(text).find()) {
+                constraints.put("window", "overdue");
+            }
             when.ifPresent(t -> constraints.put("window", windowName(t, context)));
             typeOf(text).ifPresent(type -> constraints.put("type", type));
             return "find_task";
         }
-        if (UPDATE.matcher(text).find() && when.isPresent()) {
+        if (UPDATE.matcher(text).find() && when.isPresent() && !remindMe) {
             constraints.put("query", taskText(rest, language));
             dueOf(when.get(), context).ifPresent(d -> constraints.put("dueDate", d));
             return "update_task";
@@ -263,6 +361,28 @@ public final class OfflinePlanner implements Planner {
             }
         });
         return "create_task";
+    }
+
+    private static final Pattern REMIND_ME = Pattern.compile(
+            "^(?:please\\s+|can you\\s+|could you\\s+)*(?:remind me|set (?:a |an )?reminder|don'?t let me forget)\\b"
+                    + "|^(?:בבקשה\\s+)?(?:תזכיר לי|תזכירי לי|הזכר לי|תקבע תזכורת|תזכורת\\s)",
+            FLAGS);
+    private static final Pattern PLURAL_TASKS = Pattern.compile(
+            "\\b(?:my|the)\\s+(?:tasks|reminders|to-?dos)\\b|(?:^|\\s)(?:ה|את ה)(?:משימות|תזכורות)\\b", FLAGS);
+    private static final Pattern OVERDUE =
+            Pattern.compile("\\b(?:overdue|late|past due|missed)\\b|באיחור|שעבר|שפספסתי|פספסתי", FLAGS);
+    private static final Pattern SEVERAL_TASKS = Pattern.compile(
+            "^(?:please\\s+)?(?:add|create)\\s+(?:\\p{L}+\\s+)?(?:tasks|to-?dos|reminders)\\s*:\\s*(?<items>.+)$"
+                    + "|^(?:בבקשה\\s+)?(?:תוסיף|הוסף|תוסיפי|צור|תיצור)\\s+(?:\\p{L}+\\s+)?(?:משימות|מטלות)\\s*:\\s*(?<items2>.+)$",
+            FLAGS);
+    private static final Pattern RENAME = Pattern.compile(
+            "^(?:please\\s+)?rename\\s+(?:the\\s+|my\\s+)?(?:task|reminder|to-?do)?\\s*(?<from>.+?)\\s+to\\s+(?<to>.+)$"
+                    + "|^(?:תשנה|שנה)\\s+את\\s+(?:ה)?שם\\s+(?:של\\s+)?(?:ה)?(?:משימה|תזכורת)\\s+(?<from2>.+?)\\s+ל(?:-)?(?<to2>\\S.*)$",
+            FLAGS);
+
+    /** The group of the two that matched: a pattern's English and Hebrew alternatives. */
+    private static String either(Matcher m, String english, String hebrew) {
+        return m.group(english) != null ? m.group(english) : m.group(hebrew);
     }
 
     private static Optional<String> typeOf(String text) {
@@ -304,7 +424,12 @@ public final class OfflinePlanner implements Planner {
             out.put("time", r.times().get(0).format(DateTimeFormatter.ofPattern("HH:mm")));
         } else if (r.frequency() != TimeExpression.Recurrence.Frequency.MINUTELY
                 && r.frequency() != TimeExpression.Recurrence.Frequency.HOURLY) {
-            out.put("time", r.first().toLocalTime().format(DateTimeFormatter.ofPattern("HH:mm")));
+            // A day said without a time ("every month on the 1st") reminds in the morning, not at midnight.
+            java.time.LocalTime at = r.first().toLocalTime();
+            out.put(
+                    "time",
+                    (at.equals(java.time.LocalTime.MIDNIGHT) ? java.time.LocalTime.of(9, 0) : at)
+                            .format(DateTimeFormatter.ofPattern("HH:mm")));
         }
         if (r.interval() > 1 && !out.has("interval")) {
             out.put("interval", String.valueOf(r.interval()));
@@ -316,11 +441,18 @@ public final class OfflinePlanner implements Planner {
     /** The due date a time names: an instant as it is, a day at the start of it (an all-day date). */
     private static Optional<String> dueOf(TimeExpression t, Context context) {
         return switch (t) {
-            case TimeExpression.Instant i ->
-                Optional.of(
-                        i.grain().compareTo(Grain.DAY) >= 0
-                                ? i.value().toLocalDate().toString()
-                                : i.value().truncatedTo(ChronoUnit.MINUTES).format(ISO));
+            case TimeExpression.Instant i -> {
+                if (i.grain().compareTo(Grain.DAY) >= 0) {
+                    yield Optional.of(i.value().toLocalDate().toString());
+                }
+                // Seed 002's forward-looking rule: a time of day already past today is tomorrow's.
+                ZonedDateTime at = i.value().truncatedTo(ChronoUnit.MINUTES);
+                if (at.isBefore(context.now().minusMinutes(1))
+                        && at.toLocalDate().equals(context.now().toLocalDate())) {
+                    at = at.plusDays(1);
+                }
+                yield Optional.of(at.format(ISO));
+            }
             case TimeExpression.Interval i ->
                 Optional.of(i.from().truncatedTo(ChronoUnit.MINUTES).format(ISO));
             case TimeExpression.Recurrence r -> Optional.of(r.first().format(ISO));
@@ -349,13 +481,14 @@ public final class OfflinePlanner implements Planner {
                     + "|(?:delete|remove|cancel) (?:the |my )?(?:task|reminder|to-?do)s?(?:\\s+(?:to|about|for))?"
                     + "|(?:mark|complete)(?: the| my)?(?: task| reminder)?|i (?:finished|did|completed)|done with"
                     + "|(?:move|reschedule|postpone|change|update|push) (?:the |my )?(?:task|reminder)?(?:\\s+(?:to|about|for))?"
+                    + "|(?:clear|erase) (?:the |my |all )?(?:tasks|reminders|to-?dos)"
                     + "|i need to|don'?t forget to|task:)\\s*",
             FLAGS);
     private static final Pattern HE_TASK_LEAD = Pattern.compile(
             "^(?:בבקשה\\s+)?(?:תזכיר לי|תזכירי לי|הזכר לי|תזכורת|תוסיף משימה|הוסף משימה|תוסיפי משימה|צור משימה|תצור משימה"
                     + "|משימה חדשה|תוסיף תזכורת|צור תזכורת|תקבע תזכורת|(?:תמחק|מחק|תמחקי|בטל|תבטל) את (?:ה)?(?:משימה|תזכורת)"
                     + "|(?:תמחק|מחק|תמחקי|בטל|תבטל) (?:ה)?(?:משימה|תזכורת)|סיימתי(?: את)?|עשיתי(?: את)?|סמן(?: את)?|תסמן(?: את)?"
-                    + "|(?:תזיז|הזז|תדחה|דחה|תעדכן|עדכן) את (?:ה)?(?:משימה|תזכורת)|אני צריך|אני צריכה|אל תשכח)\\s*[:\\-]?\\s*",
+                    + "|(?:תזיז|הזז|תדחה|דחה|תעדכן|עדכן|תשנה|שנה|תעביר|העבר) את (?:ה)?(?:משימה|תזכורת)|אני צריך|אני צריכה|אל תשכח)\\s*[:\\-]?\\s*",
             FLAGS);
 
     /** A task's text: the message without its request words, its time, and dangling words at its ends. */
@@ -371,9 +504,16 @@ public final class OfflinePlanner implements Planner {
         } else {
             text = text.replaceAll("(?iU)\\s+(?:as )?(?:done|complete|completed|finished)\\s*$", "");
         }
-        text = text.replaceAll("(?iU)^(?:to|that|about|at|on|in|by|for)\\s+", "")
+        text = text.replaceAll(
+                        "(?iU)\\s+(?:until|till|til)\\s+(?:i (?:say stop|stop you|do it|am done|'m done)|it'?s done|done)\\s*[.!]*$",
+                        "")
+                .replaceAll(
+                        "(?U)\\s+עד\\s+ש(?:אגיד|אומר)\\s+(?:די|מספיק|לעצור)\\s*$|\\s+עד\\s+ש(?:אסיים|אעשה את זה)\\s*$",
+                        "")
+                .replaceAll("(?iU)^(?:to|that|about|at|on|in|by|for)\\s+", "")
                 .replaceAll("(?iU)\\s+(?:at|on|in|by|for|from|to|every)\\s*$", "")
-                .replaceAll("(?U)\\s+(?:ב|ב-|מ|עד|כל)\\s*$", "")
+                .replaceAll("(?U)\\s+(?:ב|ב-|מ|עד|כל|ל|ל-)\\s*$", "")
+                .replaceAll("(?U)\\s+(?:ל|ב)-?\\d{1,2}(?::\\d{2})?\\s*$", "")
                 .replaceAll("\\s{2,}", " ")
                 .replaceAll("^[\\s,.:;!\\-]+|[\\s,.:;!?\\-]+$", "");
         return text;
@@ -388,9 +528,16 @@ public final class OfflinePlanner implements Planner {
             "רשימת\\s+(?:ה)?(?<name>[\\p{L}\\p{N}'\"-]+(?:\\s+(?!עם|של|ל|ב)[\\p{L}\\p{N}'\"-]+)?)|רשימה\\s+(?:בשם|שנקראת)\\s+(?<named>[\\p{L}\\p{N}'\" -]+)",
             FLAGS);
 
+    private static final Pattern UNCHECK = Pattern.compile("\\b(?:uncheck|untick)\\b|הסימון", FLAGS);
+
     private static String listAction(String text, String rest, ObjectNode constraints, String language) {
         Optional<String> name = listName(text, language);
         name.ifPresent(n -> constraints.put("listName", n));
+        if (UNCHECK.matcher(text).find()) {
+            List<String> items = itemsBefore(text, language);
+            constraints.put("item", items.isEmpty() ? "" : items.get(0));
+            return "toggle_item";
+        }
         if (DELETE.matcher(text).find() && !ADD.matcher(text).find()) {
             List<String> items = itemsBefore(text, language);
             // An item comes off a list ("delete milk from the list", "תמחק את החלב מרשימת הקניות");
@@ -417,31 +564,66 @@ public final class OfflinePlanner implements Planner {
                 || text.matches("(?U)^(?:בבקשה\\s+)?(?:צור|תצור|תיצור|צרי|תפתח|פתח|רשימה חדשה).*")) {
             ArrayNode items = constraints.putArray("items");
             itemsAfter(text, language).forEach(items::add);
-            constraints.put("isChecklist", !items.isEmpty() || !text.matches("(?iU).*\\bnotes?\\b.*"));
+            constraints.put("isChecklist", !items.isEmpty() || !text.matches("(?iU).*(?:\\bnotes?\\b|פתק).*"));
             return "create_list";
         }
         return "find_list";
     }
 
+    private static final Pattern EN_LIST_CALLED = Pattern.compile(
+            "\\b(?:list|note)\\s+(?:called|named|titled)\\s+(?<name>[\\p{L}\\p{N}' -]+?)\\s*(?:\\bwith\\b|:|$)"
+                    + "|\\b(?:list|note)\\s+(?:for|of)\\s+(?:the\\s+|my\\s+|a\\s+)?(?<purpose>[\\p{L}\\p{N}' -]+?)\\s*(?:\\bwith\\b|:|$)",
+            FLAGS);
+    private static final Pattern EN_BEFORE_LIST = Pattern.compile("^(?<before>.*?)\\s*\\b(?:list|note)\\b", FLAGS);
+    private static final Pattern HE_LIST_FOR = Pattern.compile(
+            "(?:רשימה|פתק)\\s+(?:בשם|שנקרא|שנקראת|של|עבור)\\s+(?:ה)?(?<name>[\\p{L}\\p{N}'\" -]+?)\\s*(?:\\sעם\\s|:|$)"
+                    + "|רשימה\\s+ל(?:ה)?(?<purpose>\\p{L}[\\p{L}\\p{N}'\"-]*(?:\\s+(?!עם)\\p{L}[\\p{L}\\p{N}'\"-]*)?)\\s*(?:\\sעם\\s|:|$)",
+            FLAGS);
+
     static Optional<String> listName(String text, String language) {
-        Matcher m = (language.equals("he") ? HE_LIST_NAMED : EN_LIST_NAMED).matcher(text);
-        while (m.find()) {
-            String name = m.group("named") != null ? m.group("named") : m.group("name");
-            if (name == null) {
-                continue;
-            }
-            name = name.trim();
-            if (language.equals("en")) {
-                name = name.replaceAll(
-                                "(?iU)^.*\\b(?:to|from|on|in|the|my|a|an|create|make|start|new|show|me|of)\\s+", "")
-                        .trim();
+        if (language.equals("en")) {
+            Matcher before = EN_BEFORE_LIST.matcher(text);
+            if (before.find()) {
+                String words = before.group("before").trim();
+                Matcher det = Pattern.compile("(?iU)\\b(?:the|my|a|an|our|your|new)\\s+")
+                        .matcher(words);
+                int from = -1;
+                while (det.find()) {
+                    from = det.end();
+                }
+                if (from < 0) {
+                    Matcher prep = Pattern.compile(
+                                    "(?iU)\\b(?:to|from|on|in|of|off|create|make|start|show|me|open)\\s+")
+                            .matcher(words);
+                    while (prep.find()) {
+                        from = prep.end();
+                    }
+                }
+                String name = (from < 0 ? words : words.substring(from)).trim();
                 if (name.equalsIgnoreCase("to-do") || name.equalsIgnoreCase("todo")) {
                     return Optional.of("to-do");
                 }
+                if (!name.isEmpty()
+                        && !name.matches("(?iU)(?:a|an|the|my|new|all|a new|create|make|show|add|delete|remove)")) {
+                    return Optional.of(name.toLowerCase(Locale.ROOT));
+                }
             }
-            if (!name.isEmpty() && !name.matches("(?iU)(?:a|an|the|my|new)")) {
-                return Optional.of(name.toLowerCase(Locale.ROOT));
+            Matcher called = EN_LIST_CALLED.matcher(text);
+            if (called.find()) {
+                return Optional.of(either(called, "name", "purpose").trim().toLowerCase(Locale.ROOT));
             }
+            return Optional.empty();
+        }
+        Matcher named = HE_LIST_NAMED.matcher(text);
+        while (named.find()) {
+            String name = named.group("named") != null ? named.group("named") : named.group("name");
+            if (name != null && !name.isBlank()) {
+                return Optional.of(name.trim());
+            }
+        }
+        Matcher purpose = HE_LIST_FOR.matcher(text);
+        if (purpose.find()) {
+            return Optional.of(either(purpose, "name", "purpose").trim());
         }
         return Optional.empty();
     }
@@ -451,12 +633,13 @@ public final class OfflinePlanner implements Planner {
         String part;
         if (language.equals("he")) {
             part = text.replaceAll(
-                            "(?U)^(?:בבקשה\\s+)?(?:תוסיף|תוסיפי|הוסף|הוסיפי|תכניס|תרשום|רשום|תמחק|מחק|תמחקי|תוריד|הורד|סמן|תסמן|תסמני)(?:\\s+את)?\\s+",
+                            "(?U)^(?:בבקשה\\s+)?(?:(?:תוריד|הורד|תורידי) את הסימון\\s+מ(?:ה)?|(?:תוסיף|תוסיפי|הוסף|הוסיפי|תכניס|תרשום|רשום|תמחק|מחק|תמחקי|תוריד|הורד|סמן|תסמן|תסמני)(?:\\s+את)?\\s+)",
                             "")
                     .replaceAll("(?U)(?:^|\\s+)(?:ל|מ|ב)?(?:ה)?רשימ.*$", "");
         } else {
             part = text.replaceAll(
-                            "(?iU)^(?:please\\s+)?(?:add|put|delete|remove|tick|check off|cross off|mark)\\s+", "")
+                            "(?iU)^(?:please\\s+)?(?:add|put|delete|remove|tick|check off|cross off|mark|uncheck|untick)\\s+",
+                            "")
                     .replaceAll(
                             "(?iU)(?:^|\\s+)(?:to|from|on|in|off)\\s+(?:the |my |a )?[\\p{L}\\p{N}' -]*list\\b.*$", "")
                     .replaceAll("(?iU)\\s+(?:as )?(?:done|bought|checked)\\s*$", "");
@@ -478,7 +661,7 @@ public final class OfflinePlanner implements Planner {
                 ? text.split("\\s*,\\s*|\\s+ו(?=[\\p{L}])(?=\\S+\\s*$)")
                 : text.split("(?iU)\\s*,\\s*(?:and\\s+)?|\\s+and\\s+");
         for (String piece : pieces) {
-            String item = piece.trim().replaceAll("^[.!?]+|[.!?]+$", "");
+            String item = piece.trim().replaceAll("^[.!?\"'“”]+|[.!?\"'“”]+$", "");
             if (language.equals("he") && items.size() > 0 && item.startsWith("ו") && item.length() > 2) {
                 item = item.substring(1);
             }
@@ -491,51 +674,98 @@ public final class OfflinePlanner implements Planner {
 
     // ---- calendar
 
+    private static final Pattern FIND_EVENT = Pattern.compile(
+            "^(?:please\\s+)?(?:find|look up|search for|search|when is)\\b|^(?:תמצא|מצא|תחפש|חפש|מתי)\\s", FLAGS);
+    private static final Pattern FREE =
+            Pattern.compile("\\b(?:am i free|free at|available|busy)\\b|פנוי|פנויה|עסוק|עסוקה", FLAGS);
+    private static final Pattern EVENTS_PLURAL =
+            Pattern.compile("\\b(?:meetings|events|appointments)\\b|פגישות|אירועים", FLAGS);
+
     private static String calendarAction(
-            String text, String rest, Optional<TimeExpression> when, ObjectNode constraints, String language) {
+            String text,
+            String rest,
+            Optional<TimeExpression> when,
+            ObjectNode constraints,
+            ObjectNode changes,
+            Context context) {
+        String language = context.language();
         if (DELETE.matcher(text).find()) {
+            if (when.isPresent()
+                    && (ALL.matcher(text).find() || EVENTS_PLURAL.matcher(text).find())) {
+                window(when.get(), constraints, "timeMin", "timeMax");
+                return "delete_events";
+            }
             constraints.put("summary", summary(rest, language));
             when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
             return "delete_event";
+        }
+        if (UPDATE.matcher(text).find() && when.isPresent()) {
+            constraints.put("summary", summary(rest, language));
+            eventTime(when.get(), changes, context);
+            return "update_event";
+        }
+        if (FIND_EVENT.matcher(text).find() && when.isEmpty()) {
+            constraints.put("summary", summary(rest, language));
+            return "find_event";
+        }
+        if (FREE.matcher(text).find() && when.isPresent()) {
+            window(when.get(), constraints, "timeMin", "timeMax");
+            return "check_conflicts";
         }
         if (QUERY.matcher(text).find() || when.isEmpty()) {
             when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
             return "list_events";
         }
         constraints.put("summary", summary(rest, language));
-        TimeExpression t = when.get();
+        if (when.get() instanceof TimeExpression.Recurrence r) {
+            constraints.put("start", r.first().format(ISO));
+            constraints.put("rrule", r.toRrule());
+            return "create_recurring";
+        }
+        eventTime(when.get(), constraints, context);
+        return "create_event";
+    }
+
+    /** An event's time: an interval as it is, an hour from a time of day, a whole day for a day. */
+    private static void eventTime(TimeExpression t, ObjectNode into, Context context) {
         switch (t) {
             case TimeExpression.Interval i -> {
-                constraints.put("start", i.from().format(ISO));
-                constraints.put("end", i.to().format(ISO));
+                into.put("start", i.from().format(ISO));
+                into.put("end", i.to().format(ISO));
             }
             case TimeExpression.Instant i -> {
                 if (i.grain().compareTo(Grain.DAY) >= 0) {
-                    constraints.put("start", i.value().toLocalDate().toString());
-                    constraints.put("allDay", true);
+                    into.put("start", i.value().toLocalDate().toString());
+                    into.put("allDay", true);
                 } else {
-                    constraints.put("start", i.value().format(ISO));
-                    constraints.put("end", i.value().plus(Duration.ofHours(1)).format(ISO));
+                    ZonedDateTime at = i.value();
+                    if (at.isBefore(context.now().minusMinutes(1))
+                            && at.toLocalDate().equals(context.now().toLocalDate())) {
+                        at = at.plusDays(1);
+                    }
+                    into.put("start", at.format(ISO));
+                    into.put("end", at.plus(Duration.ofHours(1)).format(ISO));
                 }
             }
             case TimeExpression.Recurrence r -> {
-                constraints.put("start", r.first().format(ISO));
-                constraints.put("rrule", r.toRrule());
-                return "create_recurring";
+                into.put("start", r.first().format(ISO));
+                into.put("rrule", r.toRrule());
             }
         }
-        return "create_event";
     }
 
     private static String summary(String rest, String language) {
         String text = rest.replaceAll(
-                        "(?iU)^(?:please\\s+)?(?:schedule|add|create|set up|book|put|make|delete|remove|cancel)\\s+(?:an?\\s+|the\\s+|my\\s+)?(?:new\\s+)?(?:event|appointment)?\\s*(?:called|named|for)?\\s*",
+                        "(?iU)^(?:please\\s+)?(?:schedule|add|create|set up|book|put|make|delete|remove|cancel|move|reschedule|postpone|push|change|update|find|look up|search for|search|when is)\\s+(?:an?\\s+|the\\s+|my\\s+)?(?:new\\s+)?(?:weekly\\s+|daily\\s+|monthly\\s+)?(?:event|appointment)?\\s*(?:called|named|for)?\\s*",
                         "")
                 .replaceAll(
-                        "(?U)^(?:בבקשה\\s+)?(?:קבע|תקבע|תקבעי|צור|תצור|הוסף|תוסיף|תכניס|מחק|תמחק|בטל|תבטל)(?:\\s+לי)?(?:\\s+את)?\\s+(?:ה)?(?:אירוע\\s+)?",
+                        "(?U)^(?:בבקשה\\s+)?(?:קבע|תקבע|תקבעי|צור|תצור|הוסף|תוסיף|תכניס|מחק|תמחק|בטל|תבטל|תעביר|העבר|תזיז|הזז|תדחה|דחה|תמצא|מצא|תחפש|חפש)(?:\\s+לי)?(?:\\s+את)?\\s+(?:ה)?(?:אירוע\\s+)?",
                         "")
                 .replaceAll("(?iU)\\s+(?:to|in|on|from)\\s+(?:my\\s+|the\\s+)?calendar\\b.*$", "")
-                .replaceAll("(?U)\\s+(?:ל|ב)(?:ה)?(?:יומן|לוח השנה).*$", "");
+                .replaceAll("(?U)(?:^|\\s+)(?:ל|ב|מ)(?:ה)?(?:יומן|לוח השנה)(?=\\s|$)", " ")
+                .replaceAll("(?iU)\\s+(?:to|for)\\s*$", "")
+                .replaceAll("(?U)\\s+(?:ל|ל-)\\s*$", "")
+                .trim();
         String done = TaskCleanup.trim(text);
         return done.isEmpty() ? (language.equals("he") ? "אירוע" : "Event") : done;
     }
@@ -585,9 +815,9 @@ public final class OfflinePlanner implements Planner {
 
         static String trim(String text) {
             return text.replaceAll("(?iU)\\s+(?:at|on|in|by|for|from|to)\\s*$", "")
-                    .replaceAll("(?U)\\s+(?:ב|ב-|מ|עד)\\s*$", "")
+                    .replaceAll("(?U)\\s+(?:ב|ב-|מ|עד|ל|ל-)\\s*$", "")
                     .replaceAll("\\s{2,}", " ")
-                    .replaceAll("^[\\s,.:;!\\-]+|[\\s,.:;!?\\-]+$", "");
+                    .replaceAll("^[\\s,.:;!\\-\"']+|[\\s,.:;!?\\-\"']+$", "");
         }
     }
 }
