@@ -486,7 +486,7 @@ public final class OfflinePlanner implements Planner {
             FLAGS);
     private static final Pattern HE_TASK_LEAD = Pattern.compile(
             "^(?:בבקשה\\s+)?(?:תזכיר לי|תזכירי לי|הזכר לי|תזכורת|תוסיף משימה|הוסף משימה|תוסיפי משימה|צור משימה|תצור משימה"
-                    + "|משימה חדשה|תוסיף תזכורת|צור תזכורת|תקבע תזכורת|(?:תמחק|מחק|תמחקי|בטל|תבטל) את (?:ה)?(?:משימה|תזכורת)"
+                    + "|משימה חדשה|תוסיף תזכורת|צור תזכורת|תקבע תזכורת|(?:תמחק|מחק|תמחקי|בטל|תבטל) את (?:ה)?(?:משימה|תזכורת)(?:\\s+(?:על|של))?"
                     + "|(?:תמחק|מחק|תמחקי|בטל|תבטל) (?:ה)?(?:משימה|תזכורת)|סיימתי(?: את)?|עשיתי(?: את)?|סמן(?: את)?|תסמן(?: את)?"
                     + "|(?:תזיז|הזז|תדחה|דחה|תעדכן|עדכן|תשנה|שנה|תעביר|העבר) את (?:ה)?(?:משימה|תזכורת)|אני צריך|אני צריכה|אל תשכח)\\s*[:\\-]?\\s*",
             FLAGS);
@@ -660,6 +660,17 @@ public final class OfflinePlanner implements Planner {
         String[] pieces = language.equals("he")
                 ? text.split("\\s*,\\s*|\\s+ו(?=[\\p{L}])(?=\\S+\\s*$)")
                 : text.split("(?iU)\\s*,\\s*(?:and\\s+)?|\\s+and\\s+");
+        if (language.equals("he") && pieces.length > 1) {
+            // "חלב, ביצים ושאיבת אבק": the last comma's piece holds the last two items, joined by ו.
+            String last = pieces[pieces.length - 1];
+            int and = last.lastIndexOf(" ו");
+            if (and > 0 && and + 2 < last.length()) {
+                List<String> joined = new ArrayList<>(List.of(pieces).subList(0, pieces.length - 1));
+                joined.add(last.substring(0, and));
+                joined.add(last.substring(and + 2));
+                pieces = joined.toArray(String[]::new);
+            }
+        }
         for (String piece : pieces) {
             String item = piece.trim().replaceAll("^[.!?\"'“”]+|[.!?\"'“”]+$", "");
             if (language.equals("he") && items.size() > 0 && item.startsWith("ו") && item.length() > 2) {
