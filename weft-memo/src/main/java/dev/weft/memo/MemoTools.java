@@ -69,7 +69,7 @@ public final class MemoTools {
                         (args, context) -> {
                             OperationContext operation = operationContext(context);
                             ObjectNode result = tasks.apply(args, operation);
-                            reminders.sync(operation.user(), touched(result), operation.now());
+                            reminders.sync(operation.user(), touched(result, "task", "tasks"), operation.now());
                             return result;
                         })
                 .risk(args -> TaskOperations.BULK_DELETES.contains(operation(args)) ? Risk.HIGH : Risk.LOW)
@@ -89,13 +89,13 @@ public final class MemoTools {
                 .build();
     }
 
-    /** The ids of the tasks a call made, changed or removed. */
-    private static Set<String> touched(JsonNode result) {
+    /** The ids of the rows (tasks, events) a call made, changed or removed. */
+    private static Set<String> touched(JsonNode result, String one, String many) {
         Set<String> ids = new java.util.LinkedHashSet<>();
-        if (result.path("task").has("id")) {
-            ids.add(result.path("task").path("id").asText());
+        if (result.path(one).has("id")) {
+            ids.add(result.path(one).path("id").asText());
         }
-        for (String field : List.of("tasks", "previous", "deleted")) {
+        for (String field : List.of(many, "previous", "deleted")) {
             result.path(field).forEach(task -> ids.add(task.path("id").asText()));
         }
         return ids;
@@ -109,7 +109,12 @@ public final class MemoTools {
                                 + " events.",
                         schema("calendarOperations.input.json"),
                         schema("calendarOperations.output.json"),
-                        (args, context) -> calendar.apply(args, operationContext(context)))
+                        (args, context) -> {
+                            OperationContext operation = operationContext(context);
+                            ObjectNode result = calendar.apply(args, operation);
+                            reminders.syncEvents(operation.user(), touched(result, "event", "events"), operation.now());
+                            return result;
+                        })
                 .risk(args -> CalendarOperations.deletesMany(args) ? Risk.HIGH : Risk.LOW)
                 .undo((args, result) -> undo(CALENDAR, "events", "eventId", "deleteMultiple", "eventIds", args, result))
                 .build();

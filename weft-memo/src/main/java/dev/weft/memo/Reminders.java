@@ -21,6 +21,7 @@ import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
 import dev.weft.core.Json;
+import dev.weft.memo.data.Event;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.memo.data.ReminderTimes;
@@ -60,6 +61,7 @@ public final class Reminders {
     public static final Duration LATE_AFTER = Duration.ofMinutes(1);
 
     static final String TASK = "task";
+    static final String EVENT = "event";
 
     private final MemoData data;
     private final Supplier<Instant> clock;
@@ -131,22 +133,47 @@ public final class Reminders {
      * nothing. {@code now} is the time of the change (a recurring reminder's next time is after it).
      */
     public void sync(String user, Collection<String> taskIds, Instant now) {
-        if (taskIds.isEmpty()) {
-            return;
-        }
         ZoneId zone = zoneOf(user);
         for (String id : taskIds) {
-            Optional<Instant> at = data.tasks().find(user, id).flatMap(t -> ReminderTimes.first(t, zone, now));
-            TaskInstance<String> instance = task.instance(instanceId(TASK, user, id), payload(user, TASK, id));
-            try {
-                if (at.isPresent()) {
-                    client.schedule(instance, at.get(), ScheduleOptions.WHEN_EXISTS_RESCHEDULE);
-                } else if (client.getScheduledExecution(instance).isPresent()) {
-                    client.cancel(instance);
-                }
-            } catch (TaskInstanceException firing) {
-                // It is firing now; when it is done it reads the task as it is and schedules from that.
+            schedule(user, TASK, id, data.tasks().find(user, id).flatMap(t -> ReminderTimes.first(t, zone, now)));
+        }
+    }
+
+    /**
+     * Brings the schedule of {@code user}'s events {@code eventIds} in line with the events as they are
+     * now: an event with {@code reminderMinutesBefore} reminds that long before its next start after
+     * {@code now}.
+     */
+    public void syncEvents(String user, Collection<String> eventIds, Instant now) {
+        for (String id : eventIds) {
+            schedule(user, EVENT, id, data.events().find(user, id).flatMap(e -> eventReminder(e, now)));
+        }
+    }
+
+    /** The time {@code event} reminds of its first start after {@code after}. */
+    static Optional<Instant> eventReminder(Event event, Instant after) {
+        if (event.reminderMinutesBefore().isEmpty()) {
+            return Optional.empty();
+        }
+        Duration before = Duration.ofMinutes(event.reminderMinutesBefore().get());
+        return event.occurrences(after, after.plus(Duration.ofDays(400)), 3).stream()
+                .map(Event.Occurrence::start)
+                .filter(start -> start.isAfter(after))
+                .findFirst()
+                .map(start -> start.minus(before));
+    }
+
+    /** Makes the reminder of {@code source} {@code id} wait for {@code at}, or for nothing. */
+    private void schedule(String user, String source, String id, Optional<Instant> at) {
+        TaskInstance<String> instance = task.instance(instanceId(source, user, id), payload(user, source, id));
+        try {
+            if (at.isPresent()) {
+                client.schedule(instance, at.get(), ScheduleOptions.WHEN_EXISTS_RESCHEDULE);
+            } else if (client.getScheduledExecution(instance).isPresent()) {
+                client.cancel(instance);
             }
+        } catch (TaskInstanceException firing) {
+            // It is firing now; when done it reads the row as it is then and schedules from that.
         }
     }
 
@@ -169,6 +196,13 @@ public final class Reminders {
                         task.instance(instanceId(TASK, user, t.id()), payload(user, TASK, t.id()));
                 client.scheduleIfNotExists(instance, at.get());
             }
+            for (Event e : data.events().all(user)) {
+                Optional<Instant> at = eventReminder(e, now);
+                if (at.isPresent()) {
+                    client.scheduleIfNotExists(
+                            task.instance(instanceId(EVENT, user, e.id()), payload(user, EVENT, e.id())), at.get());
+                }
+            }
         }
     }
 
@@ -180,8 +214,11 @@ public final class Reminders {
                 .map(e -> {
                     JsonNode payload = Json.parse(e.getData(), "reminder");
                     String id = payload.path("id").asText();
-                    String text = data.tasks().find(user, id).map(Task::text).orElse("");
-                    return new Upcoming(payload.path("source").asText(), id, text, e.getExecutionTime());
+                    String source = payload.path("source").asText();
+                    String text = source.equals(EVENT)
+                            ? data.events().find(user, id).map(Event::summary).orElse("")
+                            : data.tasks().find(user, id).map(Task::text).orElse("");
+                    return new Upcoming(source, id, text, e.getExecutionTime());
                 })
                 .sorted(java.util.Comparator.comparing(Upcoming::at))
                 .toList();
@@ -195,7 +232,8 @@ public final class Reminders {
         JsonNode payload = Json.parse(instance.getData(), "reminder");
         String user = payload.path("user").asText();
         String id = payload.path("id").asText();
-        Optional<Instant> next = fire(user, id, due);
+        Optional<Instant> next =
+                payload.path("source").asText(TASK).equals(EVENT) ? fireEvent(user, id, due) : fire(user, id, due);
         return (complete, operations) -> {
             if (next.isPresent()) {
                 operations.reschedule(complete, next.get());
@@ -237,6 +275,45 @@ public final class Reminders {
             listeners.forEach(listener -> listener.accept(notification));
         }
         return ReminderTimes.next(t, zone, now.isAfter(due) ? now : due);
+    }
+
+    /** Fires the reminder of {@code user}'s event {@code id} due at {@code due}; when it fires next. */
+    private Optional<Instant> fireEvent(String user, String id, Instant due) {
+        Optional<Event> found = data.events().find(user, id);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Event event = found.get();
+        Duration before = minutesBefore(event);
+        Optional<Instant> expected = eventReminder(event, due.plus(before).minusMillis(1));
+        if (expected.isEmpty()) {
+            return Optional.empty();
+        }
+        if (expected.get().isAfter(due)) {
+            // The event changed and its sync was lost: wait for its time as it is now.
+            return expected;
+        }
+        Instant now = clock.get();
+        Notification notification = new Notification(
+                user,
+                Notification.idOf(EVENT, id, due),
+                dev.weft.memo.data.Notifications.REMINDER_DUE,
+                EVENT,
+                id,
+                event.summary(),
+                due,
+                now,
+                Duration.between(due, now).compareTo(lateAfter) > 0);
+        if (data.notifications().add(notification)) {
+            listeners.forEach(listener -> listener.accept(notification));
+        }
+        Instant started = due.plus(before);
+        Instant after = now.plus(before).isAfter(started) ? now.plus(before) : started;
+        return eventReminder(event, after);
+    }
+
+    private static Duration minutesBefore(Event event) {
+        return Duration.ofMinutes(event.reminderMinutesBefore().orElse(0));
     }
 
     private ZoneId zoneOf(String user) {

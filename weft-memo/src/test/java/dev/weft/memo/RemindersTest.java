@@ -209,6 +209,47 @@ final class RemindersTest {
     }
 
     @Test
+    void anEventRemindsItsMinutesBeforeEachOccurrence() {
+        openSqlite();
+        memo.data().user("dana", "en", ZoneId.of("Asia/Jerusalem"), NOW);
+        com.fasterxml.jackson.databind.node.ObjectNode args = dev.weft.core.Json.object();
+        args.put("operation", "createRecurring");
+        args.put("summary", "standup");
+        args.put("startTime", "09:00");
+        args.put("endTime", "09:15");
+        args.putArray("days").add("Wednesday").add("Thursday");
+        args.put("reminderMinutesBefore", 10);
+        dev.weft.plan.ToolRegistry tools = new MemoTools(memo.data(), memo.reminders()).registry();
+        tools.call(
+                MemoTools.CALENDAR,
+                args,
+                dev.weft.plan.ToolContext.detached("run-1", Optional.of("dana"), "A", new TimeSource() {
+                    @Override
+                    public Instant now() {
+                        return clock.now();
+                    }
+
+                    @Override
+                    public void sleep(Duration duration) {}
+                }));
+        Instant wednesday = Instant.parse("2026-11-25T06:50:00Z");
+
+        assertThat(memo.reminders().upcoming("dana"))
+                .extracting(Reminders.Upcoming::at)
+                .containsExactly(wednesday);
+        at(wednesday);
+        at(wednesday.plus(Duration.ofDays(1)));
+
+        assertThat(fired).extracting(Notification::text).containsExactly("standup", "standup");
+        assertThat(fired)
+                .extracting(Notification::dueAt)
+                .containsExactly(wednesday, wednesday.plus(Duration.ofDays(1)));
+        assertThat(memo.reminders().upcoming("dana"))
+                .extracting(Reminders.Upcoming::at)
+                .containsExactly(Instant.parse("2026-12-02T06:50:00Z"));
+    }
+
+    @Test
     void firesOnPostgresql() {
         clock.set(NOW);
         open(EmbeddedPostgres.shared().freshUrl());
