@@ -12,9 +12,12 @@ import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
+import dev.weft.memo.data.ICalendars;
+import dev.weft.memo.data.MemoData;
 import dev.weft.plan.PlanMode;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DateTimeException;
@@ -33,16 +36,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code weft memo …}: talk to Memo one message at a time, and continue its waiting runs. */
+/**
+ * {@code weft memo …}: talk to Memo one message at a time, continue its waiting runs, and move a user's
+ * calendar in and out as iCalendar.
+ */
 @Command(
         name = "memo",
         mixinStandardHelpOptions = true,
-        description = "Memo, the personal assistant: ask it something, approve, reject or answer what it waits for.",
+        description = "Memo, the personal assistant: ask it something, approve, reject or answer what it waits for,"
+                + " and export or import a calendar.",
         subcommands = {
             MemoCommand.Ask.class,
             MemoCommand.Approve.class,
             MemoCommand.Reject.class,
-            MemoCommand.Answer.class
+            MemoCommand.Answer.class,
+            MemoCommand.Calendar.class
         })
 final class MemoCommand implements Runnable {
     @CommandLine.Spec
@@ -321,6 +329,149 @@ final class MemoCommand implements Runnable {
             }
             String who = owner(store, runId, Optional.ofNullable(user));
             return print(out, Memo.open(store).answer(runner(store, Optional.empty()), runId, who, text));
+        }
+    }
+
+    /** The user a calendar command acts for: {@code --user}, else the default; printable and not blank. */
+    static String calendarUser(Optional<String> user) {
+        String id = user.orElseGet(MemoCommand::defaultUser);
+        if (id.isBlank() || id.chars().anyMatch(Character::isISOControl)) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "--user: a user id must be printable and not blank");
+        }
+        return id;
+    }
+
+    @Command(
+            name = "calendar",
+            mixinStandardHelpOptions = true,
+            description = "A Memo user's calendar as iCalendar (RFC 5545): export it, or import another calendar's"
+                    + " events.",
+            subcommands = {MemoCommand.CalendarExport.class, MemoCommand.CalendarImport.class})
+    static final class Calendar implements Runnable {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        }
+    }
+
+    @Command(
+            name = "export",
+            mixinStandardHelpOptions = true,
+            description = "Writes the user's events as iCalendar to FILE.ics, or to standard output without one.")
+    static final class CalendarExport extends StoreCommand {
+        @Option(
+                names = "--user",
+                paramLabel = "ID",
+                description = "Whose calendar (default: WEFT_USER, else your login).")
+        String user;
+
+        @Parameters(
+                paramLabel = "FILE.ics",
+                arity = "0..1",
+                description = "Where to write it (default: standard output).")
+        Path file;
+
+        @Override
+        boolean json() {
+            return false;
+        }
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = calendarUser(Optional.ofNullable(user));
+            MemoData data = MemoData.open(store);
+            if (data.findUser(id).isEmpty()) {
+                throw new NotFoundException("no Memo user '" + id + "': they have not written to Memo yet");
+            }
+            String text = new ICalendars(data).export(id);
+            if (file == null) {
+                out.print(text);
+                return ExitCodes.OK;
+            }
+            try {
+                Files.writeString(file, text, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "cannot write " + file + ": " + e.getMessage());
+            }
+            int count = data.events().all(id).size();
+            out.println("Exported " + count + (count == 1 ? " event" : " events") + " to " + file + ".");
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "import",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Adds the events of FILE.ics to the user's calendar, each under its UID;",
+                "events the user already has (the same UID) are left as they are."
+            })
+    static final class CalendarImport extends StoreCommand {
+        @Option(
+                names = "--user",
+                paramLabel = "ID",
+                description = "Whose calendar (default: WEFT_USER, else your login).")
+        String user;
+
+        @Option(
+                names = "--tz",
+                paramLabel = "ZONE",
+                description = "The zone of a user Memo does not know yet (default: the system's);"
+                        + " floating times are read in the user's zone.")
+        String tz;
+
+        @Parameters(paramLabel = "FILE.ics", description = "An iCalendar file.")
+        Path file;
+
+        @Override
+        boolean json() {
+            return false;
+        }
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = calendarUser(Optional.ofNullable(user));
+            String text = readCalendar(file);
+            ZoneId zone;
+            try {
+                zone = tz == null ? ZoneId.systemDefault() : ZoneId.of(tz);
+            } catch (DateTimeException e) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
+            }
+            MemoData data = MemoData.open(store);
+            Instant now = Instant.now();
+            data.user(id, "en", zone, now);
+            int added = new ICalendars(data).importEvents(id, text, now);
+            out.println("Imported " + added + (added == 1 ? " event." : " events."));
+            return ExitCodes.OK;
+        }
+
+        /**
+         * The text of an iCalendar file.
+         *
+         * @throws WeftException {@code E_BAD_INPUT} for a file that is missing, unreadable, or not iCalendar
+         */
+        private static String readCalendar(Path file) {
+            if (!Files.isRegularFile(file)) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "no file " + file + ": give an iCalendar (.ics) file");
+            }
+            String text;
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8).replaceFirst("^\uFEFF", "");
+            } catch (IOException e) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "cannot read " + file + ": " + e.getMessage());
+            }
+            // Checked before anything is written: a user is not made for a file that is no calendar.
+            if (!text.stripLeading().startsWith("BEGIN:VCALENDAR")) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT,
+                        file + " is not an iCalendar file: it does not begin with BEGIN:VCALENDAR");
+            }
+            return text;
         }
     }
 }

@@ -154,4 +154,72 @@ final class MemoCommandTest {
                 .contains("memo> You have no open tasks there.")
                 .contains("→ A taskOperations create");
     }
+
+    /** The lines of an iCalendar text's VEVENTs that say what its events are, sorted. */
+    private static List<String> events(String ics) {
+        List<String> lines = new ArrayList<>();
+        boolean inEvent = false;
+        for (String line : ics.lines().toList()) {
+            inEvent = line.equals("BEGIN:VEVENT") || inEvent && !line.equals("END:VEVENT");
+            if (inEvent && line.matches("(UID|SUMMARY|DTSTART|DTEND|RRULE)[:;].*")) {
+                lines.add(line);
+            }
+        }
+        return lines.stream().sorted().toList();
+    }
+
+    @Test
+    void aCalendarExportedAndImportedIntoAnotherUserIsTheSameEvents() {
+        ask("schedule a meeting with Dana tomorrow at 3pm");
+        ask("set up a team meeting every Tuesday at 10");
+        Path file = dir.resolve("dana.ics");
+
+        var exported = weftDb("memo", "calendar", "export", "--user", "dana", file.toString());
+        var imported =
+                weftDb("memo", "calendar", "import", "--user", "omer", "--tz", "Asia/Jerusalem", file.toString());
+        var again = weftDb("memo", "calendar", "import", "--user", "omer", file.toString());
+        var danas = weftDb("memo", "calendar", "export", "--user", "dana");
+        var omers = weftDb("memo", "calendar", "export", "--user", "omer");
+        var listed = weftDb("memo", "ask", "--user", "omer", "--now", NOW, "what's on my calendar next Tuesday?");
+
+        assertThat(exported.exitCode()).isZero();
+        assertThat(exported.out().strip()).isEqualTo("Exported 2 events to " + file + ".");
+        assertThat(imported.exitCode()).isZero();
+        assertThat(imported.out().strip()).isEqualTo("Imported 2 events.");
+        assertThat(again.out().strip()).isEqualTo("Imported 0 events.");
+        assertThat(danas.out())
+                .startsWith("BEGIN:VCALENDAR")
+                .contains("SUMMARY:meeting with Dana")
+                .contains("RRULE:FREQ=WEEKLY;BYDAY=TU");
+        assertThat(events(omers.out())).hasSize(9).isEqualTo(events(danas.out()));
+        assertThat(listed.out()).contains("1. team meeting (Tue 1 Dec, 10:00–11:00)");
+    }
+
+    @Test
+    void importingAMissingOrANonCalendarFileIsAClearErrorWithExitTwo() throws Exception {
+        Path notes = dir.resolve("notes.ics");
+        Files.writeString(notes, "milk, eggs, bread", StandardCharsets.UTF_8);
+        Path broken = dir.resolve("broken.ics");
+        Files.writeString(broken, "BEGIN:VCALENDAR\nthis is not a calendar\n", StandardCharsets.UTF_8);
+
+        var missing = weftDb(
+                "memo",
+                "calendar",
+                "import",
+                "--user",
+                "omer",
+                dir.resolve("none.ics").toString());
+        var text = weftDb("memo", "calendar", "import", "--user", "omer", notes.toString());
+        var bad = weftDb("memo", "calendar", "import", "--user", "omer", broken.toString());
+        var nobody = weftDb("memo", "calendar", "export", "--user", "nobody");
+
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err()).contains("E_BAD_INPUT").contains("no file").contains("none.ics");
+        assertThat(text.exitCode()).isEqualTo(2);
+        assertThat(text.err()).contains("E_BAD_INPUT").contains("not an iCalendar file");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("E_BAD_INPUT").contains("not an iCalendar");
+        assertThat(nobody.exitCode()).isEqualTo(2);
+        assertThat(nobody.err()).contains("no Memo user 'nobody'");
+    }
 }

@@ -95,12 +95,14 @@ final class MemoTest {
 
     @Test
     void runsIndependentPartsInParallelAndSaysHonestlyWhatItCannotDo() {
-        Memo.Reply reply = ask("dana", "what do I have today on my calendar and also send me my tasks");
+        Memo.Reply reply = ask("dana", "check my email and also send me my tasks");
 
         assertThat(reply.plan().steps()).hasSize(2);
         assertThat(reply.plan().steps().get(1).dependsOn()).isEmpty();
         assertThat(reply.run().status()).isEqualTo(RunStatus.COMPLETED);
-        assertThat(reply.text()).contains("I can't manage your calendar yet.").contains("You have no open tasks");
+        assertThat(reply.text())
+                .contains("I can't read or send your email yet.")
+                .contains("You have no open tasks");
         assertThat(reply.json().get("summary").get("partialFailure").asBoolean())
                 .isTrue();
     }
@@ -206,7 +208,7 @@ final class MemoTest {
                 .contains(first.run().runId());
         assertThat(memo.data().conversation().recent("omer", 1))
                 .extracting(m -> m.text())
-                .containsExactly("היי! איך אפשר לעזור? אני יכול לקבוע תזכורות ולנהל משימות ורשימות.");
+                .containsExactly("היי! איך אפשר לעזור? אני יכול לנהל את היומן, לקבוע תזכורות ולנהל משימות ורשימות.");
     }
 
     @Test

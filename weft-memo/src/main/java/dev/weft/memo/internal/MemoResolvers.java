@@ -3,29 +3,45 @@ package dev.weft.memo.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.WeftException;
 import dev.weft.memo.MemoTools;
+import dev.weft.memo.data.Event;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.Task;
+import dev.weft.memo.data.User;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.Resolution;
 import dev.weft.plan.ResolveContext;
 import dev.weft.plan.Resolver;
 import dev.weft.plan.ResolverRegistry;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Memo's offline resolvers (seed 002): tasks and lists turned into {@code taskOperations} and {@code
- * listOperations} calls, the user's words looked up among their own tasks and lists (several matches
- * → a numbered question in their language; none → {@code E_NOT_FOUND}), and the conversational and
- * help answers. Thread-safe.
+ * Memo's offline resolvers (seed 002): tasks, lists and the calendar turned into {@code
+ * taskOperations}, {@code listOperations} and {@code calendarOperations} calls, the user's words
+ * looked up among their own tasks, lists and events (several matches → a numbered question in their
+ * language; none → {@code E_NOT_FOUND}), and the conversational and help answers. Thread-safe.
  */
 public final class MemoResolvers {
     public static final String RESPOND = "respond";
+
+    private static final DateTimeFormatter HH_MM = DateTimeFormatter.ofPattern("HH:mm");
 
     private final MemoData data;
 
@@ -34,7 +50,13 @@ public final class MemoResolvers {
     }
 
     public ResolverRegistry registry() {
-        return ResolverRegistry.of(new TaskResolver(), new ListResolver(), new GeneralResolver(), new MetaResolver());
+        return ResolverRegistry.of(
+                new TaskResolver(),
+                new ListResolver(),
+                new CalendarFindResolver(),
+                new CalendarMutateResolver(),
+                new GeneralResolver(),
+                new MetaResolver());
     }
 
     static String language(ResolveContext context) {
@@ -306,6 +328,428 @@ public final class MemoResolvers {
                 }
             }
         }
+    }
+
+    /** The user's zone, as the run's input gives it, else as they keep it. */
+    ZoneId zone(ResolveContext context) {
+        try {
+            String zone = context.input().path("zone").asText("");
+            if (!zone.isEmpty()) {
+                return ZoneId.of(zone);
+            }
+        } catch (DateTimeException e) {
+            // A run started by another caller with a zone Java does not know: the user's own is next.
+        }
+        return context.user().flatMap(data::findUser).map(User::zone).orElse(ZoneOffset.UTC);
+    }
+
+    /** The time of the user's message (the run's input), else the run's clock, in {@code zone}. */
+    static ZonedDateTime now(ResolveContext context, ZoneId zone) {
+        try {
+            String now = context.input().path("now").asText("");
+            if (!now.isEmpty()) {
+                return OffsetDateTime.parse(now).atZoneSameInstant(zone);
+            }
+        } catch (DateTimeException e) {
+            // Not a time Memo wrote: the run's clock says when.
+        }
+        return context.time().now().atZone(zone);
+    }
+
+    private static Optional<String> text(JsonNode node, String field) {
+        JsonNode value = node.path(field);
+        return value.isTextual() && !value.asText().isBlank()
+                ? Optional.of(value.asText().trim())
+                : Optional.empty();
+    }
+
+    private static String iso(ZonedDateTime at) {
+        return at.toOffsetDateTime().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    }
+
+    private static String hhmm(ZonedDateTime at) {
+        return at.toLocalTime().format(HH_MM);
+    }
+
+    /**
+     * The user's event the step's words ({@code summary}) name within its window ({@code timeMin},
+     * {@code timeMax}): the only one, the one the user chose, or a numbered question showing each with
+     * its day and time. Never an id the user typed (seed 002).
+     *
+     * @throws NotFoundException when none of the user's events matches
+     */
+    private Object event(PlanStep step, ResolveContext context, boolean recurringOnly) {
+        JsonNode c = step.constraints();
+        String language = language(context);
+        ZoneId zone = zone(context);
+        String words = c.path("summary").asText("").trim();
+        Optional<Instant> from = text(c, "timeMin").map(t -> EventLookup.instant("timeMin", t, zone));
+        Optional<Instant> to = text(c, "timeMax").map(t -> EventLookup.windowEnd("timeMax", t, zone));
+        List<Event> events = data.events().all(context.user().orElseThrow()).stream()
+                .filter(e -> !recurringOnly || e.recurs())
+                .toList();
+        Instant today = now(context, zone).toLocalDate().atStartOfDay(zone).toInstant();
+        String what = words.isEmpty()
+                ? Texts.of(language, "an event then", "אירוע בזמן הזה")
+                : recurringOnly
+                        ? Texts.of(
+                                language,
+                                "a repeating event matching \"" + words + "\"",
+                                "אירוע חוזר שמתאים ל\"" + words + "\"")
+                        : Texts.of(language, "an event matching \"" + words + "\"", "אירוע שמתאים ל\"" + words + "\"");
+        return pick(EventLookup.find(words, events, from, to, today), context, what, f -> label(language, f, zone));
+    }
+
+    /** How a found event is offered in a question: its summary, and its day and time (or how it repeats). */
+    private static String label(String language, EventLookup.Found found, ZoneId zone) {
+        JsonNode shown = found.shown().toJson(zone);
+        return found.event().summary() + " — "
+                + (found.event().recurs()
+                        ? CalendarReplies.repeats(language, shown, zone)
+                        : CalendarReplies.eventTime(language, shown, zone));
+    }
+
+    /** seed 002's CalendarFindResolver: listing, finding and checking the user's calendar. */
+    final class CalendarFindResolver implements Resolver {
+        @Override
+        public String name() {
+            return "CalendarFindResolver";
+        }
+
+        @Override
+        public String capability() {
+            return "calendar";
+        }
+
+        @Override
+        public Set<String> actions() {
+            return Set.of("list_events", "find_event", "check_conflicts", "get_recurring");
+        }
+
+        @Override
+        public Optional<String> tool(PlanStep step) {
+            return Optional.of(MemoTools.CALENDAR);
+        }
+
+        @Override
+        public Resolution resolve(PlanStep step, ResolveContext context) {
+            JsonNode c = step.constraints();
+            switch (step.action()) {
+                case "list_events" -> {
+                    ObjectNode args = args("getEvents");
+                    copy(c, args, "timeMin", "timeMax", "excludeSummaries", "excludeDays");
+                    if (!args.has("timeMin") && !args.has("timeMax")) {
+                        // Seed 002's default window: today and the six days after it, in the user's zone.
+                        ZoneId zone = zone(context);
+                        ZonedDateTime today = now(context, zone).toLocalDate().atStartOfDay(zone);
+                        args.put("timeMin", iso(today));
+                        args.put("timeMax", iso(today.plusDays(7)));
+                    }
+                    return Resolution.execute(MemoTools.CALENDAR, args);
+                }
+                case "check_conflicts" -> {
+                    ObjectNode args = args("checkConflicts");
+                    text(c, "timeMin").or(() -> text(c, "start")).ifPresent(t -> args.put("timeMin", t));
+                    text(c, "timeMax").or(() -> text(c, "end")).ifPresent(t -> args.put("timeMax", t));
+                    if (!args.has("timeMin") || !args.has("timeMax")) {
+                        throw EventLookup.invalid("check_conflicts needs 'timeMin' and 'timeMax'");
+                    }
+                    return Resolution.execute(MemoTools.CALENDAR, args);
+                }
+                case "find_event", "get_recurring" -> {
+                    boolean series = step.action().equals("get_recurring");
+                    Object picked = event(step, context, series);
+                    if (picked instanceof Resolution question) {
+                        return question;
+                    }
+                    ObjectNode args = args(series ? "getRecurringInstances" : "get");
+                    args.put("eventId", ((EventLookup.Found) picked).event().id());
+                    return Resolution.execute(MemoTools.CALENDAR, args);
+                }
+                default -> throw noResolver(step);
+            }
+        }
+    }
+
+    /** seed 002's CalendarMutateResolver: creating, changing and deleting the user's events. */
+    final class CalendarMutateResolver implements Resolver {
+        @Override
+        public String name() {
+            return "CalendarMutateResolver";
+        }
+
+        @Override
+        public String capability() {
+            return "calendar";
+        }
+
+        @Override
+        public Set<String> actions() {
+            return Set.of(
+                    "create_event",
+                    "create_recurring",
+                    "update_event",
+                    "delete_event",
+                    "delete_events",
+                    "end_recurring");
+        }
+
+        @Override
+        public Optional<String> tool(PlanStep step) {
+            return Optional.of(MemoTools.CALENDAR);
+        }
+
+        @Override
+        public Resolution resolve(PlanStep step, ResolveContext context) {
+            JsonNode c = step.constraints();
+            switch (step.action()) {
+                case "create_event" -> {
+                    ObjectNode args = args("create");
+                    copy(
+                            c,
+                            args,
+                            "summary",
+                            "start",
+                            "end",
+                            "allDay",
+                            "location",
+                            "attendees",
+                            "description",
+                            "reminderMinutesBefore");
+                    if (text(args, "start").map(EventLookup::isDate).orElse(false) && !args.has("allDay")) {
+                        args.put("allDay", true);
+                    }
+                    return named(args, context);
+                }
+                case "create_recurring" -> {
+                    return named(recurring(c, context), context);
+                }
+                case "update_event" -> {
+                    Object picked = event(step, context, false);
+                    if (picked instanceof Resolution question) {
+                        return question;
+                    }
+                    EventLookup.Found found = (EventLookup.Found) picked;
+                    ZoneId zone = zone(context);
+                    ObjectNode fields = updateFields(found, step.changes(), zone);
+                    if (fields.isEmpty()) {
+                        throw EventLookup.invalid("update_event has no changes (start, end, summary, location…) for \""
+                                + found.event().summary() + "\"");
+                    }
+                    ObjectNode args = args("update");
+                    args.put("eventId", found.event().id());
+                    ObjectNode criteria = args.putObject("searchCriteria");
+                    criteria.put("summary", found.event().summary());
+                    copy(c, criteria, "timeMin", "timeMax");
+                    if (!found.event().allDay()) {
+                        criteria.put("startTime", hhmm(found.shown().start().atZone(zone)));
+                    }
+                    args.set("updateFields", fields);
+                    return Resolution.execute(MemoTools.CALENDAR, args);
+                }
+                case "delete_event", "end_recurring" -> {
+                    boolean series = step.action().equals("end_recurring");
+                    Optional<String> until = text(c, "until");
+                    if (series && until.isEmpty()) {
+                        throw EventLookup.invalid("end_recurring needs 'until', the last day of the series");
+                    }
+                    Object picked = event(step, context, series);
+                    if (picked instanceof Resolution question) {
+                        return question;
+                    }
+                    ObjectNode args = args(series ? "truncateRecurring" : "delete");
+                    args.put("eventId", ((EventLookup.Found) picked).event().id());
+                    until.ifPresent(u -> args.put("until", u));
+                    return Resolution.execute(MemoTools.CALENDAR, args);
+                }
+                case "delete_events" -> {
+                    // Checked here, before the call waits for a person to approve it.
+                    if (text(c, "timeMin").isEmpty() || text(c, "timeMax").isEmpty()) {
+                        throw EventLookup.invalid("delete_events needs 'timeMin' and 'timeMax', the range to clear");
+                    }
+                    ObjectNode args = args("delete");
+                    copy(c, args, "timeMin", "timeMax", "excludeSummaries", "excludeDays");
+                    return Resolution.execute(MemoTools.CALENDAR, args);
+                }
+                default -> throw noResolver(step);
+            }
+        }
+
+        /** The call, once the event has a name: the step's, or the user's answer to "what is it?". */
+        private Resolution named(ObjectNode args, ResolveContext context) {
+            if (text(args, "summary").isEmpty()) {
+                if (!context.answers().path("text").isTextual()) {
+                    return Resolution.clarify(
+                            Texts.of(language(context), "What should I call the event?", "איך לקרוא לאירוע?"));
+                }
+                args.put("summary", context.answers().get("text").asText());
+            }
+            return Resolution.execute(MemoTools.CALENDAR, args);
+        }
+
+        /**
+         * {@code createRecurring}'s arguments: the time of day and first day from {@code start} (and
+         * {@code end}), and {@code days} when given, else the {@code rrule} without the time of day the
+         * start already says.
+         */
+        private ObjectNode recurring(JsonNode c, ResolveContext context) {
+            ZoneId zone = zone(context);
+            ObjectNode args = args("createRecurring");
+            copy(
+                    c,
+                    args,
+                    "summary",
+                    "startTime",
+                    "endTime",
+                    "startDate",
+                    "until",
+                    "exceptions",
+                    "allDay",
+                    "location",
+                    "attendees",
+                    "description",
+                    "reminderMinutesBefore");
+            Optional<String> start = text(c, "start");
+            if (start.isPresent() && EventLookup.isDate(start.get())) {
+                putIfAbsent(args, "startDate", start.get());
+                if (!args.has("startTime") && !args.has("allDay")) {
+                    args.put("allDay", true);
+                }
+            } else if (start.isPresent()) {
+                ZonedDateTime first = EventLookup.zoned("start", start.get(), zone);
+                putIfAbsent(args, "startDate", first.toLocalDate().toString());
+                putIfAbsent(args, "startTime", hhmm(first));
+            }
+            text(c, "end")
+                    .filter(e -> !EventLookup.isDate(e))
+                    .ifPresent(e -> putIfAbsent(args, "endTime", hhmm(EventLookup.zoned("end", e, zone))));
+            if (c.path("days").isArray() && !c.get("days").isEmpty()) {
+                ArrayNode days = args.putArray("days");
+                c.get("days").forEach(d -> days.add(d.asText()));
+            } else {
+                text(c, "rrule").ifPresent(rule -> args.put("rrule", withoutTimeOfDay(rule)));
+            }
+            return args;
+        }
+    }
+
+    private static void putIfAbsent(ObjectNode args, String field, String value) {
+        if (!args.has(field)) {
+            args.put(field, value);
+        }
+    }
+
+    /**
+     * {@code rule} without a single {@code BYHOUR}, {@code BYMINUTE} or {@code BYSECOND}: the event's
+     * start says its time of day, and a rule that says it too would pin every occurrence to the old time
+     * once the event is moved.
+     */
+    static String withoutTimeOfDay(String rule) {
+        List<String> parts = new ArrayList<>();
+        for (String part : rule.trim().split(";")) {
+            if (!part.matches("(?i)BY(?:HOUR|MINUTE|SECOND)=\\d+")) {
+                parts.add(part);
+            }
+        }
+        return String.join(";", parts);
+    }
+
+    /**
+     * The new values for {@code found}: summary, location, description, attendees and reminder as the
+     * step changes them, and its new times. A new start without an end keeps the event's length; a
+     * change that is only a time ("16:00", or {@code startTime}) keeps its day, one that is only a day
+     * (YYYY-MM-DD) keeps its time of day. A recurring event's times are its time of day ({@code
+     * startTime}/{@code endTime}), for every occurrence.
+     */
+    static ObjectNode updateFields(EventLookup.Found found, JsonNode changes, ZoneId zone) {
+        ObjectNode fields = Json.object();
+        copy(changes, fields, "summary", "location", "description", "attendees", "reminderMinutesBefore");
+        Optional<String> start = text(changes, "start");
+        Optional<String> startTime = text(changes, "startTime");
+        Optional<String> end = text(changes, "end");
+        Optional<String> endTime = text(changes, "endTime");
+        if (start.isEmpty() && startTime.isEmpty() && end.isEmpty() && endTime.isEmpty()) {
+            return fields;
+        }
+        Event event = found.event();
+        ZonedDateTime oldStart = found.shown().start().atZone(zone);
+        ZonedDateTime oldEnd = found.shown().end().atZone(zone);
+        if (event.recurs()) {
+            if (start.filter(EventLookup::isDate).isPresent() && startTime.isEmpty()) {
+                throw EventLookup.invalid("\"" + event.summary() + "\" repeats: its time of day can change, but not"
+                        + " its day; end it and make a new one");
+            }
+            if (event.allDay()) {
+                throw EventLookup.invalid("\"" + event.summary() + "\" repeats all day: it has no time to change");
+            }
+            startTime
+                    .or(() -> start.map(s -> hhmm(moved(oldStart, s, "start", zone))))
+                    .ifPresent(t -> fields.put("startTime", clock(t)));
+            endTime.or(() -> end.map(e -> hhmm(moved(oldEnd, e, "end", zone))))
+                    .ifPresent(t -> fields.put("endTime", clock(t)));
+            return fields;
+        }
+        boolean timed = !event.allDay()
+                || startTime.isPresent()
+                || endTime.isPresent()
+                || start.filter(s -> !EventLookup.isDate(s)).isPresent()
+                || end.filter(e -> !EventLookup.isDate(e)).isPresent();
+        if (!timed) {
+            // An all-day event moved to other days: the tool keeps how many days it lasts.
+            start.ifPresent(s -> fields.put("start", s));
+            end.ifPresent(e -> fields.put("end", e));
+            return fields;
+        }
+        Duration length = event.allDay() ? Duration.ofHours(1) : Duration.between(oldStart, oldEnd);
+        ZonedDateTime newStart = oldStart;
+        if (start.isPresent()) {
+            newStart = moved(newStart, start.get(), "start", zone);
+        }
+        if (startTime.isPresent()) {
+            newStart = moved(newStart, startTime.get(), "startTime", zone);
+        }
+        ZonedDateTime newEnd = newStart.plus(length);
+        if (end.isPresent()) {
+            // An end that is only a time is on the new start's day (or the day after it).
+            newEnd = moved(EventLookup.timeOfDay(end.get()).isPresent() ? newStart : newEnd, end.get(), "end", zone);
+        }
+        if (endTime.isPresent()) {
+            newEnd = moved(end.isPresent() ? newEnd : newStart, endTime.get(), "endTime", zone);
+        }
+        if (!newEnd.isAfter(newStart)
+                && (endTime.isPresent() || end.flatMap(EventLookup::timeOfDay).isPresent())) {
+            newEnd = newEnd.plusDays(1);
+        }
+        if (event.allDay()) {
+            fields.put("allDay", false);
+        }
+        fields.put("start", iso(newStart));
+        fields.put("end", iso(newEnd));
+        return fields;
+    }
+
+    /** {@code old} moved as {@code change} says: to a time of day (same day), a day (same time), or a date-time. */
+    private static ZonedDateTime moved(ZonedDateTime old, String change, String field, ZoneId zone) {
+        Optional<LocalTime> time = EventLookup.timeOfDay(change);
+        if (time.isPresent()) {
+            return old.toLocalDate().atTime(time.get()).atZone(zone);
+        }
+        if (EventLookup.isDate(change)) {
+            return LocalDate.parse(change.trim()).atTime(old.toLocalTime()).atZone(zone);
+        }
+        return EventLookup.zoned(field, change, zone);
+    }
+
+    /** A time of day as {@code HH:mm}. */
+    private static String clock(String time) {
+        return EventLookup.timeOfDay(time)
+                .map(t -> t.format(HH_MM))
+                .orElseThrow(() -> EventLookup.invalid("'" + time + "' is not a time of day (HH:mm)"));
+    }
+
+    private static WeftException noResolver(PlanStep step) {
+        return new WeftException(
+                ErrorCode.E_NO_RESOLVER, "the calendar has no action '" + step.action() + "' (step " + step.id() + ")");
     }
 
     /** seed 002's GeneralResolver, offline: a short, honest answer in the user's language. */

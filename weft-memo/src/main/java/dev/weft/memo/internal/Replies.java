@@ -1,6 +1,7 @@
 package dev.weft.memo.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.memo.MemoTools;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.StepOutcome;
 import java.time.LocalDate;
@@ -40,26 +41,34 @@ public final class Replies {
                 "(?iU)^(?:hi|hello|hey|good (?:morning|evening)|how are you|היי|הי|שלום|בוקר טוב|ערב טוב|מה שלומך|מה נשמע)\\b.*")) {
             return Texts.of(
                     language,
-                    "Hi! How can I help? I can set reminders, keep your tasks and lists.",
-                    "היי! איך אפשר לעזור? אני יכול לקבוע תזכורות ולנהל משימות ורשימות.");
+                    "Hi! How can I help? I can keep your calendar, set reminders, keep your tasks and lists.",
+                    "היי! איך אפשר לעזור? אני יכול לנהל את היומן, לקבוע תזכורות ולנהל משימות ורשימות.");
         }
         return Texts.of(
                 language,
-                "I'm not sure how to help with that yet. I can set reminders, and keep your tasks and lists — try"
-                        + " \"remind me tomorrow at 9 to call Dana\".",
-                "עדיין לא ברור לי איך לעזור בזה. אני יכול לקבוע תזכורות ולנהל משימות ורשימות — נסה \"תזכיר לי מחר ב-9"
-                        + " להתקשר לדנה\".");
+                "I'm not sure how to help with that yet. I can keep your calendar, set reminders, and keep your tasks"
+                        + " and lists — try \"schedule a meeting with Dana tomorrow at 3pm\" or \"remind me tomorrow at 9"
+                        + " to call Dana\".",
+                "עדיין לא ברור לי איך לעזור בזה. אני יכול לנהל את היומן, לקבוע תזכורות ולנהל משימות ורשימות — נסה"
+                        + " \"תקבע פגישה עם דנה מחר ב-15:00\" או \"תזכיר לי מחר ב-9 להתקשר לדנה\".");
     }
 
     /** Seed 002's help template. */
     public static String help(String language) {
         return Texts.of(
                 language,
-                "I'm Memo. I can:\n- set reminders, once or repeating (\"remind me every day at 8 to take my pills\")\n"
+                "I'm Memo. I can:\n"
+                        + "- keep your calendar: schedule, move and cancel events, once or repeating, and say what is"
+                        + " on it (\"schedule a meeting with Dana tomorrow at 3pm\", \"what's on my calendar"
+                        + " tomorrow?\")\n"
+                        + "- set reminders, once or repeating (\"remind me every day at 8 to take my pills\")\n"
                         + "- keep tasks: add, list, complete and delete them (\"what are my tasks for today?\")\n"
                         + "- keep lists (\"add milk to the shopping list\")\n"
                         + "Several requests in one message are fine (\"…and also…\", \"…then…\").",
-                "אני Memo. אני יכול:\n- לקבוע תזכורות, חד פעמיות או חוזרות (\"תזכיר לי כל יום ב-8 לקחת כדורים\")\n"
+                "אני Memo. אני יכול:\n"
+                        + "- לנהל את היומן: לקבוע, להזיז ולבטל אירועים, חד פעמיים או חוזרים, ולהגיד מה יש בו (\"תקבע"
+                        + " פגישה עם דנה מחר ב-15:00\", \"מה יש לי ביומן מחר?\")\n"
+                        + "- לקבוע תזכורות, חד פעמיות או חוזרות (\"תזכיר לי כל יום ב-8 לקחת כדורים\")\n"
                         + "- לנהל משימות: להוסיף, להציג, לסמן כבוצע ולמחוק (\"מה המשימות שלי להיום?\")\n"
                         + "- לנהל רשימות (\"תוסיף חלב לרשימת הקניות\")\n"
                         + "אפשר כמה בקשות בהודעה אחת (\"…וגם…\", \"…ואז…\").");
@@ -80,7 +89,7 @@ public final class Replies {
             StepOutcome outcome = outcomes.get(step.id());
             JsonNode waiting = interrupts.get("step:" + step.id());
             if (waiting != null) {
-                lines.add(waiting(language, waiting));
+                lines.add(waiting(language, waiting, zone));
             } else if (outcome != null) {
                 lines.add(line(language, step, outcome, zone));
             }
@@ -92,19 +101,23 @@ public final class Replies {
         return String.join("\n", lines).trim();
     }
 
-    private static String waiting(String language, JsonNode payload) {
+    private static String waiting(String language, JsonNode payload, ZoneId zone) {
         if (payload.path("type").asText().equals("clarify")) {
             StringBuilder text = new StringBuilder(payload.path("question").asText());
             payload.path("options").forEach(o -> text.append("\n").append(o.asText()));
             return text.toString();
         }
         JsonNode args = payload.path("args");
-        String what = switch (args.path("operation").asText()) {
-            case "deleteAll" -> Texts.of(language, "delete all the matching tasks", "למחוק את כל המשימות המתאימות");
-            case "deleteMultiple" -> Texts.of(language, "delete several items", "למחוק כמה פריטים");
-            default ->
-                payload.path("tool").asText() + " " + args.path("operation").asText();
-        };
+        String what = payload.path("tool").asText().equals(MemoTools.CALENDAR)
+                ? CalendarReplies.pending(language, args, zone)
+                : switch (args.path("operation").asText()) {
+                    case "deleteAll" ->
+                        Texts.of(language, "delete all the matching tasks", "למחוק את כל המשימות המתאימות");
+                    case "deleteMultiple" -> Texts.of(language, "delete several items", "למחוק כמה פריטים");
+                    default ->
+                        payload.path("tool").asText() + " "
+                                + args.path("operation").asText();
+                };
         return Texts.of(
                 language,
                 "This will " + what + ". Shall I go ahead? (yes/no)",
@@ -131,8 +144,6 @@ public final class Replies {
         return switch (code) {
             case "E_NO_RESOLVER" ->
                 switch (step.capability()) {
-                    case "calendar" ->
-                        Texts.of(language, "I can't manage your calendar yet.", "אני עדיין לא יכול לנהל את היומן שלך.");
                     case "gmail" ->
                         Texts.of(
                                 language,
@@ -208,6 +219,18 @@ public final class Replies {
             case "delete_list" -> {
                 return Texts.of(language, "Deleted the list ", "מחקתי את הרשימה ") + "\""
                         + result.path("deleted").path(0).path("name").asText() + "\".";
+            }
+            case "create_event",
+                    "create_recurring",
+                    "update_event",
+                    "delete_event",
+                    "delete_events",
+                    "end_recurring",
+                    "find_event",
+                    "list_events",
+                    "check_conflicts",
+                    "get_recurring" -> {
+                return CalendarReplies.done(language, step.action(), result, zone);
             }
             default -> {
                 return Texts.of(language, "Done.", "בוצע.");
