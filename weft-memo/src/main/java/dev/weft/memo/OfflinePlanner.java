@@ -685,6 +685,13 @@ public final class OfflinePlanner implements Planner {
 
     // ---- calendar
 
+    /** A time said without a day: "4pm", "at 16:30", "noon", "ב-16:00". */
+    private static final Pattern CLOCK_ONLY = Pattern.compile(
+            "(?:at\\s+|to\\s+|@\\s*)?\\d{1,2}(?:[:.]\\d{2})?\\s*(?:am|pm|a\\.m\\.|p\\.m\\.|o'?clock)?"
+                    + "|(?:at\\s+)?(?:noon|midday|midnight)"
+                    + "|(?:ב|ל)?-?\\s*\\d{1,2}(?::\\d{2})?(?:\\s+(?:בבוקר|בערב|בצהריים|אחה\"צ|בלילה))?|(?:ב|ל)?צהריים",
+            FLAGS);
+
     private static final Pattern FIND_EVENT = Pattern.compile(
             "^(?:please\\s+)?(?:find|look up|search for|search|when is)\\b|^(?:תמצא|מצא|תחפש|חפש|מתי)\\s", FLAGS);
     private static final Pattern FREE =
@@ -712,7 +719,13 @@ public final class OfflinePlanner implements Planner {
         }
         if (UPDATE.matcher(text).find() && when.isPresent()) {
             constraints.put("summary", summary(rest, language));
-            eventTime(when.get(), changes, context);
+            if (when.get() instanceof TimeExpression.Instant i
+                    && CLOCK_ONLY.matcher(i.text().trim()).matches()) {
+                // "move it to 4pm" keeps the event's day: only its time of day changes.
+                changes.put("startTime", i.value().toLocalTime().format(DateTimeFormatter.ofPattern("HH:mm")));
+            } else {
+                eventTime(when.get(), changes, context);
+            }
             return "update_event";
         }
         if (FIND_EVENT.matcher(text).find() && when.isEmpty()) {
