@@ -65,7 +65,7 @@ final class ChatCommand implements Callable<Integer> {
         String who = user == null ? MemoCommand.defaultUser() : user;
         AtomicReference<String> inFlight = new AtomicReference<>();
         try (RunStore store = Storage.open(db)) {
-            Memo memo = Memo.open(store);
+            Memo memo = Storage.memo(store);
             Runner runner = Storage.runner(store)
                     .listener(event -> {
                         inFlight.compareAndSet(null, event.runId());

@@ -140,7 +140,7 @@ final class MemoCommand implements Runnable {
 
         @Override
         int call(RunStore store, PrintWriter out) {
-            Memo memo = Memo.open(store);
+            Memo memo = Storage.memo(store);
             if (batch != null) {
                 return batch(store, memo, out);
             }

@@ -6,11 +6,16 @@ import dev.weft.core.Graph;
 import dev.weft.core.GraphInvalidException;
 import dev.weft.core.Run;
 import dev.weft.core.Runner;
+import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.llm.Model;
+import dev.weft.llm.ModelConfig;
 import dev.weft.llm.ModelSettings;
 import dev.weft.llm.Models;
+import dev.weft.llm.Provider;
 import dev.weft.llm.workflow.AgentNodeType;
+import dev.weft.memo.Memo;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.Stores;
@@ -36,6 +41,22 @@ final class Storage {
      */
     static NodeTypes nodeTypes() {
         return NodeTypes.standard().with(AgentNodeType.create(Models.resolve(ModelSettings.none("flags"), Env.get())));
+    }
+
+    /**
+     * Memo on {@code store}, planning with the model the environment and {@code $WEFT_HOME/config.json}
+     * name ({@code WEFT_MODEL}), or offline when they name none (the default).
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a model setting that is malformed, {@code
+     *     E_MODEL_UNAVAILABLE} for a provider whose key is missing
+     */
+    static Memo memo(RunStore store) {
+        ModelConfig config =
+                Models.resolve(ModelSettings.none("flags"), Env.get()).config();
+        if (config.provider() == Provider.OFFLINE) {
+            return Memo.open(store);
+        }
+        return Memo.open(store, Model.create(config), TimeSource.system());
     }
 
     /**

@@ -222,4 +222,39 @@ final class MemoCommandTest {
         assertThat(nobody.exitCode()).isEqualTo(2);
         assertThat(nobody.err()).contains("no Memo user 'nobody'");
     }
+
+    @Test
+    void withAModelConfiguredAskPlansWithItAndSaysSo() {
+        try (dev.weft.llm.test.FakeModelServer server = dev.weft.llm.test.FakeModelServer.start()) {
+            server.enqueue(dev.weft.llm.test.FakeModelServer.Reply.text("{\"intentType\": \"operation\","
+                    + " \"confidence\": 0.9, \"plan\": [{\"id\": \"A\", \"capability\": \"database\","
+                    + " \"action\": \"create_task\", \"constraints\": {\"text\": \"water the plants\","
+                    + " \"isReminder\": true}, \"changes\": {}, \"dependsOn\": []}]}"));
+            java.util.Map<String, String> env = java.util.Map.of(
+                    "WEFT_MODEL", "openai:gpt-4o-mini",
+                    "WEFT_MODEL_BASE_URL", server.openAiBaseUrl(),
+                    "OPENAI_API_KEY", "sk-test");
+
+            var asked = CommandRunner.weftWith(
+                    env,
+                    "memo",
+                    "ask",
+                    "--user",
+                    "dana",
+                    "--tz",
+                    "Asia/Jerusalem",
+                    "--now",
+                    NOW,
+                    "--json",
+                    "--db",
+                    db,
+                    "remind me to water the plants");
+
+            assertThat(asked.exitCode()).as(asked.err()).isZero();
+            assertThat(server.requests()).hasSize(1);
+            JsonNode json = Json.parse(asked.out(), "out");
+            assertThat(json.at("/plan/plan/0/constraints/text").asText()).isEqualTo("water the plants");
+            assertThat(json.get("status").asText()).isEqualTo("COMPLETED");
+        }
+    }
 }

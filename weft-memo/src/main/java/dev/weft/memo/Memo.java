@@ -8,8 +8,12 @@ import dev.weft.core.Json;
 import dev.weft.core.RunResult;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
+import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.llm.Model;
+import dev.weft.llm.ModelTransientException;
+import dev.weft.llm.ModelUnavailableException;
 import dev.weft.memo.data.Conversation;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.Notifications.Notification;
@@ -83,6 +87,15 @@ public final class Memo {
         return new Memo(MemoData.open(store), new OfflinePlanner(), Instant::now);
     }
 
+    /**
+     * Memo planning with {@code model} ({@link ModelPlanner}), its retries waiting on {@code time}; a
+     * message the model cannot be reached for is planned offline, and the run says so.
+     */
+    public static Memo open(RunStore store, Model model, TimeSource time) {
+        MemoData data = MemoData.open(store);
+        return new Memo(data, new ModelPlanner(model, time, new MemoResolvers(data).actions()), Instant::now);
+    }
+
     /** Memo with another planner (a model's). */
     public static Memo open(RunStore store, Planner planner) {
         return new Memo(MemoData.open(store), Objects.requireNonNull(planner, "planner"), Instant::now);
@@ -140,17 +153,38 @@ public final class Memo {
                     new User(user.id(), user.language(), request.zone().get(), user.createdAt()));
         }
         ZonedDateTime at = now.atZone(user.zone());
-        Plan plan = planner.plan(message, new Planner.Context(language, at));
+        Planner.Context planning = new Planner.Context(language, at);
+        Plan plan = plan(message, planning);
         ObjectNode input = Json.object();
         input.put("message", message);
         input.put("language", language);
         input.put("now", at.toOffsetDateTime().toString());
         input.put("zone", user.zone().getId());
+        planning.facts().put("planner", planning.facts().path("planner").asText(planner.name()));
+        input.set("planner", planning.facts());
         PlanRequest planRequest = new PlanRequest(request.mode(), input, Set.of(), Json.object()).forUser(user.id());
         data.conversation()
                 .append(user.id(), new Conversation.Message(Conversation.Role.USER, message, Optional.empty(), now));
         return kept(runner, reply(executor.run(runner, plan, planRequest), user));
     }
+
+    /**
+     * The plan of {@code message}: the planner's, or the offline planner's when a model planner cannot
+     * reach its model (the facts say so). A model that answers with no valid plan, even after one
+     * repair, is an error ({@code E_MODEL_OUTPUT_INVALID}), not a silent fallback.
+     */
+    private Plan plan(String message, Planner.Context context) {
+        try {
+            return planner.plan(message, context);
+        } catch (ModelUnavailableException | ModelTransientException e) {
+            context.facts().put("planner", "offline");
+            context.facts().put("fallbackFrom", planner.name());
+            context.facts().put("fallbackReason", e.code() + ": " + e.getMessage());
+            return OFFLINE.plan(message, context);
+        }
+    }
+
+    private static final OfflinePlanner OFFLINE = new OfflinePlanner();
 
     /** Keeps Memo's reply in the user's conversation, with the run that made it. */
     private Reply kept(Runner runner, Reply reply) {

@@ -50,7 +50,21 @@ public final class MemoResolvers {
     }
 
     public ResolverRegistry registry() {
-        return ResolverRegistry.of(
+        return ResolverRegistry.of(resolvers().toArray(Resolver[]::new));
+    }
+
+    /** The actions of each capability Memo's resolvers handle, for a planner to keep to. */
+    public java.util.Map<String, Set<String>> actions() {
+        java.util.Map<String, Set<String>> actions = new java.util.TreeMap<>();
+        for (Resolver resolver : resolvers()) {
+            actions.computeIfAbsent(resolver.capability(), c -> new java.util.TreeSet<>())
+                    .addAll(resolver.actions());
+        }
+        return actions;
+    }
+
+    private List<Resolver> resolvers() {
+        return List.of(
                 new TaskResolver(),
                 new ListResolver(),
                 new CalendarFindResolver(),
