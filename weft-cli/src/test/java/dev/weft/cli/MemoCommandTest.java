@@ -226,10 +226,13 @@ final class MemoCommandTest {
     @Test
     void withAModelConfiguredAskPlansWithItAndSaysSo() {
         try (dev.weft.llm.test.FakeModelServer server = dev.weft.llm.test.FakeModelServer.start()) {
-            server.enqueue(dev.weft.llm.test.FakeModelServer.Reply.text("{\"intentType\": \"operation\","
-                    + " \"confidence\": 0.9, \"plan\": [{\"id\": \"A\", \"capability\": \"database\","
-                    + " \"action\": \"create_task\", \"constraints\": {\"text\": \"water the plants\","
-                    + " \"isReminder\": true}, \"changes\": {}, \"dependsOn\": []}]}"));
+            server.enqueue(
+                    dev.weft.llm.test.FakeModelServer.Reply.text("{\"intentType\": \"operation\","
+                            + " \"confidence\": 0.9, \"plan\": [{\"id\": \"A\", \"capability\": \"database\","
+                            + " \"action\": \"create_task\", \"constraints\": {\"text\": \"water the plants\","
+                            + " \"isReminder\": true}, \"changes\": {}, \"dependsOn\": []}]}"),
+                    dev.weft.llm.test.FakeModelServer.Reply.text(
+                            "{\"operation\": \"create\", \"text\": \"water the plants\"}"));
             java.util.Map<String, String> env = java.util.Map.of(
                     "WEFT_MODEL", "openai:gpt-4o-mini",
                     "WEFT_MODEL_BASE_URL", server.openAiBaseUrl(),
@@ -251,7 +254,9 @@ final class MemoCommandTest {
                     "remind me to water the plants");
 
             assertThat(asked.exitCode()).as(asked.err()).isZero();
-            assertThat(server.requests()).hasSize(1);
+            assertThat(server.requests())
+                    .as("the planner's call and the resolver's")
+                    .hasSize(2);
             JsonNode json = Json.parse(asked.out(), "out");
             assertThat(json.at("/plan/plan/0/constraints/text").asText()).isEqualTo("water the plants");
             assertThat(json.get("status").asText()).isEqualTo("COMPLETED");

@@ -29,6 +29,7 @@ import dev.weft.plan.PlanParser;
 import dev.weft.plan.PlanRequest;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.PlanSummary;
+import dev.weft.plan.ResolverRegistry;
 import dev.weft.plan.StepOutcome;
 import dev.weft.plan.Tool;
 import dev.weft.plan.ToolRegistry;
@@ -72,12 +73,16 @@ public final class Memo {
     private final Reminders reminders;
 
     private Memo(MemoData data, Planner planner, Supplier<Instant> clock) {
+        this(data, planner, clock, new MemoResolvers(data).registry());
+    }
+
+    private Memo(MemoData data, Planner planner, Supplier<Instant> clock, ResolverRegistry resolvers) {
         this.data = data;
         this.planner = planner;
         this.reminders = new Reminders(data, clock);
         this.executor = PlanExecutor.builder()
                 .name(EXECUTOR)
-                .resolvers(new MemoResolvers(data).registry())
+                .resolvers(resolvers)
                 .tools(tools(data, reminders))
                 .build();
     }
@@ -88,12 +93,18 @@ public final class Memo {
     }
 
     /**
-     * Memo planning with {@code model} ({@link ModelPlanner}), its retries waiting on {@code time}; a
-     * message the model cannot be reached for is planned offline, and the run says so.
+     * Memo planning with {@code model} ({@link ModelPlanner}), its retries waiting on {@code time}, and
+     * resolving with it where a resolver has a model path ({@link ModelResolvers}); a message or a step
+     * the model cannot be reached for is planned or resolved offline, and the run says so.
      */
     public static Memo open(RunStore store, Model model, TimeSource time) {
         MemoData data = MemoData.open(store);
-        return new Memo(data, new ModelPlanner(model, time, new MemoResolvers(data).actions()), Instant::now);
+        MemoResolvers offline = new MemoResolvers(data);
+        return new Memo(
+                data,
+                new ModelPlanner(model, time, offline.actions()),
+                Instant::now,
+                ModelResolvers.registry(offline, model));
     }
 
     /** Memo with another planner (a model's). */

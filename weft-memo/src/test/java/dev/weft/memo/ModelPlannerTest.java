@@ -182,11 +182,18 @@ final class ModelPlannerTest {
     void memoActsOnTheModelsPlanWithItsOwnResolversAndTools() {
         store = Stores.open("sqlite:" + dir.resolve("memo.db"));
         Memo memo = Memo.open(store, model(), NO_WAITING);
-        server.enqueue(Reply.text(CALL_THE_BANK));
+        server.enqueue(
+                Reply.text(CALL_THE_BANK),
+                Reply.text("{\"operation\": \"create\", \"text\": \"call the bank\", \"dueDate\":"
+                        + " \"2026-11-25T09:00:00+02:00\", \"reminder\": \"0 minutes\"}"));
 
         Memo.Reply reply = ask(memo, "remind me tomorrow at 9 to call the bank");
 
         assertThat(reply.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(system(server.requests().get(1).body()))
+                .isEqualTo(ModelResolvers.systemPrompt("DatabaseTaskResolver", MemoTools.TASKS))
+                .contains("\"createMultiple\"");
+        assertThat(user(server.requests().get(1).body())).contains("\"action\":\"create_task\"");
         assertThat(reply.text()).isEqualTo("I'll remind you: \"call the bank\" — Wed 25 Nov, 09:00.");
         assertThat(memo.data().tasks().all("dana")).extracting(t -> t.text()).containsExactly("call the bank");
         assertThat(reply.run()

@@ -63,7 +63,8 @@ public final class MemoResolvers {
         return actions;
     }
 
-    private List<Resolver> resolvers() {
+    /** Each of Memo's offline resolvers. */
+    public List<Resolver> resolvers() {
         return List.of(
                 new TaskResolver(),
                 new ListResolver(),
