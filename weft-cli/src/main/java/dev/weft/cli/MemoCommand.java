@@ -12,8 +12,10 @@ import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
+import dev.weft.memo.Reminders;
 import dev.weft.memo.data.ICalendars;
 import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.Notifications;
 import dev.weft.plan.PlanMode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,7 +52,8 @@ import picocli.CommandLine.Parameters;
             MemoCommand.Approve.class,
             MemoCommand.Reject.class,
             MemoCommand.Answer.class,
-            MemoCommand.Calendar.class
+            MemoCommand.Calendar.class,
+            MemoCommand.RemindersCommand.class
         })
 final class MemoCommand implements Runnable {
     @CommandLine.Spec
@@ -354,6 +357,73 @@ final class MemoCommand implements Runnable {
         @Override
         public void run() {
             spec.commandLine().usage(spec.commandLine().getOut());
+        }
+    }
+
+    @Command(
+            name = "reminders",
+            mixinStandardHelpOptions = true,
+            description = "Lists when the user's reminders fire next, and the last ones that fired (late ones marked).")
+    static final class RemindersCommand extends StoreCommand {
+        @Option(
+                names = "--user",
+                paramLabel = "ID",
+                description = "Whose reminders (default: WEFT_USER, else your login).")
+        String user;
+
+        @Option(
+                names = "--json",
+                description = "Prints {\"upcoming\": [{source, id, text, at}], \"fired\": [notifications]}.")
+        boolean json;
+
+        @Override
+        boolean json() {
+            return json;
+        }
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user == null ? defaultUser() : user;
+            Memo memo = Memo.open(store);
+            java.time.ZoneId zone = memo.data()
+                    .findUser(id)
+                    .map(dev.weft.memo.data.User::zone)
+                    .orElse(java.time.ZoneId.systemDefault());
+            List<Reminders.Upcoming> upcoming = memo.reminders().upcoming(id);
+            List<Notifications.Notification> fired = memo.data().notifications().recent(id, 10);
+            if (json) {
+                com.fasterxml.jackson.databind.node.ObjectNode node = Json.object();
+                com.fasterxml.jackson.databind.node.ArrayNode next = node.putArray("upcoming");
+                for (Reminders.Upcoming u : upcoming) {
+                    next.addObject()
+                            .put("source", u.source())
+                            .put("id", u.id())
+                            .put("text", u.text())
+                            .put("at", u.at().atZone(zone).toOffsetDateTime().toString());
+                }
+                com.fasterxml.jackson.databind.node.ArrayNode done = node.putArray("fired");
+                fired.forEach(n -> done.add(n.toJson()));
+                out.println(Json.write(node));
+                return ExitCodes.OK;
+            }
+            java.time.format.DateTimeFormatter when =
+                    java.time.format.DateTimeFormatter.ofPattern("EEE d MMM HH:mm", java.util.Locale.ENGLISH);
+            out.println(upcoming.isEmpty() ? "No reminders waiting." : "Next:");
+            for (Reminders.Upcoming u : upcoming) {
+                out.println("  " + u.at().atZone(zone).format(when) + "  " + u.text()
+                        + (u.source().equals("event") ? "  (event)" : ""));
+            }
+            if (!fired.isEmpty()) {
+                out.println("Fired:");
+                for (Notifications.Notification n : fired) {
+                    out.println("  " + n.dueAt().atZone(zone).format(when) + "  " + n.text()
+                            + (n.late()
+                                    ? "  (late, fired "
+                                            + n.firedAt().atZone(zone).format(when) + ")"
+                                    : ""));
+                }
+            }
+            return ExitCodes.OK;
         }
     }
 

@@ -262,4 +262,24 @@ final class MemoCommandTest {
             assertThat(json.get("status").asText()).isEqualTo("COMPLETED");
         }
     }
+
+    @Test
+    void remindersListsWhatFiresNext() {
+        ask("remind me tomorrow at 9 to call Dana");
+        ask("remind me every Sunday at 18:00 to put the trash out");
+
+        var listed = weftDb("memo", "reminders", "--user", "dana");
+        var json = weftDb("memo", "reminders", "--user", "dana", "--json");
+        var nobody = weftDb("memo", "reminders", "--user", "nobody");
+
+        assertThat(listed.exitCode()).as(listed.err()).isZero();
+        assertThat(listed.out())
+                .contains("Next:")
+                .contains("Wed 25 Nov 09:00  call Dana")
+                .contains("Sun 29 Nov 18:00  put the trash out");
+        JsonNode node = Json.parse(json.out(), "out");
+        assertThat(node.get("upcoming")).hasSize(2);
+        assertThat(node.at("/upcoming/0/at").asText()).isEqualTo("2026-11-25T09:00+02:00");
+        assertThat(nobody.out()).contains("No reminders waiting.");
+    }
 }
