@@ -241,10 +241,17 @@ public final class OfflinePlanner implements Planner {
         } else if (isAboutLists(text)) {
             capability = "database";
             action = listAction(text, rest, constraints, language);
-        } else if (EMAIL.matcher(text).find()) {
+        } else if (EMAIL.matcher(text).find() && !REMIND_ME.matcher(text).find()) {
             capability = "gmail";
-            action = "list_emails";
-            when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
+            action = emailAction(text, rest, when, constraints, language);
+        } else if (BRAIN_SEARCH.matcher(text).find()) {
+            capability = "second-brain";
+            action = "search_memory";
+            constraints.put("query", memoryQuery(text));
+        } else if (BRAIN_STORE.matcher(text).find() && !TASK.matcher(text).find()) {
+            capability = "second-brain";
+            action = "store_thought";
+            constraints.put("content", thought(text));
         } else if (TASK.matcher(text).find()) {
             capability = "database";
             action = taskAction(text, rest, when, constraints, context);
@@ -288,10 +295,151 @@ public final class OfflinePlanner implements Planner {
 
     /** Whether a part is about a list: it says list/רשימה or note/פתק, not only "list my tasks". */
     private static boolean isAboutLists(String text) {
+        if (BRAIN_STORE.matcher(text).find()) {
+            return false;
+        }
         String rest = text.replaceFirst(
                 "(?iU)^(?:please\\s+)?list\\s+(?=(?:my|all|the)?\\s*(?:tasks|reminders|to-?dos|meetings|events|e-?mails)\\b)",
                 "");
         return LIST.matcher(rest).find();
+    }
+
+    // ---- email
+
+    private static final Pattern EMAIL_ADDRESS =
+            Pattern.compile("[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+");
+    private static final Pattern SEND = Pattern.compile(
+            "^(?:please\\s+)?(?:send|write|email|mail)\\b(?!\\s+me\\b)|^(?:בבקשה\\s+)?(?:תשלח|שלח|תשלחי|תכתוב|כתוב)(?!\\s+לי\\b)",
+            FLAGS);
+    private static final Pattern DRAFT = Pattern.compile("\\b(?:draft|compose)\\b|טיוטה|תנסח|נסח", FLAGS);
+    private static final Pattern REPLY =
+            Pattern.compile("^(?:please\\s+)?(?:reply|respond|answer)\\b|^(?:תענה|ענה|תשיב|השב)", FLAGS);
+    private static final Pattern FORWARD = Pattern.compile("^(?:please\\s+)?forward\\b|^(?:תעביר|העבר|תעבירי)", FLAGS);
+    private static final Pattern ARCHIVE = Pattern.compile("\\barchive\\b|ארכיון|תעביר לארכיון|תארכב", FLAGS);
+    private static final Pattern READ = Pattern.compile(
+            "^(?:please\\s+)?(?:read|open|show me the)\\b(?!.*\\be-?mails\\b)|^(?:תקרא|קרא|תפתח|פתח|תקריא)", FLAGS);
+    private static final Pattern MARK_READ = Pattern.compile("\\bmark\\b.*\\bread\\b|סמן .*כנקרא|תסמן .*כנקרא", FLAGS);
+    private static final Pattern STAR = Pattern.compile("\\bstar\\b|כוכב", FLAGS);
+    private static final Pattern UNREAD = Pattern.compile("\\b(?:unread|new)\\b|שלא נקרא|שלא קראתי|חדשים|חדש", FLAGS);
+    private static final Pattern FROM = Pattern.compile(
+            "\\bfrom\\s+(?!today|yesterday|tomorrow|this|last|earlier)(?<en>(?:the\\s+|my\\s+)?[\\p{L}\\p{N}.@+'-]+)"
+                    + "|(?<en2>\\b[\\p{L}][\\p{L}'-]*)'s\\s+(?:last\\s+|latest\\s+)?e-?mail"
+                    + "|(?:ה)?מייל\\s+של\\s+(?<he2>[\\p{IsHebrew}][\\p{IsHebrew}'\"-]+)"
+                    + "|(?:^|\\s)מ(?:-)?(?<he>(?!ה?יומן|ה?רשימ|יילים|ייל(?:\\s|$)|חר|חרתיים|אתמול|ה?בוקר|ה?יום|ה?שבוע|ה?חודש|עכשיו|שהו)[\\p{IsHebrew}][\\p{IsHebrew}'\"-]+)(?=\\s|$|\\?)",
+            FLAGS);
+    private static final Pattern ABOUT = Pattern.compile(
+            "\\b(?:about|regarding|re:|subject)\\s+(?<en>.+?)\\s*(?:\\?|$|:|\\bfrom\\b)|(?:על|בנושא)\\s+(?<he>.+?)\\s*(?:\\?|$|:)",
+            FLAGS);
+    private static final Pattern TO = Pattern.compile(
+            "\\bto\\s+(?<en>[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|[\\p{Lu}][\\p{L}'-]+)|(?:^|\\s)ל(?:-)?(?<he>[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|[\\p{IsHebrew}][\\p{IsHebrew}'-]+)",
+            FLAGS);
+    private static final Pattern BODY = Pattern.compile(
+            "(?:\\bsaying|\\bthat says|\\bwith the text|:|^(?:please\\s+)?(?:e-?mail|mail|tell)\\s+[\\p{L}.@+'-]+\\s+that)\\s*(?<en>.+)$"
+                    + "|(?:שאומר(?:\\s+ש)?|ותגיד(?:\\s+ש)?|ותכתוב(?:\\s+ש)?|:)\\s*(?<he>.+)$",
+            FLAGS);
+
+    private static String emailAction(
+            String text, String rest, Optional<TimeExpression> when, ObjectNode constraints, String language) {
+        boolean sending = (SEND.matcher(text).find() || DRAFT.matcher(text).find())
+                && !REPLY.matcher(text).find()
+                && !FORWARD.matcher(text).find();
+        if (!sending) {
+            when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
+            Matcher from = FROM.matcher(text);
+            if (from.find()) {
+                String who = from.group("en") != null
+                        ? from.group("en")
+                        : from.group("en2") != null ? from.group("en2") : either(from, "he", "he2");
+                constraints.put("from", who.trim());
+            }
+        }
+        Matcher about = ABOUT.matcher(text);
+        if (about.find()) {
+            constraints.put("subject", TaskCleanup.trim(either(about, "en", "he")));
+        }
+        Matcher body = BODY.matcher(text);
+        String said = body.find() ? either(body, "en", "he").trim() : "";
+        if (REPLY.matcher(text).find()) {
+            if (!said.isEmpty()) {
+                constraints.put("body", said);
+            }
+            return "reply_email";
+        }
+        if (FORWARD.matcher(text).find() && !ARCHIVE.matcher(text).find()) {
+            recipients(text, constraints);
+            return "forward_email";
+        }
+        if (ARCHIVE.matcher(text).find()) {
+            return "archive_email";
+        }
+        if (DELETE.matcher(text).find()) {
+            return "delete_email";
+        }
+        if (MARK_READ.matcher(text).find()) {
+            return "mark_read";
+        }
+        if (STAR.matcher(text).find()) {
+            return "star_email";
+        }
+        if (SEND.matcher(text).find() || DRAFT.matcher(text).find()) {
+            recipients(text, constraints);
+            if (!said.isEmpty()) {
+                constraints.put("body", said);
+            }
+            return DRAFT.matcher(text).find() ? "compose_email" : "send_email";
+        }
+        if (READ.matcher(text).find()) {
+            return "read_email";
+        }
+        if (UNREAD.matcher(text).find()) {
+            constraints.put("unread", true);
+        }
+        return "search_emails";
+    }
+
+    private static final Pattern NAMED_RECIPIENT = Pattern.compile(
+            "^(?:please\\s+)?(?:e-?mail|mail|write to|tell)\\s+(?!an?\\b|the\\b|my\\b)([\\p{L}][\\p{L}'-]*)", FLAGS);
+
+    private static void recipients(String text, ObjectNode constraints) {
+        ArrayNode to = constraints.putArray("to");
+        Matcher addresses = EMAIL_ADDRESS.matcher(text);
+        while (addresses.find()) {
+            to.add(addresses.group());
+        }
+        Matcher recipient = NAMED_RECIPIENT.matcher(text);
+        if (to.isEmpty() && recipient.find()) {
+            to.add(recipient.group(1));
+        }
+        if (to.isEmpty()) {
+            Matcher named = TO.matcher(text.replaceFirst("(?iU)^.*?\\b(?:e-?mail|mail)\\b", ""));
+            if (named.find()) {
+                to.add(either(named, "en", "he"));
+            }
+        }
+    }
+
+    // ---- the second brain
+
+    private static final Pattern BRAIN_SEARCH = Pattern.compile(
+            "\\bwhat (?:did|have) i (?:say|said|write|written|note|noted|think|thought)\\b|\\bwhat do i (?:know|think) about\\b"
+                    + "|\\b(?:search|look) (?:my )?(?:memories|notes|thoughts) (?:for|about)\\b|\\bdo you remember\\b"
+                    + "|מה אמרתי|מה כתבתי|מה חשבתי|מה רשמתי|מה אני יודע על|אתה זוכר|את זוכרת",
+            FLAGS);
+    private static final Pattern BRAIN_STORE = Pattern.compile(
+            "^(?:(?:i think|i feel|i believe|i realized|i learned|my thoughts? on|remember that|note that|fyi)\\b|idea:|thought:)"
+                    + "|^(?:אני חושב|אני חושבת|אני מרגיש|אני מרגישה|אני מאמין|הבנתי ש|למדתי ש|רעיון:|מחשבה:|תזכור ש|תזכרי ש|שים לב ש)",
+            FLAGS);
+
+    private static String memoryQuery(String text) {
+        return TaskCleanup.trim(
+                text.replaceAll("(?iU)^.*?\\b(?:about|regarding|on|of)\\s+|^.*?\\bfor\\s+|^.*?(?:על|בנושא)\\s+", "")
+                        .replaceAll("[?]+$", ""));
+    }
+
+    private static String thought(String text) {
+        return TaskCleanup.trim(text.replaceFirst(
+                "(?iU)^(?:remember that|note that|fyi|idea:|thought:)\\s*|^(?:תזכור ש|תזכרי ש|שים לב ש|רעיון:|מחשבה:)\\s*",
+                ""));
     }
 
     // ---- tasks and reminders
