@@ -149,6 +149,11 @@ public final class Replies {
                                 language,
                                 "I can't read or send your email yet.",
                                 "אני עדיין לא יכול לקרוא או לשלוח מיילים.");
+                    case "second-brain" ->
+                        Texts.of(
+                                language,
+                                "I can't keep or look up your thoughts and notes yet.",
+                                "אני עדיין לא יכול לשמור מחשבות ורעיונות או לחפש בהם.");
                     default -> Texts.of(language, "I can't do that yet.", "את זה אני עדיין לא יודע לעשות.");
                 };
             case "E_NOT_FOUND" -> message.replaceFirst("^step '[^']*': ", "") + ".";
