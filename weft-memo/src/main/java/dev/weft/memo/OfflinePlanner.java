@@ -728,21 +728,24 @@ public final class OfflinePlanner implements Planner {
                     + "|רשימה\\s+ל(?:ה)?(?<purpose>\\p{L}[\\p{L}\\p{N}'\"-]*(?:\\s+(?!עם)\\p{L}[\\p{L}\\p{N}'\"-]*)?)\\s*(?:\\sעם\\s|:|$)",
             FLAGS);
 
+    private static final Pattern DETERMINER = Pattern.compile("\\b(?:the|my|a|an|our|your|new)\\s+", FLAGS);
+    private static final Pattern LIST_VERB_OR_PREPOSITION =
+            Pattern.compile("\\b(?:to|from|on|in|of|off|create|make|start|show|me|open)\\s+", FLAGS);
+    private static final Pattern HE_ITEMS_AFTER = Pattern.compile("(?:עם|:)\\s*(.+)$", FLAGS);
+    private static final Pattern EN_ITEMS_AFTER = Pattern.compile("(?:with|of|containing|:)\\s+(.+)$", FLAGS);
+
     static Optional<String> listName(String text, String language) {
         if (language.equals("en")) {
             Matcher before = EN_BEFORE_LIST.matcher(text);
             if (before.find()) {
                 String words = before.group("before").trim();
-                Matcher det = Pattern.compile("(?iU)\\b(?:the|my|a|an|our|your|new)\\s+")
-                        .matcher(words);
+                Matcher det = DETERMINER.matcher(words);
                 int from = -1;
                 while (det.find()) {
                     from = det.end();
                 }
                 if (from < 0) {
-                    Matcher prep = Pattern.compile(
-                                    "(?iU)\\b(?:to|from|on|in|of|off|create|make|start|show|me|open)\\s+")
-                            .matcher(words);
+                    Matcher prep = LIST_VERB_OR_PREPOSITION.matcher(words);
                     while (prep.find()) {
                         from = prep.end();
                     }
@@ -797,9 +800,7 @@ public final class OfflinePlanner implements Planner {
 
     /** Items named after the list: "create a shopping list with milk, eggs and bread", "...עם חלב וביצים". */
     private static List<String> itemsAfter(String text, String language) {
-        Matcher m = Pattern.compile(
-                        language.equals("he") ? "(?:עם|:)\\s*(.+)$" : "(?:with|of|containing|:)\\s+(.+)$", FLAGS)
-                .matcher(text);
+        Matcher m = (language.equals("he") ? HE_ITEMS_AFTER : EN_ITEMS_AFTER).matcher(text);
         return m.find() ? items(m.group(1), language) : List.of();
     }
 
