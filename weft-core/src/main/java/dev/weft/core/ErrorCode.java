@@ -32,5 +32,9 @@ public enum ErrorCode {
     E_NOT_FOUND,
     /** The run store's database cannot be used: unreachable, wrong credentials, not a database, or failing. */
     E_STORE_UNAVAILABLE,
-    E_FORBIDDEN
+    E_FORBIDDEN,
+    /** The user has no mail account: add one with {@code weft memo mail add}. */
+    E_MAIL_NOT_CONFIGURED,
+    /** The mail server cannot be reached, refuses the login, or fails; or the account's secret cannot be read. */
+    E_MAIL_UNAVAILABLE
 }

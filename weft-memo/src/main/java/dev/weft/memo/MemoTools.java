@@ -8,6 +8,7 @@ import dev.weft.core.Json;
 import dev.weft.core.WeftException;
 import dev.weft.memo.data.CalendarOperations;
 import dev.weft.memo.data.ListOperations;
+import dev.weft.memo.data.MailOperations;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.OperationContext;
 import dev.weft.memo.data.TaskOperations;
@@ -38,12 +39,15 @@ public final class MemoTools {
     public static final String TASKS = "taskOperations";
     public static final String LISTS = "listOperations";
     public static final String CALENDAR = "calendarOperations";
+    /** Seed 002's name for the email tool; it speaks IMAP and SMTP to any provider. */
+    public static final String MAIL = "gmailOperations";
 
     private final MemoData data;
     private final TaskOperations tasks;
     private final ListOperations lists;
     private final Reminders reminders;
     private final CalendarOperations calendar;
+    private final MailOperations mail;
 
     /** The tools over {@code data}; a change to a task brings its place in {@code reminders} up to date. */
     public MemoTools(MemoData data, Reminders reminders) {
@@ -52,11 +56,35 @@ public final class MemoTools {
         this.tasks = new TaskOperations(data);
         this.lists = new ListOperations(data);
         this.calendar = new CalendarOperations(data);
+        this.mail = new MailOperations(data);
+    }
+
+    /** The tools over {@code data}, the mail tool with {@code mail} (a test's server settings). */
+    MemoTools(MemoData data, Reminders reminders, MailOperations mail) {
+        this.data = data;
+        this.reminders = reminders;
+        this.tasks = new TaskOperations(data);
+        this.lists = new ListOperations(data);
+        this.calendar = new CalendarOperations(data);
+        this.mail = mail;
     }
 
     /** Every tool of Memo's own data. */
     public ToolRegistry registry() {
-        return ToolRegistry.of(taskTool(), listTool(), calendarTool());
+        return ToolRegistry.of(taskTool(), listTool(), calendarTool(), mailTool());
+    }
+
+    Tool mailTool() {
+        return Tool.json(
+                        MAIL,
+                        "Email on the user's own IMAP/SMTP account (seed 002's gmailOperations): search, read,"
+                                + " compose, send, reply, forward, label, archive, delete, read and star flags, drafts."
+                                + " An email's id is its Message-ID.",
+                        schema("gmailOperations.input.json"),
+                        schema("gmailOperations.output.json"),
+                        (args, context) -> mail.apply(args, operationContext(context)))
+                .risk(args -> MailOperations.HIGH_RISK.contains(operation(args)) ? Risk.HIGH : Risk.LOW)
+                .build();
     }
 
     Tool taskTool() {

@@ -28,6 +28,7 @@ public final class MemoData {
     private final Events events;
     private final Conversation conversation;
     private final Notifications notifications;
+    private final MailAccounts mail;
 
     private MemoData(AppDatabase db) {
         this.db = db;
@@ -36,6 +37,7 @@ public final class MemoData {
         this.events = new Events(db);
         this.conversation = new Conversation(db);
         this.notifications = new Notifications(db);
+        this.mail = new MailAccounts(db, new MailSecrets(MailSecrets.defaultKeyFile()));
     }
 
     /**
@@ -55,6 +57,11 @@ public final class MemoData {
 
     public Lists lists() {
         return lists;
+    }
+
+    /** Each user's mail account. */
+    public MailAccounts mail() {
+        return mail;
     }
 
     /** What fired for each user (reminders falling due). */

@@ -1,0 +1,236 @@
+package dev.weft.memo.data;
+
+import dev.weft.core.ErrorCode;
+import dev.weft.core.WeftException;
+import dev.weft.store.AppDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Each user's mail account: where their IMAP and SMTP servers are, how to log in, and the secret
+ * (encrypted by {@link MailSecrets}). A user has at most one; adding another replaces it. Thread-safe.
+ */
+public final class MailAccounts {
+    /** How a connection is protected. */
+    public enum Security {
+        /** TLS from the first byte (IMAPS 993, SMTPS 465). The default. */
+        TLS,
+        /** A plain connection upgraded with STARTTLS (IMAP 143, SMTP 587). */
+        STARTTLS,
+        /** No encryption: for a server on this machine or in tests only. */
+        NONE;
+
+        /** @throws WeftException {@code E_BAD_INPUT} for anything but tls, starttls or none */
+        public static Security of(String text) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "security '" + text + "' is not one of tls, starttls, none");
+            }
+        }
+    }
+
+    /** How the secret is used: a password, or an OAuth2 access token (XOAUTH2, for Gmail and Outlook). */
+    public enum Auth {
+        PASSWORD,
+        OAUTH2
+    }
+
+    /**
+     * One user's account, its secret still encrypted.
+     *
+     * @param address the address mail is sent from
+     */
+    public record Account(
+            String user,
+            String address,
+            String imapHost,
+            int imapPort,
+            String smtpHost,
+            int smtpPort,
+            String login,
+            Security security,
+            Auth auth,
+            String sealedSecret) {
+        public Account {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(address, "address");
+            Objects.requireNonNull(imapHost, "imapHost");
+            Objects.requireNonNull(smtpHost, "smtpHost");
+            Objects.requireNonNull(login, "login");
+            Objects.requireNonNull(security, "security");
+            Objects.requireNonNull(auth, "auth");
+            Objects.requireNonNull(sealedSecret, "sealedSecret");
+        }
+
+        /** The account as it can be shown: everything but the secret. */
+        @Override
+        public String toString() {
+            return login + " (IMAP " + imapHost + ":" + imapPort + ", SMTP " + smtpHost + ":" + smtpPort + ", "
+                    + security.name().toLowerCase(Locale.ROOT) + ", "
+                    + auth.name().toLowerCase(Locale.ROOT) + ")";
+        }
+    }
+
+    private final AppDatabase db;
+    private final MailSecrets secrets;
+
+    MailAccounts(AppDatabase db, MailSecrets secrets) {
+        this.db = db;
+        this.secrets = secrets;
+    }
+
+    /** Where the secrets' key is kept. */
+    public MailSecrets secrets() {
+        return secrets;
+    }
+
+    /**
+     * Keeps {@code user}'s account, replacing any they had; the user must have written to Memo, or is
+     * made now with {@code language} and {@code zone} defaults by the caller.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a host or port that cannot be right
+     */
+    public Account add(
+            String user,
+            String address,
+            String imapHost,
+            int imapPort,
+            String smtpHost,
+            int smtpPort,
+            String login,
+            Security security,
+            Auth auth,
+            String secret,
+            Instant now) {
+        requireHost("IMAP", imapHost, imapPort);
+        requireHost("SMTP", smtpHost, smtpPort);
+        if (secret.isEmpty()) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "the mail secret (password or token) is empty");
+        }
+        Account account = new Account(
+                user, address, imapHost, imapPort, smtpHost, smtpPort, login, security, auth, secrets.encrypt(secret));
+        db.write("keep the mail account of " + user, c -> {
+            delete(c, user);
+            try (PreparedStatement insert = c.prepareStatement(
+                    "INSERT INTO memo_mail_accounts (user_id, address, imap_host, imap_port, smtp_host, smtp_port,"
+                            + " login, security, auth, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                insert.setString(1, user);
+                insert.setString(2, address);
+                insert.setString(3, imapHost);
+                insert.setInt(4, imapPort);
+                insert.setString(5, smtpHost);
+                insert.setInt(6, smtpPort);
+                insert.setString(7, login);
+                insert.setString(8, security.name());
+                insert.setString(9, auth.name());
+                insert.setString(10, account.sealedSecret());
+                insert.setLong(11, now.toEpochMilli());
+                return insert.executeUpdate();
+            }
+        });
+        return account;
+    }
+
+    /** {@code user}'s account, if they added one. */
+    public Optional<Account> find(String user) {
+        return db.read("read the mail account of " + user, c -> {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT user_id, address, imap_host, imap_port, smtp_host, smtp_port, login, security, auth, secret"
+                            + " FROM memo_mail_accounts WHERE user_id = ?")) {
+                select.setString(1, user);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new Account(
+                            row.getString(1),
+                            row.getString(2),
+                            row.getString(3),
+                            row.getInt(4),
+                            row.getString(5),
+                            row.getInt(6),
+                            row.getString(7),
+                            Security.valueOf(row.getString(8)),
+                            Auth.valueOf(row.getString(9)),
+                            row.getString(10)));
+                }
+            }
+        });
+    }
+
+    /**
+     * {@code user}'s account.
+     *
+     * @throws WeftException {@code E_MAIL_NOT_CONFIGURED} when they have none, saying how to add one
+     */
+    public Account require(String user) {
+        return find(user)
+                .orElseThrow(() -> new WeftException(
+                        ErrorCode.E_MAIL_NOT_CONFIGURED,
+                        "no mail account for '" + user + "': add one with 'weft memo mail add --user " + user
+                                + " --imap HOST:PORT --smtp HOST:PORT --login LOGIN' (the password from WEFT_MAIL_SECRET or a"
+                                + " prompt)"));
+    }
+
+    /** The secret of {@code account}, decrypted. Never log it. */
+    public String secret(Account account) {
+        return secrets.decrypt(account.sealedSecret());
+    }
+
+    /** Forgets {@code user}'s account; whether they had one. */
+    public boolean remove(String user) {
+        return db.write("remove the mail account of " + user, c -> delete(c, user) > 0);
+    }
+
+    /** Whether a message with {@code messageId} was sent for {@code user} already. */
+    boolean sent(String user, String messageId) {
+        return db.read("read sent mail of " + user, c -> {
+            try (PreparedStatement select =
+                    c.prepareStatement("SELECT 1 FROM memo_mail_sent WHERE user_id = ? AND message_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, messageId);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+    }
+
+    /** Records that {@code messageId} was sent for {@code user}. */
+    void markSent(String user, String messageId, Instant at) {
+        db.write("record sent mail of " + user, c -> {
+            try (PreparedStatement insert =
+                    c.prepareStatement("INSERT INTO memo_mail_sent (user_id, message_id, sent_at) VALUES (?, ?, ?)"
+                            + " ON CONFLICT (user_id, message_id) DO NOTHING")) {
+                insert.setString(1, user);
+                insert.setString(2, messageId);
+                insert.setLong(3, at.toEpochMilli());
+                return insert.executeUpdate();
+            }
+        });
+    }
+
+    private static int delete(Connection c, String user) throws SQLException {
+        try (PreparedStatement delete = c.prepareStatement("DELETE FROM memo_mail_accounts WHERE user_id = ?")) {
+            delete.setString(1, user);
+            return delete.executeUpdate();
+        }
+    }
+
+    private static void requireHost(String what, String host, int port) {
+        if (host.isBlank() || host.chars().anyMatch(Character::isWhitespace)) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, what + " host '" + host + "' is not a host name");
+        }
+        if (port < 1 || port > 65535) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, what + " port " + port + " is not 1-65535");
+        }
+    }
+}

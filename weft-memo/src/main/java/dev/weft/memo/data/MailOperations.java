@@ -1,0 +1,669 @@
+package dev.weft.memo.data;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.TransientException;
+import dev.weft.core.WeftException;
+import dev.weft.memo.data.MailAccounts.Account;
+import jakarta.mail.Address;
+import jakarta.mail.AuthenticationFailedException;
+import jakarta.mail.FetchProfile;
+import jakarta.mail.Flags;
+import jakarta.mail.Folder;
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Multipart;
+import jakarta.mail.Part;
+import jakarta.mail.Session;
+import jakarta.mail.Store;
+import jakarta.mail.Transport;
+import jakarta.mail.UIDFolder;
+import jakarta.mail.internet.AddressException;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.search.AndTerm;
+import jakarta.mail.search.BodyTerm;
+import jakarta.mail.search.ComparisonTerm;
+import jakarta.mail.search.FlagTerm;
+import jakarta.mail.search.FromStringTerm;
+import jakarta.mail.search.MessageIDTerm;
+import jakarta.mail.search.OrTerm;
+import jakarta.mail.search.ReceivedDateTerm;
+import jakarta.mail.search.RecipientStringTerm;
+import jakarta.mail.search.SearchTerm;
+import jakarta.mail.search.SubjectTerm;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Seed 002's {@code gmailOperations} on any IMAP and SMTP account (Angus Mail): searching on the
+ * server (only the page asked for is fetched), reading, composing, sending, replying, forwarding,
+ * labels as IMAP keywords, archive (a move to {@code Archive}), delete (a move to {@code Trash}),
+ * read and star flags, and drafts in {@code Drafts}. An email's id is its {@code Message-ID}.
+ *
+ * <p>A send is once per call: its {@code Message-ID} comes from the call's idempotency key, and a
+ * call made again finds it in the user's sent record or {@code Sent} folder and sends nothing. A copy
+ * of what was sent is put in {@code Sent}. Thread-safe; each call opens its own connection.
+ */
+public final class MailOperations {
+    /** Every operation, as seed 002 names them. */
+    public static final List<String> OPERATIONS = List.of(
+            "search",
+            "read",
+            "compose",
+            "send",
+            "reply",
+            "forward",
+            "label",
+            "archive",
+            "delete",
+            "markRead",
+            "markUnread",
+            "star",
+            "unstar",
+            "createDraft",
+            "sendDraft",
+            "deleteDraft",
+            "listDrafts");
+
+    /** The operations that send mail or remove it, which a person approves first. */
+    public static final Set<String> HIGH_RISK = Set.of("send", "reply", "forward", "sendDraft", "delete");
+
+    static final int DEFAULT_RESULTS = 20;
+    static final int MAX_RESULTS = 100;
+    private static final int TIMEOUT_MILLIS = 15_000;
+
+    private final MailAccounts accounts;
+    private final Properties extra;
+
+    public MailOperations(MemoData data) {
+        this(data, new Properties());
+    }
+
+    /** With {@code extra} mail session properties (a test trusting its server's certificate). */
+    public MailOperations(MemoData data, Properties extra) {
+        this.accounts = data.mail();
+        this.extra = extra;
+    }
+
+    /**
+     * Performs {@code args.operation} on {@code context}'s user's mailbox.
+     *
+     * @throws WeftException {@code E_MAIL_NOT_CONFIGURED} for a user with no account, {@code
+     *     E_MAIL_UNAVAILABLE} when a server cannot be reached (transient) or refuses the login, {@code
+     *     E_NOT_FOUND} for an email id the mailbox does not have, {@code E_ARGS_INVALID} for arguments
+     *     the operation cannot use
+     */
+    public ObjectNode apply(ObjectNode args, OperationContext context) {
+        String operation = args.path("operation").asText("");
+        if (!OPERATIONS.contains(operation)) {
+            throw invalid("operation '" + operation + "' is not one of " + OPERATIONS);
+        }
+        Account account = accounts.require(context.user());
+        if (operation.equals("compose")) {
+            ObjectNode out = Json.object();
+            out.set("preview", preview(account, args));
+            return out;
+        }
+        try (Mailbox box = open(account)) {
+            return switch (operation) {
+                case "search" -> search(box, args, context.zone(), folderOf(args, "INBOX"));
+                case "listDrafts" -> search(box, Json.object(), context.zone(), "Drafts");
+                case "read" -> read(box, args, context.zone());
+                case "send" -> send(box, account, args, context, null);
+                case "reply" -> send(box, account, args, context, find(box, "INBOX", emailId(args)));
+                case "forward" -> forward(box, account, args, context);
+                case "createDraft" -> draft(box, account, args, context);
+                case "sendDraft" -> sendDraft(box, account, args, context);
+                case "deleteDraft" -> move(box, args, context.zone(), "Drafts", null, "deleted");
+                case "archive" -> move(box, args, context.zone(), "INBOX", "Archive", "archived");
+                case "delete" -> move(box, args, context.zone(), "INBOX", "Trash", "deleted");
+                default -> flag(box, operation, args, context.zone());
+            };
+        } catch (MessagingException e) {
+            throw unavailable(account, "IMAP", e);
+        }
+    }
+
+    /**
+     * Connects to both of {@code user}'s servers and logs in, saying what failed.
+     *
+     * @return one line per server: "IMAP host:port: ok", or what went wrong
+     */
+    public List<String> check(String user) {
+        Account account = accounts.require(user);
+        List<String> lines = new ArrayList<>();
+        try (Mailbox box = open(account)) {
+            lines.add("IMAP " + account.imapHost() + ":" + account.imapPort() + ": ok ("
+                    + box.folder("INBOX").getMessageCount() + " messages in INBOX)");
+        } catch (WeftException e) {
+            lines.add("IMAP " + account.imapHost() + ":" + account.imapPort() + ": " + e.getMessage());
+        } catch (MessagingException e) {
+            lines.add("IMAP " + account.imapHost() + ":" + account.imapPort() + ": "
+                    + unavailable(account, "IMAP", e).getMessage());
+        }
+        Session session = session(account);
+        try (Transport transport = session.getTransport(smtpProtocol(account))) {
+            transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
+            lines.add("SMTP " + account.smtpHost() + ":" + account.smtpPort() + ": ok");
+        } catch (MessagingException e) {
+            lines.add("SMTP " + account.smtpHost() + ":" + account.smtpPort() + ": "
+                    + unavailable(account, "SMTP", e).getMessage());
+        }
+        return lines;
+    }
+
+    // ---- reading
+
+    private ObjectNode search(Mailbox box, ObjectNode args, ZoneId zone, String folderName) throws MessagingException {
+        int limit = Math.min(
+                MAX_RESULTS,
+                Math.max(1, args.path("maxResults").asInt(args.path("limit").asInt(DEFAULT_RESULTS))));
+        Folder folder = box.folder(folderName);
+        SearchTerm term = term(args, zone);
+        // The server searches; only the newest page of what it found is fetched.
+        Message[] found = term == null ? folder.getMessages() : folder.search(term);
+        int from = Math.max(0, found.length - limit);
+        Message[] page = java.util.Arrays.copyOfRange(found, from, found.length);
+        FetchProfile profile = new FetchProfile();
+        profile.add(FetchProfile.Item.ENVELOPE);
+        profile.add(FetchProfile.Item.FLAGS);
+        profile.add("Message-ID");
+        folder.fetch(page, profile);
+        ObjectNode out = Json.object();
+        ArrayNode emails = out.putArray("emails");
+        for (int i = page.length - 1; i >= 0; i--) {
+            emails.add(summary(page[i], zone, folderName));
+        }
+        out.put("total", found.length);
+        return out;
+    }
+
+    private static SearchTerm term(ObjectNode args, ZoneId zone) {
+        List<SearchTerm> terms = new ArrayList<>();
+        text(args, "from").ifPresent(v -> terms.add(new FromStringTerm(v)));
+        text(args, "to").ifPresent(v -> terms.add(new RecipientStringTerm(Message.RecipientType.TO, v)));
+        text(args, "subject").ifPresent(v -> terms.add(new SubjectTerm(v)));
+        text(args, "query").ifPresent(v -> terms.add(new OrTerm(new SubjectTerm(v), new BodyTerm(v))));
+        text(args, "since")
+                .ifPresent(v -> terms.add(new ReceivedDateTerm(
+                        ComparisonTerm.GE,
+                        Date.from(DueDates.parse("since", v, zone).at()))));
+        text(args, "before")
+                .ifPresent(v -> terms.add(new ReceivedDateTerm(
+                        ComparisonTerm.LT,
+                        Date.from(DueDates.parse("before", v, zone).at()))));
+        if (args.path("unread").asBoolean(false)) {
+            terms.add(new FlagTerm(new Flags(Flags.Flag.SEEN), false));
+        }
+        if (terms.isEmpty()) {
+            return null;
+        }
+        return terms.size() == 1 ? terms.get(0) : new AndTerm(terms.toArray(SearchTerm[]::new));
+    }
+
+    private ObjectNode read(Mailbox box, ObjectNode args, ZoneId zone) throws MessagingException {
+        Message message = find(box, folderOf(args, "INBOX"), emailId(args));
+        ObjectNode email = summary(message, zone, message.getFolder().getName());
+        email.put("body", bodyOf(message));
+        message.setFlag(Flags.Flag.SEEN, true);
+        email.put("unread", false);
+        ObjectNode out = Json.object();
+        out.set("email", email);
+        return out;
+    }
+
+    // ---- sending
+
+    private ObjectNode preview(Account account, ObjectNode args) {
+        ObjectNode preview = Json.object();
+        preview.put("from", account.address());
+        preview.set("to", recipients(args, "to", true));
+        preview.set("cc", recipients(args, "cc", false));
+        preview.put("subject", args.path("subject").asText(""));
+        preview.put("body", args.path("body").asText(""));
+        return preview;
+    }
+
+    private ObjectNode send(Mailbox box, Account account, ObjectNode args, OperationContext context, Message replyTo)
+            throws MessagingException {
+        MimeMessage message;
+        if (replyTo != null) {
+            message = (MimeMessage) replyTo.reply(false);
+            message.setFrom(new InternetAddress(account.address()));
+            message.setText(requireText(args, "body"), "UTF-8");
+        } else {
+            message = new MimeMessage(session(account));
+            message.setFrom(new InternetAddress(account.address()));
+            message.setRecipients(Message.RecipientType.TO, addresses(recipients(args, "to", true)));
+            if (args.has("cc")) {
+                message.setRecipients(Message.RecipientType.CC, addresses(recipients(args, "cc", false)));
+            }
+            if (args.has("bcc")) {
+                message.setRecipients(Message.RecipientType.BCC, addresses(recipients(args, "bcc", false)));
+            }
+            message.setSubject(args.path("subject").asText(""), "UTF-8");
+            message.setText(requireText(args, "body"), "UTF-8");
+        }
+        return deliver(box, account, message, context);
+    }
+
+    private ObjectNode forward(Mailbox box, Account account, ObjectNode args, OperationContext context)
+            throws MessagingException {
+        Message original = find(box, folderOf(args, "INBOX"), emailId(args));
+        MimeMessage message = new MimeMessage(session(account));
+        message.setFrom(new InternetAddress(account.address()));
+        message.setRecipients(Message.RecipientType.TO, addresses(recipients(args, "to", true)));
+        String subject = original.getSubject() == null ? "" : original.getSubject();
+        message.setSubject(subject.regionMatches(true, 0, "Fwd:", 0, 4) ? subject : "Fwd: " + subject, "UTF-8");
+        String note = args.path("body").asText("");
+        message.setText(
+                (note.isEmpty() ? "" : note + "\n\n") + "---------- Forwarded message ----------\nFrom: "
+                        + InternetAddress.toString(original.getFrom()) + "\nSubject: " + subject + "\n\n"
+                        + bodyOf(original),
+                "UTF-8");
+        return deliver(box, account, message, context);
+    }
+
+    private ObjectNode draft(Mailbox box, Account account, ObjectNode args, OperationContext context)
+            throws MessagingException {
+        MimeMessage message = new MimeMessage(session(account));
+        message.setFrom(new InternetAddress(account.address()));
+        message.setRecipients(Message.RecipientType.TO, addresses(recipients(args, "to", false)));
+        message.setSubject(args.path("subject").asText(""), "UTF-8");
+        message.setText(args.path("body").asText(""), "UTF-8");
+        String id = messageId(account, context.user(), context.idempotencyKey());
+        message.saveChanges();
+        message.setHeader("Message-ID", id);
+        Folder drafts = box.writable("Drafts");
+        if (drafts.search(new MessageIDTerm(id)).length == 0) {
+            message.setFlag(Flags.Flag.DRAFT, true);
+            drafts.appendMessages(new Message[] {message});
+        }
+        ObjectNode out = Json.object();
+        out.set("draft", summary(find(box, "Drafts", id), context.zone(), "Drafts"));
+        return out;
+    }
+
+    private ObjectNode sendDraft(Mailbox box, Account account, ObjectNode args, OperationContext context)
+            throws MessagingException {
+        Message draft = find(box, "Drafts", text(args, "draftId").orElseGet(() -> emailId(args)));
+        MimeMessage message = new MimeMessage((MimeMessage) draft);
+        message.setFlag(Flags.Flag.DRAFT, false);
+        ObjectNode out = deliver(box, account, message, context);
+        draft.setFlag(Flags.Flag.DELETED, true);
+        draft.getFolder().expunge();
+        return out;
+    }
+
+    /** Sends {@code message} once for the call: with the call's Message-ID, unless it went already. */
+    private ObjectNode deliver(Mailbox box, Account account, MimeMessage message, OperationContext context)
+            throws MessagingException {
+        String id = messageId(account, context.user(), context.idempotencyKey());
+        message.saveChanges();
+        message.setHeader("Message-ID", id);
+        Folder sent = box.writable("Sent");
+        boolean already = accounts.sent(context.user(), id) || sent.search(new MessageIDTerm(id)).length > 0;
+        if (!already) {
+            Session session = session(account);
+            try (Transport transport = session.getTransport(smtpProtocol(account))) {
+                transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
+                transport.sendMessage(message, message.getAllRecipients());
+            } catch (MessagingException e) {
+                throw unavailable(account, "SMTP", e);
+            }
+            if (!account.imapHost().endsWith("gmail.com")) {
+                // Gmail files what it sends in Sent itself; other servers need the copy.
+                message.setFlag(Flags.Flag.SEEN, true);
+                sent.appendMessages(new Message[] {message});
+            }
+        }
+        accounts.markSent(context.user(), id, context.now());
+        ObjectNode out = Json.object();
+        ObjectNode sentNode = out.putObject("sent");
+        sentNode.put("id", id);
+        ArrayNode to = sentNode.putArray("to");
+        for (Address a : message.getRecipients(Message.RecipientType.TO)) {
+            to.add(((InternetAddress) a).getAddress());
+        }
+        sentNode.put("subject", message.getSubject() == null ? "" : message.getSubject());
+        out.put("replayed", already);
+        return out;
+    }
+
+    // ---- changing
+
+    private ObjectNode move(Mailbox box, ObjectNode args, ZoneId zone, String from, String to, String field)
+            throws MessagingException {
+        Message message = find(box, folderOf(args, from), text(args, "draftId").orElseGet(() -> emailId(args)));
+        ObjectNode before = summary(message, zone, message.getFolder().getName());
+        if (to != null) {
+            Folder target = box.writable(to);
+            message.getFolder().copyMessages(new Message[] {message}, target);
+        }
+        message.setFlag(Flags.Flag.DELETED, true);
+        message.getFolder().expunge();
+        ObjectNode out = Json.object();
+        out.set(field, before);
+        if (to != null) {
+            out.put("folder", to);
+        }
+        return out;
+    }
+
+    private ObjectNode flag(Mailbox box, String operation, ObjectNode args, ZoneId zone) throws MessagingException {
+        Message message = find(box, folderOf(args, "INBOX"), emailId(args));
+        switch (operation) {
+            case "markRead" -> message.setFlag(Flags.Flag.SEEN, true);
+            case "markUnread" -> message.setFlag(Flags.Flag.SEEN, false);
+            case "star" -> message.setFlag(Flags.Flag.FLAGGED, true);
+            case "unstar" -> message.setFlag(Flags.Flag.FLAGGED, false);
+            case "label" -> {
+                JsonNode labels = args.path("labels");
+                if (!labels.isArray() || labels.isEmpty()) {
+                    throw invalid("label needs 'labels', a non-empty array of label names");
+                }
+                Flags keywords = new Flags();
+                labels.forEach(l -> keywords.add(l.asText().replaceAll("[^\\p{L}\\p{N}_.-]", "_")));
+                message.setFlags(keywords, true);
+            }
+            default -> throw invalid("operation '" + operation + "' is not one of " + OPERATIONS);
+        }
+        ObjectNode out = Json.object();
+        out.set("email", summary(message, zone, message.getFolder().getName()));
+        return out;
+    }
+
+    // ---- the mailbox
+
+    /** One connection to a user's IMAP server, its folders opened as needed and closed with it. */
+    private final class Mailbox implements AutoCloseable {
+        private final Account account;
+        private final Store store;
+        private final java.util.Map<String, Folder> open = new java.util.HashMap<>();
+
+        Mailbox(Account account, Store store) {
+            this.account = account;
+            this.store = store;
+        }
+
+        Folder folder(String name) throws MessagingException {
+            Folder folder = open.get(name);
+            if (folder == null) {
+                folder = store.getFolder(name);
+                if (!folder.exists()) {
+                    if (name.equals("INBOX")) {
+                        throw new WeftException(
+                                ErrorCode.E_MAIL_UNAVAILABLE, "the mailbox of " + account.login() + " has no INBOX");
+                    }
+                    folder.create(Folder.HOLDS_MESSAGES);
+                }
+                folder.open(Folder.READ_WRITE);
+                open.put(name, folder);
+            }
+            return folder;
+        }
+
+        Folder writable(String name) throws MessagingException {
+            return folder(name);
+        }
+
+        @Override
+        public void close() {
+            for (Folder folder : open.values()) {
+                try {
+                    if (folder.isOpen()) {
+                        folder.close(true);
+                    }
+                } catch (MessagingException ignored) {
+                    // closing: nothing left to lose
+                }
+            }
+            try {
+                store.close();
+            } catch (MessagingException ignored) {
+                // closing: nothing left to lose
+            }
+        }
+    }
+
+    private Mailbox open(Account account) {
+        Session session = session(account);
+        try {
+            Store store = session.getStore(imapProtocol(account));
+            store.connect(account.imapHost(), account.imapPort(), account.login(), accounts.secret(account));
+            return new Mailbox(account, store);
+        } catch (MessagingException e) {
+            throw unavailable(account, "IMAP", e);
+        }
+    }
+
+    private Message find(Mailbox box, String folderName, String id) throws MessagingException {
+        Folder folder = box.folder(folderName);
+        Message[] found = folder.search(new MessageIDTerm(id));
+        if (found.length == 0 && !folderName.equals("INBOX")) {
+            found = box.folder("INBOX").search(new MessageIDTerm(id));
+        }
+        if (found.length == 0) {
+            throw new NotFoundException("no email '" + id + "' in " + folderName);
+        }
+        return found[found.length - 1];
+    }
+
+    private Session session(Account account) {
+        Properties props = new Properties();
+        String imap = imapProtocol(account);
+        String smtp = smtpProtocol(account);
+        for (String protocol : List.of(imap, smtp)) {
+            props.put("mail." + protocol + ".connectiontimeout", String.valueOf(TIMEOUT_MILLIS));
+            props.put("mail." + protocol + ".timeout", String.valueOf(TIMEOUT_MILLIS));
+            props.put("mail." + protocol + ".writetimeout", String.valueOf(TIMEOUT_MILLIS));
+        }
+        props.put("mail." + smtp + ".auth", "true");
+        if (account.security() == MailAccounts.Security.STARTTLS) {
+            props.put("mail.imap.starttls.enable", "true");
+            props.put("mail.imap.starttls.required", "true");
+            props.put("mail.smtp.starttls.enable", "true");
+            props.put("mail.smtp.starttls.required", "true");
+        }
+        if (account.auth() == MailAccounts.Auth.OAUTH2) {
+            props.put("mail." + imap + ".auth.mechanisms", "XOAUTH2");
+            props.put("mail." + smtp + ".auth.mechanisms", "XOAUTH2");
+        }
+        props.putAll(extra);
+        return Session.getInstance(props);
+    }
+
+    private static String imapProtocol(Account account) {
+        return account.security() == MailAccounts.Security.TLS ? "imaps" : "imap";
+    }
+
+    private static String smtpProtocol(Account account) {
+        return account.security() == MailAccounts.Security.TLS ? "smtps" : "smtp";
+    }
+
+    // ---- helpers
+
+    private static ObjectNode summary(Message message, ZoneId zone, String folder) throws MessagingException {
+        ObjectNode email = Json.object();
+        String[] ids = message.getHeader("Message-ID");
+        email.put("id", ids == null || ids.length == 0 ? "" : ids[0]);
+        if (message.getFolder() instanceof UIDFolder uids) {
+            email.put("uid", uids.getUID(message));
+        }
+        Address[] from = message.getFrom();
+        email.put("from", from == null || from.length == 0 ? "" : ((InternetAddress) from[0]).toUnicodeString());
+        ArrayNode to = email.putArray("to");
+        Address[] recipients = message.getRecipients(Message.RecipientType.TO);
+        if (recipients != null) {
+            for (Address a : recipients) {
+                to.add(((InternetAddress) a).getAddress());
+            }
+        }
+        email.put("subject", message.getSubject() == null ? "" : message.getSubject());
+        Date date = message.getReceivedDate() != null ? message.getReceivedDate() : message.getSentDate();
+        if (date != null) {
+            email.put("date", date.toInstant().atZone(zone).toOffsetDateTime().toString());
+        }
+        email.put("unread", !message.isSet(Flags.Flag.SEEN));
+        email.put("starred", message.isSet(Flags.Flag.FLAGGED));
+        ArrayNode labels = email.putArray("labels");
+        for (String keyword : message.getFlags().getUserFlags()) {
+            labels.add(keyword);
+        }
+        email.put("folder", folder);
+        return email;
+    }
+
+    private static String bodyOf(Part part) throws MessagingException {
+        try {
+            if (part.isMimeType("text/plain")) {
+                return String.valueOf(part.getContent());
+            }
+            if (part.isMimeType("multipart/*") && part.getContent() instanceof Multipart multipart) {
+                String html = "";
+                for (int i = 0; i < multipart.getCount(); i++) {
+                    String text = bodyOf(multipart.getBodyPart(i));
+                    if (multipart.getBodyPart(i).isMimeType("text/plain") && !text.isEmpty()) {
+                        return text;
+                    }
+                    if (html.isEmpty()) {
+                        html = text;
+                    }
+                }
+                return html;
+            }
+            if (part.isMimeType("text/html")) {
+                return String.valueOf(part.getContent())
+                        .replaceAll("<[^>]+>", " ")
+                        .replaceAll("\\s{2,}", " ")
+                        .trim();
+            }
+            return "";
+        } catch (IOException e) {
+            throw new MessagingException("cannot read the message body", e);
+        }
+    }
+
+    /** A Message-ID for the call: the same for the same user and idempotency key. */
+    static String messageId(Account account, String user, String key) {
+        try {
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest((user + "\n" + key).getBytes(StandardCharsets.UTF_8));
+            String domain = account.address().contains("@")
+                    ? account.address().substring(account.address().indexOf('@') + 1)
+                    : "weft.local";
+            return "<weft." + HexFormat.of().formatHex(digest, 0, 16) + "@" + domain + ">";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    private static ArrayNode recipients(ObjectNode args, String field, boolean required) {
+        JsonNode value = args.path(field);
+        ArrayNode out = Json.mapper().createArrayNode();
+        if (value.isTextual()) {
+            for (String piece : value.asText().split("\\s*[,;]\\s*")) {
+                if (!piece.isBlank()) {
+                    out.add(piece.trim());
+                }
+            }
+        } else if (value.isArray()) {
+            value.forEach(v -> out.add(v.asText().trim()));
+        }
+        if (required && out.isEmpty()) {
+            throw invalid("'" + field + "' needs at least one email address");
+        }
+        for (JsonNode address : out) {
+            try {
+                new InternetAddress(address.asText(), true);
+            } catch (AddressException e) {
+                throw invalid("'" + address.asText() + "' in '" + field + "' is not an email address");
+            }
+            if (!address.asText().contains("@")) {
+                throw invalid("'" + address.asText() + "' in '" + field + "' is not an email address (no @)");
+            }
+        }
+        return out;
+    }
+
+    private static Address[] addresses(ArrayNode list) throws AddressException {
+        Address[] out = new Address[list.size()];
+        for (int i = 0; i < list.size(); i++) {
+            out[i] = new InternetAddress(list.get(i).asText(), true);
+        }
+        return out;
+    }
+
+    private static String folderOf(ObjectNode args, String fallback) {
+        return text(args, "folder").orElse(fallback);
+    }
+
+    private static String emailId(ObjectNode args) {
+        return text(args, "emailId").orElseThrow(() -> invalid("this operation needs 'emailId'"));
+    }
+
+    private static String requireText(ObjectNode args, String field) {
+        return text(args, field).orElseThrow(() -> invalid("this operation needs '" + field + "'"));
+    }
+
+    private static java.util.Optional<String> text(ObjectNode args, String field) {
+        JsonNode value = args.path(field);
+        return value.isTextual() && !value.asText().isBlank()
+                ? java.util.Optional.of(value.asText().trim())
+                : java.util.Optional.empty();
+    }
+
+    private static WeftException invalid(String message) {
+        return new WeftException(ErrorCode.E_ARGS_INVALID, message);
+    }
+
+    /** What a server's failure is: transient when it cannot be reached, not when it refuses the login. */
+    private static WeftException unavailable(Account account, String server, MessagingException e) {
+        String where = server + " "
+                + (server.equals("IMAP")
+                        ? account.imapHost() + ":" + account.imapPort()
+                        : account.smtpHost() + ":" + account.smtpPort());
+        if (e instanceof AuthenticationFailedException) {
+            return new WeftException(
+                    ErrorCode.E_MAIL_UNAVAILABLE,
+                    where + " refused the login of " + account.login() + ": check the password or token"
+                            + " ('weft memo mail add' to change it)");
+        }
+        Throwable cause = e;
+        while (cause != null) {
+            if (cause instanceof ConnectException
+                    || cause instanceof SocketTimeoutException
+                    || cause instanceof UnknownHostException
+                    || cause instanceof NoRouteToHostException) {
+                return new TransientException(
+                        ErrorCode.E_MAIL_UNAVAILABLE, "cannot reach " + where + ": " + cause.getMessage(), e);
+            }
+            cause = cause.getCause();
+        }
+        return new WeftException(
+                ErrorCode.E_MAIL_UNAVAILABLE,
+                where + " failed: "
+                        + String.valueOf(e.getMessage())
+                                .toLowerCase(Locale.ROOT)
+                                .strip());
+    }
+}
