@@ -30,6 +30,7 @@ import jakarta.mail.search.BodyTerm;
 import jakarta.mail.search.ComparisonTerm;
 import jakarta.mail.search.FlagTerm;
 import jakarta.mail.search.FromStringTerm;
+import jakarta.mail.search.HeaderTerm;
 import jakarta.mail.search.MessageIDTerm;
 import jakarta.mail.search.OrTerm;
 import jakarta.mail.search.ReceivedDateTerm;
@@ -146,7 +147,7 @@ public final class MailOperations {
     /**
      * Connects to both of {@code user}'s servers and logs in, saying what failed.
      *
-     * @return one line per server: "IMAP host:port: ok", or what went wrong
+     * @return one line per server: "IMAP host:port: ok", or what went wrong there
      */
     public List<String> check(String user) {
         Account account = accounts.require(user);
@@ -155,18 +156,16 @@ public final class MailOperations {
             lines.add("IMAP " + account.imapHost() + ":" + account.imapPort() + ": ok ("
                     + box.folder("INBOX").getMessageCount() + " messages in INBOX)");
         } catch (WeftException e) {
-            lines.add("IMAP " + account.imapHost() + ":" + account.imapPort() + ": " + e.getMessage());
+            lines.add(e.getMessage());
         } catch (MessagingException e) {
-            lines.add("IMAP " + account.imapHost() + ":" + account.imapPort() + ": "
-                    + unavailable(account, "IMAP", e).getMessage());
+            lines.add(unavailable(account, "IMAP", e).getMessage());
         }
         Session session = session(account);
         try (Transport transport = session.getTransport(smtpProtocol(account))) {
             transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
             lines.add("SMTP " + account.smtpHost() + ":" + account.smtpPort() + ": ok");
         } catch (MessagingException e) {
-            lines.add("SMTP " + account.smtpHost() + ":" + account.smtpPort() + ": "
-                    + unavailable(account, "SMTP", e).getMessage());
+            lines.add(unavailable(account, "SMTP", e).getMessage());
         }
         return lines;
     }
@@ -199,8 +198,12 @@ public final class MailOperations {
 
     private static SearchTerm term(ObjectNode args, ZoneId zone) {
         List<SearchTerm> terms = new ArrayList<>();
-        text(args, "from").ifPresent(v -> terms.add(new FromStringTerm(v)));
-        text(args, "to").ifPresent(v -> terms.add(new RecipientStringTerm(Message.RecipientType.TO, v)));
+        // FROM and TO match a part of the address or the name on most servers; the header term too on
+        // those (GreenMail) that match FROM and TO only to a whole address.
+        text(args, "from").ifPresent(v -> terms.add(new OrTerm(new FromStringTerm(v), new HeaderTerm("From", v))));
+        text(args, "to")
+                .ifPresent(v -> terms.add(
+                        new OrTerm(new RecipientStringTerm(Message.RecipientType.TO, v), new HeaderTerm("To", v))));
         text(args, "subject").ifPresent(v -> terms.add(new SubjectTerm(v)));
         text(args, "query").ifPresent(v -> terms.add(new OrTerm(new SubjectTerm(v), new BodyTerm(v))));
         text(args, "since")
@@ -330,13 +333,14 @@ public final class MailOperations {
             } catch (MessagingException e) {
                 throw unavailable(account, "SMTP", e);
             }
+            // Recorded the moment the server took it: a call made again after this sends nothing.
+            accounts.markSent(context.user(), id, context.now());
             if (!account.imapHost().endsWith("gmail.com")) {
                 // Gmail files what it sends in Sent itself; other servers need the copy.
                 message.setFlag(Flags.Flag.SEEN, true);
                 sent.appendMessages(new Message[] {message});
             }
         }
-        accounts.markSent(context.user(), id, context.now());
         ObjectNode out = Json.object();
         ObjectNode sentNode = out.putObject("sent");
         sentNode.put("id", id);
