@@ -46,14 +46,15 @@ import picocli.CommandLine.Parameters;
         name = "memo",
         mixinStandardHelpOptions = true,
         description = "Memo, the personal assistant: ask it something, approve, reject or answer what it waits for,"
-                + " and export or import a calendar.",
+                + " export or import a calendar, and connect a mailbox.",
         subcommands = {
             MemoCommand.Ask.class,
             MemoCommand.Approve.class,
             MemoCommand.Reject.class,
             MemoCommand.Answer.class,
             MemoCommand.Calendar.class,
-            MemoCommand.RemindersCommand.class
+            MemoCommand.RemindersCommand.class,
+            MemoMailCommand.class
         })
 final class MemoCommand implements Runnable {
     @CommandLine.Spec
@@ -288,7 +289,7 @@ final class MemoCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String who = owner(store, runId, Optional.ofNullable(user));
-            return print(out, Memo.open(store).approve(runner(store, Optional.empty()), runId, who, steps));
+            return print(out, Storage.memo(store).approve(runner(store, Optional.empty()), runId, who, steps));
         }
     }
 
@@ -306,7 +307,7 @@ final class MemoCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String who = owner(store, runId, Optional.ofNullable(user));
-            return print(out, Memo.open(store).reject(runner(store, Optional.empty()), runId, who));
+            return print(out, Storage.memo(store).reject(runner(store, Optional.empty()), runId, who));
         }
     }
 
@@ -331,7 +332,7 @@ final class MemoCommand implements Runnable {
                 throw new WeftException(ErrorCode.E_BAD_INPUT, "the answer is empty");
             }
             String who = owner(store, runId, Optional.ofNullable(user));
-            return print(out, Memo.open(store).answer(runner(store, Optional.empty()), runId, who, text));
+            return print(out, Storage.memo(store).answer(runner(store, Optional.empty()), runId, who, text));
         }
     }
 

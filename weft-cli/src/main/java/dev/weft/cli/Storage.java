@@ -53,10 +53,16 @@ final class Storage {
     static Memo memo(RunStore store) {
         ModelConfig config =
                 Models.resolve(ModelSettings.none("flags"), Env.get()).config();
-        if (config.provider() == Provider.OFFLINE) {
-            return Memo.open(store);
-        }
-        return Memo.open(store, Model.create(config), TimeSource.system());
+        Memo memo = config.provider() == Provider.OFFLINE
+                ? Memo.open(store)
+                : Memo.open(store, Model.create(config), TimeSource.system());
+        memo.data().mail().secrets().useKeyFile(mailKey());
+        return memo;
+    }
+
+    /** Where the key of users' mail secrets is kept: {@code $WEFT_HOME/mail.key}. */
+    static java.nio.file.Path mailKey() {
+        return Detached.home().resolve("mail.key");
     }
 
     /**

@@ -69,7 +69,11 @@ public final class OfflinePlanner implements Planner {
             "^(?:how (?:do|can|should) (?:i|you)|how to|what can you do|who are you|help)\\b|^איך\\s"
                     + "|^(?:מה אתה (?:יכול|יודע)|מה את (?:יכולה|יודעת)|מי אתה|מי את|עזרה)",
             FLAGS);
-    private static final Pattern EMAIL = Pattern.compile("\\b(?:e-?mails?|mails?|inbox)\\b|אימייל|מייל|דואר", FLAGS);
+    private static final Pattern EMAIL = Pattern.compile(
+            "\\b(?:e-?mails?|mails?|inbox|newsletters?)\\b|אימייל|מייל|דואר|ניוזלטר"
+                    + "|^(?:please\\s+)?(?:reply|respond)\\s+to\\s+(?!(?:the\\s+)?(?:event|meeting|invite|invitation)\\b)\\S"
+                    + "|^(?:בבקשה\\s+)?(?:תענה|תעני|תשיב|תשיבי|ענה|השב)\\s+ל",
+            FLAGS);
     private static final Pattern LIST = Pattern.compile("\\blists?\\b|\\bnotes?\\b|רשימ|פתק", FLAGS);
     private static final Pattern TASK = Pattern.compile(
             "\\b(?:remind(?:er|ers)?|tasks?|to-?dos?|to do|due|overdue|i need to|i have to|don'?t forget)\\b"
@@ -176,6 +180,9 @@ public final class OfflinePlanner implements Planner {
         return new Plan(intent, confidence, steps);
     }
 
+    private static final Pattern EACH = Pattern.compile(
+            "\\b(?:each|every one|every email|all of them)\\b|לכל אחד|על כל אחד|לכל מייל|על כל מייל|לכל אחת|על כל אחת",
+            FLAGS);
     private static final Pattern PRONOUN = Pattern.compile(
             "^(?:it|them|that|this|that one|this one|אותה|אותו|אותם|אותן|אות[הו] ל?)$|^(?:it|them)\\s+(?:to|on)\\b.*",
             FLAGS);
@@ -203,6 +210,17 @@ public final class OfflinePlanner implements Planner {
                     "");
             items(said, language).forEach(items::add);
             return new PlanStep(step.id(), "database", "add_item", c, step.changes(), step.dependsOn());
+        }
+        if (before.capability().equals("gmail")
+                && before.action().equals("search_emails")
+                && step.action().equals("create_task")
+                && EACH.matcher(text).find()) {
+            // "…then make a task about each": one task per email found ([*] over the search's result).
+            ObjectNode c = step.constraints().deepCopy();
+            c.put(
+                    "text",
+                    (language.equals("he") ? "לטפל במייל: $" : "Follow up: $") + before.id() + ".emails[*].subject");
+            return new PlanStep(step.id(), step.capability(), step.action(), c, step.changes(), step.dependsOn());
         }
         String field = step.capability().equals("calendar") ? "summary" : "query";
         String said = step.constraints().path(field).asText(null);
@@ -314,6 +332,10 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern DRAFT = Pattern.compile("\\b(?:draft|compose)\\b|טיוטה|תנסח|נסח", FLAGS);
     private static final Pattern REPLY =
             Pattern.compile("^(?:please\\s+)?(?:reply|respond|answer)\\b|^(?:תענה|ענה|תשיב|השב)", FLAGS);
+    private static final Pattern REPLY_TO = Pattern.compile(
+            "^(?:please\\s+)?(?:reply|respond)\\s+to\\s+(?!(?:the|that|this|her|his|their|my)\\b)(?<en>[\\p{L}.@+'-]+?)(?:'s)?(?=[\\s:,]|$)"
+                    + "|^(?:בבקשה\\s+)?(?:תענה|תעני|תשיב|תשיבי|ענה|השב)\\s+ל(?:-)?(?!מייל)(?<he>[\\p{IsHebrew}][\\p{IsHebrew}'\"-]+)",
+            FLAGS);
     private static final Pattern FORWARD = Pattern.compile("^(?:please\\s+)?forward\\b|^(?:תעביר|העבר|תעבירי)", FLAGS);
     private static final Pattern ARCHIVE = Pattern.compile("\\barchive\\b|ארכיון|תעביר לארכיון|תארכב", FLAGS);
     private static final Pattern READ = Pattern.compile(
@@ -343,8 +365,12 @@ public final class OfflinePlanner implements Planner {
         boolean sending = (SEND.matcher(text).find() || DRAFT.matcher(text).find())
                 && !REPLY.matcher(text).find()
                 && !FORWARD.matcher(text).find();
+        Matcher saying = BODY.matcher(text);
+        String body = saying.find() ? either(saying, "en", "he").trim() : "";
         if (!sending) {
-            when.ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
+            // A time inside what the email says ("reply: yes, Sunday at 10") is no window to search.
+            when.filter(t -> body.isEmpty() || !body.contains(t.text().trim()))
+                    .ifPresent(t -> window(t, constraints, "timeMin", "timeMax"));
             Matcher from = FROM.matcher(text);
             if (from.find()) {
                 String who = from.group("en") != null
@@ -357,9 +383,12 @@ public final class OfflinePlanner implements Planner {
         if (about.find()) {
             constraints.put("subject", TaskCleanup.trim(either(about, "en", "he")));
         }
-        Matcher body = BODY.matcher(text);
-        String said = body.find() ? either(body, "en", "he").trim() : "";
+        String said = body;
         if (REPLY.matcher(text).find()) {
+            Matcher to = REPLY_TO.matcher(text);
+            if (!constraints.has("from") && to.find()) {
+                constraints.put("from", either(to, "en", "he"));
+            }
             if (!said.isEmpty()) {
                 constraints.put("body", said);
             }

@@ -101,7 +101,8 @@ final class MemoTest {
         assertThat(reply.plan().steps().get(1).dependsOn()).isEmpty();
         assertThat(reply.run().status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(reply.text())
-                .contains("I can't read or send your email yet.")
+                .contains("I can't reach your email: no mailbox is connected. Connect one with: weft memo mail add"
+                        + " --user dana")
                 .contains("You have no open tasks");
         assertThat(reply.json().get("summary").get("partialFailure").asBoolean())
                 .isTrue();

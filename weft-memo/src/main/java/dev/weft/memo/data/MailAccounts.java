@@ -82,9 +82,27 @@ public final class MailAccounts {
     private final AppDatabase db;
     private final MailSecrets secrets;
 
+    private final java.util.Properties session = new java.util.Properties();
+
     MailAccounts(AppDatabase db, MailSecrets secrets) {
         this.db = db;
         this.secrets = secrets;
+    }
+
+    /**
+     * Adds Jakarta Mail session properties to every account's connections from now on (for example
+     * {@code mail.imaps.ssl.trust} for a server whose certificate no authority signed).
+     */
+    public void useSessionProperties(java.util.Properties properties) {
+        session.clear();
+        session.putAll(properties);
+    }
+
+    /** The session properties added to every account's connections. */
+    java.util.Properties sessionProperties() {
+        java.util.Properties copy = new java.util.Properties();
+        copy.putAll(session);
+        return copy;
     }
 
     /** Where the secrets' key is kept. */

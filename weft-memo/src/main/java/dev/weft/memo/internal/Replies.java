@@ -110,14 +110,16 @@ public final class Replies {
         JsonNode args = payload.path("args");
         String what = payload.path("tool").asText().equals(MemoTools.CALENDAR)
                 ? CalendarReplies.pending(language, args, zone)
-                : switch (args.path("operation").asText()) {
-                    case "deleteAll" ->
-                        Texts.of(language, "delete all the matching tasks", "למחוק את כל המשימות המתאימות");
-                    case "deleteMultiple" -> Texts.of(language, "delete several items", "למחוק כמה פריטים");
-                    default ->
-                        payload.path("tool").asText() + " "
-                                + args.path("operation").asText();
-                };
+                : payload.path("tool").asText().equals(MemoTools.MAIL)
+                        ? MailReplies.pending(language, args)
+                        : switch (args.path("operation").asText()) {
+                            case "deleteAll" ->
+                                Texts.of(language, "delete all the matching tasks", "למחוק את כל המשימות המתאימות");
+                            case "deleteMultiple" -> Texts.of(language, "delete several items", "למחוק כמה פריטים");
+                            default ->
+                                payload.path("tool").asText() + " "
+                                        + args.path("operation").asText();
+                        };
         return Texts.of(
                 language,
                 "This will " + what + ". Shall I go ahead? (yes/no)",
@@ -144,11 +146,6 @@ public final class Replies {
         return switch (code) {
             case "E_NO_RESOLVER" ->
                 switch (step.capability()) {
-                    case "gmail" ->
-                        Texts.of(
-                                language,
-                                "I can't read or send your email yet.",
-                                "אני עדיין לא יכול לקרוא או לשלוח מיילים.");
                     case "second-brain" ->
                         Texts.of(
                                 language,
@@ -157,6 +154,12 @@ public final class Replies {
                     default -> Texts.of(language, "I can't do that yet.", "את זה אני עדיין לא יודע לעשות.");
                 };
             case "E_NOT_FOUND" -> message.replaceFirst("^step '[^']*': ", "") + ".";
+            case "E_MAIL_NOT_CONFIGURED", "E_MAIL_UNAVAILABLE" ->
+                MailReplies.failed(
+                        language,
+                        dev.weft.core.ErrorCode.valueOf(code),
+                        message,
+                        message.replaceFirst("(?s).*--user (\\S+).*", "$1"));
             default -> Texts.of(language, "I couldn't do that: ", "לא הצלחתי: ") + message;
         };
     }
@@ -164,6 +167,9 @@ public final class Replies {
     private static String done(String language, PlanStep step, JsonNode result, ZoneId zone) {
         if (result.has("text") && result.size() == 1) {
             return result.get("text").asText();
+        }
+        if (step.capability().equals("gmail")) {
+            return MailReplies.done(language, step.action(), result, zone);
         }
         JsonNode task = result.path("task");
         switch (step.action()) {

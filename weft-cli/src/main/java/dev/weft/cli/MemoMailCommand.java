@@ -1,0 +1,299 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.memo.data.MailAccounts;
+import dev.weft.memo.data.MailOperations;
+import dev.weft.memo.data.MemoData;
+import java.io.Console;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code weft memo mail …}: connect a user's mailbox (IMAP and SMTP) to Memo, check it, show it and
+ * remove it. The password or OAuth2 token is read from {@code WEFT_MAIL_SECRET} or a prompt, never
+ * from the command line, and kept encrypted under the key {@code $WEFT_HOME/mail.key}.
+ */
+@Command(
+        name = "mail",
+        mixinStandardHelpOptions = true,
+        description = "A Memo user's mailbox: add it, check both servers, show it, remove it.",
+        subcommands = {
+            MemoMailCommand.Add.class,
+            MemoMailCommand.Check.class,
+            MemoMailCommand.Show.class,
+            MemoMailCommand.Remove.class
+        })
+final class MemoMailCommand implements Runnable {
+    /** The environment variable the secret is read from before a prompt is tried. */
+    static final String SECRET_VARIABLE = "WEFT_MAIL_SECRET";
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Memo's data on {@code store}, its mail secrets under {@code $WEFT_HOME}. */
+    static MemoData data(RunStore store) {
+        MemoData data = MemoData.open(store);
+        data.mail().secrets().useKeyFile(Storage.mailKey());
+        return data;
+    }
+
+    /** What the mail commands share: the user and {@code --json}. */
+    abstract static class MailSubcommand extends StoreCommand {
+        @Option(
+                names = "--user",
+                paramLabel = "ID",
+                description = "Whose mailbox (default: WEFT_USER, else your login).")
+        String user;
+
+        @Option(names = "--json", description = "Prints one JSON object.")
+        boolean json;
+
+        @Override
+        boolean json() {
+            return json;
+        }
+
+        String user() {
+            return MemoCommand.calendarUser(Optional.ofNullable(user));
+        }
+    }
+
+    @Command(
+            name = "add",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Connects the user's mailbox, replacing the one they had.",
+                "The password (or with --oauth2 an access token) is read from WEFT_MAIL_SECRET, else asked for;",
+                "it is kept encrypted with the key $WEFT_HOME/mail.key (made on first use, mode 600)."
+            })
+    static final class Add extends MailSubcommand {
+        @Option(names = "--imap", required = true, paramLabel = "HOST:PORT", description = "The IMAP server.")
+        String imap;
+
+        @Option(names = "--smtp", required = true, paramLabel = "HOST:PORT", description = "The SMTP server.")
+        String smtp;
+
+        @Option(names = "--login", required = true, paramLabel = "L", description = "The login on both servers.")
+        String login;
+
+        @Option(
+                names = "--address",
+                paramLabel = "EMAIL",
+                description = "The address mail is sent from (default: the login, when it is an address).")
+        String address;
+
+        @Option(
+                names = "--security",
+                paramLabel = "tls|starttls|none",
+                description = "TLS from the first byte (default), STARTTLS, or none (a local test server only).")
+        String security = "tls";
+
+        @Option(
+                names = "--oauth2",
+                description = "The secret is an OAuth2 access token (XOAUTH2, as Gmail and Outlook want), not a"
+                        + " password.")
+        boolean oauth2;
+
+        @Option(
+                names = "--tz",
+                paramLabel = "ZONE",
+                description = "The zone of a user Memo does not know yet (default: the system's).")
+        String tz;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            HostPort imapServer = HostPort.parse("--imap", imap);
+            HostPort smtpServer = HostPort.parse("--smtp", smtp);
+            MailAccounts.Security chosen = MailAccounts.Security.of(security);
+            String from = address != null ? address : login;
+            if (!from.contains("@")) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT,
+                        "--login " + login + " is not an email address: say which address mail is sent from with"
+                                + " --address");
+            }
+            String secret = secret();
+            MemoData data = data(store);
+            Instant now = Instant.now();
+            if (data.findUser(id).isEmpty()) {
+                data.user(id, "en", zone(), now);
+            }
+            MailAccounts.Account account = data.mail()
+                    .add(
+                            id,
+                            from,
+                            imapServer.host(),
+                            imapServer.port(),
+                            smtpServer.host(),
+                            smtpServer.port(),
+                            login,
+                            chosen,
+                            oauth2 ? MailAccounts.Auth.OAUTH2 : MailAccounts.Auth.PASSWORD,
+                            secret,
+                            now);
+            if (json) {
+                out.println(Json.write(describe(account)));
+            } else {
+                out.println("Added " + from + " for " + id + " (IMAP " + imapServer + ", SMTP " + smtpServer + ", "
+                        + chosen.name().toLowerCase(java.util.Locale.ROOT) + ").");
+                out.println("Try it: weft memo mail check --user " + id);
+            }
+            return ExitCodes.OK;
+        }
+
+        private ZoneId zone() {
+            if (tz == null) {
+                return ZoneId.systemDefault();
+            }
+            try {
+                return ZoneId.of(tz);
+            } catch (java.time.DateTimeException e) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
+            }
+        }
+
+        private String secret() {
+            String secret = Env.get().get(SECRET_VARIABLE);
+            if (secret != null && !secret.isEmpty()) {
+                return secret;
+            }
+            Console console = System.console();
+            if (console == null) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT,
+                        "no secret: set " + SECRET_VARIABLE + " to the password (or the OAuth2 token with --oauth2),"
+                                + " or run this at a terminal to be asked for it");
+            }
+            char[] typed = console.readPassword(oauth2 ? "OAuth2 access token for %s: " : "Password for %s: ", login);
+            if (typed == null || typed.length == 0) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "no secret was typed");
+            }
+            return new String(typed);
+        }
+    }
+
+    @Command(
+            name = "check",
+            mixinStandardHelpOptions = true,
+            description = "Connects to both of the user's servers and logs in; exit 0 when both answer.")
+    static final class Check extends MailSubcommand {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            MemoData data = data(store);
+            List<String> lines = new MailOperations(data).check(id);
+            boolean ok = lines.stream().allMatch(MemoMailCommand::answered);
+            if (json) {
+                ObjectNode node = Json.object();
+                node.put("ok", ok);
+                lines.forEach(node.putArray("servers")::add);
+                out.println(Json.write(node));
+            } else {
+                lines.forEach(out::println);
+            }
+            return ok ? ExitCodes.OK : ExitCodes.FAILED;
+        }
+    }
+
+    private static boolean answered(String line) {
+        return line.matches("(IMAP|SMTP) \\S+: ok.*");
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Shows the user's mailbox (not its secret).")
+    static final class Show extends MailSubcommand {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            MailAccounts.Account account = data(store).mail().require(id);
+            if (json) {
+                out.println(Json.write(describe(account)));
+            } else {
+                out.println(account.address() + " (login " + account.login() + ")");
+                out.println("  IMAP " + account.imapHost() + ":" + account.imapPort() + ", SMTP " + account.smtpHost()
+                        + ":" + account.smtpPort() + ", "
+                        + account.security().name().toLowerCase(java.util.Locale.ROOT)
+                        + (account.auth() == MailAccounts.Auth.OAUTH2 ? ", OAuth2" : ""));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "remove",
+            mixinStandardHelpOptions = true,
+            description = "Forgets the user's mailbox and its secret.")
+    static final class Remove extends MailSubcommand {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            if (!data(store).mail().remove(id)) {
+                throw new NotFoundException("no mail account for '" + id + "'");
+            }
+            if (json) {
+                ObjectNode node = Json.object();
+                node.put("removed", id);
+                out.println(Json.write(node));
+            } else {
+                out.println("Removed the mailbox of " + id + ".");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static ObjectNode describe(MailAccounts.Account account) {
+        ObjectNode node = Json.object();
+        node.put("user", account.user());
+        node.put("address", account.address());
+        node.put("imap", account.imapHost() + ":" + account.imapPort());
+        node.put("smtp", account.smtpHost() + ":" + account.smtpPort());
+        node.put("login", account.login());
+        node.put("security", account.security().name().toLowerCase(java.util.Locale.ROOT));
+        node.put("auth", account.auth().name().toLowerCase(java.util.Locale.ROOT));
+        return node;
+    }
+
+    /** A server as {@code HOST:PORT}. */
+    record HostPort(String host, int port) {
+        static HostPort parse(String option, String text) {
+            int colon = text.lastIndexOf(':');
+            if (colon <= 0 || colon == text.length() - 1) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT,
+                        option + " " + text + ": expected HOST:PORT (e.g. imap.example.com:993)");
+            }
+            try {
+                int port = Integer.parseInt(text.substring(colon + 1));
+                if (port < 1 || port > 65535) {
+                    throw new NumberFormatException();
+                }
+                return new HostPort(text.substring(0, colon), port);
+            } catch (NumberFormatException e) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, option + " " + text + ": the port must be a number from 1 to 65535");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
+}
