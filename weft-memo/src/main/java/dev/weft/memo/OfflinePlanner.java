@@ -350,8 +350,16 @@ public final class OfflinePlanner implements Planner {
                     + "|(?:^|\\s)מ(?:-)?(?<he>(?!ה?יומן|ה?רשימ|יילים|ייל(?:\\s|$)|חר|חרתיים|אתמול|ה?בוקר|ה?יום|ה?שבוע|ה?חודש|עכשיו|שהו)[\\p{IsHebrew}][\\p{IsHebrew}'\"-]+)(?=\\s|$|\\?)",
             FLAGS);
     private static final Pattern ABOUT = Pattern.compile(
-            "\\b(?:about|regarding|re:|subject)\\s+(?<en>.+?)\\s*(?:\\?|$|:|\\bfrom\\b)|(?:על|בנושא)\\s+(?<he>.+?)\\s*(?:\\?|$|:)",
+            "\\b(?:about|regarding|re:|subject)\\s+(?<en>.+?)\\s*(?:\\?|$|:|\\bfrom\\b|\\bto\\s+\\S+@|\\bsaying\\b|\\bthat says\\b)"
+                    + "|\\b(?:search|look)\\s+(?:in\\s+)?(?:my\\s+)?(?:inbox|e-?mails?|mail)\\s+for\\s+(?<en2>.+?)\\s*(?:\\?|$)"
+                    + "|(?:על|בנושא)\\s+(?<he>.+?)\\s*(?:\\?|$|:|\\s+ל-?\\S+@|\\s+ותכתוב|\\s+ותגיד|\\s+שאומר)",
             FLAGS);
+    private static final Pattern LATEST =
+            Pattern.compile("\\b(?:latest|newest|last|most recent)\\b|האחרון|האחרונה|החדש ביותר", FLAGS);
+    /** "מייל ל-dana@example.com שאני מאחר": what follows the recipient's address after ש is the body. */
+    private static final Pattern HEBREW_THAT =
+            Pattern.compile("ל-?[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+\\s+ש(?<he>.+)$", FLAGS);
+
     private static final Pattern TO = Pattern.compile(
             "\\bto\\s+(?<en>[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|[\\p{Lu}][\\p{L}'-]+)|(?:^|\\s)ל(?:-)?(?<he>[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|[\\p{IsHebrew}][\\p{IsHebrew}'-]+)",
             FLAGS);
@@ -366,7 +374,10 @@ public final class OfflinePlanner implements Planner {
                 && !REPLY.matcher(text).find()
                 && !FORWARD.matcher(text).find();
         Matcher saying = BODY.matcher(text);
-        String body = saying.find() ? either(saying, "en", "he").trim() : "";
+        Matcher that = HEBREW_THAT.matcher(text);
+        String body = saying.find()
+                ? either(saying, "en", "he").trim()
+                : that.find() ? that.group("he").trim() : "";
         if (!sending) {
             // A time inside what the email says ("reply: yes, Sunday at 10") is no window to search.
             when.filter(t -> body.isEmpty() || !body.contains(t.text().trim()))
@@ -381,7 +392,8 @@ public final class OfflinePlanner implements Planner {
         }
         Matcher about = ABOUT.matcher(text);
         if (about.find()) {
-            constraints.put("subject", TaskCleanup.trim(either(about, "en", "he")));
+            String subject = about.group("en2") != null ? about.group("en2") : either(about, "en", "he");
+            constraints.put("subject", TaskCleanup.trim(subject));
         }
         String said = body;
         if (REPLY.matcher(text).find()) {
@@ -418,6 +430,9 @@ public final class OfflinePlanner implements Planner {
             return DRAFT.matcher(text).find() ? "compose_email" : "send_email";
         }
         if (READ.matcher(text).find()) {
+            if (LATEST.matcher(text).find()) {
+                constraints.put("latest", true);
+            }
             return "read_email";
         }
         if (UNREAD.matcher(text).find()) {
@@ -452,11 +467,14 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern BRAIN_SEARCH = Pattern.compile(
             "\\bwhat (?:did|have) i (?:say|said|write|written|note|noted|think|thought)\\b|\\bwhat do i (?:know|think) about\\b"
                     + "|\\b(?:search|look) (?:my )?(?:memories|notes|thoughts) (?:for|about)\\b|\\bdo you remember\\b"
-                    + "|מה אמרתי|מה כתבתי|מה חשבתי|מה רשמתי|מה אני יודע על|אתה זוכר|את זוכרת",
+                    + "|\\bwhat (?:were|are) my (?:ideas|thoughts|notes) (?:about|on)\\b"
+                    + "|מה אמרתי|מה כתבתי|מה חשבתי|מה רשמתי|מה אני יודע על|אתה זוכר|את זוכרת|מה הרעיונות שלי|מה המחשבות שלי",
             FLAGS);
     private static final Pattern BRAIN_STORE = Pattern.compile(
-            "^(?:(?:i think|i feel|i believe|i realized|i learned|my thoughts? on|remember that|note that|fyi)\\b|idea:|thought:)"
-                    + "|^(?:אני חושב|אני חושבת|אני מרגיש|אני מרגישה|אני מאמין|הבנתי ש|למדתי ש|רעיון:|מחשבה:|תזכור ש|תזכרי ש|שים לב ש)",
+            "^(?:(?:i think|i feel|i believe|i realized|i learned|my thoughts? on|remember that|note that|fyi"
+                    + "|(?:please\\s+)?(?:store|save|keep|remember) (?:the thought |the idea )?that|in my opinion)\\b|idea:|thought:)"
+                    + "|^(?:אני חושב|אני חושבת|אני מרגיש|אני מרגישה|אני מאמין|הבנתי ש|למדתי ש|רעיון:|מחשבה:|תזכור ש|תזכרי ש|שים לב ש"
+                    + "|תשמור ש|תשמרי ש|שמור ש|לדעתי)",
             FLAGS);
 
     private static String memoryQuery(String text) {
@@ -467,7 +485,8 @@ public final class OfflinePlanner implements Planner {
 
     private static String thought(String text) {
         return TaskCleanup.trim(text.replaceFirst(
-                "(?iU)^(?:remember that|note that|fyi|idea:|thought:)\\s*|^(?:תזכור ש|תזכרי ש|שים לב ש|רעיון:|מחשבה:)\\s*",
+                "(?iU)^(?:remember that|note that|fyi|idea:|thought:|(?:please\\s+)?(?:store|save|keep) (?:the thought |the idea )?that)\\s*"
+                        + "|^(?:תזכור ש|תזכרי ש|שים לב ש|רעיון:|מחשבה:|תשמור ש|תשמרי ש|שמור ש)\\s*",
                 ""));
     }
 

@@ -130,6 +130,10 @@ final class GmailResolver implements Resolver {
         List<JsonNode> emails = new ArrayList<>();
         found.path("emails").forEach(emails::add);
         ZoneId zone = resolvers.zone(context);
+        if (c.path("latest").asBoolean(false) && emails.size() > 1) {
+            // "the latest email from Noa": the newest of what matched, no question.
+            emails = List.of(emails.get(0));
+        }
         Object picked = MemoResolvers.pick(emails, context, described(language, query), e -> label(e, zone));
         if (picked instanceof Resolution question) {
             return question;
