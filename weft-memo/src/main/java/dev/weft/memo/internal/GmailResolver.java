@@ -40,11 +40,12 @@ final class GmailResolver implements Resolver {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMM", Locale.ENGLISH);
 
     private final MemoResolvers resolvers;
-    private final MailOperations mail;
+    private final java.util.function.Supplier<MailOperations> mailbox;
 
-    GmailResolver(MemoResolvers resolvers, MailOperations mail) {
+    /** Resolves with {@code mailbox}'s operations, made on the first lookup. */
+    GmailResolver(MemoResolvers resolvers, java.util.function.Supplier<MailOperations> mailbox) {
         this.resolvers = resolvers;
-        this.mail = mail;
+        this.mailbox = mailbox;
     }
 
     @Override
@@ -126,7 +127,7 @@ final class GmailResolver implements Resolver {
         String language = MemoResolvers.language(context);
         ObjectNode query = search(c, context);
         query.put("maxResults", OFFERED);
-        JsonNode found = mail.apply(query, lookup(context));
+        JsonNode found = mailbox.get().apply(query, lookup(context));
         List<JsonNode> emails = new ArrayList<>();
         found.path("emails").forEach(emails::add);
         ZoneId zone = resolvers.zone(context);
@@ -232,7 +233,7 @@ final class GmailResolver implements Resolver {
         query.put("operation", "search");
         query.put("from", cleaned(name));
         query.put("maxResults", 50);
-        JsonNode found = mail.apply(query, lookup(context));
+        JsonNode found = mailbox.get().apply(query, lookup(context));
         Map<String, String> people = new LinkedHashMap<>();
         for (JsonNode email : found.path("emails")) {
             try {

@@ -70,7 +70,7 @@ public final class MemoResolvers {
                 new ListResolver(),
                 new CalendarFindResolver(),
                 new CalendarMutateResolver(),
-                new GmailResolver(this, new dev.weft.memo.data.MailOperations(data)),
+                new GmailResolver(this, () -> new dev.weft.memo.data.MailOperations(data)),
                 new GeneralResolver(),
                 new MetaResolver());
     }
