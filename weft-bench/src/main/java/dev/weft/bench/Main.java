@@ -21,6 +21,8 @@ public final class Main {
                                     ms per durable run of a chain whose first output is M MiB, beside a small one
               memo [--messages N] [--asks N]
                                     Memo offline: messages/s in PREVIEW beside the planner alone; p50/p99 of an ask in AUTO
+              mail [--messages N] [--searches N]
+                                    Memo's IMAP search on a GreenMail mailbox of N messages: p50/p99 per kind, beside Jakarta Mail alone
             """;
 
     private Main() {}
@@ -39,6 +41,7 @@ public final class Main {
                 case "concurrency" -> ConcurrencyBenchmark.run(rest);
                 case "payload" -> PayloadBenchmark.run(rest);
                 case "memo" -> MemoBenchmark.run(rest);
+                case "mail" -> MailBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

@@ -59,6 +59,12 @@ final class ChatCommand implements Callable<Integer> {
             description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else SQLite under WEFT_HOME).")
     String db;
 
+    @Option(
+            names = "--watch-mail",
+            description = "Announces new email in your inbox as it arrives (IMAP IDLE; a mailbox added with"
+                    + " 'weft memo mail add').")
+    boolean watchMail;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -79,11 +85,17 @@ final class ChatCommand implements Callable<Integer> {
                             "weft-chat-" + ProcessHandle.current().pid());
             Thread notices =
                     Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, memo, who));
+            AutoCloseable mail = watchMail ? watchMail(out, memo, who) : () -> {};
             try {
                 return converse(out, memo, runner, who, inFlight);
             } finally {
                 notices.interrupt();
                 reminders.stop();
+                try {
+                    mail.close();
+                } catch (Exception ignored) {
+                    // leaving: the watch's connection goes with the process
+                }
             }
         } catch (IOException e) {
             spec.commandLine().getErr().println("weft: cannot read the terminal: " + e.getMessage());
@@ -123,6 +135,28 @@ final class ChatCommand implements Callable<Integer> {
         }
         out.println();
         return ExitCodes.OK;
+    }
+
+    /** Prints each new email of the user's inbox as it arrives; without a mailbox, says how to add one. */
+    private static AutoCloseable watchMail(PrintWriter out, Memo memo, String who) {
+        Optional<dev.weft.memo.data.User> known = memo.data().findUser(who);
+        java.time.ZoneId zone = known.map(dev.weft.memo.data.User::zone).orElse(java.time.ZoneId.systemDefault());
+        boolean hebrew = known.map(u -> u.language().equals("he")).orElse(false);
+        try {
+            return new dev.weft.memo.data.MailOperations(memo.data()).watch(who, zone, email -> {
+                synchronized (out) {
+                    out.print("\r");
+                    out.println((hebrew ? "📬 מייל חדש — " : "📬 New email — ")
+                            + email.path("from").asText() + ": "
+                            + email.path("subject").asText());
+                    out.print("you> ");
+                    out.flush();
+                }
+            });
+        } catch (WeftException e) {
+            out.println("  (" + e.getMessage() + ")");
+            return () -> {};
+        }
     }
 
     /** Ctrl-C: cancels the run in flight, or leaves at the prompt. */

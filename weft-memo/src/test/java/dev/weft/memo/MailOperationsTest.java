@@ -453,4 +453,31 @@ final class MailOperationsTest {
                 .isEqualTo("rw-------");
         assertThat(data.mail().secret(data.mail().require("dana"))).isEqualTo("s3cret");
     }
+
+    @Test
+    void newMailIsAnnouncedAsItArrives() throws Exception {
+        startPlain();
+        java.util.concurrent.BlockingQueue<JsonNode> arrived = new java.util.concurrent.LinkedBlockingQueue<>();
+        AutoCloseable watch = new MailOperations(data).watch("dana", JERUSALEM, arrived::add);
+        try {
+            // The watch is in IDLE once its connection is up; mail sent before that is not new to it.
+            Thread.sleep(1500);
+            com.icegreen.greenmail.util.GreenMailUtil.sendTextEmail(
+                    "dana@example.com",
+                    "omer@example.com",
+                    "Dinner tonight?",
+                    "8pm?",
+                    mail.getSmtp().getServerSetup());
+            JsonNode email = arrived.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(email).isNotNull();
+            assertThat(email.path("subject").asText()).isEqualTo("Dinner tonight?");
+            assertThat(email.path("from").asText()).isEqualTo("omer@example.com");
+        } finally {
+            watch.close();
+        }
+        assertThat(call("dana", "{\"operation\": \"search\", \"unread\": true}")
+                        .path("total")
+                        .asInt())
+                .isEqualTo(1);
+    }
 }

@@ -174,6 +174,88 @@ public final class MailOperations {
         return lines;
     }
 
+    /**
+     * Watches {@code user}'s INBOX and calls {@code arrived} with each new email's summary (its id,
+     * sender, subject, date) as it comes: IMAP IDLE where the server has it, else a look every 30
+     * seconds; a lost connection is made again after 30 seconds. Nothing is read or marked.
+     *
+     * @return closing it stops the watch
+     * @throws WeftException {@code E_MAIL_NOT_CONFIGURED} for a user with no account
+     */
+    public AutoCloseable watch(String user, ZoneId zone, java.util.function.Consumer<ObjectNode> arrived) {
+        Account account = accounts.require(user);
+        java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicReference<Store> current =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread watcher = Thread.ofPlatform()
+                .daemon()
+                .name("weft-mail-watch-" + user)
+                .start(() -> {
+                    while (open.get()) {
+                        try {
+                            Store store = session(account).getStore(imapProtocol(account));
+                            current.set(store);
+                            store.connect(
+                                    account.imapHost(), account.imapPort(), account.login(), accounts.secret(account));
+                            Folder inbox = store.getFolder("INBOX");
+                            inbox.open(Folder.READ_ONLY);
+                            inbox.addMessageCountListener(new jakarta.mail.event.MessageCountAdapter() {
+                                @Override
+                                public void messagesAdded(jakarta.mail.event.MessageCountEvent event) {
+                                    for (Message message : event.getMessages()) {
+                                        try {
+                                            arrived.accept(summary(message, zone, "INBOX"));
+                                        } catch (MessagingException | RuntimeException e) {
+                                            // one message that cannot be read: the others still are
+                                        }
+                                    }
+                                }
+                            });
+                            while (open.get() && inbox.isOpen()) {
+                                if (inbox instanceof org.eclipse.angus.mail.imap.IMAPFolder imap) {
+                                    imap.idle();
+                                } else {
+                                    Thread.sleep(30_000);
+                                    inbox.getMessageCount();
+                                }
+                            }
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (MessagingException | RuntimeException e) {
+                            if (!open.get()) {
+                                return;
+                            }
+                            try {
+                                Thread.sleep(30_000);
+                            } catch (InterruptedException stop) {
+                                return;
+                            }
+                        } finally {
+                            Store store = current.getAndSet(null);
+                            if (store != null) {
+                                try {
+                                    store.close();
+                                } catch (MessagingException ignored) {
+                                    // closing: nothing left to lose
+                                }
+                            }
+                        }
+                    }
+                });
+        return () -> {
+            open.set(false);
+            Store store = current.get();
+            if (store != null) {
+                try {
+                    store.close();
+                } catch (MessagingException ignored) {
+                    // closing ends the IDLE
+                }
+            }
+            watcher.interrupt();
+        };
+    }
+
     // ---- reading
 
     private ObjectNode search(Mailbox box, ObjectNode args, ZoneId zone, String folderName) throws MessagingException {
