@@ -299,6 +299,7 @@ public final class MailOperations {
         FetchProfile profile = new FetchProfile();
         profile.add(FetchProfile.Item.ENVELOPE);
         profile.add(FetchProfile.Item.FLAGS);
+        profile.add(UIDFolder.FetchProfileItem.UID);
         profile.add("Message-ID");
         folder.fetch(page, profile);
         ObjectNode out = Json.object();
