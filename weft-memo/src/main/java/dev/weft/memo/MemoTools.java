@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.WeftException;
+import dev.weft.llm.Embedder;
 import dev.weft.memo.data.CalendarOperations;
 import dev.weft.memo.data.ListOperations;
 import dev.weft.memo.data.MailOperations;
 import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.MemoryOperations;
 import dev.weft.memo.data.OperationContext;
 import dev.weft.memo.data.TaskOperations;
 import dev.weft.memo.data.User;
@@ -28,10 +30,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * Memo's tools over its own tables, as seed 002 names them: {@code taskOperations}, {@code
- * listOperations} and {@code calendarOperations}. Each call acts for the run's user only (a call with
+ * Memo's tools over its own tables and the user's mailbox, as seed 002 names them: {@code
+ * taskOperations}, {@code listOperations}, {@code calendarOperations}, {@code gmailOperations} and
+ * {@code memoryOperations}. Each call acts for the run's user only (a call with
  * no user is refused with {@code E_FORBIDDEN}); bulk deletes are high-risk and wait for a person; every
  * change queues its undo (create ↔ delete, update ↔ the values before, delete ↔ restore). Thread-safe.
  */
@@ -41,6 +45,27 @@ public final class MemoTools {
     public static final String CALENDAR = "calendarOperations";
     /** Seed 002's name for the email tool; it speaks IMAP and SMTP to any provider. */
     public static final String MAIL = "gmailOperations";
+    /** Seed 002's second brain: memories found by their words and their meaning. */
+    public static final String MEMORY = "memoryOperations";
+
+    /**
+     * The embedding model {@code WEFT_EMBEDDING_MODEL} names (the offline one by default), made once
+     * it is first needed; a setting that cannot be used is reported at each use, and memories are
+     * then kept and found by their words.
+     */
+    public static final Supplier<Embedder> ENVIRONMENT_EMBEDDER = new Supplier<>() {
+        private volatile @org.jspecify.annotations.Nullable Embedder made;
+
+        @Override
+        public Embedder get() {
+            Embedder embedder = made;
+            if (embedder == null) {
+                embedder = Embedder.fromEnvironment(System.getenv());
+                made = embedder;
+            }
+            return embedder;
+        }
+    };
 
     private final MemoData data;
     private final TaskOperations tasks;
@@ -48,30 +73,68 @@ public final class MemoTools {
     private final Reminders reminders;
     private final CalendarOperations calendar;
     private final MailOperations mail;
+    private final MemoryOperations memory;
 
     /** The tools over {@code data}; a change to a task brings its place in {@code reminders} up to date. */
     public MemoTools(MemoData data, Reminders reminders) {
-        this.data = data;
-        this.reminders = reminders;
-        this.tasks = new TaskOperations(data);
-        this.lists = new ListOperations(data);
-        this.calendar = new CalendarOperations(data);
-        this.mail = new MailOperations(data);
+        this(data, reminders, new MailOperations(data), ENVIRONMENT_EMBEDDER);
+    }
+
+    /** The same, with memories' vectors from {@code embedder} (asked for on first use). */
+    public MemoTools(MemoData data, Reminders reminders, Supplier<Embedder> embedder) {
+        this(data, reminders, new MailOperations(data), embedder);
     }
 
     /** The tools over {@code data}, the mail tool with {@code mail} (a test's server settings). */
     MemoTools(MemoData data, Reminders reminders, MailOperations mail) {
+        this(data, reminders, mail, ENVIRONMENT_EMBEDDER);
+    }
+
+    private MemoTools(MemoData data, Reminders reminders, MailOperations mail, Supplier<Embedder> embedder) {
         this.data = data;
         this.reminders = reminders;
         this.tasks = new TaskOperations(data);
         this.lists = new ListOperations(data);
         this.calendar = new CalendarOperations(data);
         this.mail = mail;
+        this.memory = new MemoryOperations(data, embedder);
     }
 
     /** Every tool of Memo's own data. */
     public ToolRegistry registry() {
-        return ToolRegistry.of(taskTool(), listTool(), calendarTool(), mailTool());
+        return ToolRegistry.of(taskTool(), listTool(), calendarTool(), mailTool(), memoryTool());
+    }
+
+    Tool memoryTool() {
+        return Tool.json(
+                        MEMORY,
+                        "The user's second brain (seed 002's memoryOperations): store a thought, idea or fact;"
+                                + " search memories by words and meaning; update, delete, summarize a project's or a"
+                                + " tag's memories; get the context for a question.",
+                        schema("memoryOperations.input.json"),
+                        schema("memoryOperations.output.json"),
+                        (args, context) -> memory.apply(args, operationContext(context)))
+                .undo((args, result) -> memoryUndo(args, result))
+                .build();
+    }
+
+    /** Storing ↔ deleting; an update or a delete ↔ restoring the memory as it was. */
+    private static Optional<UndoAction> memoryUndo(JsonNode args, JsonNode result) {
+        ObjectNode undo = Json.object();
+        if (operation(args).equals("store")) {
+            undo.put("operation", "delete");
+            undo.put("memoryId", result.path("memory").path("id").asText());
+            return Optional.of(new UndoAction(MEMORY, undo));
+        }
+        ArrayNode before = Json.mapper().createArrayNode();
+        result.path("previous").forEach(before::add);
+        result.path("deleted").forEach(before::add);
+        if (before.isEmpty()) {
+            return Optional.empty();
+        }
+        undo.put("operation", "restore");
+        undo.set("memories", before);
+        return Optional.of(new UndoAction(MEMORY, undo));
     }
 
     Tool mailTool() {

@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * A fake model provider on an ephemeral local port: it answers OpenAI's {@code POST
  * /v1/chat/completions} and Anthropic's {@code POST /v1/messages}, plain or streamed (server-sent
  * events, when the request asks for {@code "stream": true}), with canned {@link Reply replies} taken
- * in order, and records every request it receives. Real clients are pointed at {@link
+ * in order, and OpenAI's {@code POST /v1/embeddings} with {@link #embedding a vector made from the
+ * words} of each input, and records every request it receives. Real clients are pointed at {@link
  * #openAiBaseUrl()} or {@link #anthropicBaseUrl()}. Thread-safe.
  */
 public final class FakeModelServer implements AutoCloseable {
@@ -41,6 +42,10 @@ public final class FakeModelServer implements AutoCloseable {
     public static final String OPENAI_PATH = "/v1/chat/completions";
     /** The Anthropic messages route. */
     public static final String ANTHROPIC_PATH = "/v1/messages";
+    /** The OpenAI embeddings route. */
+    public static final String EMBEDDINGS_PATH = "/v1/embeddings";
+    /** How many dimensions the fake's embeddings have. */
+    public static final int EMBEDDING_DIMENSIONS = 64;
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -144,6 +149,10 @@ public final class FakeModelServer implements AutoCloseable {
             exchange.getRequestHeaders()
                     .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), List.copyOf(values)));
             RecordedRequest request = new RecordedRequest(exchange.getRequestMethod(), path, headers, body);
+            if (path.equals(EMBEDDINGS_PATH)) {
+                embeddings(exchange, request, body);
+                return;
+            }
             Route route = switch (path) {
                 case OPENAI_PATH -> Route.OPENAI;
                 case ANTHROPIC_PATH -> Route.ANTHROPIC;
@@ -185,6 +194,59 @@ public final class FakeModelServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private void embeddings(HttpExchange exchange, RecordedRequest request, JsonNode body) throws IOException {
+        boolean allowed;
+        synchronized (this) {
+            requests.add(request);
+            allowed = requiredKey == null || request.carriesKey(requiredKey);
+        }
+        if (!allowed) {
+            send(
+                    exchange,
+                    401,
+                    "application/json",
+                    Json.write(Route.OPENAI.error(Reply.error(401, "Incorrect API key provided"))));
+            return;
+        }
+        ObjectNode root = Json.object();
+        root.put("object", "list");
+        root.put("model", model(body));
+        ArrayNode data = root.putArray("data");
+        List<String> inputs = new ArrayList<>();
+        if (body.path("input").isArray()) {
+            body.get("input").forEach(input -> inputs.add(input.asText()));
+        } else {
+            inputs.add(body.path("input").asText());
+        }
+        int tokens = 0;
+        for (int i = 0; i < inputs.size(); i++) {
+            ObjectNode item = data.addObject();
+            item.put("object", "embedding");
+            item.put("index", i);
+            ArrayNode vector = item.putArray("embedding");
+            for (float v : embedding(inputs.get(i))) {
+                vector.add(v);
+            }
+            tokens += inputs.get(i).split("\\s+").length;
+        }
+        root.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
+        send(exchange, 200, "application/json", Json.write(root));
+    }
+
+    /**
+     * The fake's embedding of {@code text}: each lower-cased word adds one to a dimension chosen by its
+     * hash, so texts sharing words are close and texts sharing none are orthogonal.
+     */
+    public static float[] embedding(String text) {
+        float[] vector = new float[EMBEDDING_DIMENSIONS];
+        for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (!word.isEmpty()) {
+                vector[Math.floorMod(word.hashCode(), EMBEDDING_DIMENSIONS)] += 1;
+            }
+        }
+        return vector;
     }
 
     private static String model(JsonNode body) {

@@ -15,7 +15,8 @@ import java.util.Optional;
 
 /**
  * Memo's tables in the run store's database (SQLite or PostgreSQL), brought up to date when opened:
- * users, and through {@link #tasks()}, {@link #lists()} and {@link #events()} what each user keeps.
+ * users, and through {@link #tasks()}, {@link #lists()}, {@link #events()} and {@link #memories()} what
+ * each user keeps.
  * Thread-safe.
  */
 public final class MemoData {
@@ -29,6 +30,7 @@ public final class MemoData {
     private final Conversation conversation;
     private final Notifications notifications;
     private final MailAccounts mail;
+    private final Memories memories;
 
     private MemoData(AppDatabase db) {
         this.db = db;
@@ -38,6 +40,7 @@ public final class MemoData {
         this.conversation = new Conversation(db);
         this.notifications = new Notifications(db);
         this.mail = new MailAccounts(db, new MailSecrets(MailSecrets.defaultKeyFile()));
+        this.memories = new Memories(db);
     }
 
     /**
@@ -57,6 +60,11 @@ public final class MemoData {
 
     public Lists lists() {
         return lists;
+    }
+
+    /** Each user's memories (the second brain). */
+    public Memories memories() {
+        return memories;
     }
 
     /** Each user's mail account. */

@@ -1,11 +1,9 @@
 package dev.weft.memo.internal;
 
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -97,21 +95,6 @@ public final class EntityLookup {
 
     /** Lower case, no accents or niqqud, Hebrew final letters as their plain forms. */
     static String fold(String text) {
-        String decomposed = Normalizer.normalize(text.toLowerCase(Locale.ROOT), Normalizer.Form.NFD)
-                .replaceAll("\\p{M}+", "");
-        StringBuilder out = new StringBuilder(decomposed.length());
-        for (int i = 0; i < decomposed.length(); i++) {
-            char c = decomposed.charAt(i);
-            out.append(
-                    switch (c) {
-                        case 'ך' -> 'כ';
-                        case 'ם' -> 'מ';
-                        case 'ן' -> 'נ';
-                        case 'ף' -> 'פ';
-                        case 'ץ' -> 'צ';
-                        default -> c;
-                    });
-        }
-        return out.toString().trim();
+        return dev.weft.memo.data.SearchTerms.fold(text);
     }
 }
