@@ -107,6 +107,12 @@ public final class Memo {
                 ModelResolvers.registry(offline, model));
     }
 
+    /** Memo planning with {@code planner} and resolving with {@code model} where a resolver has a model path. */
+    static Memo open(RunStore store, Planner planner, Model model, TimeSource time) {
+        MemoData data = MemoData.open(store);
+        return new Memo(data, planner, Instant::now, ModelResolvers.registry(new MemoResolvers(data), model));
+    }
+
     /** Memo with another planner (a model's). */
     public static Memo open(RunStore store, Planner planner) {
         return new Memo(MemoData.open(store), Objects.requireNonNull(planner, "planner"), Instant::now);

@@ -10,6 +10,7 @@ import dev.weft.llm.ModelUnavailableException;
 import dev.weft.llm.Prompt;
 import dev.weft.llm.StepModels;
 import dev.weft.memo.internal.MemoResolvers;
+import dev.weft.memo.internal.SecondBrainResolver;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.Resolution;
 import dev.weft.plan.ResolveContext;
@@ -58,6 +59,9 @@ final class ModelResolvers {
                     }
                     if (r.capability().equals("general")) {
                         return new General(r, resource("resolvers/GeneralResolver.txt"), model);
+                    }
+                    if (r.capability().equals("second-brain")) {
+                        return new SecondBrain(r, resource("resolvers/SecondBrainAnswer.txt"), model);
                     }
                     return r;
                 })
@@ -161,6 +165,66 @@ final class ModelResolvers {
                         context,
                         model,
                         new Prompt(system, step.constraints().path("message").asText("")));
+                ObjectNode args = Json.object();
+                args.put("text", text.strip());
+                return Resolution.execute(MemoResolvers.RESPOND, args);
+            } catch (ModelUnavailableException | ModelTransientException e) {
+                resolvedOffline(context, e);
+                return offline.resolve(step, context);
+            }
+        }
+    }
+
+    /**
+     * The second brain with the model answering the user's question from the memories its step found
+     * (citing them as [n]); storing, searching, changing and forgetting stay offline, and so does the
+     * answer when nothing was found.
+     */
+    private record SecondBrain(Resolver offline, String system, Model model) implements Resolver {
+        @Override
+        public String name() {
+            return offline.name();
+        }
+
+        @Override
+        public String capability() {
+            return offline.capability();
+        }
+
+        @Override
+        public Set<String> actions() {
+            return offline.actions();
+        }
+
+        @Override
+        public Optional<String> tool(PlanStep step) {
+            return offline.tool(step);
+        }
+
+        @Override
+        public Resolution resolve(PlanStep step, ResolveContext context) {
+            JsonNode found = SecondBrainResolver.found(context);
+            if (!step.action().equals(SecondBrainResolver.ANSWER)
+                    || found.path("memories").isEmpty()) {
+                return offline.resolve(step, context);
+            }
+            StringBuilder user = new StringBuilder("Question: ")
+                    .append(step.constraints()
+                            .path("question")
+                            .asText(context.input().path("message").asText("")))
+                    .append("\n\nMemories:\n");
+            int n = 1;
+            for (JsonNode memory : found.get("memories")) {
+                user.append('[')
+                        .append(n++)
+                        .append("] (")
+                        .append(memory.path("createdAt").asText().replaceFirst("T.*", ""))
+                        .append(") ")
+                        .append(memory.path("content").asText())
+                        .append('\n');
+            }
+            try {
+                String text = StepModels.text(context, model, new Prompt(system, user.toString()));
                 ObjectNode args = Json.object();
                 args.put("text", text.strip());
                 return Resolution.execute(MemoResolvers.RESPOND, args);

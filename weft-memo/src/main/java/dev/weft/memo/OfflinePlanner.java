@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.memo.internal.SecondBrainResolver;
 import dev.weft.plan.Plan;
 import dev.weft.plan.PlanStep;
 import dev.weft.time.Grain;
@@ -173,11 +174,34 @@ public final class OfflinePlanner implements Planner {
             steps.add(new PlanStep(
                     "A", "general", "respond", Json.object().put("message", text), Json.object(), List.of()));
         }
+        answersFromMemory(steps, parts);
         String intent = operation
                 ? (steps.size() > 1 ? "multi_task" : "operation")
                 : steps.get(0).capability().equals("meta") ? "meta" : "conversation";
         double confidence = operation ? (steps.size() > 1 ? 0.85 : 0.9) : 0.7;
         return new Plan(intent, confidence, steps);
+    }
+
+    /**
+     * After each step that finds or summarizes memories, a step that answers the user from what it
+     * found ({@code answer_from_memory}, with the part's words as the question), at the end of the plan
+     * so that the other steps keep their ids.
+     */
+    private static void answersFromMemory(List<PlanStep> steps, List<Part> parts) {
+        List<PlanStep> answers = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            PlanStep step = steps.get(i);
+            if (step.capability().equals("second-brain")
+                    && (step.action().equals("search_memory") || step.action().equals("summarize_project"))) {
+                int n = steps.size() + answers.size();
+                String id = String.valueOf((char) ('A' + Math.min(n, 25))) + (n >= 26 ? String.valueOf(n) : "");
+                ObjectNode c = Json.object();
+                c.put("question", i < parts.size() ? parts.get(i).text() : "");
+                answers.add(new PlanStep(
+                        id, "second-brain", SecondBrainResolver.ANSWER, c, Json.object(), List.of(step.id())));
+            }
+        }
+        steps.addAll(answers);
     }
 
     private static final Pattern EACH = Pattern.compile(
@@ -262,6 +286,27 @@ public final class OfflinePlanner implements Planner {
         } else if (EMAIL.matcher(text).find() && !REMIND_ME.matcher(text).find()) {
             capability = "gmail";
             action = emailAction(text, rest, when, constraints, language);
+        } else if (BRAIN_FORGET.matcher(text).find()) {
+            capability = "second-brain";
+            action = "delete_memory";
+            constraints.put(
+                    "query",
+                    memoryQuery(
+                            BRAIN_FORGET.matcher(text).replaceFirst("").replaceFirst("(?iU)^\\s*(?:that\\s+|ש)", "")));
+        } else if (BRAIN_UPDATE.matcher(text).find()) {
+            capability = "second-brain";
+            action = "update_memory";
+            Matcher update = BRAIN_UPDATE.matcher(text);
+            update.find();
+            constraints.put("query", TaskCleanup.trim(either(update, "what", "mah")));
+            constraints.put("content", TaskCleanup.trim(either(update, "to", "le")));
+        } else if (BRAIN_SUMMARY.matcher(text).find()) {
+            capability = "second-brain";
+            action = "summarize_project";
+            String about = memoryQuery(text);
+            if (!about.equals(TaskCleanup.trim(text.replaceAll("[?]+$", "")))) {
+                constraints.put("query", about);
+            }
         } else if (BRAIN_SEARCH.matcher(text).find()) {
             capability = "second-brain";
             action = "search_memory";
@@ -469,6 +514,19 @@ public final class OfflinePlanner implements Planner {
                     + "|\\b(?:search|look) (?:my )?(?:memories|notes|thoughts) (?:for|about)\\b|\\bdo you remember\\b"
                     + "|\\bwhat (?:were|are) my (?:ideas|thoughts|notes) (?:about|on)\\b"
                     + "|מה אמרתי|מה כתבתי|מה חשבתי|מה רשמתי|מה אני יודע על|אתה זוכר|את זוכרת|מה הרעיונות שלי|מה המחשבות שלי",
+            FLAGS);
+    private static final Pattern BRAIN_FORGET = Pattern.compile(
+            "^(?:please\\s+)?(?:forget|(?:delete|remove|erase) (?:the |my )?(?:memory|memories|thought|idea|what i (?:said|told you))\\b)"
+                    + "|^(?:תשכח|תשכחי|שכח|שכחי)\\b|^(?:תמחק|תמחקי|מחק|מחקי) (?:את )?(?:מה שאמרתי|הזיכרון|המחשבה|הרעיון)",
+            FLAGS);
+    private static final Pattern BRAIN_UPDATE = Pattern.compile(
+            "^(?:please\\s+)?(?:update|change|correct) (?:what i (?:said|told you)|my (?:memory|thought|idea|note))"
+                    + " (?:about|on) (?<what>.+?)(?:\\s+to\\s+|:\\s*)(?<to>.+)$"
+                    + "|^(?:תעדכן|תעדכני|עדכן|עדכני|תשנה|תשני) (?:את )?(?:מה שאמרתי|הזיכרון|המחשבה|הרעיון) (?:על|לגבי) (?<mah>.+?)(?:\\s+ל-?|:\\s*)(?<le>.+)$",
+            FLAGS);
+    private static final Pattern BRAIN_SUMMARY = Pattern.compile(
+            "^(?:please\\s+)?(?:summari[sz]e|sum up|give me a summary of) (?:what i (?:said|told you|wrote)|my (?:memories|thoughts|ideas|notes))"
+                    + "|^(?:תסכם|תסכמי|סכם|סכמי) (?:לי )?(?:את )?(?:מה שאמרתי|מה שסיפרתי|הזיכרונות|המחשבות|הרעיונות|מה שאני יודע)",
             FLAGS);
     private static final Pattern BRAIN_STORE = Pattern.compile(
             "^(?:(?:i think|i feel|i believe|i realized|i learned|my thoughts? on|remember that|note that|fyi"

@@ -64,6 +64,9 @@ public final class Replies {
                         + "- set reminders, once or repeating (\"remind me every day at 8 to take my pills\")\n"
                         + "- keep tasks: add, list, complete and delete them (\"what are my tasks for today?\")\n"
                         + "- keep lists (\"add milk to the shopping list\")\n"
+                        + "- read, answer and send your email, once your mailbox is connected\n"
+                        + "- remember your thoughts and ideas, and find them again (\"remember that Dana prefers"
+                        + " mornings\", \"what did I say about the budget?\")\n"
                         + "Several requests in one message are fine (\"…and also…\", \"…then…\").",
                 "אני Memo. אני יכול:\n"
                         + "- לנהל את היומן: לקבוע, להזיז ולבטל אירועים, חד פעמיים או חוזרים, ולהגיד מה יש בו (\"תקבע"
@@ -71,6 +74,9 @@ public final class Replies {
                         + "- לקבוע תזכורות, חד פעמיות או חוזרות (\"תזכיר לי כל יום ב-8 לקחת כדורים\")\n"
                         + "- לנהל משימות: להוסיף, להציג, לסמן כבוצע ולמחוק (\"מה המשימות שלי להיום?\")\n"
                         + "- לנהל רשימות (\"תוסיף חלב לרשימת הקניות\")\n"
+                        + "- לקרוא, לענות ולשלוח מיילים, אחרי שחיברת את תיבת הדואר\n"
+                        + "- לזכור מחשבות ורעיונות ולמצוא אותם שוב (\"תזכור שדנה מעדיפה בקרים\", \"מה אמרתי על"
+                        + " התקציב?\")\n"
                         + "אפשר כמה בקשות בהודעה אחת (\"…וגם…\", \"…ואז…\").");
     }
 
@@ -85,9 +91,19 @@ public final class Replies {
             Map<String, JsonNode> interrupts,
             ZoneId zone) {
         List<String> lines = new ArrayList<>();
+        java.util.Set<String> answered = new java.util.HashSet<>();
+        for (PlanStep step : steps) {
+            if (step.action().equals(SecondBrainResolver.ANSWER) && outcomes.containsKey(step.id())) {
+                // The answer speaks for what its step found; the finding itself is not said twice.
+                answered.addAll(step.dependsOn());
+            }
+        }
         for (PlanStep step : steps) {
             StepOutcome outcome = outcomes.get(step.id());
             JsonNode waiting = interrupts.get("step:" + step.id());
+            if (answered.contains(step.id()) && outcome != null && outcome.status() == StepOutcome.Status.SUCCEEDED) {
+                continue;
+            }
             if (waiting != null) {
                 lines.add(waiting(language, waiting, zone));
             } else if (outcome != null) {
@@ -144,15 +160,7 @@ public final class Replies {
         String code = outcome.error().map(e -> e.code().name()).orElse("E_TOOL_FAILED");
         String message = outcome.error().map(e -> e.message()).orElse("");
         return switch (code) {
-            case "E_NO_RESOLVER" ->
-                switch (step.capability()) {
-                    case "second-brain" ->
-                        Texts.of(
-                                language,
-                                "I can't keep or look up your thoughts and notes yet.",
-                                "אני עדיין לא יכול לשמור מחשבות ורעיונות או לחפש בהם.");
-                    default -> Texts.of(language, "I can't do that yet.", "את זה אני עדיין לא יודע לעשות.");
-                };
+            case "E_NO_RESOLVER" -> Texts.of(language, "I can't do that yet.", "את זה אני עדיין לא יודע לעשות.");
             case "E_NOT_FOUND" -> message.replaceFirst("^step '[^']*': ", "") + ".";
             case "E_MAIL_NOT_CONFIGURED", "E_MAIL_UNAVAILABLE" ->
                 MailReplies.failed(
@@ -170,6 +178,9 @@ public final class Replies {
         }
         if (step.capability().equals("gmail")) {
             return MailReplies.done(language, step.action(), result, zone);
+        }
+        if (step.capability().equals("second-brain")) {
+            return MemoryReplies.done(language, step.action(), result, zone, java.time.Instant.now());
         }
         JsonNode task = result.path("task");
         switch (step.action()) {

@@ -1,0 +1,181 @@
+package dev.weft.memo.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Json;
+import dev.weft.memo.MemoTools;
+import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.Memory;
+import dev.weft.plan.PlanStep;
+import dev.weft.plan.Resolution;
+import dev.weft.plan.ResolveContext;
+import dev.weft.plan.Resolver;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Seed 002's SecondBrainResolver, offline: thoughts to keep, memories to find, change, forget or
+ * summarize become {@code memoryOperations} calls; a memory to change or forget is looked up by the
+ * user's words among their own (several → a numbered question); and {@code answer_from_memory}
+ * answers the user's question from what the step before it found, citing each memory with its day.
+ * Thread-safe.
+ */
+public final class SecondBrainResolver implements Resolver {
+    /** The action that answers from the memories the step it depends on found. */
+    public static final String ANSWER = "answer_from_memory";
+
+    private static final Pattern HASHTAG = Pattern.compile("#([\\p{L}\\p{N}_-]+)");
+
+    private final MemoData data;
+
+    public SecondBrainResolver(MemoData data) {
+        this.data = data;
+    }
+
+    @Override
+    public String name() {
+        return "SecondBrainResolver";
+    }
+
+    @Override
+    public String capability() {
+        return "second-brain";
+    }
+
+    @Override
+    public Set<String> actions() {
+        return Set.of("store_thought", "search_memory", "update_memory", "delete_memory", "summarize_project", ANSWER);
+    }
+
+    @Override
+    public Optional<String> tool(PlanStep step) {
+        return Optional.of(step.action().equals(ANSWER) ? MemoResolvers.RESPOND : MemoTools.MEMORY);
+    }
+
+    @Override
+    public Resolution resolve(PlanStep step, ResolveContext context) {
+        JsonNode c = step.constraints();
+        String language = MemoResolvers.language(context);
+        switch (step.action()) {
+            case "store_thought" -> {
+                String content = c.path("content").asText("").strip();
+                if (content.isEmpty()) {
+                    if (!context.answers().path("text").isTextual()) {
+                        return Resolution.clarify(Texts.of(language, "What should I remember?", "מה לזכור?"));
+                    }
+                    content = context.answers().get("text").asText().strip();
+                }
+                ObjectNode args = args("store");
+                args.put("content", content);
+                ArrayNode tags = args.putArray("tags");
+                tags(content, c.path("tags")).forEach(tags::add);
+                if (tags.isEmpty()) {
+                    args.remove("tags");
+                }
+                copy(c, args, "projectId");
+                return Resolution.execute(MemoTools.MEMORY, args);
+            }
+            case "search_memory" -> {
+                ObjectNode args = args("search");
+                args.put("query", query(c, context));
+                copy(c, args, "limit", "tags", "projectId");
+                return Resolution.execute(MemoTools.MEMORY, args);
+            }
+            case "summarize_project" -> {
+                ObjectNode args = args("summarize");
+                String project =
+                        c.path("projectId").asText(c.path("query").asText("")).strip();
+                if (!project.isEmpty()) {
+                    args.put("projectId", project);
+                }
+                copy(c, args, "tags");
+                return Resolution.execute(MemoTools.MEMORY, args);
+            }
+            case ANSWER -> {
+                ObjectNode args = Json.object();
+                args.put(
+                        "text",
+                        MemoryReplies.answer(
+                                language, found(context), context.time().now(), zone(context)));
+                return Resolution.execute(MemoResolvers.RESPOND, args);
+            }
+            default -> {
+                return withMemory(step, context, c, language);
+            }
+        }
+    }
+
+    /** update_memory and delete_memory: the user's memory their words name, or a question. */
+    private Resolution withMemory(PlanStep step, ResolveContext context, JsonNode c, String language) {
+        String query = c.path("query").asText("").strip();
+        List<Memory> memories = data.memories().all(context.user().orElseThrow());
+        Object picked = MemoResolvers.pick(
+                EntityLookup.best(query, memories, Memory::content),
+                context,
+                Texts.of(language, "a memory about \"" + query + "\"", "משהו ששמרתי על \"" + query + "\""),
+                Memory::content);
+        if (picked instanceof Resolution question) {
+            return question;
+        }
+        Memory memory = (Memory) picked;
+        ObjectNode args = args(step.action().equals("delete_memory") ? "delete" : "update");
+        args.put("memoryId", memory.id());
+        if (step.action().equals("update_memory")) {
+            copy(c, args, "content", "tags", "projectId");
+        }
+        return Resolution.execute(MemoTools.MEMORY, args);
+    }
+
+    /** The result the answer is made from: the search or summary of the step this one depends on. */
+    public static JsonNode found(ResolveContext context) {
+        for (JsonNode result : context.dependencyResults().values()) {
+            if (result.has("memories")) {
+                return result;
+            }
+        }
+        return Json.object();
+    }
+
+    private static java.time.ZoneId zone(ResolveContext context) {
+        try {
+            return java.time.ZoneId.of(context.input().path("zone").asText("UTC"));
+        } catch (java.time.DateTimeException e) {
+            return java.time.ZoneOffset.UTC;
+        }
+    }
+
+    private static String query(JsonNode c, ResolveContext context) {
+        String query = c.path("query").asText("").strip();
+        return query.isEmpty() ? context.input().path("message").asText("") : query;
+    }
+
+    /** The tags the step names, and the #hashtags the user wrote. */
+    private static Set<String> tags(String content, JsonNode named) {
+        Set<String> tags = new LinkedHashSet<>();
+        named.forEach(t -> tags.add(t.asText()));
+        Matcher m = HASHTAG.matcher(content);
+        while (m.find()) {
+            tags.add(m.group(1));
+        }
+        return tags;
+    }
+
+    private static ObjectNode args(String operation) {
+        ObjectNode args = Json.object();
+        args.put("operation", operation);
+        return args;
+    }
+
+    private static void copy(JsonNode from, ObjectNode to, String... fields) {
+        for (String field : fields) {
+            if (from.has(field) && !from.get(field).isNull()) {
+                to.set(field, from.get(field).deepCopy());
+            }
+        }
+    }
+}
