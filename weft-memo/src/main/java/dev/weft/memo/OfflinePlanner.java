@@ -273,20 +273,7 @@ public final class OfflinePlanner implements Planner {
         ObjectNode changes = Json.object();
         String capability;
         String action;
-        if (HOW_TO.matcher(text).find()
-                || META.matcher(text).find()
-                        && !TASK.matcher(text).find()
-                        && !LIST.matcher(text).find()) {
-            capability = "meta";
-            action = "help";
-            constraints.put("message", text);
-        } else if (isAboutLists(text)) {
-            capability = "database";
-            action = listAction(text, rest, constraints, language);
-        } else if (EMAIL.matcher(text).find() && !REMIND_ME.matcher(text).find()) {
-            capability = "gmail";
-            action = emailAction(text, rest, when, constraints, language);
-        } else if (BRAIN_FORGET.matcher(text).find()) {
+        if (BRAIN_FORGET.matcher(text).find()) {
             capability = "second-brain";
             action = "delete_memory";
             constraints.put(
@@ -307,6 +294,19 @@ public final class OfflinePlanner implements Planner {
             if (!about.equals(TaskCleanup.trim(text.replaceAll("[?]+$", "")))) {
                 constraints.put("query", about);
             }
+        } else if (HOW_TO.matcher(text).find()
+                || META.matcher(text).find()
+                        && !TASK.matcher(text).find()
+                        && !LIST.matcher(text).find()) {
+            capability = "meta";
+            action = "help";
+            constraints.put("message", text);
+        } else if (isAboutLists(text)) {
+            capability = "database";
+            action = listAction(text, rest, constraints, language);
+        } else if (EMAIL.matcher(text).find() && !REMIND_ME.matcher(text).find()) {
+            capability = "gmail";
+            action = emailAction(text, rest, when, constraints, language);
         } else if (BRAIN_SEARCH.matcher(text).find()) {
             capability = "second-brain";
             action = "search_memory";
@@ -520,7 +520,7 @@ public final class OfflinePlanner implements Planner {
                     + "|^(?:תשכח|תשכחי|שכח|שכחי)\\b|^(?:תמחק|תמחקי|מחק|מחקי) (?:את )?(?:מה שאמרתי|הזיכרון|המחשבה|הרעיון)",
             FLAGS);
     private static final Pattern BRAIN_UPDATE = Pattern.compile(
-            "^(?:please\\s+)?(?:update|change|correct) (?:what i (?:said|told you)|my (?:memory|thought|idea|note))"
+            "^(?:please\\s+)?(?:update|change|correct) (?:what i (?:said|told you)|my (?:memory|thought|idea))"
                     + " (?:about|on) (?<what>.+?)(?:\\s+to\\s+|:\\s*)(?<to>.+)$"
                     + "|^(?:תעדכן|תעדכני|עדכן|עדכני|תשנה|תשני) (?:את )?(?:מה שאמרתי|הזיכרון|המחשבה|הרעיון) (?:על|לגבי) (?<mah>.+?)(?:\\s+ל-?|:\\s*)(?<le>.+)$",
             FLAGS);
