@@ -75,9 +75,25 @@ public final class Memories {
 
     /** The memories of {@code user} with these ids, in the order of {@code ids}; ids they do not have are left out. */
     List<Memory> byIds(Connection connection, String user, List<String> ids) throws SQLException {
+        java.util.Map<String, Memory> byId = new java.util.HashMap<>();
+        for (int from = 0; from < ids.size(); from += 100) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + 100));
+            String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM memo_memories WHERE user_id = ? AND id IN (" + marks + ")")) {
+                select.setString(1, user);
+                for (int i = 0; i < chunk.size(); i++) {
+                    select.setString(i + 2, chunk.get(i));
+                }
+                read(select).forEach(m -> byId.put(m.id(), m));
+            }
+        }
         List<Memory> found = new ArrayList<>();
         for (String id : ids) {
-            find(connection, user, id).ifPresent(found::add);
+            Memory memory = byId.get(id);
+            if (memory != null) {
+                found.add(memory);
+            }
         }
         return found;
     }
