@@ -20,4 +20,6 @@ CREATE TABLE memo_memories (
 );
 
 CREATE INDEX memo_memories_by_time ON memo_memories (user_id, created_at);
+-- A search first looks for memories with no vector of its model: an index lookup, not a scan.
+CREATE INDEX memo_memories_by_model ON memo_memories (user_id, embedding_model);
 CREATE INDEX memo_memories_search ON memo_memories USING GIN (search);

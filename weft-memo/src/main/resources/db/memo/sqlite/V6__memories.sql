@@ -16,6 +16,8 @@ CREATE TABLE memo_memories (
 );
 
 CREATE INDEX memo_memories_by_time ON memo_memories (user_id, created_at);
+-- A search first looks for memories with no vector of its model: an index lookup, not a scan.
+CREATE INDEX memo_memories_by_model ON memo_memories (user_id, embedding_model);
 
 -- owner is one token made from the user's id, so a search reads only that user's postings; terms
 -- are SearchTerms.indexed(content and tags): folded words, Hebrew words also without their prefixes.

@@ -290,10 +290,12 @@ public final class Memories {
         return db.read("find memories to embed", c -> {
             List<Unembedded> found = new ArrayList<>();
             try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM memo_memories"
-                    + " WHERE user_id = ? AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY id LIMIT ?")) {
+                    + " WHERE user_id = ? AND (embedding_model IS NULL OR embedding_model < ? OR embedding_model > ?)"
+                    + " LIMIT ?")) {
                 select.setString(1, user);
                 select.setString(2, model);
-                select.setInt(3, limit);
+                select.setString(3, model);
+                select.setInt(4, limit);
                 for (Memory memory : read(select)) {
                     found.add(new Unembedded(memory.id(), memory.searchable()));
                 }
