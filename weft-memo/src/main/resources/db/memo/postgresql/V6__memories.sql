@@ -20,6 +20,13 @@ CREATE TABLE memo_memories (
 );
 
 CREATE INDEX memo_memories_by_time ON memo_memories (user_id, created_at);
+-- A number that grows with every change to a user's memories or their vectors, so that a process
+-- keeping a user's vectors in memory knows, with one lookup, when to read them again.
+CREATE TABLE memo_memory_versions (
+    user_id TEXT    NOT NULL PRIMARY KEY REFERENCES memo_users (id) ON DELETE CASCADE,
+    version BIGINT NOT NULL
+);
+
 -- A search first looks for memories with no vector of its model: an index lookup, not a scan.
 CREATE INDEX memo_memories_by_model ON memo_memories (user_id, embedding_model);
 CREATE INDEX memo_memories_search ON memo_memories USING GIN (search);

@@ -66,11 +66,17 @@ final class MemoryOperationsTest {
         return Stream.of("sqlite", "postgresql");
     }
 
+    private String url;
+
     private void open(String kind) {
-        store = Stores.open(
-                kind.equals("sqlite")
-                        ? "sqlite:" + dir.resolve("memo.db")
-                        : EmbeddedPostgres.shared().freshUrl());
+        url = kind.equals("sqlite")
+                ? "sqlite:" + dir.resolve("memo.db")
+                : EmbeddedPostgres.shared().freshUrl();
+        store = Stores.open(url);
+        tools = tools(store);
+    }
+
+    private ToolRegistry tools(RunStore store) {
         MemoData data = MemoData.open(store);
         data.user("dana", "en", JERUSALEM, NOW);
         data.user("omer", "he", JERUSALEM, NOW);
@@ -80,7 +86,7 @@ final class MemoryOperationsTest {
             }
             return Embedder.offline();
         };
-        tools = new MemoTools(data, new Reminders(data, Instant::now), embedder).registry();
+        return new MemoTools(data, new Reminders(data, Instant::now), embedder).registry();
     }
 
     @AfterEach
@@ -213,6 +219,25 @@ final class MemoryOperationsTest {
         assertThat(found("dana", "budget")).isEmpty();
         memory("dana", "{\"operation\": \"restore\", \"memories\": " + Json.write(deleted.get("deleted")) + "}");
         assertThat(found("dana", "budget")).containsExactly("The budget meeting is on Monday");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void aMemoryStoredByAnotherProcess_isFoundByMeaningAtTheNextSearch(String kind) {
+        open(kind);
+        store("dana", "I love the smell of fresh bread in the morning");
+        assertThat(found("dana", "is the project running late?")).isEmpty();
+
+        try (RunStore other = Stores.open(url)) {
+            ToolRegistry elsewhere = tools(other);
+            elsewhere.call(
+                    MemoTools.MEMORY,
+                    (ObjectNode) Json.parse(
+                            "{\"operation\": \"store\", \"content\": \"The launch is behind schedule\"}", "args"),
+                    ToolContext.detached("run-elsewhere", Optional.of("dana"), "A", clock));
+        }
+
+        assertThat(found("dana", "is the project running late?")).containsExactly("The launch is behind schedule");
     }
 
     @ParameterizedTest

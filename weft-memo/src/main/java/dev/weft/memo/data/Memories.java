@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 
@@ -146,6 +147,7 @@ public final class Memories {
                 index.executeUpdate();
             }
         }
+        changed(connection, user);
         return memory;
     }
 
@@ -179,6 +181,7 @@ public final class Memories {
                 index.executeUpdate();
             }
         }
+        changed(connection, user);
     }
 
     void delete(Connection connection, String user, String id) throws SQLException {
@@ -194,6 +197,26 @@ public final class Memories {
                 index.setString(1, owner(user));
                 index.setString(2, id);
                 index.executeUpdate();
+            }
+        }
+        changed(connection, user);
+    }
+
+    /** Moves {@code user}'s version on: vectors kept in memory for them are read again at the next search. */
+    private static void changed(Connection connection, String user) throws SQLException {
+        try (PreparedStatement bump = connection.prepareStatement("INSERT INTO memo_memory_versions (user_id, version)"
+                + " VALUES (?, 1) ON CONFLICT (user_id) DO UPDATE SET version = memo_memory_versions.version + 1")) {
+            bump.setString(1, user);
+            bump.executeUpdate();
+        }
+    }
+
+    private static long version(Connection connection, String user) throws SQLException {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT version FROM memo_memory_versions WHERE user_id = ?")) {
+            select.setString(1, user);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0;
             }
         }
     }
@@ -247,41 +270,86 @@ public final class Memories {
     /**
      * The {@code limit} memories of {@code user} whose vectors (made by {@code query}'s model) are most
      * like {@code query}'s, at least {@code floor} alike, most alike first. Every vector of the user's
-     * is compared: a user has thousands of memories, not millions.
+     * is compared (a user has thousands of memories, not millions), in memory: the process keeps the
+     * vectors of the last few users who searched, and reads them again when the user's version in
+     * {@code memo_memory_versions} has moved (a change made here or by another process).
      */
     public List<Ranked> nearest(String user, Vector query, int limit, double floor) {
-        return db.read("compare the memories of " + user, c -> {
-            PriorityQueue<Ranked> best = new PriorityQueue<>(Comparator.comparingDouble(Ranked::score));
-            float[] q = query.values();
+        VectorSet vectors = vectors(user, query.model());
+        float[] q = query.values();
+        if (vectors.dimensions() != q.length) {
+            return List.of();
+        }
+        PriorityQueue<Ranked> best = new PriorityQueue<>(Comparator.comparingDouble(Ranked::score));
+        float[] values = vectors.values();
+        for (int i = 0, at = 0; i < vectors.ids().length; i++, at += q.length) {
+            double dot = 0;
+            for (int d = 0; d < q.length; d++) {
+                dot += q[d] * values[at + d];
+            }
+            if (dot >= floor && (best.size() < limit || dot > best.peek().score())) {
+                best.add(new Ranked(vectors.ids()[i], dot));
+                if (best.size() > limit) {
+                    best.poll();
+                }
+            }
+        }
+        List<Ranked> ranked = new ArrayList<>(best);
+        ranked.sort(Comparator.comparingDouble(Ranked::score).reversed());
+        return ranked;
+    }
+
+    /** A user's vectors of one model, one after another in {@code values}, as of {@code version}. */
+    private record VectorSet(long version, String[] ids, float[] values, int dimensions) {}
+
+    /** How many users' vectors a process keeps in memory (10,000 memories of 384 dimensions are 15 MB). */
+    private static final int CACHED_USERS = 8;
+
+    private final Map<String, VectorSet> cached =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, VectorSet> eldest) {
+                    return size() > CACHED_USERS;
+                }
+            });
+
+    /** {@code user}'s vectors of {@code model}: the ones kept in memory while their version holds, else read. */
+    private VectorSet vectors(String user, String model) {
+        String key = user + '\u0000' + model;
+        return db.read("read the vectors of " + user, c -> {
+            long version = version(c, user);
+            VectorSet kept = cached.get(key);
+            if (kept != null && kept.version() == version) {
+                return kept;
+            }
+            List<String> ids = new ArrayList<>();
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            int dimensions = -1;
             try (PreparedStatement select = c.prepareStatement(
-                    "SELECT id, embedding FROM memo_memories WHERE user_id = ? AND embedding_model = ?")) {
+                    "SELECT id, embedding FROM memo_memories WHERE user_id = ? AND embedding_model = ? ORDER BY id")) {
                 select.setString(1, user);
-                select.setString(2, query.model());
+                select.setString(2, model);
                 select.setFetchSize(500);
                 try (ResultSet row = select.executeQuery()) {
                     while (row.next()) {
-                        byte[] bytes = row.getBytes(2);
-                        if (bytes == null || bytes.length != q.length * Float.BYTES) {
+                        byte[] vector = row.getBytes(2);
+                        if (vector == null || (dimensions >= 0 && vector.length != dimensions * Float.BYTES)) {
                             continue;
                         }
-                        ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-                        double dot = 0;
-                        for (float v : q) {
-                            dot += v * buffer.getFloat();
-                        }
-                        if (dot >= floor
-                                && (best.size() < limit || dot > best.peek().score())) {
-                            best.add(new Ranked(row.getString(1), dot));
-                            if (best.size() > limit) {
-                                best.poll();
-                            }
-                        }
+                        dimensions = vector.length / Float.BYTES;
+                        ids.add(row.getString(1));
+                        bytes.write(vector, 0, vector.length);
                     }
                 }
             }
-            List<Ranked> ranked = new ArrayList<>(best);
-            ranked.sort(Comparator.comparingDouble(Ranked::score).reversed());
-            return ranked;
+            float[] values = new float[ids.size() * Math.max(dimensions, 0)];
+            ByteBuffer.wrap(bytes.toByteArray())
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .asFloatBuffer()
+                    .get(values);
+            VectorSet read = new VectorSet(version, ids.toArray(String[]::new), values, dimensions);
+            cached.put(key, read);
+            return read;
         });
     }
 
@@ -316,7 +384,9 @@ public final class Memories {
                 setVector(update, 1, Optional.of(vector));
                 update.setString(3, user);
                 update.setString(4, id);
-                return update.executeUpdate();
+                int updated = update.executeUpdate();
+                changed(c, user);
+                return updated;
             }
         });
     }
