@@ -153,6 +153,21 @@ final class MemoSecondBrainTest {
     }
 
     @Test
+    void summarizesTheMemoriesOfATag() {
+        ask("dana", "remember that we ship the beta on Friday #work");
+        ask("dana", "remember that the new pasta place is great #food");
+        ask("dana", "remember that the beta needs a release note #work");
+
+        Memo.Reply summary = ask("dana", "summarize what I said about #work");
+
+        assertThat(summary.text())
+                .startsWith("In short, from 2 things you told me")
+                .contains("ship the beta")
+                .contains("release note")
+                .doesNotContain("pasta");
+    }
+
+    @Test
     void storesAThoughtAndSetsAReminderInOneMessage() {
         Memo.Reply reply = ask("dana", "store that the project is late and also remind me Sunday to raise it");
 
