@@ -1,0 +1,131 @@
+package dev.weft.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.WeftException;
+import dev.weft.memo.Memo;
+import dev.weft.memo.Reminders;
+import dev.weft.memo.data.Event;
+import dev.weft.memo.data.Notifications;
+import dev.weft.memo.data.Task;
+import dev.weft.memo.data.User;
+import dev.weft.plan.PlanMode;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.Locale;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/** {@code /api/memo}: a message to Memo from the key's user, and what that user keeps (reminders, tasks, events, lists). */
+final class MemoApi {
+    private final Backend backend;
+
+    MemoApi(Backend backend) {
+        this.backend = backend;
+    }
+
+    void register(Routes routes) {
+        routes.post("/api/memo/messages", this::message);
+        routes.get("/api/memo/reminders", this::reminders);
+        routes.get("/api/memo/tasks", this::tasks);
+        routes.get("/api/memo/events", this::events);
+        routes.get("/api/memo/lists", this::lists);
+    }
+
+    /** A message: the text, and optionally the user's zone and how to run it (as {@code memo ask}). */
+    record MessageBody(
+            @Nullable String message,
+            @Nullable String tz,
+            @Nullable String mode) {}
+
+    private void message(ServerRequest req, ServerResponse res) {
+        Caller caller = Caller.of(req);
+        MessageBody body = Http.body(req, MessageBody.class);
+        if (body.message() == null || body.message().isBlank()) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "\"message\" is required: say something to Memo");
+        }
+        Memo.Request request = new Memo.Request(caller.user(), body.message(), zone(body.tz()), mode(body.mode()));
+        Http.ok(res, backend.memo().ask(backend.runner(), request).json());
+    }
+
+    static Optional<ZoneId> zone(@Nullable String tz) {
+        if (tz == null || tz.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ZoneId.of(tz.trim()));
+        } catch (DateTimeException e) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT, "\"tz\": " + tz + " is not a time zone (e.g. Asia/Jerusalem, UTC)");
+        }
+    }
+
+    private static PlanMode mode(@Nullable String mode) {
+        if (mode == null || mode.isBlank()) {
+            return PlanMode.AUTO;
+        }
+        try {
+            return PlanMode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT, "\"mode\": " + mode + " is not one of preview, approval, auto");
+        }
+    }
+
+    private ZoneId zoneOf(String user) {
+        return backend.memo().data().findUser(user).map(User::zone).orElse(ZoneId.systemDefault());
+    }
+
+    private void reminders(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        ZoneId zone = zoneOf(user);
+        ObjectNode node = Json.object();
+        ArrayNode next = node.putArray("upcoming");
+        for (Reminders.Upcoming u : backend.memo().reminders().upcoming(user)) {
+            next.addObject()
+                    .put("source", u.source())
+                    .put("id", u.id())
+                    .put("text", u.text())
+                    .put("at", u.at().atZone(zone).toOffsetDateTime().toString());
+        }
+        ArrayNode fired = node.putArray("fired");
+        for (Notifications.Notification n :
+                backend.memo().data().notifications().recent(user, 10)) {
+            fired.add(n.toJson());
+        }
+        Http.ok(res, node);
+    }
+
+    private void tasks(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        ObjectNode node = Json.object();
+        ArrayNode tasks = node.putArray("tasks");
+        for (Task task : backend.memo().data().tasks().all(user)) {
+            tasks.add(task.toJson());
+        }
+        Http.ok(res, node);
+    }
+
+    private void events(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        ZoneId zone = zoneOf(user);
+        ObjectNode node = Json.object();
+        ArrayNode events = node.putArray("events");
+        for (Event event : backend.memo().data().events().all(user)) {
+            events.add(event.toJson(zone));
+        }
+        Http.ok(res, node);
+    }
+
+    private void lists(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        ObjectNode node = Json.object();
+        ArrayNode lists = node.putArray("lists");
+        backend.memo().data().lists().all(user).forEach(lists::add);
+        Http.ok(res, node);
+    }
+}
