@@ -37,6 +37,18 @@ final class Http {
         };
     }
 
+    /** The code of a failure Helidon answered by its status alone, before any route. */
+    static ErrorCode codeOf(int status) {
+        return switch (status) {
+            case 401 -> ErrorCode.E_UNAUTHORIZED;
+            case 403 -> ErrorCode.E_FORBIDDEN;
+            case 404 -> ErrorCode.E_NOT_FOUND;
+            case 413 -> ErrorCode.E_TOO_LARGE;
+            case 503 -> ErrorCode.E_UNAVAILABLE;
+            default -> status < 500 ? ErrorCode.E_BAD_INPUT : ErrorCode.E_INTERNAL;
+        };
+    }
+
     static void json(ServerResponse res, int status, JsonNode body) {
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, "application/json");

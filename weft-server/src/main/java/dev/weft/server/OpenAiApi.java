@@ -82,24 +82,32 @@ final class OpenAiApi {
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (SseSink sink = res.sink(SseSink.TYPE)) {
             String id = "chatcmpl-" + java.util.UUID.randomUUID();
-            sink.emit(SseEvent.create(Json.write(chunk(id, created, delta("assistant", ""), null))));
+            sink.emit(data(Json.write(chunk(id, created, delta("assistant", ""), null))));
             Memo.Reply reply;
             try {
                 reply = reply(request);
             } catch (WeftException e) {
                 ObjectNode error = Json.object();
                 error.putObject("error").put("code", e.code().name()).put("message", e.getMessage());
-                sink.emit(SseEvent.create(Json.write(error)));
+                sink.emit(data(Json.write(error)));
                 return;
             }
             for (String piece : pieces(reply.text())) {
-                sink.emit(SseEvent.create(Json.write(chunk(id, created, delta(null, piece), null))));
+                sink.emit(data(Json.write(chunk(id, created, delta(null, piece), null))));
             }
-            sink.emit(SseEvent.create(Json.write(chunk(id, created, Json.object(), "stop"))));
-            sink.emit(SseEvent.create("[DONE]"));
+            sink.emit(data(Json.write(chunk(id, created, Json.object(), "stop"))));
+            sink.emit(data("[DONE]"));
         } catch (UncheckedIOException e) {
             // The client left.
         }
+    }
+
+    /**
+     * One chunk as {@code data: <json>}: the space after the colon is what OpenAI sends, and some
+     * hand-written clients look for it (the SSE standard drops one leading space from the data).
+     */
+    private static SseEvent data(String text) {
+        return SseEvent.create(" " + text);
     }
 
     private Memo.Reply reply(Memo.Request request) {

@@ -1,5 +1,6 @@
 package dev.weft.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Graph;
@@ -16,7 +17,10 @@ import dev.weft.store.AppDatabase;
 import dev.weft.workflow.NodeTypes;
 import dev.weft.workflow.Workflow;
 import dev.weft.workflow.WorkflowParser;
+import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.ServerResponseHeaders;
+import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.HttpRouting;
@@ -254,6 +258,11 @@ public final class WeftServer implements AutoCloseable {
                     .port(port)
                     .shutdownHook(false)
                     .maxPayloadSize(Http.MAX_BODY + 1L)
+                    .directHandlers(handlers -> {
+                        for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
+                            handlers.addHandler(type, WeftServer::direct);
+                        }
+                    })
                     .routing(routing)
                     .build()
                     .start();
@@ -312,6 +321,32 @@ public final class WeftServer implements AutoCloseable {
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    /**
+     * A request Helidon answers before routing it (a body over the limit, a malformed request line or
+     * header), in the API's error shape.
+     */
+    private static DirectHandler.TransportResponse direct(
+            DirectHandler.TransportRequest request,
+            DirectHandler.EventType type,
+            Status status,
+            ServerResponseHeaders headers,
+            String message) {
+        boolean tooLarge = type == DirectHandler.EventType.PAYLOAD_TOO_LARGE || status.code() == 413;
+        ErrorCode code = tooLarge ? ErrorCode.E_TOO_LARGE : Http.codeOf(status.code());
+        String text = tooLarge
+                ? "the request body is larger than " + Http.MAX_BODY + " bytes"
+                : Optional.ofNullable(message).orElse(status.reasonPhrase());
+        ObjectNode root = Json.object();
+        root.putObject("error").put("code", code.name()).put("message", text);
+        return DirectHandler.TransportResponse.builder()
+                .status(status)
+                .headers(headers)
+                .header(HeaderNames.CONTENT_TYPE, "application/json")
+                .entity(Json.write(root).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .keepAlive(type.keepAlive())
+                .build();
     }
 
     /** Ready when the store answers and the server's and Memo's tables are migrated (they were, at start). */

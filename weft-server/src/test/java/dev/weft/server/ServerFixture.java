@@ -76,6 +76,18 @@ final class ServerFixture implements AutoCloseable {
         return builder;
     }
 
+    /** The answer as text, for what is not one JSON value (a stream). */
+    HttpResponse<String> raw(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     Answer send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -108,9 +108,15 @@ final class WeftServerTest {
     void aBodyOverOneMebibyteIs413() {
         String big = "{\"message\": \"" + "a".repeat(Http.MAX_BODY) + "\"}";
 
-        ServerFixture.Answer answer = fixture.post("api/memo/messages", fixture.dana, big);
+        // A client that sends a large body asks first (Expect: 100-continue), and is told before it sends it.
+        ServerFixture.Answer answer = fixture.send(fixture.request("api/memo/messages", Optional.of(fixture.dana))
+                .expectContinue(true)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(big))
+                .build());
 
         assertThat(answer.status()).isEqualTo(413);
+        assertThat(answer.code()).isEqualTo("E_TOO_LARGE");
     }
 
     @Test
@@ -132,6 +138,28 @@ final class WeftServerTest {
         assertThat(served.body()).isEqualTo(spec);
         assertThat(spec.path("openapi").asText()).startsWith("3.1");
         assertThat(described).containsExactlyInAnyOrderElementsOf(fixture.server.routes());
+    }
+
+    @Test
+    void closingEndsTheEventStreamsOfWaitingRunsAndThenStops() throws Exception {
+        fixture.ask(fixture.dana, "remind me tomorrow at 9 to call the bank");
+        String runId = fixture.ask(fixture.dana, "delete all my reminders")
+                .path("runId")
+                .asText();
+        java.net.http.HttpResponse<java.io.InputStream> stream = fixture.http.send(
+                fixture.request("api/runs/" + runId + "/events", Optional.of(fixture.dana))
+                        .header("Accept", "text/event-stream")
+                        .GET()
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+        java.io.InputStream body = stream.body();
+        assertThat(body.read()).isNotEqualTo(-1);
+        assertThat(fixture.server.inFlight()).isEqualTo(1);
+
+        fixture.server.close();
+
+        assertThat(body.readAllBytes()).isNotNull();
+        assertThat(fixture.server.inFlight()).isZero();
     }
 
     @Test
