@@ -84,7 +84,7 @@ final class ServeCommand implements Callable<Integer> {
                             stopped.countDown();
                         },
                         "weft-serve-stop"));
-        out.println("weft serve: listening on " + server.uri(bind) + " (OpenAI-compatible: " + server.uri(bind)
+        out.println("weft serve: listening on " + server.uri() + " (OpenAI-compatible: " + server.uri()
                 + "v1, model 'memo'); SIGTERM or Ctrl-C stops it");
         out.flush();
         try {

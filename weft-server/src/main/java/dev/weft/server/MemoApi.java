@@ -12,16 +12,26 @@ import dev.weft.memo.data.Notifications;
 import dev.weft.memo.data.Task;
 import dev.weft.memo.data.User;
 import dev.weft.plan.PlanMode;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.sse.SseEvent;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.sse.SseSink;
+import java.io.UncheckedIOException;
 import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /** {@code /api/memo}: a message to Memo from the key's user, and what that user keeps (reminders, tasks, events, lists). */
 final class MemoApi {
+    /** How long a notification stream waits before it looks at the store again (reminders fired elsewhere). */
+    private static final Duration LOOK_AGAIN = Duration.ofSeconds(1);
+
     private final Backend backend;
 
     MemoApi(Backend backend) {
@@ -34,6 +44,12 @@ final class MemoApi {
         routes.get("/api/memo/tasks", this::tasks);
         routes.get("/api/memo/events", this::events);
         routes.get("/api/memo/lists", this::lists);
+        routes.get("/api/memo/notifications", this::notifications);
+    }
+
+    /** The topic that wakes {@code user}'s notification streams. */
+    static String topic(String user) {
+        return "user:" + user;
     }
 
     /** A message: the text, and optionally the user's zone and how to run it (as {@code memo ask}). */
@@ -119,6 +135,55 @@ final class MemoApi {
             events.add(event.toJson(zone));
         }
         Http.ok(res, node);
+    }
+
+    /**
+     * The user's notifications (reminders that fell due): the last 50 as JSON, or with {@code Accept:
+     * text/event-stream} each one no client has shown yet, as it fires, marked shown once sent (so a
+     * reminder reaches one connected client once).
+     */
+    private void notifications(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        if (!req.headers().first(HeaderNames.ACCEPT).orElse("").contains("text/event-stream")) {
+            ObjectNode node = Json.object();
+            ArrayNode items = node.putArray("notifications");
+            backend.memo().data().notifications().recent(user, 50).forEach(n -> items.add(notice(n)));
+            Http.ok(res, node);
+            return;
+        }
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        backend.hub().subscribe(topic(user));
+        try (SseSink sink = res.sink(SseSink.TYPE)) {
+            long quietSince = System.nanoTime();
+            while (!backend.stopping().get()) {
+                List<Notifications.Notification> due =
+                        backend.memo().data().notifications().pending(user);
+                for (Notifications.Notification n : due) {
+                    sink.emit(SseEvent.builder()
+                            .id(n.id())
+                            .name(n.type())
+                            .data(Json.write(notice(n)))
+                            .build());
+                    backend.memo().data().notifications().delivered(user, List.of(n.id()), Instant.now());
+                    quietSince = System.nanoTime();
+                }
+                if (System.nanoTime() - quietSince > RunsApi.KEEP_ALIVE.toNanos()) {
+                    sink.emit(SseEvent.builder().comment("keep-alive").build());
+                    quietSince = System.nanoTime();
+                }
+                EventHub.await(LOOK_AGAIN);
+            }
+        } catch (UncheckedIOException e) {
+            // The client left; what it was not sent stays pending.
+        } finally {
+            backend.hub().unsubscribe(topic(user));
+        }
+    }
+
+    private ObjectNode notice(Notifications.Notification n) {
+        ObjectNode node = n.toJson();
+        node.put("notice", backend.memo().notice(n));
+        return node;
     }
 
     private void lists(ServerRequest req, ServerResponse res) {

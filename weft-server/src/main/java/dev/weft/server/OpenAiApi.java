@@ -41,7 +41,6 @@ final class OpenAiApi {
     }
 
     private void models(ServerRequest req, ServerResponse res) {
-        Caller.of(req);
         ObjectNode root = Json.object();
         root.put("object", "list");
         ArrayNode data = root.putArray("data");

@@ -42,7 +42,7 @@ final class RunsApi {
     /** How long a stream waits for news before it looks at the store again (for runs other processes drive). */
     private static final Duration LOOK_AGAIN = Duration.ofMillis(500);
     /** How often an idle stream sends a comment, so that proxies keep it open and a gone client is noticed. */
-    private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+    static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
     private static final HeaderName LAST_EVENT_ID = HeaderNames.create("Last-Event-ID");
 

@@ -51,6 +51,7 @@ public final class WeftServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WeftServer.class.getName());
 
     private final WebServer web;
+    private final String host;
     private final Backend backend;
     private final List<String> routes;
     private final AtomicInteger inFlight;
@@ -60,6 +61,7 @@ public final class WeftServer implements AutoCloseable {
 
     private WeftServer(
             WebServer web,
+            String host,
             Backend backend,
             List<String> routes,
             AtomicInteger inFlight,
@@ -67,6 +69,7 @@ public final class WeftServer implements AutoCloseable {
             Optional<Scheduler> reminders,
             Optional<RecoveryWatcher> recovery) {
         this.web = web;
+        this.host = host;
         this.backend = backend;
         this.routes = routes;
         this.inFlight = inFlight;
@@ -85,7 +88,7 @@ public final class WeftServer implements AutoCloseable {
     }
 
     /** Where it listens, e.g. {@code http://127.0.0.1:8080/}. */
-    public URI uri(String host) {
+    public URI uri() {
         return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/");
     }
 
@@ -227,6 +230,7 @@ public final class WeftServer implements AutoCloseable {
                     .build();
             Function<Run, Optional<Graph>> graphsOf = graphs == null ? run -> defaultGraph(run, store, memo) : graphs;
             Backend backend = new Backend(store, built, memo, graphsOf, hub, new AtomicBoolean());
+            memo.reminders().onFire(notification -> hub.wake(MemoApi.topic(notification.user())));
             AtomicInteger inFlight = new AtomicInteger();
 
             HttpRouting.Builder routing = HttpRouting.builder();
@@ -275,7 +279,7 @@ public final class WeftServer implements AutoCloseable {
             Optional<RecoveryWatcher> watcher = recoveryInterval.isZero()
                     ? Optional.empty()
                     : Optional.of(RecoveryWatcher.start(built, recoveryInterval, graphsOf));
-            return new WeftServer(web, backend, routes.registered(), inFlight, drainTimeout, scheduler, watcher);
+            return new WeftServer(web, host, backend, routes.registered(), inFlight, drainTimeout, scheduler, watcher);
         }
     }
 

@@ -44,7 +44,7 @@ final class ServerFixture implements AutoCloseable {
                 .reminders(false)
                 .recoveryInterval(Duration.ZERO)
                 .start();
-        base = server.uri("127.0.0.1");
+        base = server.uri();
         ApiKeys keys = ApiKeys.open(store);
         dana = keys.create("dana", false, Instant.now()).secret();
         omer = keys.create("omer", false, Instant.now()).secret();
