@@ -53,6 +53,7 @@ final class ServeCommand implements Callable<Integer> {
                         .store(store)
                         .memo(Storage.memo(store))
                         .runner(Storage.runner(store))
+                        .nodeTypes(Storage.nodeTypes())
                         .graphs(run -> {
                             try {
                                 return Optional.of(Storage.graphOf(run, store));

@@ -104,8 +104,8 @@ public final class WeftServer implements AutoCloseable {
 
     /**
      * Stops gracefully: new requests are refused ({@code 503 E_UNAVAILABLE}) and event streams end, the
-     * requests in flight finish (each run they drive reaches its end or a wait, and is committed),
-     * for at most the drain timeout; then the listener, the reminder scheduler and the recovery
+     * requests in flight finish (each run they drive reaches its end or a wait, and is committed), as
+     * do the runs started without waiting, for at most the drain timeout; then the listener, the reminder scheduler and the recovery
      * watcher stop. The store is the caller's to close.
      */
     @Override
@@ -115,7 +115,7 @@ public final class WeftServer implements AutoCloseable {
         }
         backend.hub().wakeAll();
         long deadline = System.nanoTime() + drainTimeout.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+        while ((inFlight.get() > 0 || !backend.detached().isEmpty()) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -139,6 +139,7 @@ public final class WeftServer implements AutoCloseable {
         private Memo memo;
         private Runner.Builder runner;
         private Function<Run, Optional<Graph>> graphs;
+        private NodeTypes nodeTypes;
         private String host = "127.0.0.1";
         private int port = 8080;
         private boolean reminders = true;
@@ -172,6 +173,12 @@ public final class WeftServer implements AutoCloseable {
          */
         public Builder graphs(Function<Run, Optional<Graph>> graphs) {
             this.graphs = Objects.requireNonNull(graphs, "graphs");
+            return this;
+        }
+
+        /** The node types uploaded workflows may use (default: the standard ones). */
+        public Builder nodeTypes(NodeTypes nodeTypes) {
+            this.nodeTypes = Objects.requireNonNull(nodeTypes, "nodeTypes");
             return this;
         }
 
@@ -228,8 +235,18 @@ public final class WeftServer implements AutoCloseable {
             Runner built = (runner == null ? Runner.builder().store(store) : runner)
                     .listener(hub)
                     .build();
-            Function<Run, Optional<Graph>> graphsOf = graphs == null ? run -> defaultGraph(run, store, memo) : graphs;
-            Backend backend = new Backend(store, built, memo, graphsOf, hub, new AtomicBoolean());
+            NodeTypes types = nodeTypes == null ? NodeTypes.standard() : nodeTypes;
+            Function<Run, Optional<Graph>> graphsOf =
+                    graphs == null ? run -> defaultGraph(run, store, memo, types) : graphs;
+            Backend backend = new Backend(
+                    store,
+                    built,
+                    memo,
+                    graphsOf,
+                    hub,
+                    new AtomicBoolean(),
+                    types,
+                    java.util.concurrent.ConcurrentHashMap.newKeySet());
             memo.reminders().onFire(notification -> hub.wake(MemoApi.topic(notification.user())));
             AtomicInteger inFlight = new AtomicInteger();
 
@@ -250,6 +267,7 @@ public final class WeftServer implements AutoCloseable {
             new RunsApi(backend).register(routes);
             new MemoApi(backend).register(routes);
             new OpenAiApi(backend).register(routes);
+            new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             routing.any((req, res) -> Http.error(
                     res,
                     404,
@@ -381,7 +399,7 @@ public final class WeftServer implements AutoCloseable {
     }
 
     /** A plan run's graph through its executor (Memo's, or one on the class path); a workflow run's from its definition. */
-    static Optional<Graph> defaultGraph(Run run, RunStore store, Memo memo) {
+    static Optional<Graph> defaultGraph(Run run, RunStore store, Memo memo, NodeTypes types) {
         if (PlanExecutor.isPlanRun(run)) {
             Optional<String> name = PlanExecutor.executorName(run);
             if (name.filter(Memo.EXECUTOR::equals).isPresent()) {
