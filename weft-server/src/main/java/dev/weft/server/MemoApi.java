@@ -33,9 +33,11 @@ final class MemoApi {
     private static final Duration LOOK_AGAIN = Duration.ofSeconds(1);
 
     private final Backend backend;
+    private final Webhooks webhooks;
 
-    MemoApi(Backend backend) {
+    MemoApi(Backend backend, Webhooks webhooks) {
         this.backend = backend;
+        this.webhooks = webhooks;
     }
 
     void register(Routes routes) {
@@ -45,6 +47,44 @@ final class MemoApi {
         routes.get("/api/memo/events", this::events);
         routes.get("/api/memo/lists", this::lists);
         routes.get("/api/memo/notifications", this::notifications);
+        routes.get("/api/memo/webhook", this::webhook);
+        routes.post("/api/memo/webhook", this::setWebhook);
+        routes.delete("/api/memo/webhook", this::removeWebhook);
+    }
+
+    /** Where the user's reminders are also sent. */
+    record WebhookBody(@Nullable String url) {}
+
+    private void setWebhook(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        WebhookBody body = Http.body(req, WebhookBody.class);
+        if (body.url() == null || body.url().isBlank()) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "\"url\" is required: where to send the reminders");
+        }
+        Webhooks.Webhook webhook = webhooks.set(user, body.url(), Instant.now());
+        ObjectNode node = Json.object();
+        node.put("url", webhook.url().toString());
+        node.put("secret", webhook.secret());
+        node.put("createdAt", webhook.createdAt().toString());
+        Http.ok(res, node);
+    }
+
+    private void webhook(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        Webhooks.Webhook webhook = webhooks.find(user)
+                .orElseThrow(() -> new WeftException(ErrorCode.E_NOT_FOUND, "no webhook is set for " + user));
+        ObjectNode node = Json.object();
+        node.put("url", webhook.url().toString());
+        node.put("createdAt", webhook.createdAt().toString());
+        Http.ok(res, node);
+    }
+
+    private void removeWebhook(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        if (!webhooks.remove(user)) {
+            throw new WeftException(ErrorCode.E_NOT_FOUND, "no webhook is set for " + user);
+        }
+        Http.ok(res, Json.object().put("removed", true));
     }
 
     /** The topic that wakes {@code user}'s notification streams. */

@@ -24,6 +24,11 @@ final class Routes {
         registered.add("POST " + path);
     }
 
+    void delete(String path, Handler handler) {
+        routing.delete(path, handler);
+        registered.add("DELETE " + path);
+    }
+
     /** Every route as {@code "METHOD /path/{param}"}, in the order registered. */
     List<String> registered() {
         return List.copyOf(registered);

@@ -58,6 +58,7 @@ public final class WeftServer implements AutoCloseable {
     private final Duration drainTimeout;
     private final Optional<Scheduler> reminders;
     private final Optional<RecoveryWatcher> recovery;
+    private final Optional<WebhookDispatcher> webhooks;
 
     private WeftServer(
             WebServer web,
@@ -67,7 +68,8 @@ public final class WeftServer implements AutoCloseable {
             AtomicInteger inFlight,
             Duration drainTimeout,
             Optional<Scheduler> reminders,
-            Optional<RecoveryWatcher> recovery) {
+            Optional<RecoveryWatcher> recovery,
+            Optional<WebhookDispatcher> webhooks) {
         this.web = web;
         this.host = host;
         this.backend = backend;
@@ -76,6 +78,7 @@ public final class WeftServer implements AutoCloseable {
         this.drainTimeout = drainTimeout;
         this.reminders = reminders;
         this.recovery = recovery;
+        this.webhooks = webhooks;
     }
 
     public static Builder builder() {
@@ -126,6 +129,7 @@ public final class WeftServer implements AutoCloseable {
         web.stop();
         recovery.ifPresent(RecoveryWatcher::close);
         reminders.ifPresent(Scheduler::stop);
+        webhooks.ifPresent(WebhookDispatcher::close);
     }
 
     /** The requests being answered now (for a graceful stop, and tests of it). */
@@ -145,6 +149,8 @@ public final class WeftServer implements AutoCloseable {
         private boolean reminders = true;
         private Duration recoveryInterval = Duration.ofSeconds(10);
         private Duration drainTimeout = Duration.ofSeconds(30);
+        private Duration webhookInterval = Duration.ofSeconds(1);
+        private Duration webhookBackoff = Duration.ofSeconds(1);
 
         private Builder() {}
 
@@ -211,6 +217,27 @@ public final class WeftServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How often to look for reminders to send to users' webhooks (default 1 s; a reminder this
+         * process fires is sent at once); zero sends none.
+         */
+        public Builder webhookInterval(Duration interval) {
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("webhook interval must not be negative, was " + interval);
+            }
+            this.webhookInterval = interval;
+            return this;
+        }
+
+        /** How long a webhook's first retry waits; each next one waits twice as long (default 1 s). */
+        public Builder webhookBackoff(Duration backoff) {
+            if (backoff.isNegative() || backoff.isZero()) {
+                throw new IllegalArgumentException("webhook backoff must be positive, was " + backoff);
+            }
+            this.webhookBackoff = backoff;
+            return this;
+        }
+
         /** How long {@link #close} waits for requests in flight (default 30 s). */
         public Builder drainTimeout(Duration drainTimeout) {
             if (drainTimeout.isNegative()) {
@@ -247,7 +274,15 @@ public final class WeftServer implements AutoCloseable {
                     new AtomicBoolean(),
                     types,
                     java.util.concurrent.ConcurrentHashMap.newKeySet());
-            memo.reminders().onFire(notification -> hub.wake(MemoApi.topic(notification.user())));
+            Webhooks webhooks = new Webhooks(AppDatabase.of(store));
+            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero()
+                    ? Optional.empty()
+                    : Optional.of(WebhookDispatcher.start(
+                            webhooks, memo.data().notifications(), memo::notice, webhookInterval, webhookBackoff));
+            memo.reminders().onFire(notification -> {
+                hub.wake(MemoApi.topic(notification.user()));
+                dispatcher.ifPresent(WebhookDispatcher::wake);
+            });
             AtomicInteger inFlight = new AtomicInteger();
 
             HttpRouting.Builder routing = HttpRouting.builder();
@@ -265,7 +300,7 @@ public final class WeftServer implements AutoCloseable {
             routes.get("/readyz", (req, res) -> ready(res, store));
             routes.get("/openapi.json", WeftServer::openapi);
             new RunsApi(backend).register(routes);
-            new MemoApi(backend).register(routes);
+            new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             routing.any((req, res) -> Http.error(
@@ -297,7 +332,8 @@ public final class WeftServer implements AutoCloseable {
             Optional<RecoveryWatcher> watcher = recoveryInterval.isZero()
                     ? Optional.empty()
                     : Optional.of(RecoveryWatcher.start(built, recoveryInterval, graphsOf));
-            return new WeftServer(web, host, backend, routes.registered(), inFlight, drainTimeout, scheduler, watcher);
+            return new WeftServer(
+                    web, host, backend, routes.registered(), inFlight, drainTimeout, scheduler, watcher, dispatcher);
         }
     }
 

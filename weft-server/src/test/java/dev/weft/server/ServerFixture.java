@@ -43,6 +43,8 @@ final class ServerFixture implements AutoCloseable {
                 .port(0)
                 .reminders(false)
                 .recoveryInterval(Duration.ZERO)
+                .webhookInterval(Duration.ofMillis(50))
+                .webhookBackoff(Duration.ofMillis(10))
                 .start();
         base = server.uri();
         ApiKeys keys = ApiKeys.open(store);
@@ -61,6 +63,10 @@ final class ServerFixture implements AutoCloseable {
 
     Answer post(String path, String key, String json) {
         return post(path, Optional.of(key), json);
+    }
+
+    Answer delete(String path, String key) {
+        return send(request(path, Optional.of(key)).DELETE().build());
     }
 
     Answer post(String path, Optional<String> key, String json) {

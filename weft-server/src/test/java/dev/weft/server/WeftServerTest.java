@@ -57,10 +57,13 @@ final class WeftServerTest {
             for (Optional<String> key : List.of(Optional.<String>empty(), Optional.of("weft_not-a-key"))) {
                 HttpRequest.Builder request = fixture.request(path, key);
                 ServerFixture.Answer answer = fixture.send(
-                        parts[0].equals("GET")
-                                ? request.GET().build()
-                                : request.POST(HttpRequest.BodyPublishers.ofString("{}"))
-                                        .build());
+                        switch (parts[0]) {
+                            case "GET" -> request.GET().build();
+                            case "DELETE" -> request.DELETE().build();
+                            default ->
+                                request.POST(HttpRequest.BodyPublishers.ofString("{}"))
+                                        .build();
+                        });
                 assertThat(answer.status()).as(route + " with " + key).isEqualTo(401);
                 assertThat(answer.code()).as(route).isEqualTo("E_UNAUTHORIZED");
                 assertThat(answer.raw().headers().firstValue("WWW-Authenticate"))
