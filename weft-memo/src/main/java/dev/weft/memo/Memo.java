@@ -62,13 +62,26 @@ public final class Memo {
     private static final Pattern NO =
             Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|לא|בטל|עזוב)\\s*[.!]*\\s*$");
 
-    /** A message to Memo: whose, what, their zone (for a new user, or to change it), and how to run it. */
-    public record Request(String user, String message, Optional<ZoneId> zone, PlanMode mode) {
+    /**
+     * A message to Memo: whose, what, their zone (for a new user, or to change it), how to run it, and
+     * optionally the id its run is to have (so that a caller can follow the run's events as it goes).
+     */
+    public record Request(String user, String message, Optional<ZoneId> zone, PlanMode mode, Optional<String> runId) {
         public Request {
             Objects.requireNonNull(user, "user");
             Objects.requireNonNull(message, "message");
             Objects.requireNonNull(zone, "zone");
             Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(runId, "runId");
+        }
+
+        public Request(String user, String message, Optional<ZoneId> zone, PlanMode mode) {
+            this(user, message, zone, mode, Optional.empty());
+        }
+
+        /** This message, its run to have the id {@code runId}. */
+        public Request withRunId(String runId) {
+            return new Request(user, message, zone, mode, Optional.of(runId));
         }
     }
 
@@ -182,6 +195,9 @@ public final class Memo {
         planning.facts().put("planner", planning.facts().path("planner").asText(planner.name()));
         input.set("planner", planning.facts());
         PlanRequest planRequest = new PlanRequest(request.mode(), input, Set.of(), Json.object()).forUser(user.id());
+        if (request.runId().isPresent()) {
+            planRequest = planRequest.withRunId(request.runId().get());
+        }
         data.conversation()
                 .append(user.id(), new Conversation.Message(Conversation.Role.USER, message, Optional.empty(), now));
         return kept(runner, reply(executor.run(runner, plan, planRequest), user));

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
+import dev.weft.core.RunIds;
+import dev.weft.core.RunJson;
 import dev.weft.core.WeftException;
 import dev.weft.memo.Memo;
 import dev.weft.memo.Reminders;
@@ -25,6 +27,8 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 
 /** {@code /api/memo}: a message to Memo from the key's user, and what that user keeps (reminders, tasks, events, lists). */
@@ -105,7 +109,68 @@ final class MemoApi {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "\"message\" is required: say something to Memo");
         }
         Memo.Request request = new Memo.Request(caller.user(), body.message(), zone(body.tz()), mode(body.mode()));
+        if (req.headers().first(HeaderNames.ACCEPT).orElse("").contains("text/event-stream")) {
+            streamReply(res, request.withRunId(RunIds.next()));
+            return;
+        }
         Http.ok(res, backend.memo().ask(backend.runner(), request).json());
+    }
+
+    /**
+     * Memo's answer as server-sent events: the run's events as they are committed (as {@code GET
+     * /api/runs/{id}/events} streams them: the plan, each tool call, each step), then {@code event:
+     * reply} with the reply (what the JSON answer would be), or {@code event: error}.
+     */
+    private void streamReply(ServerResponse res, Memo.Request request) {
+        String runId = request.runId().orElseThrow();
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        backend.hub().subscribe(runId);
+        CompletableFuture<Memo.Reply> reply = new CompletableFuture<>();
+        Thread.ofVirtual().name("weft-memo-" + runId).start(() -> {
+            try {
+                reply.complete(backend.memo().ask(backend.runner(), request));
+            } catch (RuntimeException e) {
+                reply.completeExceptionally(e);
+            }
+        });
+        try (SseSink sink = res.sink(SseSink.TYPE)) {
+            long sent = 0;
+            while (true) {
+                boolean done = reply.isDone();
+                for (dev.weft.core.Event event : backend.store().events(runId)) {
+                    if (event.sequence() > sent) {
+                        sink.emit(SseEvent.builder()
+                                .id(Long.toString(event.sequence()))
+                                .name(event.type())
+                                .data(Json.write(RunJson.event(event)))
+                                .build());
+                        sent = event.sequence();
+                    }
+                }
+                if (done) {
+                    break;
+                }
+                EventHub.await(Duration.ofMillis(500));
+            }
+            try {
+                sink.emit(SseEvent.builder()
+                        .name("reply")
+                        .data(Json.write(reply.join().json()))
+                        .build());
+            } catch (CompletionException e) {
+                WeftException failure = e.getCause() instanceof WeftException w
+                        ? w
+                        : new WeftException(ErrorCode.E_INTERNAL, String.valueOf(e.getCause()));
+                ObjectNode error = Json.object();
+                error.putObject("error").put("code", failure.code().name()).put("message", failure.getMessage());
+                sink.emit(
+                        SseEvent.builder().name("error").data(Json.write(error)).build());
+            }
+        } catch (UncheckedIOException e) {
+            // The client left; Memo's run goes on and is kept.
+        } finally {
+            backend.hub().unsubscribe(runId);
+        }
     }
 
     static Optional<ZoneId> zone(@Nullable String tz) {

@@ -52,6 +52,36 @@ final class MemoApiTest {
     }
 
     @Test
+    void aStreamedMessageShowsTheRunsProgressThenTheReply() throws Exception {
+        HttpResponse<InputStream> stream = fixture.http.send(
+                fixture.request("api/memo/messages", Optional.of(fixture.dana))
+                        .header("Accept", "text/event-stream")
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "{\"message\": \"remind me tomorrow at 9 to call the bank and also what are my"
+                                        + " tasks?\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        java.util.List<RunsApiTest.Sse> events = new java.util.ArrayList<>();
+        try (RunsApiTest.SseReader reader = new RunsApiTest.SseReader(
+                new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8)))) {
+            for (Optional<RunsApiTest.Sse> next = reader.next(); next.isPresent(); next = reader.next()) {
+                events.add(next.get());
+            }
+        }
+
+        assertThat(events.get(0).event()).isEqualTo("run.started");
+        assertThat(events).extracting(RunsApiTest.Sse::event).contains("tool.called", "run.completed");
+        RunsApiTest.Sse last = events.get(events.size() - 1);
+        assertThat(last.event()).isEqualTo("reply");
+        JsonNode reply = Json.parse(last.data(), "reply");
+        assertThat(reply.path("status").asText()).isEqualTo("COMPLETED");
+        assertThat(reply.path("reply").asText()).contains("call the bank");
+        assertThat(Json.parse(events.get(0).data(), "event").path("sequence").asLong())
+                .isEqualTo(1);
+    }
+
+    @Test
     void aPreviewActsOnNothingAndABadModeOrZoneIsRefused() {
         ServerFixture.Answer preview = fixture.post(
                 "api/memo/messages",
