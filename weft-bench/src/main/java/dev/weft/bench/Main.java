@@ -23,6 +23,8 @@ public final class Main {
                                     Memo offline: messages/s in PREVIEW beside the planner alone; p50/p99 of an ask in AUTO
               mail [--messages N] [--searches N]
                                     Memo's IMAP search on a GreenMail mailbox of N messages: p50/p99 per kind, beside Jakarta Mail alone
+              server [--seconds N] [--subscribers S] [--chats C]
+                                    weft serve on SQLite: S live run event streams and C chat-completion clients for N s
             """;
 
     private Main() {}
@@ -42,6 +44,7 @@ public final class Main {
                 case "payload" -> PayloadBenchmark.run(rest);
                 case "memo" -> MemoBenchmark.run(rest);
                 case "mail" -> MailBenchmark.run(rest);
+                case "server" -> ServerBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);
