@@ -3,7 +3,9 @@ package dev.weft.cli;
 import dev.weft.core.GraphInvalidException;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.server.RunTracing;
 import dev.weft.server.WeftServer;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -46,11 +48,13 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         RunStore store;
         WeftServer server;
+        Optional<OpenTelemetrySdk> telemetry = RunTracing.fromEnvironment(Env.get());
         try {
             store = Storage.open(db);
             try {
-                server = WeftServer.builder()
-                        .store(store)
+                WeftServer.Builder builder = WeftServer.builder();
+                telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
+                server = builder.store(store)
                         .memo(Storage.memo(store))
                         .runner(Storage.runner(store))
                         .nodeTypes(Storage.nodeTypes())
@@ -66,6 +70,7 @@ final class ServeCommand implements Callable<Integer> {
                         .start();
             } catch (RuntimeException e) {
                 store.close();
+                telemetry.ifPresent(OpenTelemetrySdk::close);
                 throw e;
             }
         } catch (WeftException e) {
@@ -80,6 +85,7 @@ final class ServeCommand implements Callable<Integer> {
                         () -> {
                             server.close();
                             store.close();
+                            telemetry.ifPresent(OpenTelemetrySdk::close);
                             out.println("weft serve: stopped");
                             out.flush();
                             stopped.countDown();

@@ -144,6 +144,7 @@ public final class WeftServer implements AutoCloseable {
         private Runner.Builder runner;
         private Function<Run, Optional<Graph>> graphs;
         private NodeTypes nodeTypes;
+        private RunTracing tracing;
         private String host = "127.0.0.1";
         private int port = 8080;
         private boolean reminders = true;
@@ -179,6 +180,12 @@ public final class WeftServer implements AutoCloseable {
          */
         public Builder graphs(Function<Run, Optional<Graph>> graphs) {
             this.graphs = Objects.requireNonNull(graphs, "graphs");
+            return this;
+        }
+
+        /** Spans for the runs this server drives, their steps, tool and model calls (default: none). */
+        public Builder tracing(RunTracing tracing) {
+            this.tracing = Objects.requireNonNull(tracing, "tracing");
             return this;
         }
 
@@ -259,9 +266,11 @@ public final class WeftServer implements AutoCloseable {
             Memo memo = this.memo == null ? Memo.open(store) : this.memo;
             ApiKeys keys = ApiKeys.open(store);
             EventHub hub = new EventHub();
-            Runner built = (runner == null ? Runner.builder().store(store) : runner)
-                    .listener(hub)
-                    .build();
+            Runner.Builder runs = (runner == null ? Runner.builder().store(store) : runner).listener(hub);
+            if (tracing != null) {
+                runs.listener(tracing);
+            }
+            Runner built = runs.build();
             NodeTypes types = nodeTypes == null ? NodeTypes.standard() : nodeTypes;
             Function<Run, Optional<Graph>> graphsOf =
                     graphs == null ? run -> defaultGraph(run, store, memo, types) : graphs;

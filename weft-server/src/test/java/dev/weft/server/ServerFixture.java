@@ -37,9 +37,15 @@ final class ServerFixture implements AutoCloseable {
     }
 
     ServerFixture(Path dir) {
+        this(dir, builder -> {});
+    }
+
+    /** A server configured further by {@code configure}. */
+    ServerFixture(Path dir, java.util.function.Consumer<WeftServer.Builder> configure) {
         store = Stores.open("sqlite:" + dir.resolve("weft.db"));
-        server = WeftServer.builder()
-                .store(store)
+        WeftServer.Builder builder = WeftServer.builder();
+        configure.accept(builder);
+        server = builder.store(store)
                 .port(0)
                 .reminders(false)
                 .recoveryInterval(Duration.ZERO)
