@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,11 +38,6 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Talk to Memo: reminders, tasks and lists, in English or Hebrew. Ctrl-D leaves.")
 final class ChatCommand implements Callable<Integer> {
-    private static final Pattern YES =
-            Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|ok|sure|go ahead|כן|אישור|בטח|יאללה|סבבה)\\s*[.!]*\\s*$");
-    private static final Pattern NO =
-            Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|לא|בטל|עזוב)\\s*[.!]*\\s*$");
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -212,21 +206,10 @@ final class ChatCommand implements Callable<Integer> {
 
     /** What a line does: approves, rejects or answers what the last run waits for, or is a new message. */
     private Memo.Reply next(Memo memo, Runner runner, String who, String line, Optional<Memo.Reply> waiting) {
-        if (waiting.isPresent()) {
-            String runId = waiting.get().run().runId();
-            boolean question = waiting.get().run().interrupts().values().stream()
-                    .anyMatch(p -> p.path("type").asText().equals("clarify"));
-            if (question) {
-                return memo.answer(runner, runId, who, line);
-            }
-            if (YES.matcher(line).matches()) {
-                return memo.approve(runner, runId, who, List.of());
-            }
-            if (NO.matcher(line).matches()) {
-                return memo.reject(runner, runId, who);
-            }
-        }
-        return memo.ask(runner, MemoCommand.request(Optional.of(who), line, Optional.ofNullable(tz), Optional.empty()));
+        return memo.converse(
+                runner,
+                MemoCommand.request(Optional.of(who), line, Optional.ofNullable(tz), Optional.empty()),
+                waiting.map(Memo.Reply::run));
     }
 
     private static boolean prompt(PrintWriter out) {

@@ -9,6 +9,7 @@ import dev.weft.core.Graph;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
+import dev.weft.core.RunJson;
 import dev.weft.core.RunRequest;
 import dev.weft.core.RunResult;
 import dev.weft.core.RunStateException;
@@ -153,13 +154,7 @@ final class RunsCommand implements Runnable {
                 if (events) {
                     ArrayNode array = node.putArray("events");
                     for (Event event : store.events(runId)) {
-                        ObjectNode e = array.addObject();
-                        e.put("sequence", event.sequence());
-                        e.put("type", event.type());
-                        e.put("nodeId", event.nodeId().orElse(null));
-                        e.put("stepOrder", event.stepOrder());
-                        e.put("time", event.time().toString());
-                        e.set("data", event.data());
+                        array.add(RunJson.event(event));
                     }
                 }
                 out.println(Json.write(node));

@@ -20,7 +20,9 @@ import picocli.CommandLine.Command;
             WorkflowCommand.class,
             RunsCommand.class,
             TimeCommand.class,
-            ModelsCommand.class
+            ModelsCommand.class,
+            ServeCommand.class,
+            KeysCommand.class
         })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec

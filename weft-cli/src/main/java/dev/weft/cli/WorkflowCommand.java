@@ -5,6 +5,7 @@ import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.GraphInvalidException;
 import dev.weft.core.Json;
+import dev.weft.core.RunJson;
 import dev.weft.core.RunRequest;
 import dev.weft.core.RunResult;
 import dev.weft.core.RunStatus;

@@ -36,5 +36,13 @@ public enum ErrorCode {
     /** The user has no mail account: add one with {@code weft memo mail add}. */
     E_MAIL_NOT_CONFIGURED,
     /** The mail server cannot be reached, refuses the login, or fails; or the account's secret cannot be read. */
-    E_MAIL_UNAVAILABLE
+    E_MAIL_UNAVAILABLE,
+    /** A request to the server carries no API key, or one that is unknown or revoked. */
+    E_UNAUTHORIZED,
+    /** A request to the server is larger than it accepts. */
+    E_TOO_LARGE,
+    /** The server is stopping and takes no new work. */
+    E_UNAVAILABLE,
+    /** The server failed in a way it did not expect; the message says where. */
+    E_INTERNAL
 }

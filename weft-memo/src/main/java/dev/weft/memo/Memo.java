@@ -42,6 +42,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * Memo, the personal assistant: a message becomes a plan (the {@link Planner}), the plan runs on the
@@ -54,13 +55,33 @@ public final class Memo {
     /** The name Memo's plan runs are stored under, for processes that continue them. */
     public static final String EXECUTOR = "memo";
 
-    /** A message to Memo: whose, what, their zone (for a new user, or to change it), and how to run it. */
-    public record Request(String user, String message, Optional<ZoneId> zone, PlanMode mode) {
+    /** A line that says yes to what a conversation waits for, in English or Hebrew. */
+    private static final Pattern YES =
+            Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|ok|sure|go ahead|כן|אישור|בטח|יאללה|סבבה)\\s*[.!]*\\s*$");
+    /** A line that says no. */
+    private static final Pattern NO =
+            Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|לא|בטל|עזוב)\\s*[.!]*\\s*$");
+
+    /**
+     * A message to Memo: whose, what, their zone (for a new user, or to change it), how to run it, and
+     * optionally the id its run is to have (so that a caller can follow the run's events as it goes).
+     */
+    public record Request(String user, String message, Optional<ZoneId> zone, PlanMode mode, Optional<String> runId) {
         public Request {
             Objects.requireNonNull(user, "user");
             Objects.requireNonNull(message, "message");
             Objects.requireNonNull(zone, "zone");
             Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(runId, "runId");
+        }
+
+        public Request(String user, String message, Optional<ZoneId> zone, PlanMode mode) {
+            this(user, message, zone, mode, Optional.empty());
+        }
+
+        /** This message, its run to have the id {@code runId}. */
+        public Request withRunId(String runId) {
+            return new Request(user, message, zone, mode, Optional.of(runId));
         }
     }
 
@@ -180,6 +201,9 @@ public final class Memo {
         planning.facts().put("planner", planning.facts().path("planner").asText(planner.name()));
         input.set("planner", planning.facts());
         PlanRequest planRequest = new PlanRequest(request.mode(), input, Set.of(), Json.object()).forUser(user.id());
+        if (request.runId().isPresent()) {
+            planRequest = planRequest.withRunId(request.runId().get());
+        }
         data.conversation()
                 .append(user.id(), new Conversation.Message(Conversation.Role.USER, message, Optional.empty(), now));
         return kept(runner, reply(executor.run(runner, plan, planRequest), user));
@@ -262,6 +286,45 @@ public final class Memo {
                                 runner.time().now()));
         return kept(
                 runner, reply(executor.resume(runner, runId, PlanDecision.answer(step, answer), user), userOf(user)));
+    }
+
+    /**
+     * The run {@code user}'s conversation waits on: the run of Memo's last reply, when nothing was said
+     * after it and it is still {@code WAITING} (on an approval or a question).
+     */
+    public Optional<RunResult> waiting(Runner runner, String user) {
+        List<Conversation.Message> last = data.conversation().recent(user, 1);
+        if (last.isEmpty()
+                || last.get(0).role() != Conversation.Role.MEMO
+                || last.get(0).runId().isEmpty()) {
+            return Optional.empty();
+        }
+        RunResult run = runner.result(last.get(0).runId().get());
+        return run.status() == RunStatus.WAITING ? Optional.of(run) : Optional.empty();
+    }
+
+    /**
+     * One line of a conversation: answers the question {@code waiting} asked, approves or rejects what
+     * it waits for when the line is a "yes" or a "no" (in English or Hebrew: "כן", "לא"), and is
+     * otherwise a new message. This is how {@code weft chat} and the server's chat endpoint continue a
+     * run in words.
+     */
+    public Reply converse(Runner runner, Request request, Optional<RunResult> waiting) {
+        if (waiting.isPresent() && waiting.get().status() == RunStatus.WAITING) {
+            String runId = waiting.get().runId();
+            boolean question = waiting.get().interrupts().values().stream()
+                    .anyMatch(p -> p.path("type").asText().equals("clarify"));
+            if (question) {
+                return answer(runner, runId, request.user(), request.message());
+            }
+            if (YES.matcher(request.message()).matches()) {
+                return approve(runner, runId, request.user(), List.of());
+            }
+            if (NO.matcher(request.message()).matches()) {
+                return reject(runner, runId, request.user());
+            }
+        }
+        return ask(runner, request);
     }
 
     /** A reminder that fell due, as its user reads it: in the language it was set in, in their zone. */

@@ -141,6 +141,44 @@ final class MemoTest {
     }
 
     @Test
+    void aYesInEitherLanguageApprovesWhatTheConversationWaitsForAndANewMessageDoesNot() {
+        ask("dana", "remind me tomorrow at 9 to call the bank");
+        Memo.Reply waiting = ask("dana", "delete all my reminders");
+        assertThat(memo.waiting(runner, "dana").map(r -> r.runId()))
+                .contains(waiting.run().runId());
+
+        Memo.Reply other = memo.converse(runner, request("dana", "what are my tasks?"), memo.waiting(runner, "dana"));
+        assertThat(other.run().runId()).isNotEqualTo(waiting.run().runId());
+        assertThat(memo.waiting(runner, "dana")).isEmpty();
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
+
+        Memo.Reply again = ask("dana", "delete all my reminders");
+        Memo.Reply done = memo.converse(runner, request("dana", "כן"), memo.waiting(runner, "dana"));
+        assertThat(done.run().runId()).isEqualTo(again.run().runId());
+        assertThat(done.text()).isEqualTo("Deleted 1 task.");
+        assertThat(memo.data().tasks().all("dana")).isEmpty();
+        assertThat(memo.waiting(runner, "dana")).isEmpty();
+    }
+
+    @Test
+    void aNoRejectsWhatTheConversationWaitsForAndAQuestionTakesAnyLineAsItsAnswer() {
+        ask("dana", "remind me tomorrow at 9 to call Dana about the report");
+        ask("dana", "remind me on Friday to call Dana about the trip");
+        ask("dana", "delete all my reminders");
+        Memo.Reply rejected = memo.converse(runner, request("dana", "no"), memo.waiting(runner, "dana"));
+        assertThat(rejected.run().status()).isNotEqualTo(RunStatus.WAITING);
+        assertThat(memo.data().tasks().all("dana")).hasSize(2);
+
+        ask("dana", "delete the reminder to call Dana");
+        Memo.Reply done = memo.converse(runner, request("dana", "2"), memo.waiting(runner, "dana"));
+        assertThat(done.text()).isEqualTo("Deleted \"call Dana about the trip\".");
+    }
+
+    private static Memo.Request request(String user, String message) {
+        return new Memo.Request(user, message, JERUSALEM, PlanMode.AUTO);
+    }
+
+    @Test
     void asksWhichOneWhenSeveralMatchAndTheAnswerResumesTheRun() {
         ask("dana", "remind me tomorrow at 9 to call Dana about the report");
         ask("dana", "remind me on Friday to call Dana about the trip");

@@ -45,6 +45,11 @@ import org.jspecify.annotations.Nullable;
 public final class ModelCalls {
     /** The event a streamed token delta is emitted as: {@code {"text": delta}}. */
     public static final String DELTA_EVENT = "assistant.delta";
+    /**
+     * The event emitted once a call answered: {@code {"provider", "model", "inputTokens",
+     * "outputTokens", "attempts", "latencyMs"}} (what tracing makes a model-call span of).
+     */
+    public static final String CALLED_EVENT = "model.called";
     /** The event emitted before a retry: {@code {"attempt", "delayMs", "error"}}. */
     public static final String RETRY_EVENT = "model.retrying";
 
@@ -153,8 +158,17 @@ public final class ModelCalls {
                 ChatResponse response = stream
                         ? streamed(context, model, request)
                         : model.chatModel().chat(request);
-                return new Outcome(
+                Outcome outcome = new Outcome(
                         response, Tokens.of(response.tokenUsage()), attempt, Duration.between(started, time.now()));
+                ObjectNode called = Json.object();
+                called.put("provider", model.provider().name().toLowerCase(java.util.Locale.ROOT));
+                called.put("model", model.name());
+                outcome.tokens().input().ifPresent(n -> called.put("inputTokens", n));
+                outcome.tokens().output().ifPresent(n -> called.put("outputTokens", n));
+                called.put("attempts", attempt);
+                called.put("latencyMs", outcome.latency().toMillis());
+                context.emit(CALLED_EVENT, called);
+                return outcome;
             } catch (RuntimeException e) {
                 WeftException failure = ProviderErrors.classify(e, model.provider(), model.label(), time.now());
                 if (!model.retry().shouldRetry(attempt, failure)) {

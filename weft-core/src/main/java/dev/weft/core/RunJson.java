@@ -1,19 +1,19 @@
-package dev.weft.cli;
+package dev.weft.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weft.core.Json;
-import dev.weft.core.RunError;
-import dev.weft.core.RunResult;
-import dev.weft.core.Step;
 import java.util.Optional;
 
-/** The stable JSON shape of a run, shared by every command that prints one. */
-final class RunJson {
+/**
+ * The stable JSON shape of a run, shared by every command and API that shows one: {@code runId},
+ * {@code status}, {@code user}, {@code error}, {@code steps}, {@code outputs} and {@code interrupts}.
+ */
+public final class RunJson {
     private RunJson() {}
 
-    static ObjectNode of(RunResult result) {
+    /** The run, its steps, outputs and what it waits for. */
+    public static ObjectNode of(RunResult result) {
         ObjectNode root = Json.object();
         root.put("runId", result.runId());
         root.put("status", result.status().name());
@@ -32,7 +32,8 @@ final class RunJson {
         return root;
     }
 
-    static ObjectNode step(Step step) {
+    /** One step. */
+    public static ObjectNode step(Step step) {
         ObjectNode node = Json.object();
         node.put("order", step.order());
         node.put("nodeId", step.nodeId());
@@ -50,7 +51,20 @@ final class RunJson {
         return node;
     }
 
-    static JsonNode error(Optional<RunError> error) {
+    /** One event: {@code sequence}, {@code type}, {@code nodeId}, {@code stepOrder}, {@code time}, {@code data}. */
+    public static ObjectNode event(Event event) {
+        ObjectNode e = Json.object();
+        e.put("sequence", event.sequence());
+        e.put("type", event.type());
+        e.put("nodeId", event.nodeId().orElse(null));
+        e.put("stepOrder", event.stepOrder());
+        e.put("time", event.time().toString());
+        e.set("data", event.data());
+        return e;
+    }
+
+    /** An error as {@code {"code", "message"}}, or JSON null. */
+    public static JsonNode error(Optional<RunError> error) {
         if (error.isEmpty()) {
             return Json.mapper().nullNode();
         }

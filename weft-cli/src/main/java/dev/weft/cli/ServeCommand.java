@@ -1,0 +1,104 @@
+package dev.weft.cli;
+
+import dev.weft.core.GraphInvalidException;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.server.RunTracing;
+import dev.weft.server.WeftServer;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code weft serve}: the HTTP API, the OpenAI-compatible endpoint, Memo's reminders and crash
+ * recovery in one process, until SIGTERM (or Ctrl-C) stops it gracefully: no new requests, those in
+ * flight finish and their runs are committed, then it exits.
+ */
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        description = "Serves the API and the OpenAI-compatible endpoint (/v1/chat/completions, model 'memo');"
+                + " keys from 'weft keys create'.")
+final class ServeCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "The port (default 8080; 0 picks a free one).")
+    int port = 8080;
+
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
+            description = "The address to listen on (default 127.0.0.1: this machine only).")
+    String bind = "127.0.0.1";
+
+    @Option(
+            names = "--db",
+            paramLabel = "URL",
+            description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else SQLite under WEFT_HOME).")
+    String db;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        RunStore store;
+        WeftServer server;
+        Optional<OpenTelemetrySdk> telemetry = RunTracing.fromEnvironment(Env.get());
+        try {
+            store = Storage.open(db);
+            try {
+                WeftServer.Builder builder = WeftServer.builder();
+                telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
+                server = builder.store(store)
+                        .memo(Storage.memo(store))
+                        .runner(Storage.runner(store))
+                        .nodeTypes(Storage.nodeTypes())
+                        .graphs(run -> {
+                            try {
+                                return Optional.of(Storage.graphOf(run, store));
+                            } catch (GraphInvalidException e) {
+                                return Optional.empty();
+                            }
+                        })
+                        .host(bind)
+                        .port(port)
+                        .start();
+            } catch (RuntimeException e) {
+                store.close();
+                telemetry.ifPresent(OpenTelemetrySdk::close);
+                throw e;
+            }
+        } catch (WeftException e) {
+            return WorkflowCommand.failure(spec, false, e);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            spec.commandLine().getErr().println("weft: cannot serve on " + bind + ":" + port + ": " + e.getMessage());
+            return ExitCodes.FAILED;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            store.close();
+                            telemetry.ifPresent(OpenTelemetrySdk::close);
+                            out.println("weft serve: stopped");
+                            out.flush();
+                            stopped.countDown();
+                        },
+                        "weft-serve-stop"));
+        out.println("weft serve: listening on " + server.uri() + " (OpenAI-compatible: " + server.uri()
+                + "v1, model 'memo'); SIGTERM or Ctrl-C stops it");
+        out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return ExitCodes.OK;
+    }
+}

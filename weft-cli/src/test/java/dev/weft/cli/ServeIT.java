@@ -1,0 +1,230 @@
+package dev.weft.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.core.Json;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** {@code bin/weft serve} as a user runs it: a key, the server, a chat completion, then SIGTERM. */
+final class ServeIT {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @Test
+    void servesMemoOverTheOpenAiProtocolAndStopsCleanlyOnSigterm() throws Exception {
+        Path home = Files.createTempDirectory("weft-home");
+        Process keys = weft(home, "keys", "create", "--user", "dana", "--json");
+        String out = new String(keys.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(keys.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String key = Json.parse(out, "keys create").path("key").asText();
+
+        Process serve = weft(home, "serve", "--port", "0");
+        try {
+            BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
+            String first = lines.readLine();
+            Matcher url = Pattern.compile("listening on (http://\\S+/)").matcher(first == null ? "" : first);
+            assertThat(url.find()).as("first line: " + first).isTrue();
+            URI base = URI.create(url.group(1));
+            HttpClient http = HttpClient.newHttpClient();
+
+            HttpResponse<String> health = http.send(
+                    HttpRequest.newBuilder(base.resolve("healthz")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> chat = http.send(
+                    HttpRequest.newBuilder(base.resolve("v1/chat/completions"))
+                            .header("Authorization", "Bearer " + key)
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"model\": \"memo\", \"messages\": [{\"role\": \"user\", \"content\":"
+                                            + " \"remind me tomorrow at 9 to call the bank\"}]}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(chat.statusCode()).as(chat.body()).isEqualTo(200);
+            JsonNode reply = Json.parse(chat.body(), "chat");
+            assertThat(reply.path("choices")
+                            .get(0)
+                            .path("message")
+                            .path("content")
+                            .asText())
+                    .startsWith("I'll remind you: \"call the bank\"");
+
+            // Process.destroy would close our end of its output; a plain SIGTERM leaves it to be read.
+            assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(serve.pid()))
+                            .start()
+                            .waitFor())
+                    .isZero();
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            String rest = String.join("\n", lines.lines().toList());
+            assertThat(rest).contains("weft serve: stopped");
+            assertThat(serve.exitValue()).isEqualTo(143);
+        } finally {
+            serve.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aRunWhoseServerWasKilledIsRecoveredByTheNextAndItsStreamResumesFromLastEventId() throws Exception {
+        Path home = Files.createTempDirectory("weft-home");
+        Process keys = weft(home, "keys", "create", "--user", "dana");
+        String key = new String(keys.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(keys.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        StringBuilder nodes = new StringBuilder("{\"id\": \"in\", \"type\": \"trigger\"}");
+        StringBuilder connections = new StringBuilder();
+        String previous = "in";
+        for (int i = 1; i <= 8; i++) {
+            nodes.append(", {\"id\": \"wait").append(i).append("\", \"type\": \"delay\", \"config\": {\"ms\": 400}}");
+            connections
+                    .append(connections.isEmpty() ? "" : ", ")
+                    .append("{\"source\": \"")
+                    .append(previous)
+                    .append("\", \"target\": \"wait")
+                    .append(i)
+                    .append("\"}");
+            previous = "wait" + i;
+        }
+        String workflow = "{\"id\": \"slow\", \"nodes\": [" + nodes + "], \"connections\": [" + connections + "]}";
+        HttpClient http = HttpClient.newHttpClient();
+
+        Process first = weft(home, "serve", "--port", "0");
+        String runId;
+        List<String> ids = new java.util.ArrayList<>();
+        List<String> types = new java.util.ArrayList<>();
+        try {
+            URI base = listening(first);
+            assertThat(send(http, base, key, "api/workflows", workflow).statusCode())
+                    .isEqualTo(201);
+            HttpResponse<String> started = send(http, base, key, "api/workflows/slow/runs", "{\"wait\": false}");
+            assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+            runId = Json.parse(started.body(), "started").path("runId").asText();
+            try (BufferedReader stream = events(http, base, key, runId, null)) {
+                int completed = 0;
+                String line;
+                while (completed < 2 && (line = stream.readLine()) != null) {
+                    if (line.startsWith("id:")) {
+                        ids.add(line.substring(3).strip());
+                    } else if (line.startsWith("event:")) {
+                        types.add(line.substring(6).strip());
+                        completed += line.contains("step.completed") ? 1 : 0;
+                    }
+                }
+                kill(first, "-KILL");
+                assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            }
+        } finally {
+            first.destroyForcibly();
+        }
+
+        Process second = weft(home, "serve", "--port", "0");
+        try {
+            URI base = listening(second);
+            String last = ids.get(ids.size() - 1);
+            try (BufferedReader stream = events(http, base, key, runId, last)) {
+                String line;
+                while ((line = stream.readLine()) != null) {
+                    if (line.startsWith("id:")) {
+                        ids.add(line.substring(3).strip());
+                    } else if (line.startsWith("event:")) {
+                        types.add(line.substring(6).strip());
+                    }
+                }
+            }
+            JsonNode run = Json.parse(
+                    http.send(
+                                    HttpRequest.newBuilder(base.resolve("api/runs/" + runId))
+                                            .header("Authorization", "Bearer " + key)
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body(),
+                    "run");
+            assertThat(run.path("status").asText()).isEqualTo("COMPLETED");
+            for (int i = 1; i <= 8; i++) {
+                String node = "wait" + i;
+                assertThat(run.path("steps"))
+                        .filteredOn(step -> step.path("nodeId").asText().equals(node)
+                                && step.path("status").asText().equals("COMPLETED"))
+                        .as(node)
+                        .hasSize(1);
+            }
+            assertThat(types).contains("run.recovered");
+            assertThat(types.get(types.size() - 1)).isEqualTo("run.completed");
+            List<Long> sequence = ids.stream().map(Long::parseLong).toList();
+            for (int i = 0; i < sequence.size(); i++) {
+                assertThat(sequence.get(i))
+                        .as("event ids without gaps or repeats")
+                        .isEqualTo(i + 1L);
+            }
+            kill(second, "-TERM");
+            assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            second.destroyForcibly();
+        }
+    }
+
+    private static URI listening(Process serve) throws java.io.IOException {
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
+        String first = lines.readLine();
+        Matcher url = Pattern.compile("listening on (http://\\S+/)").matcher(first == null ? "" : first);
+        assertThat(url.find()).as("first line: " + first).isTrue();
+        return URI.create(url.group(1));
+    }
+
+    private static HttpResponse<String> send(HttpClient http, URI base, String key, String path, String json)
+            throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(base.resolve(path))
+                        .header("Authorization", "Bearer " + key)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static BufferedReader events(HttpClient http, URI base, String key, String runId, String lastEventId)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("api/runs/" + runId + "/events"))
+                .header("Authorization", "Bearer " + key)
+                .header("Accept", "text/event-stream");
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        HttpResponse<java.io.InputStream> response =
+                http.send(request.GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+    }
+
+    private static void kill(Process process, String signal) throws Exception {
+        assertThat(new ProcessBuilder("kill", signal, Long.toString(process.pid()))
+                        .start()
+                        .waitFor())
+                .isZero();
+    }
+
+    private static Process weft(Path home, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(ROOT.resolve("bin/weft").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
+        builder.environment().put("WEFT_HOME", home.toString());
+        builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process process = builder.start();
+        process.getOutputStream().close();
+        return process;
+    }
+}

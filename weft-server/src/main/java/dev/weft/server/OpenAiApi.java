@@ -1,0 +1,217 @@
+package dev.weft.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Json;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.WeftException;
+import dev.weft.memo.Memo;
+import dev.weft.plan.PlanMode;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.sse.SseEvent;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.sse.SseSink;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code /v1}: the OpenAI chat-completions protocol with Memo as the model {@code memo}, so that any
+ * chat client talks to Memo as the API key's user. The last user message of the request is Memo's
+ * message; when the user's conversation waits on an approval, a "yes" / "כן" approves it and a "no" /
+ * "לא" does not, and when it waits on a question, the message answers it (Memo keeps the
+ * conversation, so the client's copy of the earlier messages is not needed).
+ */
+final class OpenAiApi {
+    static final String MODEL = "memo";
+
+    private final Backend backend;
+
+    OpenAiApi(Backend backend) {
+        this.backend = backend;
+    }
+
+    void register(Routes routes) {
+        routes.get("/v1/models", this::models);
+        routes.post("/v1/chat/completions", this::completions);
+    }
+
+    private void models(ServerRequest req, ServerResponse res) {
+        ObjectNode root = Json.object();
+        root.put("object", "list");
+        ArrayNode data = root.putArray("data");
+        data.addObject()
+                .put("id", MODEL)
+                .put("object", "model")
+                .put("created", 0)
+                .put("owned_by", "weft");
+        Http.ok(res, root);
+    }
+
+    private void completions(ServerRequest req, ServerResponse res) {
+        Caller caller = Caller.of(req);
+        // Clients send many optional fields (temperature, user, stream_options, …); Memo ignores them.
+        JsonNode body = Http.tree(req);
+        if (!body.isObject()) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "the request body must be a JSON object");
+        }
+        String model = body.path("model").asText("");
+        if (!model.equals(MODEL)) {
+            throw new NotFoundException("no model '" + model + "': this server has one, '" + MODEL + "'");
+        }
+        String message = lastUserMessage(body.path("messages"));
+        boolean stream = body.path("stream").asBoolean(false);
+        Memo.Request request = new Memo.Request(
+                caller.user(),
+                message,
+                MemoApi.zone(req.headers()
+                        .first(HeaderNames.create("X-Weft-Timezone"))
+                        .orElse(null)),
+                PlanMode.AUTO);
+        long created = backend.runner().time().now().getEpochSecond();
+        if (!stream) {
+            Memo.Reply reply = reply(request);
+            Http.ok(res, completion(reply, created));
+            return;
+        }
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        try (SseSink sink = res.sink(SseSink.TYPE)) {
+            String id = "chatcmpl-" + java.util.UUID.randomUUID();
+            sink.emit(data(Json.write(chunk(id, created, delta("assistant", ""), null))));
+            Memo.Reply reply;
+            try {
+                reply = reply(request);
+            } catch (WeftException e) {
+                ObjectNode error = Json.object();
+                error.putObject("error").put("code", e.code().name()).put("message", e.getMessage());
+                sink.emit(data(Json.write(error)));
+                return;
+            }
+            for (String piece : pieces(reply.text())) {
+                sink.emit(data(Json.write(chunk(id, created, delta(null, piece), null))));
+            }
+            sink.emit(data(Json.write(chunk(id, created, Json.object(), "stop"))));
+            sink.emit(data("[DONE]"));
+        } catch (UncheckedIOException e) {
+            // The client left.
+        }
+    }
+
+    /**
+     * One chunk as {@code data: <json>}: the space after the colon is what OpenAI sends, and some
+     * hand-written clients look for it (the SSE standard drops one leading space from the data).
+     */
+    private static SseEvent data(String text) {
+        return SseEvent.create(" " + text);
+    }
+
+    private Memo.Reply reply(Memo.Request request) {
+        return backend.memo()
+                .converse(backend.runner(), request, backend.memo().waiting(backend.runner(), request.user()));
+    }
+
+    /** The text of the last {@code user} message: a string, or the text parts of a list of parts. */
+    private static String lastUserMessage(JsonNode messages) {
+        if (!messages.isArray() || messages.isEmpty()) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "\"messages\" must be a non-empty array");
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            JsonNode message = messages.get(i);
+            if (!message.path("role").asText().equals("user")) {
+                continue;
+            }
+            JsonNode content = message.path("content");
+            String text;
+            if (content.isTextual()) {
+                text = content.asText();
+            } else if (content.isArray()) {
+                StringBuilder joined = new StringBuilder();
+                for (JsonNode part : content) {
+                    if (part.path("type").asText().equals("text")) {
+                        joined.append(joined.isEmpty() ? "" : "\n")
+                                .append(part.path("text").asText());
+                    }
+                }
+                text = joined.toString();
+            } else {
+                text = "";
+            }
+            if (text.isBlank()) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "the last user message has no text");
+            }
+            return text;
+        }
+        throw new WeftException(ErrorCode.E_BAD_INPUT, "\"messages\" has no message with role \"user\"");
+    }
+
+    private static ObjectNode completion(Memo.Reply reply, long created) {
+        ObjectNode root = Json.object();
+        root.put("id", "chatcmpl-" + reply.run().runId());
+        root.put("object", "chat.completion");
+        root.put("created", created);
+        root.put("model", MODEL);
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0);
+        ObjectNode message = choice.putObject("message");
+        message.put("role", "assistant");
+        message.put("content", reply.text());
+        message.putNull("refusal");
+        choice.putNull("logprobs");
+        choice.put("finish_reason", "stop");
+        root.putObject("usage")
+                .put("prompt_tokens", 0)
+                .put("completion_tokens", 0)
+                .put("total_tokens", 0);
+        ObjectNode weft = root.putObject("weft");
+        weft.put("runId", reply.run().runId());
+        weft.put("status", reply.run().status().name());
+        return root;
+    }
+
+    private static ObjectNode chunk(String id, long created, ObjectNode delta, @Nullable String finish) {
+        ObjectNode root = Json.object();
+        root.put("id", id);
+        root.put("object", "chat.completion.chunk");
+        root.put("created", created);
+        root.put("model", MODEL);
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.set("delta", delta);
+        choice.putNull("logprobs");
+        if (finish == null) {
+            choice.putNull("finish_reason");
+        } else {
+            choice.put("finish_reason", finish);
+        }
+        return root;
+    }
+
+    private static ObjectNode delta(@Nullable String role, String content) {
+        ObjectNode delta = Json.object();
+        if (role != null) {
+            delta.put("role", role);
+        }
+        delta.put("content", content);
+        return delta;
+    }
+
+    /** The reply in pieces of a line or so, as a model would stream it. */
+    static List<String> pieces(String text) {
+        List<String> pieces = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == '\n' || (text.charAt(i) == ' ' && i - start >= 24)) {
+                pieces.add(text.substring(start, i + 1));
+                start = i + 1;
+            }
+        }
+        if (start < text.length()) {
+            pieces.add(text.substring(start));
+        }
+        return pieces;
+    }
+}

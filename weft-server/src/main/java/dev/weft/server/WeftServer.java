@@ -1,0 +1,463 @@
+package dev.weft.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.kagkarlsson.scheduler.Scheduler;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.Graph;
+import dev.weft.core.Json;
+import dev.weft.core.RecoveryWatcher;
+import dev.weft.core.Run;
+import dev.weft.core.Runner;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.memo.Memo;
+import dev.weft.plan.PlanExecutor;
+import dev.weft.plan.spi.PlanExecutorProvider;
+import dev.weft.store.AppDatabase;
+import dev.weft.workflow.NodeTypes;
+import dev.weft.workflow.Workflow;
+import dev.weft.workflow.WorkflowParser;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.ServerResponseHeaders;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * {@code weft serve}: one process that serves Weft's HTTP API and the OpenAI-compatible endpoint on
+ * Helidon's virtual-thread web server, fires Memo's reminders, and recovers runs whose process died.
+ * Every route but the health checks needs a bearer API key ({@link ApiKeys}). {@link #close} stops it
+ * gracefully: no new requests, those in flight (and the runs they drive) finish, then it stops.
+ * Thread-safe.
+ */
+public final class WeftServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(WeftServer.class.getName());
+
+    private final WebServer web;
+    private final String host;
+    private final Backend backend;
+    private final List<String> routes;
+    private final AtomicInteger inFlight;
+    private final Duration drainTimeout;
+    private final Optional<Scheduler> reminders;
+    private final Optional<RecoveryWatcher> recovery;
+    private final Optional<WebhookDispatcher> webhooks;
+
+    private WeftServer(
+            WebServer web,
+            String host,
+            Backend backend,
+            List<String> routes,
+            AtomicInteger inFlight,
+            Duration drainTimeout,
+            Optional<Scheduler> reminders,
+            Optional<RecoveryWatcher> recovery,
+            Optional<WebhookDispatcher> webhooks) {
+        this.web = web;
+        this.host = host;
+        this.backend = backend;
+        this.routes = routes;
+        this.inFlight = inFlight;
+        this.drainTimeout = drainTimeout;
+        this.reminders = reminders;
+        this.recovery = recovery;
+        this.webhooks = webhooks;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The port it listens on (the one chosen when it was asked for port 0). */
+    public int port() {
+        return web.port();
+    }
+
+    /** Where it listens, e.g. {@code http://127.0.0.1:8080/}. */
+    public URI uri() {
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/");
+    }
+
+    /** Every route it serves, as {@code "METHOD /path/{param}"}. */
+    public List<String> routes() {
+        return routes;
+    }
+
+    /** The runner that drives the runs its requests start or continue. */
+    public Runner runner() {
+        return backend.runner();
+    }
+
+    /**
+     * Stops gracefully: new requests are refused ({@code 503 E_UNAVAILABLE}) and event streams end, the
+     * requests in flight finish (each run they drive reaches its end or a wait, and is committed), as
+     * do the runs started without waiting, for at most the drain timeout; then the listener, the reminder scheduler and the recovery
+     * watcher stop. The store is the caller's to close.
+     */
+    @Override
+    public void close() {
+        if (!backend.stopping().compareAndSet(false, true)) {
+            return;
+        }
+        backend.hub().wakeAll();
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        while ((inFlight.get() > 0 || !backend.detached().isEmpty()) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        web.stop();
+        recovery.ifPresent(RecoveryWatcher::close);
+        reminders.ifPresent(Scheduler::stop);
+        webhooks.ifPresent(WebhookDispatcher::close);
+    }
+
+    /** The requests being answered now (for a graceful stop, and tests of it). */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Builds and starts a {@link WeftServer}. */
+    public static final class Builder {
+        private RunStore store;
+        private Memo memo;
+        private Runner.Builder runner;
+        private Function<Run, Optional<Graph>> graphs;
+        private NodeTypes nodeTypes;
+        private RunTracing tracing;
+        private String host = "127.0.0.1";
+        private int port = 8080;
+        private boolean reminders = true;
+        private Duration recoveryInterval = Duration.ofSeconds(10);
+        private Duration drainTimeout = Duration.ofSeconds(30);
+        private Duration webhookInterval = Duration.ofSeconds(1);
+        private Duration webhookBackoff = Duration.ofSeconds(1);
+
+        private Builder() {}
+
+        /** The store of runs, keys and Memo's data (SQLite or PostgreSQL). Required. */
+        public Builder store(RunStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** Memo (default: {@code Memo.open(store)}, offline). */
+        public Builder memo(Memo memo) {
+            this.memo = Objects.requireNonNull(memo, "memo");
+            return this;
+        }
+
+        /** How runs are driven (lease, durability, clock); the server adds its own listener. */
+        public Builder runner(Runner.Builder runner) {
+            this.runner = Objects.requireNonNull(runner, "runner");
+            return this;
+        }
+
+        /**
+         * The graph of a stored run, for resuming, re-running, forking and recovering it (default:
+         * plan runs through their executor, workflow runs from their stored definition with the
+         * standard node types).
+         */
+        public Builder graphs(Function<Run, Optional<Graph>> graphs) {
+            this.graphs = Objects.requireNonNull(graphs, "graphs");
+            return this;
+        }
+
+        /** Spans for the runs this server drives, their steps, tool and model calls (default: none). */
+        public Builder tracing(RunTracing tracing) {
+            this.tracing = Objects.requireNonNull(tracing, "tracing");
+            return this;
+        }
+
+        /** The node types uploaded workflows may use (default: the standard ones). */
+        public Builder nodeTypes(NodeTypes nodeTypes) {
+            this.nodeTypes = Objects.requireNonNull(nodeTypes, "nodeTypes");
+            return this;
+        }
+
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** The port to listen on; 0 picks a free one. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be from 0 to 65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Whether to run Memo's reminder scheduler (default true). */
+        public Builder reminders(boolean reminders) {
+            this.reminders = reminders;
+            return this;
+        }
+
+        /** How often to look for runs whose process died; zero turns recovery off (default 10 s). */
+        public Builder recoveryInterval(Duration interval) {
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("recovery interval must not be negative, was " + interval);
+            }
+            this.recoveryInterval = interval;
+            return this;
+        }
+
+        /**
+         * How often to look for reminders to send to users' webhooks (default 1 s; a reminder this
+         * process fires is sent at once); zero sends none.
+         */
+        public Builder webhookInterval(Duration interval) {
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("webhook interval must not be negative, was " + interval);
+            }
+            this.webhookInterval = interval;
+            return this;
+        }
+
+        /** How long a webhook's first retry waits; each next one waits twice as long (default 1 s). */
+        public Builder webhookBackoff(Duration backoff) {
+            if (backoff.isNegative() || backoff.isZero()) {
+                throw new IllegalArgumentException("webhook backoff must be positive, was " + backoff);
+            }
+            this.webhookBackoff = backoff;
+            return this;
+        }
+
+        /** How long {@link #close} waits for requests in flight (default 30 s). */
+        public Builder drainTimeout(Duration drainTimeout) {
+            if (drainTimeout.isNegative()) {
+                throw new IllegalArgumentException("drain timeout must not be negative, was " + drainTimeout);
+            }
+            this.drainTimeout = drainTimeout;
+            return this;
+        }
+
+        /**
+         * Opens the keys' table (migrating it), and starts listening, the reminders and recovery.
+         *
+         * @throws WeftException {@code E_STORE_UNAVAILABLE} if the store's database cannot be used
+         */
+        public WeftServer start() {
+            if (store == null) {
+                throw new IllegalStateException("a store is required: WeftServer.builder().store(...)");
+            }
+            Memo memo = this.memo == null ? Memo.open(store) : this.memo;
+            ApiKeys keys = ApiKeys.open(store);
+            EventHub hub = new EventHub();
+            Runner.Builder runs = (runner == null ? Runner.builder().store(store) : runner).listener(hub);
+            if (tracing != null) {
+                runs.listener(tracing);
+            }
+            Runner built = runs.build();
+            NodeTypes types = nodeTypes == null ? NodeTypes.standard() : nodeTypes;
+            Function<Run, Optional<Graph>> graphsOf =
+                    graphs == null ? run -> defaultGraph(run, store, memo, types) : graphs;
+            Backend backend = new Backend(
+                    store,
+                    built,
+                    memo,
+                    graphsOf,
+                    hub,
+                    new AtomicBoolean(),
+                    types,
+                    java.util.concurrent.ConcurrentHashMap.newKeySet());
+            Webhooks webhooks = new Webhooks(AppDatabase.of(store));
+            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero()
+                    ? Optional.empty()
+                    : Optional.of(WebhookDispatcher.start(
+                            webhooks, memo.data().notifications(), memo::notice, webhookInterval, webhookBackoff));
+            memo.reminders().onFire(notification -> {
+                hub.wake(MemoApi.topic(notification.user()));
+                dispatcher.ifPresent(WebhookDispatcher::wake);
+            });
+            AtomicInteger inFlight = new AtomicInteger();
+
+            HttpRouting.Builder routing = HttpRouting.builder();
+            routing.addFilter((chain, req, res) -> filter(chain, req, res, keys, backend, inFlight));
+            routing.error(WeftException.class, (req, res, e) -> Http.error(res, e));
+            routing.error(UncheckedIOException.class, (req, res, e) -> {
+                // the client went away mid-answer; nothing to send
+            });
+            routing.error(RuntimeException.class, (req, res, e) -> {
+                LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + req.prologue(), e);
+                Http.error(res, 500, ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
+            });
+            Routes routes = new Routes(routing);
+            routes.get("/healthz", (req, res) -> Http.ok(res, Json.object().put("status", "ok")));
+            routes.get("/readyz", (req, res) -> ready(res, store));
+            routes.get("/openapi.json", WeftServer::openapi);
+            new RunsApi(backend).register(routes);
+            new MemoApi(backend, webhooks).register(routes);
+            new OpenAiApi(backend).register(routes);
+            new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
+            routing.any((req, res) -> Http.error(
+                    res,
+                    404,
+                    ErrorCode.E_NOT_FOUND,
+                    "no route " + req.prologue().method().text() + " "
+                            + req.path().path()));
+
+            WebServer web = WebServer.builder()
+                    .host(host)
+                    .port(port)
+                    .shutdownHook(false)
+                    .maxPayloadSize(Http.MAX_BODY + 1L)
+                    .directHandlers(handlers -> {
+                        for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
+                            handlers.addHandler(type, WeftServer::direct);
+                        }
+                    })
+                    .routing(routing)
+                    .build()
+                    .start();
+            Optional<Scheduler> scheduler = reminders
+                    ? Optional.of(memo.reminders()
+                            .start(
+                                    Duration.ofSeconds(1),
+                                    "weft-serve-" + ProcessHandle.current().pid()))
+                    : Optional.empty();
+            Optional<RecoveryWatcher> watcher = recoveryInterval.isZero()
+                    ? Optional.empty()
+                    : Optional.of(RecoveryWatcher.start(built, recoveryInterval, graphsOf));
+            return new WeftServer(
+                    web, host, backend, routes.registered(), inFlight, drainTimeout, scheduler, watcher, dispatcher);
+        }
+    }
+
+    /** Authenticates every request but the health checks, and counts those in flight. */
+    private static void filter(
+            FilterChain chain,
+            RoutingRequest req,
+            RoutingResponse res,
+            ApiKeys keys,
+            Backend backend,
+            AtomicInteger inFlight) {
+        String path = req.path().path();
+        if (path.equals("/healthz") || path.equals("/readyz")) {
+            chain.proceed();
+            return;
+        }
+        inFlight.incrementAndGet();
+        try {
+            if (backend.stopping().get()) {
+                Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
+                return;
+            }
+            Optional<String> header = req.headers().first(HeaderNames.AUTHORIZATION);
+            Optional<ApiKeys.ApiKey> key = header.filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
+                    .map(h -> h.substring(7).trim())
+                    .flatMap(keys::authenticate);
+            if (key.isEmpty()) {
+                res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer");
+                Http.error(
+                        res,
+                        401,
+                        ErrorCode.E_UNAUTHORIZED,
+                        header.isEmpty()
+                                ? "an API key is required: send 'Authorization: Bearer <key>' (make one with"
+                                        + " 'weft keys create --user ID')"
+                                : "the API key is not known, or was revoked");
+                return;
+            }
+            req.context()
+                    .register(new Caller(
+                            key.get().user(), key.get().admin(), key.get().id()));
+            chain.proceed();
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * A request Helidon answers before routing it (a body over the limit, a malformed request line or
+     * header), in the API's error shape.
+     */
+    private static DirectHandler.TransportResponse direct(
+            DirectHandler.TransportRequest request,
+            DirectHandler.EventType type,
+            Status status,
+            ServerResponseHeaders headers,
+            String message) {
+        boolean tooLarge = type == DirectHandler.EventType.PAYLOAD_TOO_LARGE || status.code() == 413;
+        ErrorCode code = tooLarge ? ErrorCode.E_TOO_LARGE : Http.codeOf(status.code());
+        String text = tooLarge
+                ? "the request body is larger than " + Http.MAX_BODY + " bytes"
+                : Optional.ofNullable(message).orElse(status.reasonPhrase());
+        ObjectNode root = Json.object();
+        root.putObject("error").put("code", code.name()).put("message", text);
+        return DirectHandler.TransportResponse.builder()
+                .status(status)
+                .headers(headers)
+                .header(HeaderNames.CONTENT_TYPE, "application/json")
+                .entity(Json.write(root).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .keepAlive(type.keepAlive())
+                .build();
+    }
+
+    /** Ready when the store answers and the server's and Memo's tables are migrated (they were, at start). */
+    private static void ready(ServerResponse res, RunStore store) {
+        try {
+            AppDatabase.of(store).read("check readiness", connection -> {
+                try (var select = connection.prepareStatement("SELECT COUNT(*) FROM server_api_keys")) {
+                    select.executeQuery().close();
+                }
+                return null;
+            });
+            Http.ok(res, Json.object().put("status", "ready"));
+        } catch (WeftException e) {
+            Http.error(res, e);
+        }
+    }
+
+    private static void openapi(ServerRequest req, ServerResponse res) {
+        try (InputStream in = WeftServer.class.getResourceAsStream("openapi.json")) {
+            if (in == null) {
+                throw new IllegalStateException("openapi.json is missing from the server's jar");
+            }
+            res.header(HeaderNames.CONTENT_TYPE, "application/json");
+            res.send(in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A plan run's graph through its executor (Memo's, or one on the class path); a workflow run's from its definition. */
+    static Optional<Graph> defaultGraph(Run run, RunStore store, Memo memo, NodeTypes types) {
+        if (PlanExecutor.isPlanRun(run)) {
+            Optional<String> name = PlanExecutor.executorName(run);
+            if (name.filter(Memo.EXECUTOR::equals).isPresent()) {
+                return memo.executor().graphOf(run);
+            }
+            return name.flatMap(PlanExecutorProvider::find)
+                    .flatMap(p -> p.executor(store).graphOf(run));
+        }
+        if (!run.source().isObject() || !run.source().has("nodes")) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                Workflow.compile(WorkflowParser.fromJson(run.source(), "run " + run.id()), NodeTypes.standard())
+                        .graph());
+    }
+}
