@@ -163,6 +163,26 @@ public final class Memo {
         return reminders;
     }
 
+    /**
+     * What {@code user} asked Memo to remember: the memories that match {@code query} best (by their
+     * words and their meaning, as {@code memoryOperations} searches), or without a query the latest
+     * ones; at most {@code limit} (1–50).
+     *
+     * @throws WeftException {@code E_ARGS_INVALID} for a limit out of range
+     */
+    public ObjectNode memories(String user, Optional<String> query, int limit) {
+        ObjectNode args = Json.object();
+        args.put("operation", query.isPresent() ? "search" : "getContext");
+        query.ifPresent(q -> args.put("query", q));
+        args.put("limit", limit);
+        ZoneId zone = data.findUser(user).map(User::zone).orElse(java.time.ZoneOffset.UTC);
+        ObjectNode found = new dev.weft.memo.data.MemoryOperations(data, MemoTools.ENVIRONMENT_EMBEDDER)
+                .apply(args, new dev.weft.memo.data.OperationContext(user, zone, Instant.now(), "read"));
+        ObjectNode out = Json.object();
+        out.set("memories", query.isPresent() ? found.get("memories") : found.get("latest"));
+        return out;
+    }
+
     /** The plan executor Memo's runs are made with ({@link #EXECUTOR}). */
     public PlanExecutor executor() {
         return executor;

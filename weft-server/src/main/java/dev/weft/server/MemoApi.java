@@ -31,7 +31,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 
-/** {@code /api/memo}: a message to Memo from the key's user, and what that user keeps (reminders, tasks, events, lists). */
+/**
+ * {@code /api/memo}: a message to Memo from the key's user, and what that user keeps (reminders, tasks,
+ * events, lists, memories).
+ */
 final class MemoApi {
     /** How long a notification stream waits before it looks at the store again (reminders fired elsewhere). */
     private static final Duration LOOK_AGAIN = Duration.ofSeconds(1);
@@ -50,6 +53,7 @@ final class MemoApi {
         routes.get("/api/memo/tasks", this::tasks);
         routes.get("/api/memo/events", this::events);
         routes.get("/api/memo/lists", this::lists);
+        routes.get("/api/memo/memories", this::memories);
         routes.get("/api/memo/notifications", this::notifications);
         routes.get("/api/memo/webhook", this::webhook);
         routes.post("/api/memo/webhook", this::setWebhook);
@@ -297,5 +301,12 @@ final class MemoApi {
         ArrayNode lists = node.putArray("lists");
         backend.memo().data().lists().all(user).forEach(lists::add);
         Http.ok(res, node);
+    }
+
+    /** The user's memories: those matching {@code ?q=} best (words and meaning), else the latest; {@code ?limit=} 1–50. */
+    private void memories(ServerRequest req, ServerResponse res) {
+        String user = Caller.of(req).user();
+        int limit = Http.intQuery(req, "limit", 20, 1, 50);
+        Http.ok(res, backend.memo().memories(user, Http.query(req, "q"), limit));
     }
 }

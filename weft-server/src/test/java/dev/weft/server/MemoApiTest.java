@@ -123,6 +123,31 @@ final class MemoApiTest {
     }
 
     @Test
+    void memories_areSearchedForTheKeysUserOnly() {
+        fixture.ask(fixture.dana, "remember that the vendor needs two weeks notice");
+        fixture.ask(fixture.omer, "תזכור שהספק צריך שבועיים התראה");
+
+        JsonNode found =
+                fixture.get("api/memo/memories?q=vendor%20notice", fixture.dana).body();
+        JsonNode latest = fixture.get("api/memo/memories", fixture.omer).body();
+
+        assertThat(found.path("memories")).hasSize(1);
+        assertThat(found.path("memories").get(0).path("content").asText())
+                .isEqualTo("the vendor needs two weeks notice");
+        assertThat(found.path("memories").get(0).path("why").asText()).contains("vendor");
+        assertThat(latest.path("memories"))
+                .extracting(m -> m.path("content").asText())
+                .containsExactly("הספק צריך שבועיים התראה");
+        assertThat(fixture.get("api/memo/memories?q=vendor", fixture.omer)
+                        .body()
+                        .path("memories"))
+                .extracting(m -> m.path("content").asText())
+                .doesNotContain("the vendor needs two weeks notice");
+        assertThat(fixture.get("api/memo/memories?limit=0", fixture.dana).code())
+                .isEqualTo("E_BAD_INPUT");
+    }
+
+    @Test
     void aConnectedUserGetsEachReminderOnceAsAServerSentEvent() throws Exception {
         fixture.ask(fixture.dana, "remind me tomorrow at 9 to call the bank");
         fixture.ask(fixture.omer, "remind me tomorrow at 9 to water the plants");
