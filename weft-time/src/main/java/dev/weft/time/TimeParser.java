@@ -80,6 +80,7 @@ public interface TimeParser {
     final class Builder {
         private Language language = Language.AUTO;
         private DayOfWeek weekStart;
+        private NextWeekday nextWeekday = NextWeekday.COMING;
 
         private Builder() {}
 
@@ -94,8 +95,14 @@ public interface TimeParser {
             return this;
         }
 
+        /** How "next Monday" is read: the coming Monday (the default) or the Monday of next week. */
+        public Builder nextWeekday(NextWeekday nextWeekday) {
+            this.nextWeekday = Objects.requireNonNull(nextWeekday, "nextWeekday");
+            return this;
+        }
+
         public TimeParser build() {
-            return new DefaultTimeParser(language, weekStart);
+            return new DefaultTimeParser(language, weekStart, nextWeekday);
         }
     }
 }

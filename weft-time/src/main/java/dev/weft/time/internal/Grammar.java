@@ -8,6 +8,7 @@ import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
+import dev.weft.time.internal.DateRef.WithWeekday;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.InstantParse;
 import dev.weft.time.internal.Parsed.IntervalParse;
@@ -296,7 +297,7 @@ abstract class Grammar {
         if (third) {
             Token y = tok(i + 4);
             if (y.text().length() == 2) {
-                year = 2000 + y.value();
+                year = fullYear(y.value());
             } else if (y.text().length() == 4) {
                 year = y.value();
             } else {
@@ -315,6 +316,40 @@ abstract class Grammar {
             d = monthFirst ? date(year, b.value(), a.value()) : date(year, a.value(), b.value());
         }
         return d == null ? null : new Hit<>(d, end);
+    }
+
+    /**
+     * The year a two-digit year stands for: the one in the century that makes sense, 50 years either
+     * way of 2026 (16 is 2016, 81 is 1981, 60 is 2060).
+     */
+    static int fullYear(int twoDigits) {
+        return twoDigits <= 75 ? 2000 + twoDigits : 1900 + twoDigits;
+    }
+
+    /** {@code 2015-06}, {@code 2015/06}, {@code 6/2015}, {@code 06.2015}: a month of a year, or null. */
+    final Hit<MonthRef> yearMonthNumbers(int i) {
+        if (!num(i) || !num(i + 2) || !adjacent(i + 1) || !adjacent(i + 2)) {
+            return null;
+        }
+        if (!(sym(i + 1, '-') || sym(i + 1, '/') || sym(i + 1, '.'))) {
+            return null;
+        }
+        char s = tok(i + 1).text().charAt(0);
+        if (sym(i + 3, s) && adjacent(i + 3)) {
+            return null; // a full date
+        }
+        int month;
+        int year;
+        if (year(i) && tok(i + 2).text().length() <= 2) {
+            year = value(i);
+            month = value(i + 2);
+        } else if (tok(i).text().length() <= 2 && year(i + 2)) {
+            month = value(i);
+            year = value(i + 2);
+        } else {
+            return null;
+        }
+        return month < 1 || month > 12 ? null : new Hit<>(new MonthRef(month, year, 0), i + 3);
     }
 
     /** A valid calendar date, or null; year 0 (no year) accepts February 29. */
@@ -450,13 +485,19 @@ abstract class Grammar {
 
     private static DateRef combineOrdered(DateRef a, DateRef b) {
         if (a instanceof WeekdayRef w
-                && (w.mode() == WeekdayMode.NEXT || w.mode() == WeekdayMode.THIS)
+                && (w.mode() == WeekdayMode.NEXT || w.mode() == WeekdayMode.NEXT_SAID || w.mode() == WeekdayMode.THIS)
                 && b instanceof PeriodRef p
                 && p.grain() == Grain.WEEK) {
             return new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, p.shift());
         }
+        if (a instanceof WeekdayRef w
+                && (w.mode() == WeekdayMode.NEXT || w.mode() == WeekdayMode.THIS)
+                && ((b instanceof CalendarDate c && c.year() == 0)
+                        || (b instanceof DayOfMonthRef d && !d.relativeMonth()))) {
+            return new WithWeekday(b, w.day()); // "Mon, Sep 8": the next Sep 8 that is a Monday
+        }
         if (a instanceof WeekdayRef && (b instanceof CalendarDate || b instanceof DayOfMonthRef)) {
-            return b; // "Tuesday, the 19th": the date says it; the weekday only confirms it
+            return b; // "Tuesday, 19 May 2026": the date says it; the weekday only confirms it
         }
         if (a instanceof DayOfMonthRef d && !d.relativeMonth()) {
             if (b instanceof PeriodRef p && p.grain() == Grain.MONTH) {

@@ -515,6 +515,9 @@ final class HebrewGrammar extends Grammar {
         if (end < size && tok(end).isHebrew()) {
             String t = tok(end).text();
             if (NEXT.contains(t)) {
+                if (t.equals("הבא") || t.equals("הבאה")) {
+                    ref = new WeekdayRef(day.value(), WeekdayMode.NEXT_SAID, 0);
+                }
                 end++;
                 if (heExact(end, "אחרי")
                         && NEXT.contains(end + 1 < size ? tok(end + 1).text() : "")) {
