@@ -78,8 +78,9 @@ sealed interface DateRef {
 
     /**
      * A day of the Hebrew calendar, months numbered as ICU4J's {@code HebrewCalendar} (Tishri 0 …
-     * Elul 12, Adar 6); {@code year} 0 means the next such day from today on. {@code day} 0 stands
-     * for the whole month (grain month).
+     * Elul 12, Adar 6); {@code year} 0 means the next such day from today on, a year up to 3000 the
+     * such day in that Gregorian year, a later one a Hebrew year. {@code day} 0 stands for the whole
+     * month (grain month).
      */
     record HebrewDate(int month, int day, int year) implements DateRef {}
 }

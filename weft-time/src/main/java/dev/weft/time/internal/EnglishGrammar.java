@@ -260,8 +260,6 @@ final class EnglishGrammar extends Grammar {
             "tmorrow",
             "tomoro",
             "tomorro",
-            "2morrow",
-            "2moro",
             "tomrrow",
             "tomarrow",
             "tommorows");
@@ -304,6 +302,10 @@ final class EnglishGrammar extends Grammar {
 
     @Override
     Match interval(int i) {
+        Match counted = countedPeriods(i);
+        if (counted != null) {
+            return counted;
+        }
         boolean from = word(i, "from");
         boolean between = word(i, "between");
         int start = from || between ? i + 1 : i;
@@ -332,6 +334,47 @@ final class EnglishGrammar extends Grammar {
             return null; // "between 2 and Monday" is no interval
         }
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
+    }
+
+    /**
+     * "the next 3 days", "upcoming three days", "3 upcoming weeks", "the past two months": from the
+     * first of them to the last, at their grain; today and this week are not counted.
+     */
+    private Match countedPeriods(int i) {
+        int j = word(i, "in", "over", "during", "for", "within") ? i + 1 : i;
+        j = word(j, "the") ? j + 1 : j;
+        int sign;
+        Hit<Integer> n;
+        int unitAt;
+        if (word(j, "next", "upcoming", "coming", "following", "last", "past", "previous")) {
+            sign = word(j, "last", "past", "previous") ? -1 : 1;
+            n = cardinal(j + 1);
+            if (n == null && word(j + 1, "few", "couple")) {
+                n = new Hit<>(word(j + 1, "few") ? 3 : 2, word(j + 2, "of") ? j + 3 : j + 2);
+            }
+            if (n == null) {
+                return null;
+            }
+            unitAt = n.end();
+        } else {
+            n = cardinal(j);
+            if (n == null || !word(n.end(), "next", "upcoming", "coming", "following", "last", "past", "previous")) {
+                return null;
+            }
+            sign = word(n.end(), "last", "past", "previous") ? -1 : 1;
+            unitAt = n.end() + 1;
+        }
+        Grain g = unitAt < size && tok(unitAt).isWord()
+                ? COUNTED_PERIODS.get(tok(unitAt).text())
+                : null;
+        if (g == null || n.value() < 1 || n.value() > 1000) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new PeriodRef(g, sign > 0 ? 1 : -n.value());
+        b.date = new PeriodRef(g, sign > 0 ? n.value() : -1);
+        return new Match(new IntervalParse(a, b), i, unitAt + 1);
     }
 
     @Override
@@ -440,11 +483,22 @@ final class EnglishGrammar extends Grammar {
             s.now = true;
             return new Hit<>(s, i + 3);
         }
-        if ((word(i, "at") && word(i + 1, "present")) || (word(i, "this") && word(i + 1, "moment"))) {
+        if ((word(i, "at") && word(i + 1, "present"))
+                || (word(i, "this") && word(i + 1, "moment"))
+                || (word(i - 1, "at") && word(i, "the", "this") && word(i + 1, "moment"))
+                || (word(i - 1, "at") && word(i, "present"))) {
             s.now = true;
-            return new Hit<>(s, i + 2);
+            return new Hit<>(s, word(i, "present") ? i + 1 : i + 2);
         }
-        if (word(i, "today", "todays", "today's", "2day", "tday")) {
+        if (num(i) && value(i) == 2 && tok(i).text().length() == 1 && adjacent(i + 1)) {
+            if (word(i + 1, "morrow", "moro", "morow", "mrw")) {
+                return withDate(new RelativeDay(1), i + 2); // "2morrow"
+            }
+            if (word(i + 1, "day")) {
+                return withDate(new RelativeDay(0), i + 2);
+            }
+        }
+        if (word(i, "today", "todays", "today's", "tday")) {
             return withDate(new RelativeDay(0), i + 1);
         }
         if (i < size && tok(i).isWord() && TOMORROW.contains(tok(i).text())) {
@@ -824,6 +878,9 @@ final class EnglishGrammar extends Grammar {
             if (year(y)) {
                 year = value(y);
                 end = y + 1;
+            } else if (y > end && shortYear(y)) {
+                year = fullYear(value(y)); // "May 3rd, 81"
+                end = y + 1;
             }
             CalendarDate d = date(year, m, day.value());
             if (d != null) {
@@ -1202,6 +1259,13 @@ final class EnglishGrammar extends Grammar {
             return u == null ? null : new Hit<>(fractional(0.5, u), j + 1);
         }
         int q = word(i, "a") ? i + 1 : i;
+        if (word(q, "three")
+                && word(q + 1, "quarters")
+                && word(q + 2, "of")
+                && word(q + 3, "an")
+                && word(q + 4, "hour")) {
+            return new Hit<>(new Offset(45, ChronoUnit.MINUTES), q + 5);
+        }
         if (word(q, "quarter")) {
             int j = word(q + 1, "of") ? q + 2 : q + 1;
             j = word(j, "an") ? j + 1 : j;
@@ -1556,6 +1620,7 @@ final class EnglishGrammar extends Grammar {
                                 "bst",
                                 "o'clock",
                                 "sharp",
+                                "ish",
                                 "please",
                                 "for")
                         .contains(t.text());

@@ -13,6 +13,8 @@ final class HebrewDates {
 
     private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    /** Years up to this are Gregorian ("Passover 2027"); above it, Hebrew (5787). */
+    private static final int GREGORIAN_YEARS = 3000;
 
     private HebrewDates() {}
 
@@ -20,9 +22,19 @@ final class HebrewDates {
     static DateValue resolve(HebrewDate h, LocalDate today) {
         Grain grain = h.day() == 0 ? Grain.MONTH : Grain.DAY;
         int day = Math.max(1, h.day());
-        if (h.year() != 0) {
+        if (h.year() > GREGORIAN_YEARS) {
             LocalDate d = gregorian(h.year(), h.month(), day);
             return d == null ? null : new DateValue(d, grain);
+        }
+        if (h.year() != 0) {
+            // a Gregorian year: the Hebrew year whose such day falls in it
+            for (int y = h.year() + 3760; y <= h.year() + 3761; y++) {
+                LocalDate d = gregorian(y, h.month(), day);
+                if (d != null && d.getYear() == h.year()) {
+                    return new DateValue(d, grain);
+                }
+            }
+            return null;
         }
         int year = hebrewYear(today);
         for (int y = year - 1; y <= year + 2; y++) {
