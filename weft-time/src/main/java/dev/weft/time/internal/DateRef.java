@@ -82,5 +82,22 @@ sealed interface DateRef {
      * such day in that Gregorian year, a later one a Hebrew year. {@code day} 0 stands for the whole
      * month (grain month).
      */
-    record HebrewDate(int month, int day, int year) implements DateRef {}
+    record HebrewDate(int month, int day, int year, Observance observance) implements DateRef {
+        HebrewDate(int month, int day, int year) {
+            this(month, day, year, Observance.EXACT);
+        }
+    }
+
+    /** How Israel moves a day of the Hebrew calendar off a weekday (the law since 2004 for the first three). */
+    enum Observance {
+        EXACT,
+        /** Independence Day, 5 Iyar: Friday and Saturday to Thursday, Monday to Tuesday. */
+        INDEPENDENCE,
+        /** Memorial Day, the day before Independence Day. */
+        MEMORIAL,
+        /** Holocaust Remembrance Day, 27 Nisan: Friday to Thursday, Sunday to Monday. */
+        HOLOCAUST,
+        /** A fast that falls on a Saturday is kept on Sunday (Tisha B'Av). */
+        FAST
+    }
 }

@@ -365,6 +365,22 @@ abstract class Grammar {
         return new CalendarDate(year, month, day);
     }
 
+    /** am or pm written in Latin letters ({@code pm}, {@code p.m.}, {@code PM}), also inside Hebrew text. */
+    final Hit<ClockTime.Meridiem> latinMeridiem(int i) {
+        int end;
+        ClockTime.Meridiem m;
+        if (word(i, "am", "a.m", "pm", "p.m")) {
+            m = word(i, "am", "a.m") ? ClockTime.Meridiem.AM : ClockTime.Meridiem.PM;
+            end = i + 1;
+        } else if (word(i, "a", "p") && sym(i + 1, '.') && word(i + 2, "m") && adjacent(i + 1)) {
+            m = word(i, "a") ? ClockTime.Meridiem.AM : ClockTime.Meridiem.PM;
+            end = i + 3;
+        } else {
+            return null;
+        }
+        return new Hit<>(m, sym(end, '.') && adjacent(end) ? end + 1 : end);
+    }
+
     /** A plausible four-digit year. */
     final boolean year(int i) {
         return num(i) && tok(i).text().length() == 4 && value(i) >= 1900 && value(i) <= 2200;
@@ -506,6 +522,13 @@ abstract class Grammar {
             if (b instanceof MonthRef m && m.shift() == 0) {
                 return date(m.year(), m.month(), d.day());
             }
+        }
+        if (a instanceof MonthRef m
+                && m.year() == 0
+                && m.shift() == 0
+                && b instanceof PeriodRef p
+                && p.grain() == Grain.YEAR) {
+            return new DateRef.MonthInYear(m.month(), p.shift()); // "June next year", "יוני בשנה הבאה"
         }
         if (a instanceof MonthRef m && m.year() == 0 && b instanceof YearRef y) {
             return new MonthRef(m.month(), y.year(), 0);

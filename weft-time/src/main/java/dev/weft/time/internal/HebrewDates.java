@@ -5,7 +5,9 @@ import com.ibm.icu.util.HebrewCalendar;
 import com.ibm.icu.util.TimeZone;
 import dev.weft.time.Grain;
 import dev.weft.time.internal.DateRef.HebrewDate;
+import dev.weft.time.internal.DateRef.Observance;
 import dev.weft.time.internal.Resolver.DateValue;
+import java.time.DayOfWeek;
 import java.time.LocalDate;
 
 /** Days of the Hebrew calendar as Gregorian dates, through ICU4J's {@link HebrewCalendar}; stateless. */
@@ -23,13 +25,13 @@ final class HebrewDates {
         Grain grain = h.day() == 0 ? Grain.MONTH : Grain.DAY;
         int day = Math.max(1, h.day());
         if (h.year() > GREGORIAN_YEARS) {
-            LocalDate d = gregorian(h.year(), h.month(), day);
+            LocalDate d = observed(h, h.year(), day);
             return d == null ? null : new DateValue(d, grain);
         }
         if (h.year() != 0) {
             // a Gregorian year: the Hebrew year whose such day falls in it
             for (int y = h.year() + 3760; y <= h.year() + 3761; y++) {
-                LocalDate d = gregorian(y, h.month(), day);
+                LocalDate d = observed(h, y, day);
                 if (d != null && d.getYear() == h.year()) {
                     return new DateValue(d, grain);
                 }
@@ -38,7 +40,7 @@ final class HebrewDates {
         }
         int year = hebrewYear(today);
         for (int y = year - 1; y <= year + 2; y++) {
-            LocalDate d = gregorian(y, h.month(), day);
+            LocalDate d = observed(h, y, day);
             if (d == null) {
                 continue;
             }
@@ -48,6 +50,26 @@ final class HebrewDates {
             }
         }
         return null;
+    }
+
+    /** The day {@code h} is kept in Hebrew year {@code year}, moved off the weekdays Israel moves it off. */
+    private static LocalDate observed(HebrewDate h, int year, int day) {
+        LocalDate d = gregorian(year, h.month(), day);
+        if (d == null) {
+            return null;
+        }
+        DayOfWeek w = d.getDayOfWeek();
+        return switch (h.observance()) {
+            case EXACT -> d;
+            case INDEPENDENCE, MEMORIAL -> {
+                LocalDate independence = w == DayOfWeek.FRIDAY
+                        ? d.minusDays(1)
+                        : w == DayOfWeek.SATURDAY ? d.minusDays(2) : w == DayOfWeek.MONDAY ? d.plusDays(1) : d;
+                yield h.observance() == Observance.MEMORIAL ? independence.minusDays(1) : independence;
+            }
+            case HOLOCAUST -> w == DayOfWeek.FRIDAY ? d.minusDays(1) : w == DayOfWeek.SUNDAY ? d.plusDays(1) : d;
+            case FAST -> w == DayOfWeek.SATURDAY ? d.plusDays(1) : d;
+        };
     }
 
     /** The Hebrew year (Anno Mundi) that holds a Gregorian date: 5787 for 2026-11-21. */
