@@ -243,6 +243,21 @@ final class EnglishGrammar extends Grammar {
             Map.entry("shavuot", new int[] {9, 6}),
             Map.entry("tisha b'av", new int[] {11, 9}));
 
+    /** The first words of the holidays' names, to try a name only where one may start. */
+    private static final Set<String> HOLIDAY_FIRST_WORDS =
+            firstWords(FIXED_HOLIDAYS.keySet(), WEEKDAY_HOLIDAYS.keySet(), JEWISH_HOLIDAYS.keySet());
+
+    @SafeVarargs
+    private static Set<String> firstWords(Set<String>... names) {
+        Set<String> first = new java.util.HashSet<>();
+        for (Set<String> set : names) {
+            for (String n : set) {
+                first.add(n.split("[ .]")[0]);
+            }
+        }
+        return Set.copyOf(first);
+    }
+
     /** The longest holiday name, in words. */
     private static final int HOLIDAY_WORDS = 4;
 
@@ -405,7 +420,7 @@ final class EnglishGrammar extends Grammar {
     // ---- instants ---------------------------------------------------------------------------
 
     @Override
-    Hit<InstantSpec> instant(int i, Context ctx) {
+    Hit<InstantSpec> readInstant(int i, Context ctx) {
         InstantSpec acc = new InstantSpec();
         int p = i;
         int end = -1;
@@ -464,7 +479,31 @@ final class EnglishGrammar extends Grammar {
         return best;
     }
 
+    private static final Hit<Object> NO_HIT = new Hit<>(new Object(), -1);
+
+    /** What relativeDay and dayNumber read at each token: many rules ask for the same. */
+    private Hit<?>[] relativeDays;
+
+    private Hit<?>[] dayNumbers;
+
+    @SuppressWarnings("unchecked")
     private Hit<InstantSpec> relativeDay(int i) {
+        if (i < 0 || i >= size) {
+            return null;
+        }
+        if (relativeDays == null) {
+            relativeDays = new Hit<?>[size];
+        }
+        Hit<?> known = relativeDays[i];
+        if (known == null) {
+            Hit<InstantSpec> read = readRelativeDay(i);
+            relativeDays[i] = read == null ? NO_HIT : read;
+            return read;
+        }
+        return known == NO_HIT ? null : (Hit<InstantSpec>) known;
+    }
+
+    private Hit<InstantSpec> readRelativeDay(int i) {
         InstantSpec s = new InstantSpec();
         if (word(i, "now") || word(i, "immediately", "asap")) {
             s.now = true;
@@ -670,7 +709,25 @@ final class EnglishGrammar extends Grammar {
     }
 
     /** A day of the month: {@code 15}, {@code 15th}, {@code fifteenth}, {@code twenty-first}. */
+    @SuppressWarnings("unchecked")
     private Hit<Integer> dayNumber(int i, boolean needOrdinal) {
+        if (i < 0 || i >= size) {
+            return null;
+        }
+        if (dayNumbers == null) {
+            dayNumbers = new Hit<?>[2 * size];
+        }
+        int k = needOrdinal ? size + i : i;
+        Hit<?> known = dayNumbers[k];
+        if (known == null) {
+            Hit<Integer> read = readDayNumber(i, needOrdinal);
+            dayNumbers[k] = read == null ? NO_HIT : read;
+            return read;
+        }
+        return known == NO_HIT ? null : (Hit<Integer>) known;
+    }
+
+    private Hit<Integer> readDayNumber(int i, boolean needOrdinal) {
         if (num(i) && tok(i).text().length() <= 2) {
             int v = value(i);
             if (v < 1 || v > 31) {
@@ -801,7 +858,7 @@ final class EnglishGrammar extends Grammar {
 
     /** Christmas, New Year's Eve, Thanksgiving, Hanukkah…, with an optional year: "Christmas 2016". */
     private Hit<InstantSpec> holiday(int i) {
-        if (i >= size || !tok(i).isWord()) {
+        if (i >= size || !tok(i).isWord() || !HOLIDAY_FIRST_WORDS.contains(tok(i).text())) {
             return null;
         }
         StringBuilder name = new StringBuilder();

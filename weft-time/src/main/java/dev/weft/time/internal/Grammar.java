@@ -78,8 +78,34 @@ abstract class Grammar {
     /** A weekend ("this weekend"), or null. */
     abstract Match weekend(int i);
 
-    /** An instant starting at token {@code i}, read in {@code context}, or null. */
-    abstract Hit<InstantSpec> instant(int i, Context context);
+    /** An instant starting at token {@code i}, read in {@code context}, or null; computed once per place. */
+    final Hit<InstantSpec> instant(int i, Context context) {
+        if (i < 0 || i > size) {
+            return readInstant(i, context);
+        }
+        int k = context.ordinal() * (size + 1) + i;
+        if (instants == null) {
+            instants = new Object[Context.values().length * (size + 1)];
+        }
+        Object cached = instants[k];
+        if (cached == null) {
+            Hit<InstantSpec> read = readInstant(i, context);
+            instants[k] = read == null ? NONE : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = cached == NONE ? null : (Hit<InstantSpec>) cached;
+        return hit;
+    }
+
+    /**
+     * Reads the instant starting at token {@code i}; {@link #instant} keeps what it read, so the
+     * spec it returns must not be changed afterwards.
+     */
+    abstract Hit<InstantSpec> readInstant(int i, Context context);
+
+    private static final Object NONE = new Object();
+    private Object[] instants;
 
     /** The head of a recurrence ("every Monday", "כל יום"), or null. */
     abstract Hit<RecurrenceBuilder> recurrenceHead(int i);

@@ -225,6 +225,19 @@ final class HebrewGrammar extends Grammar {
             holiday("האלווין", new CalendarDate(0, 10, 31)),
             holiday("הלווין", new CalendarDate(0, 10, 31)));
 
+    /** The first words of the holidays' names (and "חג", "שבועות"), to try a name only where one may start. */
+    private static final Map<String, Boolean> HOLIDAY_FIRST_WORDS = holidayFirstWords();
+
+    private static Map<String, Boolean> holidayFirstWords() {
+        Map<String, Boolean> first = new java.util.HashMap<>();
+        for (Holiday h : HOLIDAYS) {
+            first.put(h.words()[0], true);
+        }
+        first.put("חג", true);
+        first.put("שבועות", true);
+        return Map.copyOf(first);
+    }
+
     private static Holiday holiday(String words, DateRef date) {
         return new Holiday(words.split(" "), date);
     }
@@ -292,11 +305,28 @@ final class HebrewGrammar extends Grammar {
 
     private record Lex<T>(T value, String prefix) {}
 
+    private static final Lex<Object> NO_LEX = new Lex<>(new Object(), "");
+
+    /** What {@link #lookup} found, per lexicon and token: the grammar asks the same many times. */
+    private final java.util.IdentityHashMap<Map<String, ?>, Lex<?>[]> lookups = new java.util.IdentityHashMap<>();
+
     /** Looks a token up in a lexicon, trying it whole and then without up to three prefix letters. */
+    @SuppressWarnings("unchecked")
     private <T> Lex<T> lookup(int i, Map<String, T> lexicon) {
         if (i < 0 || i >= size || !tok(i).isWord()) {
             return null;
         }
+        Lex<?>[] known = lookups.computeIfAbsent(lexicon, k -> new Lex<?>[size]);
+        Lex<?> found = known[i];
+        if (found == null) {
+            Lex<T> read = readLookup(i, lexicon);
+            known[i] = read == null ? NO_LEX : read;
+            return read;
+        }
+        return found == NO_LEX ? null : (Lex<T>) found;
+    }
+
+    private <T> Lex<T> readLookup(int i, Map<String, T> lexicon) {
         String t = tok(i).text();
         T v = lexicon.get(t);
         if (v != null) {
@@ -485,7 +515,7 @@ final class HebrewGrammar extends Grammar {
     // ---- instants ---------------------------------------------------------------------------
 
     @Override
-    Hit<InstantSpec> instant(int i, Context ctx) {
+    Hit<InstantSpec> readInstant(int i, Context ctx) {
         InstantSpec acc = new InstantSpec();
         int p = i;
         int end = -1;
@@ -849,6 +879,9 @@ final class HebrewGrammar extends Grammar {
     /** Holidays: "חנוכה", "בפסח", "ראש השנה", "יום העצמאות 2027", "חג המולד"; "חג" before a name is optional. */
     private Hit<InstantSpec> holiday(int i) {
         if (i >= size || !tok(i).isHebrew()) {
+            return null;
+        }
+        if (lookup(i, HOLIDAY_FIRST_WORDS) == null) {
             return null;
         }
         int start = i;
@@ -1369,7 +1402,7 @@ final class HebrewGrammar extends Grammar {
         if (i >= size) {
             return null;
         }
-        Hit<Offset> around = duration(i);
+        Hit<Offset> around = i < size && (tok(i).isHebrew() || tok(i).isNumber()) ? duration(i) : null;
         if (around != null && around.value().dateBased() && heExact(around.end(), "לפני", "אחרי", "לאחר")) {
             Hit<InstantSpec> base = longest(relativeDay(around.end() + 1), date(around.end() + 1));
             if (base != null && base.value().date != null && base.value().time == null) {
@@ -1401,7 +1434,7 @@ final class HebrewGrammar extends Grammar {
             s.offset = ago ? d.value().negated() : d.value();
             return new Hit<>(s, end);
         }
-        Hit<Offset> d = duration(i);
+        Hit<Offset> d = around;
         if (d == null) {
             return null;
         }
