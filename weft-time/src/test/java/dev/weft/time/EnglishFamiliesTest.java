@@ -87,6 +87,8 @@ final class EnglishFamiliesTest {
         assertInstant("last day of February 2016", "2016-02-29", Grain.DAY);
         assertInstant("second last day of April", "2027-04-29", Grain.DAY);
         assertThat(PARSER.parse("the 31st of this month", NOW)).isEmpty();
+        assertInstant("mid June", "2027-06-15", Grain.DAY);
+        assertInstant("the middle of next month", "2026-12-15", Grain.DAY);
     }
 
     @Test
@@ -158,6 +160,7 @@ final class EnglishFamiliesTest {
         assertInstant("8 tomorrow", "2026-11-22T08:00", Grain.HOUR);
         assertInstant("4 o'clock am", "2026-11-22T04:00", Grain.HOUR);
         assertInstant("midday", "2026-11-22T12:00", Grain.HOUR);
+        assertInstant("quarter past noon", "2026-11-22T12:15", Grain.MINUTE);
         assertInstant("late evening @ 9", "2026-11-21T21:00", Grain.HOUR);
         assertInstant("tonight at 12", "2026-11-22T00:00", Grain.HOUR);
         assertInstant("tomorrow at 230ish", "2026-11-22T14:30", Grain.MINUTE);

@@ -779,10 +779,34 @@ final class EnglishGrammar extends Grammar {
         best = longest(best, nthWeekday(i));
         best = longest(best, boundary(i));
         best = longest(best, nthDayOf(i));
+        best = longest(best, midMonth(i));
         best = longest(best, nthWeekOf(i));
         best = longest(best, yearMonth(i));
         best = longest(best, holiday(i));
         return best;
+    }
+
+    /** "mid June", "mid-June", "the middle of next month": the 15th. */
+    private Hit<InstantSpec> midMonth(int i) {
+        int j = word(i, "in") ? i + 1 : i;
+        j = word(j, "the") ? j + 1 : j;
+        if (word(j, "mid") && sym(j + 1, '-') && adjacent(j + 1)) {
+            j += 2;
+        } else if (word(j, "mid")) {
+            j++;
+        } else if (word(j, "middle") && word(j + 1, "of")) {
+            j += 2;
+        } else {
+            return null;
+        }
+        Hit<DateRef> m = monthSpec(j);
+        if (m == null) {
+            return null;
+        }
+        if (m.value() instanceof MonthRef r && r.year() == 0 && r.shift() == 0) {
+            return withDate(new CalendarDate(0, r.month(), 15), m.end());
+        }
+        return withDate(new NthDayOf(m.value(), 15), m.end());
     }
 
     /** "the 3rd day of last month", "fourth day of June", "last day of February 2016", "second last day of April". */
@@ -1744,11 +1768,16 @@ final class EnglishGrammar extends Grammar {
         if (hour == 0 && !twentyFour) {
             hour = 12;
         }
-        if (twentyFour) {
-            twentyFour = true;
-        }
+        boolean noon = word(j + 1, "noon");
         return new Hit<>(
-                new ClockTime(hour, minute, 0, Meridiem.NONE, twentyFour || hour > 12 || hour == 0, Grain.MINUTE), end);
+                new ClockTime(
+                        noon && !past ? 11 : hour,
+                        minute,
+                        0,
+                        Meridiem.NONE,
+                        noon || twentyFour || hour > 12 || hour == 0,
+                        Grain.MINUTE),
+                end); // "quarter past noon" is 12:15, on the 24-hour clock
     }
 
     // ---- parts of the day -------------------------------------------------------------------

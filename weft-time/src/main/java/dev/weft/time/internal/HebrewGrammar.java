@@ -831,9 +831,6 @@ final class HebrewGrammar extends Grammar {
         if (year(j)) {
             return new Hit<>(new YearRef(value(j)), j + 1);
         }
-        if (num(j) && year(j) == false && tok(j).text().length() == 4 && value(j) >= 1900) {
-            return null;
-        }
         Hit<InstantSpec> p = period(j);
         if (p != null && p.value().date instanceof PeriodRef r && r.grain() == Grain.YEAR) {
             return new Hit<>(r, p.end());
@@ -1209,9 +1206,7 @@ final class HebrewGrammar extends Grammar {
             return null;
         }
         int end = j + 1;
-        int y = heExact(end, "של") || startsWithPrefix(end, "ב") && year(end)
-                ? (heExact(end, "של") ? end + 1 : end)
-                : end;
+        int y = heExact(end, "של") ? end + 1 : end; // "הרבעון השני של 2019", "רבעון שני 2019"
         int year = year(y) ? value(y) : 0;
         return withDate(new QuarterRef(o.value(), year), year != 0 ? y + 1 : end);
     }
