@@ -50,6 +50,12 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void countedWeekdaysFromNowOrAgoSkipToday() {
+        assertInstant("בעוד שלושה ימי שני", "2026-12-07", Grain.DAY);
+        assertInstant("לפני שני ימי שישי", "2026-11-13", Grain.DAY);
+    }
+
+    @Test
     void countedPeriodsAreIntervalsFromTheFirstToTheLastOfThem() {
         assertInterval("בשלושת הימים הקרובים", "2026-11-22", "2026-11-24", Grain.DAY);
         assertInterval("ב-3 הימים הבאים", "2026-11-22", "2026-11-24", Grain.DAY);
@@ -130,6 +136,8 @@ final class HebrewFamiliesTest {
         assertInstant("יוני בשנה הבאה", "2027-06-01", Grain.MONTH);
         assertInstant("שבוע לפני פסח", "2027-04-15", Grain.DAY);
         assertInstant("שנתיים אחרי חנוכה", "2028-12-05", Grain.DAY);
+        assertInstant("יום שישי השני אחרי ראש השנה", "2027-10-15", Grain.DAY);
+        assertInstant("יום שלישי הכי קרוב ל-3 ביוני", "2027-06-01", Grain.DAY);
     }
 
     @Test

@@ -1217,6 +1217,10 @@ final class HebrewGrammar extends Grammar {
         if (day == null || day.end() >= size) {
             return null;
         }
+        Hit<InstantSpec> around = weekdayAround(day, day.end());
+        if (around != null) {
+            return around;
+        }
         Integer n = NTH.get(tok(day.end()).text());
         if (n == null) {
             return null;
@@ -1227,6 +1231,54 @@ final class HebrewGrammar extends Grammar {
         }
         Hit<DateRef> m = monthSpec(j);
         return m == null ? null : withDate(new NthWeekdayRef(n, day.value(), m.value()), m.end());
+    }
+
+    /**
+     * "יום שישי השני אחרי ראש השנה", "יום שני הראשון לפני פסח", "שישי אחרי חנוכה", "יום שלישי הכי קרוב
+     * ל-3 ביוני": a weekday counted from a date, or the one nearest to it.
+     */
+    private Hit<InstantSpec> weekdayAround(Hit<DayOfWeek> day, int j) {
+        if (heExact(j, "הכי", "הקרוב") || heExact(j, "הקרובה")) {
+            int k = heExact(j, "הכי") && heExact(j + 1, "קרוב", "קרובה") ? j + 2 : j + 1;
+            if (heExact(j, "הכי") && k == j + 1) {
+                return null;
+            }
+            if (heExact(k, "ביותר")) {
+                k++;
+            }
+            if (k < size && startsWithPrefix(k, "ל")) {
+                Hit<InstantSpec> base = baseDate(k, "ל");
+                if (base != null) {
+                    return withDate(new DateRef.ClosestWeekday(base.value().date, day.value()), base.end());
+                }
+            }
+            return null;
+        }
+        int n = 1;
+        int k = j;
+        Integer nth = k < size ? NTH.get(tok(k).text()) : null;
+        if (nth != null && nth > 0) {
+            n = nth;
+            k++;
+        }
+        if (!heExact(k, "אחרי", "לאחר", "לפני")) {
+            return null;
+        }
+        Hit<InstantSpec> base = longest(relativeDay(k + 1), date(k + 1));
+        if (base == null || base.value().date == null || base.value().time != null) {
+            return null;
+        }
+        return withDate(
+                new DateRef.WeekdayAfter(base.value().date, day.value(), heExact(k, "לפני") ? -n : n), base.end());
+    }
+
+    /** A date written with a prefix that only joins it to the words before: "ל-3 ביוני", "לפסח". */
+    private Hit<InstantSpec> baseDate(int k, String prefix) {
+        Hit<InstantSpec> base = date(k);
+        if (base == null && tok(k).isHebrew() && tok(k).text().startsWith(prefix)) {
+            return null;
+        }
+        return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
     private Hit<DateRef> monthSpec(int i) {
@@ -1411,6 +1463,18 @@ final class HebrewGrammar extends Grammar {
             int j = i + 1;
             if (heExact(j, "כ", "בערך", "עוד")) {
                 j++;
+            }
+            Number count = number(j);
+            if (count != null
+                    && count.prefix().isEmpty()
+                    && count.value() >= 1
+                    && heExact(count.end(), "ימי")
+                    && count.end() + 1 < size
+                    && DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
+                // "בעוד שלושה ימי שני", "לפני שני ימי שישי": counted weekdays
+                DayOfWeek day = DAY_NAMES.get(tok(count.end() + 1).text());
+                int n = ago ? -count.value() : count.value();
+                return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day, n), count.end() + 2);
             }
             Hit<Offset> d = duration(j);
             if (d == null) {
