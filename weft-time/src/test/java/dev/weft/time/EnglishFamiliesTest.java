@@ -137,6 +137,7 @@ final class EnglishFamiliesTest {
         assertInstant("two years from Christmas", "2028-12-25", Grain.DAY);
         assertInstant("second Friday after New Year 2016", "2016-01-15", Grain.DAY);
         assertInstant("the closest Tuesday to June 3rd", "2027-06-01", Grain.DAY);
+        assertInstant("the day after Christmas", "2026-12-26", Grain.DAY);
     }
 
     @Test

@@ -1428,6 +1428,14 @@ final class EnglishGrammar extends Grammar {
         if (weekdays != null) {
             return weekdays;
         }
+        int d0 = word(i, "the") ? i + 1 : i;
+        if (word(d0, "day") && word(d0 + 1, "after", "before")) {
+            Hit<InstantSpec> base = baseDate(d0 + 2); // "the day after Christmas"
+            if (base != null) {
+                int days = word(d0 + 1, "after") ? 1 : -1;
+                return withDate(new Shifted(base.value().date, new Offset(days, ChronoUnit.DAYS)), base.end());
+            }
+        }
         if (word(i, "in", "within", "after")) {
             int at = word(i + 1, "the") && word(i + 2, "next") ? i + 3 : i + 1;
             Hit<Offset> d = duration(at);
