@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.Json;
 import dev.weft.core.WeftException;
 import dev.weft.time.Language;
+import dev.weft.time.NextWeekday;
 import dev.weft.time.TimeExpression;
 import dev.weft.time.TimeInputException;
 import dev.weft.time.TimeJson;
@@ -51,7 +52,9 @@ public final class TimeCommand implements Runnable {
                 "Exit status: 0 done (also when TEXT holds no time), 2 bad input."
             })
     static final class ParseCommand implements Callable<Integer> {
-        private static final TimeParser PARSER = TimeParser.create();
+        private static final TimeParser COMING = TimeParser.create();
+        private static final TimeParser FOLLOWING =
+                TimeParser.builder().nextWeekday(NextWeekday.FOLLOWING).build();
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -70,6 +73,12 @@ public final class TimeCommand implements Runnable {
         @Nullable
         String tz;
 
+        @Option(
+                names = "--next-weekday",
+                paramLabel = "coming|following",
+                description = "How 'next Monday' is read: the coming Monday (default) or the Monday of next week.")
+        String nextWeekday = "coming";
+
         @Option(names = "--json", description = "Prints each expression as one JSON object.")
         boolean json;
 
@@ -86,9 +95,12 @@ public final class TimeCommand implements Runnable {
         @Parameters(paramLabel = "TEXT", arity = "0..*", description = "The text to read.")
         List<String> words = new ArrayList<>();
 
+        private TimeParser parser = COMING;
+
         @Override
         public Integer call() {
             try {
+                parser = NextWeekday.fromLabel(nextWeekday) == NextWeekday.FOLLOWING ? FOLLOWING : COMING;
                 return batch != null ? runBatch(batch) : runText();
             } catch (TimeInputException | WeftException e) {
                 return badInput(e.getMessage());
@@ -107,7 +119,7 @@ public final class TimeCommand implements Runnable {
             Language language = Language.fromCode(lang);
             PrintWriter out = spec.commandLine().getOut();
             if (all) {
-                List<TimeExpression> found = PARSER.find(text, reference, language);
+                List<TimeExpression> found = parser.find(text, reference, language);
                 if (found.isEmpty()) {
                     out.println(json ? TimeJson.none(text) : "none");
                 }
@@ -115,7 +127,7 @@ public final class TimeCommand implements Runnable {
                     out.println(json ? TimeJson.toJson(e) : readable(e));
                 }
             } else {
-                Optional<TimeExpression> best = PARSER.parse(text, reference, language);
+                Optional<TimeExpression> best = parser.parse(text, reference, language);
                 out.println(
                         json
                                 ? TimeJson.toJson(best, text)
@@ -166,7 +178,7 @@ public final class TimeCommand implements Runnable {
                 JsonNode tzField = request.get("tz");
                 ZonedDateTime reference =
                         reference(nowText, tzField != null && tzField.isTextual() ? tzField.asText() : tz);
-                return TimeJson.toJson(PARSER.parse(text.asText(), reference, language), text.asText());
+                return TimeJson.toJson(parser.parse(text.asText(), reference, language), text.asText());
             } catch (TimeInputException | WeftException e) {
                 return TimeJson.error("E_BAD_INPUT", e.getMessage());
             }

@@ -67,6 +67,28 @@ final class TimeCommandTest {
     }
 
     @Test
+    void readsNextWeekdayAsTheComingOneByDefaultAndAsNextWeeksWithFollowing() {
+        // Saturday 2026-11-21; the English week starts on Monday, so Sunday the 22nd is still this week's
+        Outcome coming = time("parse", "--now", NOW, "--json", "next Sunday");
+        assertThat(coming.json().get("value").asText()).isEqualTo("2026-11-22T00:00:00+02:00");
+
+        Outcome following = time("parse", "--now", NOW, "--next-weekday", "following", "--json", "next Sunday");
+        assertThat(following.exitCode()).isZero();
+        assertThat(following.json().get("value").asText()).isEqualTo("2026-11-29T00:00:00+02:00");
+
+        Outcome explicit = time("parse", "--now", NOW, "--next-weekday", "coming", "--json", "next Sunday");
+        assertThat(explicit.json().get("value").asText()).isEqualTo("2026-11-22T00:00:00+02:00");
+    }
+
+    @Test
+    void rejectsAnUnknownNextWeekdayReadingWithExitTwo() {
+        Outcome o = time("parse", "--now", NOW, "--next-weekday", "soonest", "next Sunday");
+
+        assertThat(o.exitCode()).isEqualTo(2);
+        assertThat(o.err()).startsWith("weft: E_BAD_INPUT: ").contains("soonest");
+    }
+
+    @Test
     void printsTypeNoneWhenTheTextHasNoTime() {
         Outcome o = time("parse", "--now", NOW, "--json", "buy milk");
 

@@ -12,20 +12,24 @@ import org.jspecify.annotations.Nullable;
 final class DefaultTimeParser implements TimeParser {
     private final Language language;
     private final @Nullable DayOfWeek weekStart;
+    private final NextWeekday nextWeekday;
 
-    DefaultTimeParser(Language language, @Nullable DayOfWeek weekStart) {
+    DefaultTimeParser(Language language, @Nullable DayOfWeek weekStart, NextWeekday nextWeekday) {
         this.language = language;
         this.weekStart = weekStart;
+        this.nextWeekday = nextWeekday;
     }
 
     @Override
     public Optional<TimeExpression> parse(String text, ZonedDateTime now, Language language) {
-        return ExpressionFinder.parse(checked(text), Objects.requireNonNull(now, "now"), language, weekStart);
+        return ExpressionFinder.parse(
+                checked(text), Objects.requireNonNull(now, "now"), language, weekStart, nextWeekday);
     }
 
     @Override
     public List<TimeExpression> find(String text, ZonedDateTime now, Language language) {
-        return ExpressionFinder.find(checked(text), Objects.requireNonNull(now, "now"), language, weekStart);
+        return ExpressionFinder.find(
+                checked(text), Objects.requireNonNull(now, "now"), language, weekStart, nextWeekday);
     }
 
     @Override

@@ -4,7 +4,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 
-/** Writes expressions as the JSON of {@code weft time parse --json}, by hand: the module has no dependencies. */
+/** Writes expressions as the JSON of {@code weft time parse --json}, by hand: the module needs no JSON library. */
 public final class TimeJson {
 
     private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxxx");

@@ -14,26 +14,28 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>Values are in the zone (or offset) of {@code now}, unless the text names a zone ({@code 8:00
- *       PST}, {@code Europe/London}); then they are in that zone.
+ *       PST}, {@code Europe/London}); then the clock time is read there and converted to the zone of
+ *       {@code now}.
  *   <li>An instant's value is the start of its grain: "tomorrow" is 00:00 tomorrow (grain day), "next
  *       month" the 1st of next month (grain month), "next week" the first day of next week (grain
  *       week). Weeks start on Monday in English and on Sunday in Hebrew (see {@link
  *       Builder#weekStart}).
  *   <li>A bare clock time ("at 9", "ב-8") is its next occurrence: today if still ahead, else
- *       tomorrow. Written without am/pm, 6-11 may be morning or evening (whichever comes first), 1-5
- *       are afternoon (nobody means 3 at night without saying so) and 12 is noon. With a day named
+ *       tomorrow. Written without am/pm or a part of the day, it is the next such hour in the future,
+ *       morning or evening ("at 2" at 14:30 is 02:00 tomorrow); 12 is noon or midnight. With a day named
  *       ("tomorrow at 3", "מחר ב-5"), 7-11 are morning, 12 noon and 1-6 afternoon or evening. A part
  *       of the day decides: "at 8 in the evening" is 20:00. An English "10:30" is ambiguous in the
  *       same way (unless written "08:30" or past 12); a Hebrew "10:30" is on the 24-hour clock.
  *   <li>A part of the day alone stands for an hour: morning 09:00, noon 12:00, afternoon 15:00,
  *       evening ("tonight", "הערב") 19:00, night 21:00 (grain hour).
  *   <li>A weekday alone ("Monday", "ביום שני", "next Monday", "יום שני הבא") is its next occurrence
- *       after today, never today; "this Monday" is today if today is Monday. "last Monday" is the
+ *       after today, never today; "this Monday" is today if today is Monday. "next Monday" is the
+ *       same by default, or the Monday of next week (see {@link Builder#nextWeekday}). "last Monday" is the
  *       latest one before today; "Tuesday next week" is the Tuesday of next week.
  *   <li>A date without a year is its next occurrence from today on; a month name is this month or the
  *       next such month.
  *   <li>Offsets under a day ("in 15 minutes", "עוד שעתיים") are exact (grain minute); offsets of days
- *       or more ("in 3 days", "לפני שבוע") are the start of that day (grain day).
+ *       or more ("in 3 days", "לפני שבוע") keep the time of day (grain hour).
  *   <li>"end of the month" is its last day; "end of the week" its Friday; "EOD" 17:00.
  *   <li>Spans are UTF-16 offsets into the text, start inclusive and end exclusive.
  * </ul>
@@ -80,6 +82,7 @@ public interface TimeParser {
     final class Builder {
         private Language language = Language.AUTO;
         private DayOfWeek weekStart;
+        private NextWeekday nextWeekday = NextWeekday.COMING;
 
         private Builder() {}
 
@@ -94,8 +97,14 @@ public interface TimeParser {
             return this;
         }
 
+        /** How "next Monday" is read: the coming Monday (the default) or the Monday of next week. */
+        public Builder nextWeekday(NextWeekday nextWeekday) {
+            this.nextWeekday = Objects.requireNonNull(nextWeekday, "nextWeekday");
+            return this;
+        }
+
         public TimeParser build() {
-            return new DefaultTimeParser(language, weekStart);
+            return new DefaultTimeParser(language, weekStart, nextWeekday);
         }
     }
 }

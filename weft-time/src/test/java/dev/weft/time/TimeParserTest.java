@@ -7,7 +7,6 @@ import java.time.DayOfWeek;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -103,10 +102,12 @@ final class TimeParserTest {
     }
 
     @Test
-    void readsABareClockTimeAsItsNextOccurrence() {
+    void readsABareClockTimeAsTheNextSuchHour() {
         assertInstant("at 9", "2026-11-21T21:00", Grain.HOUR);
         assertInstant("at 3", "2026-11-21T15:00", Grain.HOUR);
-        assertInstant("at 2", "2026-11-22T14:00", Grain.HOUR);
+        assertInstant("at 2", "2026-11-22T02:00", Grain.HOUR);
+        assertInstant("at 12", "2026-11-22T00:00", Grain.HOUR);
+        assertInstant("ב-2", "2026-11-22T02:00", Grain.HOUR);
         assertInstant("9am", "2026-11-22T09:00", Grain.HOUR);
         assertInstant("15:30", "2026-11-21T15:30", Grain.MINUTE);
         assertInstant("at 730 in the evening", "2026-11-21T19:30", Grain.MINUTE);
@@ -164,8 +165,8 @@ final class TimeParserTest {
         assertInstant("in 15 minutes", "2026-11-21T14:45", Grain.MINUTE);
         assertInstant("in half an hour", "2026-11-21T15:00", Grain.MINUTE);
         assertInstant("in twenty-five minutes", "2026-11-21T14:55", Grain.MINUTE);
-        assertInstant("3 days ago", "2026-11-18", Grain.DAY);
-        assertInstant("in a couple of days", "2026-11-23", Grain.DAY);
+        assertInstant("3 days ago", "2026-11-18T14:00", Grain.HOUR);
+        assertInstant("in a couple of days", "2026-11-23T14:00", Grain.HOUR);
     }
 
     @Test
@@ -174,18 +175,19 @@ final class TimeParserTest {
         assertInstant("בעוד רבע שעה", "2026-11-21T14:45", Grain.MINUTE);
         assertInstant("בעוד שעה וחצי", "2026-11-21T16:00", Grain.MINUTE);
         assertInstant("בעוד עשרים וארבע שעות", "2026-11-22T14:30", Grain.MINUTE);
-        assertInstant("לפני שבעה ימים", "2026-11-14", Grain.DAY);
-        assertInstant("בעוד שבועיים", "2026-12-05", Grain.DAY);
+        assertInstant("לפני שבעה ימים", "2026-11-14T14:00", Grain.HOUR);
+        assertInstant("בעוד שבועיים", "2026-12-05T14:00", Grain.HOUR);
     }
 
     @Test
-    void putsAValueInTheZoneTheTextNames() {
+    void convertsATimeInAZoneTheTextNamesToTheZoneOfNow() {
         TimeExpression.Instant pst = instant("8:00 PST");
-        assertThat(pst.value().toOffsetDateTime().toString()).isEqualTo("2026-11-21T08:00-08:00");
+        assertThat(pst.value().toOffsetDateTime().toString()).isEqualTo("2026-11-21T18:00+02:00");
         TimeExpression.Instant gmt = instant("at 9am GMT");
-        assertThat(gmt.value().getOffset()).isEqualTo(ZoneOffset.UTC);
+        assertThat(gmt.value().toOffsetDateTime().toString()).isEqualTo("2026-11-22T11:00+02:00");
         TimeExpression.Instant london = instant("tomorrow at 9 Europe/London");
-        assertThat(london.value().getZone()).isEqualTo(ZoneId.of("Europe/London"));
+        assertThat(london.value().getZone()).isEqualTo(JERUSALEM);
+        assertThat(london.value().toLocalDateTime()).isEqualTo(LocalDateTime.parse("2026-11-22T11:00"));
     }
 
     @Test

@@ -4,15 +4,21 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
+import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.EndOf;
+import dev.weft.time.internal.DateRef.HebrewDate;
+import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
+import dev.weft.time.internal.DateRef.NthDayOf;
+import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
+import dev.weft.time.internal.DateRef.WeekdayAfter;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
@@ -128,6 +134,8 @@ final class EnglishGrammar extends Grammar {
             Map.entry("hours", ChronoUnit.HOURS),
             Map.entry("hr", ChronoUnit.HOURS),
             Map.entry("hrs", ChronoUnit.HOURS),
+            Map.entry("h", ChronoUnit.HOURS),
+            Map.entry("m", ChronoUnit.MINUTES),
             Map.entry("day", ChronoUnit.DAYS),
             Map.entry("days", ChronoUnit.DAYS),
             Map.entry("week", ChronoUnit.WEEKS),
@@ -141,10 +149,135 @@ final class EnglishGrammar extends Grammar {
             Map.entry("yr", ChronoUnit.YEARS),
             Map.entry("yrs", ChronoUnit.YEARS));
 
-    private static final Map<String, Grain> PERIODS =
-            Map.of("week", Grain.WEEK, "month", Grain.MONTH, "quarter", Grain.QUARTER, "year", Grain.YEAR);
+    private static final Map<String, Grain> PERIODS = Map.of(
+            "week", Grain.WEEK,
+            "wk", Grain.WEEK,
+            "month", Grain.MONTH,
+            "quarter", Grain.QUARTER,
+            "qtr", Grain.QUARTER,
+            "year", Grain.YEAR,
+            "yr", Grain.YEAR);
 
-    private static final Set<String> TOMORROW = Set.of("tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tommorrow");
+    /** Periods counted in "the next 3 days", "3 upcoming weeks", "the past two months". */
+    private static final Map<String, Grain> COUNTED_PERIODS = Map.ofEntries(
+            Map.entry("days", Grain.DAY),
+            Map.entry("day", Grain.DAY),
+            Map.entry("weeks", Grain.WEEK),
+            Map.entry("week", Grain.WEEK),
+            Map.entry("wks", Grain.WEEK),
+            Map.entry("months", Grain.MONTH),
+            Map.entry("month", Grain.MONTH),
+            Map.entry("quarters", Grain.QUARTER),
+            Map.entry("qtrs", Grain.QUARTER),
+            Map.entry("years", Grain.YEAR),
+            Map.entry("year", Grain.YEAR),
+            Map.entry("yrs", Grain.YEAR));
+
+    /** Holidays on a fixed day of the Gregorian calendar, by their words. */
+    private static final Map<String, CalendarDate> FIXED_HOLIDAYS = Map.ofEntries(
+            Map.entry("christmas", new CalendarDate(0, 12, 25)),
+            Map.entry("xmas", new CalendarDate(0, 12, 25)),
+            Map.entry("christmas day", new CalendarDate(0, 12, 25)),
+            Map.entry("christmas eve", new CalendarDate(0, 12, 24)),
+            Map.entry("xmas eve", new CalendarDate(0, 12, 24)),
+            Map.entry("boxing day", new CalendarDate(0, 12, 26)),
+            Map.entry("new year's eve", new CalendarDate(0, 12, 31)),
+            Map.entry("new years eve", new CalendarDate(0, 12, 31)),
+            Map.entry("new year eve", new CalendarDate(0, 12, 31)),
+            Map.entry("nye", new CalendarDate(0, 12, 31)),
+            Map.entry("new year's day", new CalendarDate(0, 1, 1)),
+            Map.entry("new years day", new CalendarDate(0, 1, 1)),
+            Map.entry("new year day", new CalendarDate(0, 1, 1)),
+            Map.entry("new year's", new CalendarDate(0, 1, 1)),
+            Map.entry("new years", new CalendarDate(0, 1, 1)),
+            Map.entry("new year", new CalendarDate(0, 1, 1)),
+            Map.entry("valentine's day", new CalendarDate(0, 2, 14)),
+            Map.entry("valentines day", new CalendarDate(0, 2, 14)),
+            Map.entry("valentine's", new CalendarDate(0, 2, 14)),
+            Map.entry("valentine day", new CalendarDate(0, 2, 14)),
+            Map.entry("halloween", new CalendarDate(0, 10, 31)),
+            Map.entry("st patrick's day", new CalendarDate(0, 3, 17)),
+            Map.entry("st. patrick's day", new CalendarDate(0, 3, 17)),
+            Map.entry("saint patrick's day", new CalendarDate(0, 3, 17)),
+            Map.entry("st patricks day", new CalendarDate(0, 3, 17)),
+            Map.entry("april fools day", new CalendarDate(0, 4, 1)),
+            Map.entry("april fool's day", new CalendarDate(0, 4, 1)),
+            Map.entry("april fools", new CalendarDate(0, 4, 1)),
+            Map.entry("independence day", new CalendarDate(0, 7, 4)),
+            Map.entry("veterans day", new CalendarDate(0, 11, 11)),
+            Map.entry("veteran's day", new CalendarDate(0, 11, 11)));
+
+    /** Holidays on the n-th weekday of a month: {n, ISO weekday, month}. */
+    private static final Map<String, int[]> WEEKDAY_HOLIDAYS = Map.ofEntries(
+            Map.entry("thanksgiving", new int[] {4, 4, 11}),
+            Map.entry("thanksgiving day", new int[] {4, 4, 11}),
+            Map.entry("mother's day", new int[] {2, 7, 5}),
+            Map.entry("mothers day", new int[] {2, 7, 5}),
+            Map.entry("father's day", new int[] {3, 7, 6}),
+            Map.entry("fathers day", new int[] {3, 7, 6}),
+            Map.entry("memorial day", new int[] {-1, 1, 5}),
+            Map.entry("labor day", new int[] {1, 1, 9}),
+            Map.entry("labour day", new int[] {1, 1, 9}),
+            Map.entry("mlk day", new int[] {3, 1, 1}),
+            Map.entry("martin luther king day", new int[] {3, 1, 1}),
+            Map.entry("presidents day", new int[] {3, 1, 2}),
+            Map.entry("presidents' day", new int[] {3, 1, 2}),
+            Map.entry("president's day", new int[] {3, 1, 2}),
+            Map.entry("columbus day", new int[] {2, 1, 10}));
+
+    /** Jewish holidays, on their day of the Hebrew calendar: {ICU month, day}. */
+    private static final Map<String, int[]> JEWISH_HOLIDAYS = Map.ofEntries(
+            Map.entry("rosh hashanah", new int[] {0, 1}),
+            Map.entry("rosh hashana", new int[] {0, 1}),
+            Map.entry("yom kippur", new int[] {0, 10}),
+            Map.entry("sukkot", new int[] {0, 15}),
+            Map.entry("simchat torah", new int[] {0, 22}),
+            Map.entry("hanukkah", new int[] {2, 25}),
+            Map.entry("chanukah", new int[] {2, 25}),
+            Map.entry("hanukah", new int[] {2, 25}),
+            Map.entry("tu bishvat", new int[] {4, 15}),
+            Map.entry("purim", new int[] {6, 14}),
+            Map.entry("passover", new int[] {7, 15}),
+            Map.entry("pesach", new int[] {7, 15}),
+            Map.entry("lag baomer", new int[] {8, 18}),
+            Map.entry("shavuot", new int[] {9, 6}),
+            Map.entry("tisha b'av", new int[] {11, 9}));
+
+    /** The first words of the holidays' names, to try a name only where one may start. */
+    private static final Set<String> HOLIDAY_FIRST_WORDS =
+            firstWords(FIXED_HOLIDAYS.keySet(), WEEKDAY_HOLIDAYS.keySet(), JEWISH_HOLIDAYS.keySet());
+
+    @SafeVarargs
+    private static Set<String> firstWords(Set<String>... names) {
+        Set<String> first = new java.util.HashSet<>();
+        for (Set<String> set : names) {
+            for (String n : set) {
+                first.add(n.split("[ .]")[0]);
+            }
+        }
+        return Set.copyOf(first);
+    }
+
+    /** The longest holiday name, in words. */
+    private static final int HOLIDAY_WORDS = 4;
+
+    private static final Set<String> TOMORROW = Set.of(
+            "tomorrow",
+            "tmrw",
+            "tmr",
+            "tmrow",
+            "tomorow",
+            "tommorow",
+            "tommorrow",
+            "tomorrw",
+            "tomorrows",
+            "tomorrow's",
+            "tmorrow",
+            "tomoro",
+            "tomorro",
+            "tomrrow",
+            "tomarrow",
+            "tommorows");
 
     /** Words after which an otherwise ambiguous month or weekday name is read as one. */
     private static final Set<String> DATE_CONTEXT = Set.of(
@@ -184,6 +317,10 @@ final class EnglishGrammar extends Grammar {
 
     @Override
     Match interval(int i) {
+        Match counted = countedPeriods(i);
+        if (counted != null) {
+            return counted;
+        }
         boolean from = word(i, "from");
         boolean between = word(i, "between");
         int start = from || between ? i + 1 : i;
@@ -214,6 +351,47 @@ final class EnglishGrammar extends Grammar {
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
     }
 
+    /**
+     * "the next 3 days", "upcoming three days", "3 upcoming weeks", "the past two months": from the
+     * first of them to the last, at their grain; today and this week are not counted.
+     */
+    private Match countedPeriods(int i) {
+        int j = word(i, "in", "over", "during", "for", "within") ? i + 1 : i;
+        j = word(j, "the") ? j + 1 : j;
+        int sign;
+        Hit<Integer> n;
+        int unitAt;
+        if (word(j, "next", "upcoming", "coming", "following", "last", "past", "previous")) {
+            sign = word(j, "last", "past", "previous") ? -1 : 1;
+            n = cardinal(j + 1);
+            if (n == null && word(j + 1, "few", "couple")) {
+                n = new Hit<>(word(j + 1, "few") ? 3 : 2, word(j + 2, "of") ? j + 3 : j + 2);
+            }
+            if (n == null) {
+                return null;
+            }
+            unitAt = n.end();
+        } else {
+            n = cardinal(j);
+            if (n == null || !word(n.end(), "next", "upcoming", "coming", "following", "last", "past", "previous")) {
+                return null;
+            }
+            sign = word(n.end(), "last", "past", "previous") ? -1 : 1;
+            unitAt = n.end() + 1;
+        }
+        Grain g = unitAt < size && tok(unitAt).isWord()
+                ? COUNTED_PERIODS.get(tok(unitAt).text())
+                : null;
+        if (g == null || n.value() < 1 || n.value() > 1000) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new PeriodRef(g, sign > 0 ? 1 : -n.value());
+        b.date = new PeriodRef(g, sign > 0 ? n.value() : -1);
+        return new Match(new IntervalParse(a, b), i, unitAt + 1);
+    }
+
     @Override
     Match weekend(int i) {
         int j = i;
@@ -242,7 +420,7 @@ final class EnglishGrammar extends Grammar {
     // ---- instants ---------------------------------------------------------------------------
 
     @Override
-    Hit<InstantSpec> instant(int i, Context ctx) {
+    Hit<InstantSpec> readInstant(int i, Context ctx) {
         InstantSpec acc = new InstantSpec();
         int p = i;
         int end = -1;
@@ -290,17 +468,42 @@ final class EnglishGrammar extends Grammar {
         }
         best = longest(best, partOfDay(q, acc));
         if (acc.time != null || acc.date != null) {
-            Hit<java.time.ZoneId> z = zone(q);
-            if (z != null) {
+            boolean paren = sym(q, '(');
+            Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);
+            if (z != null && (!paren || sym(z.end(), ')'))) {
                 InstantSpec s = new InstantSpec();
                 s.zone = z.value();
-                best = longest(best, new Hit<>(s, z.end()));
+                best = longest(best, new Hit<>(s, paren ? z.end() + 1 : z.end()));
             }
         }
         return best;
     }
 
+    private static final Hit<Object> NO_HIT = new Hit<>(new Object(), -1);
+
+    /** What relativeDay and dayNumber read at each token: many rules ask for the same. */
+    private Hit<?>[] relativeDays;
+
+    private Hit<?>[] dayNumbers;
+
+    @SuppressWarnings("unchecked")
     private Hit<InstantSpec> relativeDay(int i) {
+        if (i < 0 || i >= size) {
+            return null;
+        }
+        if (relativeDays == null) {
+            relativeDays = new Hit<?>[size];
+        }
+        Hit<?> known = relativeDays[i];
+        if (known == null) {
+            Hit<InstantSpec> read = readRelativeDay(i);
+            relativeDays[i] = read == null ? NO_HIT : read;
+            return read;
+        }
+        return known == NO_HIT ? null : (Hit<InstantSpec>) known;
+    }
+
+    private Hit<InstantSpec> readRelativeDay(int i) {
         InstantSpec s = new InstantSpec();
         if (word(i, "now") || word(i, "immediately", "asap")) {
             s.now = true;
@@ -310,13 +513,37 @@ final class EnglishGrammar extends Grammar {
             s.now = true;
             return new Hit<>(s, i + 2);
         }
-        if (word(i, "today")) {
+        if (word(i, "atm", "rn", "currently", "presently") || (word(i, "just") && word(i + 1, "now") && lenient)) {
+            s.now = true;
+            return new Hit<>(s, word(i, "just") ? i + 2 : i + 1);
+        }
+        if ((word(i, "at") && word(i + 1, "the", "this") && word(i + 2, "moment"))
+                || (word(i, "as") && word(i + 1, "of") && word(i + 2, "now"))) {
+            s.now = true;
+            return new Hit<>(s, i + 3);
+        }
+        if ((word(i, "at") && word(i + 1, "present"))
+                || (word(i, "this") && word(i + 1, "moment"))
+                || (word(i - 1, "at") && word(i, "the", "this") && word(i + 1, "moment"))
+                || (word(i - 1, "at") && word(i, "present"))) {
+            s.now = true;
+            return new Hit<>(s, word(i, "present") ? i + 1 : i + 2);
+        }
+        if (num(i) && value(i) == 2 && tok(i).text().length() == 1 && adjacent(i + 1)) {
+            if (word(i + 1, "morrow", "moro", "morow", "mrw")) {
+                return withDate(new RelativeDay(1), i + 2); // "2morrow"
+            }
+            if (word(i + 1, "day")) {
+                return withDate(new RelativeDay(0), i + 2);
+            }
+        }
+        if (word(i, "today", "todays", "today's", "tday")) {
             return withDate(new RelativeDay(0), i + 1);
         }
         if (i < size && tok(i).isWord() && TOMORROW.contains(tok(i).text())) {
             return withDate(new RelativeDay(1), i + 1);
         }
-        if (word(i, "yesterday")) {
+        if (word(i, "yesterday", "yesterdays", "yesterday's", "yday", "yest")) {
             return withDate(new RelativeDay(-1), i + 1);
         }
         int j = word(i, "the") ? i + 1 : i;
@@ -329,7 +556,7 @@ final class EnglishGrammar extends Grammar {
         if (word(j, "day") && word(j + 1, "before") && word(j + 2, "yesterday")) {
             return withDate(new RelativeDay(-2), j + 3);
         }
-        if (word(i, "tonight", "tonite")) {
+        if (word(i, "tonight", "tonite", "tonights", "tonight's", "2night")) {
             s.date = new RelativeDay(0);
             s.partOfDay = PartOfDay.EVENING;
             s.thisPartOfDay = true;
@@ -374,12 +601,18 @@ final class EnglishGrammar extends Grammar {
     }
 
     private Hit<InstantSpec> weekday(int i) {
+        Hit<InstantSpec> special = weekdayOfWeek(i);
+        if (special != null) {
+            return special;
+        }
         int j = i;
         WeekdayMode mode = WeekdayMode.NEXT;
         boolean modified = true;
         if (word(j, "the", "this") && word(j + 1, "following", "next", "coming")) {
+            mode = word(j + 1, "next") ? WeekdayMode.NEXT_SAID : WeekdayMode.NEXT;
             j += 2;
         } else if (word(j, "next", "coming", "following")) {
+            mode = word(j, "next") ? WeekdayMode.NEXT_SAID : WeekdayMode.NEXT;
             j++;
         } else if (word(j, "this")) {
             mode = WeekdayMode.THIS;
@@ -405,11 +638,68 @@ final class EnglishGrammar extends Grammar {
             }
         }
         DateRef ref = new WeekdayRef(day, mode, 0);
+        if (!modified && word(end, "of", "from", "in")) {
+            Hit<InstantSpec> week = period(end + 1);
+            if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
+                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, p.shift()), week.end());
+            }
+            if (word(end + 1, "the") && word(end + 2, "week")) {
+                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, 0), end + 3);
+            }
+        }
         if (mode != WeekdayMode.LAST && word(end, "after") && word(end + 1, "next")) {
             ref = new Shifted(new WeekdayRef(day, WeekdayMode.NEXT, 0), new Offset(7, ChronoUnit.DAYS));
             end += 2;
         }
         return withDate(ref, end);
+    }
+
+    /**
+     * "next week's Friday"; "the second Friday after New Year", "the Monday before Christmas"; "the
+     * closest Tuesday to June 3rd".
+     */
+    private Hit<InstantSpec> weekdayOfWeek(int i) {
+        Hit<Integer> shift = shiftWord(i);
+        if (shift != null && word(shift.end(), "week's", "weeks")) {
+            DayOfWeek day = dayName(shift.end() + 1);
+            if (day != null) {
+                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, shift.value()), skipDot(shift.end() + 2));
+            }
+        }
+        int j = word(i, "the") ? i + 1 : i;
+        if (word(j, "closest", "nearest")) {
+            DayOfWeek day = dayName(j + 1);
+            if (day != null && word(j + 2, "to")) {
+                Hit<InstantSpec> base = baseDate(j + 3);
+                if (base != null) {
+                    return withDate(new ClosestWeekday(base.value().date, day), base.end());
+                }
+            }
+            return null;
+        }
+        int n = 1;
+        Hit<Integer> o = dayNumber(j, true);
+        if (o != null && o.value() <= 5) {
+            n = o.value();
+            j = o.end();
+        } else if (j == i) {
+            return null;
+        }
+        DayOfWeek day = dayName(j);
+        if (day == null || !word(j + 1, "after", "before") || word(j + 2, "next", "last")) {
+            return null;
+        }
+        Hit<InstantSpec> base = baseDate(j + 2);
+        if (base == null) {
+            return null;
+        }
+        return withDate(new WeekdayAfter(base.value().date, day, word(j + 1, "after") ? n : -n), base.end());
+    }
+
+    /** A date that other dates are counted from: "Christmas", "June 3rd", "tomorrow". */
+    private Hit<InstantSpec> baseDate(int i) {
+        Hit<InstantSpec> base = longest(relativeDay(i), date(i));
+        return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
     // ---- dates ------------------------------------------------------------------------------
@@ -419,7 +709,25 @@ final class EnglishGrammar extends Grammar {
     }
 
     /** A day of the month: {@code 15}, {@code 15th}, {@code fifteenth}, {@code twenty-first}. */
+    @SuppressWarnings("unchecked")
     private Hit<Integer> dayNumber(int i, boolean needOrdinal) {
+        if (i < 0 || i >= size) {
+            return null;
+        }
+        if (dayNumbers == null) {
+            dayNumbers = new Hit<?>[2 * size];
+        }
+        int k = needOrdinal ? size + i : i;
+        Hit<?> known = dayNumbers[k];
+        if (known == null) {
+            Hit<Integer> read = readDayNumber(i, needOrdinal);
+            dayNumbers[k] = read == null ? NO_HIT : read;
+            return read;
+        }
+        return known == NO_HIT ? null : (Hit<Integer>) known;
+    }
+
+    private Hit<Integer> readDayNumber(int i, boolean needOrdinal) {
         if (num(i) && tok(i).text().length() <= 2) {
             int v = value(i);
             if (v < 1 || v > 31) {
@@ -470,7 +778,160 @@ final class EnglishGrammar extends Grammar {
         best = longest(best, yearOnly(i));
         best = longest(best, nthWeekday(i));
         best = longest(best, boundary(i));
+        best = longest(best, nthDayOf(i));
+        best = longest(best, midMonth(i));
+        best = longest(best, nthWeekOf(i));
+        best = longest(best, yearMonth(i));
+        best = longest(best, holiday(i));
         return best;
+    }
+
+    /** "mid June", "mid-June", "the middle of next month": the 15th. */
+    private Hit<InstantSpec> midMonth(int i) {
+        int j = word(i, "in") ? i + 1 : i;
+        j = word(j, "the") ? j + 1 : j;
+        if (word(j, "mid") && sym(j + 1, '-') && adjacent(j + 1)) {
+            j += 2;
+        } else if (word(j, "mid")) {
+            j++;
+        } else if (word(j, "middle") && word(j + 1, "of")) {
+            j += 2;
+        } else {
+            return null;
+        }
+        Hit<DateRef> m = monthSpec(j);
+        if (m == null) {
+            return null;
+        }
+        if (m.value() instanceof MonthRef r && r.year() == 0 && r.shift() == 0) {
+            return withDate(new CalendarDate(0, r.month(), 15), m.end());
+        }
+        return withDate(new NthDayOf(m.value(), 15), m.end());
+    }
+
+    /** "the 3rd day of last month", "fourth day of June", "last day of February 2016", "second last day of April". */
+    private Hit<InstantSpec> nthDayOf(int i) {
+        Hit<Integer> n = countFromEnd(i);
+        if (n == null || !word(n.end(), "day") || !word(n.end() + 1, "of", "in")) {
+            return null;
+        }
+        Hit<DateRef> frame = frame(n.end() + 2);
+        if (frame == null) {
+            return null;
+        }
+        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
+            CalendarDate d = date(0, m.month(), n.value());
+            return d == null ? null : withDate(d, frame.end());
+        }
+        return withDate(new NthDayOf(frame.value(), n.value()), frame.end());
+    }
+
+    /** "second week of March 2015", "the last week of June 2019", "2nd last week of 2017". */
+    private Hit<InstantSpec> nthWeekOf(int i) {
+        Hit<Integer> n = countFromEnd(i);
+        if (n == null || !word(n.end(), "week") || !word(n.end() + 1, "of", "in")) {
+            return null;
+        }
+        Hit<DateRef> frame = frame(n.end() + 2);
+        return frame == null ? null : withDate(new NthWeekOf(frame.value(), n.value()), frame.end());
+    }
+
+    /** "[the] first", "3rd", "last", "second last", "2nd to last": n, or -n counted from the end. */
+    private Hit<Integer> countFromEnd(int i) {
+        int j = word(i, "the") ? i + 1 : i;
+        if (word(j, "last", "final")) {
+            return new Hit<>(-1, j + 1);
+        }
+        Hit<Integer> o = dayNumber(j, true);
+        if (o == null) {
+            return null;
+        }
+        if (word(o.end(), "last")) {
+            return new Hit<>(-o.value(), o.end() + 1);
+        }
+        if (word(o.end(), "to") && word(o.end() + 1, "last")) {
+            return new Hit<>(-o.value(), o.end() + 2);
+        }
+        return o;
+    }
+
+    /** A month or a year that holds days or weeks: "June", "June 2019", "next month", "2017", "this year". */
+    private Hit<DateRef> frame(int i) {
+        Hit<DateRef> m = monthSpec(i);
+        if (m != null) {
+            return m;
+        }
+        if (year(i)) {
+            return new Hit<>(new YearRef(value(i)), i + 1);
+        }
+        Hit<Integer> shift = shiftWord(i);
+        if (shift != null && word(shift.end(), "year", "yr")) {
+            return new Hit<>(new PeriodRef(Grain.YEAR, shift.value()), shift.end() + 1);
+        }
+        if (word(i, "the") && word(i + 1, "year")) {
+            return new Hit<>(new PeriodRef(Grain.YEAR, 0), i + 2);
+        }
+        return null;
+    }
+
+    /** {@code 2015-06}, {@code 2015/06}, {@code 6/2015}: a month of a year. */
+    private Hit<InstantSpec> yearMonth(int i) {
+        Hit<MonthRef> m = yearMonthNumbers(i);
+        return m == null ? null : withDate(m.value(), m.end());
+    }
+
+    /** Christmas, New Year's Eve, Thanksgiving, Hanukkah…, with an optional year: "Christmas 2016". */
+    private Hit<InstantSpec> holiday(int i) {
+        if (i >= size || !tok(i).isWord() || !HOLIDAY_FIRST_WORDS.contains(tok(i).text())) {
+            return null;
+        }
+        StringBuilder name = new StringBuilder();
+        DateRef best = null;
+        int end = -1;
+        for (int k = i; k < size && k < i + HOLIDAY_WORDS; k++) {
+            Token t = tok(k);
+            if (t.isSymbol('.') && adjacent(k)) {
+                name.append('.');
+                continue;
+            }
+            if (!t.isWord()) {
+                break;
+            }
+            if (k > i) {
+                name.append(' ');
+            }
+            name.append(t.text());
+            String key = name.toString();
+            CalendarDate fixed = FIXED_HOLIDAYS.get(key);
+            int[] nth = WEEKDAY_HOLIDAYS.get(key);
+            int[] jewish = JEWISH_HOLIDAYS.get(key);
+            if (fixed != null) {
+                best = fixed;
+                end = k + 1;
+            } else if (nth != null) {
+                best = new NthWeekdayRef(nth[0], DayOfWeek.of(nth[1]), new MonthRef(nth[2], 0, 0));
+                end = k + 1;
+            } else if (jewish != null) {
+                best = new HebrewDate(jewish[0], jewish[1], 0);
+                end = k + 1;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        int y = sym(end, ',') ? end + 1 : end;
+        if (year(y)) {
+            int year = value(y);
+            best = switch (best) {
+                case CalendarDate c -> date(year, c.month(), c.day());
+                case NthWeekdayRef n ->
+                    new NthWeekdayRef(n.n(), n.day(), new MonthRef(((MonthRef) n.month()).month(), year, 0));
+                case HebrewDate h -> new HebrewDate(h.month(), h.day(), year);
+                default -> best;
+            };
+            end = y + 1;
+        }
+        return best == null ? null : withDate(best, end);
     }
 
     /** {@code March 3rd}, {@code Feb 15 2027}, {@code in March}, {@code next March}, {@code May 2027}. */
@@ -498,6 +959,9 @@ final class EnglishGrammar extends Grammar {
             if (year(y)) {
                 year = value(y);
                 end = y + 1;
+            } else if (y > end && shortYear(y)) {
+                year = fullYear(value(y)); // "May 3rd, 81"
+                end = y + 1;
             }
             CalendarDate d = date(year, m, day.value());
             if (d != null) {
@@ -510,6 +974,22 @@ final class EnglishGrammar extends Grammar {
         }
         if (!monthAllowed(i, monthToken, k)) {
             return null;
+        }
+        if (shift == 0 && word(k, "after") && word(k + 1, "next")) {
+            return withDate(new Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), k + 2);
+        }
+        if (shift == 0 && word(k, "in") && word(k + 1, "a", "one") && word(k + 2, "year", "yr")) {
+            return withDate(new MonthInYear(m, 1), k + 3);
+        }
+        if (shift == 0 && word(k, "in") && word(k + 2, "years", "yrs")) {
+            Hit<Integer> n = cardinal(k + 1);
+            if (n != null && n.value() < 100) {
+                return withDate(new MonthInYear(m, n.value()), k + 3);
+            }
+        }
+        Hit<Integer> yearShift = shiftWord(k);
+        if (shift == 0 && yearShift != null && word(yearShift.end(), "year", "yr")) {
+            return withDate(new MonthInYear(m, yearShift.value()), yearShift.end() + 1);
         }
         return withDate(new MonthRef(m, 0, shift), k);
     }
@@ -532,9 +1012,23 @@ final class EnglishGrammar extends Grammar {
         if (year(y)) {
             year = value(y);
             end = y + 1;
+        } else if (shortYear(y)) {
+            year = fullYear(value(y));
+            end = y + 1;
         }
         CalendarDate d = date(year, m, day.value());
         return d == null ? null : withDate(d, end);
+    }
+
+    /** A two-digit year after a date ("3rd May 16"), not an hour ("May 3rd 10 am", "at 16:00"). */
+    private boolean shortYear(int i) {
+        return num(i)
+                && tok(i).text().length() == 2
+                && !sym(i + 1, ':')
+                && !sym(i + 1, '.')
+                && meridiem(i + 1) == null
+                && oclock(i + 1) < 0
+                && !word(i + 1, "h", "hours", "hrs", "ish");
     }
 
     private Hit<InstantSpec> numericDate(int i) {
@@ -549,7 +1043,7 @@ final class EnglishGrammar extends Grammar {
     private Hit<InstantSpec> dayOfMonth(int i) {
         boolean the = word(i, "the");
         int j = the ? i + 1 : i;
-        Hit<Integer> day = dayNumber(j, !the);
+        Hit<Integer> day = dayNumber(j, !the && !(num(j) && word(j + 1, "of")));
         if (day == null) {
             return null;
         }
@@ -560,6 +1054,9 @@ final class EnglishGrammar extends Grammar {
             return null; // "the first" alone is rarely a date
         }
         int end = day.end();
+        if (word(end, "day") && word(end + 1, "of")) {
+            end++;
+        }
         if (word(end, "of")) {
             int k = word(end + 1, "the") ? end + 2 : end + 1;
             if (word(k, "month")) {
@@ -630,13 +1127,19 @@ final class EnglishGrammar extends Grammar {
     private Hit<InstantSpec> quarter(int i) {
         int q = 0;
         int end;
+        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            int len = tok(i).text().length();
+            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
+            q = value(i + 2);
+            return year == 0 || q < 1 || q > 4 ? null : withDate(new QuarterRef(q, year), i + 3);
+        }
         if (word(i, "q") && num(i + 1) && adjacent(i + 1)) {
             q = value(i + 1);
             end = i + 2;
         } else {
             int j = word(i, "the") ? i + 1 : i;
             Hit<Integer> n = dayNumber(j, true);
-            if (n == null || !word(n.end(), "quarter")) {
+            if (n == null || !word(n.end(), "quarter", "qtr")) {
                 return null;
             }
             q = n.value();
@@ -786,6 +1289,11 @@ final class EnglishGrammar extends Grammar {
         if (num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
             return new Hit<>(Double.parseDouble(tok(i).text() + "." + tok(i + 2).text()), i + 3);
         }
+        if (num(i) && sym(i + 1, '/') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            int a = value(i);
+            int b = value(i + 2);
+            return b > a && b <= 10 && unit(i + 3) != null ? new Hit<>((double) a / b, i + 3) : null;
+        }
         int j = word(i, "a") ? i + 1 : i;
         if (word(j, "couple")) {
             return new Hit<>(2.0, word(j + 1, "of") ? j + 2 : j + 1);
@@ -832,6 +1340,13 @@ final class EnglishGrammar extends Grammar {
             return u == null ? null : new Hit<>(fractional(0.5, u), j + 1);
         }
         int q = word(i, "a") ? i + 1 : i;
+        if (word(q, "three")
+                && word(q + 1, "quarters")
+                && word(q + 2, "of")
+                && word(q + 3, "an")
+                && word(q + 4, "hour")) {
+            return new Hit<>(new Offset(45, ChronoUnit.MINUTES), q + 5);
+        }
         if (word(q, "quarter")) {
             int j = word(q + 1, "of") ? q + 2 : q + 1;
             j = word(j, "an") ? j + 1 : j;
@@ -848,6 +1363,10 @@ final class EnglishGrammar extends Grammar {
             return new Hit<>(new Offset(Math.round(a.value() * 14), ChronoUnit.DAYS), a.end() + 1);
         }
         ChronoUnit u = unit(a.end());
+        if (u == null && num(a.end() - 1) && sym(a.end(), '\'') && adjacent(a.end())) {
+            u = sym(a.end() + 1, '\'') && adjacent(a.end() + 1) ? ChronoUnit.SECONDS : ChronoUnit.MINUTES;
+            return new Hit<>(new Offset(Math.round(a.value()), u), u == ChronoUnit.SECONDS ? a.end() + 2 : a.end() + 1);
+        }
         if (u == null) {
             return null;
         }
@@ -880,7 +1399,43 @@ final class EnglishGrammar extends Grammar {
         return new Hit<>(total, end);
     }
 
+    /** "three Mondays from now", "2 Fridays ago", "the next 3 Fridays"' last: counted weekdays. */
+    private Hit<InstantSpec> countedWeekdays(int i) {
+        Hit<Integer> n = cardinal(i);
+        if (n == null || n.value() < 1 || n.value() > 60) {
+            return null;
+        }
+        DayOfWeek day = dayName(n.end());
+        if (day == null || (n.value() > 1 && !PLURAL_DAYS.contains(tok(n.end()).text()))) {
+            return null;
+        }
+        int end = n.end() + 1;
+        if (word(end, "from") && word(end + 1, "now", "today")) {
+            return withDate(new WeekdayAfter(new RelativeDay(0), day, n.value()), end + 2);
+        }
+        if (word(end, "hence", "later")) {
+            return withDate(new WeekdayAfter(new RelativeDay(0), day, n.value()), end + 1);
+        }
+        if (word(end, "ago") || (word(end, "before") && word(end + 1, "now", "today"))) {
+            return withDate(
+                    new WeekdayAfter(new RelativeDay(0), day, -n.value()), word(end, "ago") ? end + 1 : end + 2);
+        }
+        return null;
+    }
+
     private Hit<InstantSpec> offset(int i) {
+        Hit<InstantSpec> weekdays = countedWeekdays(i);
+        if (weekdays != null) {
+            return weekdays;
+        }
+        int d0 = word(i, "the") ? i + 1 : i;
+        if (word(d0, "day") && word(d0 + 1, "after", "before")) {
+            Hit<InstantSpec> base = baseDate(d0 + 2); // "the day after Christmas"
+            if (base != null) {
+                int days = word(d0 + 1, "after") ? 1 : -1;
+                return withDate(new Shifted(base.value().date, new Offset(days, ChronoUnit.DAYS)), base.end());
+            }
+        }
         if (word(i, "in", "within", "after")) {
             int at = word(i + 1, "the") && word(i + 2, "next") ? i + 3 : i + 1;
             Hit<Offset> d = duration(at);
@@ -903,6 +1458,9 @@ final class EnglishGrammar extends Grammar {
         }
         int end = d.end();
         InstantSpec s = new InstantSpec();
+        if (word(end, "from") && word(end + 1, "today") && d.value().dateBased()) {
+            return withDate(new Shifted(new RelativeDay(0), d.value()), end + 2);
+        }
         if ((word(end, "from") && word(end + 1, "now", "today"))
                 || (word(end, "from") && word(end + 1, "right") && word(end + 2, "now"))) {
             s.offset = d.value();
@@ -988,11 +1546,49 @@ final class EnglishGrammar extends Grammar {
         int o = oclock(end);
         if (o > 0) {
             end = o;
+            Hit<Meridiem> after = meridiem(end);
+            if (after != null && c.meridiem() == Meridiem.NONE && c.hour() >= 1 && c.hour() <= 12) {
+                c = c.withMeridiem(after.value()); // "4 o'clock am"
+                end = after.end();
+            }
         }
         if (word(end, "sharp")) {
             end++;
         }
+        if (word(end, "ish") && adjacent(end)) {
+            end++; // "230ish": about then
+        } else if (sym(end, '-') && word(end + 1, "ish") && adjacent(end) && adjacent(end + 1)) {
+            end += 2;
+        }
         return new Hit<>(c, end);
+    }
+
+    /** {@code 14h45}, {@code 7h05}, {@code 10h}: hours and minutes on a 24-hour clock. */
+    private Hit<ClockTime> hClock(int i) {
+        if (!num(i) || tok(i).text().length() > 2 || value(i) > 24 || !word(i + 1, "h") || !adjacent(i + 1)) {
+            return null;
+        }
+        int hour = value(i);
+        if (num(i + 2) && adjacent(i + 2) && tok(i + 2).text().length() == 2 && value(i + 2) < 60) {
+            return new Hit<>(new ClockTime(hour, value(i + 2), 0, Meridiem.NONE, true, Grain.MINUTE), i + 3);
+        }
+        return new Hit<>(new ClockTime(hour, 0, 0, Meridiem.NONE, true, Grain.HOUR), i + 2);
+    }
+
+    /** Minutes said after an hour: "eleven fifteen", "7 30", "six oh five"; null when there are none. */
+    private Hit<Integer> spokenMinutes(int i, boolean digits) {
+        if (word(i, "oh", "o") && !word(i + 1, "clock")) {
+            Hit<Integer> c = cardinal(i + 1);
+            return c != null && c.value() >= 1 && c.value() <= 9 && !num(i + 1) ? c : null;
+        }
+        if (digits) {
+            return num(i) && tok(i).text().length() == 2 && value(i) < 60 ? new Hit<>(value(i), i + 1) : null;
+        }
+        if (num(i)) {
+            return null;
+        }
+        Hit<Integer> c = cardinal(i);
+        return c != null && c.value() >= 10 && c.value() <= 59 ? c : null;
     }
 
     private Hit<ClockTime> clock(int i, InstantSpec acc, Context ctx, boolean anchored) {
@@ -1009,6 +1605,10 @@ final class EnglishGrammar extends Grammar {
         Hit<ClockTime> digital = digitalTime(i);
         if (digital != null) {
             return digital;
+        }
+        Hit<ClockTime> hours = hClock(i);
+        if (hours != null) {
+            return hours;
         }
         if (num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
             Token h = tok(i);
@@ -1039,6 +1639,16 @@ final class EnglishGrammar extends Grammar {
             return null;
         }
         int end = h.end();
+        Hit<Integer> minutes = h.value() <= 12 ? spokenMinutes(end, num(i)) : null;
+        if (minutes != null) {
+            // "eleven fifteen pm", "at 11 40", "at six thirty"
+            boolean said = meridiem(minutes.end()) != null
+                    || partOfDayFollows(minutes.end())
+                    || (num(i) ? anchored : anchored || ctx == Context.INTERVAL || lenient);
+            if (said && !(num(i) && sym(minutes.end(), ':'))) {
+                return new Hit<>(ClockTime.of(h.value(), minutes.value(), Grain.MINUTE), minutes.end());
+            }
+        }
         boolean marked = meridiem(end) != null
                 || oclock(end) > 0
                 || (h.value() == 12 && word(end, "noon", "midnight"))
@@ -1046,7 +1656,8 @@ final class EnglishGrammar extends Grammar {
         boolean allowed = marked
                 || anchored
                 || ctx == Context.INTERVAL && num(i)
-                || ((acc.date != null || acc.partOfDay != null) && num(i) && bareHourFollows(end));
+                || ((acc.date != null || acc.partOfDay != null) && num(i) && bareHourFollows(end))
+                || (num(i) && acc.isEmpty() && dayFollows(end));
         if (!allowed || (!num(i) && !marked && !anchored && ctx != Context.INTERVAL)) {
             return null;
         }
@@ -1054,6 +1665,16 @@ final class EnglishGrammar extends Grammar {
             return null;
         }
         return new Hit<>(ClockTime.of(h.value(), 0, Grain.HOUR), end);
+    }
+
+    /** "8 tomorrow", "9 on Monday": a bare number right before a day is its hour. */
+    private boolean dayFollows(int end) {
+        int j = word(end, "on") ? end + 1 : end;
+        return j < size
+                && tok(j).isWord()
+                && (TOMORROW.contains(tok(j).text())
+                        || word(j, "today", "tonight", "tonite")
+                        || (DAYS.containsKey(tok(j).text()) && !PLURAL_DAYS.contains(tok(j).text())));
     }
 
     /** After a date, a bare number is an hour only when nothing suggests it counts something. */
@@ -1088,6 +1709,7 @@ final class EnglishGrammar extends Grammar {
                                 "bst",
                                 "o'clock",
                                 "sharp",
+                                "ish",
                                 "please",
                                 "for")
                         .contains(t.text());
@@ -1154,11 +1776,16 @@ final class EnglishGrammar extends Grammar {
         if (hour == 0 && !twentyFour) {
             hour = 12;
         }
-        if (twentyFour) {
-            twentyFour = true;
-        }
+        boolean noon = word(j + 1, "noon");
         return new Hit<>(
-                new ClockTime(hour, minute, 0, Meridiem.NONE, twentyFour || hour > 12 || hour == 0, Grain.MINUTE), end);
+                new ClockTime(
+                        noon && !past ? 11 : hour,
+                        minute,
+                        0,
+                        Meridiem.NONE,
+                        noon || twentyFour || hour > 12 || hour == 0,
+                        Grain.MINUTE),
+                end); // "quarter past noon" is 12:15, on the 24-hour clock
     }
 
     // ---- parts of the day -------------------------------------------------------------------
@@ -1185,6 +1812,11 @@ final class EnglishGrammar extends Grammar {
     }
 
     private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
+        if (word(i, "late", "early") && partName(i + 1) != null) {
+            InstantSpec s = new InstantSpec();
+            s.partOfDay = partName(i + 1);
+            return new Hit<>(s, i + 2); // "late evening @ 9"
+        }
         InstantSpec s = new InstantSpec();
         if (word(i, "this") && i + 1 < size && tok(i + 1).isWord()) {
             PartOfDay p = partName(tok(i + 1).text());

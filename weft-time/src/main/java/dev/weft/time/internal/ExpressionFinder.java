@@ -1,6 +1,7 @@
 package dev.weft.time.internal;
 
 import dev.weft.time.Language;
+import dev.weft.time.NextWeekday;
 import dev.weft.time.Span;
 import dev.weft.time.TimeExpression;
 import dev.weft.time.internal.Parsed.Match;
@@ -16,30 +17,31 @@ public final class ExpressionFinder {
     private ExpressionFinder() {}
 
     /** Every expression in the text, in order; {@code weekStart} null means the language's own. */
-    public static List<TimeExpression> find(String text, ZonedDateTime now, Language language, DayOfWeek weekStart) {
+    public static List<TimeExpression> find(
+            String text, ZonedDateTime now, Language language, DayOfWeek weekStart, NextWeekday next) {
         List<Token> tokens = Tokenizer.tokenize(text);
         Language lang = detect(text, language);
-        List<TimeExpression> found = find(text, tokens, now, lang, weekStart, false);
+        List<TimeExpression> found = find(text, tokens, now, lang, weekStart, next, false);
         if (found.isEmpty() && language == Language.AUTO) {
-            found = find(text, tokens, now, other(lang), weekStart, false);
+            found = find(text, tokens, now, other(lang), weekStart, next, false);
         }
         return found;
     }
 
     /** The best reading of the whole text; {@code weekStart} null means the language's own. */
     public static Optional<TimeExpression> parse(
-            String text, ZonedDateTime now, Language language, DayOfWeek weekStart) {
+            String text, ZonedDateTime now, Language language, DayOfWeek weekStart, NextWeekday next) {
         List<Token> tokens = Tokenizer.tokenize(text);
         Language lang = detect(text, language);
-        Optional<TimeExpression> best = parse(text, tokens, now, lang, weekStart);
+        Optional<TimeExpression> best = parse(text, tokens, now, lang, weekStart, next);
         if (best.isEmpty() && language == Language.AUTO) {
-            best = parse(text, tokens, now, other(lang), weekStart);
+            best = parse(text, tokens, now, other(lang), weekStart, next);
         }
         return best;
     }
 
     private static Optional<TimeExpression> parse(
-            String text, List<Token> tokens, ZonedDateTime now, Language lang, DayOfWeek weekStart) {
+            String text, List<Token> tokens, ZonedDateTime now, Language lang, DayOfWeek weekStart, NextWeekday next) {
         int last = tokens.size();
         while (last > 0 && tokens.get(last - 1).kind() == Token.Kind.SYMBOL) {
             last--; // closing punctuation: "tomorrow at 9."
@@ -50,13 +52,13 @@ public final class ExpressionFinder {
         Grammar whole = grammar(tokens, lang, true);
         Match m = whole.parseAt(0);
         if (m != null && m.end() >= last) {
-            Optional<TimeExpression> e = resolve(text, tokens, m, now, whole, weekStart);
+            Optional<TimeExpression> e = resolve(text, tokens, m, now, whole, weekStart, next);
             if (e.isPresent()) {
                 return e;
             }
         }
         TimeExpression best = null;
-        for (TimeExpression e : find(text, tokens, now, lang, weekStart, false)) {
+        for (TimeExpression e : find(text, tokens, now, lang, weekStart, next, false)) {
             int length = e.span().end() - e.span().start();
             if (best == null || length > best.span().end() - best.span().start()) {
                 best = e;
@@ -66,7 +68,13 @@ public final class ExpressionFinder {
     }
 
     private static List<TimeExpression> find(
-            String text, List<Token> tokens, ZonedDateTime now, Language lang, DayOfWeek weekStart, boolean lenient) {
+            String text,
+            List<Token> tokens,
+            ZonedDateTime now,
+            Language lang,
+            DayOfWeek weekStart,
+            NextWeekday next,
+            boolean lenient) {
         Grammar g = grammar(tokens, lang, lenient);
         List<TimeExpression> out = new ArrayList<>();
         int i = 0;
@@ -76,17 +84,23 @@ public final class ExpressionFinder {
                 i++;
                 continue;
             }
-            resolve(text, tokens, m, now, g, weekStart).ifPresent(out::add);
+            resolve(text, tokens, m, now, g, weekStart, next).ifPresent(out::add);
             i = m.end();
         }
         return List.copyOf(out);
     }
 
     private static Optional<TimeExpression> resolve(
-            String text, List<Token> tokens, Match m, ZonedDateTime now, Grammar g, DayOfWeek weekStart) {
+            String text,
+            List<Token> tokens,
+            Match m,
+            ZonedDateTime now,
+            Grammar g,
+            DayOfWeek weekStart,
+            NextWeekday next) {
         int start = tokens.get(m.start()).start();
         int end = tokens.get(m.end() - 1).end();
-        Resolver resolver = new Resolver(now, weekStart != null ? weekStart : g.weekStart());
+        Resolver resolver = new Resolver(now, weekStart != null ? weekStart : g.weekStart(), next);
         return resolver.resolve(m.parsed(), text.substring(start, end), new Span(start, end));
     }
 

@@ -8,6 +8,7 @@ import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
+import dev.weft.time.internal.DateRef.WithWeekday;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.InstantParse;
 import dev.weft.time.internal.Parsed.IntervalParse;
@@ -77,8 +78,34 @@ abstract class Grammar {
     /** A weekend ("this weekend"), or null. */
     abstract Match weekend(int i);
 
-    /** An instant starting at token {@code i}, read in {@code context}, or null. */
-    abstract Hit<InstantSpec> instant(int i, Context context);
+    /** An instant starting at token {@code i}, read in {@code context}, or null; computed once per place. */
+    final Hit<InstantSpec> instant(int i, Context context) {
+        if (i < 0 || i > size) {
+            return readInstant(i, context);
+        }
+        int k = context.ordinal() * (size + 1) + i;
+        if (instants == null) {
+            instants = new Object[Context.values().length * (size + 1)];
+        }
+        Object cached = instants[k];
+        if (cached == null) {
+            Hit<InstantSpec> read = readInstant(i, context);
+            instants[k] = read == null ? NONE : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = cached == NONE ? null : (Hit<InstantSpec>) cached;
+        return hit;
+    }
+
+    /**
+     * Reads the instant starting at token {@code i}; {@link #instant} keeps what it read, so the
+     * spec it returns must not be changed afterwards.
+     */
+    abstract Hit<InstantSpec> readInstant(int i, Context context);
+
+    private static final Object NONE = new Object();
+    private Object[] instants;
 
     /** The head of a recurrence ("every Monday", "כל יום"), or null. */
     abstract Hit<RecurrenceBuilder> recurrenceHead(int i);
@@ -296,7 +323,7 @@ abstract class Grammar {
         if (third) {
             Token y = tok(i + 4);
             if (y.text().length() == 2) {
-                year = 2000 + y.value();
+                year = fullYear(y.value());
             } else if (y.text().length() == 4) {
                 year = y.value();
             } else {
@@ -317,6 +344,40 @@ abstract class Grammar {
         return d == null ? null : new Hit<>(d, end);
     }
 
+    /**
+     * The year a two-digit year stands for: the one in the century that makes sense, 50 years either
+     * way of 2026 (16 is 2016, 81 is 1981, 60 is 2060).
+     */
+    static int fullYear(int twoDigits) {
+        return twoDigits <= 75 ? 2000 + twoDigits : 1900 + twoDigits;
+    }
+
+    /** {@code 2015-06}, {@code 2015/06}, {@code 6/2015}, {@code 06.2015}: a month of a year, or null. */
+    final Hit<MonthRef> yearMonthNumbers(int i) {
+        if (!num(i) || !num(i + 2) || !adjacent(i + 1) || !adjacent(i + 2)) {
+            return null;
+        }
+        if (!(sym(i + 1, '-') || sym(i + 1, '/') || sym(i + 1, '.'))) {
+            return null;
+        }
+        char s = tok(i + 1).text().charAt(0);
+        if (sym(i + 3, s) && adjacent(i + 3)) {
+            return null; // a full date
+        }
+        int month;
+        int year;
+        if (year(i) && tok(i + 2).text().length() <= 2) {
+            year = value(i);
+            month = value(i + 2);
+        } else if (tok(i).text().length() <= 2 && year(i + 2)) {
+            month = value(i);
+            year = value(i + 2);
+        } else {
+            return null;
+        }
+        return month < 1 || month > 12 ? null : new Hit<>(new MonthRef(month, year, 0), i + 3);
+    }
+
     /** A valid calendar date, or null; year 0 (no year) accepts February 29. */
     static CalendarDate date(int year, int month, int day) {
         if (month < 1 || month > 12 || day < 1 || day > 31) {
@@ -328,6 +389,22 @@ abstract class Grammar {
             return null;
         }
         return new CalendarDate(year, month, day);
+    }
+
+    /** am or pm written in Latin letters ({@code pm}, {@code p.m.}, {@code PM}), also inside Hebrew text. */
+    final Hit<ClockTime.Meridiem> latinMeridiem(int i) {
+        int end;
+        ClockTime.Meridiem m;
+        if (word(i, "am", "a.m", "pm", "p.m")) {
+            m = word(i, "am", "a.m") ? ClockTime.Meridiem.AM : ClockTime.Meridiem.PM;
+            end = i + 1;
+        } else if (word(i, "a", "p") && sym(i + 1, '.') && word(i + 2, "m") && adjacent(i + 1)) {
+            m = word(i, "a") ? ClockTime.Meridiem.AM : ClockTime.Meridiem.PM;
+            end = i + 3;
+        } else {
+            return null;
+        }
+        return new Hit<>(m, sym(end, '.') && adjacent(end) ? end + 1 : end);
     }
 
     /** A plausible four-digit year. */
@@ -450,13 +527,19 @@ abstract class Grammar {
 
     private static DateRef combineOrdered(DateRef a, DateRef b) {
         if (a instanceof WeekdayRef w
-                && (w.mode() == WeekdayMode.NEXT || w.mode() == WeekdayMode.THIS)
+                && (w.mode() == WeekdayMode.NEXT || w.mode() == WeekdayMode.NEXT_SAID || w.mode() == WeekdayMode.THIS)
                 && b instanceof PeriodRef p
                 && p.grain() == Grain.WEEK) {
             return new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, p.shift());
         }
+        if (a instanceof WeekdayRef w
+                && (w.mode() == WeekdayMode.NEXT || w.mode() == WeekdayMode.THIS)
+                && ((b instanceof CalendarDate c && c.year() == 0)
+                        || (b instanceof DayOfMonthRef d && !d.relativeMonth()))) {
+            return new WithWeekday(b, w.day()); // "Mon, Sep 8": the next Sep 8 that is a Monday
+        }
         if (a instanceof WeekdayRef && (b instanceof CalendarDate || b instanceof DayOfMonthRef)) {
-            return b; // "Tuesday, the 19th": the date says it; the weekday only confirms it
+            return b; // "Tuesday, 19 May 2026": the date says it; the weekday only confirms it
         }
         if (a instanceof DayOfMonthRef d && !d.relativeMonth()) {
             if (b instanceof PeriodRef p && p.grain() == Grain.MONTH) {
@@ -465,6 +548,13 @@ abstract class Grammar {
             if (b instanceof MonthRef m && m.shift() == 0) {
                 return date(m.year(), m.month(), d.day());
             }
+        }
+        if (a instanceof MonthRef m
+                && m.year() == 0
+                && m.shift() == 0
+                && b instanceof PeriodRef p
+                && p.grain() == Grain.YEAR) {
+            return new DateRef.MonthInYear(m.month(), p.shift()); // "June next year", "יוני בשנה הבאה"
         }
         if (a instanceof MonthRef m && m.year() == 0 && b instanceof YearRef y) {
             return new MonthRef(m.month(), y.year(), 0);

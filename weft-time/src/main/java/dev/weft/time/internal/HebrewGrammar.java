@@ -6,8 +6,13 @@ import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.EndOf;
+import dev.weft.time.internal.DateRef.HebrewDate;
+import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
+import dev.weft.time.internal.DateRef.NthDayOf;
+import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
+import dev.weft.time.internal.DateRef.Observance;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
@@ -156,6 +161,103 @@ final class HebrewGrammar extends Grammar {
             "הראשון", 1, "השני", 2, "השלישי", 3, "הרביעי", 4, "החמישי", 5, "האחרון", -1, "הראשונה", 1, "השנייה", 2,
             "האחרונה", -1);
 
+    /** Months of the Hebrew calendar, numbered as ICU4J's HebrewCalendar (Tishri 0 … Elul 12). */
+    private static final Map<String, Integer> HEBREW_MONTHS = Map.ofEntries(
+            Map.entry("תשרי", 0),
+            Map.entry("חשון", 1),
+            Map.entry("חשוון", 1),
+            Map.entry("מרחשון", 1),
+            Map.entry("מרחשוון", 1),
+            Map.entry("כסלו", 2),
+            Map.entry("כסליו", 2),
+            Map.entry("טבת", 3),
+            Map.entry("שבט", 4),
+            Map.entry("אדר", 6),
+            Map.entry("ניסן", 7),
+            Map.entry("אייר", 8),
+            Map.entry("איר", 8),
+            Map.entry("סיון", 9),
+            Map.entry("סיוון", 9),
+            Map.entry("תמוז", 10),
+            Map.entry("אב", 11),
+            Map.entry("אלול", 12));
+
+    /** A holiday: its words (the first may carry a prefix) and its date. */
+    private record Holiday(String[] words, DateRef date) {}
+
+    private static final List<Holiday> HOLIDAYS = List.of(
+            holiday("ראש השנה האזרחית", new CalendarDate(0, 1, 1)),
+            holiday("ערב ראש השנה", new HebrewDate(12, 29, 0)),
+            holiday("ראש השנה", new HebrewDate(0, 1, 0)),
+            holiday("ערב יום כיפור", new HebrewDate(0, 9, 0)),
+            holiday("ערב יום הכיפורים", new HebrewDate(0, 9, 0)),
+            holiday("יום כיפור", new HebrewDate(0, 10, 0)),
+            holiday("יום כפור", new HebrewDate(0, 10, 0)),
+            holiday("יום הכיפורים", new HebrewDate(0, 10, 0)),
+            holiday("כיפור", new HebrewDate(0, 10, 0)),
+            holiday("סוכות", new HebrewDate(0, 15, 0)),
+            holiday("הסוכות", new HebrewDate(0, 15, 0)),
+            holiday("שמחת תורה", new HebrewDate(0, 22, 0)),
+            holiday("חנוכה", new HebrewDate(2, 25, 0)),
+            holiday("החנוכה", new HebrewDate(2, 25, 0)),
+            holiday("פורים", new HebrewDate(6, 14, 0)),
+            holiday("ערב פסח", new HebrewDate(7, 14, 0)),
+            holiday("פסח", new HebrewDate(7, 15, 0)),
+            holiday("הפסח", new HebrewDate(7, 15, 0)),
+            holiday("יום השואה", new HebrewDate(7, 27, 0, Observance.HOLOCAUST)),
+            holiday("יום הזיכרון", new HebrewDate(8, 5, 0, Observance.MEMORIAL)),
+            holiday("יום הזכרון", new HebrewDate(8, 5, 0, Observance.MEMORIAL)),
+            holiday("יום העצמאות", new HebrewDate(8, 5, 0, Observance.INDEPENDENCE)),
+            holiday("ל\"ג בעומר", new HebrewDate(8, 18, 0)),
+            holiday("לג בעומר", new HebrewDate(8, 18, 0)),
+            holiday("יום ירושלים", new HebrewDate(8, 28, 0)),
+            holiday("השבועות", new HebrewDate(9, 6, 0)),
+            holiday("תשעה באב", new HebrewDate(11, 9, 0, Observance.FAST)),
+            holiday("ט' באב", new HebrewDate(11, 9, 0, Observance.FAST)),
+            holiday("ט באב", new HebrewDate(11, 9, 0, Observance.FAST)),
+            holiday("ערב חג המולד", new CalendarDate(0, 12, 24)),
+            holiday("חג המולד", new CalendarDate(0, 12, 25)),
+            holiday("כריסמס", new CalendarDate(0, 12, 25)),
+            holiday("קריסמס", new CalendarDate(0, 12, 25)),
+            holiday("סילבסטר", new CalendarDate(0, 12, 31)),
+            holiday("ולנטיין", new CalendarDate(0, 2, 14)),
+            holiday("יום ולנטיין", new CalendarDate(0, 2, 14)),
+            holiday("האלווין", new CalendarDate(0, 10, 31)),
+            holiday("הלווין", new CalendarDate(0, 10, 31)));
+
+    /** The first words of the holidays' names (and "חג", "שבועות"), to try a name only where one may start. */
+    private static final Map<String, Boolean> HOLIDAY_FIRST_WORDS = holidayFirstWords();
+
+    private static Map<String, Boolean> holidayFirstWords() {
+        Map<String, Boolean> first = new java.util.HashMap<>();
+        for (Holiday h : HOLIDAYS) {
+            first.put(h.words()[0], true);
+        }
+        first.put("חג", true);
+        first.put("שבועות", true);
+        return Map.copyOf(first);
+    }
+
+    private static Holiday holiday(String words, DateRef date) {
+        return new Holiday(words.split(" "), date);
+    }
+
+    /** Plural units with the article, for "בשלושת הימים הקרובים": the grain they count. */
+    private static final Map<String, Grain> COUNTED = Map.of(
+            "הימים", Grain.DAY,
+            "השבועות", Grain.WEEK,
+            "החודשים", Grain.MONTH,
+            "הרבעונים", Grain.QUARTER,
+            "השנים", Grain.YEAR);
+
+    private static final Map<String, Grain> COUNTED_DUALS =
+            Map.of("יומיים", Grain.DAY, "שבועיים", Grain.WEEK, "חודשיים", Grain.MONTH, "שנתיים", Grain.YEAR);
+
+    private static final Set<String> COMING =
+            Set.of("הקרובים", "הקרובות", "הבאים", "הבאות", "הקרוב", "הקרובה", "הבא", "הבאה");
+    private static final Set<String> PAST =
+            Set.of("האחרונים", "האחרונות", "שעברו", "הקודמים", "הקודמות", "האחרון", "האחרונה", "שעבר", "שעברה");
+
     HebrewGrammar(List<Token> tokens, boolean lenient) {
         super(tokens, lenient);
     }
@@ -203,11 +305,28 @@ final class HebrewGrammar extends Grammar {
 
     private record Lex<T>(T value, String prefix) {}
 
+    private static final Lex<Object> NO_LEX = new Lex<>(new Object(), "");
+
+    /** What {@link #lookup} found, per lexicon and token: the grammar asks the same many times. */
+    private final java.util.IdentityHashMap<Map<String, ?>, Lex<?>[]> lookups = new java.util.IdentityHashMap<>();
+
     /** Looks a token up in a lexicon, trying it whole and then without up to three prefix letters. */
+    @SuppressWarnings("unchecked")
     private <T> Lex<T> lookup(int i, Map<String, T> lexicon) {
         if (i < 0 || i >= size || !tok(i).isWord()) {
             return null;
         }
+        Lex<?>[] known = lookups.computeIfAbsent(lexicon, k -> new Lex<?>[size]);
+        Lex<?> found = known[i];
+        if (found == null) {
+            Lex<T> read = readLookup(i, lexicon);
+            known[i] = read == null ? NO_LEX : read;
+            return read;
+        }
+        return found == NO_LEX ? null : (Lex<T>) found;
+    }
+
+    private <T> Lex<T> readLookup(int i, Map<String, T> lexicon) {
         String t = tok(i).text();
         T v = lexicon.get(t);
         if (v != null) {
@@ -287,8 +406,63 @@ final class HebrewGrammar extends Grammar {
 
     // ---- intervals --------------------------------------------------------------------------
 
+    /**
+     * "בשלושת הימים הקרובים", "ב-3 הימים הבאים", "בשבועיים האחרונים", "החודשיים הקרובים": from the
+     * first of them to the last; today and this week are not counted.
+     */
+    private Match countedPeriods(int i) {
+        int n;
+        Grain g;
+        int next;
+        Lex<Grain> dual = lookup(i, COUNTED_DUALS);
+        if (dual != null
+                && (dual.prefix().isEmpty()
+                        || dual.prefix().equals("ב")
+                        || dual.prefix().equals("ה")
+                        || dual.prefix().equals("בה"))) {
+            n = 2;
+            g = dual.value();
+            next = i + 1;
+        } else {
+            Number c = number(i);
+            if (c == null
+                    || !(c.prefix().isEmpty()
+                            || c.prefix().equals("ב")
+                            || c.prefix().equals("ה")
+                            || c.prefix().equals("ב-"))) {
+                return null;
+            }
+            if (c.end() >= size || !tok(c.end()).isHebrew()) {
+                return null;
+            }
+            g = COUNTED.get(tok(c.end()).text());
+            if (g == null) {
+                return null;
+            }
+            n = c.value();
+            next = c.end() + 1;
+        }
+        if (next >= size || n < 1) {
+            return null;
+        }
+        String t = tok(next).text();
+        boolean coming = COMING.contains(t);
+        if (!coming && !PAST.contains(t)) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new PeriodRef(g, coming ? 1 : -n);
+        b.date = new PeriodRef(g, coming ? n : -1);
+        return new Match(new IntervalParse(a, b), i, next + 1);
+    }
+
     @Override
     Match interval(int i) {
+        Match counted = countedPeriods(i);
+        if (counted != null) {
+            return counted;
+        }
         if (heExact(i, "בין")) {
             int first = heExact(i + 1, "השעות", "השעה") ? i + 2 : i + 1;
             Hit<InstantSpec> a = instant(first, Context.INTERVAL);
@@ -341,7 +515,7 @@ final class HebrewGrammar extends Grammar {
     // ---- instants ---------------------------------------------------------------------------
 
     @Override
-    Hit<InstantSpec> instant(int i, Context ctx) {
+    Hit<InstantSpec> readInstant(int i, Context ctx) {
         InstantSpec acc = new InstantSpec();
         int p = i;
         int end = -1;
@@ -378,16 +552,24 @@ final class HebrewGrammar extends Grammar {
         if (t != null) {
             InstantSpec s = new InstantSpec();
             s.time = t.value();
-            best = longest(best, new Hit<>(s, t.end()));
+            int end = t.end();
+            Hit<Meridiem> m = latinMeridiem(end);
+            if (m != null && s.time.meridiem() == Meridiem.NONE && s.time.hour() >= 1 && s.time.hour() <= 12) {
+                s.time = new ClockTime(
+                        s.time.hour(), s.time.minute(), s.time.second(), m.value(), false, s.time.grain());
+                end = m.end(); // "ב-8 PM", "מחר ב-9am"
+            }
+            best = longest(best, new Hit<>(s, end));
         }
         best = longest(best, partOfDay(q, acc));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
-            Hit<ZoneId> zone = zone(z);
-            if (zone != null) {
+            boolean paren = sym(z, '(');
+            Hit<ZoneId> zone = zone(paren ? z + 1 : z);
+            if (zone != null && (!paren || sym(zone.end(), ')'))) {
                 InstantSpec s = new InstantSpec();
                 s.zone = zone.value();
-                best = longest(best, new Hit<>(s, zone.end()));
+                best = longest(best, new Hit<>(s, paren ? zone.end() + 1 : zone.end()));
             }
             if (heExact(q, "שעון") && he(q + 1, "ישראל")) {
                 InstantSpec s = new InstantSpec();
@@ -404,7 +586,13 @@ final class HebrewGrammar extends Grammar {
         }
         InstantSpec s = new InstantSpec();
         String t = tok(i).text();
-        if (t.equals("עכשיו")
+        if ((t.equals("ממש") && heExact(i + 1, "עכשיו"))
+                || ((t.equals("ברגע") || t.equals("נכון")) && heExact(i + 1, "זה", "הזה", "לעכשיו", "לרגע"))) {
+            s.now = true;
+            return new Hit<>(s, i + 2);
+        }
+        if (t.equals("עכשו")
+                || t.equals("עכשיו")
                 || t.equals("כעת")
                 || t.equals("כרגע")
                 || t.equals("מיד")
@@ -416,7 +604,7 @@ final class HebrewGrammar extends Grammar {
         if (he(i, "היום") && !t.endsWith("ביום")) {
             return withDate(new RelativeDay(0), i + 1);
         }
-        if (he(i, "מחרתיים")) {
+        if (he(i, "מחרתיים") || he(i, "מחרתים")) {
             return withDate(new RelativeDay(2), i + 1);
         }
         if (he(i, "מחר")) {
@@ -515,6 +703,9 @@ final class HebrewGrammar extends Grammar {
         if (end < size && tok(end).isHebrew()) {
             String t = tok(end).text();
             if (NEXT.contains(t)) {
+                if (t.equals("הבא") || t.equals("הבאה")) {
+                    ref = new WeekdayRef(day.value(), WeekdayMode.NEXT_SAID, 0);
+                }
                 end++;
                 if (heExact(end, "אחרי")
                         && NEXT.contains(end + 1 < size ? tok(end + 1).text() : "")) {
@@ -530,6 +721,12 @@ final class HebrewGrammar extends Grammar {
             } else if (heExact(end, "השבוע")) {
                 ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, 0);
                 end++;
+            } else if (heExact(end, "של")) {
+                Hit<InstantSpec> week = period(end + 1);
+                if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
+                    ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, p.shift()); // "יום רביעי של שבוע הבא"
+                    end = week.end();
+                }
             }
         }
         return withDate(ref, end);
@@ -546,7 +743,257 @@ final class HebrewGrammar extends Grammar {
         best = longest(best, quarter(i));
         best = longest(best, nthWeekday(i));
         best = longest(best, boundary(i));
+        best = longest(best, monthThenDay(i));
+        best = longest(best, midMonth(i));
+        best = longest(best, nthDayOf(i));
+        best = longest(best, nthWeekOf(i));
+        Hit<MonthRef> ym = yearMonthNumbers(i);
+        if (ym != null) {
+            best = longest(best, withDate(ym.value(), ym.end()));
+        }
+        best = longest(best, holiday(i));
+        best = longest(best, hebrewCalendarDate(i));
         return best;
+    }
+
+    /** "יוני 12", "באפריל 7", "מאי 9, 2016": a month name then its day, not an hour. */
+    private Hit<InstantSpec> monthThenDay(int i) {
+        Lex<Integer> m = month(i);
+        if (m == null
+                || !(m.prefix().isEmpty()
+                        || m.prefix().equals("ב")
+                        || m.prefix().equals("ל"))) {
+            return null;
+        }
+        int j = i + 1;
+        if (!num(j) || !tok(j).prefix().isEmpty() || tok(j).text().length() > 2) {
+            return null;
+        }
+        int day = value(j);
+        int end = j + 1;
+        if (sym(end, ':') || sym(end, '.') || podAhead(end) || minutesWordAhead(end) || latinMeridiem(end) != null) {
+            return null;
+        }
+        int year = 0;
+        int y = sym(end, ',') ? end + 1 : end;
+        if (year(y)) {
+            year = value(y);
+            end = y + 1;
+        }
+        CalendarDate d = date(year, m.value(), day);
+        return d == null ? null : withDate(d, end);
+    }
+
+    /** "באמצע יוני", "אמצע החודש הבא": the 15th. */
+    private Hit<InstantSpec> midMonth(int i) {
+        if (!he(i, "אמצע")) {
+            return null;
+        }
+        Hit<DateRef> m = monthSpec(i + 1);
+        if (m == null) {
+            return null;
+        }
+        if (m.value() instanceof MonthRef r && r.year() == 0 && r.shift() == 0) {
+            return withDate(new CalendarDate(0, r.month(), 15), m.end());
+        }
+        return withDate(new NthDayOf(m.value(), 15), m.end());
+    }
+
+    /** "הראשון", "השלישי", "האחרון", "הלפני אחרון", "השני מהסוף": n, or -n from the end. */
+    private Hit<Integer> ordinalFromEnd(int i) {
+        if (heExact(i, "הלפני") && heExact(i + 1, "אחרון", "אחרונה")) {
+            return new Hit<>(-2, i + 2);
+        }
+        if (i >= size || !tok(i).isHebrew()) {
+            return null;
+        }
+        Integer n = NTH.get(tok(i).text());
+        if (n == null) {
+            Lex<Integer> o = lookup(i, ORDINALS);
+            if (o == null || !o.prefix().equals("ה")) {
+                return null;
+            }
+            n = o.value();
+        }
+        if (n > 0 && heExact(i + 1, "מהסוף")) {
+            return new Hit<>(-n, i + 2);
+        }
+        return new Hit<>(n, i + 1);
+    }
+
+    /** A month or year holding days or weeks, after "של" or with ב/ל: "של פברואר 2016", "בחודש הבא", "של 2017". */
+    private Hit<DateRef> frame(int i) {
+        int j = heExact(i, "של") ? i + 1 : i;
+        Hit<DateRef> m = monthSpec(j);
+        if (m != null) {
+            return m;
+        }
+        if (year(j)) {
+            return new Hit<>(new YearRef(value(j)), j + 1);
+        }
+        Hit<InstantSpec> p = period(j);
+        if (p != null && p.value().date instanceof PeriodRef r && r.grain() == Grain.YEAR) {
+            return new Hit<>(r, p.end());
+        }
+        return null;
+    }
+
+    /** "היום השלישי של החודש שעבר", "היום האחרון של פברואר 2016", "ביום הלפני אחרון באפריל". */
+    private Hit<InstantSpec> nthDayOf(int i) {
+        String p = prefix(i, "יום");
+        if (p == null || !(p.equals("ה") || p.equals("בה") || p.equals("ב") || p.equals("וב") || p.equals("ל"))) {
+            return null;
+        }
+        Hit<Integer> n = ordinalFromEnd(i + 1);
+        if (n == null) {
+            return null;
+        }
+        Hit<DateRef> f = frame(n.end());
+        if (f == null) {
+            return null;
+        }
+        if (f.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
+            CalendarDate d = date(0, m.month(), n.value());
+            return d == null ? null : withDate(d, f.end());
+        }
+        return withDate(new NthDayOf(f.value(), n.value()), f.end());
+    }
+
+    /** "השבוע השני של מרץ 2015", "השבוע האחרון של יוני 2019", "בשבוע הלפני אחרון של 2017". */
+    private Hit<InstantSpec> nthWeekOf(int i) {
+        String p = prefix(i, "שבוע");
+        if (p == null || !(p.equals("ה") || p.equals("בה") || p.equals("ב") || p.equals("וב") || p.equals("ל"))) {
+            return null;
+        }
+        Hit<Integer> n = ordinalFromEnd(i + 1);
+        if (n == null) {
+            return null;
+        }
+        Hit<DateRef> f = frame(n.end());
+        return f == null ? null : withDate(new NthWeekOf(f.value(), n.value()), f.end());
+    }
+
+    /** Holidays: "חנוכה", "בפסח", "ראש השנה", "יום העצמאות 2027", "חג המולד"; "חג" before a name is optional. */
+    private Hit<InstantSpec> holiday(int i) {
+        if (i >= size || !tok(i).isHebrew()) {
+            return null;
+        }
+        if (lookup(i, HOLIDAY_FIRST_WORDS) == null) {
+            return null;
+        }
+        int start = i;
+        boolean feast = he(i, "חג") && !heExact(i + 1, "המולד");
+        if (feast) {
+            start = i + 1;
+        }
+        DateRef best = null;
+        int end = -1;
+        for (Holiday h : HOLIDAYS) {
+            String[] w = h.words();
+            boolean match = feast ? heExact(start, w[0]) || heExact(start, "ה" + w[0]) : he(start, w[0]);
+            for (int k = 1; match && k < w.length; k++) {
+                match = heExact(start + k, w[k]);
+            }
+            if (match && start + w.length > end) {
+                best = h.date();
+                end = start + w.length;
+            }
+        }
+        if (best == null
+                && (feast
+                        || (prefix(i, "שבועות") != null && !prefix(i, "שבועות").isEmpty()))) {
+            if (he(start, "שבועות")) {
+                best = new HebrewDate(9, 6, 0); // Shavuot, not "weeks": "בשבועות", "חג שבועות"
+                end = start + 1;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        int y = sym(end, ',') ? end + 1 : end;
+        if (year(y)) {
+            int year = value(y);
+            best = switch (best) {
+                case CalendarDate c -> date(year, c.month(), c.day());
+                case HebrewDate h -> new HebrewDate(h.month(), h.day(), year, h.observance());
+                default -> best;
+            };
+            end = y + 1;
+        }
+        return best == null ? null : withDate(best, end);
+    }
+
+    /** The value of a day written in Hebrew letters: "כ\"ה" 25, "ט\"ו" 15, "ה'" 5; 0 if it is none. */
+    private static int hebrewNumeral(String t) {
+        String letters;
+        if (t.length() == 2 && t.charAt(1) == '\'') {
+            letters = t.substring(0, 1);
+        } else if (t.length() == 3 && t.charAt(1) == '"') {
+            letters = "" + t.charAt(0) + t.charAt(2);
+        } else if (t.length() == 2 && t.charAt(1) != '\'') {
+            letters = t; // "טו בשבט": written without gershayim, read only before a month
+        } else {
+            return 0;
+        }
+        int v = 0;
+        for (int k = 0; k < letters.length(); k++) {
+            int d = "אבגדהוזחטי".indexOf(letters.charAt(k));
+            if (d >= 0) {
+                v += d + 1;
+            } else if (letters.charAt(k) == 'כ') {
+                v += 20;
+            } else if (letters.charAt(k) == 'ל') {
+                v += 30;
+            } else {
+                return 0;
+            }
+        }
+        return v <= 30 ? v : 0;
+    }
+
+    /** "ט\"ו בשבט", "15 בניסן", "כ\"ה בכסלו 2026", "בניסן" (the month): a day of the Hebrew calendar. */
+    private Hit<InstantSpec> hebrewCalendarDate(int i) {
+        int day = 0;
+        int j = i;
+        if (i < size && tok(i).isHebrew() && hebrewNumeral(tok(i).text()) > 0) {
+            day = hebrewNumeral(tok(i).text());
+            j = i + 1;
+        } else {
+            Number n = dayNumber(i);
+            if (n != null
+                    && (n.prefix().isEmpty()
+                            || n.prefix().equals("ה")
+                            || n.prefix().equals("ב"))) {
+                day = n.value();
+                j = n.end();
+            }
+        }
+        Lex<Integer> m = lookup(j, HEBREW_MONTHS);
+        if (m == null
+                || !(m.prefix().equals("ב")
+                        || m.prefix().equals("ל")
+                        || (m.prefix().isEmpty() && day > 0))) {
+            return null;
+        }
+        if (m.value() == 11 && day == 0) {
+            return null; // "באב" alone is "in a father"
+        }
+        int month = m.value();
+        int end = j + 1;
+        if (month == 6 && end < size && tok(end).isHebrew()) {
+            String t = tok(end).text();
+            if (t.equals("א'") || t.equals("א")) {
+                month = 5;
+                end++;
+            } else if (t.equals("ב'") || t.equals("ב")) {
+                end++;
+            }
+        }
+        if (day == 0 && !m.prefix().equals("ב")) {
+            return null;
+        }
+        int year = year(end) ? value(end) : 0;
+        return withDate(new HebrewDate(month, day, year), year != 0 ? end + 1 : end);
     }
 
     private Lex<Integer> month(int i) {
@@ -591,6 +1038,15 @@ final class HebrewGrammar extends Grammar {
             if (year(y)) {
                 year = value(y);
                 end = y + 1;
+            } else if (num(y)
+                    && tok(y).text().length() == 2
+                    && tok(y).prefix().isEmpty()
+                    && !sym(y + 1, ':')
+                    && !sym(y + 1, '.')
+                    && !podAhead(y + 1)
+                    && !minutesWordAhead(y + 1)) {
+                year = fullYear(value(y)); // "3 במאי 16"
+                end = y + 1;
             }
             CalendarDate d = date(year, m.value(), day.value());
             return d == null ? null : withDate(d, end);
@@ -601,12 +1057,35 @@ final class HebrewGrammar extends Grammar {
             if (end < size && NEXT.contains(tok(end).text())) {
                 return withDate(new DayOfMonthRef(day.value(), true, 1), end + 1);
             }
+            if (end < size && THIS.contains(tok(end).text())) {
+                return withDate(new DayOfMonthRef(day.value(), true, 0), end + 1);
+            }
+            if (end < size && LAST.contains(tok(end).text())) {
+                return withDate(new DayOfMonthRef(day.value(), true, -1), end + 1);
+            }
             return withDate(new DayOfMonthRef(day.value(), false, 0), end);
         }
+        if (day.prefix().equals("ה")
+                && num(i)
+                && !sym(j, ':')
+                && !sym(j, '.')
+                && !sym(j, '/')
+                && !podAhead(j)
+                && !minutesWordAhead(j)
+                && prefix(j, "החודש") == null
+                && lookup(j, HEBREW_MONTHS) == null) {
+            return withDate(new DayOfMonthRef(day.value(), false, 0), j); // "ה-13", "יום שישי ה-13"
+        }
         p = prefix(j, "החודש");
-        if (p != null && (p.equals("ל") || p.equals("ב"))) {
+        if (p != null && (p.equals("ל") || p.equals("ב") || p.equals("ש") || p.equals("מ"))) {
             if (j + 1 < size && NEXT.contains(tok(j + 1).text())) {
                 return withDate(new DayOfMonthRef(day.value(), true, 1), j + 2);
+            }
+            if (j + 1 < size && LAST.contains(tok(j + 1).text())) {
+                return withDate(new DayOfMonthRef(day.value(), true, -1), j + 2);
+            }
+            if (j + 1 < size && THIS.contains(tok(j + 1).text())) {
+                return withDate(new DayOfMonthRef(day.value(), true, 0), j + 2);
             }
             return withDate(new DayOfMonthRef(day.value(), true, 0), j + 1);
         }
@@ -624,10 +1103,18 @@ final class HebrewGrammar extends Grammar {
         if (year(y)) {
             return withDate(new MonthRef(m.value(), value(y), 0), y + 1);
         }
+        if (heExact(end, "בעוד") && (heExact(end + 1, "שנה") || heExact(end + 1, "שנתיים"))) {
+            return withDate(new MonthInYear(m.value(), heExact(end + 1, "שנה") ? 1 : 2), end + 2);
+        }
         int shift = 0;
         if (end < size && NEXT.contains(tok(end).text())) {
             shift = 1;
             end++;
+            if (heExact(end, "אחרי")
+                    && end + 1 < size
+                    && NEXT.contains(tok(end + 1).text())) {
+                return withDate(new Shifted(new MonthRef(m.value(), 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
+            }
         } else if (end < size && LAST.contains(tok(end).text())) {
             shift = -1;
             end++;
@@ -690,6 +1177,21 @@ final class HebrewGrammar extends Grammar {
     }
 
     private Hit<InstantSpec> quarter(int i) {
+        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            int len = tok(i).text().length();
+            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
+            int q = value(i + 2);
+            return year == 0 || q < 1 || q > 4 ? null : withDate(new QuarterRef(q, year), i + 3);
+        }
+        if (he(i, "רבעון") && num(i + 1) && tok(i + 1).prefix().isEmpty() && value(i + 1) >= 1 && value(i + 1) <= 4) {
+            int end = i + 2;
+            int y = heExact(end, "של") ? end + 1 : end;
+            int year = year(y) ? value(y) : 0;
+            return withDate(new QuarterRef(value(i + 1), year), year != 0 ? y + 1 : end);
+        }
+        if (he(i, "רבעון") && heExact(i + 1, "האחרון") && heExact(i + 2, "של") && year(i + 3)) {
+            return withDate(new QuarterRef(4, value(i + 3)), i + 4); // "הרבעון האחרון של 2025"
+        }
         if (word(i, "q") && num(i + 1) && adjacent(i + 1) && value(i + 1) >= 1 && value(i + 1) <= 4) {
             int end = i + 2;
             int year = year(end) ? value(end) : 0;
@@ -704,8 +1206,9 @@ final class HebrewGrammar extends Grammar {
             return null;
         }
         int end = j + 1;
-        int year = year(end) ? value(end) : 0;
-        return withDate(new QuarterRef(o.value(), year), year != 0 ? end + 1 : end);
+        int y = heExact(end, "של") ? end + 1 : end; // "הרבעון השני של 2019", "רבעון שני 2019"
+        int year = year(y) ? value(y) : 0;
+        return withDate(new QuarterRef(o.value(), year), year != 0 ? y + 1 : end);
     }
 
     /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */
@@ -713,6 +1216,10 @@ final class HebrewGrammar extends Grammar {
         Hit<DayOfWeek> day = weekdayName(i, true);
         if (day == null || day.end() >= size) {
             return null;
+        }
+        Hit<InstantSpec> around = weekdayAround(day, day.end());
+        if (around != null) {
+            return around;
         }
         Integer n = NTH.get(tok(day.end()).text());
         if (n == null) {
@@ -724,6 +1231,54 @@ final class HebrewGrammar extends Grammar {
         }
         Hit<DateRef> m = monthSpec(j);
         return m == null ? null : withDate(new NthWeekdayRef(n, day.value(), m.value()), m.end());
+    }
+
+    /**
+     * "יום שישי השני אחרי ראש השנה", "יום שני הראשון לפני פסח", "שישי אחרי חנוכה", "יום שלישי הכי קרוב
+     * ל-3 ביוני": a weekday counted from a date, or the one nearest to it.
+     */
+    private Hit<InstantSpec> weekdayAround(Hit<DayOfWeek> day, int j) {
+        if (heExact(j, "הכי", "הקרוב") || heExact(j, "הקרובה")) {
+            int k = heExact(j, "הכי") && heExact(j + 1, "קרוב", "קרובה") ? j + 2 : j + 1;
+            if (heExact(j, "הכי") && k == j + 1) {
+                return null;
+            }
+            if (heExact(k, "ביותר")) {
+                k++;
+            }
+            if (k < size && startsWithPrefix(k, "ל")) {
+                Hit<InstantSpec> base = baseDate(k, "ל");
+                if (base != null) {
+                    return withDate(new DateRef.ClosestWeekday(base.value().date, day.value()), base.end());
+                }
+            }
+            return null;
+        }
+        int n = 1;
+        int k = j;
+        Integer nth = k < size ? NTH.get(tok(k).text()) : null;
+        if (nth != null && nth > 0) {
+            n = nth;
+            k++;
+        }
+        if (!heExact(k, "אחרי", "לאחר", "לפני")) {
+            return null;
+        }
+        Hit<InstantSpec> base = longest(relativeDay(k + 1), date(k + 1));
+        if (base == null || base.value().date == null || base.value().time != null) {
+            return null;
+        }
+        return withDate(
+                new DateRef.WeekdayAfter(base.value().date, day.value(), heExact(k, "לפני") ? -n : n), base.end());
+    }
+
+    /** A date written with a prefix that only joins it to the words before: "ל-3 ביוני", "לפסח". */
+    private Hit<InstantSpec> baseDate(int k, String prefix) {
+        Hit<InstantSpec> base = date(k);
+        if (base == null && tok(k).isHebrew() && tok(k).text().startsWith(prefix)) {
+            return null;
+        }
+        return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
     private Hit<DateRef> monthSpec(int i) {
@@ -894,12 +1449,32 @@ final class HebrewGrammar extends Grammar {
         if (i >= size) {
             return null;
         }
+        Hit<Offset> around = i < size && (tok(i).isHebrew() || tok(i).isNumber()) ? duration(i) : null;
+        if (around != null && around.value().dateBased() && heExact(around.end(), "לפני", "אחרי", "לאחר")) {
+            Hit<InstantSpec> base = longest(relativeDay(around.end() + 1), date(around.end() + 1));
+            if (base != null && base.value().date != null && base.value().time == null) {
+                Offset o = heExact(around.end(), "לפני") ? around.value().negated() : around.value();
+                return withDate(new Shifted(base.value().date, o), base.end()); // "שבוע לפני פסח"
+            }
+        }
         boolean in = he(i, "עוד") || he(i, "תוך") || heExact(i, "כעבור", "לאחר", "אחרי", "בתוך");
         boolean ago = he(i, "לפני");
         if (in || ago) {
             int j = i + 1;
             if (heExact(j, "כ", "בערך", "עוד")) {
                 j++;
+            }
+            Number count = number(j);
+            if (count != null
+                    && count.prefix().isEmpty()
+                    && count.value() >= 1
+                    && heExact(count.end(), "ימי")
+                    && count.end() + 1 < size
+                    && DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
+                // "בעוד שלושה ימי שני", "לפני שני ימי שישי": counted weekdays
+                DayOfWeek day = DAY_NAMES.get(tok(count.end() + 1).text());
+                int n = ago ? -count.value() : count.value();
+                return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day, n), count.end() + 2);
             }
             Hit<Offset> d = duration(j);
             if (d == null) {
@@ -918,7 +1493,7 @@ final class HebrewGrammar extends Grammar {
             s.offset = ago ? d.value().negated() : d.value();
             return new Hit<>(s, end);
         }
-        Hit<Offset> d = duration(i);
+        Hit<Offset> d = around;
         if (d == null) {
             return null;
         }

@@ -30,8 +30,9 @@ enum PartOfDay {
         return switch (this) {
             case MORNING -> written == 12 ? 0 : written;
             case NOON -> written <= 5 ? written + 12 : written;
-            case AFTERNOON, EVENING -> written < 12 ? written + 12 : written;
-            case NIGHT -> written == 12 ? 0 : written >= 6 && written < 12 ? written + 12 : written;
+            case AFTERNOON -> written < 12 ? written + 12 : written;
+            case EVENING -> written < 12 ? written + 12 : written == 12 ? 24 : written;
+            case NIGHT -> written == 12 ? 24 : written >= 6 && written < 12 ? written + 12 : written;
         };
     }
 }

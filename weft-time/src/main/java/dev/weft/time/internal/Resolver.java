@@ -1,20 +1,28 @@
 package dev.weft.time.internal;
 
 import dev.weft.time.Grain;
+import dev.weft.time.NextWeekday;
 import dev.weft.time.Span;
 import dev.weft.time.TimeExpression;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.DateRef.CalendarDate;
+import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.EndOf;
+import dev.weft.time.internal.DateRef.HebrewDate;
+import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
+import dev.weft.time.internal.DateRef.NthDayOf;
+import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
+import dev.weft.time.internal.DateRef.WeekdayAfter;
 import dev.weft.time.internal.DateRef.WeekdayRef;
+import dev.weft.time.internal.DateRef.WithWeekday;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.InstantParse;
 import dev.weft.time.internal.Parsed.IntervalParse;
@@ -43,14 +51,16 @@ final class Resolver {
     /** A resolved instant: its value and how precise it is. */
     record Resolved(ZonedDateTime value, Grain grain) {}
 
-    private record DateValue(LocalDate date, Grain grain) {}
+    record DateValue(LocalDate date, Grain grain) {}
 
     private final ZonedDateTime now;
     private final DayOfWeek weekStart;
+    private final NextWeekday nextWeekday;
 
-    Resolver(ZonedDateTime now, DayOfWeek weekStart) {
+    Resolver(ZonedDateTime now, DayOfWeek weekStart, NextWeekday nextWeekday) {
         this.now = now.truncatedTo(ChronoUnit.SECONDS);
         this.weekStart = weekStart;
+        this.nextWeekday = nextWeekday;
     }
 
     /** The expression for a parse, or empty when it names no real time (February 30). */
@@ -58,11 +68,16 @@ final class Resolver {
         return switch (parsed) {
             case InstantParse p ->
                 Optional.ofNullable(instant(p.spec(), now))
-                        .map(r -> new TimeExpression.Instant(text, span, r.value(), r.grain()));
+                        .map(r -> new TimeExpression.Instant(text, span, local(r.value()), r.grain()));
             case IntervalParse p -> interval(p, text, span);
             case WeekendParse p -> Optional.of(weekend(p, text, span));
             case RecurrenceParse p -> recurrence(p, text, span);
         };
+    }
+
+    /** A value read in a zone the text named ("8pm CET"), told in the zone of now. */
+    private ZonedDateTime local(ZonedDateTime value) {
+        return value.getZone().equals(now.getZone()) ? value : value.withZoneSameInstant(now.getZone());
     }
 
     // ---- instants ---------------------------------------------------------------------------
@@ -79,6 +94,11 @@ final class Resolver {
             if (!s.offset.dateBased()) {
                 ZonedDateTime v = ref.plus(s.offset.amount(), s.offset.unit());
                 return new Resolved(v, s.offset.unit() == ChronoUnit.SECONDS ? Grain.SECOND : Grain.MINUTE);
+            }
+            if (s.time == null && s.partOfDay == null && !s.sameTime) {
+                // "in 3 days", "two weeks ago": the same time of day, to the hour
+                ZonedDateTime v = ref.plus(s.offset.amount(), s.offset.unit()).truncatedTo(ChronoUnit.HOURS);
+                return new Resolved(v, Grain.HOUR);
             }
             date = new DateValue(today.plus(s.offset.amount(), s.offset.unit()), Grain.DAY);
         } else if (s.date != null) {
@@ -140,15 +160,12 @@ final class Resolver {
     }
 
     /**
-     * The readings of an hour written without am/pm, earliest first: 1-5 are afternoon hours (nobody
-     * means 3 at night without saying so), 6-11 either, 12 is noon.
+     * The readings of an hour written without am/pm, earliest first: morning or evening, whichever
+     * comes next ("at 2" at 14:30 is 02:00 tomorrow); 12 is noon or midnight.
      */
     static int[] candidates(int hour) {
         if (hour == 12) {
-            return new int[] {12};
-        }
-        if (hour <= 5) {
-            return new int[] {hour + 12};
+            return new int[] {12, 24};
         }
         return new int[] {hour, hour + 12};
     }
@@ -168,6 +185,33 @@ final class Resolver {
     private DateValue date(DateRef ref, LocalDate today) {
         return switch (ref) {
             case RelativeDay r -> new DateValue(today.plusDays(r.days()), Grain.DAY);
+            case NthDayOf n -> nthDay(n, today);
+            case NthWeekOf n -> nthWeek(n, today);
+            case WithWeekday w -> withWeekday(w, today);
+            case MonthInYear m ->
+                new DateValue(LocalDate.of(today.getYear() + m.yearShift(), m.month(), 1), Grain.MONTH);
+            case WeekdayAfter w -> {
+                DateValue base = date(w.base(), today);
+                if (base == null) {
+                    yield null;
+                }
+                LocalDate d = w.n() > 0
+                        ? base.date().with(TemporalAdjusters.next(w.day())).plusWeeks(w.n() - 1L)
+                        : base.date().with(TemporalAdjusters.previous(w.day())).plusWeeks(w.n() + 1L);
+                yield new DateValue(d, Grain.DAY);
+            }
+            case ClosestWeekday c -> {
+                DateValue base = date(c.base(), today);
+                if (base == null) {
+                    yield null;
+                }
+                LocalDate after = base.date().with(TemporalAdjusters.nextOrSame(c.day()));
+                LocalDate before = base.date().with(TemporalAdjusters.previousOrSame(c.day()));
+                long ahead = ChronoUnit.DAYS.between(base.date(), after);
+                long back = ChronoUnit.DAYS.between(before, base.date());
+                yield new DateValue(ahead <= back ? after : before, Grain.DAY);
+            }
+            case HebrewDate h -> HebrewDates.resolve(h, today);
             case WeekdayRef w -> new DateValue(weekday(w, today), Grain.DAY);
             case CalendarDate c -> calendarDate(c, today);
             case DayOfMonthRef d -> dayOfMonth(d, today);
@@ -194,15 +238,81 @@ final class Resolver {
                 yield p == null
                         ? null
                         : new DateValue(
-                                p.date().plus(s.offset().amount(), s.offset().unit()), Grain.DAY);
+                                p.date().plus(s.offset().amount(), s.offset().unit()),
+                                p.grain().compareTo(Grain.DAY) > 0 && p.grain().compareTo(grainOf(s.offset())) <= 0
+                                        ? p.grain()
+                                        : Grain.DAY);
             }
         };
+    }
+
+    private static Grain grainOf(Offset o) {
+        return switch (o.unit()) {
+            case WEEKS -> Grain.WEEK;
+            case MONTHS -> Grain.MONTH;
+            case YEARS -> Grain.YEAR;
+            default -> Grain.DAY;
+        };
+    }
+
+    private DateValue nthDay(NthDayOf n, LocalDate today) {
+        DateValue p = date(n.period(), today);
+        if (p == null) {
+            return null;
+        }
+        LocalDate first = p.date();
+        LocalDate last = lastDayOf(p);
+        LocalDate d = n.n() > 0 ? first.plusDays(n.n() - 1L) : last.plusDays(n.n() + 1L);
+        return d.isBefore(first) || d.isAfter(last) ? null : new DateValue(d, Grain.DAY);
+    }
+
+    private DateValue nthWeek(NthWeekOf n, LocalDate today) {
+        DateValue p = date(n.period(), today);
+        if (p == null) {
+            return null;
+        }
+        LocalDate week = n.n() > 0
+                ? startOfWeek(p.date()).plusWeeks(n.n() - 1L)
+                : startOfWeek(lastDayOf(p)).plusWeeks(n.n() + 1L);
+        return new DateValue(week, Grain.WEEK);
+    }
+
+    /** The next date (from today on) that falls on the weekday said with it; a dated year only confirms. */
+    private DateValue withWeekday(WithWeekday w, LocalDate today) {
+        if (w.date() instanceof CalendarDate c && c.year() == 0) {
+            for (int year = today.getYear(); year < today.getYear() + 30; year++) {
+                if (c.month() == 2 && c.day() == 29 && !java.time.Year.isLeap(year)) {
+                    continue;
+                }
+                LocalDate d = LocalDate.of(year, c.month(), c.day());
+                if (!d.isBefore(today) && d.getDayOfWeek() == w.day()) {
+                    return new DateValue(d, Grain.DAY);
+                }
+            }
+        } else if (w.date() instanceof DayOfMonthRef m && !m.relativeMonth()) {
+            LocalDate month = today.withDayOfMonth(1);
+            for (int k = 0; k < 60; k++, month = month.plusMonths(1)) {
+                if (m.day() <= month.lengthOfMonth()) {
+                    LocalDate d = month.withDayOfMonth(m.day());
+                    if (!d.isBefore(today) && d.getDayOfWeek() == w.day()) {
+                        return new DateValue(d, Grain.DAY);
+                    }
+                }
+            }
+        }
+        return date(w.date(), today);
     }
 
     private LocalDate weekday(WeekdayRef w, LocalDate today) {
         int ahead = Math.floorMod(w.day().getValue() - today.getDayOfWeek().getValue(), 7);
         return switch (w.mode()) {
             case NEXT -> today.plusDays(ahead == 0 ? 7 : ahead);
+            case NEXT_SAID ->
+                nextWeekday == NextWeekday.FOLLOWING
+                        ? startOfWeek(today)
+                                .plusWeeks(1)
+                                .plusDays(Math.floorMod(w.day().getValue() - weekStart.getValue(), 7))
+                        : today.plusDays(ahead == 0 ? 7 : ahead);
             case THIS -> today.plusDays(ahead);
             case LAST -> {
                 int back =
@@ -302,6 +412,17 @@ final class Resolver {
         return d.getMonth() == firstOfMonth.getMonth() ? d : null;
     }
 
+    /** The last day of a period: a week's, a month's, a quarter's or a year's; a day is its own. */
+    private static LocalDate lastDayOf(DateValue p) {
+        return switch (p.grain()) {
+            case WEEK -> p.date().plusDays(6);
+            case MONTH -> p.date().with(TemporalAdjusters.lastDayOfMonth());
+            case QUARTER -> p.date().plusMonths(2).with(TemporalAdjusters.lastDayOfMonth());
+            case YEAR -> p.date().with(TemporalAdjusters.lastDayOfYear());
+            default -> p.date();
+        };
+    }
+
     /** The last day of a period; the "end of the week" is its Friday, the end of the working week. */
     private LocalDate lastDay(DateValue p) {
         return switch (p.grain()) {
@@ -368,7 +489,7 @@ final class Resolver {
             }
         }
         return Optional.of(new TimeExpression.Interval(
-                text, span, start.value(), end.value(), Grain.finer(start.grain(), end.grain())));
+                text, span, local(start.value()), local(end.value()), Grain.finer(start.grain(), end.grain())));
     }
 
     private static boolean hasExplicitDay(InstantSpec s) {
