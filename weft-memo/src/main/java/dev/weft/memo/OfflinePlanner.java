@@ -264,7 +264,7 @@ public final class OfflinePlanner implements Planner {
         String language = context.language();
         List<TimeExpression> times =
                 time.find(text, context.now(), language.equals("he") ? Language.HEBREW : Language.ENGLISH);
-        Optional<TimeExpression> when = chosen(times);
+        Optional<TimeExpression> when = chosen(times).map(t -> daytime(t, context.now()));
         String rest = when.map(t -> (text.substring(0, t.span().start()) + " "
                                 + text.substring(t.span().end()))
                         .trim())
@@ -337,6 +337,28 @@ public final class OfflinePlanner implements Planner {
             action = calendarAction(text, rest, when, constraints, changes, context);
         }
         return new PlanStep(id, capability, action, constraints, changes, dependsOn);
+    }
+
+    /** A clock hour said alone: "at 3", "ב-3", "3:30" — no am/pm, no part of the day, no leading zero. */
+    private static final Pattern BARE_HOUR = Pattern.compile("^(?:at\\s+|@\\s*|ב-?\\s*)?[1-6](?::[0-5]\\d)?$", FLAGS);
+
+    /**
+     * Memo's reading of an hour said alone: weft-time takes the next such hour ("at 3" said at 16:00
+     * is 03:00), but nobody asks an assistant for 3 a.m. without saying so, so an hour from 1 to 6 said
+     * alone that falls in the small hours is read in the afternoon (15:00 the same day).
+     */
+    private static TimeExpression daytime(TimeExpression t, ZonedDateTime now) {
+        if (t instanceof TimeExpression.Instant at
+                && at.value().getHour() >= 1
+                && at.value().getHour() <= 6
+                && BARE_HOUR.matcher(at.text().trim()).matches()) {
+            ZonedDateTime afternoon = at.value().plusHours(12);
+            if (afternoon.minusDays(1).isAfter(now)) {
+                afternoon = afternoon.minusDays(1);
+            }
+            return new TimeExpression.Instant(at.text(), at.span(), afternoon, at.grain());
+        }
+        return t;
     }
 
     /**

@@ -87,6 +87,25 @@ final class OfflinePlannerCorpusTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void anHourSaidAloneThatFallsInTheSmallHours_isReadInTheAfternoon() {
+        ZonedDateTime afternoon = NOW.withHour(16);
+        java.util.function.Function<String, String> due =
+                message -> PLANNER.plan(message, new Planner.Context(OfflinePlanner.languageOf(message), afternoon))
+                        .steps()
+                        .get(0)
+                        .constraints()
+                        .path("dueDate")
+                        .asText();
+
+        assertThat(due.apply("remind me at 3 to call Dana")).isEqualTo("2026-11-25T15:00:00+02:00");
+        assertThat(due.apply("תזכיר לי ב-3 להתקשר לדנה")).isEqualTo("2026-11-25T15:00:00+02:00");
+        assertThat(due.apply("remind me at 5:30 to leave")).isEqualTo("2026-11-24T17:30:00+02:00");
+        assertThat(due.apply("remind me at 3am to take the pill")).isEqualTo("2026-11-25T03:00:00+02:00");
+        assertThat(due.apply("remind me at 03:00 to check the oven")).isEqualTo("2026-11-25T03:00:00+02:00");
+        assertThat(due.apply("remind me at 9 to call Dana")).isEqualTo("2026-11-24T21:00:00+02:00");
+    }
+
     @TempDir
     static Path dir;
 
