@@ -3,11 +3,14 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Edge;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.Graph;
 import dev.weft.core.GraphInvalidException;
 import dev.weft.core.Json;
+import dev.weft.core.NodeSpec;
+import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
 import dev.weft.core.RunJson;
 import dev.weft.core.RunRequest;
@@ -56,6 +59,7 @@ final class RunsApi {
         routes.get("/api/runs", this::list);
         routes.get("/api/runs/{id}", this::show);
         routes.get("/api/runs/{id}/events", this::events);
+        routes.get("/api/runs/{id}/graph", this::graphOf);
         routes.post("/api/runs/{id}/cancel", this::cancel);
         routes.post("/api/runs/{id}/resume", this::resume);
         routes.post("/api/runs/{id}/approve", this::approve);
@@ -115,6 +119,37 @@ final class RunsApi {
     private void show(ServerRequest req, ServerResponse res) {
         Run run = backend.visibleRun(Caller.of(req), id(req));
         Http.ok(res, RunJson.of(backend.runner().result(run.id())));
+    }
+
+    /**
+     * The run's compiled graph, to draw: {@code {"graphId", "nodes": [{id, name, type, branch}],
+     * "edges": [{source, handle, target}]}}, edges from {@code START} naming where the run begins.
+     */
+    private void graphOf(ServerRequest req, ServerResponse res) {
+        Run run = backend.visibleRun(Caller.of(req), id(req));
+        Graph graph = backend.graphs()
+                .apply(run)
+                .orElseThrow(() -> new NotFoundException(
+                        "run '" + run.id() + "' was not started from a graph this server can rebuild"));
+        ObjectNode body = Json.object();
+        body.put("runId", run.id());
+        body.put("graphId", graph.id());
+        ArrayNode nodes = body.putArray("nodes");
+        for (NodeSpec node : graph.nodes().values()) {
+            nodes.addObject()
+                    .put("id", node.id())
+                    .put("name", node.name())
+                    .put("type", node.type())
+                    .put("branch", node.isBranch());
+        }
+        ArrayNode edges = body.putArray("edges");
+        for (Edge edge : graph.edges()) {
+            edges.addObject()
+                    .put("source", edge.source())
+                    .put("handle", edge.handle())
+                    .put("target", edge.target());
+        }
+        Http.ok(res, body);
     }
 
     private void events(ServerRequest req, ServerResponse res) {
@@ -262,6 +297,7 @@ final class RunsApi {
         }
         ObjectNode decision = Json.object();
         decision.put("approved", true);
+        decision.put("by", Caller.of(req).user());
         ArrayNode approve = decision.putArray("approve");
         (steps.isEmpty() ? waitingSteps(run) : steps).forEach(approve::add);
         Http.ok(res, RunJson.of(backend.runner().resume(graph(run), run.id(), decision)));
@@ -278,6 +314,7 @@ final class RunsApi {
         }
         ObjectNode decision = Json.object();
         decision.put("approved", false);
+        decision.put("by", Caller.of(req).user());
         ArrayNode reject = decision.putArray("reject");
         (steps.isEmpty() ? waitingSteps(run) : steps).forEach(reject::add);
         Http.ok(res, RunJson.of(backend.runner().resume(graph(run), run.id(), decision)));

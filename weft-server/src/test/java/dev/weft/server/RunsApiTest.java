@@ -182,6 +182,21 @@ final class RunsApiTest {
     }
 
     @Test
+    void approvingAWaitingWorkflowStepSaysWhoApprovedIt() {
+        RunResult waiting = waitingWorkflowRun("dana");
+
+        ServerFixture.Answer approved = fixture.post("api/runs/" + waiting.runId() + "/approve", fixture.dana, "{}");
+
+        assertThat(approved.body().path("status").asText()).isEqualTo("COMPLETED");
+        assertThat(approved.body()
+                        .path("outputs")
+                        .path("refund")
+                        .path("approvedBy")
+                        .asText())
+                .isEqualTo("dana");
+    }
+
+    @Test
     void aFinishedWorkflowRunIsRerunWithPinsAndForked() {
         RunResult waiting = waitingWorkflowRun("dana");
         fixture.post("api/runs/" + waiting.runId() + "/resume", fixture.dana, "{\"input\": {\"by\": \"maya\"}}");
