@@ -33,6 +33,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -237,6 +238,48 @@ final class WebPageIT {
     }
 
     @Test
+    void rerunsAFinishedRunWithAStepPinnedAndForksItAfterAStep() {
+        String runId = startWorkflow(approvalWorkflow("rerun-me"), "{\"amount\": 300}");
+        fixture.post("api/runs/" + runId + "/approve", fixture.dana, "{}");
+        logIn("#/runs/" + runId);
+        until(b -> status().equals("COMPLETED"));
+
+        click(By.cssSelector("#run-actions .rerun summary"));
+        click(By.cssSelector("#run-actions .rerun input[value='approve']"));
+        screenshot("run-rerun-pinned");
+        click(By.cssSelector("#run-actions .rerun button[type='submit']"));
+        String rerun = until(b -> {
+            String shown = runShown();
+            return shown.equals(runId) ? null : shown;
+        });
+        until(b -> status().equals("COMPLETED"));
+        assertThat(browser.findElement(By.cssSelector("#steps li[data-node='approve']"))
+                        .getText())
+                .contains("pinned");
+        assertThat(node("refund").getAttribute("data-status")).isEqualTo("COMPLETED");
+
+        browser.get(fixture.base + "#/runs/" + runId);
+        until(b -> runShown().equals(runId) && status().equals("COMPLETED"));
+        click(By.cssSelector("#run-actions .fork summary"));
+        new Select(browser.findElement(By.cssSelector("#run-actions .fork select"))).selectByValue("2");
+        click(By.cssSelector("#run-actions .fork button[type='submit']"));
+        String fork = until(b -> {
+            String shown = runShown();
+            return shown.equals(runId) ? null : shown;
+        });
+        until(b -> status().equals("WAITING"));
+
+        assertThat(List.of(runId, rerun, fork)).doesNotHaveDuplicates();
+        assertThat(node("approve").getAttribute("data-status")).isEqualTo("WAITING");
+        assertThat(fixture.get("api/runs/" + fork, fixture.dana)
+                        .body()
+                        .path("status")
+                        .asText())
+                .isEqualTo("WAITING");
+        screenshot("run-forked");
+    }
+
+    @Test
     void aRunsGraphChangesColorAsItsNodesRun() {
         // A step's start reaches the store, and so the event stream, with its run's next commit: here
         // when the quick branch moves on while the slow one still sleeps (see docs/server.md).
@@ -367,6 +410,12 @@ final class WebPageIT {
         return (String) script("return getComputedStyle(arguments[0].querySelector('rect')).fill", node(id));
     }
 
+    /** The id of the run the page shows, from its address. */
+    private String runShown() {
+        String url = browser.getCurrentUrl();
+        return url.substring(url.indexOf("#/runs/") + "#/runs/".length());
+    }
+
     private String status() {
         return String.valueOf(browser.findElement(By.id("run-status")).getAttribute("data-status"));
     }
@@ -401,13 +450,35 @@ final class WebPageIT {
                     .ignoring(StaleElementReferenceException.class)
                     .until(condition::apply);
         } catch (TimeoutException e) {
-            screenshot("failed-" + System.currentTimeMillis());
+            String name = "failed-" + System.currentTimeMillis();
+            screenshot(name);
+            dumpThreads(SCREENSHOTS.resolve(name + "-threads.txt"));
             throw e;
         }
     }
 
     private Object script(String js, Object... args) {
         return ((JavascriptExecutor) browser).executeScript(js, args);
+    }
+
+    /** What every thread of this JVM (the server's virtual ones too) is doing, to see what a stuck page waits for. */
+    private static void dumpThreads(Path file) {
+        try {
+            new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                    .toString(),
+                            Long.toString(ProcessHandle.current().pid()),
+                            "Thread.dump_to_file",
+                            "-format=text",
+                            file.toAbsolutePath().toString())
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            System.err.println("no thread dump: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A screenshot of the whole page, however long: the window is made as tall as the page for it. */

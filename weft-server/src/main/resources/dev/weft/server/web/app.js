@@ -80,6 +80,21 @@ $('login-form').addEventListener('submit', (e) => {
 $('logout').addEventListener('click', () => logOut());
 window.addEventListener('weft:unauthorized', () => logOut('The key was refused; log in again.'));
 window.addEventListener('hashchange', route);
+// A browser opens at most six connections to one server, and each tab showing the page holds one or two
+// streams: a tab that is hidden or left lets go of its streams, and takes them up again when shown.
+function pause() {
+  reminders?.abort();
+  reminders = null;
+  leaveRun();
+}
+function resume() {
+  if (!key()) return;
+  if (!reminders) startReminders();
+  route();
+}
+window.addEventListener('pagehide', pause);
+window.addEventListener('pageshow', (e) => e.persisted && resume());
+document.addEventListener('visibilitychange', () => (document.hidden ? pause() : resume()));
 initMemo();
 initRuns();
 if (key()) startReminders();

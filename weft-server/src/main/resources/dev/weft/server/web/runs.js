@@ -164,6 +164,8 @@ export function showRun(runId) {
   current = view;
   $('run-title').textContent = runId;
   $('run-status').textContent = '';
+  $('run-status').className = 'badge';
+  delete $('run-status').dataset.status;
   $('run-error').textContent = '';
   $('run-actions').replaceChildren();
   $('run-waiting').replaceChildren();
