@@ -14,6 +14,7 @@ import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
 import dev.weft.core.RunJson;
 import dev.weft.core.RunRequest;
+import dev.weft.core.RunResult;
 import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
@@ -118,7 +119,20 @@ final class RunsApi {
 
     private void show(ServerRequest req, ServerResponse res) {
         Run run = backend.visibleRun(Caller.of(req), id(req));
-        Http.ok(res, RunJson.of(backend.runner().result(run.id())));
+        RunResult result = backend.runner().result(run.id());
+        ObjectNode body = RunJson.of(result);
+        // Beside what `weft runs show --json` prints, each step's input and times, for the page's timeline.
+        JsonNode steps = body.path("steps");
+        for (int i = 0; i < steps.size() && i < result.steps().size(); i++) {
+            Step step = result.steps().get(i);
+            ObjectNode node = (ObjectNode) steps.get(i);
+            if (!node.has("input")) {
+                node.set("input", step.input());
+            }
+            step.startedAt().ifPresent(at -> node.put("startedAt", at.toString()));
+            step.endedAt().ifPresent(at -> node.put("endedAt", at.toString()));
+        }
+        Http.ok(res, body);
     }
 
     /**

@@ -187,7 +187,13 @@ final class RunsApiTest {
 
         ServerFixture.Answer approved = fixture.post("api/runs/" + waiting.runId() + "/approve", fixture.dana, "{}");
 
+        JsonNode shown =
+                fixture.get("api/runs/" + waiting.runId(), fixture.dana).body();
+
         assertThat(approved.body().path("status").asText()).isEqualTo("COMPLETED");
+        assertThat(shown.path("steps").get(0).path("input").path("amount").asInt())
+                .isEqualTo(150);
+        assertThat(shown.path("steps").get(0).path("startedAt").asText()).isNotEmpty();
         assertThat(approved.body()
                         .path("outputs")
                         .path("refund")

@@ -161,6 +161,27 @@ final class WebPageIT {
     }
 
     @Test
+    void answersMemosQuestionInline() {
+        String lior =
+                ApiKeys.open(fixture.store).create("lior", false, Instant.now()).secret();
+        fixture.ask(lior, "remind me tomorrow at 9 to call Dana about the report");
+        fixture.ask(lior, "remind me on Friday to call Dana about the trip");
+        logIn("#/memo", lior);
+
+        WebElement asked = say("delete the reminder to call Dana");
+        WebElement question = asked.findElement(By.cssSelector(".question"));
+        List<WebElement> options = question.findElements(By.cssSelector("button"));
+        assertThat(options).hasSize(2);
+        assertThat(options.get(1).getText()).contains("trip");
+        screenshot("memo-question");
+        int before = replies().size();
+        options.get(1).click();
+
+        until(b -> replies().size() > before && replies().get(before).getAttribute("data-status") != null);
+        assertThat(replies().get(before).getText()).contains("Deleted \"call Dana about the trip\".");
+    }
+
+    @Test
     void aReminderPopsUpWhenItFallsDue() {
         // A user of their own: a stream that an earlier test's page left open would take dana's reminder.
         String noa =

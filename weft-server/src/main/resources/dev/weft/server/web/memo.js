@@ -86,7 +86,9 @@ function approval(reply, steps) {
 }
 
 function question(reply, r) {
-  const card = h('div', { class: 'question' }, h('p', { class: 'label', dir: 'auto' }, r.question));
+  // The reply above already asks the question and lists the options; here they are to pick.
+  const card = h('div', { class: 'question', 'data-run': reply.runId },
+    h('p', { class: 'label' }, reply.language === 'he' ? 'בחרו:' : 'Pick one:'));
   const answer = async (text) => {
     card.querySelectorAll('button, input').forEach((b) => (b.disabled = true));
     bubble('user', text);

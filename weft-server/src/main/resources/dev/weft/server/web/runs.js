@@ -64,7 +64,8 @@ function lastSteps(run) {
   return last;
 }
 
-const BASIC = new Set(['order', 'nodeId', 'name', 'type', 'status', 'attempt', 'pinned', 'output', 'error', 'durationMs']);
+const BASIC = new Set(['order', 'nodeId', 'name', 'type', 'status', 'attempt', 'pinned', 'input', 'output', 'error',
+  'durationMs', 'startedAt', 'endedAt']);
 
 function stepItem(s) {
   const extra = Object.entries(s).filter(([k]) => !BASIC.has(k));
@@ -74,13 +75,15 @@ function stepItem(s) {
       h('strong', {}, s.name),
       h('span', { class: 'muted' }, s.type),
       h('span', { class: `badge s-${s.status.toLowerCase()}` }, s.status.toLowerCase()),
+      s.startedAt ? h('span', { class: 'muted' }, clock(s.startedAt)) : null,
       s.durationMs !== undefined ? h('span', { class: 'muted' }, `${s.durationMs} ms`) : null,
       s.attempt > 1 ? h('span', { class: 'muted' }, `attempt ${s.attempt}`) : null,
       s.pinned ? h('span', { class: 'badge pinned' }, 'pinned') : null),
     s.error ? h('p', { class: 'error' }, `${s.error.code}: ${s.error.message}`) : null,
     h('details', {},
-      h('summary', {}, 'output' + (extra.length ? `, ${extra.map(([k]) => k).join(', ')}` : '')),
+      h('summary', {}, ['input', 'output', ...extra.map(([k]) => k)].join(', ')),
       h('dl', {},
+        s.input !== undefined ? [h('dt', {}, 'input'), h('dd', {}, h('pre', {}, pretty(s.input)))] : null,
         extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, h('pre', {}, pretty(v)))]),
         h('dt', {}, 'output'), h('dd', {}, h('pre', {}, pretty(s.output))))));
 }
