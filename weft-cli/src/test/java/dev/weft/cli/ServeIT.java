@@ -53,7 +53,16 @@ final class ServeIT {
                             .build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 
+            HttpResponse<String> page =
+                    http.send(HttpRequest.newBuilder(base).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> script = http.send(
+                    HttpRequest.newBuilder(base.resolve("assets/app.js")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
             assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("<script type=\"module\" src=\"/assets/app.js\">");
+            assertThat(script.statusCode()).isEqualTo(200);
             assertThat(chat.statusCode()).as(chat.body()).isEqualTo(200);
             JsonNode reply = Json.parse(chat.body(), "chat");
             assertThat(reply.path("choices")

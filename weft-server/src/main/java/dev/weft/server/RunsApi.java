@@ -3,14 +3,18 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Edge;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.Graph;
 import dev.weft.core.GraphInvalidException;
 import dev.weft.core.Json;
+import dev.weft.core.NodeSpec;
+import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
 import dev.weft.core.RunJson;
 import dev.weft.core.RunRequest;
+import dev.weft.core.RunResult;
 import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
@@ -56,6 +60,7 @@ final class RunsApi {
         routes.get("/api/runs", this::list);
         routes.get("/api/runs/{id}", this::show);
         routes.get("/api/runs/{id}/events", this::events);
+        routes.get("/api/runs/{id}/graph", this::graphOf);
         routes.post("/api/runs/{id}/cancel", this::cancel);
         routes.post("/api/runs/{id}/resume", this::resume);
         routes.post("/api/runs/{id}/approve", this::approve);
@@ -114,7 +119,51 @@ final class RunsApi {
 
     private void show(ServerRequest req, ServerResponse res) {
         Run run = backend.visibleRun(Caller.of(req), id(req));
-        Http.ok(res, RunJson.of(backend.runner().result(run.id())));
+        RunResult result = backend.runner().result(run.id());
+        ObjectNode body = RunJson.of(result);
+        // Beside what `weft runs show --json` prints, each step's input and times, for the page's timeline.
+        JsonNode steps = body.path("steps");
+        for (int i = 0; i < steps.size() && i < result.steps().size(); i++) {
+            Step step = result.steps().get(i);
+            ObjectNode node = (ObjectNode) steps.get(i);
+            if (!node.has("input")) {
+                node.set("input", step.input());
+            }
+            step.startedAt().ifPresent(at -> node.put("startedAt", at.toString()));
+            step.endedAt().ifPresent(at -> node.put("endedAt", at.toString()));
+        }
+        Http.ok(res, body);
+    }
+
+    /**
+     * The run's compiled graph, to draw: {@code {"graphId", "nodes": [{id, name, type, branch}],
+     * "edges": [{source, handle, target}]}}, edges from {@code START} naming where the run begins.
+     */
+    private void graphOf(ServerRequest req, ServerResponse res) {
+        Run run = backend.visibleRun(Caller.of(req), id(req));
+        Graph graph = backend.graphs()
+                .apply(run)
+                .orElseThrow(() -> new NotFoundException(
+                        "run '" + run.id() + "' was not started from a graph this server can rebuild"));
+        ObjectNode body = Json.object();
+        body.put("runId", run.id());
+        body.put("graphId", graph.id());
+        ArrayNode nodes = body.putArray("nodes");
+        for (NodeSpec node : graph.nodes().values()) {
+            nodes.addObject()
+                    .put("id", node.id())
+                    .put("name", node.name())
+                    .put("type", node.type())
+                    .put("branch", node.isBranch());
+        }
+        ArrayNode edges = body.putArray("edges");
+        for (Edge edge : graph.edges()) {
+            edges.addObject()
+                    .put("source", edge.source())
+                    .put("handle", edge.handle())
+                    .put("target", edge.target());
+        }
+        Http.ok(res, body);
     }
 
     private void events(ServerRequest req, ServerResponse res) {
@@ -262,6 +311,7 @@ final class RunsApi {
         }
         ObjectNode decision = Json.object();
         decision.put("approved", true);
+        decision.put("by", Caller.of(req).user());
         ArrayNode approve = decision.putArray("approve");
         (steps.isEmpty() ? waitingSteps(run) : steps).forEach(approve::add);
         Http.ok(res, RunJson.of(backend.runner().resume(graph(run), run.id(), decision)));
@@ -278,6 +328,7 @@ final class RunsApi {
         }
         ObjectNode decision = Json.object();
         decision.put("approved", false);
+        decision.put("by", Caller.of(req).user());
         ArrayNode reject = decision.putArray("reject");
         (steps.isEmpty() ? waitingSteps(run) : steps).forEach(reject::add);
         Http.ok(res, RunJson.of(backend.runner().resume(graph(run), run.id(), decision)));

@@ -312,6 +312,7 @@ public final class WeftServer implements AutoCloseable {
             new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
+            new WebPage().register(routes);
             routing.any((req, res) -> Http.error(
                     res,
                     404,
@@ -346,7 +347,7 @@ public final class WeftServer implements AutoCloseable {
         }
     }
 
-    /** Authenticates every request but the health checks, and counts those in flight. */
+    /** Authenticates every request but the health checks and the page, and counts those in flight. */
     private static void filter(
             FilterChain chain,
             RoutingRequest req,
@@ -363,6 +364,10 @@ public final class WeftServer implements AutoCloseable {
         try {
             if (backend.stopping().get()) {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
+                return;
+            }
+            if (WebPage.isPage(path)) {
+                chain.proceed();
                 return;
             }
             Optional<String> header = req.headers().first(HeaderNames.AUTHORIZATION);

@@ -182,6 +182,27 @@ final class RunsApiTest {
     }
 
     @Test
+    void approvingAWaitingWorkflowStepSaysWhoApprovedIt() {
+        RunResult waiting = waitingWorkflowRun("dana");
+
+        ServerFixture.Answer approved = fixture.post("api/runs/" + waiting.runId() + "/approve", fixture.dana, "{}");
+
+        JsonNode shown =
+                fixture.get("api/runs/" + waiting.runId(), fixture.dana).body();
+
+        assertThat(approved.body().path("status").asText()).isEqualTo("COMPLETED");
+        assertThat(shown.path("steps").get(0).path("input").path("amount").asInt())
+                .isEqualTo(150);
+        assertThat(shown.path("steps").get(0).path("startedAt").asText()).isNotEmpty();
+        assertThat(approved.body()
+                        .path("outputs")
+                        .path("refund")
+                        .path("approvedBy")
+                        .asText())
+                .isEqualTo("dana");
+    }
+
+    @Test
     void aFinishedWorkflowRunIsRerunWithPinsAndForked() {
         RunResult waiting = waitingWorkflowRun("dana");
         fixture.post("api/runs/" + waiting.runId() + "/resume", fixture.dana, "{\"input\": {\"by\": \"maya\"}}");

@@ -7,6 +7,7 @@ import dev.weft.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,10 +48,34 @@ final class WeftServerTest {
     }
 
     @Test
+    void thePageAndItsAssetsAreServedFromTheJarWithoutAKeyAndNothingElseIs() {
+        HttpResponse<String> index =
+                fixture.raw(fixture.request("", Optional.empty()).GET().build());
+        HttpResponse<String> script = fixture.raw(
+                fixture.request("assets/app.js", Optional.empty()).GET().build());
+        HttpResponse<String> style = fixture.raw(
+                fixture.request("assets/app.css", Optional.empty()).GET().build());
+
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.headers().firstValue("Content-Type")).contains("text/html; charset=utf-8");
+        assertThat(index.headers().firstValue("Content-Security-Policy"))
+                .hasValueSatisfying(policy -> assertThat(policy).contains("script-src 'self'"));
+        assertThat(index.body()).contains("src=\"/assets/app.js\"").doesNotContain("http://", "https://");
+        assertThat(script.statusCode()).isEqualTo(200);
+        assertThat(script.headers().firstValue("Content-Type")).contains("text/javascript; charset=utf-8");
+        assertThat(style.headers().firstValue("Content-Type")).contains("text/css; charset=utf-8");
+        assertThat(fixture.get("assets/nothing.js", Optional.empty()).code()).isEqualTo("E_NOT_FOUND");
+        assertThat(fixture.get("assets/..%2Fopenapi.json", Optional.empty()).status())
+                .isEqualTo(404);
+        assertThat(fixture.get("assets/", Optional.empty()).status()).isIn(401, 404);
+        assertThat(fixture.get("api/runs", Optional.empty()).status()).isEqualTo(401);
+    }
+
+    @Test
     void everyOtherRouteAnswers401WithoutAKeyOrWithAWrongOne() {
         for (String route : fixture.server.routes()) {
             String[] parts = route.split(" ", 2);
-            if (parts[1].equals("/healthz") || parts[1].equals("/readyz")) {
+            if (parts[1].equals("/healthz") || parts[1].equals("/readyz") || WebPage.isPage(parts[1])) {
                 continue;
             }
             String path = parts[1].substring(1).replace("{id}", "some-run");
