@@ -92,28 +92,33 @@ final class ModelResolvers {
         context.record("resolvedOffline", TextNode.valueOf(e.getMessage()));
     }
 
+    /** A model path over an offline resolver: the same name, capability, actions and tools as it has. */
+    private interface OverOffline extends Resolver {
+        Resolver offline();
+
+        @Override
+        default String name() {
+            return offline().name();
+        }
+
+        @Override
+        default String capability() {
+            return offline().capability();
+        }
+
+        @Override
+        default Set<String> actions() {
+            return offline().actions();
+        }
+
+        @Override
+        default Optional<String> tool(PlanStep step) {
+            return offline().tool(step);
+        }
+    }
+
     /** Arguments from the model for the steps of its slice; lookups and the rest offline. */
-    private record WithArgs(Resolver offline, Slice slice, String system, Model model) implements Resolver {
-        @Override
-        public String name() {
-            return offline.name();
-        }
-
-        @Override
-        public String capability() {
-            return offline.capability();
-        }
-
-        @Override
-        public Set<String> actions() {
-            return offline.actions();
-        }
-
-        @Override
-        public Optional<String> tool(PlanStep step) {
-            return offline.tool(step);
-        }
-
+    private record WithArgs(Resolver offline, Slice slice, String system, Model model) implements OverOffline {
         @Override
         public Resolution resolve(PlanStep step, ResolveContext context) {
             boolean missingText = step.action().equals("create_task")
@@ -137,27 +142,7 @@ final class ModelResolvers {
     }
 
     /** A short answer in words from the model; the offline one when it cannot be reached. */
-    private record General(Resolver offline, String system, Model model) implements Resolver {
-        @Override
-        public String name() {
-            return offline.name();
-        }
-
-        @Override
-        public String capability() {
-            return offline.capability();
-        }
-
-        @Override
-        public Set<String> actions() {
-            return offline.actions();
-        }
-
-        @Override
-        public Optional<String> tool(PlanStep step) {
-            return offline.tool(step);
-        }
-
+    private record General(Resolver offline, String system, Model model) implements OverOffline {
         @Override
         public Resolution resolve(PlanStep step, ResolveContext context) {
             try {
@@ -180,27 +165,7 @@ final class ModelResolvers {
      * (citing them as [n]); storing, searching, changing and forgetting stay offline, and so does the
      * answer when nothing was found.
      */
-    private record SecondBrain(Resolver offline, String system, Model model) implements Resolver {
-        @Override
-        public String name() {
-            return offline.name();
-        }
-
-        @Override
-        public String capability() {
-            return offline.capability();
-        }
-
-        @Override
-        public Set<String> actions() {
-            return offline.actions();
-        }
-
-        @Override
-        public Optional<String> tool(PlanStep step) {
-            return offline.tool(step);
-        }
-
+    private record SecondBrain(Resolver offline, String system, Model model) implements OverOffline {
         @Override
         public Resolution resolve(PlanStep step, ResolveContext context) {
             JsonNode found = SecondBrainResolver.found(context);

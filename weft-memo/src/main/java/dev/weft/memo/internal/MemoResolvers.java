@@ -117,13 +117,13 @@ public final class MemoResolvers {
                 Texts.of(language, "Which one did you mean?", "למה התכוונת?"), options.toArray(String[]::new));
     }
 
-    private static ObjectNode args(String operation) {
+    static ObjectNode args(String operation) {
         ObjectNode args = Json.object();
         args.put("operation", operation);
         return args;
     }
 
-    private static void copy(JsonNode from, ObjectNode to, String... fields) {
+    static void copy(JsonNode from, ObjectNode to, String... fields) {
         for (String field : fields) {
             if (from.has(field) && !from.get(field).isNull()) {
                 to.set(field, from.get(field).deepCopy());

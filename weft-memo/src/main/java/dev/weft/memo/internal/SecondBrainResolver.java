@@ -70,30 +70,30 @@ public final class SecondBrainResolver implements Resolver {
                     }
                     content = context.answers().get("text").asText().strip();
                 }
-                ObjectNode args = args("store");
+                ObjectNode args = MemoResolvers.args("store");
                 args.put("content", content);
                 ArrayNode tags = args.putArray("tags");
                 tags(content, c.path("tags")).forEach(tags::add);
                 if (tags.isEmpty()) {
                     args.remove("tags");
                 }
-                copy(c, args, "projectId");
+                MemoResolvers.copy(c, args, "projectId");
                 return Resolution.execute(MemoTools.MEMORY, args);
             }
             case "search_memory" -> {
-                ObjectNode args = args("search");
+                ObjectNode args = MemoResolvers.args("search");
                 args.put("query", query(c, context));
-                copy(c, args, "limit", "tags", "projectId");
+                MemoResolvers.copy(c, args, "limit", "tags", "projectId");
                 return Resolution.execute(MemoTools.MEMORY, args);
             }
             case "summarize_project" -> {
-                ObjectNode args = args("summarize");
+                ObjectNode args = MemoResolvers.args("summarize");
                 String project =
                         c.path("projectId").asText(c.path("query").asText("")).strip();
                 if (!project.isEmpty()) {
                     args.put("projectId", project);
                 }
-                copy(c, args, "tags");
+                MemoResolvers.copy(c, args, "tags");
                 return Resolution.execute(MemoTools.MEMORY, args);
             }
             case ANSWER -> {
@@ -123,10 +123,10 @@ public final class SecondBrainResolver implements Resolver {
             return question;
         }
         Memory memory = (Memory) picked;
-        ObjectNode args = args(step.action().equals("delete_memory") ? "delete" : "update");
+        ObjectNode args = MemoResolvers.args(step.action().equals("delete_memory") ? "delete" : "update");
         args.put("memoryId", memory.id());
         if (step.action().equals("update_memory")) {
-            copy(c, args, "content", "tags", "projectId");
+            MemoResolvers.copy(c, args, "content", "tags", "projectId");
         }
         return Resolution.execute(MemoTools.MEMORY, args);
     }
@@ -163,19 +163,5 @@ public final class SecondBrainResolver implements Resolver {
             tags.add(m.group(1));
         }
         return tags;
-    }
-
-    private static ObjectNode args(String operation) {
-        ObjectNode args = Json.object();
-        args.put("operation", operation);
-        return args;
-    }
-
-    private static void copy(JsonNode from, ObjectNode to, String... fields) {
-        for (String field : fields) {
-            if (from.has(field) && !from.get(field).isNull()) {
-                to.set(field, from.get(field).deepCopy());
-            }
-        }
     }
 }
