@@ -133,7 +133,7 @@ final class OpenAiClientIT {
 
         plain(omer, "מחק את כל התזכורות שלי");
         String done = plain(omer, "כן");
-        assertThat(done).isEqualTo("מחקתי 1 משימות.");
+        assertThat(done).isEqualTo("מחקתי משימה אחת.");
         assertThat(fixture.get("api/memo/tasks", fixture.omer).body().path("tasks"))
                 .isEmpty();
     }

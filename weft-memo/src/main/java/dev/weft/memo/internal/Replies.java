@@ -229,7 +229,7 @@ public final class Replies {
                 return Texts.of(
                         language,
                         "Deleted " + count + (count == 1 ? " task." : " tasks."),
-                        "מחקתי " + count + " משימות.");
+                        count == 1 ? "מחקתי משימה אחת." : "מחקתי " + count + " משימות.");
             }
             case "create_list", "add_item", "find_list", "toggle_item", "delete_item" -> {
                 JsonNode list = result.path("list");
