@@ -16,7 +16,6 @@ import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.Step;
-import dev.weft.core.StepStatus;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import java.io.PrintWriter;
@@ -304,28 +303,7 @@ final class RunsCommand implements Runnable {
         int call(RunStore store, PrintWriter out) {
             Run run = find(store, runId);
             Graph graph = Storage.graphOf(run, store);
-            RunRequest.Builder request = RunRequest.builder().input(run.input()).source(run.source());
-            run.user().ifPresent(request::user);
-            run.variables().forEach(request::variable);
-            List<Step> steps = store.steps(runId);
-            for (String pin : pins) {
-                if (graph.node(pin).isEmpty()) {
-                    throw new WeftException(
-                            ErrorCode.E_GRAPH_INVALID, "--pin " + pin + ": the workflow has no node '" + pin + "'");
-                }
-                Step last = null;
-                for (Step step : steps) {
-                    if (step.nodeId().equals(pin) && step.status() == StepStatus.COMPLETED) {
-                        last = step;
-                    }
-                }
-                if (last == null) {
-                    throw new WeftException(
-                            ErrorCode.E_NOT_FOUND,
-                            "--pin " + pin + ": node '" + pin + "' has no completed step in run '" + runId + "'");
-                }
-                request.pin(pin, last.output());
-            }
+            RunRequest.Builder request = RunRequest.rerunOf(run, graph, store.steps(runId), pins);
             return print(out, runner(store, json).run(graph, request.build()), json);
         }
     }

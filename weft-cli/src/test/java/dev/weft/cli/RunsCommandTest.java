@@ -164,7 +164,7 @@ final class RunsCommandTest {
         assertThat(steps.get(2).get("nodeId").asText()).isEqualTo("lo");
         var badPin = weftDb("runs", "rerun", runId, "--pin", "nope");
         assertThat(badPin.exitCode()).isEqualTo(2);
-        assertThat(badPin.err()).contains("E_GRAPH_INVALID").contains("no node 'nope'");
+        assertThat(badPin.err()).contains("E_BAD_INPUT").contains("no node 'nope'");
     }
 
     @Test

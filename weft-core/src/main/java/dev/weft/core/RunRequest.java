@@ -36,6 +36,37 @@ public record RunRequest(
         return new Builder();
     }
 
+    /**
+     * A request to run {@code run}'s graph again: its input, source, user and variables, with each node
+     * of {@code pins} pinned to the output of its last completed step in {@code steps} (the run's).
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a pin the graph has no node of
+     * @throws NotFoundException for a pinned node that has no completed step in the run
+     */
+    public static Builder rerunOf(Run run, Graph graph, java.util.List<Step> steps, java.util.Collection<String> pins) {
+        Builder request = builder().input(run.input()).source(run.source());
+        run.user().ifPresent(request::user);
+        run.variables().forEach(request::variable);
+        for (String pin : pins) {
+            if (graph.node(pin).isEmpty()) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "pin " + pin + ": the run's graph has no node '" + pin + "'");
+            }
+            Step last = null;
+            for (Step step : steps) {
+                if (step.nodeId().equals(pin) && step.status() == StepStatus.COMPLETED) {
+                    last = step;
+                }
+            }
+            if (last == null) {
+                throw new NotFoundException(
+                        "pin " + pin + ": node '" + pin + "' has no completed step in run '" + run.id() + "'");
+            }
+            request.pin(pin, last.output());
+        }
+        return request;
+    }
+
     /** Builds a {@link RunRequest}. */
     public static final class Builder {
         private Optional<String> runId = Optional.empty();

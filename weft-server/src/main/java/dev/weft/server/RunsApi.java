@@ -18,7 +18,6 @@ import dev.weft.core.RunResult;
 import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
-import dev.weft.core.StepStatus;
 import dev.weft.core.WeftException;
 import dev.weft.memo.Memo;
 import dev.weft.plan.PlanExecutor;
@@ -352,28 +351,8 @@ final class RunsApi {
         Run run = backend.visibleRun(Caller.of(req), id(req));
         RerunBody body = Http.body(req, RerunBody.class);
         Graph graph = graph(run);
-        RunRequest.Builder request = RunRequest.builder().input(run.input()).source(run.source());
-        run.user().ifPresent(request::user);
-        run.variables().forEach(request::variable);
-        List<Step> steps = backend.store().steps(run.id());
-        for (String pin : body.pin() == null ? List.<String>of() : body.pin()) {
-            if (graph.node(pin).isEmpty()) {
-                throw new WeftException(
-                        ErrorCode.E_BAD_INPUT, "pin " + pin + ": the run's graph has no node '" + pin + "'");
-            }
-            Step last = null;
-            for (Step step : steps) {
-                if (step.nodeId().equals(pin) && step.status() == StepStatus.COMPLETED) {
-                    last = step;
-                }
-            }
-            if (last == null) {
-                throw new WeftException(
-                        ErrorCode.E_NOT_FOUND,
-                        "pin " + pin + ": node '" + pin + "' has no completed step in run '" + run.id() + "'");
-            }
-            request.pin(pin, last.output());
-        }
+        RunRequest.Builder request = RunRequest.rerunOf(
+                run, graph, backend.store().steps(run.id()), body.pin() == null ? List.of() : body.pin());
         Http.ok(res, RunJson.of(backend.runner().run(graph, request.build())));
     }
 
