@@ -14,7 +14,6 @@ import dev.weft.memo.data.MemoryOperations;
 import dev.weft.memo.data.SearchTerms;
 import dev.weft.plan.ToolContext;
 import dev.weft.plan.ToolRegistry;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Arrays;
@@ -198,14 +197,6 @@ public final class MemoryBenchmark {
     }
 
     private static ToolContext context(String user, String run) {
-        return ToolContext.detached(run, Optional.of(user), "A", new TimeSource() {
-            @Override
-            public Instant now() {
-                return Instant.now();
-            }
-
-            @Override
-            public void sleep(Duration duration) {}
-        });
+        return ToolContext.detached(run, Optional.of(user), "A", TimeSource.of(Instant::now));
     }
 }

@@ -170,7 +170,7 @@ final class ModelResolvers {
         public Resolution resolve(PlanStep step, ResolveContext context) {
             JsonNode found = SecondBrainResolver.found(context);
             if (!step.action().equals(SecondBrainResolver.ANSWER)
-                    || found.path("memories").isEmpty()) {
+                    || (found.path("memories").isEmpty() && found.path("latest").isEmpty())) {
                 return offline.resolve(step, context);
             }
             StringBuilder user = new StringBuilder("Question: ")
@@ -179,7 +179,7 @@ final class ModelResolvers {
                             .asText(context.input().path("message").asText("")))
                     .append("\n\nMemories:\n");
             int n = 1;
-            for (JsonNode memory : found.get("memories")) {
+            for (JsonNode memory : found.has("latest") ? found.get("latest") : found.get("memories")) {
                 user.append('[')
                         .append(n++)
                         .append("] (")

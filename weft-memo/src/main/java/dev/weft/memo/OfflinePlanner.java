@@ -310,7 +310,11 @@ public final class OfflinePlanner implements Planner {
         } else if (BRAIN_SEARCH.matcher(text).find()) {
             capability = "second-brain";
             action = "search_memory";
-            constraints.put("query", memoryQuery(text));
+            String about = memoryQuery(text);
+            if (!about.equals(TaskCleanup.trim(text.replaceAll("[?]+$", "")))) {
+                // "what did I say about?" names nothing: the resolver gives the latest memories.
+                constraints.put("query", about);
+            }
         } else if (BRAIN_STORE.matcher(text).find() && !TASK.matcher(text).find()) {
             capability = "second-brain";
             action = "store_thought";

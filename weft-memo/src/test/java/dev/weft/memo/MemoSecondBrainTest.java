@@ -52,18 +52,7 @@ final class MemoSecondBrainTest {
     }
 
     private Runner runner() {
-        return Runner.builder()
-                .store(store)
-                .time(new TimeSource() {
-                    @Override
-                    public Instant now() {
-                        return now;
-                    }
-
-                    @Override
-                    public void sleep(Duration duration) {}
-                })
-                .build();
+        return Runner.builder().store(store).time(TimeSource.of(() -> now)).build();
     }
 
     @AfterEach
@@ -112,6 +101,17 @@ final class MemoSecondBrainTest {
         assertThat(answer.language()).isEqualTo("he");
         assertThat(answer.text())
                 .isEqualTo("זה מה שסיפרת לי על \"הפרויקט\":\n1. \"אני חושב שהפרויקט מתעכב בגלל הספק\" (24.11)");
+    }
+
+    @Test
+    void aQuestionNamingNothing_getsTheLatestMemories() {
+        ask("dana", "remember that Dana likes tea");
+        ask("dana", "idea: a weekly demo day");
+
+        assertThat(ask("dana", "what did I say about?").text())
+                .isEqualTo(
+                        "Here's what you told me:\n1. \"a weekly demo day\" (24 Nov)\n2. \"Dana likes tea\" (24 Nov)");
+        assertThat(ask("omer", "מה אמרתי על").text()).isEqualTo("עוד לא סיפרת לי על זה כלום.");
     }
 
     @Test

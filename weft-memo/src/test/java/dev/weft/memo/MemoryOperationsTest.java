@@ -19,7 +19,6 @@ import dev.weft.plan.UndoAction;
 import dev.weft.store.EmbeddedPostgres;
 import dev.weft.store.Stores;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -52,15 +51,7 @@ final class MemoryOperationsTest {
     private final AtomicBoolean modelDown = new AtomicBoolean();
     private Instant now = NOW;
 
-    private final TimeSource clock = new TimeSource() {
-        @Override
-        public Instant now() {
-            return now;
-        }
-
-        @Override
-        public void sleep(Duration duration) {}
-    };
+    private final TimeSource clock = TimeSource.of(() -> now);
 
     static Stream<String> stores() {
         return Stream.of("sqlite", "postgresql");

@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -147,14 +146,7 @@ final class MemoryRetrievalTest {
     }
 
     private static JsonNode call(ToolRegistry tools, String user, String run, ObjectNode args) {
-        return tools.call(MemoTools.MEMORY, args, ToolContext.detached(run, Optional.of(user), "A", new TimeSource() {
-            @Override
-            public Instant now() {
-                return NOW;
-            }
-
-            @Override
-            public void sleep(Duration duration) {}
-        }));
+        return tools.call(
+                MemoTools.MEMORY, args, ToolContext.detached(run, Optional.of(user), "A", TimeSource.of(() -> NOW)));
     }
 }

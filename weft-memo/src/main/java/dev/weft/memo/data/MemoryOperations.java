@@ -311,27 +311,16 @@ public final class MemoryOperations {
     private ObjectNode summarize(ObjectNode args, String user) {
         Optional<String> project = optional(args, "projectId");
         Optional<String> query = optional(args, "query");
-        List<Memory> chosen = new ArrayList<>();
+        Filters filters = filters(args);
+        List<Memory> chosen;
         if (query.isPresent() && project.isEmpty()) {
-            List<String> ids = new ArrayList<>();
-            search(user, query.get(), 20, filters(args))
-                    .get("memories")
-                    .forEach(m -> ids.add(m.get("id").asText()));
-            chosen.addAll(memories.db().read("read memories", c -> memories.byIds(c, user, ids)));
+            chosen = matching(user, query.get(), filters);
         } else {
-            Filters filters = filters(args);
-            for (Memory memory : memories.all(user)) {
-                if (filters.keep(memory)) {
-                    chosen.add(memory);
-                }
-            }
+            chosen = new ArrayList<>(
+                    memories.all(user).stream().filter(filters::keep).toList());
             if (project.isPresent() && chosen.isEmpty()) {
                 // A project named in words rather than set on the memories: the memories that speak of it.
-                List<String> ids = new ArrayList<>();
-                search(user, project.get(), 20, new Filters(filters.tags(), Optional.empty()))
-                        .get("memories")
-                        .forEach(m -> ids.add(m.get("id").asText()));
-                chosen.addAll(memories.db().read("read memories", c -> memories.byIds(c, user, ids)));
+                chosen = matching(user, project.get(), new Filters(filters.tags(), Optional.empty()));
             }
         }
         chosen.sort(Comparator.comparing(Memory::createdAt));
@@ -343,6 +332,13 @@ public final class MemoryOperations {
         chosen.forEach(m -> list.add(m.toJson()));
         out.put("summary", ExtractiveSummary.of(chosen, 3));
         return out;
+    }
+
+    /** The memories a search for {@code words} finds, best first (at most 20). */
+    private List<Memory> matching(String user, String words, Filters filters) {
+        List<Memory> found = new ArrayList<>();
+        search(user, words, 20, filters).get("memories").forEach(hit -> found.add(Memory.fromJson(hit)));
+        return found;
     }
 
     private static Memory require(Connection c, String user, String id) throws SQLException {

@@ -71,7 +71,7 @@ public final class MemoResolvers {
                 new CalendarFindResolver(),
                 new CalendarMutateResolver(),
                 new GmailResolver(this, () -> new dev.weft.memo.data.MailOperations(data)),
-                new SecondBrainResolver(data),
+                new SecondBrainResolver(data, this),
                 new GeneralResolver(),
                 new MetaResolver());
     }

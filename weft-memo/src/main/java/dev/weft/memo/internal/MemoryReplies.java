@@ -50,7 +50,8 @@ public final class MemoryReplies {
      * summary over them, or plainly that nothing was found.
      */
     public static String answer(String language, JsonNode result, Instant now, ZoneId zone) {
-        JsonNode memories = result.path("memories");
+        // A search or a summary gives "memories"; the latest ones, when nothing was named, "latest".
+        JsonNode memories = result.has("latest") ? result.path("latest") : result.path("memories");
         String about = result.path("query").asText(result.path("projectId").asText(""));
         if (memories.isEmpty()) {
             return about.isEmpty()

@@ -32,9 +32,11 @@ public final class SecondBrainResolver implements Resolver {
     private static final Pattern HASHTAG = Pattern.compile("#([\\p{L}\\p{N}_-]+)");
 
     private final MemoData data;
+    private final MemoResolvers resolvers;
 
-    public SecondBrainResolver(MemoData data) {
+    SecondBrainResolver(MemoData data, MemoResolvers resolvers) {
         this.data = data;
+        this.resolvers = resolvers;
     }
 
     @Override
@@ -81,8 +83,15 @@ public final class SecondBrainResolver implements Resolver {
                 return Resolution.execute(MemoTools.MEMORY, args);
             }
             case "search_memory" -> {
+                String query = c.path("query").asText("").strip();
+                if (query.isEmpty()) {
+                    // Nothing named to look for: what the user said last.
+                    ObjectNode args = MemoResolvers.args("getContext");
+                    MemoResolvers.copy(c, args, "limit");
+                    return Resolution.execute(MemoTools.MEMORY, args);
+                }
                 ObjectNode args = MemoResolvers.args("search");
-                args.put("query", query(c, context));
+                args.put("query", query);
                 MemoResolvers.copy(c, args, "limit", "tags", "projectId");
                 return Resolution.execute(MemoTools.MEMORY, args);
             }
@@ -97,11 +106,15 @@ public final class SecondBrainResolver implements Resolver {
                 return Resolution.execute(MemoTools.MEMORY, args);
             }
             case ANSWER -> {
+                java.time.ZoneId zone = resolvers.zone(context);
                 ObjectNode args = Json.object();
                 args.put(
                         "text",
                         MemoryReplies.answer(
-                                language, found(context), context.time().now(), zone(context)));
+                                language,
+                                found(context),
+                                MemoResolvers.now(context, zone).toInstant(),
+                                zone));
                 return Resolution.execute(MemoResolvers.RESPOND, args);
             }
             default -> {
@@ -134,24 +147,11 @@ public final class SecondBrainResolver implements Resolver {
     /** The result the answer is made from: the search or summary of the step this one depends on. */
     public static JsonNode found(ResolveContext context) {
         for (JsonNode result : context.dependencyResults().values()) {
-            if (result.has("memories")) {
+            if (result.has("memories") || result.has("latest")) {
                 return result;
             }
         }
         return Json.object();
-    }
-
-    private static java.time.ZoneId zone(ResolveContext context) {
-        try {
-            return java.time.ZoneId.of(context.input().path("zone").asText("UTC"));
-        } catch (java.time.DateTimeException e) {
-            return java.time.ZoneOffset.UTC;
-        }
-    }
-
-    private static String query(JsonNode c, ResolveContext context) {
-        String query = c.path("query").asText("").strip();
-        return query.isEmpty() ? context.input().path("message").asText("") : query;
     }
 
     /** The tags the step names, and the #hashtags the user wrote. */
