@@ -55,7 +55,7 @@ final class ServeCommand implements Callable<Integer> {
                 WeftServer.Builder builder = WeftServer.builder();
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
                 server = builder.store(store)
-                        .memo(Storage.memo(store))
+                        .assistants(Storage.assistants(store))
                         .runner(Storage.runner(store))
                         .nodeTypes(Storage.nodeTypes())
                         .graphs(run -> {

@@ -1,5 +1,7 @@
 package dev.weft.cli;
 
+import dev.weft.assistant.AssistantEnvironment;
+import dev.weft.assistant.Assistants;
 import dev.weft.core.Durability;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Graph;
@@ -16,6 +18,7 @@ import dev.weft.llm.Models;
 import dev.weft.llm.Provider;
 import dev.weft.llm.workflow.AgentNodeType;
 import dev.weft.memo.Memo;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.Stores;
@@ -51,13 +54,24 @@ final class Storage {
      *     E_MODEL_UNAVAILABLE} for a provider whose key is missing
      */
     static Memo memo(RunStore store) {
+        return ((MemoAssistant) Assistants.open(Memo.EXECUTOR, environment(store))).memo();
+    }
+
+    /**
+     * Every assistant on the class path (Memo, and any other module's), over {@code store}, with the
+     * model of {@link #memo}.
+     */
+    static Assistants assistants(RunStore store) {
+        return Assistants.openAll(environment(store));
+    }
+
+    /** What assistants open with: {@code store}, the configured model (none: offline), {@code WEFT_HOME}. */
+    static AssistantEnvironment environment(RunStore store) {
         ModelConfig config =
                 Models.resolve(ModelSettings.none("flags"), Env.get()).config();
-        Memo memo = config.provider() == Provider.OFFLINE
-                ? Memo.open(store)
-                : Memo.open(store, Model.create(config), TimeSource.system());
-        memo.data().mail().secrets().useKeyFile(mailKey());
-        return memo;
+        Optional<Model> model =
+                config.provider() == Provider.OFFLINE ? Optional.empty() : Optional.of(Model.create(config));
+        return new AssistantEnvironment(store, model, TimeSource.system(), Detached.home());
     }
 
     /** Where the key of users' mail secrets is kept: {@code $WEFT_HOME/mail.key}. */

@@ -107,7 +107,8 @@ public final class PlanExecutor {
         return resolvers;
     }
 
-    ToolRegistry tools() {
+    /** The tools this executor's steps call. */
+    public ToolRegistry tools() {
         return tools;
     }
 

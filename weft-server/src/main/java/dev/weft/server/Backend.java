@@ -1,5 +1,6 @@
 package dev.weft.server;
 
+import dev.weft.assistant.Assistants;
 import dev.weft.core.Graph;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
@@ -15,13 +16,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * What the routes work with: the store, the runner that drives runs, Memo, how to rebuild a run's
+ * What the routes work with: the store, the runner that drives runs, Memo and every assistant by name, how to rebuild a run's
  * graph, the node types workflows may use, and the runs started without waiting for them.
  */
 record Backend(
         RunStore store,
         Runner runner,
         Memo memo,
+        Assistants assistants,
         Function<Run, Optional<Graph>> graphs,
         EventHub hub,
         AtomicBoolean stopping,

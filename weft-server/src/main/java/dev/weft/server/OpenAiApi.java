@@ -3,12 +3,13 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.assistant.Assistant;
+import dev.weft.assistant.Message;
+import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.WeftException;
-import dev.weft.memo.Memo;
-import dev.weft.plan.PlanMode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
 import io.helidon.webserver.http.ServerRequest;
@@ -17,18 +18,19 @@ import io.helidon.webserver.sse.SseSink;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code /v1}: the OpenAI chat-completions protocol with Memo as the model {@code memo}, so that any
- * chat client talks to Memo as the API key's user. The last user message of the request is Memo's
- * message; when the user's conversation waits on an approval, a "yes" / "כן" approves it and a "no" /
- * "לא" does not, and when it waits on a question, the message answers it (Memo keeps the
- * conversation, so the client's copy of the earlier messages is not needed).
+ * {@code /v1}: the OpenAI chat-completions protocol with each assistant as a model of its name
+ * ({@code memo}, …), so that any chat client talks to it as the API key's user. The last user message
+ * of the request is the assistant's message; when the user's conversation waits on an approval, a
+ * "yes" / "כן" approves it and a "no" / "לא" does not, and when it waits on a question, the message
+ * answers it (the assistant keeps the conversation, so the client's copy of the earlier messages is
+ * not needed). The request's {@code user} field, or the {@code X-Weft-Session} header, names one of
+ * the key's user's conversations.
  */
 final class OpenAiApi {
-    static final String MODEL = "memo";
-
     private final Backend backend;
 
     OpenAiApi(Backend backend) {
@@ -44,11 +46,14 @@ final class OpenAiApi {
         ObjectNode root = Json.object();
         root.put("object", "list");
         ArrayNode data = root.putArray("data");
-        data.addObject()
-                .put("id", MODEL)
-                .put("object", "model")
-                .put("created", 0)
-                .put("owned_by", "weft");
+        for (Assistant assistant : backend.assistants().all()) {
+            data.addObject()
+                    .put("id", assistant.name())
+                    .put("object", "model")
+                    .put("created", 0)
+                    .put("owned_by", "weft")
+                    .put("description", assistant.description());
+        }
         Http.ok(res, root);
     }
 
@@ -60,31 +65,34 @@ final class OpenAiApi {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "the request body must be a JSON object");
         }
         String model = body.path("model").asText("");
-        if (!model.equals(MODEL)) {
-            throw new NotFoundException("no model '" + model + "': this server has one, '" + MODEL + "'");
-        }
-        String message = lastUserMessage(body.path("messages"));
+        Assistant assistant = backend.assistants()
+                .find(model)
+                .orElseThrow(() -> new NotFoundException("no model '" + model + "': this server has "
+                        + String.join(", ", backend.assistants().names())));
+        String text = lastUserMessage(body.path("messages"));
         boolean stream = body.path("stream").asBoolean(false);
-        Memo.Request request = new Memo.Request(
-                caller.user(),
-                message,
-                MemoApi.zone(req.headers()
+        String session = req.headers()
+                .first(HeaderNames.create("X-Weft-Session"))
+                .or(() -> Optional.of(body.path("user").asText("")).filter(s -> !s.isBlank()))
+                .orElse(caller.user());
+        Message message = Message.of(caller.user(), text)
+                .session(session)
+                .zone(MemoApi.zone(req.headers()
                         .first(HeaderNames.create("X-Weft-Timezone"))
-                        .orElse(null)),
-                PlanMode.AUTO);
+                        .orElse(null)));
         long created = backend.runner().time().now().getEpochSecond();
         if (!stream) {
-            Memo.Reply reply = reply(request);
-            Http.ok(res, completion(reply, created));
+            Turn reply = assistant.converse(backend.runner(), message);
+            Http.ok(res, completion(model, reply, created));
             return;
         }
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         try (SseSink sink = res.sink(SseSink.TYPE)) {
             String id = "chatcmpl-" + java.util.UUID.randomUUID();
-            sink.emit(data(Json.write(chunk(id, created, delta("assistant", ""), null))));
-            Memo.Reply reply;
+            sink.emit(data(Json.write(chunk(model, id, created, delta("assistant", ""), null))));
+            Turn reply;
             try {
-                reply = reply(request);
+                reply = assistant.converse(backend.runner(), message);
             } catch (WeftException e) {
                 ObjectNode error = Json.object();
                 error.putObject("error").put("code", e.code().name()).put("message", e.getMessage());
@@ -92,9 +100,9 @@ final class OpenAiApi {
                 return;
             }
             for (String piece : pieces(reply.text())) {
-                sink.emit(data(Json.write(chunk(id, created, delta(null, piece), null))));
+                sink.emit(data(Json.write(chunk(model, id, created, delta(null, piece), null))));
             }
-            sink.emit(data(Json.write(chunk(id, created, Json.object(), "stop"))));
+            sink.emit(data(Json.write(chunk(model, id, created, Json.object(), "stop"))));
             sink.emit(data("[DONE]"));
         } catch (UncheckedIOException e) {
             // The client left.
@@ -107,11 +115,6 @@ final class OpenAiApi {
      */
     private static SseEvent data(String text) {
         return SseEvent.create(" " + text);
-    }
-
-    private Memo.Reply reply(Memo.Request request) {
-        return backend.memo()
-                .converse(backend.runner(), request, backend.memo().waiting(backend.runner(), request.user()));
     }
 
     /** The text of the last {@code user} message: a string, or the text parts of a list of parts. */
@@ -148,12 +151,12 @@ final class OpenAiApi {
         throw new WeftException(ErrorCode.E_BAD_INPUT, "\"messages\" has no message with role \"user\"");
     }
 
-    private static ObjectNode completion(Memo.Reply reply, long created) {
+    private static ObjectNode completion(String model, Turn reply, long created) {
         ObjectNode root = Json.object();
         root.put("id", "chatcmpl-" + reply.run().runId());
         root.put("object", "chat.completion");
         root.put("created", created);
-        root.put("model", MODEL);
+        root.put("model", model);
         ObjectNode choice = root.putArray("choices").addObject();
         choice.put("index", 0);
         ObjectNode message = choice.putObject("message");
@@ -163,21 +166,21 @@ final class OpenAiApi {
         choice.putNull("logprobs");
         choice.put("finish_reason", "stop");
         root.putObject("usage")
-                .put("prompt_tokens", 0)
-                .put("completion_tokens", 0)
-                .put("total_tokens", 0);
+                .put("prompt_tokens", reply.usage().promptTokens())
+                .put("completion_tokens", reply.usage().completionTokens())
+                .put("total_tokens", reply.usage().totalTokens());
         ObjectNode weft = root.putObject("weft");
         weft.put("runId", reply.run().runId());
         weft.put("status", reply.run().status().name());
         return root;
     }
 
-    private static ObjectNode chunk(String id, long created, ObjectNode delta, @Nullable String finish) {
+    private static ObjectNode chunk(String model, String id, long created, ObjectNode delta, @Nullable String finish) {
         ObjectNode root = Json.object();
         root.put("id", id);
         root.put("object", "chat.completion.chunk");
         root.put("created", created);
-        root.put("model", MODEL);
+        root.put("model", model);
         ObjectNode choice = root.putArray("choices").addObject();
         choice.put("index", 0);
         choice.set("delta", delta);

@@ -3,6 +3,7 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.assistant.Assistant;
 import dev.weft.core.Edge;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
@@ -19,8 +20,6 @@ import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.WeftException;
-import dev.weft.memo.Memo;
-import dev.weft.plan.PlanExecutor;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
@@ -302,10 +301,14 @@ final class RunsApi {
     private void approve(ServerRequest req, ServerResponse res) {
         Run run = waiting(req);
         List<String> steps = Http.body(req, StepsBody.class).named();
-        if (isMemoRun(run)) {
-            Memo.Reply reply = backend.memo()
-                    .approve(backend.runner(), run.id(), run.user().orElseThrow(), steps);
-            Http.ok(res, reply.json());
+        Optional<Assistant> assistant = assistantOf(run);
+        if (assistant.isPresent()) {
+            Http.ok(
+                    res,
+                    assistant
+                            .get()
+                            .approve(backend.runner(), run.user().orElseThrow(), run.id(), steps)
+                            .json());
             return;
         }
         ObjectNode decision = Json.object();
@@ -319,10 +322,14 @@ final class RunsApi {
     private void reject(ServerRequest req, ServerResponse res) {
         Run run = waiting(req);
         List<String> steps = Http.body(req, StepsBody.class).named();
-        if (isMemoRun(run)) {
-            Memo.Reply reply =
-                    backend.memo().reject(backend.runner(), run.id(), run.user().orElseThrow());
-            Http.ok(res, reply.json());
+        Optional<Assistant> assistant = assistantOf(run);
+        if (assistant.isPresent()) {
+            Http.ok(
+                    res,
+                    assistant
+                            .get()
+                            .reject(backend.runner(), run.user().orElseThrow(), run.id())
+                            .json());
             return;
         }
         ObjectNode decision = Json.object();
@@ -339,12 +346,14 @@ final class RunsApi {
         if (body.text() == null || body.text().isBlank()) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "\"text\" is required: the answer to the run's question");
         }
-        if (!isMemoRun(run)) {
-            throw new RunStateException("run '" + run.id() + "' is not a Memo run; resume it with its input instead");
-        }
-        Memo.Reply reply =
-                backend.memo().answer(backend.runner(), run.id(), run.user().orElseThrow(), body.text());
-        Http.ok(res, reply.json());
+        Assistant assistant = assistantOf(run)
+                .orElseThrow(() -> new RunStateException(
+                        "run '" + run.id() + "' is not an assistant's run; resume it with its input instead"));
+        Http.ok(
+                res,
+                assistant
+                        .answer(backend.runner(), run.user().orElseThrow(), run.id(), body.text())
+                        .json());
     }
 
     private void rerun(ServerRequest req, ServerResponse res) {
@@ -382,10 +391,9 @@ final class RunsApi {
                 .toList();
     }
 
-    private static boolean isMemoRun(Run run) {
-        return PlanExecutor.isPlanRun(run)
-                && PlanExecutor.executorName(run).filter(Memo.EXECUTOR::equals).isPresent()
-                && run.user().isPresent();
+    /** The assistant a user's run belongs to, which continues it in words. */
+    private Optional<Assistant> assistantOf(Run run) {
+        return run.user().isPresent() ? backend.assistants().ownerOf(run) : Optional.empty();
     }
 
     private Graph graph(Run run) {

@@ -2,6 +2,7 @@ package dev.weft.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
+import dev.weft.assistant.Assistants;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Graph;
 import dev.weft.core.Json;
@@ -11,6 +12,7 @@ import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.AppDatabase;
@@ -141,6 +143,7 @@ public final class WeftServer implements AutoCloseable {
     public static final class Builder {
         private RunStore store;
         private Memo memo;
+        private Assistants assistants;
         private Runner.Builder runner;
         private Function<Run, Optional<Graph>> graphs;
         private NodeTypes nodeTypes;
@@ -164,6 +167,15 @@ public final class WeftServer implements AutoCloseable {
         /** Memo (default: {@code Memo.open(store)}, offline). */
         public Builder memo(Memo memo) {
             this.memo = Objects.requireNonNull(memo, "memo");
+            return this;
+        }
+
+        /**
+         * The assistants served by name (the OpenAI endpoint's models, their runs continued in words);
+         * Memo among them serves Memo's own routes too (default: Memo alone).
+         */
+        public Builder assistants(Assistants assistants) {
+            this.assistants = Objects.requireNonNull(assistants, "assistants");
             return this;
         }
 
@@ -263,7 +275,18 @@ public final class WeftServer implements AutoCloseable {
             if (store == null) {
                 throw new IllegalStateException("a store is required: WeftServer.builder().store(...)");
             }
-            Memo memo = this.memo == null ? Memo.open(store) : this.memo;
+            Memo memo = this.memo != null
+                    ? this.memo
+                    : Optional.ofNullable(assistants)
+                            .flatMap(a -> a.find(Memo.EXECUTOR))
+                            .filter(MemoAssistant.class::isInstance)
+                            .map(a -> ((MemoAssistant) a).memo())
+                            .orElseGet(() -> Memo.open(store));
+            Assistants served = (assistants == null ? Assistants.of() : assistants);
+            if (this.memo != null || served.find(Memo.EXECUTOR).isEmpty()) {
+                served = served.with(new MemoAssistant(memo));
+            }
+            Assistants all = served;
             ApiKeys keys = ApiKeys.open(store);
             EventHub hub = new EventHub();
             Runner.Builder runs = (runner == null ? Runner.builder().store(store) : runner).listener(hub);
@@ -273,11 +296,12 @@ public final class WeftServer implements AutoCloseable {
             Runner built = runs.build();
             NodeTypes types = nodeTypes == null ? NodeTypes.standard() : nodeTypes;
             Function<Run, Optional<Graph>> graphsOf =
-                    graphs == null ? run -> defaultGraph(run, store, memo, types) : graphs;
+                    graphs == null ? run -> defaultGraph(run, store, all, types) : graphs;
             Backend backend = new Backend(
                     store,
                     built,
                     memo,
+                    all,
                     graphsOf,
                     hub,
                     new AtomicBoolean(),
@@ -448,14 +472,18 @@ public final class WeftServer implements AutoCloseable {
         }
     }
 
-    /** A plan run's graph through its executor (Memo's, or one on the class path); a workflow run's from its definition. */
-    static Optional<Graph> defaultGraph(Run run, RunStore store, Memo memo, NodeTypes types) {
+    /**
+     * An assistant's run's graph through its assistant; another plan run's through its executor on the
+     * class path; a workflow run's from its definition.
+     */
+    static Optional<Graph> defaultGraph(Run run, RunStore store, Assistants assistants, NodeTypes types) {
+        Optional<Graph> owned = assistants.graphOf(run);
+        if (owned.isPresent()) {
+            return owned;
+        }
         if (PlanExecutor.isPlanRun(run)) {
-            Optional<String> name = PlanExecutor.executorName(run);
-            if (name.filter(Memo.EXECUTOR::equals).isPresent()) {
-                return memo.executor().graphOf(run);
-            }
-            return name.flatMap(PlanExecutorProvider::find)
+            return PlanExecutor.executorName(run)
+                    .flatMap(PlanExecutorProvider::find)
                     .flatMap(p -> p.executor(store).graphOf(run));
         }
         if (!run.source().isObject() || !run.source().has("nodes")) {

@@ -165,7 +165,7 @@ final class WebPageIT {
         String lior =
                 ApiKeys.open(fixture.store).create("lior", false, Instant.now()).secret();
         fixture.ask(lior, "remind me tomorrow at 9 to call Dana about the report");
-        fixture.ask(lior, "remind me on Friday to call Dana about the trip");
+        fixture.ask(lior, "remind me in two weeks to call Dana about the trip");
         logIn("#/memo", lior);
 
         WebElement asked = say("delete the reminder to call Dana");

@@ -1,0 +1,71 @@
+package dev.weft.assistant;
+
+import dev.weft.core.Graph;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.Run;
+import dev.weft.core.Runner;
+import dev.weft.plan.ToolRegistry;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An assistant that people talk to (Memo, the concierge): each message is a run on the runtime, and
+ * a run that waits for a person (an approval, a question) is continued by the next message or by
+ * {@link #approve}, {@link #reject} and {@link #answer}. Implementations are thread-safe: one
+ * instance serves every user, and every query it makes is scoped by the message's user.
+ */
+public interface Assistant {
+    /** The name callers use: the CLI's {@code --assistant}, the OpenAI endpoint's model, MCP's prefix. */
+    String name();
+
+    /** One line on what the assistant does, for listings ({@code /v1/models}, help). */
+    String description();
+
+    /**
+     * One turn of {@code message}'s conversation: when the conversation waits on a question the message
+     * answers it, when it waits on an approval a "yes" / "no" (in the user's language) approves or
+     * rejects it, and otherwise the message starts a new run.
+     *
+     * @throws dev.weft.core.WeftException {@code E_BAD_INPUT} for an empty message or a bad user
+     */
+    Turn converse(Runner runner, Message message);
+
+    /**
+     * Approves what {@code user}'s waiting run {@code runId} waits for ({@code steps}, or all of it when
+     * empty) and continues it.
+     *
+     * @throws NotFoundException for a run that does not exist or is another user's
+     */
+    Turn approve(Runner runner, String user, String runId, List<String> steps);
+
+    /** Rejects what {@code user}'s waiting run waits for; its waiting steps end skipped. */
+    Turn reject(Runner runner, String user, String runId);
+
+    /** Answers the question {@code user}'s waiting run asked ("2" picks the second option). */
+    Turn answer(Runner runner, String user, String runId, String text);
+
+    /**
+     * Undoes what {@code user}'s run {@code runId} changed, or their latest run that changed something
+     * when {@code runId} is empty, and says so in the user's language.
+     *
+     * @throws NotFoundException when there is no such run of the user's, or nothing of theirs to undo
+     */
+    default Turn undo(Runner runner, String user, Optional<String> runId) {
+        throw new NotFoundException("assistant '" + name() + "' cannot undo its runs");
+    }
+
+    /**
+     * The tools the assistant offers to other agents (MCP), with their schemas and risk. A tool called
+     * through them acts for the user of its {@link dev.weft.plan.ToolContext}, never another.
+     */
+    ToolRegistry tools();
+
+    /** Whether {@code run} is one of this assistant's (so that it approves, rejects and answers it). */
+    boolean owns(Run run);
+
+    /**
+     * The graph of one of this assistant's stored runs, to resume, recover or re-run it in a process
+     * that did not start it; empty when {@code run} is not the assistant's.
+     */
+    Optional<Graph> graphOf(Run run);
+}

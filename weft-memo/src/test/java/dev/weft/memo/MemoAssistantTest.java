@@ -1,0 +1,92 @@
+package dev.weft.memo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.weft.assistant.Assistant;
+import dev.weft.assistant.AssistantEnvironment;
+import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Message;
+import dev.weft.assistant.Turn;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.TimeSource;
+import dev.weft.core.spi.RunStore;
+import dev.weft.store.Stores;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Memo found by name, as the command line and the server find it, and talked to through the interface. */
+final class MemoAssistantTest {
+    private static final Instant NOW = Instant.parse("2026-11-24T08:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private RunStore store;
+    private Runner runner;
+    private Assistant memo;
+
+    @BeforeEach
+    void open() {
+        store = Stores.open("sqlite:" + dir.resolve("memo.db"));
+        runner = Runner.builder().store(store).time(TimeSource.of(() -> NOW)).build();
+        memo = Assistants.openAll(AssistantEnvironment.offline(store, dir)).get("memo");
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    @Test
+    void memoIsFoundByNameOnTheClassPath() {
+        assertThat(Assistants.available()).contains("memo");
+        assertThat(memo).isInstanceOf(MemoAssistant.class);
+        assertThatThrownBy(() -> Assistants.open("nobody", AssistantEnvironment.offline(store, dir)))
+                .isInstanceOf(NotFoundException.class)
+                .hasMessageContaining("no assistant 'nobody'")
+                .hasMessageContaining("memo");
+    }
+
+    @Test
+    void aTurnActsForItsUserAndItsRunIsMemos() {
+        Turn turn = memo.converse(
+                runner,
+                Message.of("dana", "remind me tomorrow at 9 to call the bank").zone(ZoneId.of("Asia/Jerusalem")));
+
+        assertThat(turn.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(turn.text()).isEqualTo("I'll remind you: \"call the bank\" — Wed 25 Nov, 09:00.");
+        assertThat(turn.language()).isEqualTo("en");
+        assertThat(turn.usage()).isEqualTo(Turn.Usage.NONE);
+        assertThat(memo.owns(turn.run().run())).isTrue();
+        assertThat(memo.graphOf(turn.run().run())).isPresent();
+        assertThat(((MemoAssistant) memo).memo().data().tasks().all("dana")).hasSize(1);
+        assertThat(((MemoAssistant) memo).memo().data().tasks().all("omer")).isEmpty();
+    }
+
+    @Test
+    void aYesApprovesWhatTheConversationWaitsFor() {
+        memo.converse(runner, Message.of("dana", "remind me tomorrow at 9 to call the bank"));
+        Turn asked = memo.converse(runner, Message.of("dana", "delete all my reminders"));
+        Turn approved = memo.converse(runner, Message.of("dana", "yes"));
+
+        assertThat(asked.run().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(approved.run().runId()).isEqualTo(asked.run().runId());
+        assertThat(approved.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(((MemoAssistant) memo).memo().data().tasks().all("dana")).isEmpty();
+    }
+
+    @Test
+    void itsToolsAreMemosWithTheirSchemas() {
+        assertThat(memo.tools().all()).extracting(t -> t.name()).contains("calendarOperations", "taskOperations");
+        assertThat(memo.tools().all())
+                .allSatisfy(t -> assertThat(t.inputSchema().isObject()).isTrue());
+    }
+}
