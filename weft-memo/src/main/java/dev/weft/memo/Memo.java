@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
+import dev.weft.core.NotFoundException;
 import dev.weft.core.RunResult;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
@@ -220,7 +221,16 @@ public final class Memo {
         input.put("zone", user.zone().getId());
         planning.facts().put("planner", planning.facts().path("planner").asText(planner.name()));
         input.set("planner", planning.facts());
-        PlanRequest planRequest = new PlanRequest(request.mode(), input, Set.of(), Json.object()).forUser(user.id());
+        if (isUndo(plan)) {
+            input.set("undo", undone(runner, user.id(), Optional.empty(), request.mode() == PlanMode.PREVIEW));
+        }
+        PlanMode mode = request.mode();
+        if (mode == PlanMode.AUTO && unsure(plan)) {
+            // A plan Memo is unsure of does not change or delete anything before the user says yes.
+            mode = PlanMode.APPROVAL;
+            input.put("unsure", true);
+        }
+        PlanRequest planRequest = new PlanRequest(mode, input, Set.of(), Json.object()).forUser(user.id());
         if (request.runId().isPresent()) {
             planRequest = planRequest.withRunId(request.runId().get());
         }
@@ -246,6 +256,145 @@ public final class Memo {
     }
 
     private static final OfflinePlanner OFFLINE = new OfflinePlanner();
+
+    /** Below this confidence, a plan that changes or deletes something asks first. */
+    static final double UNSURE = 0.5;
+
+    private static boolean unsure(Plan plan) {
+        return plan.confidence() < UNSURE && plan.steps().stream().anyMatch(Memo::changesWhatIsThere);
+    }
+
+    /** Whether a step changes or deletes what the user already has (adding something new is undone easily). */
+    private static boolean changesWhatIsThere(PlanStep step) {
+        return step.action().startsWith("update")
+                || step.action().startsWith("delete")
+                || step.action().startsWith("complete")
+                || step.action().equals("toggle_item")
+                || step.action().equals("archive_email")
+                || step.action().equals("mark_read")
+                || step.action().equals("send_email")
+                || step.action().equals("reply_email")
+                || step.action().equals("forward_email");
+    }
+
+    private static boolean isUndo(Plan plan) {
+        return plan.steps().size() == 1
+                && plan.steps().get(0).capability().equals("meta")
+                && plan.steps().get(0).action().equals(UNDO_ACTION);
+    }
+
+    /** A plan step's action that undoes the user's last run ({@code meta/undo}). */
+    static final String UNDO_ACTION = "undo";
+
+    /**
+     * Undoes {@code user}'s run {@code runId}, or their latest run that changed something, and says
+     * what it did: {@code {"runId", "message", "status", "calls", "error"}}, {@code {"none": true}} when
+     * there is nothing to undo, or, for a preview, what would be undone without undoing it.
+     *
+     * @throws NotFoundException for a run that does not exist, is not Memo's, or is another user's
+     */
+    private ObjectNode undone(Runner runner, String user, Optional<String> runId, boolean preview) {
+        ObjectNode out = Json.object();
+        Optional<RunResult> target =
+                runId.isPresent() ? Optional.of(ownRun(runner, user, runId.get())) : lastUndoable(runner, user);
+        if (target.isEmpty()) {
+            out.put("none", true);
+            return out;
+        }
+        RunResult run = target.get();
+        out.put("runId", run.runId());
+        out.put("message", run.run().input().path("input").path("message").asText(""));
+        if (preview) {
+            out.put("preview", true);
+            return out;
+        }
+        try {
+            PlanExecutor.UndoReport report = executor.undo(runner, run.runId(), user);
+            out.put("status", report.status().name());
+            out.put("calls", report.calls().size());
+            report.undoRunId().ifPresent(id -> out.put("undoRunId", id));
+            report.calls().stream()
+                    .filter(call -> !call.succeeded())
+                    .findFirst()
+                    .flatMap(PlanExecutor.UndoCall::error)
+                    .ifPresent(e -> out.put("error", e.message()));
+            if (report.calls().isEmpty()) {
+                out.put("nothing", true);
+            }
+        } catch (WeftException e) {
+            out.put("status", "FAILED");
+            out.put("error", e.getMessage());
+        }
+        return out;
+    }
+
+    /** {@code user}'s own Memo run {@code runId}; another user's is not told apart from one that does not exist. */
+    private RunResult ownRun(Runner runner, String user, String runId) {
+        Optional<dev.weft.core.Run> run = runner.store().findRun(runId);
+        if (run.isEmpty()
+                || !run.get().user().map(user::equals).orElse(false)
+                || !PlanExecutor.executorName(run.get()).map(EXECUTOR::equals).orElse(false)) {
+            throw new NotFoundException("no Memo run '" + runId + "' of yours");
+        }
+        return runner.result(runId);
+    }
+
+    /** The user's latest finished run with something done that can be undone, and not undone yet. */
+    private Optional<RunResult> lastUndoable(Runner runner, String user) {
+        List<Conversation.Message> recent = data.conversation().recent(user, 40);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = recent.size() - 1; i >= 0; i--) {
+            Optional<String> id = recent.get(i).runId();
+            if (id.isEmpty() || !seen.add(id.get())) {
+                continue;
+            }
+            RunResult run = runner.result(id.get());
+            if (!run.status().isFinished()
+                    || isUndo(PlanParser.fromJson(run.run().input().path("plan")))) {
+                continue;
+            }
+            boolean undoable = PlanExecutor.outcomes(run).values().stream()
+                    .flatMap(o -> o.leaves().stream())
+                    .anyMatch(o -> o.undo().isPresent() && o.status() == StepOutcome.Status.SUCCEEDED);
+            if (undoable
+                    && runner.store()
+                            .findRun(PlanExecutor.undoRunId(id.get(), 1))
+                            .isEmpty()) {
+                return Optional.of(run);
+            }
+            if (undoable) {
+                // The latest thing the user did was undone already: undo does not reach further back.
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Undoes {@code user}'s run {@code runId} (or, when empty, their latest run that changed something)
+     * and says so in their language, as a run of its own: "undo" in a conversation, {@code weft memo
+     * undo}, {@code POST /api/runs/{id}/undo}.
+     *
+     * @throws NotFoundException for a run that does not exist, is not Memo's, or is another user's
+     */
+    public Reply undo(Runner runner, String user, Optional<String> runId) {
+        User known = userOf(user);
+        ZonedDateTime at = runner.time().now().atZone(known.zone());
+        String language = known.language();
+        ObjectNode input = Json.object();
+        String said = language.equals("he") ? "בטל את זה" : "undo";
+        input.put("message", said);
+        input.put("language", language);
+        input.put("now", at.toOffsetDateTime().toString());
+        input.put("zone", known.zone().getId());
+        input.set("undo", undone(runner, user, runId, false));
+        Plan plan = new Plan(
+                "meta", 1.0, List.of(new PlanStep("A", "meta", UNDO_ACTION, Json.object(), Json.object(), List.of())));
+        PlanRequest planRequest = new PlanRequest(PlanMode.AUTO, input, Set.of(), Json.object()).forUser(user);
+        data.conversation()
+                .append(user, new Conversation.Message(Conversation.Role.USER, said, Optional.empty(), at.toInstant()));
+        return kept(runner, reply(executor.run(runner, plan, planRequest), known));
+    }
 
     /** Keeps Memo's reply in the user's conversation, with the run that made it. */
     private Reply kept(Runner runner, Reply reply) {

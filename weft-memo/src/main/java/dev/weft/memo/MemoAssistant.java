@@ -61,6 +61,11 @@ public final class MemoAssistant implements Assistant {
     }
 
     @Override
+    public Turn undo(Runner runner, String user, Optional<String> runId) {
+        return turn(memo.undo(runner, user, runId));
+    }
+
+    @Override
     public ToolRegistry tools() {
         return memo.executor().tools();
     }

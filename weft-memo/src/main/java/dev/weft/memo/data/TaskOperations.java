@@ -351,6 +351,13 @@ public final class TaskOperations {
         if (where.has("type") && !isOfType(task, where.get("type").asText())) {
             return false;
         }
+        for (JsonNode kept : where.path("exceptText")) {
+            // What the request keeps out ("…but keep the one about the bank") is never touched.
+            if (!dev.weft.memo.internal.EntityLookup.best(kept.asText(), List.of(task), Task::text)
+                    .isEmpty()) {
+                return false;
+            }
+        }
         if (where.has("reminderRecurrence")) {
             String type = where.get("reminderRecurrence").isObject()
                     ? where.get("reminderRecurrence").path("type").asText()

@@ -53,6 +53,90 @@ public final class Replies {
                         + " \"תקבע פגישה עם דנה מחר ב-15:00\" או \"תזכיר לי מחר ב-9 להתקשר לדנה\".");
     }
 
+    /**
+     * The honest answer to a request Memo does not do, by its topic ({@code weather}, {@code music},
+     * …): what it cannot do, and what it can. Nothing was done.
+     */
+    public static String outOfScope(String topic, String language) {
+        String[] cannot = switch (topic) {
+            case "weather" -> new String[] {"I can't check the weather.", "אני לא יכול לבדוק את מזג האוויר."};
+            case "music" -> new String[] {"I can't play music or podcasts.", "אני לא יכול להשמיע מוזיקה או פודקאסטים."};
+            case "smart_home" ->
+                new String[] {"I can't control lights or devices at home.", "אני לא יכול לשלוט באורות או במכשירים בבית."
+                };
+            case "food" ->
+                new String[] {
+                    "I can't order food or book tables, but I can remind you to.",
+                    "אני לא יכול להזמין אוכל או מקום במסעדה, אבל אני יכול להזכיר לך."
+                };
+            case "news" ->
+                new String[] {"I can't look up news, scores or prices.", "אני לא יכול לבדוק חדשות, תוצאות או מחירים."};
+            case "trivia" -> new String[] {"I can't look things up on the web.", "אני לא יכול לחפש דברים ברשת."};
+            case "transport" ->
+                new String[] {
+                    "I can't book rides or tickets, or give directions.",
+                    "אני לא יכול להזמין נסיעות או כרטיסים, או לנווט."
+                };
+            case "shopping" ->
+                new String[] {"I can't shop or track orders.", "אני לא יכול לקנות או לעקוב אחרי הזמנות."};
+            case "messaging" ->
+                new String[] {
+                    "I can't send texts or make calls; I can send email once your mailbox is connected.",
+                    "אני לא יכול לשלוח הודעות או להתקשר; אני יכול לשלוח מייל אחרי שחיברת את תיבת הדואר."
+                };
+            case "math" -> new String[] {"I can't do calculations or conversions.", "אני לא יכול לחשב או להמיר."};
+            case "entertainment" ->
+                new String[] {
+                    "I can't tell jokes or stories, or play games.", "אני לא יכול לספר בדיחות או סיפורים, או לשחק."
+                };
+            case "recommendation" ->
+                new String[] {
+                    "I can't recommend places, recipes or things to do.",
+                    "אני לא יכול להמליץ על מקומות, מתכונים או בילויים."
+                };
+            case "device" ->
+                new String[] {"I can't change your device's settings.", "אני לא יכול לשנות הגדרות במכשיר."};
+            default -> new String[] {"I can't help with that.", "בזה אני לא יכול לעזור."};
+        };
+        return Texts.of(
+                language,
+                cannot[0] + " I can keep your calendar, reminders and alarms, tasks and lists, your email and your"
+                        + " notes.",
+                cannot[1] + " אני יכול לנהל את היומן, תזכורות ושעונים מעוררים, משימות ורשימות, את המייל והפתקים שלך.");
+    }
+
+    /** What an undo did ({@code Memo}'s undo report: {@code none}, {@code preview}, {@code status}, {@code error}). */
+    public static String undone(String language, JsonNode undo) {
+        String message = undo.path("message").asText("");
+        String what = message.isEmpty() ? "" : " \"" + message + "\"";
+        if (undo.path("none").asBoolean()) {
+            return Texts.of(language, "There's nothing of yours for me to undo.", "אין לי מה לבטל.");
+        }
+        if (undo.path("preview").asBoolean()) {
+            return Texts.of(language, "I would undo" + what + ".", "הייתי מבטל את" + what + ".");
+        }
+        if (undo.path("nothing").asBoolean()) {
+            return Texts.of(language, "There was nothing to undo in" + what + ".", "לא היה מה לבטל ב" + what + ".");
+        }
+        if (undo.has("error")) {
+            return Texts.of(
+                    language,
+                    "I couldn't undo all of" + what + ": " + undo.path("error").asText(),
+                    "לא הצלחתי לבטל את כל" + what + ": " + undo.path("error").asText());
+        }
+        return Texts.of(language, "Undone:" + what + ".", "ביטלתי את" + what + ".");
+    }
+
+    /** The answer to "what time is it?": the user's time and day, in their zone. */
+    public static String clock(java.time.ZonedDateTime now, String language) {
+        return Texts.of(
+                language,
+                "It's " + now.format(DateTimeFormatter.ofPattern("HH:mm, EEEE d MMMM", Locale.ENGLISH)) + ".",
+                "השעה " + now.format(DateTimeFormatter.ofPattern("HH:mm")) + ", "
+                        + now.format(DateTimeFormatter.ofPattern("EEEE d בMMMM", Locale.forLanguageTag("he")))
+                        + ".");
+    }
+
     /** Seed 002's help template. */
     public static String help(String language) {
         return Texts.of(
@@ -67,6 +151,7 @@ public final class Replies {
                         + "- read, answer and send your email, once your mailbox is connected\n"
                         + "- remember your thoughts and ideas, and find them again (\"remember that Dana prefers"
                         + " mornings\", \"what did I say about the budget?\")\n"
+                        + "- undo what I just did (\"undo\")\n"
                         + "Several requests in one message are fine (\"…and also…\", \"…then…\").",
                 "אני Memo. אני יכול:\n"
                         + "- לנהל את היומן: לקבוע, להזיז ולבטל אירועים, חד פעמיים או חוזרים, ולהגיד מה יש בו (\"תקבע"
@@ -77,6 +162,7 @@ public final class Replies {
                         + "- לקרוא, לענות ולשלוח מיילים, אחרי שחיברת את תיבת הדואר\n"
                         + "- לזכור מחשבות ורעיונות ולמצוא אותם שוב (\"תזכור שדנה מעדיפה בקרים\", \"מה אמרתי על"
                         + " התקציב?\")\n"
+                        + "- לבטל את מה שעשיתי עכשיו (\"בטל את זה\")\n"
                         + "אפשר כמה בקשות בהודעה אחת (\"…וגם…\", \"…ואז…\").");
     }
 

@@ -1,0 +1,169 @@
+package dev.weft.memo.internal.planning;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Json;
+import dev.weft.memo.internal.understanding.Intent;
+import dev.weft.time.TimeExpression;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How Memo reads a calendar request (seed 002's calendar resolvers take it from here): what is on
+ * the calendar, when an event is, whether the user is free; a new event with its time and length (or
+ * none, and the resolver asks when), once or repeating, a whole day or several; a move (a clock time
+ * keeps the event's day), a rename; a cancellation of one event, or of a stretch of time with what the
+ * request keeps out of it ("but keep the 1:1").
+ */
+public final class CalendarRequests {
+    private static final int FLAGS = Words.FLAGS;
+    private static final Pattern FIND_EVENT = Pattern.compile(
+            "^(?:please\\s+)?(?:find|look up|search for|search|when(?:'s| is| was| do| does)?|where(?:'s| is)?|what time is)\\b"
+                    + "|^(?:תמצא|מצא|תחפש|חפש|מתי|איפה|באיזו שעה)(?:\\s|$)",
+            FLAGS);
+    private static final Pattern FREE = Pattern.compile(
+            "\\b(?:am i (?:free|available|busy)|free at|available|busy|do i have time)\\b|פנוי|פנויה|עסוק|עסוקה|יש לי זמן",
+            FLAGS);
+    private static final Pattern EVENTS_PLURAL = Pattern.compile(
+            "\\b(?:meetings|events|appointments|calendar|schedule|everything)\\b|פגישות|אירועים|היומן|הלו\"ז|כל מה",
+            FLAGS);
+    private static final Pattern RENAME = Pattern.compile(
+            "^(?:please\\s+)?(?:rename|retitle)\\s+(?:the\\s+|my\\s+)?(?<from>.+?)\\s+(?:to|as)\\s+(?<to>.+)$"
+                    + "|^(?:תשנה|שנה|תשני)\\s+את\\s+(?:ה)?שם\\s+(?:של\\s+)?(?<from2>.+?)\\s+ל-?(?<to2>\\S.*)$",
+            FLAGS);
+    private static final Pattern WHERE = Pattern.compile(
+            "\\b(?:location|place|venue)\\s+(?:of\\s+.+?\\s+)?to\\s+(?<en>.+)$|(?:המיקום|המקום)\\s+(?:של\\s+.+?\\s+)?ל-?(?<he>.+)$",
+            FLAGS);
+
+    private CalendarRequests() {}
+
+    static Reading read(Intent intent, Request r) {
+        ObjectNode c = Json.object();
+        ObjectNode changes = Json.object();
+        Optional<TimeExpression> when = r.when();
+        return switch (intent) {
+            case CALENDAR_CREATE -> {
+                c.put("summary", summary(r.rest(), r.language()));
+                if (when.isEmpty()) {
+                    // "put a meeting in my calendar": the resolver asks when.
+                    yield new Reading("calendar", "create_event", c, changes);
+                }
+                if (when.get() instanceof TimeExpression.Recurrence rule) {
+                    c.put("start", rule.first().format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+                    c.put("rrule", rule.toRrule());
+                    r.length()
+                            .ifPresent(l -> c.put(
+                                    "end",
+                                    rule.first()
+                                            .plus(l.duration())
+                                            .format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME)));
+                    yield new Reading("calendar", "create_recurring", c, changes);
+                }
+                Times.eventTime(when.get(), r.length().map(Times.Length::duration), c, r.now());
+                yield new Reading("calendar", "create_event", c, changes);
+            }
+            case CALENDAR_UPDATE -> {
+                Matcher rename = RENAME.matcher(r.text());
+                if (rename.find() && when.isEmpty()) {
+                    c.put("summary", summary(Words.either(rename, "from", "from2"), r.language()));
+                    changes.put("summary", Words.trim(Words.either(rename, "to", "to2")));
+                    yield new Reading("calendar", "update_event", c, changes);
+                }
+                Matcher where = WHERE.matcher(r.rest());
+                if (where.find()) {
+                    changes.put("location", Words.trim(Words.either(where, "en", "he")));
+                    c.put("summary", summary(r.rest().substring(0, where.start()), r.language()));
+                } else {
+                    c.put("summary", summary(r.rest(), r.language()));
+                }
+                when.ifPresent(t -> {
+                    if (Times.clockOnly(t)) {
+                        // "move it to 4pm" keeps the event's day: only its time of day changes.
+                        changes.put("startTime", Times.hhmm(((TimeExpression.Instant) t).value()));
+                    } else {
+                        Times.eventTime(t, Optional.empty(), changes, r.now());
+                        changes.remove("end");
+                    }
+                });
+                r.length()
+                        .ifPresent(
+                                l -> changes.put("durationMinutes", l.duration().toMinutes()));
+                yield new Reading("calendar", "update_event", c, changes);
+            }
+            case CALENDAR_DELETE -> {
+                List<String> kept = Words.exceptions(r.rest(), r.language());
+                String rest = Words.withoutExceptions(r.rest());
+                boolean many = Words.ALL.matcher(r.text()).find()
+                        || EVENTS_PLURAL.matcher(r.text()).find()
+                        || !kept.isEmpty();
+                if (when.isPresent() && many) {
+                    Times.window(when.get(), c, "timeMin", "timeMax");
+                    if (!kept.isEmpty()) {
+                        ArrayNode exclude = c.putArray("excludeSummaries");
+                        kept.forEach(exclude::add);
+                    }
+                    yield new Reading("calendar", "delete_events", c, changes);
+                }
+                c.put("summary", summary(rest, r.language()));
+                when.ifPresent(t -> Times.window(t, c, "timeMin", "timeMax"));
+                if (!kept.isEmpty()) {
+                    ArrayNode exclude = c.putArray("excludeSummaries");
+                    kept.forEach(exclude::add);
+                }
+                yield new Reading("calendar", "delete_event", c, changes);
+            }
+            default -> {
+                if (FREE.matcher(r.text()).find() && when.isPresent()) {
+                    Times.window(when.get(), c, "timeMin", "timeMax");
+                    yield new Reading("calendar", "check_conflicts", c, changes);
+                }
+                if (FIND_EVENT.matcher(r.text()).find() && when.isEmpty()) {
+                    String named = summary(r.rest(), r.language());
+                    if (!named.equals(r.hebrew() ? "אירוע" : "Event")) {
+                        c.put("summary", named);
+                        yield new Reading("calendar", "find_event", c, changes);
+                    }
+                }
+                when.ifPresent(t -> Times.window(t, c, "timeMin", "timeMax"));
+                yield new Reading("calendar", "list_events", c, changes);
+            }
+        };
+    }
+
+    /** An event's name: the request without its verbs, articles, "in my calendar" and the like. */
+    static String summary(String rest, String language) {
+        String text = rest.replaceAll(
+                        "(?iU)^(?:please\\s+|can you\\s+|could you\\s+|i need to\\s+|i want to\\s+)*(?:schedule|add|create|set up|book|"
+                                + "put|make|plan|arrange|pencil in|block(?: out)?|reserve|save|delete|remove|cancel|move|reschedule|"
+                                + "postpone|push|shift|bring|delay|change|update|rename|find|look up|search for|search|when is|"
+                                + "when's|where is|where's|what time is|take|scrap|drop|erase|clear|get rid of|call off|switch|"
+                                + "extend|make|new event)\\s+(?:me\\s+)?(?:an?\\s+|the\\s+|my\\s+)?(?:new\\s+)?(?:weekly\\s+|daily\\s+|"
+                                + "monthly\\s+)?(?:event|appointment)?\\s*(?:called|named|for)?\\s*",
+                        "")
+                .replaceAll(
+                        "(?U)^(?:בבקשה\\s+)?(?:קבע|תקבע|תקבעי|צור|תצור|הוסף|תוסיף|תוסיפי|תכניס|תכניסי|תרשום|מחק|תמחק|תמחקי|בטל|תבטל|"
+                                + "תבטלי|תעביר|תעבירי|העבר|תזיז|תזיזי|הזז|תדחה|תדחי|דחה|תמצא|מצא|תחפש|חפש|תשנה|תעדכן|תקדים|תאריך|"
+                                + "תארגן|תשריין|תחסום|תוריד|מתי|איפה|באיזו שעה)(?:\\s+לי)?(?:\\s+את)?\\s+(?:ה)?(?:אירוע\\s+)?",
+                        "")
+                .replaceAll(
+                        "(?iU)\\s*,?\\s*(?:and\\s+)?(?:put|add|save|write|mark)\\s+(?:it|this|that)\\s+(?:in|on|to|into)\\s+(?:my\\s+|the\\s+)?"
+                                + "(?:calendar|diary|schedule)\\b.*$",
+                        "")
+                .replaceAll(
+                        "(?iU)\\s+(?:to|in|on|from|into)\\s+(?:my\\s+|the\\s+)?(?:calendar|schedule|diary)\\b.*$", "")
+                .replaceAll("(?iU)\\s+(?:is cancelled|is canceled|is off)\\b.*$", "")
+                .replaceAll(
+                        "(?U)\\s*,?\\s*(?:ו)?(?:תכניס|תוסיף|תרשום|תרשמי|תכניסי)(?:\\s+את\\s+זה)?\\s+(?:ל|ב)(?:ה)?(?:יומן|לו\"ז)\\b.*$",
+                        "")
+                .replaceAll("(?U)(?:^|\\s+)(?:ל|ב|מ)(?:ה)?(?:יומן|לוח השנה|לו\"ז)(?=\\s|$)", " ")
+                .replaceAll("(?iU)^i'?m\\s+(?:away|off|on vacation|on holiday|out of (?:the )?office)\\b", "Away")
+                .replaceAll("(?U)^אני\\s+(?:בחופש|בחופשה|לא במשרד)", "חופש")
+                .replaceAll("(?iU)\\s+(?:to|for|as)\\s*$", "")
+                .replaceAll("(?U)\\s+(?:ל|ל-)\\s*$", "")
+                .trim();
+        String done = Words.trim(text);
+        return done.isEmpty() ? (language.equals("he") ? "אירוע" : "Event") : done;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.weft.memo.internal.planning;
+
+import dev.weft.memo.internal.understanding.Intent;
+import dev.weft.memo.internal.understanding.IntentClassifier;
+import dev.weft.memo.internal.understanding.Utterances;
+
+/**
+ * What a request asks for, and the reader that takes its slots: {@link CalendarRequests}, {@link
+ * TaskRequests}, {@link ListRequests}, {@link EmailRequests}, {@link MemoryRequests} or {@link
+ * ChatRequests}. Thread-safe.
+ */
+public final class Readers {
+    private static final IntentClassifier CLASSIFIER = IntentClassifier.create();
+
+    /** One request understood: its intent and how sure the classifier is of it. */
+    public record Understood(Intent intent, double confidence) {}
+
+    private Readers() {}
+
+    /**
+     * The intent of a request: the classifier's, but for a request whose words ask the second brain
+     * in so many words (keep this, forget, correct or summarize what I said), and for one where the classifier
+     * finds it likelier, all topics together, that Memo does not do it.
+     */
+    public static Understood understand(Request request) {
+        IntentClassifier.Classification ranked =
+                CLASSIFIER.classify(Utterances.tokens(request.text(), request.times()));
+        if (MemoryRequests.UPDATE.matcher(request.text()).find()
+                || MemoryRequests.FORGET.matcher(request.text()).find()) {
+            return new Understood(Intent.MEMORY_FORGET, Math.max(ranked.probability(Intent.MEMORY_FORGET), 0.9));
+        }
+        if (MemoryRequests.KEEP.matcher(request.text()).find()) {
+            return new Understood(Intent.MEMORY_STORE, Math.max(ranked.probability(Intent.MEMORY_STORE), 0.9));
+        }
+        if (MemoryRequests.SUMMARY.matcher(request.text()).find()) {
+            return new Understood(Intent.MEMORY_QUERY, Math.max(ranked.probability(Intent.MEMORY_QUERY), 0.9));
+        }
+        if (!ranked.top().outOfScope() && ranked.outOfScope() > ranked.confidence()) {
+            Intent topic = ranked.ranked().stream()
+                    .map(IntentClassifier.Scored::intent)
+                    .filter(Intent::outOfScope)
+                    .findFirst()
+                    .orElseThrow();
+            return new Understood(topic, ranked.outOfScope());
+        }
+        return new Understood(ranked.top(), ranked.top().outOfScope() ? ranked.outOfScope() : ranked.confidence());
+    }
+
+    /** The plan step's reading of {@code request} for {@code intent}, by the reader of its capability. */
+    public static Reading read(Intent intent, Request request) {
+        return switch (intent) {
+            case CALENDAR_QUERY, CALENDAR_CREATE, CALENDAR_UPDATE, CALENDAR_DELETE ->
+                CalendarRequests.read(intent, request);
+            case TASK_CREATE, TASK_QUERY, TASK_UPDATE, TASK_DELETE, TASK_COMPLETE -> TaskRequests.read(intent, request);
+            case LIST_CREATE, LIST_ADD, LIST_QUERY, LIST_REMOVE_ITEM, LIST_DELETE, LIST_CHECK ->
+                ListRequests.read(intent, request);
+            case EMAIL_SEND, EMAIL_QUERY, EMAIL_READ, EMAIL_REPLY, EMAIL_FORWARD, EMAIL_MANAGE ->
+                EmailRequests.read(intent, request);
+            case MEMORY_STORE, MEMORY_QUERY, MEMORY_FORGET -> MemoryRequests.read(intent, request);
+            default -> ChatRequests.read(intent, request);
+        };
+    }
+}

@@ -1,0 +1,112 @@
+package dev.weft.memo.internal.understanding;
+
+import dev.weft.time.Language;
+import dev.weft.time.TimeParser;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import opennlp.tools.doccat.DoccatFactory;
+import opennlp.tools.doccat.DoccatModel;
+import opennlp.tools.doccat.DocumentCategorizerME;
+import opennlp.tools.doccat.DocumentSample;
+import opennlp.tools.doccat.FeatureGenerator;
+import opennlp.tools.util.ObjectStreamUtils;
+import opennlp.tools.util.TrainingParameters;
+
+/**
+ * Trains Memo's intent classifier from the English and Hebrew templates ({@link TrainingSet}) and
+ * writes it beside them, as the module's build does ({@code process-classes}): {@code java
+ * IntentTraining CLASSES_DIR}. A model newer than the templates is left as it is.
+ */
+public final class IntentTraining {
+    static final String[] TEMPLATES = {"intents-en.txt", "intents-he.txt"};
+    static final String MODEL = "intents.bin";
+
+    private IntentTraining() {}
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            System.err.println("usage: IntentTraining CLASSES_DIR");
+            System.exit(2);
+        }
+        Path dir =
+                Path.of(args[0]).resolve(IntentTraining.class.getPackageName().replace('.', '/'));
+        Path model = dir.resolve(MODEL);
+        if (upToDate(model, dir)) {
+            System.out.println("[intents] " + model + " is up to date");
+            return;
+        }
+        long started = System.nanoTime();
+        List<DocumentSample> samples = samples();
+        DoccatModel trained = train(samples);
+        try (OutputStream out = Files.newOutputStream(model)) {
+            trained.serialize(out);
+        }
+        System.out.printf(
+                "[intents] trained on %d sentences in %.1f s: %s%n",
+                samples.size(), (System.nanoTime() - started) / 1e9, model);
+    }
+
+    /** Whether {@code model} is newer than every template and every class it is made with. */
+    private static boolean upToDate(Path model, Path dir) throws IOException {
+        if (!Files.exists(model)) {
+            return false;
+        }
+        long made = Files.getLastModifiedTime(model).toMillis();
+        List<Path> inputs = new ArrayList<>();
+        for (String template : TEMPLATES) {
+            inputs.add(dir.resolve(template));
+        }
+        for (Class<?> type : List.of(IntentTraining.class, TrainingSet.class, Utterances.class, IntentFeatures.class)) {
+            inputs.add(dir.resolve(type.getSimpleName() + ".class"));
+        }
+        for (Path input : inputs) {
+            if (Files.exists(input) && Files.getLastModifiedTime(input).toMillis() > made) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Every template's sentences, read as the classifier reads a request (times found in it). */
+    static List<DocumentSample> samples() {
+        TimeParser time = TimeParser.create();
+        ZonedDateTime now = ZonedDateTime.parse("2026-01-14T10:00:00+02:00[Asia/Jerusalem]");
+        List<DocumentSample> samples = new ArrayList<>();
+        Map<Intent, Integer> counts = new EnumMap<>(Intent.class);
+        for (String template : TEMPLATES) {
+            Language language = template.contains("-he") ? Language.HEBREW : Language.ENGLISH;
+            for (TrainingSet.Example example : TrainingSet.of(template)) {
+                String text = Utterances.withoutLead(example.text());
+                List<String> words = Utterances.tokens(text, time.find(text, now, language));
+                if (!words.isEmpty()) {
+                    samples.add(new DocumentSample(example.intent().label(), words.toArray(String[]::new)));
+                    counts.merge(example.intent(), 1, Integer::sum);
+                }
+            }
+        }
+        for (Intent intent : Intent.values()) {
+            if (!counts.containsKey(intent)) {
+                throw new IllegalStateException("no template says intent '" + intent.label() + "'");
+            }
+        }
+        return samples;
+    }
+
+    static DoccatModel train(List<DocumentSample> samples) throws IOException {
+        TrainingParameters parameters = new TrainingParameters();
+        parameters.put(TrainingParameters.ALGORITHM_PARAM, "MAXENT_QN");
+        parameters.put(TrainingParameters.CUTOFF_PARAM, 1);
+        parameters.put(TrainingParameters.ITERATIONS_PARAM, 300);
+        parameters.put("L2Cost", 0.5);
+        parameters.put(TrainingParameters.THREADS_PARAM, 1);
+        DoccatFactory factory = new DoccatFactory(new FeatureGenerator[] {new IntentFeatures()});
+        return DocumentCategorizerME.train("mul", ObjectStreamUtils.createObjectStream(samples), parameters, factory);
+    }
+}
