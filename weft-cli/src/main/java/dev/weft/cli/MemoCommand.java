@@ -52,6 +52,7 @@ import picocli.CommandLine.Parameters;
             MemoCommand.Approve.class,
             MemoCommand.Reject.class,
             MemoCommand.Answer.class,
+            MemoCommand.Undo.class,
             MemoCommand.Calendar.class,
             MemoCommand.RemindersCommand.class,
             MemoMailCommand.class
@@ -192,12 +193,19 @@ final class MemoCommand implements Runnable {
                 return memo.ask(runner(store, text(request, "now").or(() -> Optional.ofNullable(now))), ask)
                         .json();
             } catch (WeftException e) {
-                ObjectNode error = Json.object();
-                ObjectNode body = error.putObject("error");
-                body.put("code", e.code().name());
-                body.put("message", e.getMessage());
-                return error;
+                return error(e.code(), e.getMessage());
+            } catch (RuntimeException e) {
+                // One line that finds a fault must not cost the lines after it.
+                return error(ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
             }
+        }
+
+        private static JsonNode error(ErrorCode code, String message) {
+            ObjectNode error = Json.object();
+            ObjectNode body = error.putObject("error");
+            body.put("code", code.name());
+            body.put("message", message);
+            return error;
         }
 
         private static Optional<String> text(JsonNode node, String field) {
@@ -290,6 +298,25 @@ final class MemoCommand implements Runnable {
         int call(RunStore store, PrintWriter out) {
             String who = owner(store, runId, Optional.ofNullable(user));
             return print(out, Storage.memo(store).approve(runner(store, Optional.empty()), runId, who, steps));
+        }
+    }
+
+    @Command(
+            name = "undo",
+            mixinStandardHelpOptions = true,
+            description = "Undoes what a Memo run did (default: your latest run that changed something), and says so.")
+    static final class Undo extends MemoSubcommand {
+        @Parameters(paramLabel = "RUN_ID", arity = "0..1", description = "The run to undo (default: your latest).")
+        String runId;
+
+        @Option(names = "--user", paramLabel = "ID", description = "Whose run (default: WEFT_USER, else your login).")
+        String user;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String who = user == null ? defaultUser() : user;
+            return print(
+                    out, Storage.memo(store).undo(runner(store, Optional.empty()), who, Optional.ofNullable(runId)));
         }
     }
 

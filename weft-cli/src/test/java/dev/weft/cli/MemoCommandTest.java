@@ -282,4 +282,24 @@ final class MemoCommandTest {
         assertThat(node.at("/upcoming/0/at").asText()).isEqualTo("2026-11-25T09:00+02:00");
         assertThat(nobody.out()).contains("No reminders waiting.");
     }
+
+    @Test
+    void undoUndoesTheUsersLatestChange_orTheRunNamed_andOnlyTheirOwn() {
+        String first = ask("--json", "remind me tomorrow at 9 to call Dana")
+                .json()
+                .path("runId")
+                .asText();
+        ask("--json", "add milk to the shopping list");
+
+        var latest = weftDb("memo", "undo", "--user", "dana", "--json");
+        var others = weftDb("memo", "undo", first, "--user", "omer", "--json");
+        var named = weftDb("memo", "undo", first, "--user", "dana");
+
+        assertThat(latest.exitCode()).isZero();
+        assertThat(latest.json().path("reply").asText()).isEqualTo("Undone: \"add milk to the shopping list\".");
+        assertThat(others.exitCode()).isEqualTo(2);
+        assertThat(others.json().path("error").path("code").asText()).isEqualTo("E_NOT_FOUND");
+        assertThat(named.exitCode()).isZero();
+        assertThat(named.out()).contains("Undone: \"remind me tomorrow at 9 to call Dana\".");
+    }
 }

@@ -61,7 +61,8 @@ public final class Memo {
             Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|ok|sure|go ahead|כן|אישור|בטח|יאללה|סבבה)\\s*[.!]*\\s*$");
     /** A line that says no. */
     private static final Pattern NO =
-            Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|לא|בטל|עזוב)\\s*[.!]*\\s*$");
+            Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|never ?mind|cancel (?:it|that)|undo(?: (?:it|that))?"
+                    + "|לא|בטל|תבטל|עזוב|בטל את זה|תבטל את זה|לא משנה)\\s*[.!]*\\s*$");
 
     /**
      * A message to Memo: whose, what, their zone (for a new user, or to change it), how to run it, and
@@ -321,6 +322,13 @@ public final class Memo {
             if (report.calls().isEmpty()) {
                 out.put("nothing", true);
             }
+        } catch (dev.weft.core.RunStateException e) {
+            if (runner.store().findRun(PlanExecutor.undoRunId(run.runId(), 1)).isPresent()) {
+                out.put("already", true);
+            } else {
+                out.put("status", "FAILED");
+                out.put("error", e.getMessage());
+            }
         } catch (WeftException e) {
             out.put("status", "FAILED");
             out.put("error", e.getMessage());
@@ -378,7 +386,9 @@ public final class Memo {
      * @throws NotFoundException for a run that does not exist, is not Memo's, or is another user's
      */
     public Reply undo(Runner runner, String user, Optional<String> runId) {
-        User known = userOf(user);
+        User known = data.findUser(user)
+                .orElseThrow(() -> new NotFoundException(
+                        runId.map(id -> "no Memo run '" + id + "' of yours").orElse("no Memo user '" + user + "'")));
         ZonedDateTime at = runner.time().now().atZone(known.zone());
         String language = known.language();
         ObjectNode input = Json.object();

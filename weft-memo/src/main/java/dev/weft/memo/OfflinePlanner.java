@@ -90,7 +90,8 @@ public final class OfflinePlanner implements Planner {
     private Request request(String part, Context context) {
         String said = Utterances.withoutLead(part);
         Language language = context.language().equals("he") ? Language.HEBREW : Language.ENGLISH;
-        return Request.of(said, context.language(), context.now(), time.find(said, context.now(), language));
+        return Request.of(
+                said, context.language(), context.now(), Utterances.times(time, said, context.now(), language));
     }
 
     private static String stepId(int i) {

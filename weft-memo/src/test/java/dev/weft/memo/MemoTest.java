@@ -11,7 +11,9 @@ import dev.weft.core.Runner;
 import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.plan.Plan;
 import dev.weft.plan.PlanMode;
+import dev.weft.plan.PlanStep;
 import dev.weft.store.Stores;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -264,5 +266,83 @@ final class MemoTest {
                 .extracting(e -> ((WeftException) e).code())
                 .isEqualTo(ErrorCode.E_BAD_INPUT);
         assertThat(memo.data().findUser("dana")).isEmpty();
+    }
+
+    @Test
+    void undoInWordsUndoesTheUsersLastChange_andSaysSoInTheirLanguage() {
+        ask("dana", "remind me tomorrow at 9 to call the bank");
+        ask("dana", "what are my tasks?");
+        Memo.Reply undone = ask("dana", "undo");
+        Memo.Reply again = ask("dana", "undo");
+
+        assertThat(undone.text()).isEqualTo("Undone: \"remind me tomorrow at 9 to call the bank\".");
+        assertThat(undone.json().at("/plan/plan/0/action").asText()).isEqualTo("undo");
+        assertThat(memo.data().tasks().all("dana")).isEmpty();
+        assertThat(again.text()).isEqualTo("There's nothing of yours for me to undo.");
+
+        ask("omer", "תזכיר לי מחר ב-9 להתקשר לבנק");
+        Memo.Reply hebrew = ask("omer", "בטל את זה");
+        assertThat(hebrew.text()).isEqualTo("ביטלתי את \"תזכיר לי מחר ב-9 להתקשר לבנק\".");
+        assertThat(memo.data().tasks().all("omer")).isEmpty();
+    }
+
+    @Test
+    void undoingARunNamesOnlyTheUsersOwnRuns() {
+        String danas =
+                ask("dana", "remind me tomorrow at 9 to call the bank").run().runId();
+
+        assertThatThrownBy(() -> memo.undo(runner, "omer", Optional.of(danas)))
+                .isInstanceOf(dev.weft.core.NotFoundException.class)
+                .hasMessageContaining(danas);
+        assertThatThrownBy(() -> memo.undo(runner, "dana", Optional.of("no-such-run")))
+                .isInstanceOf(dev.weft.core.NotFoundException.class);
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
+        assertThat(memo.undo(runner, "dana", Optional.of(danas)).text()).startsWith("Undone:");
+        assertThat(memo.data().tasks().all("dana")).isEmpty();
+    }
+
+    @Test
+    void aPreviewOfUndoUndoesNothing() {
+        ask("dana", "remind me tomorrow at 9 to call the bank");
+        Memo.Reply preview = memo.ask(runner, new Memo.Request("dana", "undo that", JERUSALEM, PlanMode.PREVIEW));
+
+        assertThat(preview.text()).contains("I would undo \"remind me tomorrow at 9 to call the bank\"");
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
+    }
+
+    @Test
+    void aRequestMemoDoesNotDoGetsAnHonestAnswerAndNoStep() {
+        Memo.Reply pizza = ask("dana", "order me a pizza for tonight");
+        Memo.Reply rain = ask("dana", "יירד גשם ביום שישי?");
+
+        assertThat(pizza.plan().steps())
+                .extracting(s -> s.capability() + "/" + s.action())
+                .containsExactly("general/respond");
+        assertThat(pizza.text()).startsWith("I can't order food");
+        assertThat(rain.text()).startsWith("אני לא יכול לבדוק את מזג האוויר");
+        assertThat(memo.data().events().all("dana")).isEmpty();
+        assertThat(memo.data().tasks().all("dana")).isEmpty();
+    }
+
+    @Test
+    void aPlanMemoIsUnsureOfAsksBeforeItChangesAnything() {
+        Plan unsure = new Plan(
+                "operation",
+                0.3,
+                List.of(new PlanStep(
+                        "A",
+                        "database",
+                        "delete_tasks",
+                        dev.weft.core.Json.object().put("window", "all"),
+                        dev.weft.core.Json.object(),
+                        List.of())));
+        Memo guessing = Memo.open(store, (message, context) -> unsure);
+        guessing.ask(
+                runner, new Memo.Request("dana", "remind me tomorrow at 9 to call the bank", JERUSALEM, PlanMode.AUTO));
+        Memo.Reply asked = guessing.ask(runner, new Memo.Request("dana", "zap them", JERUSALEM, PlanMode.AUTO));
+
+        assertThat(asked.run().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(asked.run().interrupts()).containsKey("plan");
+        assertThat(asked.text()).contains("Shall I go ahead");
     }
 }

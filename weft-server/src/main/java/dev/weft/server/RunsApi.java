@@ -64,6 +64,7 @@ final class RunsApi {
         routes.post("/api/runs/{id}/approve", this::approve);
         routes.post("/api/runs/{id}/reject", this::reject);
         routes.post("/api/runs/{id}/answer", this::answer);
+        routes.post("/api/runs/{id}/undo", this::undo);
         routes.post("/api/runs/{id}/rerun", this::rerun);
         routes.post("/api/runs/{id}/fork", this::fork);
     }
@@ -353,6 +354,23 @@ final class RunsApi {
                 res,
                 assistant
                         .answer(backend.runner(), run.user().orElseThrow(), run.id(), body.text())
+                        .json());
+    }
+
+    /** Undoes what the caller's own assistant run did; anyone else's run is not found, an admin's key included. */
+    private void undo(ServerRequest req, ServerResponse res) {
+        Caller caller = Caller.of(req);
+        Run run = backend.store()
+                .findRun(id(req))
+                .filter(r -> r.user().map(caller.user()::equals).orElse(false))
+                .orElseThrow(() -> new NotFoundException("no run '" + id(req) + "'"));
+        Assistant assistant = assistantOf(run)
+                .orElseThrow(() -> new RunStateException(
+                        "run '" + run.id() + "' is not an assistant's run; only an assistant's runs are undone here"));
+        Http.ok(
+                res,
+                assistant
+                        .undo(backend.runner(), caller.user(), Optional.of(run.id()))
                         .json());
     }
 

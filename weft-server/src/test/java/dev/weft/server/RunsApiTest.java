@@ -360,4 +360,30 @@ final class RunsApiTest {
             lines.close();
         }
     }
+
+    @Test
+    void aUserUndoesTheirOwnRunThroughTheApi_andNobodyElseCan() {
+        String runId = fixture.ask(fixture.dana, "remind me tomorrow at 9 to call the bank")
+                .path("runId")
+                .asText();
+
+        ServerFixture.Answer omers = fixture.post("api/runs/" + runId + "/undo", fixture.omer, "{}");
+        ServerFixture.Answer admins = fixture.post("api/runs/" + runId + "/undo", fixture.admin, "{}");
+        assertThat(omers.status()).isEqualTo(404);
+        assertThat(admins.status()).isEqualTo(404);
+        assertThat(fixture.get("api/memo/tasks", fixture.dana).body().path("tasks"))
+                .hasSize(1);
+
+        ServerFixture.Answer undone = fixture.post("api/runs/" + runId + "/undo", fixture.dana, "{}");
+        assertThat(undone.status()).isEqualTo(200);
+        assertThat(undone.body().path("reply").asText())
+                .isEqualTo("Undone: \"remind me tomorrow at 9 to call the bank\".");
+        assertThat(fixture.get("api/memo/tasks", fixture.dana).body().path("tasks"))
+                .isEmpty();
+        assertThat(fixture.post("api/runs/" + runId + "/undo", fixture.dana, "{}")
+                        .body()
+                        .path("reply")
+                        .asText())
+                .isEqualTo("That was undone already: \"remind me tomorrow at 9 to call the bank\".");
+    }
 }

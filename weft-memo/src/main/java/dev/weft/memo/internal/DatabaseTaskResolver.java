@@ -135,7 +135,9 @@ final class DatabaseTaskResolver implements Resolver {
         Object picked = pick(
                 found,
                 context,
-                Texts.of(language, "a task matching \"" + query + "\"", "משימה שמתאימה ל\"" + query + "\""),
+                query.isBlank() && reminders
+                        ? Texts.of(language, "any reminders or alarms of yours", "תזכורות או שעונים מעוררים שלך")
+                        : Texts.of(language, "a task matching \"" + query + "\"", "משימה שמתאימה ל\"" + query + "\""),
                 Task::text);
         if (picked instanceof Resolution question) {
             return question;

@@ -41,7 +41,9 @@ final class MetaResolver implements Resolver {
                 "text",
                 step.action().equals("undo")
                         ? Replies.undone(language(context), context.input().path("undo"))
-                        : Replies.help(language(context)));
+                        : Replies.help(
+                                language(context),
+                                step.constraints().path("message").asText("")));
         return Resolution.execute(MemoResolvers.RESPOND, args);
     }
 }

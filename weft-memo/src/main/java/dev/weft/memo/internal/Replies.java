@@ -115,6 +115,9 @@ public final class Replies {
         if (undo.path("preview").asBoolean()) {
             return Texts.of(language, "I would undo" + what + ".", "הייתי מבטל את" + what + ".");
         }
+        if (undo.path("already").asBoolean()) {
+            return Texts.of(language, "That was undone already:" + what + ".", "זה כבר בוטל:" + what + ".");
+        }
         if (undo.path("nothing").asBoolean()) {
             return Texts.of(language, "There was nothing to undo in" + what + ".", "לא היה מה לבטל ב" + what + ".");
         }
@@ -135,6 +138,47 @@ public final class Replies {
                 "השעה " + now.format(DateTimeFormatter.ofPattern("HH:mm")) + ", "
                         + now.format(DateTimeFormatter.ofPattern("EEEE d בMMMM", Locale.forLanguageTag("he")))
                         + ".");
+    }
+
+    /**
+     * Help about what the user asked ("how do lists work?": the lines on lists), or all of it when the
+     * question names no part of Memo.
+     */
+    public static String help(String language, String question) {
+        String all = help(language);
+        String topic = HELP_TOPICS.entrySet().stream()
+                .filter(e -> e.getValue().matcher(question).find())
+                .map(java.util.Map.Entry::getKey)
+                .findFirst()
+                .orElse("");
+        if (topic.isEmpty()) {
+            return all;
+        }
+        List<String> lines = all.lines()
+                .filter(line -> line.startsWith("- ")
+                        && HELP_TOPICS.get(topic).matcher(line).find())
+                .toList();
+        if (lines.isEmpty()) {
+            return all;
+        }
+        return String.join("\n", lines).replaceAll("(?m)^- ", Texts.of(language, "I can ", "אני יכול "))
+                + Texts.of(language, "\nSay \"help\" for everything I do.", "\nכתוב \"עזרה\" כדי לראות הכל.");
+    }
+
+    private static final java.util.Map<String, Pattern> HELP_TOPICS = new java.util.LinkedHashMap<>();
+
+    static {
+        HELP_TOPICS.put("lists", Pattern.compile("(?iU)\\blists?\\b|רשימ"));
+        HELP_TOPICS.put(
+                "reminders",
+                Pattern.compile("(?iU)\\b(?:remind\\w*|alarms?)\\b|תזכור|שעון|set reminders|לקבוע תזכורות"));
+        HELP_TOPICS.put("tasks", Pattern.compile("(?iU)\\btasks?\\b|משימ"));
+        HELP_TOPICS.put("calendar", Pattern.compile("(?iU)\\b(?:calendar|events?|meetings?)\\b|יומן|אירוע|פגיש"));
+        HELP_TOPICS.put("email", Pattern.compile("(?iU)\\b(?:e-?mails?|mail|mailbox)\\b|מייל|דואר"));
+        HELP_TOPICS.put(
+                "memory",
+                Pattern.compile("(?iU)\\b(?:notes?|memor\\w*|remember|thoughts?|ideas?)\\b|זיכרו|לזכור|רעיונ|מחשב"));
+        HELP_TOPICS.put("undo", Pattern.compile("(?iU)\\bundo\\b|לבטל|בטל"));
     }
 
     /** Seed 002's help template. */
@@ -232,7 +276,10 @@ public final class Replies {
         return switch (outcome.status()) {
             case SUCCEEDED -> done(language, step, outcome.result(), zone);
             case PREVIEWED ->
-                Texts.of(language, "I would call ", "הייתי קורא ל-") + outcome.tool() + " " + outcome.args();
+                // Words are only words: a preview shows what Memo would say, and what it would call.
+                outcome.tool().equals(MemoResolvers.RESPOND)
+                        ? outcome.args().path("text").asText()
+                        : Texts.of(language, "I would call ", "הייתי קורא ל-") + outcome.tool() + " " + outcome.args();
             case SKIPPED ->
                 Texts.of(
                         language,

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
 import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.time.TimeExpression;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -93,25 +92,16 @@ public final class CalendarRequests {
                 yield new Reading("calendar", "update_event", c, changes);
             }
             case CALENDAR_DELETE -> {
-                List<String> kept = Words.exceptions(r.rest(), r.language());
-                String rest = Words.withoutExceptions(r.rest());
                 boolean many = Words.ALL.matcher(r.text()).find()
                         || EVENTS_PLURAL.matcher(r.text()).find()
-                        || !kept.isEmpty();
+                        || !r.kept().isEmpty();
+                keptOut(r, c);
                 if (when.isPresent() && many) {
                     Times.window(when.get(), c, "timeMin", "timeMax");
-                    if (!kept.isEmpty()) {
-                        ArrayNode exclude = c.putArray("excludeSummaries");
-                        kept.forEach(exclude::add);
-                    }
                     yield new Reading("calendar", "delete_events", c, changes);
                 }
-                c.put("summary", summary(rest, r.language()));
+                c.put("summary", summary(r.rest(), r.language()));
                 when.ifPresent(t -> Times.window(t, c, "timeMin", "timeMax"));
-                if (!kept.isEmpty()) {
-                    ArrayNode exclude = c.putArray("excludeSummaries");
-                    kept.forEach(exclude::add);
-                }
                 yield new Reading("calendar", "delete_event", c, changes);
             }
             default -> {
@@ -130,6 +120,26 @@ public final class CalendarRequests {
                 yield new Reading("calendar", "list_events", c, changes);
             }
         };
+    }
+
+    /** What the request keeps out: days into {@code excludeDays}, anything else into {@code excludeSummaries}. */
+    private static void keptOut(Request r, ObjectNode c) {
+        for (Words.Kept kept : r.kept()) {
+            Optional<TimeExpression> day = r.keptTime(kept)
+                    .filter(t -> t instanceof TimeExpression.Instant i && i.grain() == dev.weft.time.Grain.DAY);
+            if (day.isPresent()) {
+                ArrayNode days = c.has("excludeDays") ? (ArrayNode) c.get("excludeDays") : c.putArray("excludeDays");
+                days.add(((TimeExpression.Instant) day.get())
+                        .value()
+                        .toLocalDate()
+                        .toString());
+            } else {
+                ArrayNode summaries = c.has("excludeSummaries")
+                        ? (ArrayNode) c.get("excludeSummaries")
+                        : c.putArray("excludeSummaries");
+                summaries.add(kept.said());
+            }
+        }
     }
 
     /** An event's name: the request without its verbs, articles, "in my calendar" and the like. */

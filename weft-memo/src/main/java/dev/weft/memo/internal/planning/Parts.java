@@ -21,25 +21,31 @@ public final class Parts {
     private static final int FLAGS = Words.FLAGS;
 
     private static final String EN_VERBS = "remind|add|create|make|delete|remove|show|list|send|schedule|set|mark|"
-            + "complete|cancel|tell|what|check|put|move|update|change|book|tick|start";
+            + "complete|cancel|tell|what|check|put|move|update|change|book|tick|start|email|let|reply|forward";
+    /** A question after "and": "what's on tomorrow, and do I have new emails?". */
+    private static final String EN_QUESTIONS = "do i|did i|is there|are there|what|what's|whats|when|who";
+
     private static final String HE_VERBS =
             "תזכיר|תזכירי|הזכר|תוסיף|תוסיפי|הוסף|הוסיפי|צור|תצור|תיצור|צרי|מחק|תמחק|תמחקי|"
                     + "הראה|תראה|תראי|תשלח|שלח|תשלחי|קבע|תקבע|תקבעי|סמן|תסמן|תסמני|בטל|תבטל|תבטלי|עדכן|תעדכן|"
-                    + "מה|תרשום|רשום|תכתוב";
+                    + "מה|תרשום|רשום|תכתוב|תזיז|תזיזי|תעביר|תעבירי|תכניס|תכניסי|תפתח|תפתחי|תכוון|תכווני|תדחה|תשים|תשימי|"
+                    + "תעדכני|יש";
 
     private static final Pattern EN_SPLIT = Pattern.compile(
             "\\s*(?:,\\s*)?\\b(?<then>and then|then|after that|afterwards)\\b\\s*"
                     + "|\\s*(?:,\\s*)?\\b(?:and also|also)\\b\\s*"
                     + "|\\s*;\\s*"
                     + "|\\s*,\\s*(?=(?:" + EN_VERBS + ")\\b)"
-                    + "|\\s+and\\s+(?=(?:" + EN_VERBS + ")\\b)",
+                    + "|\\s+and\\s+(?:um\\s+|uh\\s+|also\\s+)?(?=(?:" + EN_VERBS + ")\\b)"
+                    + "|\\s*,?\\s+and\\s+(?=(?:" + EN_QUESTIONS + ")\\b)",
             FLAGS);
     private static final Pattern HE_SPLIT = Pattern.compile(
             "\\s*,?\\s*(?<then>ואז|ואחר כך|אחר כך|ולאחר מכן|לאחר מכן)\\s+"
                     + "|\\s*,?\\s*וגם\\s+"
                     + "|\\s*;\\s*"
                     + "|\\s*,\\s*(?=(?:" + HE_VERBS + ")(?:\\s|$))"
-                    + "|\\s+ו(?=(?:" + HE_VERBS + ")(?:\\s|$))",
+                    + "|\\s+ו(?:אממ?\\s+|אה\\s+)?(?=(?:" + HE_VERBS + ")(?:\\s|$))"
+                    + "|\\s+ואממ?\\s+(?=\\S)",
             FLAGS);
     /** A part that says only what to do with the part before it. */
     private static final Pattern ANAPHOR = Pattern.compile(

@@ -21,6 +21,7 @@ public record Request(
         List<TimeExpression> times,
         Optional<Times.Chosen> chosen,
         Optional<Times.Length> length,
+        List<Words.Kept> kept,
         String rest) {
     public Request {
         Objects.requireNonNull(text, "text");
@@ -29,17 +30,43 @@ public record Request(
         times = List.copyOf(times);
         Objects.requireNonNull(chosen, "chosen");
         Objects.requireNonNull(length, "length");
+        kept = List.copyOf(kept);
         Objects.requireNonNull(rest, "rest");
     }
 
     /** The request of {@code text}, whose time expressions are {@code times}. */
     public static Request of(String text, String language, ZonedDateTime now, List<TimeExpression> times) {
-        Optional<Times.Chosen> chosen = Times.choose(times, now);
+        List<Words.Kept> kept = Words.exceptions(text, language);
+        // A time inside what the request keeps out ("…except Friday") is not the time it is about.
+        List<TimeExpression> about = times.stream()
+                .filter(t -> kept.stream().noneMatch(k -> inside(t.span(), k.span())))
+                .toList();
+        Optional<Times.Chosen> chosen = Times.choose(about, now);
         Optional<Times.Length> length = Times.length(text, times);
         List<Span> said = new ArrayList<>();
         chosen.ifPresent(c -> said.addAll(c.spans()));
         length.ifPresent(l -> said.add(l.span()));
-        return new Request(text, language, now, times, chosen, length, Times.without(text, said));
+        kept.forEach(k -> said.add(k.span()));
+        return new Request(text, language, now, times, chosen, length, kept, Times.without(text, said));
+    }
+
+    private static boolean inside(Span span, Span of) {
+        return span.start() >= of.start() && span.end() <= of.end();
+    }
+
+    /**
+     * The times said inside what the request keeps out, by the words kept: "except Friday" keeps a
+     * day out, not an event named Friday.
+     */
+    Optional<TimeExpression> keptTime(Words.Kept kept) {
+        return times.stream()
+                .filter(t -> inside(t.span(), kept.span())
+                        && text.substring(t.span().start(), t.span().end())
+                                                .strip()
+                                                .length()
+                                        + 4
+                                >= kept.said().length())
+                .findFirst();
     }
 
     /** The time the request is about. */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 public final class TaskRequests {
     private static final int FLAGS = Words.FLAGS;
     private static final Pattern REMINDER = Pattern.compile(
-            "\\b(?:remind(?:er|ers)?|alarms?|wake me|wake-?up|nudge|ping|alert|heads up|timer)\\b"
+            "\\b(?:remind(?:er|ers)?|alarms?|wake me|wake-?up|nudg(?:e|ing)|ping(?:ing)?|bug(?:ging)?|alert|heads up|timer)\\b"
                     + "|תזכיר|תזכורת|תזכורות|להזכיר|שעון מעורר|שעונים מעוררים|השכמה|תעיר|תעירי|תנדנד|התראה|התראות|טיימר",
             FLAGS);
     private static final Pattern ALARM =
@@ -85,8 +85,8 @@ public final class TaskRequests {
                 return Reading.of("database", "find_task", c);
             }
             case TASK_DELETE -> {
-                List<String> kept = Words.exceptions(r.rest(), r.language());
-                String said = taskText(Words.withoutExceptions(r.rest()), r.language());
+                List<String> kept = r.kept().stream().map(Words.Kept::said).toList();
+                String said = taskText(r.rest(), r.language());
                 if (plural || (said.isEmpty() && !alarm)) {
                     c.put("window", when.map(t -> Times.windowName(t, r.now())).orElse("all"));
                     typeOf(text).ifPresent(type -> c.put("type", type));

@@ -65,28 +65,28 @@ final class Words {
         return items;
     }
 
+    /** Something a request keeps out of its scope, and where it says so. */
+    record Kept(String said, dev.weft.time.Span span) {}
+
     /**
      * What a request keeps out of its scope: "but keep the 1:1", "except lunch", "other than the
      * standup", "חוץ מה-1:1", "מלבד הפגישה עם דנה", "אבל תשאיר את …". Empty when it names none.
      */
-    static List<String> exceptions(String text, String language) {
+    static List<Kept> exceptions(String text, String language) {
         Matcher m = EXCEPT.matcher(text);
-        List<String> kept = new ArrayList<>();
+        List<Kept> kept = new ArrayList<>();
         while (m.find()) {
             String said = trim(either(m, "en", "he")
-                    .replaceFirst("(?iU)^(?:the|my|our)\\s+", "")
-                    .replaceFirst("(?U)^(?:את\\s+)?ה(?=\\S{2,})", "")
+                    .replaceFirst("(?iU)^(?:the|my|our|on)\\s+", "")
+                    .replaceFirst("(?U)^(?:את\\s+)?(?:ה|ב)?-?(?=\\S{2,})", "")
                     .replaceFirst("(?U)^-", ""));
             for (String one : items(said, language)) {
-                kept.add(one.replaceFirst("(?iU)^(?:the|my)\\s+", "").replaceFirst("(?U)^ה(?=\\S{2,})", ""));
+                kept.add(new Kept(
+                        one.replaceFirst("(?iU)^(?:the|my)\\s+", "").replaceFirst("(?U)^ה-?(?=\\S{2,})", ""),
+                        new dev.weft.time.Span(m.start(), m.end())));
             }
         }
         return kept;
-    }
-
-    /** The request without what it keeps out ({@link #exceptions}). */
-    static String withoutExceptions(String text) {
-        return EXCEPT.matcher(text).replaceAll("").strip();
     }
 
     private static final Pattern EXCEPT = Pattern.compile(

@@ -22,7 +22,7 @@ import opennlp.tools.util.TrainingParameters;
 /**
  * Trains Memo's intent classifier from the English and Hebrew templates ({@link TrainingSet}) and
  * writes it beside them, as the module's build does ({@code process-classes}): {@code java
- * IntentTraining CLASSES_DIR}. A model newer than the templates is left as it is.
+ * IntentTraining CLASSES_DIR}. A model made from the same templates and classes is left as it is.
  */
 public final class IntentTraining {
     static final String[] TEMPLATES = {"intents-en.txt", "intents-he.txt"};
@@ -48,30 +48,42 @@ public final class IntentTraining {
         try (OutputStream out = Files.newOutputStream(model)) {
             trained.serialize(out);
         }
+        Files.writeString(model.resolveSibling(MODEL + ".sha256"), digest(dir) + "\n");
         System.out.printf(
                 "[intents] trained on %d sentences in %.1f s: %s%n",
                 samples.size(), (System.nanoTime() - started) / 1e9, model);
     }
 
-    /** Whether {@code model} is newer than every template and every class it is made with. */
+    /**
+     * Whether {@code model} was made from these very templates and classes: the digest of their bytes
+     * is kept beside it ({@code intents.bin.sha256}), so a build that recompiles the module without
+     * changing them does not train again.
+     */
     private static boolean upToDate(Path model, Path dir) throws IOException {
-        if (!Files.exists(model)) {
-            return false;
+        Path kept = model.resolveSibling(MODEL + ".sha256");
+        return Files.exists(model)
+                && Files.exists(kept)
+                && Files.readString(kept).strip().equals(digest(dir));
+    }
+
+    private static String digest(Path dir) throws IOException {
+        java.security.MessageDigest sha;
+        try {
+            sha = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
-        long made = Files.getLastModifiedTime(model).toMillis();
-        List<Path> inputs = new ArrayList<>();
-        for (String template : TEMPLATES) {
-            inputs.add(dir.resolve(template));
-        }
+        List<String> inputs = new ArrayList<>(List.of(TEMPLATES));
         for (Class<?> type : List.of(IntentTraining.class, TrainingSet.class, Utterances.class, IntentFeatures.class)) {
-            inputs.add(dir.resolve(type.getSimpleName() + ".class"));
+            inputs.add(type.getSimpleName() + ".class");
         }
-        for (Path input : inputs) {
-            if (Files.exists(input) && Files.getLastModifiedTime(input).toMillis() > made) {
-                return false;
+        for (String input : inputs) {
+            Path file = dir.resolve(input);
+            if (Files.exists(file)) {
+                sha.update(Files.readAllBytes(file));
             }
         }
-        return true;
+        return java.util.HexFormat.of().formatHex(sha.digest());
     }
 
     /** Every template's sentences, read as the classifier reads a request (times found in it). */
@@ -84,7 +96,7 @@ public final class IntentTraining {
             Language language = template.contains("-he") ? Language.HEBREW : Language.ENGLISH;
             for (TrainingSet.Example example : TrainingSet.of(template)) {
                 String text = Utterances.withoutLead(example.text());
-                List<String> words = Utterances.tokens(text, time.find(text, now, language));
+                List<String> words = Utterances.tokens(text, Utterances.times(time, text, now, language));
                 if (!words.isEmpty()) {
                     samples.add(new DocumentSample(example.intent().label(), words.toArray(String[]::new)));
                     counts.merge(example.intent(), 1, Integer::sum);

@@ -1,6 +1,7 @@
 package dev.weft.memo.internal.understanding;
 
 import dev.weft.time.TimeExpression;
+import dev.weft.time.TimeParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,6 +35,19 @@ public final class Utterances {
     public static String withoutLead(String text) {
         String stripped = LEAD.matcher(text.strip()).replaceFirst("");
         return stripped.isBlank() ? text.strip() : stripped;
+    }
+
+    /**
+     * The time expressions of {@code text}, or none when the grammar fails on it: a time it cannot
+     * read must not cost the request (nor the classifier's training).
+     */
+    public static List<TimeExpression> times(
+            TimeParser parser, String text, java.time.ZonedDateTime now, dev.weft.time.Language language) {
+        try {
+            return parser.find(text, now, language);
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     /** The classifier's words of {@code text}, whose time expressions are {@code times}. */
