@@ -20,10 +20,11 @@ public final class TaskRequests {
     private static final int FLAGS = Words.FLAGS;
     private static final Pattern REMINDER = Pattern.compile(
             "\\b(?:remind(?:er|ers)?|alarms?|wake me|wake-?up|nudg(?:e|ing)|ping(?:ing)?|bug(?:ging)?|alert|heads up|timer)\\b"
-                    + "|תזכיר|תזכורת|תזכורות|להזכיר|שעון מעורר|שעונים מעוררים|השכמה|תעיר|תעירי|תנדנד|התראה|התראות|טיימר",
+                    + "|תזכיר|תזכורת|תזכורות|להזכיר|שעון|שעונים|אלרם|אלרמים|השכמה|תעיר|תעירי|תנדנד|נודניק|התראה|התראות|טיימר",
             FLAGS);
-    private static final Pattern ALARM =
-            Pattern.compile("\\b(?:alarms?|wake me|wake-?up)\\b|שעון מעורר|שעונים מעוררים|השכמה|תעיר|תעירי", FLAGS);
+    private static final Pattern ALARM = Pattern.compile(
+            "\\b(?:alarms?|wake me|wake-?up|get me up)\\b|ה?שעון(?: ה?מעורר)?|ה?שעונים|ה?אלרם|ה?אלרמים|השכמה|תעיר|תעירי",
+            FLAGS);
     private static final Pattern PLURAL = Pattern.compile(
             "\\b(?:my|the|all)\\s+(?:tasks|reminders|to-?dos|alarms)\\b|\\balarms\\b|\\breminders\\b"
                     + "|(?:^|\\s)(?:ה|את ה|כל ה)(?:משימות|תזכורות|התראות|שעונים)|שעונים מעוררים|תזכורות",
@@ -155,7 +156,7 @@ public final class TaskRequests {
         }
         boolean reminder = REMINDER.matcher(text).find();
         c.put("isReminder", reminder);
-        r.when().ifPresent(t -> {
+        r.when().map(t -> alarm ? Times.morning(t, r.now()) : t).ifPresent(t -> {
             if (t instanceof TimeExpression.Recurrence recurrence) {
                 c.set("reminderRecurrence", Times.recurrence(recurrence));
             } else {

@@ -145,6 +145,35 @@ public final class Times {
         return at;
     }
 
+    /** A clock said without am, pm or a part of the day: "at 7", "6:30", "בשש וחצי". */
+    private static final Pattern PLAIN_CLOCK = Pattern.compile(
+            "^(?:at\\s+|for\\s+|@\\s*|ב-?\\s*|ל-?\\s*)?(?:\\d{1,2}(?::[0-5]\\d)?|\\p{IsHebrew}+(?:\\s+(?:וחצי|ורבע|ועשרה))?)$",
+            FLAGS);
+
+    /**
+     * An alarm's reading of a clock said alone: a wake-up is in the morning, so "at 7" or "6:30" is
+     * the next 7:00 or 6:30 in the morning, not this evening's, as a reminder's would be.
+     */
+    static TimeExpression morning(TimeExpression t, ZonedDateTime now) {
+        if (!(t instanceof TimeExpression.Instant i)
+                || i.value().getHour() < 12
+                || i.value().getHour() > 20) {
+            return t;
+        }
+        String clock = i.text()
+                .trim()
+                .replaceFirst("(?iU)^(?:tomorrow|today|מחר|היום)\\s+", "")
+                .replaceFirst("(?iU)\\s+(?:tomorrow|today|מחר|היום)$", "");
+        if (!PLAIN_CLOCK.matcher(clock).matches()) {
+            return t;
+        }
+        ZonedDateTime am = i.value().minusHours(12);
+        if (!am.isAfter(now)) {
+            am = am.plusDays(1);
+        }
+        return new TimeExpression.Instant(i.text(), i.span(), am, i.grain());
+    }
+
     /** Whether {@code t} is a clock time said without a day ("to 4pm"): a move keeps the event's day. */
     static boolean clockOnly(TimeExpression t) {
         return t instanceof TimeExpression.Instant i

@@ -82,7 +82,10 @@ final class Words {
                     .replaceFirst("(?U)^-", ""));
             for (String one : items(said, language)) {
                 kept.add(new Kept(
-                        one.replaceFirst("(?iU)^(?:the|my)\\s+", "").replaceFirst("(?U)^ה-?(?=\\S{2,})", ""),
+                        one.replaceFirst("(?iU)^(?:the\\s+)?(?:ones?|thing)\\s+(?:about|for|to|with|on)\\s+", "")
+                                .replaceFirst("(?iU)^(?:the|my)\\s+", "")
+                                .replaceFirst("(?U)^(?:זו|זה|זאת|ההיא|ההוא)\\s+(?:של|על|עם)\\s+", "")
+                                .replaceFirst("(?U)^ה-?(?=\\S{2,})", ""),
                         new dev.weft.time.Span(m.start(), m.end())));
             }
         }

@@ -26,6 +26,10 @@ public final class Utterances {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’׳\"״][\\p{L}\\p{N}]+)*");
     private static final Pattern NUMBER = Pattern.compile("\\p{N}+(?:st|nd|rd|th)?");
 
+    private static final Pattern POSSESSIVE = Pattern.compile(
+            "(?i)\\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|week|"
+                    + "weekend|month|year)['’]s\\b");
+
     private Utterances() {}
 
     /**
@@ -44,7 +48,9 @@ public final class Utterances {
     public static List<TimeExpression> times(
             TimeParser parser, String text, java.time.ZonedDateTime now, dev.weft.time.Language language) {
         try {
-            return parser.find(text, now, language);
+            // "Monday's meetings", "tomorrow's alarm": the day, its possessive blanked (same length, so
+            // the spans found stand where they stand in the text).
+            return parser.find(POSSESSIVE.matcher(text).replaceAll("$1  "), now, language);
         } catch (RuntimeException e) {
             return List.of();
         }
