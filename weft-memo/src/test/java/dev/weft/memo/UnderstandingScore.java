@@ -295,6 +295,9 @@ public final class UnderstandingScore {
     }
 
     private static List<JsonNode> lines(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "no file " + file);
+        }
         List<String> text;
         try {
             text = Files.readAllLines(file, StandardCharsets.UTF_8);

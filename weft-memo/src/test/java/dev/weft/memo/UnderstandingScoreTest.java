@@ -168,6 +168,15 @@ final class UnderstandingScoreTest {
     }
 
     @Test
+    void aMissingFileIsBadInputNamingIt(@TempDir Path dir) {
+        Path missing = dir.resolve("missing.jsonl");
+
+        assertThatThrownBy(() -> UnderstandingScore.cases(missing))
+                .isInstanceOf(WeftException.class)
+                .hasMessage("no file " + missing);
+    }
+
+    @Test
     void theBatchInputAsksEachRequestInPreviewAsAUserOfItsOwn(@TempDir Path dir) throws Exception {
         Path heldOut = dir.resolve("set.jsonl");
         Files.writeString(
