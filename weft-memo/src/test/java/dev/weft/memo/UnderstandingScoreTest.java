@@ -56,7 +56,7 @@ final class UnderstandingScoreTest {
             "second-brain/delete_memory",
             "meta/help",
             "general/respond",
-            "weft.undo/undo");
+            "meta/undo");
 
     private static UnderstandingScore.Case request(String scope, String expect) {
         return UnderstandingScore.Case.of(Json.parse(
@@ -128,7 +128,7 @@ final class UnderstandingScoreTest {
         assertThat(UnderstandingScore.writes("second-brain/answer_from_memory")).isFalse();
         assertThat(UnderstandingScore.writes("meta/help")).isFalse();
         assertThat(UnderstandingScore.writes("gmail/compose_email")).isTrue();
-        assertThat(UnderstandingScore.writes("weft.undo/undo")).isTrue();
+        assertThat(UnderstandingScore.writes("meta/undo")).isTrue();
         assertThat(UnderstandingScore.writes("calendar/end_recurring")).isTrue();
     }
 
