@@ -60,9 +60,7 @@ public record Request(
      */
     Optional<TimeExpression> keptTime(Words.Kept kept) {
         return times.stream()
-                .filter(t -> t.text()
-                        .replaceAll("(?iU)\\bthe\\b|^ה-?|^ב-?", "")
-                        .matches("(?sU).*\\p{L}.*"))
+                .filter(t -> t.text().replaceAll("(?iU)\\bthe\\b|^ה-?|^ב-?", "").matches("(?sU).*\\p{L}.*"))
                 .filter(t -> inside(t.span(), kept.span()))
                 .filter(t -> t.text().strip().length() + 4 >= kept.said().length())
                 .findFirst();
