@@ -453,7 +453,7 @@ public final class Memo {
         if (trimmed.matches("\\d{1,2}")) {
             answer.put("choice", Integer.parseInt(trimmed));
         } else {
-            answer.put("text", trimmed);
+            answer.put("reply", trimmed);
         }
         data.conversation()
                 .append(

@@ -163,11 +163,11 @@ final class CalendarMutateResolver implements Resolver {
     /** The call, once the event has a name: the step's, or the user's answer to "what is it?". */
     private Resolution named(ObjectNode args, ResolveContext context) {
         if (text(args, "summary").isEmpty()) {
-            if (!context.answers().path("text").isTextual()) {
+            if (MemoResolvers.reply(context).isEmpty()) {
                 return Resolution.clarify(
                         Texts.of(language(context), "What should I call the event?", "איך לקרוא לאירוע?"));
             }
-            args.put("summary", context.answers().get("text").asText());
+            args.put("summary", MemoResolvers.reply(context).get());
         }
         return Resolution.execute(MemoTools.CALENDAR, args);
     }

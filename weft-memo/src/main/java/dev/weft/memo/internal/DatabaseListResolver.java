@@ -67,11 +67,11 @@ final class DatabaseListResolver implements Resolver {
                 ? c.get("items").deepCopy()
                 : Json.mapper().createArrayNode();
         if (step.action().equals("add_item") && items.isEmpty()) {
-            if (!context.answers().path("text").isTextual()) {
+            if (MemoResolvers.reply(context).isEmpty()) {
                 return Resolution.clarify(
                         Texts.of(language, "What should I add to \"" + name + "\"?", "מה להוסיף ל\"" + name + "\"?"));
             }
-            items.add(context.answers().get("text").asText());
+            items.add(MemoResolvers.reply(context).get());
         }
         List<ObjectNode> lists = data.lists().all(context.user().orElseThrow());
         if (step.action().equals("find_list") && name.isEmpty()) {

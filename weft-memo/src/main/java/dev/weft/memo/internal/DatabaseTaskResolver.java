@@ -77,11 +77,17 @@ final class DatabaseTaskResolver implements Resolver {
                     if (when.isEmpty()) {
                         return Resolution.clarify(Texts.of(language(context), "For what time?", "לאיזו שעה?"));
                     }
-                    dueOf(when.get(), resolvers.zone(context)).ifPresent(d -> args.put("dueDate", d));
+                    TimeExpression at = dev.weft.memo.internal.planning.Times.morning(
+                            when.get(), now(context, resolvers.zone(context)));
+                    dueOf(at, resolvers.zone(context)).ifPresent(d -> args.put("dueDate", d));
                     args.put("reminder", "0 minutes");
                 }
                 if (args.path("text").asText("").isBlank()
-                        && !context.answers().path("text").isTextual()) {
+                        && MemoResolvers.reply(context).isPresent()) {
+                    // The answer to "what should I remind you about?" is the text.
+                    args.put("text", MemoResolvers.reply(context).get());
+                }
+                if (args.path("text").asText("").isBlank()) {
                     // Nothing to remind of: ask, and the answer becomes the text.
                     return Resolution.clarify(Texts.of(
                             language(context),

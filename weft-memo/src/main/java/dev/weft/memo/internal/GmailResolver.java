@@ -347,10 +347,7 @@ final class GmailResolver implements Resolver {
     }
 
     private static Optional<String> answer(ResolveContext context) {
-        JsonNode text = context.answers().path("text");
-        return text.isTextual() && !text.asText().isBlank()
-                ? Optional.of(text.asText().trim())
-                : Optional.empty();
+        return MemoResolvers.reply(context).map(String::trim).filter(t -> !t.isBlank());
     }
 
     private static String capitalised(String words) {

@@ -83,7 +83,7 @@ public final class MemoResolvers {
         if (answers.path("choice").canConvertToInt()) {
             return Optional.of(answers.get("choice").asInt());
         }
-        String text = answers.path("text").asText("").trim();
+        String text = reply(answers).orElse("").trim();
         return text.matches("\\d{1,2}") ? Optional.of(Integer.parseInt(text)) : Optional.empty();
     }
 
@@ -101,8 +101,8 @@ public final class MemoResolvers {
         if (chosen.isPresent() && chosen.get() >= 1 && chosen.get() <= found.size()) {
             return found.get(chosen.get() - 1);
         }
-        if (context.answers().path("text").isTextual()) {
-            List<T> narrowed = EntityLookup.best(context.answers().get("text").asText(), found, label);
+        if (reply(context.answers()).isPresent()) {
+            List<T> narrowed = EntityLookup.best(reply(context.answers()).get(), found, label);
             if (narrowed.size() == 1) {
                 return narrowed.get(0);
             }
@@ -113,6 +113,20 @@ public final class MemoResolvers {
         }
         return Resolution.clarify(
                 Texts.of(language, "Which one did you mean?", "למה התכוונת?"), options.toArray(String[]::new));
+    }
+
+    /**
+     * The words the user answered a question with: {@code reply} in the step's answers ({@code text}
+     * in runs asked before Memo used its own key). Memo keeps answers apart from the tools' own
+     * argument names, since the plan runtime merges a step's answers over its arguments.
+     */
+    static Optional<String> reply(JsonNode answers) {
+        JsonNode reply = answers.has("reply") ? answers.get("reply") : answers.path("text");
+        return reply.isTextual() ? Optional.of(reply.asText()) : Optional.empty();
+    }
+
+    static Optional<String> reply(ResolveContext context) {
+        return reply(context.answers());
     }
 
     static ObjectNode args(String operation) {
@@ -147,7 +161,7 @@ public final class MemoResolvers {
      * from the time of their message; empty when the step has no answer or the answer names no time.
      */
     Optional<TimeExpression> timeAnswer(ResolveContext context) {
-        String said = context.answers().path("text").asText("").strip();
+        String said = reply(context.answers()).orElse("").strip();
         if (said.isEmpty()) {
             return Optional.empty();
         }

@@ -154,9 +154,13 @@ public final class Replies {
         if (topic.isEmpty()) {
             return all;
         }
+        // A line is about a topic when its first words are ("- keep lists …", "- set reminders …").
         List<String> lines = all.lines()
                 .filter(line -> line.startsWith("- ")
-                        && HELP_TOPICS.get(topic).matcher(line).find())
+                        && HELP_TOPICS
+                                .get(topic)
+                                .matcher(line.substring(2, Math.min(line.length(), 26)))
+                                .find())
                 .toList();
         if (lines.isEmpty()) {
             return all;

@@ -67,10 +67,10 @@ public final class SecondBrainResolver implements Resolver {
             case "store_thought" -> {
                 String content = c.path("content").asText("").strip();
                 if (content.isEmpty()) {
-                    if (!context.answers().path("text").isTextual()) {
+                    if (MemoResolvers.reply(context).isEmpty()) {
                         return Resolution.clarify(Texts.of(language, "What should I remember?", "מה לזכור?"));
                     }
-                    content = context.answers().get("text").asText().strip();
+                    content = MemoResolvers.reply(context).get().strip();
                 }
                 ObjectNode args = MemoResolvers.args("store");
                 args.put("content", content);

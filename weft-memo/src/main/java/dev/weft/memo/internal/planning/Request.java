@@ -41,7 +41,7 @@ public record Request(
         List<TimeExpression> about = times.stream()
                 .filter(t -> kept.stream().noneMatch(k -> inside(t.span(), k.span())))
                 .toList();
-        Optional<Times.Chosen> chosen = Times.choose(about, now);
+        Optional<Times.Chosen> chosen = Times.choose(about, now, language);
         Optional<Times.Length> length = Times.length(text, times);
         List<Span> said = new ArrayList<>();
         chosen.ifPresent(c -> said.addAll(c.spans()));

@@ -63,7 +63,7 @@ public final class Times {
      * when the request says another time; a day and a clock said apart ("tomorrow to call mom at 6pm")
      * made one; else the first that says more than a lone word.
      */
-    public static Optional<Chosen> choose(List<TimeExpression> found, ZonedDateTime now) {
+    public static Optional<Chosen> choose(List<TimeExpression> found, ZonedDateTime now, String language) {
         List<TimeExpression> times = new ArrayList<>(found);
         if (times.size() > 1) {
             times.removeIf(t -> MEAL.matcher(t.text().trim()).matches());
@@ -82,7 +82,9 @@ public final class Times {
                     .map(TimeExpression.Instant.class::cast)
                     .findFirst();
             if (day.isPresent() && clock.isPresent()) {
-                TimeExpression.Instant at = daytime(clock.get(), now);
+                // Said together, the two read by weft-time's conventions ("tomorrow at 9" is 09:00).
+                TimeExpression.Instant at =
+                        reread(day.get(), clock.get(), now, language).orElseGet(() -> daytime(clock.get(), now));
                 ZonedDateTime both = day.get()
                         .value()
                         .toLocalDate()
@@ -109,6 +111,25 @@ public final class Times {
             chosen = daytime(i, now);
         }
         return Optional.of(new Chosen(chosen, List.of(chosen.span())));
+    }
+
+    private static final dev.weft.time.TimeParser TIME = dev.weft.time.TimeParser.create();
+
+    /** A day and a clock said apart, read as if said together: the clock on that day. */
+    private static Optional<TimeExpression.Instant> reread(
+            TimeExpression.Instant day, TimeExpression.Instant clock, ZonedDateTime now, String language) {
+        try {
+            return TIME.parse(
+                            day.text().trim() + " " + clock.text().trim(),
+                            now,
+                            language.equals("he") ? dev.weft.time.Language.HEBREW : dev.weft.time.Language.ENGLISH)
+                    .filter(t -> t instanceof TimeExpression.Instant i
+                            && i.grain().compareTo(Grain.HOUR) <= 0
+                            && i.value().toLocalDate().equals(day.value().toLocalDate()))
+                    .map(t -> daytime((TimeExpression.Instant) t, now));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** {@code text} without the stretches that said its time. */
@@ -154,7 +175,7 @@ public final class Times {
      * An alarm's reading of a clock said alone: a wake-up is in the morning, so "at 7" or "6:30" is
      * the next 7:00 or 6:30 in the morning, not this evening's, as a reminder's would be.
      */
-    static TimeExpression morning(TimeExpression t, ZonedDateTime now) {
+    public static TimeExpression morning(TimeExpression t, ZonedDateTime now) {
         if (!(t instanceof TimeExpression.Instant i)
                 || i.value().getHour() < 12
                 || i.value().getHour() > 20) {
