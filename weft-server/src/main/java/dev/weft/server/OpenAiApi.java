@@ -11,10 +11,8 @@ import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.WeftException;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.sse.SseEvent;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.helidon.webserver.sse.SseSink;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,35 +84,26 @@ final class OpenAiApi {
             Http.ok(res, completion(model, reply, created));
             return;
         }
-        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
-        try (SseSink sink = res.sink(SseSink.TYPE)) {
+        try (EventStream sink = EventStream.open(res)) {
             String id = "chatcmpl-" + java.util.UUID.randomUUID();
-            sink.emit(data(Json.write(chunk(model, id, created, delta("assistant", ""), null))));
+            sink.data(Json.write(chunk(model, id, created, delta("assistant", ""), null)));
             Turn reply;
             try {
                 reply = assistant.converse(backend.runner(), message);
             } catch (WeftException e) {
                 ObjectNode error = Json.object();
                 error.putObject("error").put("code", e.code().name()).put("message", e.getMessage());
-                sink.emit(data(Json.write(error)));
+                sink.data(Json.write(error));
                 return;
             }
             for (String piece : pieces(reply.text())) {
-                sink.emit(data(Json.write(chunk(model, id, created, delta(null, piece), null))));
+                sink.data(Json.write(chunk(model, id, created, delta(null, piece), null)));
             }
-            sink.emit(data(Json.write(chunk(model, id, created, Json.object(), "stop"))));
-            sink.emit(data("[DONE]"));
+            sink.data(Json.write(chunk(model, id, created, Json.object(), "stop")));
+            sink.data("[DONE]");
         } catch (UncheckedIOException e) {
             // The client left.
         }
-    }
-
-    /**
-     * One chunk as {@code data: <json>}: the space after the colon is what OpenAI sends, and some
-     * hand-written clients look for it (the SSE standard drops one leading space from the data).
-     */
-    private static SseEvent data(String text) {
-        return SseEvent.create(" " + text);
     }
 
     /** The text of the last {@code user} message: a string, or the text parts of a list of parts. */
