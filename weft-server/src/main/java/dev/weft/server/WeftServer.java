@@ -157,6 +157,7 @@ public final class WeftServer implements AutoCloseable {
         private Duration drainTimeout = Duration.ofSeconds(30);
         private Duration webhookInterval = Duration.ofSeconds(1);
         private Duration webhookBackoff = Duration.ofSeconds(1);
+        private Duration webhookLease = Duration.ofSeconds(30);
 
         private Builder() {}
 
@@ -263,6 +264,19 @@ public final class WeftServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a webhook delivery's claim outlives its sender's last sign of life (default 30 s):
+         * a claim whose sender died is taken over by the next sender this long after the attempt it
+         * was making should have ended.
+         */
+        public Builder webhookLease(Duration lease) {
+            if (lease.isNegative()) {
+                throw new IllegalArgumentException("webhook lease must not be negative, was " + lease);
+            }
+            this.webhookLease = lease;
+            return this;
+        }
+
         /** How long {@link #close} waits for requests in flight (default 30 s). */
         public Builder drainTimeout(Duration drainTimeout) {
             if (drainTimeout.isNegative()) {
@@ -319,7 +333,13 @@ public final class WeftServer implements AutoCloseable {
             Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero()
                     ? Optional.empty()
                     : Optional.of(WebhookDispatcher.start(
-                            webhooks, memo.data().notifications(), memo::notice, webhookInterval, webhookBackoff));
+                            webhooks,
+                            memo.data().notifications(),
+                            memo::notice,
+                            webhookInterval,
+                            webhookBackoff,
+                            webhookLease,
+                            java.time.Clock.systemUTC()));
             memo.reminders().onFire(notification -> {
                 hub.wake(MemoApi.topic(notification.user()));
                 dispatcher.ifPresent(WebhookDispatcher::wake);
