@@ -78,6 +78,17 @@ final class OpenAiApiTest {
     }
 
     @Test
+    void aStreamEndsWithWhatTheReplySaysBesidesTheWordsAlreadyStreamed() {
+        assertThat(OpenAiApi.remainder("", "Added milk.")).isEqualTo("Added milk.");
+        assertThat(OpenAiApi.remainder(" I'm well", "I'm well.")).isEqualTo(".");
+        assertThat(OpenAiApi.remainder("I'm well.", "I'm well.")).isEmpty();
+        assertThat(OpenAiApi.remainder("I'm well.", "Added milk.\nI'm well.")).isEqualTo("\n\nAdded milk.");
+        assertThat(OpenAiApi.remainder("I'm well.", "Added milk.\nI'm well.\nAnything else?"))
+                .isEqualTo("\nAnything else?\n\nAdded milk.");
+        assertThat(OpenAiApi.remainder("something else", "Added milk.")).isEqualTo("\n\nAdded milk.");
+    }
+
+    @Test
     void readsTheLastUserMessageWhetherTextOrParts() {
         ServerFixture.Answer answer = complete("{\"model\": \"memo\", \"temperature\": 0.2, \"messages\": ["
                 + "{\"role\": \"system\", \"content\": \"be brief\"},"
