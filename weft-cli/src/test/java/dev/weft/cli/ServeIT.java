@@ -153,22 +153,10 @@ final class ServeIT {
                     }
                 }
             }
-            JsonNode run = Json.parse(
-                    http.send(
-                                    HttpRequest.newBuilder(base.resolve("api/runs/" + runId))
-                                            .header("Authorization", "Bearer " + key)
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofString())
-                            .body(),
-                    "run");
+            JsonNode run = run(http, base, key, runId);
             assertThat(run.path("status").asText()).isEqualTo("COMPLETED");
             for (int i = 1; i <= 8; i++) {
-                String node = "wait" + i;
-                assertThat(run.path("steps"))
-                        .filteredOn(step -> step.path("nodeId").asText().equals(node)
-                                && step.path("status").asText().equals("COMPLETED"))
-                        .as(node)
-                        .hasSize(1);
+                assertCompletedOnce(run, "wait" + i);
             }
             assertThat(types).contains("run.recovered");
             assertThat(types.get(types.size() - 1)).isEqualTo("run.completed");
@@ -260,22 +248,11 @@ final class ServeIT {
                         }
                     }
                 }
-                JsonNode run = Json.parse(
-                        http.send(
-                                        HttpRequest.newBuilder(base.resolve("api/runs/" + runId))
-                                                .header("Authorization", "Bearer " + key)
-                                                .build(),
-                                        HttpResponse.BodyHandlers.ofString())
-                                .body(),
-                        "run");
+                JsonNode run = run(http, base, key, runId);
                 assertThat(run.path("status").asText()).as("%s", run).isEqualTo("COMPLETED");
                 assertThat(types).contains("run.recovered");
                 for (String node : List.of("summarise", "check", "wait1", "wait6")) {
-                    assertThat(run.path("steps"))
-                            .filteredOn(step -> step.path("nodeId").asText().equals(node)
-                                    && step.path("status").asText().equals("COMPLETED"))
-                            .as(node)
-                            .hasSize(1);
+                    assertCompletedOnce(run, node);
                 }
                 assertThat(model.requests())
                         .as("the agent's answer is kept, not asked again")
@@ -286,6 +263,25 @@ final class ServeIT {
                 second.destroyForcibly();
             }
         }
+    }
+
+    private static JsonNode run(HttpClient http, URI base, String key, String runId) throws Exception {
+        return Json.parse(
+                http.send(
+                                HttpRequest.newBuilder(base.resolve("api/runs/" + runId))
+                                        .header("Authorization", "Bearer " + key)
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body(),
+                "run");
+    }
+
+    private static void assertCompletedOnce(JsonNode run, String node) {
+        assertThat(run.path("steps"))
+                .filteredOn(step -> step.path("nodeId").asText().equals(node)
+                        && step.path("status").asText().equals("COMPLETED"))
+                .as(node)
+                .hasSize(1);
     }
 
     private static URI listening(Process serve) throws java.io.IOException {

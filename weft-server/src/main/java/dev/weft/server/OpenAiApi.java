@@ -157,12 +157,7 @@ final class OpenAiApi {
                 try {
                     reply = turn.join();
                 } catch (CompletionException e) {
-                    WeftException failure = e.getCause() instanceof WeftException w
-                            ? w
-                            : new WeftException(ErrorCode.E_INTERNAL, String.valueOf(e.getCause()));
-                    ObjectNode error = Json.object();
-                    error.putObject("error").put("code", failure.code().name()).put("message", failure.getMessage());
-                    sink.data(Json.write(error));
+                    sink.data(Json.write(Http.errorBody(e)));
                     return;
                 }
                 String rest = remainder(streamed.toString(), reply.text());
