@@ -136,7 +136,8 @@ final class OpenAiApi {
             Thread.ofVirtual().name("weft-chat-" + runId).start(() -> {
                 try {
                     turn.complete(assistant.converse(backend.runner(), message.runId(runId)));
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
+                    // Whatever ends the turn ends the stream: it never waits on a turn that is over.
                     turn.completeExceptionally(e);
                 }
             });
