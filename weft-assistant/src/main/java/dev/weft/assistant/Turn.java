@@ -1,6 +1,7 @@
 package dev.weft.assistant;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Event;
 import dev.weft.core.RunResult;
 import java.util.Objects;
 
@@ -31,5 +32,28 @@ public record Turn(String language, RunResult run, String text, ObjectNode json,
         public long totalTokens() {
             return promptTokens + completionTokens;
         }
+
+        public Usage plus(Usage other) {
+            return new Usage(promptTokens + other.promptTokens, completionTokens + other.completionTokens);
+        }
+
+        /**
+         * The tokens of the model calls among {@code events} (each {@code model.called} event's {@code
+         * inputTokens} and {@code outputTokens}, as far as the provider reported them).
+         */
+        public static Usage ofModelCalls(Iterable<Event> events) {
+            long prompt = 0;
+            long completion = 0;
+            for (Event event : events) {
+                if (event.type().equals(MODEL_CALLED)) {
+                    prompt += Math.max(0, event.data().path("inputTokens").asLong(0));
+                    completion += Math.max(0, event.data().path("outputTokens").asLong(0));
+                }
+            }
+            return new Usage(prompt, completion);
+        }
+
+        /** The event a model call is reported by once it answered (weft-llm's {@code ModelCalls.CALLED_EVENT}). */
+        static final String MODEL_CALLED = "model.called";
     }
 }

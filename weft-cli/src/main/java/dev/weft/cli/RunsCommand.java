@@ -95,6 +95,12 @@ final class RunsCommand implements Runnable {
         @Option(names = "--user", paramLabel = "ID", description = "Only the runs of this user.")
         String user;
 
+        @Option(names = "--limit", paramLabel = "N", description = "At most N runs (default 50).")
+        int limit = 50;
+
+        @Option(names = "--offset", paramLabel = "N", description = "Skip the N newest runs first (default 0).")
+        int offset;
+
         @Override
         int call(RunStore store, PrintWriter out) {
             Optional<RunStatus> filter = Optional.empty();
@@ -108,7 +114,17 @@ final class RunsCommand implements Runnable {
                                     + java.util.Arrays.toString(RunStatus.values()) + ")");
                 }
             }
-            List<Run> runs = store.listRuns(filter, Optional.ofNullable(user));
+            if (limit < 1) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "--limit " + limit + ": a whole number of 1 or more is expected");
+            }
+            if (offset < 0) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "--offset " + offset + ": a whole number of 0 or more is expected");
+            }
+            RunStore.RunPage page =
+                    store.listRuns(new RunStore.RunQuery(filter, Optional.ofNullable(user), offset, limit));
+            List<Run> runs = page.runs();
             if (json) {
                 ArrayNode array = Json.mapper().createArrayNode();
                 for (Run run : runs) {
@@ -130,6 +146,10 @@ final class RunsCommand implements Runnable {
                     out.printf(
                             "%-36s  %-10s  %-16s  %-24s  %s%n",
                             run.id(), run.status(), run.user().orElse("-"), run.createdAt(), run.graphId());
+                }
+                long more = page.total() - offset - runs.size();
+                if (more > 0) {
+                    out.printf("… %d more: --offset %d%n", more, offset + runs.size());
                 }
             }
             return ExitCodes.OK;

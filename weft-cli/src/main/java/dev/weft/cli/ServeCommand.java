@@ -1,6 +1,5 @@
 package dev.weft.cli;
 
-import dev.weft.core.GraphInvalidException;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.server.RunTracing;
@@ -57,14 +56,9 @@ final class ServeCommand implements Callable<Integer> {
                 server = builder.store(store)
                         .assistants(Storage.assistants(store))
                         .runner(Storage.runner(store))
+                        // Stored runs are rebuilt by the server: an assistant's by its assistant, a
+                        // workflow's with these node types (agent among them).
                         .nodeTypes(Storage.nodeTypes())
-                        .graphs(run -> {
-                            try {
-                                return Optional.of(Storage.graphOf(run, store));
-                            } catch (GraphInvalidException e) {
-                                return Optional.empty();
-                            }
-                        })
                         .host(bind)
                         .port(port)
                         .start();

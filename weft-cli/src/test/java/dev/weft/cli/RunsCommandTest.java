@@ -62,6 +62,38 @@ final class RunsCommandTest {
     }
 
     @Test
+    void runsAreListedAPageAtATimeNewestFirst() {
+        List<String> ids = new ArrayList<>();
+        for (int amount = 1; amount <= 3; amount++) {
+            ids.add(
+                    0,
+                    weftDb(
+                                    "workflow",
+                                    "run",
+                                    EXAMPLES + "approval.json",
+                                    "--input",
+                                    "{\"amount\": " + amount + "}",
+                                    "--json")
+                            .json()
+                            .get("runId")
+                            .asText());
+        }
+
+        var first = weftDb("runs", "list", "--limit", "2", "--json");
+        var second = weftDb("runs", "list", "--limit", "2", "--offset", "2", "--json");
+        var human = weftDb("runs", "list", "--limit", "2");
+        var zero = weftDb("runs", "list", "--limit", "0", "--json");
+        var negative = weftDb("runs", "list", "--offset", "-1", "--json");
+
+        assertThat(first.json().findValuesAsText("runId")).containsExactly(ids.get(0), ids.get(1));
+        assertThat(second.json().findValuesAsText("runId")).containsExactly(ids.get(2));
+        assertThat(human.out()).contains(ids.get(1)).doesNotContain(ids.get(2)).contains("… 1 more: --offset 2");
+        assertThat(zero.exitCode()).isEqualTo(2);
+        assertThat(zero.json().get("error").get("code").asText()).isEqualTo("E_BAD_INPUT");
+        assertThat(negative.json().get("error").get("message").asText()).startsWith("--offset -1");
+    }
+
+    @Test
     void runsAreListedByUserAndShowTheirUser() {
         var dana = weftDb(
                 "workflow",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.Json;
+import dev.weft.llm.test.FakeModelServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -152,22 +153,10 @@ final class ServeIT {
                     }
                 }
             }
-            JsonNode run = Json.parse(
-                    http.send(
-                                    HttpRequest.newBuilder(base.resolve("api/runs/" + runId))
-                                            .header("Authorization", "Bearer " + key)
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofString())
-                            .body(),
-                    "run");
+            JsonNode run = run(http, base, key, runId);
             assertThat(run.path("status").asText()).isEqualTo("COMPLETED");
             for (int i = 1; i <= 8; i++) {
-                String node = "wait" + i;
-                assertThat(run.path("steps"))
-                        .filteredOn(step -> step.path("nodeId").asText().equals(node)
-                                && step.path("status").asText().equals("COMPLETED"))
-                        .as(node)
-                        .hasSize(1);
+                assertCompletedOnce(run, "wait" + i);
             }
             assertThat(types).contains("run.recovered");
             assertThat(types.get(types.size() - 1)).isEqualTo("run.completed");
@@ -182,6 +171,117 @@ final class ServeIT {
         } finally {
             second.destroyForcibly();
         }
+    }
+
+    @Test
+    void anAgentWorkflowApprovedOverHttpIsRecoveredByTheNextServerAfterTheFirstWasKilled() throws Exception {
+        Path home = Files.createTempDirectory("weft-home");
+        Process keys = weft(home, "keys", "create", "--user", "dana");
+        String key = new String(keys.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(keys.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        StringBuilder nodes = new StringBuilder("{\"id\": \"in\", \"type\": \"trigger\"},"
+                + " {\"id\": \"summarise\", \"type\": \"agent\", \"config\": {\"prompt\": {\"system\": \"Summarise"
+                + " the message.\", \"user\": \"{{input.text}}\"}}},"
+                + " {\"id\": \"check\", \"type\": \"approval\", \"config\": {\"message\": \"send it?\"}}");
+        StringBuilder connections = new StringBuilder("{\"source\": \"in\", \"target\": \"summarise\"},"
+                + " {\"source\": \"summarise\", \"target\": \"check\"}");
+        String previous = "check";
+        for (int i = 1; i <= 6; i++) {
+            nodes.append(", {\"id\": \"wait").append(i).append("\", \"type\": \"delay\", \"config\": {\"ms\": 400}}");
+            connections
+                    .append(", {\"source\": \"")
+                    .append(previous)
+                    .append("\", \"target\": \"wait")
+                    .append(i)
+                    .append("\"}");
+            previous = "wait" + i;
+        }
+        String workflow = "{\"id\": \"triage\", \"nodes\": [" + nodes + "], \"connections\": [" + connections + "]}";
+        HttpClient http = HttpClient.newHttpClient();
+        try (FakeModelServer model = FakeModelServer.start()) {
+            model.enqueue(FakeModelServer.Reply.text("Checkout fails for everyone."));
+            java.util.Map<String, String> env = java.util.Map.of(
+                    "WEFT_MODEL", "openai:gpt-4o-mini",
+                    "WEFT_MODEL_BASE_URL", model.openAiBaseUrl(),
+                    "OPENAI_API_KEY", "sk-test");
+            Process first = weft(home, env, "serve", "--port", "0");
+            String runId;
+            List<String> types = new java.util.ArrayList<>();
+            try {
+                URI base = listening(first);
+                HttpResponse<String> created = send(http, base, key, "api/workflows", workflow);
+                assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+                HttpResponse<String> started = send(
+                        http, base, key, "api/workflows/triage/runs", "{\"input\": {\"text\": \"nobody can pay\"}}");
+                JsonNode waiting = Json.parse(started.body(), "started");
+                assertThat(waiting.path("status").asText()).as(started.body()).isEqualTo("WAITING");
+                runId = waiting.path("runId").asText();
+                http.sendAsync(
+                        HttpRequest.newBuilder(base.resolve("api/runs/" + runId + "/approve"))
+                                .header("Authorization", "Bearer " + key)
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+                try (BufferedReader stream = events(http, base, key, runId, null)) {
+                    String line;
+                    while ((line = stream.readLine()) != null) {
+                        if (line.startsWith("data:") && line.contains("\"step.completed\"") && line.contains("wait1")) {
+                            break;
+                        }
+                    }
+                    kill(first, "-KILL");
+                    assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                }
+            } finally {
+                first.destroyForcibly();
+            }
+
+            Process second = weft(home, env, "serve", "--port", "0");
+            try {
+                URI base = listening(second);
+                try (BufferedReader stream = events(http, base, key, runId, null)) {
+                    String line;
+                    while ((line = stream.readLine()) != null) {
+                        if (line.startsWith("event:")) {
+                            types.add(line.substring(6).strip());
+                        }
+                    }
+                }
+                JsonNode run = run(http, base, key, runId);
+                assertThat(run.path("status").asText()).as("%s", run).isEqualTo("COMPLETED");
+                assertThat(types).contains("run.recovered");
+                for (String node : List.of("summarise", "check", "wait1", "wait6")) {
+                    assertCompletedOnce(run, node);
+                }
+                assertThat(model.requests())
+                        .as("the agent's answer is kept, not asked again")
+                        .hasSize(1);
+                kill(second, "-TERM");
+                assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                second.destroyForcibly();
+            }
+        }
+    }
+
+    private static JsonNode run(HttpClient http, URI base, String key, String runId) throws Exception {
+        return Json.parse(
+                http.send(
+                                HttpRequest.newBuilder(base.resolve("api/runs/" + runId))
+                                        .header("Authorization", "Bearer " + key)
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body(),
+                "run");
+    }
+
+    private static void assertCompletedOnce(JsonNode run, String node) {
+        assertThat(run.path("steps"))
+                .filteredOn(step -> step.path("nodeId").asText().equals(node)
+                        && step.path("status").asText().equals("COMPLETED"))
+                .as(node)
+                .hasSize(1);
     }
 
     private static URI listening(Process serve) throws java.io.IOException {
@@ -226,11 +326,16 @@ final class ServeIT {
     }
 
     private static Process weft(Path home, String... args) throws Exception {
+        return weft(home, java.util.Map.of(), args);
+    }
+
+    private static Process weft(Path home, java.util.Map<String, String> env, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>();
         command.add(ROOT.resolve("bin/weft").toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
         builder.environment().put("WEFT_HOME", home.toString());
+        builder.environment().putAll(env);
         builder.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process process = builder.start();
         process.getOutputStream().close();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Model calls made from inside any step — a plan step's resolver or tool, a planner — through the
@@ -22,18 +23,54 @@ import java.util.Optional;
  * least the provider's {@code Retry-After}, on the step's time source, with {@code model.retrying}
  * events), the prompt's fixed part first and its per-request part last (so provider prompt caches
  * hit), and the step's facts recorded on it ({@code prompt}, {@code model}, {@code tokens}, {@code
- * latencyMs}, {@code attempts}; a later call of the same step replaces an earlier one's). Replies
- * are not streamed as {@code assistant.delta}: they are the step's work, not words to the user.
+ * latencyMs}, {@code attempts}; a later call of the same step replaces an earlier one's). A reply is
+ * the step's work, not words to the user, and is not streamed — unless it is the user's reply: {@link
+ * #reply}, or {@link #text} called inside {@link #speaking}, streams the model's tokens as they come as
+ * {@code assistant.delta} events {@code {"text": delta, "source": "model"}} (heard by the run's
+ * listeners at once, stored with the step), which a chat endpoint forwards while the run goes on.
  * Stateless and thread-safe.
  */
 public final class StepModels {
+    private static final ThreadLocal<Boolean> SPEAKING = ThreadLocal.withInitial(() -> false);
+
     private StepModels() {}
 
-    /** The model's reply to {@code prompt}, as text. */
+    /**
+     * The model's reply to {@code prompt}, as text; streamed as {@code assistant.delta} events when
+     * called inside {@link #speaking} on this thread.
+     */
     public static String text(StepScope step, Model model, Prompt prompt) {
+        return text(step, model, prompt, SPEAKING.get());
+    }
+
+    /**
+     * The model's reply to {@code prompt}, written to the user: each token delta is emitted as an
+     * {@code assistant.delta} event {@code {"text", "source": "model"}} as the provider streams it (the
+     * whole reply as one delta from a model that does not stream).
+     */
+    public static String reply(StepScope step, Model model, Prompt prompt) {
+        return text(step, model, prompt, true);
+    }
+
+    /**
+     * Runs {@code work} on this thread with the model's words it asks for through {@link #text} being
+     * the user's reply, streamed as {@link #reply} streams them: how an assistant marks the steps that
+     * answer the user (a chat step, an answer from memory) without its resolvers knowing of streaming.
+     */
+    public static <T> T speaking(Supplier<T> work) {
+        boolean before = SPEAKING.get();
+        SPEAKING.set(true);
+        try {
+            return work.get();
+        } finally {
+            SPEAKING.set(before);
+        }
+    }
+
+    private static String text(StepScope step, Model model, Prompt prompt, boolean stream) {
         StepFacts.prompt(step, prompt);
         ModelCalls.Outcome outcome =
-                ModelCalls.call(step, model, ModelCalls.request(model, prompt, null, List.of()), false);
+                ModelCalls.call(step, model, ModelCalls.request(model, prompt, null, List.of()), stream);
         StepFacts.call(step, model, outcome);
         return StructuredOutput.text(outcome);
     }

@@ -149,6 +149,89 @@ final class StepModelsTest {
                 .containsOnlyOnce("assistant.delta");
     }
 
+    record Words(String text) {}
+
+    /** Runs a plan whose one step answers the user with the model's words, inside speaking or not. */
+    private List<dev.weft.core.Event> answer(boolean speaking) {
+        Model model = model();
+        List<dev.weft.core.Event> heard = new CopyOnWriteArrayList<>();
+        Runner listened = Runner.builder().time(time).listener(heard::add).build();
+        Resolver general = new Resolver() {
+            @Override
+            public String name() {
+                return "general";
+            }
+
+            @Override
+            public String capability() {
+                return "general";
+            }
+
+            @Override
+            public Set<String> actions() {
+                return Set.of("respond");
+            }
+
+            @Override
+            public Resolution resolve(PlanStep step, ResolveContext context) {
+                java.util.function.Supplier<String> words =
+                        () -> StepModels.text(context, model, new Prompt("Answer briefly.", "hi"));
+                ObjectNode args = Json.object().put("text", speaking ? StepModels.speaking(words) : words.get());
+                return Resolution.execute("chat.respond", args);
+            }
+        };
+        Tool respond = Tool.typed("chat.respond", "Answers in words", Words.class, Words.class, (in, ctx) -> in)
+                .chat(true)
+                .build();
+        PlanExecutor.builder()
+                .resolvers(ResolverRegistry.of(general))
+                .tools(ToolRegistry.of(respond))
+                .build()
+                .run(
+                        listened,
+                        Plan.fromJson(Json.parse(
+                                "{\"intentType\": \"t\", \"confidence\": 1, \"plan\": [{\"id\": \"A\", \"capability\":"
+                                        + " \"general\", \"action\": \"respond\"}]}",
+                                "plan")),
+                        PlanRequest.auto(Json.object()).forUser("dana"));
+        return heard;
+    }
+
+    @Test
+    void aReplySpokenToTheUserIsStreamedTokenByTokenAsItsRunGoesOn() {
+        server.enqueue(Reply.text("Hello Dana, all is well.").withChunkSize(5));
+
+        List<dev.weft.core.Event> heard = answer(true);
+
+        List<dev.weft.core.Event> deltas =
+                heard.stream().filter(e -> e.type().equals("assistant.delta")).toList();
+        assertThat(deltas).hasSize(5).allSatisfy(e -> {
+            assertThat(e.data().path("source").asText()).isEqualTo("model");
+            assertThat(e.data().path("stepId").asText()).isEqualTo("A");
+        });
+        assertThat(deltas.stream().map(e -> e.data().path("text").asText()).reduce("", String::concat))
+                .isEqualTo("Hello Dana, all is well.");
+        assertThat(server.lastRequest().streamed()).isTrue();
+        int stepEnded = heard.indexOf(heard.stream()
+                .filter(e -> e.type().equals("step.completed")
+                        && e.nodeId().orElse("").equals("step:A"))
+                .findFirst()
+                .orElseThrow());
+        assertThat(heard.indexOf(deltas.get(deltas.size() - 1)))
+                .as("every delta is heard before the step ends")
+                .isLessThan(stepEnded);
+    }
+
+    @Test
+    void wordsAskedForOutsideSpeakingAreTheStepsWorkAndAreNotStreamed() {
+        server.enqueue(Reply.text("Hello Dana.").withChunkSize(3));
+
+        List<dev.weft.core.Event> heard = answer(false);
+
+        assertThat(heard).noneMatch(e -> e.type().equals("assistant.delta"));
+        assertThat(server.lastRequest().streamed()).isFalse();
+    }
+
     @Test
     void aMalformedAnswerGetsOneRepairThenTheStepFailsWithAClearCode() {
         server.enqueue(Reply.text("{\"name\": \"x\"}"), Reply.text("still wrong"));

@@ -127,13 +127,17 @@ public final class Memo {
                 data,
                 new ModelPlanner(model, time, offline.actions()),
                 Instant::now,
-                ModelResolvers.registry(offline, model));
+                SpokenResolvers.of(ModelResolvers.registry(offline, model)));
     }
 
     /** Memo planning with {@code planner} and resolving with {@code model} where a resolver has a model path. */
     static Memo open(RunStore store, Planner planner, Model model, TimeSource time) {
         MemoData data = MemoData.open(store);
-        return new Memo(data, planner, Instant::now, ModelResolvers.registry(new MemoResolvers(data), model));
+        return new Memo(
+                data,
+                planner,
+                Instant::now,
+                SpokenResolvers.of(ModelResolvers.registry(new MemoResolvers(data), model)));
     }
 
     /** Memo with another planner (a model's). */

@@ -1,10 +1,13 @@
 package dev.weft.memo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Message;
 import dev.weft.assistant.Turn;
+import dev.weft.core.Event;
 import dev.weft.core.Graph;
 import dev.weft.core.Run;
+import dev.weft.core.RunResult;
 import dev.weft.core.Runner;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.ToolRegistry;
@@ -42,22 +45,56 @@ public final class MemoAssistant implements Assistant {
         if (message.runId().isPresent()) {
             request = request.withRunId(message.runId().get());
         }
-        return turn(memo.converse(runner, request, memo.waiting(runner, message.user())));
+        Optional<RunResult> waiting = memo.waiting(runner, message.user());
+        long before = waiting.map(w -> lastSequence(runner, w.runId())).orElse(0L);
+        Memo.Reply reply = memo.converse(runner, request, waiting);
+        boolean continued =
+                waiting.map(w -> w.runId().equals(reply.run().runId())).orElse(false);
+        return turn(reply, usage(runner, reply.run(), continued ? before : 0, !continued));
     }
 
     @Override
     public Turn approve(Runner runner, String user, String runId, List<String> steps) {
-        return turn(memo.approve(runner, runId, user, steps));
+        long before = lastSequence(runner, runId);
+        Memo.Reply reply = memo.approve(runner, runId, user, steps);
+        return turn(reply, usage(runner, reply.run(), before, false));
     }
 
     @Override
     public Turn reject(Runner runner, String user, String runId) {
-        return turn(memo.reject(runner, runId, user));
+        long before = lastSequence(runner, runId);
+        Memo.Reply reply = memo.reject(runner, runId, user);
+        return turn(reply, usage(runner, reply.run(), before, false));
     }
 
     @Override
     public Turn answer(Runner runner, String user, String runId, String text) {
-        return turn(memo.answer(runner, runId, user, text));
+        long before = lastSequence(runner, runId);
+        Memo.Reply reply = memo.answer(runner, runId, user, text);
+        return turn(reply, usage(runner, reply.run(), before, false));
+    }
+
+    private static long lastSequence(Runner runner, String runId) {
+        List<Event> events = runner.store().events(runId);
+        return events.isEmpty() ? 0 : events.get(events.size() - 1).sequence();
+    }
+
+    /**
+     * The model tokens of one turn: the calls its run made after event {@code after} (the turn's part
+     * of a run it continued), and the planner's call when the turn planned the run (made before the run
+     * started, its tokens kept in the run's input).
+     */
+    static Turn.Usage usage(Runner runner, RunResult run, long after, boolean planned) {
+        Turn.Usage calls = Turn.Usage.ofModelCalls(runner.store().events(run.runId()).stream()
+                .filter(e -> e.sequence() > after)
+                .toList());
+        if (!planned) {
+            return calls;
+        }
+        JsonNode tokens = run.run().input().path("input").path("planner").path("tokens");
+        return calls.plus(new Turn.Usage(
+                Math.max(0, tokens.path("input").asLong(0)),
+                Math.max(0, tokens.path("output").asLong(0))));
     }
 
     @Override
@@ -82,6 +119,10 @@ public final class MemoAssistant implements Assistant {
     }
 
     static Turn turn(Memo.Reply reply) {
-        return new Turn(reply.language(), reply.run(), reply.text(), reply.json(), Turn.Usage.NONE);
+        return turn(reply, Turn.Usage.NONE);
+    }
+
+    static Turn turn(Memo.Reply reply, Turn.Usage usage) {
+        return new Turn(reply.language(), reply.run(), reply.text(), reply.json(), usage);
     }
 }

@@ -27,6 +27,14 @@ public final class ResolverRegistry {
         return new ResolverRegistry(copy);
     }
 
+    /** This registry with each resolver replaced by what {@code wrap} makes of it, in the same order. */
+    public ResolverRegistry map(java.util.function.UnaryOperator<Resolver> wrap) {
+        Objects.requireNonNull(wrap, "wrap");
+        return new ResolverRegistry(resolvers.stream()
+                .map(r -> Objects.requireNonNull(wrap.apply(r), "wrap made nothing of " + r.name()))
+                .toList());
+    }
+
     public Optional<Resolver> find(String capability, String action) {
         for (Resolver resolver : resolvers) {
             if (resolver.capability().equals(capability) && resolver.actions().contains(action)) {

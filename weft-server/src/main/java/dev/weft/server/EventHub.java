@@ -14,11 +14,37 @@ import java.util.concurrent.locks.LockSupport;
  * the store (the record), and look again now and then for what another process did. Thread-safe.
  */
 final class EventHub implements RunListener {
+    private static final System.Logger LOG = System.getLogger(EventHub.class.getName());
+
     private final ConcurrentHashMap<String, Set<Thread>> waiting = new ConcurrentHashMap<>();
+    private final Set<RunListener> followers = ConcurrentHashMap.newKeySet();
+
+    /** A follower's registration; closing it stops the events. */
+    interface Following extends AutoCloseable {
+        @Override
+        void close();
+    }
 
     @Override
     public void onEvent(Event event) {
         wake(event.runId());
+        for (RunListener follower : followers) {
+            try {
+                follower.onEvent(event);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a stream's follower failed on " + event.type(), e);
+            }
+        }
+    }
+
+    /**
+     * Hands {@code follower} every event of the runs this process drives as it happens — a node's own
+     * events (a model's token deltas) before they are committed — until the registration is closed.
+     * The follower is called on the run's thread: it must be quick and must not block.
+     */
+    Following follow(RunListener follower) {
+        followers.add(follower);
+        return () -> followers.remove(follower);
     }
 
     /** Wakes the streams that follow {@code topic}. */

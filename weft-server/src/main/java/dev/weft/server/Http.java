@@ -65,11 +65,29 @@ final class Http {
     }
 
     static void error(ServerResponse res, int status, ErrorCode code, String message) {
+        json(res, status, errorBody(code, message));
+    }
+
+    /** {@code {"error": {"code", "message"}}}. */
+    static ObjectNode errorBody(ErrorCode code, String message) {
         ObjectNode root = Json.object();
         ObjectNode error = root.putObject("error");
         error.put("code", code.name());
         error.put("message", message);
-        json(res, status, root);
+        return root;
+    }
+
+    /**
+     * The error body of work that failed on another thread ({@code failure} is what its future threw):
+     * its {@link WeftException}'s code and message, or {@code E_INTERNAL} for anything else.
+     */
+    static ObjectNode errorBody(Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
+        return cause instanceof WeftException w
+                ? errorBody(w.code(), w.getMessage())
+                : errorBody(ErrorCode.E_INTERNAL, String.valueOf(cause));
     }
 
     /**

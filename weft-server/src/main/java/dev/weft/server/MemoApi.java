@@ -162,13 +162,10 @@ final class MemoApi {
                         .data(Json.write(reply.join().json()))
                         .build());
             } catch (CompletionException e) {
-                WeftException failure = e.getCause() instanceof WeftException w
-                        ? w
-                        : new WeftException(ErrorCode.E_INTERNAL, String.valueOf(e.getCause()));
-                ObjectNode error = Json.object();
-                error.putObject("error").put("code", failure.code().name()).put("message", failure.getMessage());
-                sink.emit(
-                        SseEvent.builder().name("error").data(Json.write(error)).build());
+                sink.emit(SseEvent.builder()
+                        .name("error")
+                        .data(Json.write(Http.errorBody(e)))
+                        .build());
             }
         } catch (UncheckedIOException e) {
             // The client left; Memo's run goes on and is kept.

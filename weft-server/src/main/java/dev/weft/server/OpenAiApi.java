@@ -9,16 +9,21 @@ import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.RunIds;
+import dev.weft.core.RunStatus;
 import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.sse.SseEvent;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.helidon.webserver.sse.SseSink;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,9 +33,15 @@ import org.jspecify.annotations.Nullable;
  * "yes" / "כן" approves it and a "no" / "לא" does not, and when it waits on a question, the message
  * answers it (the assistant keeps the conversation, so the client's copy of the earlier messages is
  * not needed). The request's {@code user} field, or the {@code X-Weft-Session} header, names one of
- * the key's user's conversations.
+ * the key's user's conversations. A streamed answer forwards the model's words as the assistant's run
+ * produces them; {@code usage} is the tokens of the turn's model calls.
  */
 final class OpenAiApi {
+    /** The event a model's token delta comes as, and its {@code source} (weft-llm's {@code ModelCalls}). */
+    private static final String MODEL_DELTA = "assistant.delta";
+
+    private static final String MODEL_SOURCE = "model";
+
     private final Backend backend;
 
     OpenAiApi(Backend backend) {
@@ -86,35 +97,119 @@ final class OpenAiApi {
             Http.ok(res, completion(model, reply, created));
             return;
         }
-        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
-        try (SseSink sink = res.sink(SseSink.TYPE)) {
-            String id = "chatcmpl-" + java.util.UUID.randomUUID();
-            sink.emit(data(Json.write(chunk(model, id, created, delta("assistant", ""), null))));
-            Turn reply;
-            try {
-                reply = assistant.converse(backend.runner(), message);
-            } catch (WeftException e) {
-                ObjectNode error = Json.object();
-                error.putObject("error").put("code", e.code().name()).put("message", e.getMessage());
-                sink.emit(data(Json.write(error)));
-                return;
+        boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
+        stream(res, assistant, message, caller, model, created, includeUsage);
+    }
+
+    /**
+     * The turn as a stream of chunks: the model's words as the assistant's run produces them (its
+     * {@code assistant.delta} events from a model, heard as they happen), then whatever the finished
+     * reply says besides (all of it, for a reply written by rules), then {@code "finish_reason":
+     * "stop"}, the usage when asked for, and {@code [DONE]}.
+     */
+    private void stream(
+            ServerResponse res,
+            Assistant assistant,
+            Message message,
+            Caller caller,
+            String model,
+            long created,
+            boolean includeUsage) {
+        String runId = RunIds.next();
+        // The turn's run: a new one, or one of the user's that waited and that this message continues.
+        Set<String> runs = ConcurrentHashMap.newKeySet();
+        runs.add(runId);
+        backend.store()
+                .listRuns(new RunStore.RunQuery(Optional.of(RunStatus.WAITING), Optional.of(caller.user()), 0, 100))
+                .runs()
+                .forEach(run -> runs.add(run.id()));
+        LinkedBlockingQueue<String> words = new LinkedBlockingQueue<>();
+        EventHub.Following following = backend.hub().follow(event -> {
+            if (event.type().equals(MODEL_DELTA)
+                    && runs.contains(event.runId())
+                    && event.data().path("source").asText().equals(MODEL_SOURCE)) {
+                words.add(event.data().path("text").asText());
             }
-            for (String piece : pieces(reply.text())) {
-                sink.emit(data(Json.write(chunk(model, id, created, delta(null, piece), null))));
+        });
+        try {
+            CompletableFuture<Turn> turn = new CompletableFuture<>();
+            Thread.ofVirtual().name("weft-chat-" + runId).start(() -> {
+                try {
+                    turn.complete(assistant.converse(backend.runner(), message.runId(runId)));
+                } catch (RuntimeException | Error e) {
+                    // Whatever ends the turn ends the stream: it never waits on a turn that is over.
+                    turn.completeExceptionally(e);
+                }
+            });
+            try (EventStream sink = EventStream.open(res)) {
+                String id = "chatcmpl-" + runId;
+                sink.data(Json.write(chunk(model, id, created, delta("assistant", ""), null)));
+                StringBuilder streamed = new StringBuilder();
+                while (true) {
+                    String word = words.poll(20, TimeUnit.MILLISECONDS);
+                    if (word != null) {
+                        streamed.append(word);
+                        sink.data(Json.write(chunk(model, id, created, delta(null, word), null)));
+                    } else if (turn.isDone() && words.isEmpty()) {
+                        break;
+                    }
+                }
+                Turn reply;
+                try {
+                    reply = turn.join();
+                } catch (CompletionException e) {
+                    sink.data(Json.write(Http.errorBody(e)));
+                    return;
+                }
+                String rest = remainder(streamed.toString(), reply.text());
+                if (!rest.isEmpty()) {
+                    sink.data(Json.write(chunk(model, id, created, delta(null, rest), null)));
+                }
+                sink.data(Json.write(chunk(model, id, created, Json.object(), "stop")));
+                if (includeUsage) {
+                    ObjectNode usage = chunk(model, id, created, Json.object(), null);
+                    usage.putArray("choices");
+                    usage.set("usage", usage(reply.usage()));
+                    sink.data(Json.write(usage));
+                }
+                sink.data("[DONE]");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (UncheckedIOException e) {
+                // The client left; the assistant's run goes on and is kept.
             }
-            sink.emit(data(Json.write(chunk(model, id, created, Json.object(), "stop"))));
-            sink.emit(data("[DONE]"));
-        } catch (UncheckedIOException e) {
-            // The client left.
+        } finally {
+            following.close();
         }
     }
 
     /**
-     * One chunk as {@code data: <json>}: the space after the colon is what OpenAI sends, and some
-     * hand-written clients look for it (the SSE standard drops one leading space from the data).
+     * What the finished {@code reply} says that the {@code streamed} words did not: the rest after
+     * them (nothing, for a reply that is the model's words alone), and what came before them in the
+     * reply after that; all of it when nothing was streamed or the reply does not hold the words.
      */
-    private static SseEvent data(String text) {
-        return SseEvent.create(" " + text);
+    static String remainder(String streamed, String reply) {
+        String said = streamed.strip();
+        if (said.isEmpty()) {
+            return reply;
+        }
+        int at = reply.indexOf(said);
+        if (at < 0) {
+            return reply.isEmpty() ? "" : "\n\n" + reply;
+        }
+        String before = reply.substring(0, at).strip();
+        String after = reply.substring(at + said.length());
+        if (before.isEmpty()) {
+            return after;
+        }
+        return (after.isBlank() ? "" : after) + "\n\n" + before;
+    }
+
+    private static ObjectNode usage(Turn.Usage usage) {
+        return Json.object()
+                .put("prompt_tokens", usage.promptTokens())
+                .put("completion_tokens", usage.completionTokens())
+                .put("total_tokens", usage.totalTokens());
     }
 
     /** The text of the last {@code user} message: a string, or the text parts of a list of parts. */
@@ -165,10 +260,7 @@ final class OpenAiApi {
         message.putNull("refusal");
         choice.putNull("logprobs");
         choice.put("finish_reason", "stop");
-        root.putObject("usage")
-                .put("prompt_tokens", reply.usage().promptTokens())
-                .put("completion_tokens", reply.usage().completionTokens())
-                .put("total_tokens", reply.usage().totalTokens());
+        root.set("usage", usage(reply.usage()));
         ObjectNode weft = root.putObject("weft");
         weft.put("runId", reply.run().runId());
         weft.put("status", reply.run().status().name());
@@ -200,21 +292,5 @@ final class OpenAiApi {
         }
         delta.put("content", content);
         return delta;
-    }
-
-    /** The reply in pieces of a line or so, as a model would stream it. */
-    static List<String> pieces(String text) {
-        List<String> pieces = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) == '\n' || (text.charAt(i) == ' ' && i - start >= 24)) {
-                pieces.add(text.substring(start, i + 1));
-                start = i + 1;
-            }
-        }
-        if (start < text.length()) {
-            pieces.add(text.substring(start));
-        }
-        return pieces;
     }
 }

@@ -20,6 +20,7 @@ import dev.weft.core.RunStateException;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
@@ -75,17 +76,16 @@ final class RunsApi {
         Optional<String> user = Http.query(req, "user");
         int limit = Http.intQuery(req, "limit", 50, 1, 500);
         int offset = Http.intQuery(req, "offset", 0, 0, Integer.MAX_VALUE);
-        List<Run> runs;
-        if (caller.admin()) {
-            runs = backend.store().listRuns(status, user);
-        } else if (user.isPresent() && !user.get().equals(caller.user())) {
-            runs = List.of();
-        } else {
-            runs = backend.store().listRuns(status, Optional.of(caller.user()));
-        }
         ObjectNode page = Json.object();
         ArrayNode items = page.putArray("runs");
-        for (Run run : runs.subList(Math.min(offset, runs.size()), Math.min(offset + limit, runs.size()))) {
+        RunStore.RunPage found;
+        if (!caller.admin() && user.isPresent() && !user.get().equals(caller.user())) {
+            found = new RunStore.RunPage(List.of(), 0);
+        } else {
+            Optional<String> whose = caller.admin() ? user : Optional.of(caller.user());
+            found = backend.store().listRuns(new RunStore.RunQuery(status, whose, offset, limit));
+        }
+        for (Run run : found.runs()) {
             ObjectNode node = items.addObject();
             node.put("runId", run.id());
             node.put("graphId", run.graphId());
@@ -95,10 +95,10 @@ final class RunsApi {
             node.put("endedAt", run.endedAt().map(Instant::toString).orElse(null));
             node.set("error", RunJson.error(run.error()));
         }
-        page.put("total", runs.size());
+        page.put("total", found.total());
         page.put("offset", offset);
         page.put("limit", limit);
-        if (offset + limit < runs.size()) {
+        if ((long) offset + limit < found.total()) {
             page.put("nextOffset", offset + limit);
         } else {
             page.putNull("nextOffset");

@@ -10,10 +10,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -21,22 +27,30 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Sends each user's reminders to their webhook, if they set one: every notification fired since the
- * webhook was set is claimed once in the database (so never sent twice, by any process, even after
- * a restart), then POSTed as JSON signed with HMAC-SHA256 of the body under the webhook's secret
- * ({@code X-Weft-Signature: sha256=<hex>}), and retried with doubling waits until the receiver
- * answers 2xx or the attempts run out. Thread-safe.
+ * Sends each user's reminders to their webhook, if they set one, at least once: every notification
+ * fired since the webhook was set is claimed in the database by one sender at a time, under a lease it
+ * renews while it tries; then POSTed as JSON signed with HMAC-SHA256 of the body under the webhook's
+ * secret ({@code X-Weft-Signature: sha256=<hex>}), with the notification's id as {@code
+ * X-Weft-Delivery}, and retried with doubling waits until the receiver answers 2xx or the attempts run
+ * out. A sender that dies (its process killed) leaves its claim to expire, and the next sender — this
+ * process's next look, or another process on the store — sends the notification again with the same
+ * delivery id, counting on from the attempts made; a receiver deduplicates by that id. Thread-safe.
  */
 final class WebhookDispatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WebhookDispatcher.class.getName());
-    /** Attempts per notification before it is recorded as failed. */
+    /** Attempts per notification, across senders, before it is recorded as failed. */
     static final int ATTEMPTS = 5;
+    /** How long one attempt may take: the receiver must answer within it. */
+    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
 
     private final Webhooks webhooks;
     private final Notifications notifications;
     private final Function<Notification, String> notice;
     private final Duration interval;
     private final Duration backoff;
+    private final Duration lease;
+    private final Clock clock;
+    private final String sender;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Set<Thread> sending = ConcurrentHashMap.newKeySet();
@@ -48,23 +62,34 @@ final class WebhookDispatcher implements AutoCloseable {
             Notifications notifications,
             Function<Notification, String> notice,
             Duration interval,
-            Duration backoff) {
+            Duration backoff,
+            Duration lease,
+            Clock clock) {
         this.webhooks = webhooks;
         this.notifications = notifications;
         this.notice = notice;
         this.interval = interval;
         this.backoff = backoff;
+        this.lease = lease;
+        this.clock = clock;
+        this.sender = "weft-serve-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID();
         this.loop = Thread.ofVirtual().name("weft-webhooks").unstarted(this::run);
     }
 
-    /** Starts looking for notifications to send every {@code interval}; the first retry waits {@code backoff}. */
+    /**
+     * Starts looking for notifications to send every {@code interval}; the first retry waits {@code
+     * backoff}; a claim lasts {@code lease} past each attempt (a dead sender's is taken over after it).
+     */
     static WebhookDispatcher start(
             Webhooks webhooks,
             Notifications notifications,
             Function<Notification, String> notice,
             Duration interval,
-            Duration backoff) {
-        WebhookDispatcher dispatcher = new WebhookDispatcher(webhooks, notifications, notice, interval, backoff);
+            Duration backoff,
+            Duration lease,
+            Clock clock) {
+        WebhookDispatcher dispatcher =
+                new WebhookDispatcher(webhooks, notifications, notice, interval, backoff, lease, clock);
         dispatcher.loop.start();
         return dispatcher;
     }
@@ -86,32 +111,54 @@ final class WebhookDispatcher implements AutoCloseable {
     }
 
     private void scan() {
+        Map<String, Webhooks.Webhook> byUser = new HashMap<>();
         for (Webhooks.Webhook webhook : webhooks.all()) {
+            byUser.put(webhook.user(), webhook);
             for (Notification n : notifications.recent(webhook.user(), 50)) {
-                if (!n.firedAt().isBefore(webhook.createdAt())
-                        && webhooks.claim(webhook.user(), n.id(), Instant.now())) {
-                    Thread thread = Thread.ofVirtual()
-                            .name("weft-webhook-" + n.id())
-                            .unstarted(() -> {
-                                try {
-                                    deliver(webhook, n);
-                                } finally {
-                                    sending.remove(Thread.currentThread());
-                                }
-                            });
-                    sending.add(thread);
-                    thread.start();
+                if (!n.firedAt().isBefore(webhook.createdAt())) {
+                    Instant now = clock.instant();
+                    webhooks.claim(webhook.user(), n.id(), sender, now, leaseAfter(now, Duration.ZERO))
+                            .ifPresent(claim -> send(webhook, n, claim));
                 }
+            }
+        }
+        // Claims whose sender died, of notifications no longer among their user's latest.
+        for (Webhooks.Claim abandoned : webhooks.abandoned(clock.instant())) {
+            Webhooks.Webhook webhook = byUser.get(abandoned.user());
+            Optional<Notification> n = notifications.find(abandoned.user(), abandoned.notificationId());
+            if (webhook != null && n.isPresent()) {
+                Instant now = clock.instant();
+                webhooks.claim(webhook.user(), n.get().id(), sender, now, leaseAfter(now, Duration.ZERO))
+                        .ifPresent(claim -> send(webhook, n.get(), claim));
             }
         }
     }
 
-    private void deliver(Webhooks.Webhook webhook, Notification n) {
+    private Instant leaseAfter(Instant now, Duration wait) {
+        return now.plus(ATTEMPT_TIMEOUT).plus(wait).plus(lease);
+    }
+
+    private void send(Webhooks.Webhook webhook, Notification n, Webhooks.Claim claim) {
+        Thread thread = Thread.ofVirtual().name("weft-webhook-" + n.id()).unstarted(() -> {
+            try {
+                deliver(webhook, n, claim);
+            } catch (RuntimeException e) {
+                // The store failed mid-delivery: the claim expires, and the next look sends it again.
+                LOG.log(System.Logger.Level.WARNING, "webhooks: cannot record delivery " + n.id(), e);
+            } finally {
+                sending.remove(Thread.currentThread());
+            }
+        });
+        sending.add(thread);
+        thread.start();
+    }
+
+    private void deliver(Webhooks.Webhook webhook, Notification n, Webhooks.Claim claim) {
         ObjectNode body = n.toJson();
         body.put("notice", notice.apply(n));
         byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(webhook.url())
-                .timeout(Duration.ofSeconds(10))
+                .timeout(ATTEMPT_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .header("User-Agent", "weft-serve")
                 .header("X-Weft-Event", n.type())
@@ -119,34 +166,43 @@ final class WebhookDispatcher implements AutoCloseable {
                 .header("X-Weft-Signature", "sha256=" + sign(webhook.secret(), bytes))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
                 .build();
-        Duration wait = backoff;
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        Duration wait = backoff.multipliedBy(1L << Math.min(claim.attempts(), 20));
+        for (int attempt = claim.attempts() + 1; attempt <= ATTEMPTS; attempt++) {
+            if (stopped) {
+                webhooks.release(claim, sender, attempt - 1, clock.instant());
+                return;
+            }
             try {
                 int status = http.send(request, HttpResponse.BodyHandlers.discarding())
                         .statusCode();
                 if (status / 100 == 2) {
-                    webhooks.finish(webhook.user(), n.id(), Webhooks.Status.DELIVERED, attempt, Instant.now());
+                    webhooks.finish(claim, sender, Webhooks.Status.DELIVERED, attempt, clock.instant());
                     return;
                 }
             } catch (IOException e) {
                 // unreachable for now: tried again below
             } catch (InterruptedException e) {
+                // Stopping: the receiver may or may not have it; the next sender sends it again.
                 Thread.currentThread().interrupt();
-                webhooks.finish(webhook.user(), n.id(), Webhooks.Status.FAILED, attempt, Instant.now());
+                webhooks.release(claim, sender, attempt, clock.instant());
                 return;
             }
             if (attempt < ATTEMPTS) {
+                Instant now = clock.instant();
+                if (!webhooks.renew(claim, sender, attempt, now, leaseAfter(now, wait))) {
+                    return; // another sender took it over while this one was slow
+                }
                 try {
                     Thread.sleep(wait);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    webhooks.finish(webhook.user(), n.id(), Webhooks.Status.FAILED, attempt, Instant.now());
+                    webhooks.release(claim, sender, attempt, clock.instant());
                     return;
                 }
                 wait = wait.multipliedBy(2);
             }
         }
-        webhooks.finish(webhook.user(), n.id(), Webhooks.Status.FAILED, ATTEMPTS, Instant.now());
+        webhooks.finish(claim, sender, Webhooks.Status.FAILED, ATTEMPTS, clock.instant());
     }
 
     /** HMAC-SHA256 of {@code body} under {@code secret}, as lower-case hex. */
@@ -160,7 +216,10 @@ final class WebhookDispatcher implements AutoCloseable {
         }
     }
 
-    /** Stops looking; sends under way are interrupted (recorded as failed, never sent again). */
+    /**
+     * Stops looking; sends under way are interrupted and their claims given up unsent, so the next
+     * sender (this server started again, or another on the store) sends them at once.
+     */
     @Override
     public void close() {
         stopped = true;
@@ -168,6 +227,9 @@ final class WebhookDispatcher implements AutoCloseable {
         sending.forEach(Thread::interrupt);
         try {
             loop.join(Duration.ofSeconds(5));
+            for (Thread thread : List.copyOf(sending)) {
+                thread.join(Duration.ofSeconds(5));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -113,36 +113,98 @@ final class Webhooks {
         });
     }
 
+    /** A claim on one notification: how many attempts its earlier senders made. */
+    record Claim(String user, String notificationId, int attempts) {}
+
     /**
-     * Claims notification {@code id} of {@code user} for sending: true for the one caller that claims
-     * it first, ever — so that no notification is sent twice, even by two processes or after a restart.
+     * Claims notification {@code id} of {@code user} for {@code sender} until {@code leaseUntil}: the
+     * first claim, or one whose sender's lease ended before {@code now} with the notification still
+     * unsent (that sender died). Empty when it is delivered, failed for good, or held by a live sender.
      */
-    boolean claim(String user, String id, Instant now) {
+    Optional<Claim> claim(String user, String id, String sender, Instant now, Instant leaseUntil) {
         return db.write("claim a webhook delivery for " + user, connection -> {
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO server_webhook_deliveries (user_id, notification_id, status, attempts, updated_at)"
-                            + " VALUES (?, ?, ?, 0, ?) ON CONFLICT (user_id, notification_id) DO NOTHING")) {
-                insert.setString(1, user);
-                insert.setString(2, id);
-                insert.setString(3, Status.SENDING.name());
-                insert.setLong(4, now.toEpochMilli());
-                return insert.executeUpdate() == 1;
+            try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO server_webhook_deliveries"
+                    + " (user_id, notification_id, status, attempts, updated_at, sender, lease_until)"
+                    + " VALUES (?, ?, ?, 0, ?, ?, ?) ON CONFLICT (user_id, notification_id) DO UPDATE"
+                    + " SET sender = excluded.sender, lease_until = excluded.lease_until,"
+                    + " updated_at = excluded.updated_at"
+                    + " WHERE server_webhook_deliveries.status = ?"
+                    + " AND server_webhook_deliveries.lease_until < ?")) {
+                upsert.setString(1, user);
+                upsert.setString(2, id);
+                upsert.setString(3, Status.SENDING.name());
+                upsert.setLong(4, now.toEpochMilli());
+                upsert.setString(5, sender);
+                upsert.setLong(6, leaseUntil.toEpochMilli());
+                upsert.setString(7, Status.SENDING.name());
+                upsert.setLong(8, now.toEpochMilli());
+                if (upsert.executeUpdate() != 1) {
+                    return Optional.empty();
+                }
+            }
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT attempts FROM server_webhook_deliveries" + " WHERE user_id = ? AND notification_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, id);
+                try (ResultSet row = select.executeQuery()) {
+                    row.next();
+                    return Optional.of(new Claim(user, id, row.getInt(1)));
+                }
             }
         });
     }
 
-    /** Records how sending notification {@code id} ended. */
-    void finish(String user, String id, Status status, int attempts, Instant now) {
-        db.write("record a webhook delivery for " + user, connection -> {
-            try (PreparedStatement update =
-                    connection.prepareStatement("UPDATE server_webhook_deliveries SET status = ?,"
-                            + " attempts = ?, updated_at = ? WHERE user_id = ? AND notification_id = ?")) {
+    /** The claims, of any user, whose sender's lease ended before {@code now} with nothing delivered. */
+    List<Claim> abandoned(Instant now) {
+        return db.read("find abandoned webhook deliveries", connection -> {
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT user_id, notification_id, attempts FROM server_webhook_deliveries"
+                            + " WHERE status = ? AND lease_until < ? ORDER BY updated_at LIMIT 100")) {
+                select.setString(1, Status.SENDING.name());
+                select.setLong(2, now.toEpochMilli());
+                List<Claim> claims = new ArrayList<>();
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        claims.add(new Claim(row.getString(1), row.getString(2), row.getInt(3)));
+                    }
+                }
+                return claims;
+            }
+        });
+    }
+
+    /**
+     * Extends {@code sender}'s claim to {@code leaseUntil} and records the attempts made so far; false
+     * when the claim is no longer theirs (their lease ended and another sender took it over).
+     */
+    boolean renew(Claim claim, String sender, int attempts, Instant now, Instant leaseUntil) {
+        return update(claim, sender, Status.SENDING, attempts, now, leaseUntil.toEpochMilli());
+    }
+
+    /** Records how {@code sender}'s sending of a notification ended, if the claim is still theirs. */
+    boolean finish(Claim claim, String sender, Status status, int attempts, Instant now) {
+        return update(claim, sender, status, attempts, now, 0);
+    }
+
+    /** Gives the claim up unsent (the sender is stopping), so the next sender takes it at once. */
+    boolean release(Claim claim, String sender, int attempts, Instant now) {
+        return update(claim, sender, Status.SENDING, attempts, now, 0);
+    }
+
+    private boolean update(Claim claim, String sender, Status status, int attempts, Instant now, long leaseUntil) {
+        return db.write("record a webhook delivery for " + claim.user(), connection -> {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE server_webhook_deliveries"
+                    + " SET status = ?, attempts = ?, updated_at = ?, lease_until = ?"
+                    + " WHERE user_id = ? AND notification_id = ? AND sender = ? AND status = ?")) {
                 update.setString(1, status.name());
                 update.setInt(2, attempts);
                 update.setLong(3, now.toEpochMilli());
-                update.setString(4, user);
-                update.setString(5, id);
-                return update.executeUpdate();
+                update.setLong(4, leaseUntil);
+                update.setString(5, claim.user());
+                update.setString(6, claim.notificationId());
+                update.setString(7, sender);
+                update.setString(8, Status.SENDING.name());
+                return update.executeUpdate() == 1;
             }
         });
     }

@@ -11,6 +11,8 @@ import dev.weft.core.Run;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.llm.Models;
+import dev.weft.llm.workflow.AgentNodeType;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
@@ -155,6 +157,7 @@ public final class WeftServer implements AutoCloseable {
         private Duration drainTimeout = Duration.ofSeconds(30);
         private Duration webhookInterval = Duration.ofSeconds(1);
         private Duration webhookBackoff = Duration.ofSeconds(1);
+        private Duration webhookLease = Duration.ofSeconds(30);
 
         private Builder() {}
 
@@ -187,8 +190,8 @@ public final class WeftServer implements AutoCloseable {
 
         /**
          * The graph of a stored run, for resuming, re-running, forking and recovering it (default:
-         * plan runs through their executor, workflow runs from their stored definition with the
-         * standard node types).
+         * an assistant's runs through their assistant, other plan runs through their executor, workflow
+         * runs from their stored definition with the {@linkplain #nodeTypes node types}).
          */
         public Builder graphs(Function<Run, Optional<Graph>> graphs) {
             this.graphs = Objects.requireNonNull(graphs, "graphs");
@@ -201,7 +204,11 @@ public final class WeftServer implements AutoCloseable {
             return this;
         }
 
-        /** The node types uploaded workflows may use (default: the standard ones). */
+        /**
+         * The node types uploaded workflows may use, and stored workflow runs are rebuilt with (default:
+         * the standard ones and {@code agent}, on the model the environment and {@code
+         * $WEFT_HOME/config.json} configure, offline when they name none).
+         */
         public Builder nodeTypes(NodeTypes nodeTypes) {
             this.nodeTypes = Objects.requireNonNull(nodeTypes, "nodeTypes");
             return this;
@@ -257,6 +264,19 @@ public final class WeftServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a webhook delivery's claim outlives its sender's last sign of life (default 30 s):
+         * a claim whose sender died is taken over by the next sender this long after the attempt it
+         * was making should have ended.
+         */
+        public Builder webhookLease(Duration lease) {
+            if (lease.isNegative()) {
+                throw new IllegalArgumentException("webhook lease must not be negative, was " + lease);
+            }
+            this.webhookLease = lease;
+            return this;
+        }
+
         /** How long {@link #close} waits for requests in flight (default 30 s). */
         public Builder drainTimeout(Duration drainTimeout) {
             if (drainTimeout.isNegative()) {
@@ -294,7 +314,9 @@ public final class WeftServer implements AutoCloseable {
                 runs.listener(tracing);
             }
             Runner built = runs.build();
-            NodeTypes types = nodeTypes == null ? NodeTypes.standard() : nodeTypes;
+            NodeTypes types = nodeTypes == null
+                    ? NodeTypes.standard().with(AgentNodeType.create(Models.fromEnvironment()))
+                    : nodeTypes;
             Function<Run, Optional<Graph>> graphsOf =
                     graphs == null ? run -> defaultGraph(run, store, all, types) : graphs;
             Backend backend = new Backend(
@@ -311,7 +333,13 @@ public final class WeftServer implements AutoCloseable {
             Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero()
                     ? Optional.empty()
                     : Optional.of(WebhookDispatcher.start(
-                            webhooks, memo.data().notifications(), memo::notice, webhookInterval, webhookBackoff));
+                            webhooks,
+                            memo.data().notifications(),
+                            memo::notice,
+                            webhookInterval,
+                            webhookBackoff,
+                            webhookLease,
+                            java.time.Clock.systemUTC()));
             memo.reminders().onFire(notification -> {
                 hub.wake(MemoApi.topic(notification.user()));
                 dispatcher.ifPresent(WebhookDispatcher::wake);
@@ -474,7 +502,8 @@ public final class WeftServer implements AutoCloseable {
 
     /**
      * An assistant's run's graph through its assistant; another plan run's through its executor on the
-     * class path; a workflow run's from its definition.
+     * class path; a workflow run's from its definition, with the node types the server accepts workflows
+     * with.
      */
     static Optional<Graph> defaultGraph(Run run, RunStore store, Assistants assistants, NodeTypes types) {
         Optional<Graph> owned = assistants.graphOf(run);
@@ -489,8 +518,9 @@ public final class WeftServer implements AutoCloseable {
         if (!run.source().isObject() || !run.source().has("nodes")) {
             return Optional.empty();
         }
-        return Optional.of(
-                Workflow.compile(WorkflowParser.fromJson(run.source(), "run " + run.id()), NodeTypes.standard())
-                        .graph());
+        // The server's own node types: a workflow it accepted (an agent node's among them) is one it
+        // can rebuild to resume, approve, re-run or recover.
+        return Optional.of(Workflow.compile(WorkflowParser.fromJson(run.source(), "run " + run.id()), types)
+                .graph());
     }
 }

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The OpenAI-compatible endpoint on the wire, as any client sees it. */
 final class OpenAiApiTest {
@@ -56,6 +58,34 @@ final class OpenAiApiTest {
         assertThat(lines.stream().map(line -> line.substring(6)).filter(l -> !l.equals("[DONE]")))
                 .extracting(l -> Json.parse(l, "chunk").path("id").asText())
                 .containsOnly(first.path("id").asText());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"application/json", "*/*", "text/event-stream", "application/json, text/plain"})
+    void aStreamIsAnsweredWhateverTheRequestAccepts(String accept) {
+        java.net.http.HttpResponse<String> answer = fixture.raw(fixture.request(
+                        "v1/chat/completions", Optional.of(fixture.dana))
+                .header("Content-Type", "application/json")
+                .header("Accept", accept)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\": \"memo\", \"stream\": true, \"messages\":"
+                        + " [{\"role\": \"user\", \"content\": \"remind me tomorrow at 9 to call the bank\"}]}"))
+                .build());
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
+        assertThat(answer.body()).contains("I'll remind you").endsWith("data: [DONE]\n\n");
+    }
+
+    @Test
+    void aStreamEndsWithWhatTheReplySaysBesidesTheWordsAlreadyStreamed() {
+        assertThat(OpenAiApi.remainder("", "Added milk.")).isEqualTo("Added milk.");
+        assertThat(OpenAiApi.remainder(" I'm well", "I'm well.")).isEqualTo(".");
+        assertThat(OpenAiApi.remainder("I'm well.", "I'm well.")).isEmpty();
+        assertThat(OpenAiApi.remainder("I'm well.", "Added milk.\nI'm well.")).isEqualTo("\n\nAdded milk.");
+        assertThat(OpenAiApi.remainder("I'm well.", "Added milk.\nI'm well.\nAnything else?"))
+                .isEqualTo("\nAnything else?\n\nAdded milk.");
+        assertThat(OpenAiApi.remainder("something else", "Added milk.")).isEqualTo("\n\nAdded milk.");
     }
 
     @Test

@@ -121,6 +121,88 @@ final class WebhooksTest {
     }
 
     @Test
+    void aClaimWhoseSenderDiedIsTakenOverOnceItsLeaseEndsAndSentWithTheSameDeliveryId() throws Exception {
+        failFirst.set(0);
+        fixture.ask(fixture.dana, "what are my tasks?");
+        fixture.post("api/memo/webhook", fixture.dana, Json.write(Map.of("url", hook())));
+        Webhooks webhooks = new Webhooks(dev.weft.store.AppDatabase.of(fixture.store));
+        Notifications.Notification n = fired("dana", "t1", "call the bank", Instant.now());
+        // A sender claimed it and died before sending: nothing but its claim is left.
+        Instant leaseEnd = Instant.now().plusMillis(400);
+        assertThat(webhooks.claim("dana", n.id(), "dead-sender", Instant.now(), leaseEnd))
+                .contains(new Webhooks.Claim("dana", n.id(), 0));
+
+        MemoData.open(fixture.store).notifications().add(n);
+        Thread.sleep(150);
+        assertThat(received).as("not while the dead sender's lease holds").isEmpty();
+        await(() -> received.size() == 1);
+        Instant sent = Instant.now();
+        Thread.sleep(300);
+
+        assertThat(sent).isAfterOrEqualTo(leaseEnd);
+        assertThat(received).extracting(Received::delivery).containsExactly(n.id());
+        assertThat(webhooks.status("dana", n.id())).contains(Webhooks.Status.DELIVERED);
+        assertThat(webhooks.claim(
+                        "dana", n.id(), "another", Instant.now(), Instant.now().plusSeconds(60)))
+                .as("a delivered notification is never claimed again")
+                .isEmpty();
+    }
+
+    @Test
+    void aServerStoppedMidDeliveryGivesItsClaimUpAndTheNextServerSendsItAgain() throws Exception {
+        java.util.concurrent.CountDownLatch hanging = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<String> deliveries = new CopyOnWriteArrayList<>();
+        HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        slow.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        slow.createContext("/hook", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            deliveries.add(exchange.getRequestHeaders().getFirst("X-Weft-Delivery"));
+            if (deliveries.size() == 1) {
+                hanging.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        slow.start();
+        try {
+            fixture.ask(fixture.dana, "what are my tasks?");
+            fixture.post(
+                    "api/memo/webhook",
+                    fixture.dana,
+                    Json.write(Map.of(
+                            "url", "http://127.0.0.1:" + slow.getAddress().getPort() + "/hook")));
+            Notifications.Notification n = fired("dana", "t1", "call the bank", Instant.now());
+            MemoData.open(fixture.store).notifications().add(n);
+            assertThat(hanging.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+            fixture.server.close();
+            Webhooks webhooks = new Webhooks(dev.weft.store.AppDatabase.of(fixture.store));
+            assertThat(webhooks.status("dana", n.id())).contains(Webhooks.Status.SENDING);
+            try (WeftServer next = WeftServer.builder()
+                    .store(fixture.store)
+                    .port(0)
+                    .reminders(false)
+                    .recoveryInterval(Duration.ZERO)
+                    .webhookInterval(Duration.ofMillis(50))
+                    .start()) {
+                assertThat(next.routes()).isNotEmpty();
+                await(() -> deliveries.size() == 2);
+                await(() -> webhooks.status("dana", n.id()).equals(java.util.Optional.of(Webhooks.Status.DELIVERED)));
+            }
+            assertThat(deliveries).containsExactly(n.id(), n.id());
+        } finally {
+            release.countDown();
+            slow.stop(0);
+        }
+    }
+
+    @Test
     void theWebhookIsTheCallersOwnAndAUrlMustBeHttp() {
         assertThat(fixture.get("api/memo/webhook", fixture.dana).status()).isEqualTo(404);
         assertThat(fixture.post("api/memo/webhook", fixture.dana, "{\"url\": \"ftp://example.com/x\"}")

@@ -285,20 +285,19 @@ abstract class JdbcRunStore implements RunStore {
     }
 
     @Override
-    public List<Run> listRuns(Optional<RunStatus> status, Optional<String> user) {
+    public RunPage listRuns(RunQuery query) {
         return read("list runs", sql -> {
             List<String> conditions = new ArrayList<>(2);
-            status.ifPresent(s -> conditions.add("status = ?"));
-            user.ifPresent(u -> conditions.add("user_id = ?"));
-            String text = SELECT_RUNS + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
-                    + " ORDER BY created_at DESC, id";
-            PreparedStatement select = sql.prepare(text);
-            int index = 1;
-            if (status.isPresent()) {
-                select.setString(index++, status.get().name());
-            }
-            if (user.isPresent()) {
-                select.setString(index, user.get());
+            query.status().ifPresent(s -> conditions.add("status = ?"));
+            query.user().ifPresent(u -> conditions.add("user_id = ?"));
+            String where = conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+            boolean paged = query.offset() > 0 || query.limit() < Integer.MAX_VALUE;
+            PreparedStatement select = sql.prepare(
+                    SELECT_RUNS + where + " ORDER BY created_at DESC, id" + (paged ? " LIMIT ? OFFSET ?" : ""));
+            int index = bindFilter(select, query);
+            if (paged) {
+                select.setInt(index++, query.limit());
+                select.setInt(index, query.offset());
             }
             List<Run> runs = new ArrayList<>();
             try (ResultSet row = select.executeQuery()) {
@@ -306,8 +305,29 @@ abstract class JdbcRunStore implements RunStore {
                     runs.add(run(sql, row));
                 }
             }
-            return runs;
+            if (runs.size() < query.limit() && (query.offset() == 0 || !runs.isEmpty())) {
+                // The last page: what was skipped and what was read is all there is.
+                return new RunPage(runs, (long) query.offset() + runs.size());
+            }
+            PreparedStatement count = sql.prepare("SELECT COUNT(*) FROM runs" + where);
+            bindFilter(count, query);
+            try (ResultSet row = count.executeQuery()) {
+                row.next();
+                return new RunPage(runs, row.getLong(1));
+            }
         });
+    }
+
+    /** Binds a query's status and user conditions from the first parameter; returns the next index. */
+    private static int bindFilter(PreparedStatement statement, RunQuery query) throws SQLException {
+        int index = 1;
+        if (query.status().isPresent()) {
+            statement.setString(index++, query.status().get().name());
+        }
+        if (query.user().isPresent()) {
+            statement.setString(index++, query.user().get());
+        }
+        return index;
     }
 
     private static Run run(Sql sql, ResultSet row) throws SQLException {

@@ -92,13 +92,63 @@ public interface RunStore extends AutoCloseable {
      */
     boolean updateRun(Run run, Set<RunStatus> expected);
 
+    /**
+     * Which runs to list: optionally only those in {@code status} and only those of {@code user}, newest
+     * first (then by id), skipping {@code offset} of them and returning at most {@code limit}.
+     */
+    record RunQuery(Optional<RunStatus> status, Optional<String> user, int offset, int limit) {
+        public RunQuery {
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(user, "user");
+            if (offset < 0) {
+                throw new IllegalArgumentException("offset must not be negative, was " + offset);
+            }
+            if (limit < 1) {
+                throw new IllegalArgumentException("limit must be positive, was " + limit);
+            }
+        }
+
+        /** Every run in {@code status} (any when empty) of {@code user} (anyone's when empty). */
+        public static RunQuery all(Optional<RunStatus> status, Optional<String> user) {
+            return new RunQuery(status, user, 0, Integer.MAX_VALUE);
+        }
+
+        /** The same filter, the page of {@code limit} runs after the first {@code offset}. */
+        public RunQuery page(int offset, int limit) {
+            return new RunQuery(status, user, offset, limit);
+        }
+
+        /** Whether {@code run} passes the filter (not the page). */
+        public boolean matches(Run run) {
+            return (status.isEmpty() || status.get() == run.status()) && (user.isEmpty() || user.equals(run.user()));
+        }
+    }
+
+    /** One page of a {@link RunQuery}: its runs, and how many runs pass the filter in all. */
+    record RunPage(List<Run> runs, long total) {
+        public RunPage {
+            runs = List.copyOf(runs);
+            if (total < runs.size()) {
+                throw new IllegalArgumentException("total " + total + " is less than the page's " + runs.size());
+            }
+        }
+    }
+
     /** Runs, newest first, optionally only those in {@code status}. */
     default List<Run> listRuns(Optional<RunStatus> status) {
         return listRuns(status, Optional.empty());
     }
 
     /** Runs, newest first, optionally only those in {@code status}, and only those of {@code user}. */
-    List<Run> listRuns(Optional<RunStatus> status, Optional<String> user);
+    default List<Run> listRuns(Optional<RunStatus> status, Optional<String> user) {
+        return listRuns(RunQuery.all(status, user)).runs();
+    }
+
+    /**
+     * The page of runs {@code query} asks for, filtered and paged by the store itself (a durable store
+     * in its SQL), with the number of runs that pass the filter.
+     */
+    RunPage listRuns(RunQuery query);
 
     void insertStep(Step step);
 

@@ -110,18 +110,19 @@ public final class InMemoryRunStore implements RunStore {
     }
 
     @Override
-    public List<Run> listRuns(Optional<RunStatus> status, Optional<String> user) {
+    public RunPage listRuns(RunQuery query) {
         List<Run> result = new ArrayList<>();
         for (Entry entry : runs.values()) {
             synchronized (entry) {
-                if ((status.isEmpty() || status.get() == entry.run.status())
-                        && (user.isEmpty() || user.equals(entry.run.user()))) {
+                if (query.matches(entry.run)) {
                     result.add(entry.run);
                 }
             }
         }
         result.sort(Comparator.comparing(Run::createdAt).reversed().thenComparing(Run::id));
-        return result;
+        int from = Math.min(query.offset(), result.size());
+        int to = (int) Math.min((long) from + query.limit(), result.size());
+        return new RunPage(result.subList(from, to), result.size());
     }
 
     @Override

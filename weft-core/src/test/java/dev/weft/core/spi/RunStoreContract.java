@@ -211,6 +211,50 @@ public abstract class RunStoreContract {
     }
 
     @Test
+    void listsAPageOfAUsersRunsInAStatusWithTheirTotalAndNoOneElses() {
+        for (int i = 0; i < 7; i++) {
+            store.createRun(runOf(
+                    "r-dana-" + i, "dana", i % 2 == 0 ? RunStatus.WAITING : RunStatus.COMPLETED, T0.plusSeconds(i)));
+            store.createRun(runOf("r-omer-" + i, "omer", RunStatus.WAITING, T0.plusSeconds(i)));
+        }
+        RunStore.RunQuery danas = new RunStore.RunQuery(Optional.empty(), Optional.of("dana"), 0, 3);
+        RunStore.RunQuery waiting = new RunStore.RunQuery(Optional.of(RunStatus.WAITING), Optional.of("dana"), 0, 3);
+
+        RunStore.RunPage first = store.listRuns(danas);
+        RunStore.RunPage second = store.listRuns(danas.page(3, 3));
+        RunStore.RunPage last = store.listRuns(danas.page(6, 3));
+        RunStore.RunPage past = store.listRuns(danas.page(20, 3));
+        RunStore.RunPage waitingFirst = store.listRuns(waiting);
+        RunStore.RunPage waitingLast = store.listRuns(waiting.page(3, 3));
+        RunStore.RunPage everyone = store.listRuns(new RunStore.RunQuery(Optional.empty(), Optional.empty(), 1, 2));
+
+        assertThat(first.runs()).extracting(Run::id).containsExactly("r-dana-6", "r-dana-5", "r-dana-4");
+        assertThat(second.runs()).extracting(Run::id).containsExactly("r-dana-3", "r-dana-2", "r-dana-1");
+        assertThat(last.runs()).extracting(Run::id).containsExactly("r-dana-0");
+        assertThat(past.runs()).isEmpty();
+        assertThat(List.of(first.total(), second.total(), last.total(), past.total()))
+                .containsOnly(7L);
+        assertThat(waitingFirst.runs()).extracting(Run::id).containsExactly("r-dana-6", "r-dana-4", "r-dana-2");
+        assertThat(waitingLast.runs()).extracting(Run::id).containsExactly("r-dana-0");
+        assertThat(waitingFirst.total()).isEqualTo(4);
+        assertThat(waitingLast.total()).isEqualTo(4);
+        assertThat(everyone.runs()).extracting(Run::id).containsExactly("r-omer-6", "r-dana-5");
+        assertThat(everyone.total()).isEqualTo(14);
+        assertThat(store.listRuns(new RunStore.RunQuery(Optional.empty(), Optional.of("nobody"), 0, 5)))
+                .isEqualTo(new RunStore.RunPage(List.of(), 0));
+    }
+
+    @Test
+    void aRunQueryRefusesANegativeOffsetAndANonPositiveLimit() {
+        assertThatThrownBy(() -> new RunStore.RunQuery(Optional.empty(), Optional.empty(), -1, 5))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("offset must not be negative, was -1");
+        assertThatThrownBy(() -> new RunStore.RunQuery(Optional.empty(), Optional.empty(), 0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("limit must be positive, was 0");
+    }
+
+    @Test
     void listsRunsNewestFirstAndByStatus() {
         Run older = run(id(), RunStatus.COMPLETED, T0);
         Run newer = run(id(), RunStatus.RUNNING, T0.plusSeconds(5));

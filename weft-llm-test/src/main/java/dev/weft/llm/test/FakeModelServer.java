@@ -54,6 +54,7 @@ public final class FakeModelServer implements AutoCloseable {
     private final List<RecordedRequest> requests = new ArrayList<>();
     private @Nullable Reply fallback;
     private @Nullable String requiredKey;
+    private volatile @Nullable CountDownLatch resume;
     private int sequence;
 
     private FakeModelServer(HttpServer server, ExecutorService executor) {
@@ -111,6 +112,16 @@ public final class FakeModelServer implements AutoCloseable {
      */
     public synchronized FakeModelServer requireKey(String key) {
         this.requiredKey = Objects.requireNonNull(key, "key");
+        return this;
+    }
+
+    /**
+     * Holds every streamed reply after its first event until {@code resume} is counted down (or the
+     * server closes), so that a test sees what the client made of the first tokens while the model is
+     * still writing. Without it, streamed events are sent one after another at once.
+     */
+    public FakeModelServer pauseStreamsAfterFirstEvent(CountDownLatch resume) {
+        this.resume = Objects.requireNonNull(resume, "resume");
         return this;
     }
 
@@ -262,7 +273,7 @@ public final class FakeModelServer implements AutoCloseable {
         }
     }
 
-    private static void sendEvents(HttpExchange exchange, List<Event> events) throws IOException {
+    private void sendEvents(HttpExchange exchange, List<Event> events) throws IOException, InterruptedException {
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {
@@ -274,6 +285,12 @@ public final class FakeModelServer implements AutoCloseable {
                 text.append("data: ").append(event.data()).append("\n\n");
                 out.write(text.toString().getBytes(StandardCharsets.UTF_8));
                 out.flush();
+                CountDownLatch held = resume;
+                if (event == events.get(0) && held != null) {
+                    while (held.getCount() > 0 && closing.getCount() > 0) {
+                        held.await(50, TimeUnit.MILLISECONDS);
+                    }
+                }
             }
         }
     }

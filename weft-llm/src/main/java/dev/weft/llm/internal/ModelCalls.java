@@ -43,8 +43,13 @@ import org.jspecify.annotations.Nullable;
  * waiting at least as long as the provider's {@code Retry-After}. Stateless.
  */
 public final class ModelCalls {
-    /** The event a streamed token delta is emitted as: {@code {"text": delta}}. */
+    /**
+     * The event a streamed token delta is emitted as: {@code {"text": delta, "source": "model"}} (the
+     * source tells a model's words from the plan runtime's own {@code assistant.delta} events).
+     */
     public static final String DELTA_EVENT = "assistant.delta";
+    /** The {@code source} of a model's token delta. */
+    public static final String DELTA_SOURCE = "model";
     /**
      * The event emitted once a call answered: {@code {"provider", "model", "inputTokens",
      * "outputTokens", "attempts", "latencyMs"}} (what tracing makes a model-call span of).
@@ -263,6 +268,7 @@ public final class ModelCalls {
     private static void emitDelta(StepScope context, String text) {
         ObjectNode data = Json.object();
         data.put("text", text);
+        data.put("source", DELTA_SOURCE);
         context.emit(DELTA_EVENT, data);
     }
 }

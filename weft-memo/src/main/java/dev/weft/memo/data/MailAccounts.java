@@ -208,30 +208,51 @@ public final class MailAccounts {
         return db.write("remove the mail account of " + user, c -> delete(c, user) > 0);
     }
 
-    /** Whether a message with {@code messageId} was sent for {@code user} already. */
-    boolean sent(String user, String messageId) {
+    /** What Memo recorded of sending one message: nothing, the intent to send it, or that it was sent. */
+    enum SendState {
+        NONE,
+        INTENDED,
+        SENT
+    }
+
+    /** What was recorded of sending {@code messageId} for {@code user}. */
+    SendState sendState(String user, String messageId) {
         return db.read("read sent mail of " + user, c -> {
             try (PreparedStatement select =
-                    c.prepareStatement("SELECT 1 FROM memo_mail_sent WHERE user_id = ? AND message_id = ?")) {
+                    c.prepareStatement("SELECT status FROM memo_mail_sent WHERE user_id = ? AND message_id = ?")) {
                 select.setString(1, user);
                 select.setString(2, messageId);
                 try (ResultSet row = select.executeQuery()) {
-                    return row.next();
+                    return row.next() ? SendState.valueOf(row.getString(1)) : SendState.NONE;
                 }
             }
         });
     }
 
+    /**
+     * Records that {@code messageId} is about to be sent for {@code user}: written before the SMTP
+     * server is asked, so that a crash after it accepted leaves a trace to look for the mail by.
+     */
+    void intendToSend(String user, String messageId, Instant at) {
+        record(user, messageId, SendState.INTENDED, at);
+    }
+
     /** Records that {@code messageId} was sent for {@code user}. */
     void markSent(String user, String messageId, Instant at) {
+        record(user, messageId, SendState.SENT, at);
+    }
+
+    private void record(String user, String messageId, SendState state, Instant at) {
         db.write("record sent mail of " + user, c -> {
-            try (PreparedStatement insert =
-                    c.prepareStatement("INSERT INTO memo_mail_sent (user_id, message_id, sent_at) VALUES (?, ?, ?)"
-                            + " ON CONFLICT (user_id, message_id) DO NOTHING")) {
-                insert.setString(1, user);
-                insert.setString(2, messageId);
-                insert.setLong(3, at.toEpochMilli());
-                return insert.executeUpdate();
+            try (PreparedStatement upsert = c.prepareStatement(
+                    "INSERT INTO memo_mail_sent (user_id, message_id, sent_at, status) VALUES (?, ?, ?, ?)"
+                            + " ON CONFLICT (user_id, message_id) DO UPDATE SET status = excluded.status,"
+                            + " sent_at = excluded.sent_at WHERE memo_mail_sent.status <> 'SENT'")) {
+                upsert.setString(1, user);
+                upsert.setString(2, messageId);
+                upsert.setLong(3, at.toEpochMilli());
+                upsert.setString(4, state.name());
+                return upsert.executeUpdate();
             }
         });
     }

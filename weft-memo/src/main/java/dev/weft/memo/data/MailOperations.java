@@ -60,9 +60,13 @@ import java.util.Set;
  * labels as IMAP keywords, archive (a move to {@code Archive}), delete (a move to {@code Trash}),
  * read and star flags, and drafts in {@code Drafts}. An email's id is its {@code Message-ID}.
  *
- * <p>A send is once per call: its {@code Message-ID} comes from the call's idempotency key, and a
- * call made again finds it in the user's sent record or {@code Sent} folder and sends nothing. A copy
- * of what was sent is put in {@code Sent}. Thread-safe; each call opens its own connection.
+ * <p>A send is once per call: its {@code Message-ID} comes from the call's idempotency key; the intent
+ * to send it is recorded before the SMTP server is asked, and the server is asked for a copy for the
+ * sender too, which it files in the sender's {@code INBOX} the moment it accepts the mail. A call made
+ * again (the step run again after a crash) finds the message in the user's sent record, in {@code
+ * Sent}, or as that copy, and sends nothing. What was sent ends in {@code Sent}: the sender's copy
+ * moved there, or a copy made here (Gmail files its own). See {@code docs/delivery.md}. Thread-safe;
+ * each call opens its own connection.
  */
 public final class MailOperations {
     /** Every operation, as seed 002 names them. */
@@ -98,6 +102,7 @@ public final class MailOperations {
 
     private final MailAccounts accounts;
     private final Properties extra;
+    private final Runnable accepted;
 
     public MailOperations(MemoData data) {
         this(data, new Properties());
@@ -105,8 +110,17 @@ public final class MailOperations {
 
     /** With {@code extra} mail session properties (a test trusting its server's certificate). */
     public MailOperations(MemoData data, Properties extra) {
+        this(data, extra, () -> {});
+    }
+
+    /**
+     * With {@code accepted} called the moment an SMTP server accepted a message, before Memo records
+     * it: where a test kills the process to show that the step run again does not send twice.
+     */
+    MailOperations(MemoData data, Properties extra, Runnable accepted) {
         this.accounts = data.mail();
         this.extra = extra;
+        this.accepted = accepted;
     }
 
     /**
@@ -436,28 +450,44 @@ public final class MailOperations {
         return out;
     }
 
-    /** Sends {@code message} once for the call: with the call's Message-ID, unless it went already. */
+    /**
+     * Sends {@code message} once for the call, with the call's Message-ID: the intent is recorded before
+     * the SMTP server is asked, and a call made again (the step run again after a crash) that finds it
+     * looks for the mail where it would be — the {@code Sent} folder, and the sender's own copy in
+     * {@code INBOX} — before sending again.
+     */
     private ObjectNode deliver(Mailbox box, Account account, MimeMessage message, OperationContext context)
             throws MessagingException {
         String id = messageId(account, context.user(), context.idempotencyKey());
         message.saveChanges();
         message.setHeader("Message-ID", id);
         Folder sent = box.writable("Sent");
-        boolean already = accounts.sent(context.user(), id) || sent.search(new MessageIDTerm(id)).length > 0;
+        MailAccounts.SendState state = accounts.sendState(context.user(), id);
+        boolean already = state == MailAccounts.SendState.SENT || wentAlready(box, account, sent, id);
+        if (already && state != MailAccounts.SendState.SENT) {
+            accounts.markSent(context.user(), id, context.now());
+        }
         if (!already) {
+            accounts.intendToSend(context.user(), id, context.now());
+            boolean ownCopy = ownCopy(account, message);
+            List<Address> envelope = new ArrayList<>(List.of(message.getAllRecipients()));
+            if (ownCopy) {
+                // The server files a copy for the sender the moment it accepts the mail: the trace a
+                // call made again after a crash finds it by, whatever happened to this process next.
+                envelope.add(new InternetAddress(account.address()));
+            }
             Session session = session(account);
             try (Transport transport = session.getTransport(smtpProtocol(account))) {
                 transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
-                transport.sendMessage(message, message.getAllRecipients());
+                transport.sendMessage(message, envelope.toArray(Address[]::new));
             } catch (MessagingException e) {
                 throw unavailable(account, "SMTP", e);
             }
-            // Recorded the moment the server took it: a call made again after this sends nothing.
+            accepted.run();
             accounts.markSent(context.user(), id, context.now());
             if (!account.imapHost().endsWith("gmail.com")) {
                 // Gmail files what it sends in Sent itself; other servers need the copy.
-                message.setFlag(Flags.Flag.SEEN, true);
-                sent.appendMessages(new Message[] {message});
+                fileInSent(box, sent, message, id, ownCopy);
             }
         }
         ObjectNode out = Json.object();
@@ -470,6 +500,81 @@ public final class MailOperations {
         sentNode.put("subject", message.getSubject() == null ? "" : message.getSubject());
         out.put("replayed", already);
         return out;
+    }
+
+    /**
+     * Whether the server took mail {@code id} already: its copy is in {@code Sent} (where Gmail files
+     * what it sends, and Memo its copies), or the sender's own copy is in {@code INBOX} (then it is
+     * filed in {@code Sent} now).
+     */
+    private boolean wentAlready(Mailbox box, Account account, Folder sent, String id) throws MessagingException {
+        if (sent.search(new MessageIDTerm(id)).length > 0) {
+            return true;
+        }
+        Folder inbox = box.folder("INBOX");
+        Message[] own = inbox.search(new MessageIDTerm(id));
+        if (own.length == 0) {
+            return false;
+        }
+        if (ownCopy(account, (MimeMessage) own[0])) {
+            moveToSent(inbox, sent, own);
+        }
+        return true;
+    }
+
+    /**
+     * Whether the server is asked for a copy for the sender too: not on Gmail (it files what it sends
+     * itself), nor when the sender is among the recipients (their copy arrives as mail).
+     */
+    private static boolean ownCopy(Account account, MimeMessage message) throws MessagingException {
+        if (account.imapHost().endsWith("gmail.com")) {
+            return false;
+        }
+        for (Address a : message.getAllRecipients()) {
+            if (a instanceof InternetAddress ia && ia.getAddress().equalsIgnoreCase(account.address())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Files the sent {@code message} in {@code Sent}: the sender's own copy, moved from {@code INBOX}
+     * once the server put it there (it may take a moment), or else a copy made here.
+     */
+    private void fileInSent(Mailbox box, Folder sent, MimeMessage message, String id, boolean ownCopy)
+            throws MessagingException {
+        if (ownCopy) {
+            Folder inbox = box.folder("INBOX");
+            for (long waitMs : new long[] {0, 50, 200, 500}) {
+                if (waitMs > 0) {
+                    try {
+                        Thread.sleep(waitMs);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                Message[] own = inbox.search(new MessageIDTerm(id));
+                if (own.length > 0) {
+                    moveToSent(inbox, sent, own);
+                    return;
+                }
+            }
+        }
+        message.setFlag(Flags.Flag.SEEN, true);
+        sent.appendMessages(new Message[] {message});
+    }
+
+    private static void moveToSent(Folder inbox, Folder sent, Message[] own) throws MessagingException {
+        for (Message m : own) {
+            m.setFlag(Flags.Flag.SEEN, true);
+        }
+        inbox.copyMessages(own, sent);
+        for (Message m : own) {
+            m.setFlag(Flags.Flag.DELETED, true);
+        }
+        inbox.expunge();
     }
 
     // ---- changing

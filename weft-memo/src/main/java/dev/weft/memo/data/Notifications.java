@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What fired for each user: a reminder that fell due ({@code reminder.due}), kept until a client has
@@ -104,6 +105,21 @@ public final class Notifications {
                 select.setString(2, id);
                 try (ResultSet row = select.executeQuery()) {
                     return row.next();
+                }
+            }
+        });
+    }
+
+    /** {@code user}'s notification {@code id}, if they have it. */
+    public Optional<Notification> find(String user, String id) {
+        return db.read("read a notification of " + user, connection -> {
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT user_id, id, type, source, source_id, text, due_at, fired_at, late FROM memo_notifications"
+                            + " WHERE user_id = ? AND id = ?")) {
+                select.setString(1, user);
+                select.setString(2, id);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? Optional.of(read(row)) : Optional.empty();
                 }
             }
         });

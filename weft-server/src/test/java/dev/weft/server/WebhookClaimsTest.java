@@ -1,0 +1,81 @@
+package dev.weft.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weft.core.spi.RunStore;
+import dev.weft.store.AppDatabase;
+import dev.weft.store.EmbeddedPostgres;
+import dev.weft.store.Stores;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Webhook deliveries claimed under a lease, on SQLite and PostgreSQL alike. */
+final class WebhookClaimsTest {
+    private static final Instant NOW = Instant.parse("2026-11-24T08:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private String url(String kind) {
+        return kind.equals("sqlite")
+                ? "sqlite:" + dir.resolve("hooks.db")
+                : EmbeddedPostgres.shared().freshUrl();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aClaimHoldsWhileItsLeaseDoesAndIsThenTakenOverWithItsAttempts(String kind) {
+        try (RunStore store = Stores.open(url(kind))) {
+            ApiKeys.open(store);
+            Webhooks webhooks = new Webhooks(AppDatabase.of(store));
+
+            Webhooks.Claim first =
+                    webhooks.claim("dana", "n1", "a", NOW, NOW.plusSeconds(30)).orElseThrow();
+            boolean renewed = webhooks.renew(first, "a", 2, NOW.plusSeconds(10), NOW.plusSeconds(40));
+            boolean heldByA = webhooks.claim("dana", "n1", "b", NOW.plusSeconds(39), NOW.plusSeconds(99))
+                    .isEmpty();
+            Webhooks.Claim takenOver = webhooks.claim("dana", "n1", "b", NOW.plusSeconds(41), NOW.plusSeconds(99))
+                    .orElseThrow();
+            boolean lateRenewalOfA = webhooks.renew(first, "a", 3, NOW.plusSeconds(42), NOW.plusSeconds(80));
+            boolean lateFinishOfA = webhooks.finish(first, "a", Webhooks.Status.DELIVERED, 3, NOW.plusSeconds(42));
+            boolean finishedByB = webhooks.finish(takenOver, "b", Webhooks.Status.DELIVERED, 3, NOW.plusSeconds(43));
+
+            assertThat(first).isEqualTo(new Webhooks.Claim("dana", "n1", 0));
+            assertThat(renewed).isTrue();
+            assertThat(heldByA).isTrue();
+            assertThat(takenOver.attempts()).isEqualTo(2);
+            assertThat(lateRenewalOfA).isFalse();
+            assertThat(lateFinishOfA).isFalse();
+            assertThat(finishedByB).isTrue();
+            assertThat(webhooks.status("dana", "n1")).contains(Webhooks.Status.DELIVERED);
+            assertThat(webhooks.claim("dana", "n1", "c", NOW.plusSeconds(999), NOW.plusSeconds(1999)))
+                    .isEmpty();
+            assertThat(webhooks.abandoned(NOW.plusSeconds(999))).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aReleasedOrExpiredClaimIsAbandonedAndAnotherUsersIsTheirsAlone(String kind) {
+        try (RunStore store = Stores.open(url(kind))) {
+            ApiKeys.open(store);
+            Webhooks webhooks = new Webhooks(AppDatabase.of(store));
+            Webhooks.Claim released =
+                    webhooks.claim("dana", "n1", "a", NOW, NOW.plusSeconds(30)).orElseThrow();
+            webhooks.claim("omer", "n1", "a", NOW, NOW.plusSeconds(30)).orElseThrow();
+            webhooks.claim("omer", "n2", "a", NOW, NOW.plusSeconds(5)).orElseThrow();
+
+            assertThat(webhooks.release(released, "a", 1, NOW.plusSeconds(1))).isTrue();
+
+            assertThat(webhooks.abandoned(NOW.plusSeconds(6)))
+                    .containsExactlyInAnyOrder(
+                            new Webhooks.Claim("dana", "n1", 1), new Webhooks.Claim("omer", "n2", 0));
+            assertThat(webhooks.claim("dana", "n1", "b", NOW.plusSeconds(2), NOW.plusSeconds(60)))
+                    .contains(new Webhooks.Claim("dana", "n1", 1));
+            assertThat(webhooks.status("omer", "n1")).contains(Webhooks.Status.SENDING);
+        }
+    }
+}
