@@ -88,6 +88,12 @@ public final class Radicale implements AutoCloseable {
         stop();
     }
 
+    /** Gives {@code user} a new password (Radicale reads its users' file at each login). */
+    public void password(String user, String password) {
+        users.put(user, password);
+        writeUsers();
+    }
+
     /** Makes {@code user}'s calendar {@code name} as another client would. */
     public void makeCalendar(String user, String name) {
         String body = "<?xml version=\"1.0\"?><c:mkcalendar xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
@@ -234,6 +240,17 @@ public final class Radicale implements AutoCloseable {
         }
         stop();
         throw new AssertionError("radicale did not listen on port " + port + " within " + START_WITHIN + ": " + log());
+    }
+
+    private void writeUsers() {
+        StringBuilder file = new StringBuilder();
+        users.forEach((login, password) ->
+                file.append(login).append(':').append(password).append('\n'));
+        try {
+            Files.writeString(dir.resolve("users"), file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private String log() {
