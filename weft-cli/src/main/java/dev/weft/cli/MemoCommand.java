@@ -348,9 +348,16 @@ final class MemoCommand implements Runnable {
     @Command(
             name = "calendar",
             mixinStandardHelpOptions = true,
-            description = "A Memo user's calendar as iCalendar (RFC 5545): export it, or import another calendar's"
-                    + " events.",
-            subcommands = {MemoCommand.CalendarExport.class, MemoCommand.CalendarImport.class})
+            description = "A Memo user's calendar: export it as iCalendar (RFC 5545), import another calendar's"
+                    + " events, or connect a CalDAV calendar and keep it in sync both ways.",
+            subcommands = {
+                MemoCommand.CalendarExport.class,
+                MemoCommand.CalendarImport.class,
+                MemoCalendarSyncCommand.Connect.class,
+                MemoCalendarSyncCommand.Sync.class,
+                MemoCalendarSyncCommand.Show.class,
+                MemoCalendarSyncCommand.Disconnect.class
+            })
     static final class Calendar implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;

@@ -487,4 +487,24 @@ final class CalendarSyncTest {
         assertThat(events("dana")).isEmpty();
         assertThat(radicale.objects("dana", name)).isEmpty();
     }
+
+    @Test
+    void theBackgroundSyncBringsInAChangeMadeOnTheServer() throws Exception {
+        connect("dana", "dana-pw");
+        List<WeftException> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AutoCloseable running =
+                memo.calendar().start(java.time.Duration.ofMillis(100), () -> List.of("dana"), (u, e) -> errors.add(e));
+        try {
+            radicale.put("dana", name, "later.ics", event("later", "Dentist", "20261125T130000Z", "20261125T140000Z"));
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+            while (events("dana").isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+        } finally {
+            running.close();
+        }
+
+        assertThat(events("dana")).extracting(Event::summary).containsExactly("Dentist");
+        assertThat(errors).isEmpty();
+    }
 }
