@@ -142,6 +142,7 @@ public final class CalDavBenchmark {
                     double bareIncremental = millis(start);
 
                     double latency = changeToAnswer(radicale, memo, store, interval, round);
+                    radicale.delete(USER, CALENDAR, "fresh" + round + ".ics");
                     if (round > 0) {
                         memoFirst.add(memoFull);
                         bareFirst.add(bareFull);
