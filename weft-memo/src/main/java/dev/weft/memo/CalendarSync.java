@@ -65,7 +65,8 @@ public final class CalendarSync {
     public Optional<Report> afterChange(String user, Instant now) {
         try {
             return Optional.of(settled(user, data.caldav().push(user, now), now));
-        } catch (WeftException e) {
+        } catch (RuntimeException e) {
+            // the change is Memo's either way; the next sync writes it (a WeftException was recorded)
             return Optional.empty();
         }
     }
@@ -94,6 +95,13 @@ public final class CalendarSync {
                             sync(user);
                         } catch (WeftException e) {
                             onError.accept(user, e);
+                        } catch (RuntimeException e) {
+                            onError.accept(
+                                    user,
+                                    new WeftException(
+                                            dev.weft.core.ErrorCode.E_CALENDAR_UNAVAILABLE,
+                                            "the sync failed: " + e,
+                                            e));
                         }
                     }
                 } catch (RuntimeException e) {

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Two-way sync of Memo's calendar with a real CalDAV server (Debian's Radicale, started by the test):
@@ -69,12 +71,23 @@ final class CalendarSyncTest {
 
     @BeforeEach
     void open() {
-        store = Stores.open("sqlite:" + dir.resolve("memo.db"));
+        use("sqlite");
+        name = "cal" + (++calendars);
+        radicale.makeCalendar("dana", name);
+    }
+
+    /** Memo on SQLite (the default) or on PostgreSQL. */
+    private void use(String kind) {
+        if (store != null) {
+            store.close();
+        }
+        store = Stores.open(
+                kind.equals("postgresql")
+                        ? dev.weft.store.EmbeddedPostgres.shared().freshUrl()
+                        : "sqlite:" + dir.resolve("memo.db"));
         memo = Memo.open(store, clock::get);
         memo.data().calendars().secrets().useKeyFile(dir.resolve("mail.key"));
         runner = Runner.builder().store(store).time(TimeSource.of(clock::get)).build();
-        name = "cal" + (++calendars);
-        radicale.makeCalendar("dana", name);
     }
 
     @AfterEach
@@ -166,8 +179,10 @@ final class CalendarSyncTest {
         assertThat(events("dana")).hasSize(1);
     }
 
-    @Test
-    void aConflictKeepsTheServersVersionAndTellsTheUserMemosChange() {
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aConflictKeepsTheServersVersionAndTellsTheUserMemosChange(String kind) {
+        use(kind);
         connect("dana", "dana-pw");
         radicale.put(
                 "dana", name, "standup.ics", event("standup-1", "Standup", "20261125T070000Z", "20261125T073000Z"));
@@ -218,8 +233,10 @@ final class CalendarSyncTest {
         assertThat(radicale.objects("omer", name)).hasSize(2);
     }
 
-    @Test
-    void laterSyncsAskOnlyForWhatChangedSinceTheServersToken() {
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void laterSyncsAskOnlyForWhatChangedSinceTheServersToken(String kind) {
+        use(kind);
         connect("dana", "dana-pw");
         radicale.put("dana", name, "a.ics", event("a", "A", "20261125T130000Z", "20261125T140000Z"));
         radicale.put("dana", name, "b.ics", event("b", "B", "20261125T150000Z", "20261125T160000Z"));
@@ -252,8 +269,10 @@ final class CalendarSyncTest {
 
     private int calls;
 
-    @Test
-    void movesAndDeletesGoBothWaysAndKeepWhatMemoDoesNotModel() {
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void movesAndDeletesGoBothWaysAndKeepWhatMemoDoesNotModel(String kind) {
+        use(kind);
         connect("dana", "dana-pw");
         radicale.put(
                 "dana",
@@ -302,8 +321,10 @@ final class CalendarSyncTest {
             + "BEGIN:DAYLIGHT\r\nDTSTART:19700327T020000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0300\r\n"
             + "END:DAYLIGHT\r\nEND:VTIMEZONE\r\n";
 
-    @Test
-    void aRecurringEventKeepsTheExceptionsMadeOnTheServer() {
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aRecurringEventKeepsTheExceptionsMadeOnTheServer(String kind) {
+        use(kind);
         connect("dana", "dana-pw");
         // every Monday 09:00, not on 7 Dec, and on 14 Dec at 11:00 instead
         radicale.put(
