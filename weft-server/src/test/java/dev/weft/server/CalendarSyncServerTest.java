@@ -64,8 +64,12 @@ final class CalendarSyncServerTest {
                 server.close();
             }
 
-            assertThat(memo.data().events().all("dana")).extracting(Event::summary).containsExactly("Dana's dentist");
-            assertThat(memo.data().events().all("omer")).extracting(Event::summary).containsExactly("Omer's gym");
+            assertThat(memo.data().events().all("dana"))
+                    .extracting(Event::summary)
+                    .containsExactly("Dana's dentist");
+            assertThat(memo.data().events().all("omer"))
+                    .extracting(Event::summary)
+                    .containsExactly("Omer's gym");
         }
     }
 
