@@ -109,6 +109,7 @@ public final class CalDavBenchmark {
                                     CalendarAccounts.Auth.PASSWORD,
                                     PASSWORD,
                                     Optional.of("Work"),
+                                    ZONE,
                                     Instant.now());
                     long start = System.nanoTime();
                     CalDavSync.Report report = memo.calendar().sync(USER);

@@ -92,9 +92,6 @@ final class MemoCalendarSyncCommand {
             String secret = secret();
             Memo memo = Storage.memo(store);
             Instant now = Instant.now();
-            if (memo.data().findUser(id).isEmpty()) {
-                memo.data().user(id, "en", zone(), now);
-            }
             CalDavSync.Connected connected = memo.data()
                     .caldav()
                     .connect(
@@ -104,6 +101,7 @@ final class MemoCalendarSyncCommand {
                             oauth2 ? CalendarAccounts.Auth.OAUTH2 : CalendarAccounts.Auth.PASSWORD,
                             secret,
                             Optional.ofNullable(calendar),
+                            zone(),
                             now);
             CalendarAccounts.Account account = connected.account();
             Optional<CalDavSync.Report> first;

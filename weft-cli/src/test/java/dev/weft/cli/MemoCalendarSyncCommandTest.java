@@ -108,12 +108,14 @@ final class MemoCalendarSyncCommandTest {
                 "dana");
         var noSuchCalendar = connect("dana-pw", "--calendar", "Nowhere", "--json");
         var shown = run(Map.of(), "memo", "calendar", "show", "--user", "dana");
+        var noUser = run(Map.of(), "memo", "calendar", "export", "--user", "dana");
 
         assertThat(wrongPassword.exitCode()).isEqualTo(ExitCodes.INVALID);
         assertThat(wrongPassword.err()).contains("E_CALENDAR_LOGIN_FAILED").contains("refused the login 'dana'");
         assertThat(noSecret.err()).contains("E_BAD_INPUT").contains("WEFT_CALDAV_SECRET");
         assertThat(notAUrl.err()).contains("E_BAD_INPUT").contains("not an http(s) URL");
         assertThat(shown.err()).contains("E_CALENDAR_NOT_CONFIGURED");
+        assertThat(noUser.err()).contains("no Memo user 'dana'");
         assertThat(noSuchCalendar.exitCode()).isEqualTo(ExitCodes.INVALID);
         assertThat(noSuchCalendar.json().path("error").path("code").asText()).isIn("E_NOT_FOUND");
     }

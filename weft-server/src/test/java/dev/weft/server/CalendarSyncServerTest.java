@@ -40,6 +40,7 @@ final class CalendarSyncServerTest {
                                 CalendarAccounts.Auth.PASSWORD,
                                 user + "-pw",
                                 Optional.empty(),
+                                ZoneId.of("Asia/Jerusalem"),
                                 Instant.now());
             }
             WeftServer server = WeftServer.builder()

@@ -128,7 +128,9 @@ public final class CalDavSync {
      * Connects {@code user} to the calendar behind {@code server} (the calendar itself, or a server root
      * or principal to discover calendars from): the one named {@code calendar} (its display name or the
      * last part of its path), else the first that holds events; when the user has no calendar there, one
-     * is made ({@code calendar}, else "Memo"). Replaces the user's connection; nothing is synced yet.
+     * is made ({@code calendar}, else "Memo"). Replaces the user's connection; nothing is synced yet. A
+     * user Memo does not know yet is made (English, {@code zone}) once the server has accepted the
+     * login, so a connection that fails leaves nothing behind.
      *
      * @throws WeftException {@code E_BAD_INPUT} for a URL that is not http(s); {@code E_CALENDAR_LOGIN_FAILED}
      *     when the server refuses the login; {@code E_CALENDAR_UNAVAILABLE} when it cannot be reached;
@@ -141,6 +143,7 @@ public final class CalDavSync {
             CalendarAccounts.Auth auth,
             String secret,
             Optional<String> calendar,
+            ZoneId zone,
             Instant now) {
         MemoData.requireUserId(user);
         URI url = url(server);
@@ -178,6 +181,9 @@ public final class CalDavSync {
             names = List.of(name);
         }
         CalDavClient.Found target = chosen.get();
+        if (data.findUser(user).isEmpty()) {
+            data.user(user, "en", zone, now);
+        }
         Account account = data.database()
                 .write(
                         "connect the calendar of " + user,

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Calendar objects as other servers and clients write them, read into Memo's events and written back
- * (no server: {@link dev.weft.memo.CalendarSyncTest} syncs with a real one), and multistatus answers in
+ * (no server: {@link dev.weft.memo.CalendarSyncIT} syncs with a real one), and multistatus answers in
  * the shapes servers give them.
  */
 final class CalDavObjectsTest {

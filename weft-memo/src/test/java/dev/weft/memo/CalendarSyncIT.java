@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * exceptions, a conflict keeps the server's version and tells the user, a server that goes down loses
  * nothing, a wrong password changes nothing, and two users never see each other's events.
  */
-final class CalendarSyncTest {
+final class CalendarSyncIT {
     /** Tuesday 24 November 2026, 10:00 in Jerusalem. */
     private static final Instant NOW = Instant.parse("2026-11-24T08:00:00Z");
 
@@ -106,6 +106,7 @@ final class CalendarSyncTest {
                         CalendarAccounts.Auth.PASSWORD,
                         password,
                         Optional.of(name),
+                        JERUSALEM,
                         NOW);
     }
 
@@ -424,6 +425,7 @@ final class CalendarSyncTest {
                             CalendarAccounts.Auth.PASSWORD,
                             "dana-pw",
                             Optional.empty(),
+                            JERUSALEM,
                             NOW);
             radicale.put("dana", name, "p.ics", event("p", "From the phone", "20261125T130000Z", "20261125T140000Z"));
             proxy.cutAfter(0);
