@@ -2,7 +2,6 @@ package dev.weft.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
@@ -10,10 +9,8 @@ import dev.weft.memo.CalendarSync;
 import dev.weft.memo.Memo;
 import dev.weft.memo.data.CalDavSync;
 import dev.weft.memo.data.CalendarAccounts;
-import java.io.Console;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -31,27 +28,6 @@ final class MemoCalendarSyncCommand {
 
     private MemoCalendarSyncCommand() {}
 
-    /** What the sync commands share: the user and {@code --json}. */
-    abstract static class SyncSubcommand extends StoreCommand {
-        @Option(
-                names = "--user",
-                paramLabel = "ID",
-                description = "Whose calendar (default: WEFT_USER, else your login).")
-        String user;
-
-        @Option(names = "--json", description = "Prints one JSON object.")
-        boolean json;
-
-        @Override
-        boolean json() {
-            return json;
-        }
-
-        String user() {
-            return MemoCommand.calendarUser(Optional.ofNullable(user));
-        }
-    }
-
     @Command(
             name = "connect",
             mixinStandardHelpOptions = true,
@@ -61,7 +37,7 @@ final class MemoCalendarSyncCommand {
                 "https://cloud.example.com/remote.php/dav/, https://apidata.googleusercontent.com/caldav/v2/ID/events/);",
                 "the password (or with --oauth2 an access token) is read from WEFT_CALDAV_SECRET, else asked for."
             })
-    static final class Connect extends SyncSubcommand {
+    static final class Connect extends MemoCommand.UserSubcommand {
         @Option(names = "--caldav", required = true, paramLabel = "URL", description = "The CalDAV server or calendar.")
         String url;
 
@@ -89,7 +65,7 @@ final class MemoCalendarSyncCommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            String secret = secret();
+            String secret = MemoMailCommand.secret(SECRET_VARIABLE, oauth2, login);
             Memo memo = Storage.memo(store);
             Instant now = Instant.now();
             CalDavSync.Connected connected = memo.data()
@@ -101,7 +77,7 @@ final class MemoCalendarSyncCommand {
                             oauth2 ? CalendarAccounts.Auth.OAUTH2 : CalendarAccounts.Auth.PASSWORD,
                             secret,
                             Optional.ofNullable(calendar),
-                            zone(),
+                            MemoMailCommand.zone(tz),
                             now);
             CalendarAccounts.Account account = connected.account();
             Optional<CalDavSync.Report> first;
@@ -132,44 +108,13 @@ final class MemoCalendarSyncCommand {
             shown(memo, id);
             return failed.isPresent() ? ExitCodes.FAILED : ExitCodes.OK;
         }
-
-        private ZoneId zone() {
-            if (tz == null) {
-                return ZoneId.systemDefault();
-            }
-            try {
-                return ZoneId.of(tz);
-            } catch (java.time.DateTimeException e) {
-                throw new WeftException(
-                        ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
-            }
-        }
-
-        private String secret() {
-            String secret = Env.get().get(SECRET_VARIABLE);
-            if (secret != null && !secret.isEmpty()) {
-                return secret;
-            }
-            Console console = System.console();
-            if (console == null) {
-                throw new WeftException(
-                        ErrorCode.E_BAD_INPUT,
-                        "no secret: set " + SECRET_VARIABLE + " to the password (or the OAuth2 token with --oauth2),"
-                                + " or run this at a terminal to be asked for it");
-            }
-            char[] typed = console.readPassword(oauth2 ? "OAuth2 access token for %s: " : "Password for %s: ", login);
-            if (typed == null || typed.length == 0) {
-                throw new WeftException(ErrorCode.E_BAD_INPUT, "no secret was typed");
-            }
-            return new String(typed);
-        }
     }
 
     @Command(
             name = "sync",
             mixinStandardHelpOptions = true,
             description = "Syncs the user's connected calendar both ways now, and says what changed and any conflict.")
-    static final class Sync extends SyncSubcommand {
+    static final class Sync extends MemoCommand.UserSubcommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
@@ -193,7 +138,7 @@ final class MemoCalendarSyncCommand {
             name = "show",
             mixinStandardHelpOptions = true,
             description = "Shows the user's connected calendar (not its secret), its last sync and last error.")
-    static final class Show extends SyncSubcommand {
+    static final class Show extends MemoCommand.UserSubcommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
@@ -216,7 +161,7 @@ final class MemoCalendarSyncCommand {
             name = "disconnect",
             mixinStandardHelpOptions = true,
             description = "Forgets the user's calendar connection and its secret; Memo keeps the events it has.")
-    static final class Disconnect extends SyncSubcommand {
+    static final class Disconnect extends MemoCommand.UserSubcommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();

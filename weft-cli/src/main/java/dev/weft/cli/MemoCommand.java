@@ -336,6 +336,27 @@ final class MemoCommand implements Runnable {
         }
     }
 
+    /** What the mailbox and calendar commands share: the user and {@code --json}. */
+    abstract static class UserSubcommand extends StoreCommand {
+        @Option(
+                names = "--user",
+                paramLabel = "ID",
+                description = "Whose mailbox or calendar (default: WEFT_USER, else your login).")
+        String user;
+
+        @Option(names = "--json", description = "Prints one JSON object.")
+        boolean json;
+
+        @Override
+        boolean json() {
+            return json;
+        }
+
+        String user() {
+            return calendarUser(Optional.ofNullable(user));
+        }
+    }
+
     /** The user a calendar command acts for: {@code --user}, else the default; printable and not blank. */
     static String calendarUser(Optional<String> user) {
         String id = user.orElseGet(MemoCommand::defaultUser);

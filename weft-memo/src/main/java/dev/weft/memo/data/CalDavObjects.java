@@ -301,6 +301,11 @@ final class CalDavObjects {
     }
 
     private static Event withId(Event e, String id, Optional<String> recurrence, List<LocalDate> exdates) {
+        return copy(e, id, recurrence, exdates, e.createdAt());
+    }
+
+    /** {@code e} under {@code id}, with another rule, exception days and time of making. */
+    static Event copy(Event e, String id, Optional<String> recurrence, List<LocalDate> exdates, Instant createdAt) {
         return new Event(
                 id,
                 e.summary(),
@@ -314,7 +319,7 @@ final class CalDavObjects {
                 e.reminderMinutesBefore(),
                 recurrence,
                 exdates,
-                e.createdAt(),
+                createdAt,
                 e.updatedAt());
     }
 

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -414,8 +413,13 @@ public final class CalDavSync {
                     continue;
                 }
                 Optional<Event> mine = Events.find(c, user, id);
-                Event theirs =
-                        mine.map(e -> createdAt(piece.event(), e.createdAt())).orElse(piece.event());
+                Event theirs = mine.map(e -> CalDavObjects.copy(
+                                piece.event(),
+                                id,
+                                piece.event().recurrence(),
+                                piece.event().exdates(),
+                                e.createdAt()))
+                        .orElse(piece.event());
                 if (mine.isEmpty()
                         || !CalDavObjects.fingerprint(mine.get()).equals(CalDavObjects.fingerprint(theirs))) {
                     Events.upsert(c, user, theirs);
@@ -638,24 +642,6 @@ public final class CalDavSync {
         }
     }
 
-    private static Event createdAt(Event e, Instant createdAt) {
-        return new Event(
-                e.id(),
-                e.summary(),
-                e.start(),
-                e.end(),
-                e.allDay(),
-                e.zone(),
-                e.description(),
-                e.location(),
-                e.attendees(),
-                e.reminderMinutesBefore(),
-                e.recurrence(),
-                e.exdates(),
-                createdAt,
-                e.updatedAt());
-    }
-
     private static ZoneId zone(Connection c, String user) throws SQLException {
         try (PreparedStatement select = c.prepareStatement("SELECT time_zone FROM memo_users WHERE id = ?")) {
             select.setString(1, user);
@@ -707,23 +693,14 @@ public final class CalDavSync {
             insert.setString(1, user);
             insert.setString(2, link.eventId());
             insert.setString(3, link.href());
-            if (link.recurrenceId().isPresent()) {
-                insert.setString(4, link.recurrenceId().get());
-            } else {
-                insert.setNull(4, Types.VARCHAR);
-            }
+            Tasks.setText(insert, 4, link.recurrenceId());
             insert.setString(5, link.fingerprint());
             insert.executeUpdate();
         }
     }
 
     private static void unlink(Connection c, String user, String eventId) throws SQLException {
-        try (PreparedStatement delete =
-                c.prepareStatement("DELETE FROM memo_caldav_events WHERE user_id = ? AND event_id = ?")) {
-            delete.setString(1, user);
-            delete.setString(2, eventId);
-            delete.executeUpdate();
-        }
+        deleteRow(c, "DELETE FROM memo_caldav_events WHERE user_id = ? AND event_id = ?", user, eventId);
     }
 
     private static void keepObject(Connection c, String user, String href, Optional<String> etag, String ics)
@@ -733,21 +710,20 @@ public final class CalDavSync {
                 c.prepareStatement("INSERT INTO memo_caldav_objects (user_id, href, etag, ics) VALUES (?, ?, ?, ?)")) {
             insert.setString(1, user);
             insert.setString(2, href);
-            if (etag.isPresent()) {
-                insert.setString(3, etag.get());
-            } else {
-                insert.setNull(3, Types.VARCHAR);
-            }
+            Tasks.setText(insert, 3, etag);
             insert.setString(4, ics);
             insert.executeUpdate();
         }
     }
 
     private static void forgetObject(Connection c, String user, String href) throws SQLException {
-        try (PreparedStatement delete =
-                c.prepareStatement("DELETE FROM memo_caldav_objects WHERE user_id = ? AND href = ?")) {
+        deleteRow(c, "DELETE FROM memo_caldav_objects WHERE user_id = ? AND href = ?", user, href);
+    }
+
+    private static void deleteRow(Connection c, String sql, String user, String key) throws SQLException {
+        try (PreparedStatement delete = c.prepareStatement(sql)) {
             delete.setString(1, user);
-            delete.setString(2, href);
+            delete.setString(2, key);
             delete.executeUpdate();
         }
     }

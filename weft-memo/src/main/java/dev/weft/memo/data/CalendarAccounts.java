@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
@@ -169,11 +168,7 @@ public final class CalendarAccounts {
     static void synced(Connection c, String user, Optional<String> token, Instant at) throws SQLException {
         try (PreparedStatement update = c.prepareStatement(
                 "UPDATE memo_caldav_accounts SET sync_token = ?, synced_at = ?, last_error = NULL WHERE user_id = ?")) {
-            if (token.isPresent()) {
-                update.setString(1, token.get());
-            } else {
-                update.setNull(1, Types.VARCHAR);
-            }
+            Tasks.setText(update, 1, token);
             update.setLong(2, at.toEpochMilli());
             update.setString(3, user);
             update.executeUpdate();
