@@ -25,6 +25,8 @@ public final class Main {
                                     Memo's IMAP search on a GreenMail mailbox of N messages: p50/p99 per kind, beside Jakarta Mail alone
               memory [--memories N] [--searches N]
                                     Memo's memory search with N memories of a user on SQLite and PostgreSQL: p50/p99, and of each part
+              caldav [--events N] [--changes C] [--rounds R] [--interval S]
+                                    Memo's CalDAV sync on Radicale: first and incremental sync beside the bare HTTP client; change to answer
               server [--seconds N] [--subscribers S] [--chats C]
                                     weft serve on SQLite: S live run event streams and C chat-completion clients for N s
               runs [--runs N] [--repeat R]
@@ -51,6 +53,7 @@ public final class Main {
                 case "memory" -> MemoryBenchmark.run(rest);
                 case "server" -> ServerBenchmark.run(rest);
                 case "runs" -> RunsListBenchmark.run(rest);
+                case "caldav" -> CalDavBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

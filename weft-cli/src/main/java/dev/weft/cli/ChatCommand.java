@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * message; the plan and its steps are shown as they run; an approval is asked inline ("yes"/"כן" goes
  * ahead, "no"/"לא" does not), and a question is answered by the next line. While it is open, Memo's
  * reminders fire (for every user of the store) and the user's are printed as they fall due, with any
- * that fired while no chat was open. Ctrl-C cancels the run in flight (at the prompt it leaves);
+ * that fired while no chat was open, and the user's connected CalDAV calendar is kept in sync. Ctrl-C cancels the run in flight (at the prompt it leaves);
  * Ctrl-D leaves.
  */
 @Command(
@@ -80,6 +80,7 @@ final class ChatCommand implements Callable<Integer> {
             Thread notices =
                     Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, memo, who));
             AutoCloseable mail = watchMail ? watchMail(out, memo, who) : () -> {};
+            AutoCloseable calendar = syncCalendar(out, memo, who);
             try {
                 return converse(out, memo, runner, who, inFlight);
             } finally {
@@ -87,8 +88,9 @@ final class ChatCommand implements Callable<Integer> {
                 reminders.stop();
                 try {
                     mail.close();
+                    calendar.close();
                 } catch (Exception ignored) {
-                    // leaving: the watch's connection goes with the process
+                    // leaving: the watch's connection and the sync go with the process
                 }
             }
         } catch (IOException e) {
@@ -151,6 +153,29 @@ final class ChatCommand implements Callable<Integer> {
             out.println("  (" + e.getMessage() + ")");
             return () -> {};
         }
+    }
+
+    /**
+     * Keeps the user's connected calendar in sync in the background (conflicts are printed as the
+     * notifications they are); each new error of a failing sync is printed once.
+     */
+    private static AutoCloseable syncCalendar(PrintWriter out, Memo memo, String who) {
+        if (memo.data().calendars().find(who).isEmpty()) {
+            return () -> {};
+        }
+        java.util.concurrent.atomic.AtomicReference<String> said =
+                new java.util.concurrent.atomic.AtomicReference<>("");
+        return memo.calendar().start(dev.weft.memo.CalendarSync.INTERVAL, () -> List.of(who), (user, e) -> {
+            String line = "  (calendar sync: " + e.code() + " " + e.getMessage() + ")";
+            if (!line.equals(said.getAndSet(line))) {
+                synchronized (out) {
+                    out.print("\r");
+                    out.println(line);
+                    out.print("you> ");
+                    out.flush();
+                }
+            }
+        });
     }
 
     /** Ctrl-C: cancels the run in flight, or leaves at the prompt. */

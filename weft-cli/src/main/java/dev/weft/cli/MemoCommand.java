@@ -363,6 +363,27 @@ final class MemoCommand implements Runnable {
         }
     }
 
+    /** What the mailbox and calendar commands share: the user and {@code --json}. */
+    abstract static class UserSubcommand extends StoreCommand {
+        @Option(
+                names = "--user",
+                paramLabel = "ID",
+                description = "Whose mailbox or calendar (default: WEFT_USER, else your login).")
+        String user;
+
+        @Option(names = "--json", description = "Prints one JSON object.")
+        boolean json;
+
+        @Override
+        boolean json() {
+            return json;
+        }
+
+        String user() {
+            return calendarUser(Optional.ofNullable(user));
+        }
+    }
+
     /** The user a calendar command acts for: {@code --user}, else the default; printable and not blank. */
     static String calendarUser(Optional<String> user) {
         String id = user.orElseGet(MemoCommand::defaultUser);
@@ -375,9 +396,16 @@ final class MemoCommand implements Runnable {
     @Command(
             name = "calendar",
             mixinStandardHelpOptions = true,
-            description = "A Memo user's calendar as iCalendar (RFC 5545): export it, or import another calendar's"
-                    + " events.",
-            subcommands = {MemoCommand.CalendarExport.class, MemoCommand.CalendarImport.class})
+            description = "A Memo user's calendar: export it as iCalendar (RFC 5545), import another calendar's"
+                    + " events, or connect a CalDAV calendar and keep it in sync both ways.",
+            subcommands = {
+                MemoCommand.CalendarExport.class,
+                MemoCommand.CalendarImport.class,
+                MemoCalendarSyncCommand.Connect.class,
+                MemoCalendarSyncCommand.Sync.class,
+                MemoCalendarSyncCommand.Show.class,
+                MemoCalendarSyncCommand.Disconnect.class
+            })
     static final class Calendar implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;

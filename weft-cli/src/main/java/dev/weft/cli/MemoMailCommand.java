@@ -14,7 +14,6 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
-import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,32 +45,49 @@ final class MemoMailCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /**
+     * A user's password or OAuth2 token: from {@code variable}, else typed at the terminal, never from
+     * the command line.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} when there is neither
+     */
+    static String secret(String variable, boolean oauth2, String login) {
+        String secret = Env.get().get(variable);
+        if (secret != null && !secret.isEmpty()) {
+            return secret;
+        }
+        Console console = System.console();
+        if (console == null) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT,
+                    "no secret: set " + variable + " to the password (or the OAuth2 token with --oauth2),"
+                            + " or run this at a terminal to be asked for it");
+        }
+        char[] typed = console.readPassword(oauth2 ? "OAuth2 access token for %s: " : "Password for %s: ", login);
+        if (typed == null || typed.length == 0) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "no secret was typed");
+        }
+        return new String(typed);
+    }
+
+    /** The zone {@code --tz} names, else the system's. @throws WeftException {@code E_BAD_INPUT} for no zone */
+    static ZoneId zone(String tz) {
+        if (tz == null) {
+            return ZoneId.systemDefault();
+        }
+        try {
+            return ZoneId.of(tz);
+        } catch (java.time.DateTimeException e) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
+        }
+    }
+
     /** Memo's data on {@code store}, its mail secrets under {@code $WEFT_HOME}. */
     static MemoData data(RunStore store) {
         MemoData data = MemoData.open(store);
         data.mail().secrets().useKeyFile(Storage.mailKey());
         return data;
-    }
-
-    /** What the mail commands share: the user and {@code --json}. */
-    abstract static class MailSubcommand extends StoreCommand {
-        @Option(
-                names = "--user",
-                paramLabel = "ID",
-                description = "Whose mailbox (default: WEFT_USER, else your login).")
-        String user;
-
-        @Option(names = "--json", description = "Prints one JSON object.")
-        boolean json;
-
-        @Override
-        boolean json() {
-            return json;
-        }
-
-        String user() {
-            return MemoCommand.calendarUser(Optional.ofNullable(user));
-        }
     }
 
     @Command(
@@ -82,7 +98,7 @@ final class MemoMailCommand implements Runnable {
                 "The password (or with --oauth2 an access token) is read from WEFT_MAIL_SECRET, else asked for;",
                 "it is kept encrypted with the key $WEFT_HOME/mail.key (made on first use, mode 600)."
             })
-    static final class Add extends MailSubcommand {
+    static final class Add extends MemoCommand.UserSubcommand {
         @Option(names = "--imap", required = true, paramLabel = "HOST:PORT", description = "The IMAP server.")
         String imap;
 
@@ -129,11 +145,11 @@ final class MemoMailCommand implements Runnable {
                         "--login " + login + " is not an email address: say which address mail is sent from with"
                                 + " --address");
             }
-            String secret = secret();
+            String secret = secret(SECRET_VARIABLE, oauth2, login);
             MemoData data = data(store);
             Instant now = Instant.now();
             if (data.findUser(id).isEmpty()) {
-                data.user(id, "en", zone(), now);
+                data.user(id, "en", zone(tz), now);
             }
             MailAccounts.Account account = data.mail()
                     .add(
@@ -157,44 +173,13 @@ final class MemoMailCommand implements Runnable {
             }
             return ExitCodes.OK;
         }
-
-        private ZoneId zone() {
-            if (tz == null) {
-                return ZoneId.systemDefault();
-            }
-            try {
-                return ZoneId.of(tz);
-            } catch (java.time.DateTimeException e) {
-                throw new WeftException(
-                        ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
-            }
-        }
-
-        private String secret() {
-            String secret = Env.get().get(SECRET_VARIABLE);
-            if (secret != null && !secret.isEmpty()) {
-                return secret;
-            }
-            Console console = System.console();
-            if (console == null) {
-                throw new WeftException(
-                        ErrorCode.E_BAD_INPUT,
-                        "no secret: set " + SECRET_VARIABLE + " to the password (or the OAuth2 token with --oauth2),"
-                                + " or run this at a terminal to be asked for it");
-            }
-            char[] typed = console.readPassword(oauth2 ? "OAuth2 access token for %s: " : "Password for %s: ", login);
-            if (typed == null || typed.length == 0) {
-                throw new WeftException(ErrorCode.E_BAD_INPUT, "no secret was typed");
-            }
-            return new String(typed);
-        }
     }
 
     @Command(
             name = "check",
             mixinStandardHelpOptions = true,
             description = "Connects to both of the user's servers and logs in; exit 0 when both answer.")
-    static final class Check extends MailSubcommand {
+    static final class Check extends MemoCommand.UserSubcommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
@@ -218,7 +203,7 @@ final class MemoMailCommand implements Runnable {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Shows the user's mailbox (not its secret).")
-    static final class Show extends MailSubcommand {
+    static final class Show extends MemoCommand.UserSubcommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
@@ -240,7 +225,7 @@ final class MemoMailCommand implements Runnable {
             name = "remove",
             mixinStandardHelpOptions = true,
             description = "Forgets the user's mailbox and its secret.")
-    static final class Remove extends MailSubcommand {
+    static final class Remove extends MemoCommand.UserSubcommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();

@@ -37,6 +37,12 @@ public enum ErrorCode {
     E_MAIL_NOT_CONFIGURED,
     /** The mail server cannot be reached, refuses the login, or fails; or the account's secret cannot be read. */
     E_MAIL_UNAVAILABLE,
+    /** The user has connected no calendar server: connect one with {@code weft memo calendar connect}. */
+    E_CALENDAR_NOT_CONFIGURED,
+    /** The calendar server cannot be reached or fails, or the connection's secret cannot be read. */
+    E_CALENDAR_UNAVAILABLE,
+    /** The calendar server refuses the login: the password or token is wrong, or has expired. */
+    E_CALENDAR_LOGIN_FAILED,
     /** A request to the server carries no API key, or one that is unknown or revoked. */
     E_UNAUTHORIZED,
     /** A request to the server is larger than it accepts. */

@@ -94,6 +94,7 @@ public final class Memo {
     private final Planner planner;
     private final PlanExecutor executor;
     private final Reminders reminders;
+    private final CalendarSync calendar;
 
     private Memo(MemoData data, Planner planner, Supplier<Instant> clock) {
         this(data, planner, clock, new MemoResolvers(data).registry());
@@ -103,6 +104,7 @@ public final class Memo {
         this.data = data;
         this.planner = planner;
         this.reminders = new Reminders(data, clock);
+        this.calendar = new CalendarSync(data, reminders, clock);
         this.executor = PlanExecutor.builder()
                 .name(EXECUTOR)
                 .resolvers(resolvers)
@@ -162,6 +164,11 @@ public final class Memo {
 
     public MemoData data() {
         return data;
+    }
+
+    /** The sync of users' connected CalDAV calendars: on demand, or started in the background. */
+    public CalendarSync calendar() {
+        return calendar;
     }
 
     /** Memo's reminders: start a scheduler on them to have them fire. */
@@ -510,8 +517,14 @@ public final class Memo {
         return ask(runner, request);
     }
 
-    /** A reminder that fell due, as its user reads it: in the language it was set in, in their zone. */
+    /**
+     * A notification as its user reads it: a calendar conflict as it was told them; a reminder that fell
+     * due in the language it was set in, in their zone.
+     */
     public String notice(Notification notification) {
+        if (CalendarSync.isConflict(notification)) {
+            return notification.text();
+        }
         User user = userOf(notification.user());
         String language = OfflinePlanner.languageOf(notification.text());
         return Replies.reminder(language, notification.text(), notification.dueAt(), notification.late(), user.zone());

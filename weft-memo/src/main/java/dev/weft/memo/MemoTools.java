@@ -74,6 +74,7 @@ public final class MemoTools {
     private final CalendarOperations calendar;
     private final MailOperations mail;
     private final MemoryOperations memory;
+    private final CalendarSync calendarSync;
 
     /** The tools over {@code data}; a change to a task brings its place in {@code reminders} up to date. */
     public MemoTools(MemoData data, Reminders reminders) {
@@ -98,6 +99,7 @@ public final class MemoTools {
         this.calendar = new CalendarOperations(data);
         this.mail = mail;
         this.memory = new MemoryOperations(data, embedder);
+        this.calendarSync = new CalendarSync(data, reminders, java.time.Instant::now);
     }
 
     /** Every tool of Memo's own data. */
@@ -204,6 +206,10 @@ public final class MemoTools {
                             OperationContext operation = operationContext(context);
                             ObjectNode result = calendar.apply(args, operation);
                             reminders.syncEvents(operation.user(), touched(result, "event", "events"), operation.now());
+                            if (!CalendarOperations.READS.contains(operation(args))) {
+                                // a connected calendar gets the change now (undo's calls too)
+                                calendarSync.afterChange(operation.user(), operation.now());
+                            }
                             return result;
                         })
                 .risk(args -> CalendarOperations.deletesMany(args) ? Risk.HIGH : Risk.LOW)

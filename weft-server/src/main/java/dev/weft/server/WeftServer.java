@@ -46,7 +46,8 @@ import java.util.function.Function;
 
 /**
  * {@code weft serve}: one process that serves Weft's HTTP API and the OpenAI-compatible endpoint on
- * Helidon's virtual-thread web server, fires Memo's reminders, and recovers runs whose process died.
+ * Helidon's virtual-thread web server, fires Memo's reminders, keeps users' connected calendars in
+ * sync, and recovers runs whose process died.
  * Every route but the health checks needs a bearer API key ({@link ApiKeys}). {@link #close} stops it
  * gracefully: no new requests, those in flight (and the runs they drive) finish, then it stops.
  * Thread-safe.
@@ -63,6 +64,7 @@ public final class WeftServer implements AutoCloseable {
     private final Optional<Scheduler> reminders;
     private final Optional<RecoveryWatcher> recovery;
     private final Optional<WebhookDispatcher> webhooks;
+    private final Optional<AutoCloseable> calendarSync;
 
     private WeftServer(
             WebServer web,
@@ -73,7 +75,8 @@ public final class WeftServer implements AutoCloseable {
             Duration drainTimeout,
             Optional<Scheduler> reminders,
             Optional<RecoveryWatcher> recovery,
-            Optional<WebhookDispatcher> webhooks) {
+            Optional<WebhookDispatcher> webhooks,
+            Optional<AutoCloseable> calendarSync) {
         this.web = web;
         this.host = host;
         this.backend = backend;
@@ -83,6 +86,7 @@ public final class WeftServer implements AutoCloseable {
         this.reminders = reminders;
         this.recovery = recovery;
         this.webhooks = webhooks;
+        this.calendarSync = calendarSync;
     }
 
     public static Builder builder() {
@@ -134,6 +138,13 @@ public final class WeftServer implements AutoCloseable {
         recovery.ifPresent(RecoveryWatcher::close);
         reminders.ifPresent(Scheduler::stop);
         webhooks.ifPresent(WebhookDispatcher::close);
+        calendarSync.ifPresent(sync -> {
+            try {
+                sync.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "the calendar sync did not stop: " + e);
+            }
+        });
     }
 
     /** The requests being answered now (for a graceful stop, and tests of it). */
@@ -153,6 +164,7 @@ public final class WeftServer implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port = 8080;
         private boolean reminders = true;
+        private Duration calendarSync = dev.weft.memo.CalendarSync.INTERVAL;
         private Duration recoveryInterval = Duration.ofSeconds(10);
         private Duration drainTimeout = Duration.ofSeconds(30);
         private Duration webhookInterval = Duration.ofSeconds(1);
@@ -225,6 +237,18 @@ public final class WeftServer implements AutoCloseable {
                 throw new IllegalArgumentException("port must be from 0 to 65535, was " + port);
             }
             this.port = port;
+            return this;
+        }
+
+        /**
+         * How often the users' connected CalDAV calendars are synced in the background (default {@link
+         * dev.weft.memo.CalendarSync#INTERVAL}); zero syncs them only when Memo changes them.
+         */
+        public Builder calendarSync(Duration interval) {
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("the calendar sync interval must not be negative, was " + interval);
+            }
+            this.calendarSync = interval;
             return this;
         }
 
@@ -394,8 +418,26 @@ public final class WeftServer implements AutoCloseable {
             Optional<RecoveryWatcher> watcher = recoveryInterval.isZero()
                     ? Optional.empty()
                     : Optional.of(RecoveryWatcher.start(built, recoveryInterval, graphsOf));
+            Optional<AutoCloseable> calendars = calendarSync.isZero()
+                    ? Optional.empty()
+                    : Optional.of(memo.calendar()
+                            .start(
+                                    calendarSync,
+                                    memo.calendar()::connectedUsers,
+                                    (user, e) -> LOG.log(
+                                            System.Logger.Level.WARNING,
+                                            "calendar sync of " + user + ": " + e.code() + " " + e.getMessage())));
             return new WeftServer(
-                    web, host, backend, routes.registered(), inFlight, drainTimeout, scheduler, watcher, dispatcher);
+                    web,
+                    host,
+                    backend,
+                    routes.registered(),
+                    inFlight,
+                    drainTimeout,
+                    scheduler,
+                    watcher,
+                    dispatcher,
+                    calendars);
         }
     }
 

@@ -57,6 +57,10 @@ public final class CalendarOperations {
             "truncateRecurring",
             "restore");
 
+    /** The operations that only read. */
+    public static final java.util.Set<String> READS =
+            java.util.Set.of("get", "getEvents", "checkConflicts", "getRecurringInstances");
+
     /** The most occurrences one listing returns. */
     static final int MAX_OCCURRENCES = 500;
 

@@ -72,7 +72,7 @@ import net.fortuna.ical4j.model.property.immutable.ImmutableVersion;
  * its attendees, and its reminder as a VALARM. Thread-safe.
  */
 public final class ICalendars {
-    private static final String PRODUCT = "-//Weft//Memo//EN";
+    static final String PRODUCT = "-//Weft//Memo//EN";
     /** The address of an attendee known by name only: the name goes in CN. */
     private static final URI NAMED = URI.create("urn:x-weft:attendee");
 
@@ -151,7 +151,7 @@ public final class ICalendars {
         });
     }
 
-    private static VEvent vevent(Event event, boolean zoned) {
+    static VEvent vevent(Event event, boolean zoned) {
         VEvent vevent = new VEvent(false);
         vevent.add(new Uid(event.id()));
         vevent.add(new DtStamp(event.updatedAt()));
@@ -191,7 +191,7 @@ public final class ICalendars {
     }
 
     /** The exception days, as the times the skipped occurrences would have started. */
-    private static ExDate<?> exdates(Event event, boolean zoned) {
+    static ExDate<?> exdates(Event event, boolean zoned) {
         ZonedDateTime first = event.start().atZone(event.zone());
         if (event.allDay()) {
             return new ExDate<>(new ParameterList(List.of(Value.DATE)), new DateList<>(event.exdates()));
@@ -207,7 +207,7 @@ public final class ICalendars {
     }
 
     /** The event a VEVENT describes, when Memo can keep it. */
-    private static Optional<Event> event(VEvent vevent, ZoneId userZone, Instant now) {
+    static Optional<Event> event(VEvent vevent, ZoneId userZone, Instant now) {
         Optional<DtStart<Temporal>> dtStart = vevent.getProperty(Property.DTSTART);
         if (dtStart.isEmpty()) {
             return Optional.empty();
@@ -295,14 +295,14 @@ public final class ICalendars {
         };
     }
 
-    private static LocalDate dayOf(Temporal value, ZoneId zone) {
+    static LocalDate dayOf(Temporal value, ZoneId zone) {
         return value instanceof LocalDate day
                 ? day
                 : instant(value, zone).atZone(zone).toLocalDate();
     }
 
     /** The event's UID, when it can serve as an id; else one made from what the event is. */
-    private static String id(VEvent vevent, String summary, Instant start) {
+    static String id(VEvent vevent, String summary, Instant start) {
         Optional<String> uid = text(vevent, Property.UID);
         if (uid.isPresent() && uid.get().length() <= 200 && uid.get().chars().noneMatch(Character::isISOControl)) {
             return uid.get();

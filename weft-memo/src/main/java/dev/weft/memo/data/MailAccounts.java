@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Each user's mail account: where their IMAP and SMTP servers are, how to log in, and the secret
- * (encrypted by {@link MailSecrets}). A user has at most one; adding another replaces it. Thread-safe.
+ * (encrypted by {@link Secrets}). A user has at most one; adding another replaces it. Thread-safe.
  */
 public final class MailAccounts {
     /** How a connection is protected. */
@@ -80,11 +80,11 @@ public final class MailAccounts {
     }
 
     private final AppDatabase db;
-    private final MailSecrets secrets;
+    private final Secrets secrets;
 
     private final java.util.Properties session = new java.util.Properties();
 
-    MailAccounts(AppDatabase db, MailSecrets secrets) {
+    MailAccounts(AppDatabase db, Secrets secrets) {
         this.db = db;
         this.secrets = secrets;
     }
@@ -106,7 +106,7 @@ public final class MailAccounts {
     }
 
     /** Where the secrets' key is kept. */
-    public MailSecrets secrets() {
+    public Secrets secrets() {
         return secrets;
     }
 
@@ -134,7 +134,16 @@ public final class MailAccounts {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "the mail secret (password or token) is empty");
         }
         Account account = new Account(
-                user, address, imapHost, imapPort, smtpHost, smtpPort, login, security, auth, secrets.encrypt(secret));
+                user,
+                address,
+                imapHost,
+                imapPort,
+                smtpHost,
+                smtpPort,
+                login,
+                security,
+                auth,
+                secrets.encrypt(secret, Secrets.Owner.MAIL));
         db.write("keep the mail account of " + user, c -> {
             delete(c, user);
             try (PreparedStatement insert = c.prepareStatement(
@@ -200,7 +209,7 @@ public final class MailAccounts {
 
     /** The secret of {@code account}, decrypted. Never log it. */
     public String secret(Account account) {
-        return secrets.decrypt(account.sealedSecret());
+        return secrets.decrypt(account.sealedSecret(), Secrets.Owner.MAIL);
     }
 
     /** Forgets {@code user}'s account; whether they had one. */

@@ -31,6 +31,8 @@ public final class MemoData {
     private final Notifications notifications;
     private final MailAccounts mail;
     private final Memories memories;
+    private final CalendarAccounts calendars;
+    private final CalDavSync caldav;
 
     private MemoData(AppDatabase db) {
         this.db = db;
@@ -39,8 +41,11 @@ public final class MemoData {
         this.events = new Events(db);
         this.conversation = new Conversation(db);
         this.notifications = new Notifications(db);
-        this.mail = new MailAccounts(db, new MailSecrets(MailSecrets.defaultKeyFile()));
+        Secrets secrets = new Secrets(Secrets.defaultKeyFile());
+        this.mail = new MailAccounts(db, secrets);
         this.memories = new Memories(db);
+        this.calendars = new CalendarAccounts(db, secrets);
+        this.caldav = new CalDavSync(this, calendars);
     }
 
     /**
@@ -70,6 +75,16 @@ public final class MemoData {
     /** Each user's mail account. */
     public MailAccounts mail() {
         return mail;
+    }
+
+    /** Each user's connection to a CalDAV calendar (its secret under the same key as the mail accounts'). */
+    public CalendarAccounts calendars() {
+        return calendars;
+    }
+
+    /** Two-way sync of each user's calendar with the CalDAV calendar they connected. */
+    public CalDavSync caldav() {
+        return caldav;
     }
 
     /** What fired for each user (reminders falling due). */

@@ -23,7 +23,7 @@ import java.util.Set;
  * and time or how it repeats, and what a bulk delete waiting for approval would remove. Templates
  * only, no model. Stateless.
  */
-final class CalendarReplies {
+public final class CalendarReplies {
     private static final DateTimeFormatter EN_TIME = DateTimeFormatter.ofPattern("EEE d MMM, HH:mm", Locale.ENGLISH);
     private static final DateTimeFormatter EN_DAY = DateTimeFormatter.ofPattern("EEE d MMM", Locale.ENGLISH);
     private static final DateTimeFormatter EN_DATE = DateTimeFormatter.ofPattern("d MMM", Locale.ENGLISH);
@@ -152,7 +152,7 @@ final class CalendarReplies {
     }
 
     /** When an event takes place: how it repeats, or its day and time. */
-    static String when(String language, JsonNode event, ZoneId zone) {
+    public static String when(String language, JsonNode event, ZoneId zone) {
         return event.path("recurrence").isTextual() ? repeats(language, event, zone) : eventTime(language, event, zone);
     }
 

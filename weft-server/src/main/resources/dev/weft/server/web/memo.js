@@ -156,12 +156,15 @@ export function initMemo() {
   });
 }
 
-/** Pops up each reminder as it falls due, for as long as {@code signal} is not aborted. */
+/**
+ * Pops up each reminder as it falls due, and each calendar conflict as a sync finds it, for as long as
+ * {@code signal} is not aborted.
+ */
 export async function watchReminders(signal) {
   while (!signal.aborted) {
     try {
       await stream('/api/memo/notifications', (ev) => {
-        if (ev.event === 'reminder.due') {
+        if (ev.event === 'reminder.due' || ev.event === 'calendar.conflict') {
           const n = JSON.parse(ev.data);
           toast(n.notice ?? n.text, 'reminder');
         }

@@ -20,17 +20,28 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Mail passwords and tokens encrypted at rest: AES-256-GCM under a key kept in a file outside the
- * database ({@code $WEFT_HOME/mail.key}, made on first use, readable by its owner only). A stolen
- * database without the key file holds no secret. Thread-safe.
+ * Users' passwords and tokens (their mail account's and their calendar connection's) encrypted at rest:
+ * AES-256-GCM under a key kept in a file outside the database ({@code $WEFT_HOME/mail.key}, made on
+ * first use, readable by its owner only; the name is kept from when it held mail secrets only). A
+ * stolen database without the key file holds no secret. Thread-safe.
  */
-public final class MailSecrets {
+public final class Secrets {
+    /**
+     * Whose secret it is, for the error when it cannot be read: the code to report and the command
+     * that keeps it again.
+     */
+    record Owner(ErrorCode code, String what, String again) {
+        static final Owner MAIL = new Owner(ErrorCode.E_MAIL_UNAVAILABLE, "mail", "'weft memo mail add'");
+        static final Owner CALENDAR =
+                new Owner(ErrorCode.E_CALENDAR_UNAVAILABLE, "calendar", "'weft memo calendar connect'");
+    }
+
     private static final int IV_BYTES = 12;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final AtomicReference<Path> keyFile;
 
-    MailSecrets(Path keyFile) {
+    Secrets(Path keyFile) {
         this.keyFile = new AtomicReference<>(keyFile);
     }
 
@@ -50,12 +61,12 @@ public final class MailSecrets {
         return keyFile.get();
     }
 
-    String encrypt(String secret) {
+    String encrypt(String secret, Owner owner) {
         try {
             byte[] iv = new byte[IV_BYTES];
             RANDOM.nextBytes(iv);
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.ENCRYPT_MODE, key(true), new GCMParameterSpec(128, iv));
+            cipher.init(Cipher.ENCRYPT_MODE, key(true, owner), new GCMParameterSpec(128, iv));
             byte[] sealed = cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8));
             byte[] out = new byte[iv.length + sealed.length];
             System.arraycopy(iv, 0, out, 0, iv.length);
@@ -66,28 +77,29 @@ public final class MailSecrets {
         }
     }
 
-    String decrypt(String stored) {
+    String decrypt(String stored, Owner owner) {
         try {
             byte[] in = Base64.getDecoder().decode(stored);
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.DECRYPT_MODE, key(false), new GCMParameterSpec(128, in, 0, IV_BYTES));
+            cipher.init(Cipher.DECRYPT_MODE, key(false, owner), new GCMParameterSpec(128, in, 0, IV_BYTES));
             return new String(cipher.doFinal(in, IV_BYTES, in.length - IV_BYTES), StandardCharsets.UTF_8);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new WeftException(
-                    ErrorCode.E_MAIL_UNAVAILABLE,
-                    "the mail secret cannot be read with the key in " + keyFile()
-                            + " (was the key file replaced?); add the account again with 'weft memo mail add'");
+                    owner.code(),
+                    "the " + owner.what() + " secret cannot be read with the key in " + keyFile()
+                            + " (was the key file replaced?); keep it again with " + owner.again());
         }
     }
 
-    private SecretKey key(boolean create) {
+    private SecretKey key(boolean create, Owner owner) {
         Path file = keyFile();
         try {
             if (!Files.exists(file)) {
                 if (!create) {
                     throw new WeftException(
-                            ErrorCode.E_MAIL_UNAVAILABLE,
-                            "the mail key " + file + " is missing; add the account again with 'weft memo mail add'");
+                            owner.code(),
+                            "the key " + file + " of the " + owner.what() + " secret is missing; keep it again with "
+                                    + owner.again());
                 }
                 make(file);
             }
@@ -95,7 +107,7 @@ public final class MailSecrets {
                     .decode(Files.readString(file, StandardCharsets.US_ASCII).trim());
             return new SecretKeySpec(bytes, "AES");
         } catch (IOException e) {
-            throw new WeftException(ErrorCode.E_MAIL_UNAVAILABLE, "cannot read the mail key " + file + ": " + e);
+            throw new WeftException(owner.code(), "cannot read the secrets' key " + file + ": " + e);
         }
     }
 

@@ -1,0 +1,240 @@
+package dev.weft.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Json;
+import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
+import dev.weft.memo.CalendarSync;
+import dev.weft.memo.Memo;
+import dev.weft.memo.data.CalDavSync;
+import dev.weft.memo.data.CalendarAccounts;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code weft memo calendar connect|sync|show|disconnect}: a user's CalDAV calendar (Google with an
+ * OAuth2 token, iCloud, Fastmail, Nextcloud, Radicale, Baïkal) kept in sync with Memo's. The password
+ * or token is read from {@code WEFT_CALDAV_SECRET} or a prompt, never from the command line, and kept
+ * encrypted under the key {@code $WEFT_HOME/mail.key}.
+ */
+final class MemoCalendarSyncCommand {
+    /** The environment variable the secret is read from before a prompt is tried. */
+    static final String SECRET_VARIABLE = "WEFT_CALDAV_SECRET";
+
+    private MemoCalendarSyncCommand() {}
+
+    @Command(
+            name = "connect",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Connects the user's CalDAV calendar, replacing the one they had, and syncs it once.",
+                "URL is the calendar itself or the server's root (https://caldav.fastmail.com/,",
+                "https://cloud.example.com/remote.php/dav/, https://apidata.googleusercontent.com/caldav/v2/ID/events/);",
+                "the password (or with --oauth2 an access token) is read from WEFT_CALDAV_SECRET, else asked for."
+            })
+    static final class Connect extends MemoCommand.UserSubcommand {
+        @Option(names = "--caldav", required = true, paramLabel = "URL", description = "The CalDAV server or calendar.")
+        String url;
+
+        @Option(names = "--login", required = true, paramLabel = "L", description = "The login on the server.")
+        String login;
+
+        @Option(
+                names = "--oauth2",
+                description = "The secret is an OAuth2 access token (Bearer, as Google wants), not a password.")
+        boolean oauth2;
+
+        @Option(
+                names = "--calendar",
+                paramLabel = "NAME",
+                description = "Which of the user's calendars (its name); made when they have none"
+                        + " (default: the first that holds events).")
+        String calendar;
+
+        @Option(
+                names = "--tz",
+                paramLabel = "ZONE",
+                description = "The zone of a user Memo does not know yet (default: the system's).")
+        String tz;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            String secret = MemoMailCommand.secret(SECRET_VARIABLE, oauth2, login);
+            Memo memo = Storage.memo(store);
+            Instant now = Instant.now();
+            CalDavSync.Connected connected = memo.data()
+                    .caldav()
+                    .connect(
+                            id,
+                            url,
+                            login,
+                            oauth2 ? CalendarAccounts.Auth.OAUTH2 : CalendarAccounts.Auth.PASSWORD,
+                            secret,
+                            Optional.ofNullable(calendar),
+                            MemoMailCommand.zone(tz),
+                            now);
+            CalendarAccounts.Account account = connected.account();
+            Optional<CalDavSync.Report> first;
+            Optional<WeftException> failed = Optional.empty();
+            try {
+                first = Optional.of(memo.calendar().sync(id));
+            } catch (WeftException e) {
+                first = Optional.empty();
+                failed = Optional.of(e);
+            }
+            if (json) {
+                ObjectNode node = describe(account);
+                node.put("made", connected.made());
+                connected.calendars().forEach(node.putArray("calendars")::add);
+                first.ifPresent(r -> node.set("sync", report(memo, id, r)));
+                failed.ifPresent(e ->
+                        node.putObject("error").put("code", e.code().name()).put("message", e.getMessage()));
+                out.println(Json.write(node));
+            } else {
+                out.println(
+                        "Connected " + id + " to '" + account.calendarName() + "' (" + account.calendar() + ", login "
+                                + login + (connected.made() ? "; made it, the account had no calendar" : "") + ").");
+                first.ifPresent(r -> print(out, memo, id, r));
+                failed.ifPresent(e -> out.println("The first sync failed (" + e.code() + "): " + e.getMessage()));
+                out.println("Memo keeps it in sync while 'weft chat' or 'weft serve' runs; sync by hand with"
+                        + " 'weft memo calendar sync --user " + id + "'.");
+            }
+            shown(memo, id);
+            return failed.isPresent() ? ExitCodes.FAILED : ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "sync",
+            mixinStandardHelpOptions = true,
+            description = "Syncs the user's connected calendar both ways now, and says what changed and any conflict.")
+    static final class Sync extends MemoCommand.UserSubcommand {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            Memo memo = Storage.memo(store);
+            CalDavSync.Report report = memo.calendar().sync(id);
+            if (json) {
+                ObjectNode node = report(memo, id, report);
+                node.put(
+                        "calendar",
+                        memo.data().calendars().require(id).calendar().toString());
+                out.println(Json.write(node));
+            } else {
+                print(out, memo, id, report);
+            }
+            shown(memo, id);
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "show",
+            mixinStandardHelpOptions = true,
+            description = "Shows the user's connected calendar (not its secret), its last sync and last error.")
+    static final class Show extends MemoCommand.UserSubcommand {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            CalendarAccounts.Account account =
+                    MemoMailCommand.data(store).calendars().require(id);
+            if (json) {
+                out.println(Json.write(describe(account)));
+            } else {
+                out.println("'" + account.calendarName() + "' " + account.calendar() + " (login " + account.login()
+                        + (account.auth() == CalendarAccounts.Auth.OAUTH2 ? ", OAuth2" : "") + ")");
+                out.println("  last sync: "
+                        + account.syncedAt().map(Instant::toString).orElse("never")
+                        + account.lastError().map(e -> "; last error: " + e).orElse(""));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "disconnect",
+            mixinStandardHelpOptions = true,
+            description = "Forgets the user's calendar connection and its secret; Memo keeps the events it has.")
+    static final class Disconnect extends MemoCommand.UserSubcommand {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            var data = MemoMailCommand.data(store);
+            CalendarAccounts.Account account = data.calendars().require(id);
+            data.caldav().disconnect(id);
+            if (json) {
+                ObjectNode node = Json.object();
+                node.put("disconnected", id);
+                node.put("calendar", account.calendar().toString());
+                out.println(Json.write(node));
+            } else {
+                out.println("Disconnected " + id + " from '" + account.calendarName() + "'; Memo keeps its "
+                        + data.events().all(id).size() + " events.");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static ObjectNode describe(CalendarAccounts.Account account) {
+        ObjectNode node = Json.object();
+        node.put("user", account.user());
+        node.put("server", account.server().toString());
+        node.put("calendar", account.calendar().toString());
+        node.put("name", account.calendarName());
+        node.put("login", account.login());
+        node.put("auth", account.auth().name().toLowerCase(Locale.ROOT));
+        account.syncedAt().ifPresent(at -> node.put("syncedAt", at.toString()));
+        account.lastError().ifPresent(e -> node.put("lastError", e));
+        return node;
+    }
+
+    private static ObjectNode report(Memo memo, String user, CalDavSync.Report report) {
+        ObjectNode node = Json.object();
+        node.put("full", report.full());
+        node.put("pulled", report.pulled());
+        node.put("removed", report.removed());
+        node.put("pushed", report.pushed());
+        node.put("deleted", report.deleted());
+        ArrayNode conflicts = node.putArray("conflicts");
+        CalendarSync sync = memo.calendar();
+        for (CalDavSync.Conflict conflict : report.conflicts()) {
+            ObjectNode c = conflicts.addObject();
+            c.put("eventId", conflict.eventId());
+            c.put("summary", conflict.summary());
+            c.put("message", sync.describe(user, conflict));
+        }
+        return node;
+    }
+
+    /** Marks the conflicts this command printed as shown, so that a chat does not tell them again. */
+    private static void shown(Memo memo, String user) {
+        memo.data()
+                .notifications()
+                .delivered(
+                        user,
+                        memo.data().notifications().pending(user).stream()
+                                .filter(n -> n.type().equals(CalendarSync.CONFLICT))
+                                .map(n -> n.id())
+                                .toList(),
+                        Instant.now());
+    }
+
+    private static void print(PrintWriter out, Memo memo, String user, CalDavSync.Report report) {
+        out.println("Synced" + (report.full() ? " (every event compared)" : "") + ": " + report.pulled()
+                + " in, " + report.removed() + " removed here, " + report.pushed() + " out, " + report.deleted()
+                + " deleted there"
+                + (report.conflicts().isEmpty()
+                        ? "."
+                        : "; " + report.conflicts().size() + " conflict"
+                                + (report.conflicts().size() == 1 ? ":" : "s:")));
+        for (CalDavSync.Conflict conflict : report.conflicts()) {
+            out.println("  " + memo.calendar().describe(user, conflict));
+        }
+    }
+}
