@@ -3,6 +3,7 @@ package dev.weft.memo.data;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.WeftException;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.Secrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,7 +15,7 @@ import java.util.Optional;
 
 /**
  * Each user's mail account: where their IMAP and SMTP servers are, how to log in, and the secret
- * (encrypted by {@link MailSecrets}). A user has at most one; adding another replaces it. Thread-safe.
+ * (encrypted by {@link Secrets}). A user has at most one; adding another replaces it. Thread-safe.
  */
 public final class MailAccounts {
     /** How a connection is protected. */
@@ -80,11 +81,11 @@ public final class MailAccounts {
     }
 
     private final AppDatabase db;
-    private final MailSecrets secrets;
+    private final Secrets secrets;
 
     private final java.util.Properties session = new java.util.Properties();
 
-    MailAccounts(AppDatabase db, MailSecrets secrets) {
+    MailAccounts(AppDatabase db, Secrets secrets) {
         this.db = db;
         this.secrets = secrets;
     }
@@ -106,7 +107,7 @@ public final class MailAccounts {
     }
 
     /** Where the secrets' key is kept. */
-    public MailSecrets secrets() {
+    public Secrets secrets() {
         return secrets;
     }
 

@@ -2,6 +2,7 @@ package dev.weft.memo.data;
 
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.Secrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,7 +40,12 @@ public final class MemoData {
         this.events = new Events(db);
         this.conversation = new Conversation(db);
         this.notifications = new Notifications(db);
-        this.mail = new MailAccounts(db, new MailSecrets(MailSecrets.defaultKeyFile()));
+        this.mail = new MailAccounts(
+                db,
+                Secrets.inFile(
+                        Secrets.defaultKeyFile(),
+                        dev.weft.core.ErrorCode.E_MAIL_UNAVAILABLE,
+                        "add the account again with 'weft memo mail add'"));
         this.memories = new Memories(db);
     }
 

@@ -1,4 +1,4 @@
-package dev.weft.memo.data;
+package dev.weft.store;
 
 import dev.weft.core.ErrorCode;
 import dev.weft.core.WeftException;
@@ -20,22 +20,38 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Mail passwords and tokens encrypted at rest: AES-256-GCM under a key kept in a file outside the
- * database ({@code $WEFT_HOME/mail.key}, made on first use, readable by its owner only). A stolen
- * database without the key file holds no secret. Thread-safe.
+ * Secrets an application keeps in its tables (mail passwords and tokens, webhook secrets), encrypted
+ * at rest: AES-256-GCM under a key kept in a file outside the database ({@code $WEFT_HOME/mail.key},
+ * made on first use, readable by its owner only). A stolen database without the key file holds no
+ * secret. Thread-safe.
  */
-public final class MailSecrets {
+public final class Secrets {
     private static final int IV_BYTES = 12;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final AtomicReference<Path> keyFile;
+    private final ErrorCode code;
+    private final String remedy;
 
-    MailSecrets(Path keyFile) {
+    private Secrets(Path keyFile, ErrorCode code, String remedy) {
         this.keyFile = new AtomicReference<>(keyFile);
+        this.code = code;
+        this.remedy = remedy;
+    }
+
+    /**
+     * Secrets under the key in {@code keyFile}; a secret that cannot be read fails with {@code code}
+     * and a message ending with {@code remedy} (what to do: "add the account again with …").
+     */
+    public static Secrets inFile(Path keyFile, ErrorCode code, String remedy) {
+        return new Secrets(
+                java.util.Objects.requireNonNull(keyFile, "keyFile"),
+                java.util.Objects.requireNonNull(code, "code"),
+                java.util.Objects.requireNonNull(remedy, "remedy"));
     }
 
     /** {@code $WEFT_HOME/mail.key}, else {@code ~/.weft/mail.key}. */
-    static Path defaultKeyFile() {
+    public static Path defaultKeyFile() {
         String home = System.getenv("WEFT_HOME");
         Path base = home == null || home.isBlank() ? Path.of(System.getProperty("user.home"), ".weft") : Path.of(home);
         return base.resolve("mail.key");
@@ -50,7 +66,8 @@ public final class MailSecrets {
         return keyFile.get();
     }
 
-    String encrypt(String secret) {
+    /** {@code secret} sealed under the key (made if there is none yet), as text to store. */
+    public String encrypt(String secret) {
         try {
             byte[] iv = new byte[IV_BYTES];
             RANDOM.nextBytes(iv);
@@ -66,7 +83,12 @@ public final class MailSecrets {
         }
     }
 
-    String decrypt(String stored) {
+    /**
+     * A secret {@link #encrypt} sealed.
+     *
+     * @throws WeftException with this instance's code when the key is missing or is not the one it was sealed with
+     */
+    public String decrypt(String stored) {
         try {
             byte[] in = Base64.getDecoder().decode(stored);
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
@@ -74,9 +96,9 @@ public final class MailSecrets {
             return new String(cipher.doFinal(in, IV_BYTES, in.length - IV_BYTES), StandardCharsets.UTF_8);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new WeftException(
-                    ErrorCode.E_MAIL_UNAVAILABLE,
-                    "the mail secret cannot be read with the key in " + keyFile()
-                            + " (was the key file replaced?); add the account again with 'weft memo mail add'");
+                    code,
+                    "the secret cannot be read with the key in " + keyFile() + " (was the key file replaced?); "
+                            + remedy);
         }
     }
 
@@ -85,9 +107,7 @@ public final class MailSecrets {
         try {
             if (!Files.exists(file)) {
                 if (!create) {
-                    throw new WeftException(
-                            ErrorCode.E_MAIL_UNAVAILABLE,
-                            "the mail key " + file + " is missing; add the account again with 'weft memo mail add'");
+                    throw new WeftException(code, "the key " + file + " is missing; " + remedy);
                 }
                 make(file);
             }
@@ -95,7 +115,7 @@ public final class MailSecrets {
                     .decode(Files.readString(file, StandardCharsets.US_ASCII).trim());
             return new SecretKeySpec(bytes, "AES");
         } catch (IOException e) {
-            throw new WeftException(ErrorCode.E_MAIL_UNAVAILABLE, "cannot read the mail key " + file + ": " + e);
+            throw new WeftException(code, "cannot read the key " + file + ": " + e);
         }
     }
 
