@@ -15,6 +15,7 @@ import dev.weft.llm.ModelSettings;
 import dev.weft.llm.Models;
 import dev.weft.llm.Provider;
 import dev.weft.llm.workflow.AgentNodeType;
+import dev.weft.mailflow.Mailflow;
 import dev.weft.memo.Memo;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
@@ -58,6 +59,18 @@ final class Storage {
                 : Memo.open(store, Model.create(config), TimeSource.system());
         memo.data().mail().secrets().useKeyFile(mailKey());
         return memo;
+    }
+
+    /**
+     * Mailflow on {@code store}: its agents offline unless the environment or {@code
+     * $WEFT_HOME/config.json} names a model, its secrets under {@code $WEFT_HOME/mail.key}.
+     */
+    static Mailflow mailflow(RunStore store) {
+        return Mailflow.builder()
+                .store(store)
+                .models(Models.resolve(ModelSettings.none("flags"), Env.get()))
+                .keyFile(mailKey())
+                .build();
     }
 
     /** Where the key of users' mail secrets is kept: {@code $WEFT_HOME/mail.key}. */
@@ -104,6 +117,9 @@ final class Storage {
      * PlanExecutorProvider} on the class path).
      */
     static Graph graphOf(Run run, RunStore store) {
+        if (Mailflow.isMailflowRun(run)) {
+            return mailflow(store).graphOf(run).orElseThrow();
+        }
         if (PlanExecutor.isPlanRun(run)) {
             String name = PlanExecutor.executorName(run)
                     .orElseThrow(() -> new GraphInvalidException("run '" + run.id() + "' is a plan run of an unnamed"

@@ -94,6 +94,11 @@ public final class Mailflow {
         return secrets;
     }
 
+    /** The venue mailboxes' client. */
+    Mailer mailer() {
+        return mailer;
+    }
+
     /** The node and tool types a venue's template may use. */
     public NodeTypes nodeTypes() {
         return types;

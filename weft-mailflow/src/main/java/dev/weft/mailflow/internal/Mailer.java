@@ -53,6 +53,8 @@ public final class Mailer {
             props.put("mail." + protocol + ".writetimeout", String.valueOf(TIMEOUT_MILLIS));
         }
         props.put("mail." + smtp + ".auth", "true");
+        // Reading a message must not mark it read: the venue's people still see it as new.
+        props.put("mail." + imap + ".peek", "true");
         if (box.security() == Venue.Security.STARTTLS) {
             props.put("mail.imap.starttls.enable", "true");
             props.put("mail.imap.starttls.required", "true");

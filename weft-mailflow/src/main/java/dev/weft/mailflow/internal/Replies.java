@@ -89,7 +89,10 @@ public final class Replies {
                     : "from " + day(first, language) + " to " + day(last, language);
         }
         List<String> each = days.stream().map(d -> day(d, language)).toList();
-        return String.join(language.equals("he") ? " ו" : " and ", each);
+        if (language.equals("he")) {
+            return String.join(" ", each.subList(0, each.size() - 1)) + " " + prefixed("ו", each.get(each.size() - 1));
+        }
+        return String.join(" and ", each);
     }
 
     private static String greeting(Inquiry parse) {
@@ -128,8 +131,8 @@ public final class Replies {
                     .append(event(parse))
                     .append(" ל-")
                     .append(guests)
-                    .append(" אורחים ב")
-                    .append(venue)
+                    .append(" אורחים ")
+                    .append(prefixed("ב", venue))
                     .append(".\n\n");
         } else {
             body.append("Thank you for your inquiry about ")
@@ -247,8 +250,8 @@ public final class Replies {
         List<String> missing = parse.missing();
         StringBuilder body = new StringBuilder(greeting(parse)).append("\n\n");
         if (hebrew) {
-            body.append("תודה שפנית ל")
-                    .append(venue)
+            body.append("תודה שפנית ")
+                    .append(prefixed("ל", venue))
                     .append(". נשמח לעזור ב")
                     .append(parse.eventType().isPresent() ? "ארגון " + event(parse) : "ארגון האירוע")
                     .append(".\n");
@@ -331,7 +334,13 @@ public final class Replies {
         }
         String last = items.get(items.size() - 1);
         String head = String.join(", ", items.subList(0, items.size() - 1));
-        return language.equals("he") ? head + " ו" + last : head + " and " + last;
+        return language.equals("he") ? head + " " + prefixed("ו", last) : head + " and " + last;
+    }
+
+    /** A Hebrew one-letter prefix (ב, ל, ו) on a word: joined to a Hebrew word, with a hyphen to any other. */
+    static String prefixed(String prefix, String word) {
+        char first = word.isEmpty() ? ' ' : word.charAt(0);
+        return first >= '\u05d0' && first <= '\u05ea' ? prefix + word : prefix + "-" + word;
     }
 
     private static String money(Inquiry.Budget budget) {
