@@ -68,93 +68,129 @@ public final class InquiryRules {
     private static final String EN_GUEST_NOUN =
             "(?:guests?|people|persons?|pax|attendees|adults|invitees|participants|ppl"
                     + "|covers|heads|diners|visitors|employees|colleagues|friends|family\\s+members|kids|children|delegates|pp"
-                    + "|of\\s+us|individuals|seated|standing)";
+                    + "|of\\s+us|individuals|seated|standing|ladies|women|men|girls|boys|students|members|seniors|teens|teenagers|youngsters|kids)";
     private static final String NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.ENGLISH_WORD + ")";
+    private static final String NOT_A_COUNT =
+            "(?!\\s*(?:hours?|hrs?|minutes?|mins?|days?|nights?|am|pm|a\\.m|p\\.m|o'?clock|:|%|\\$|usd|eur|nis|ils"
+                    + "|k\\b|courses?|years?|weeks?|months?|couples|rooms?|tables?|st\\b|nd\\b|rd\\b|th\\b|[./-]\\d))";
     private static final List<Pattern> EN_GUESTS = List.of(
-            Pattern.compile("(?i)\\b" + NUMBER + "\\s*(?:-|–|to|or|and)\\s*" + NUMBER + "\\+?\\s+(?:\\w+\\s+)?"
+            Pattern.compile("(?i)(?<![\\d./])\\b" + NUMBER + "\\s*(?:-|–|to|or|and)\\s*" + NUMBER
+                    + "\\+?\\s+(?:[a-z'-]+\\s+)?" + EN_GUEST_NOUN + "\\b"),
+            Pattern.compile("(?i)\\bbetween\\s+" + NUMBER + "\\s+and\\s+" + NUMBER + "\\s+(?:[a-z'-]+\\s+)?"
                     + EN_GUEST_NOUN + "\\b"),
+            Pattern.compile("(?i)\\b" + NUMBER
+                    + "\\+?\\s+(?:(?!(?:for|on|in|at|to|by|of|from|and|or|the)\\b)[a-z'-]+\\s+){0,2}?" + EN_GUEST_NOUN
+                    + "\\b"),
             Pattern.compile(
-                    "(?i)\\bbetween\\s+" + NUMBER + "\\s+and\\s+" + NUMBER + "\\s+(?:\\w+\\s+)?" + EN_GUEST_NOUN + "?"),
-            Pattern.compile("(?i)\\b" + NUMBER + "\\+?\\s+(?:\\w+\\s+){0,2}?" + EN_GUEST_NOUN + "\\b"),
-            Pattern.compile(
-                    "(?i)\\b(?:guests?|people|attendees|pax|headcount|head\\s+count|guest\\s+count|number\\s+of\\s+(?:guests|people|attendees)"
-                            + "|# of guests|participants|group\\s+size|party\\s+size)\\s*(?:is|will\\s+be|of|:|=|-|around|about|approx\\.?|approximately|~)*\\s*"
-                            + NUMBER + "\\b"),
+                    "(?i)\\b(?:guests?|people|attendees|pax|headcount|head\\s+count|guest\\s+count|number\\s+of\\s+"
+                            + "(?:guests|people|attendees|participants)|# of guests|participants|group\\s+size|party\\s+size)\\s*"
+                            + "(?:is|will\\s+be|of|:|=|-|around|about|approx\\.?|approximately|roughly|~|\\s)*\\s*"
+                            + NUMBER + "\\b" + NOT_A_COUNT),
             Pattern.compile(
                     "(?i)\\b(?:party|group|team|table|gathering|crowd|company|event|dinner|lunch|reception|celebration"
-                            + "|meeting|banquet|room|space|place|venue|something|seating|capacity|seats)\\s+(?:of|for)\\s+(?:about\\s+|around\\s+"
-                            + "|approximately\\s+|roughly\\s+|up\\s+to\\s+|~)?" + NUMBER
-                            + "\\b(?!\\s*(?:hours?|hrs?|minutes?|days?|nights?|am|pm|:|%|\\$|usd|eur|nis|ils|k\\b|courses?|years?|weeks?))"),
+                            + "|meeting|banquet|room|space|place|venue|something|seating|capacity|seats|brunch)\\s+(?:of|for)\\s+(?:about\\s+|around\\s+"
+                            + "|approximately\\s+|roughly\\s+|up\\s+to\\s+|~)?" + NUMBER + "\\b" + NOT_A_COUNT),
             Pattern.compile(
-                    "(?i)\\b(?:we(?:'ll| will)?\\s+be|we\\s+are|we're|there\\s+will\\s+be|there'll\\s+be|expecting|expect|invite|inviting|hosting"
-                            + "|accommodate|fit|seat|host)\\s+(?:about\\s+|around\\s+|approximately\\s+|roughly\\s+|up\\s+to\\s+|some\\s+|~)?"
-                            + NUMBER
-                            + "\\b(?!\\s*(?:hours?|hrs?|minutes?|days?|nights?|am|pm|:|%|\\$|usd|eur|k\\b|years?|weeks?|couples|rooms?))"),
+                    "(?i)\\b(?:we(?:'ll|'d| will| would|'re going to| are going to)?\\s+be|we\\s+are|we're|there\\s+will\\s+be"
+                            + "|there'll\\s+be|expecting|expect|invite|inviting|hosting|accommodate|fit|seat|host)\\s+(?:about\\s+|around\\s+"
+                            + "|approximately\\s+|roughly\\s+|up\\s+to\\s+|some\\s+|~)?" + NUMBER + "\\b"
+                            + NOT_A_COUNT),
             Pattern.compile(
                     "(?i)\\bfor\\s+(?:about\\s+|around\\s+|approximately\\s+|roughly\\s+|up\\s+to\\s+|~)?" + NUMBER
-                            + "\\s*(?:guests|people|persons|pax)?\\s*(?=[,.!?;)]|$|\\s+(?:on|in|at|this|next|for|and|,|from|people))"));
+                            + "\\s*(?:guests|people|persons|pax)?\\s*(?=[,.!?;)]|$|\\s+(?:on|in|at|this|next|for|and|from|people))"));
 
     private static final String HE_GUEST_NOUN =
             "(?:אורחים|אורחות|איש|אנשים|משתתפים|משתתפות|מוזמנים|מוזמנות|סועדים|נפשות|מבוגרים|ילדים"
-                    + "|עובדים|חברים|חברי\\s+צוות|מוזמנים)";
+                    + "|עובדים|חברים|חברות|חברי\\s+צוות|בנות|בנים|נשים|גברים|סטודנטים|תלמידים|חניכים)";
     private static final String HE_NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.HEBREW_WORD + ")";
+    private static final String HE_NOT_A_COUNT = "(?!\\s*(?:שעות|שעה|ימים|יום|לילות|ש\"ח|₪|שקל|אלף|%|:|\\.\\d|/\\d|-\\d"
+            + "|ב(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)|ל(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני"
+            + "|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)))";
     private static final List<Pattern> HE_GUESTS = List.of(
-            Pattern.compile("(?:בין\\s+)?(?:כ-?|ל-?|ה-?)?" + HE_NUMBER + "\\s*(?:-|–|עד|ל-?|או)\\s*(?:כ-?|ל-?)?"
-                    + HE_NUMBER + "\\s+" + HE_GUEST_NOUN),
+            Pattern.compile("(?<![\\d./])(?:בין\\s+)?(?:כ-?|ל-?|ה-?)?" + HE_NUMBER
+                    + "\\s*(?:-|–|עד|ל-?|או)\\s*(?:כ-?|ל-?)?" + HE_NUMBER + "\\s+" + HE_GUEST_NOUN),
             Pattern.compile("(?:כ-?\\s?|ל-?\\s?|עבור\\s+|של\\s+|עד\\s+|בערך\\s+|כמעט\\s+|מעל\\s+|ה-?)?" + HE_NUMBER
                     + "\\s+" + HE_GUEST_NOUN),
             Pattern.compile(
-                    "(?:מספר\\s+(?:ה)?(?:אורחים|משתתפים|מוזמנים|אנשים)|כמות\\s+(?:ה)?(?:אורחים|משתתפים|מוזמנים|אנשים)|אורחים|משתתפים|מוזמנים)"
-                            + "\\s*(?::|-|–|=|הוא|יהיה|כ-?|בערך|של)*\\s*(?:כ-?\\s?)?" + HE_NUMBER),
-            Pattern.compile(
-                    "(?:אנחנו|נהיה|יהיו|יגיעו|מגיעים|קבוצה\\s+של|קבוצת|צוות\\s+של|אירוע\\s+(?:של|ל-?)|ל-?|עבור)\\s*(?:בערך\\s+|כ-?\\s?|עד\\s+)?"
-                            + HE_NUMBER
-                            + "(?!\\s*(?:שעות|שעה|ימים|יום|לילות|ש\"ח|₪|שקל|אלף|%|:|\\.\\d|/|ב(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)))"
-                            + "(?=\\s|,|\\.|$|!|\\?)"));
+                    "(?:מספר\\s+(?:ה)?(?:אורחים|משתתפים|מוזמנים|אנשים|המוזמנים|האורחים)|כמות\\s+(?:ה)?(?:אורחים|משתתפים|מוזמנים|אנשים)"
+                            + "|אורחים|משתתפים|מוזמנים)\\s*(?::|-|–|=|הוא|יהיה|כ-?|בערך|של|\\s)*\\s*(?:כ-?\\s?)?"
+                            + HE_NUMBER + HE_NOT_A_COUNT),
+            Pattern.compile("(?:אנחנו|נהיה|יהיו|יגיעו|מגיעים|קבוצה\\s+של|קבוצת|צוות\\s+של|אירוע\\s+(?:של|ל-?)|עבור)\\s*"
+                    + "(?:בערך\\s+|כ-?\\s?|עד\\s+)?" + HE_NUMBER + HE_NOT_A_COUNT + "(?=\\s|,|\\.|$|!|\\?)"),
+            Pattern.compile("(?<![א-ת])ל-?" + HE_NUMBER + HE_NOT_A_COUNT
+                    + "(?=\\s*(?:,|\\.|$|!|\\?|\\s+(?:ב|ביום|בתאריך|בשבת)))"));
 
     private static final Map<String, String> EVENTS = events();
 
     private static Map<String, String> events() {
         Map<String, String> map = new LinkedHashMap<>();
-        // Longest and most specific first: "bat mitzvah" before "mitzvah", "engagement party" before "party".
-        map.put("(?i)\\bbat[\\s-]?mitz?vah?\\b|בת[\\s-]?מצו?ו?ה", "bat mitzvah");
-        map.put("(?i)\\bbar[\\s-]?mitz?vah?\\b|בר[\\s-]?מצו?ו?ה", "bar mitzvah");
-        map.put("(?i)\\bbnei[\\s-]?mitz?vah\\b", "bnei mitzvah");
-        map.put(
-                "(?i)\\b(wedding|nuptials|marriage\\s+ceremony|get(?:ting)?\\s+married)\\b|חתונה|חתונת|חופה|להתחתן|מתחתנים",
-                "wedding");
-        map.put("(?i)\\bengagement\\b|אירוסין|אירוסים|אירוסי", "engagement party");
-        map.put("(?i)\\b(rehearsal\\s+dinner)\\b", "rehearsal dinner");
-        map.put("(?i)\\bhenna\\b|חינה", "henna");
-        map.put("(?i)\\bbrit(\\s+milah)?\\b|\\bbris\\b|ברית\\s+מילה|\\bברית\\b", "brit");
-        map.put("(?i)\\bbaby\\s+shower\\b", "baby shower");
-        map.put("(?i)\\bbridal\\s+shower\\b", "bridal shower");
-        map.put(
-                "(?i)\\b(bachelorette|hen\\s+party|bachelor|stag)\\b|מסיבת\\s+רווקות|מסיבת\\s+רווקים",
-                "bachelor party");
-        map.put("(?i)\\banniversary\\b|יום\\s+נישואין|יום\\s+נישואים", "anniversary");
-        map.put("(?i)\\b(birthday|bday|b-day)\\b|יום\\s+הולדת|יום\\s+ההולדת|יומולדת|יום-הולדת", "birthday");
-        map.put("(?i)\\bgraduation\\b|טקס\\s+סיום|מסיבת\\s+סיום|סיום\\s+לימודים", "graduation");
-        map.put("(?i)\\b(conference|convention|summit)\\b|כנס", "conference");
-        map.put(
-                "(?i)\\b(seminar|workshop|training|offsite|off-site|retreat|hackathon)\\b|סמינר|סדנה|סדנת|השתלמות|יום\\s+גיבוש|גיבוש",
-                "workshop");
-        map.put("(?i)\\b(product\\s+launch|launch\\s+event|launch\\s+party)\\b|השקה|השקת", "product launch");
-        map.put("(?i)\\b(fundraiser|fundraising|charity\\s+gala|gala)\\b|התרמה|גאלה", "fundraiser");
-        map.put("(?i)\\b(memorial|shiva|funeral)\\b|אזכרה|אזכרת|שבעה|לוויה", "memorial");
-        map.put(
-                "(?i)\\b(christmas\\s+party|holiday\\s+party|new\\s+year'?s?\\s+party|end[\\s-]of[\\s-]year\\s+party)\\b|הרמת\\s+כוסית|מסיבת\\s+סוף\\s+שנה",
-                "holiday party");
-        map.put(
-                "(?i)\\b(corporate|company|office|team|business|client|staff|employee)\\s+(event|party|dinner|gathering|meeting|function|evening|day|celebration|lunch|offsite)\\b|אירוע\\s+חברה|ערב\\s+חברה|אירוע\\s+עסקי|ערב\\s+צוות|אירוע\\s+לעובדים|ערב\\s+גיבוש|אירוע\\s+עובדים",
-                "corporate event");
-        map.put("(?i)\\b(board\\s+meeting|meeting|meetup)\\b|ישיבה|ישיבת|פגישה|פגישת", "meeting");
-        map.put("(?i)\\breunion\\b|מפגש\\s+מחזור|מפגש\\s+משפחתי|כנס\\s+מחזור", "reunion");
-        map.put("(?i)\\b(cocktail|reception)\\b|קבלת\\s+פנים|קוקטייל", "reception");
-        map.put("(?i)\\b(dinner|lunch|brunch|banquet)\\b|ארוחת\\s+ערב|ארוחת\\s+צהריים|ארוחה|סעודה|בראנץ'", "dinner");
-        map.put("(?i)\\b(party|celebration|celebrate)\\b|מסיבה|מסיבת|חגיגה|לחגוג|חגיגת", "party");
+        // Most specific first: "bat mitzvah" before "mitzvah", "engagement party" before "party".
+        event(map, "bat mitzvah", "\\bbat[\\s-]?mitz?vah?\\b", "בת[\\s-]?מצו?ו?ה");
+        event(map, "bar mitzvah", "\\bbar[\\s-]?mitz?vah?\\b", "בר[\\s-]?מצו?ו?ה");
+        event(map, "bnei mitzvah", "\\bbnei[\\s-]?mitz?vah\\b", "בני[\\s-]?מצו?ו?ה");
+        event(
+                map,
+                "wedding",
+                "\\b(wedding|nuptials|marriage\\s+ceremony|get(?:ting)?\\s+married)\\b",
+                "חתונה|חתונת|חופה|להתחתן|מתחתנים|נישואים");
+        event(map, "engagement party", "\\bengagement\\b|\\bengaged\\b", "אירוסין|אירוסים|אירוסי|התארסנו");
+        event(map, "rehearsal dinner", "\\brehearsal\\s+dinner\\b", "ארוחת\\s+חזרה");
+        event(map, "henna", "\\bhenna\\b", "חינה");
+        event(map, "brit", "\\bbrit(\\s+milah)?\\b|\\bbris\\b", "ברית\\s+מילה|ברית|בריתה");
+        event(map, "baby shower", "\\bbaby\\s+shower\\b", "מסיבת\\s+לידה|בייבי\\s+שאוור");
+        event(map, "bridal shower", "\\bbridal\\s+shower\\b", "מסיבת\\s+כלה");
+        event(
+                map,
+                "bachelor party",
+                "\\b(bachelorette|hen\\s+party|bachelor|stag)\\b",
+                "מסיבת\\s+רווקות|מסיבת\\s+רווקים");
+        event(map, "anniversary", "\\banniversary\\b", "יום\\s+נישואין|יום\\s+נישואים");
+        event(
+                map,
+                "birthday",
+                "\\b(birthday|bday|b-day)\\b",
+                "יום\\s+הולדת|יום\\s+ההולדת|יומולדת|יום-הולדת|יום\\s+הולדתו|יום\\s+הולדתה");
+        event(map, "graduation", "\\bgraduation\\b", "טקס\\s+סיום|מסיבת\\s+סיום|סיום\\s+לימודים");
+        event(map, "conference", "\\b(conference|convention|summit)\\b", "כנס");
+        event(
+                map,
+                "workshop",
+                "\\b(seminar|workshop|training|offsite|off-site|retreat|hackathon)\\b",
+                "סמינר|סדנה|סדנת|השתלמות|יום\\s+גיבוש|גיבוש");
+        event(map, "product launch", "\\b(product\\s+launch|launch\\s+event|launch\\s+party)\\b", "השקה|השקת");
+        event(
+                map,
+                "fundraiser",
+                "\\b(fundraiser|fundraising|charity\\s+gala|charity\\s+dinner|gala)\\b",
+                "התרמה|ערב\\s+התרמה|גאלה");
+        event(map, "memorial", "\\b(memorial|shiva|funeral)\\b", "אזכרה|אזכרת|לוויה");
+        event(
+                map,
+                "holiday party",
+                "\\b(christmas\\s+party|holiday\\s+party|new\\s+year'?s?\\s+party|end[\\s-]of[\\s-]year\\s+party)\\b",
+                "הרמת\\s+כוסית|מסיבת\\s+סוף\\s+שנה|מסיבת\\s+חנוכה");
+        event(
+                map,
+                "corporate event",
+                "\\b(corporate|company|office|team|business|client|staff|employee)\\s+(event|party|dinner|gathering"
+                        + "|meeting|function|evening|day|celebration|lunch|offsite)\\b",
+                "אירוע\\s+חברה|ערב\\s+חברה|אירוע\\s+עסקי|ערב\\s+צוות"
+                        + "|אירוע\\s+לעובדים|ערב\\s+גיבוש|אירוע\\s+עובדים|ארוחת\\s+ערב\\s+לחברה|אירוע\\s+של\\s+החברה");
+        event(map, "meeting", "\\b(board\\s+meeting|meeting|meetup)\\b", "ישיבה|ישיבת|פגישה|פגישת");
+        event(map, "reunion", "\\breunion\\b", "מפגש\\s+מחזור|מפגש\\s+משפחתי|כנס\\s+מחזור");
+        event(map, "reception", "\\b(cocktail|reception)\\b", "קבלת\\s+פנים|קוקטייל");
+        event(map, "dinner", "\\b(dinner|lunch|brunch|banquet)\\b", "ארוחת\\s+ערב|ארוחת\\s+צהריים|ארוחה|סעודה|בראנץ'");
+        event(map, "party", "\\b(party|celebration|celebrate)\\b", "מסיבה|מסיבת|חגיגה|לחגוג|חגיגת");
         return map;
     }
+
+    /** An event by its English pattern and its Hebrew words, these as whole words with their prefixes (ב, ל, ה, ו, מ, ש, כ). */
+    private static void event(Map<String, String> map, String label, String english, String hebrew) {
+        map.put("(?iu)" + english + "|" + HE_WORD_START + "(?:" + hebrew + ")(?:ים|ות)?(?![א-ת])", label);
+    }
+
+    /** Where a Hebrew word starts, its prefix letters with it. */
+    static final String HE_WORD_START = "(?<![א-ת])[והבלמשכ]{0,2}";
 
     private static final Pattern BOOKING = Pattern.compile(
             "(?iu)\\b(book|booking|reserve|reservation|availability|available|avail"
@@ -197,6 +233,8 @@ public final class InquiryRules {
         List<List<LocalDate>> options = new ArrayList<>();
         List<LocalDate> past = new ArrayList<>();
         Optional<YearMonth> period = Optional.empty();
+        // Date ranges first (their days are not guests), then guest counts (their numbers are not days).
+        StringBuilder forGuests = new StringBuilder(body);
         StringBuilder masked = new StringBuilder(body);
         for (Pattern range : List.of(EN_DAYS_MONTH, EN_MONTH_DAYS, HE_DAYS_MONTH, NUMERIC_RANGE)) {
             Matcher m = range.matcher(masked);
@@ -208,12 +246,22 @@ public final class InquiryRules {
                 for (List<LocalDate> option : read.get()) {
                     addOption(options, past, option, today);
                 }
-                for (int i = m.start(); i < m.end(); i++) {
-                    masked.setCharAt(i, ' ');
-                }
+                blank(masked, m.start(), m.end());
+                blank(forGuests, m.start(), m.end());
             }
         }
-        for (String sentence : masked.toString().split("(?<=[.!?\\n])")) {
+        Count count = guests(forGuests.toString(), language);
+        count.spans().forEach(span -> blank(masked, span[0], span[1]));
+        // weft-time reads ט"ו באב but not a prefix before it (לט"ו באב): set the prefix apart.
+        Matcher prefixed = HEBREW_ABBREVIATION_PREFIX.matcher(masked);
+        while (prefixed.find()) {
+            masked.setCharAt(prefixed.start(), ' ');
+        }
+        String dated = masked.toString();
+        int offset = 0;
+        for (String sentence : dated.split("(?<=[.!?])(?=\\s)|\\n")) {
+            int at = dated.indexOf(sentence, offset);
+            offset = Math.max(offset, at + sentence.length());
             List<TimeExpression> found;
             try {
                 found = sentence.isBlank()
@@ -225,7 +273,11 @@ public final class InquiryRules {
             for (TimeExpression expression : found) {
                 switch (expression) {
                     case TimeExpression.Instant instant -> {
-                        if (!NAMES_DAY.matcher(clean(instant.text())).matches()) {
+                        if (!NAMES_DAY.matcher(clean(instant.text())).matches()
+                                || namesAnEvent(
+                                        dated,
+                                        at + instant.span().start(),
+                                        at + instant.span().end())) {
                             continue;
                         }
                         if (instant.grain().compareTo(Grain.DAY) > 0
@@ -239,7 +291,7 @@ public final class InquiryRules {
                         }
                         if (instant.text()
                                 .matches(
-                                        "(?i).*\\b(in|within|after)\\s+\\w+\\s+(weeks?|months?|years?)\\b.*|.*בעוד.*(שבוע|חודש|שנה).*")) {
+                                        "(?i).*\\b(in|within|after)\\s+\\w+\\s+(months?|years?)\\b.*|.*בעוד.*(חודש|חודשים|שנה|שנים).*")) {
                             continue;
                         }
                         addOption(options, past, List.of(instant.value().toLocalDate()), today);
@@ -267,7 +319,7 @@ public final class InquiryRules {
                 }
             }
         }
-        OptionalInt guests = guests(body, language);
+        OptionalInt guests = count.value();
         Optional<String> event = eventType(body);
         Optional<Inquiry.Budget> budget = budget(body);
         boolean rooms = ROOMS_QUESTION.matcher(body).find();
@@ -445,8 +497,12 @@ public final class InquiryRules {
         return hebrew * 2 >= latin ? "he" : "en";
     }
 
-    static OptionalInt guests(String text, String language) {
+    /** A guest count and where the text said it. */
+    record Count(OptionalInt value, List<int[]> spans) {}
+
+    static Count guests(String text, String language) {
         int best = -1;
+        List<int[]> spans = new ArrayList<>();
         for (List<Pattern> patterns :
                 language.equals("he") ? List.of(HE_GUESTS, EN_GUESTS) : List.of(EN_GUESTS, HE_GUESTS)) {
             for (Pattern pattern : patterns) {
@@ -463,14 +519,40 @@ public final class InquiryRules {
                     }
                     if (value >= 2 && value <= 20_000 && !yearLike(value, m.group())) {
                         best = Math.max(best, value);
+                        spans.add(new int[] {m.start(), m.end()});
                     }
                 }
                 if (best > 0) {
-                    return OptionalInt.of(best);
+                    return new Count(OptionalInt.of(best), spans);
                 }
             }
         }
-        return OptionalInt.empty();
+        return new Count(OptionalInt.empty(), spans);
+    }
+
+    private static void blank(StringBuilder text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (text.charAt(i) != '\n') {
+                text.setCharAt(i, ' ');
+            }
+        }
+    }
+
+    private static final Pattern HEBREW_ABBREVIATION_PREFIX =
+            Pattern.compile("(?<![א-ת])[בלמוהש](?=[א-ת]{1,2}[\"״][א-ת])");
+    private static final Pattern EVENT_AFTER = Pattern.compile(
+            "(?iu)^\\s*(?:'s\\s+)?(?:eve\\s+)?(?:party|parties|dinner|lunch|event|celebration|bash|gala|gathering|do\\b|brunch|function)");
+    private static final Pattern EVENT_BEFORE =
+            Pattern.compile("(?u)(?:מסיבת|ארוחת|אירוע|הרמת\\s+כוסית\\s+ל|חגיגת)\\s*$");
+
+    /** Whether a holiday named at [from, to) names the event ("a Christmas party"), not its day. */
+    private static boolean namesAnEvent(String text, int from, int to) {
+        String said = text.substring(from, Math.min(to, text.length()));
+        if (said.matches(".*\\d.*")) {
+            return false;
+        }
+        return EVENT_AFTER.matcher(text.substring(Math.min(to, text.length()))).find()
+                || EVENT_BEFORE.matcher(text.substring(0, from)).find();
     }
 
     private static boolean yearLike(int value, String match) {

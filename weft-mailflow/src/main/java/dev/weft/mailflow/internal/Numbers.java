@@ -78,7 +78,26 @@ final class Numbers {
             Map.entry("שש מאות", 600),
             Map.entry("שבע מאות", 700),
             Map.entry("שמונה מאות", 800),
-            Map.entry("תשע מאות", 900));
+            Map.entry("תשע מאות", 900),
+            Map.entry("אחד עשר", 11),
+            Map.entry("אחת עשרה", 11),
+            Map.entry("שנים עשר", 12),
+            Map.entry("שתים עשרה", 12),
+            Map.entry("שתיים עשרה", 12),
+            Map.entry("שלושה עשר", 13),
+            Map.entry("שלוש עשרה", 13),
+            Map.entry("ארבעה עשר", 14),
+            Map.entry("ארבע עשרה", 14),
+            Map.entry("חמישה עשר", 15),
+            Map.entry("חמש עשרה", 15),
+            Map.entry("שישה עשר", 16),
+            Map.entry("שש עשרה", 16),
+            Map.entry("שבעה עשר", 17),
+            Map.entry("שבע עשרה", 17),
+            Map.entry("שמונה עשר", 18),
+            Map.entry("שמונה עשרה", 18),
+            Map.entry("תשעה עשר", 19),
+            Map.entry("תשע עשרה", 19));
 
     static final String ENGLISH_WORD =
             "(?:(?:a\\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
@@ -87,10 +106,12 @@ final class Numbers {
                     + "|twenty|thirty|fou?rty|fifty|sixty|seventy|eighty|ninety|hundred|thousand))*)";
 
     static final String HEBREW_WORD =
-            "(?:(?:שלוש|ארבע|חמש|שש|שבע|שמונה|תשע)\\s+מאות|מאתיים|מאה|אלף|עשרים|שלושים|ארבעים|חמישים|שישים|שבעים|שמונים|תשעים"
+            "(?:(?:אחד|אחת|שנים|שתים|שתיים|שלושה|שלוש|ארבעה|ארבע|חמישה|חמש|שישה|שש|שבעה|שבע|שמונה|תשעה|תשע)"
+                    + "[\\s-]+(?:עשרה|עשר)|"
+                    + "(?:(?:שלוש|ארבע|חמש|שש|שבע|שמונה|תשע)\\s+מאות|מאתיים|מאה|אלף|עשרים|שלושים|ארבעים|חמישים|שישים|שבעים|שמונים|תשעים"
                     + "|עשרה|עשר|שלושה|ארבעה|חמישה|שישה|שבעה|שמונה|תשעה|שלוש|ארבע|חמש|שש|שבע|תשע)"
                     + "(?:\\s+ו(?:(?:שלוש|ארבע|חמש|שש|שבע|שמונה|תשע)\\s+מאות|מאתיים|מאה|עשרים|שלושים|ארבעים|חמישים|שישים|שבעים"
-                    + "|שמונים|תשעים|עשרה|עשר|שלושה|ארבעה|חמישה|שישה|שבעה|שמונה|תשעה|שלוש|ארבע|חמש|שש|שבע|תשע))*";
+                    + "|שמונים|תשעים|עשרה|עשר|שלושה|ארבעה|חמישה|שישה|שבעה|שמונה|תשעה|שלוש|ארבע|חמש|שש|שבע|תשע))*)";
 
     private Numbers() {}
 
@@ -141,7 +162,7 @@ final class Numbers {
     private static OptionalInt hebrew(String t) {
         int total = 0;
         boolean any = false;
-        for (String part : t.split("\\s+ו")) {
+        for (String part : t.replace('-', ' ').split("\\s+ו")) {
             Integer value = HEBREW.get(part.trim());
             if (value == null) {
                 return OptionalInt.empty();
