@@ -63,40 +63,41 @@ final class InquiryCorpusTest {
             int[] total = new int[2];
             int[] right = new int[2];
             List<String> wrong = new ArrayList<>();
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                    InquiryCorpusTest.class.getResourceAsStream("/corpus/inquiries.jsonl"), StandardCharsets.UTF_8))) {
-                String line;
-                int n = 0;
-                while ((line = lines.readLine()) != null) {
-                    if (line.isBlank()) {
-                        continue;
-                    }
-                    JsonNode row = Json.parse(line, "corpus line " + ++n);
-                    ObjectNode email = Json.object();
-                    email.put("from", "sender" + n + "@example.com");
-                    email.put("fromName", row.path("fromName").asText(""));
-                    email.put("subject", row.path("subject").asText(""));
-                    email.put("text", row.path("text").asText());
-                    JsonNode out = mailflow.deliver(
-                                    runner,
-                                    new Mailflow.Delivery(
-                                            "corpus",
-                                            new Mailflow.Source.Normalized(email),
-                                            "cli",
-                                            Optional.of(Fixtures.NOW),
-                                            true))
-                            .toJson();
-                    int language = row.path("lang").asText().equals("he") ? 1 : 0;
-                    total[language]++;
-                    List<String> problems = problems(row, out);
-                    if (problems.isEmpty()) {
-                        right[language]++;
-                    } else {
-                        wrong.add(n + " [" + row.path("lang").asText() + "] "
-                                + row.path("text").asText() + "\n      " + String.join("; ", problems));
+            int n = 0;
+            for (String file : List.of("inquiries.jsonl", "inquiries-2.jsonl"))
+                try (BufferedReader lines = new BufferedReader(new InputStreamReader(
+                        InquiryCorpusTest.class.getResourceAsStream("/corpus/" + file), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = lines.readLine()) != null) {
+                        if (line.isBlank()) {
+                            continue;
+                        }
+                        JsonNode row = Json.parse(line, "corpus line " + ++n);
+                        ObjectNode email = Json.object();
+                        email.put("from", "sender" + n + "@example.com");
+                        email.put("fromName", row.path("fromName").asText(""));
+                        email.put("subject", row.path("subject").asText(""));
+                        email.put("text", row.path("text").asText());
+                        JsonNode out = mailflow.deliver(
+                                        runner,
+                                        new Mailflow.Delivery(
+                                                "corpus",
+                                                new Mailflow.Source.Normalized(email),
+                                                "cli",
+                                                Optional.of(Fixtures.NOW),
+                                                true))
+                                .toJson();
+                        int language = row.path("lang").asText().equals("he") ? 1 : 0;
+                        total[language]++;
+                        List<String> problems = problems(row, out);
+                        if (problems.isEmpty()) {
+                            right[language]++;
+                        } else {
+                            wrong.add(n + " [" + row.path("lang").asText() + "] "
+                                    + row.path("text").asText() + "\n      " + String.join("; ", problems));
+                        }
                     }
                 }
-            }
             System.out.printf(
                     "mailflow corpus: English %d/%d (%.1f%%), Hebrew %d/%d (%.1f%%)%n",
                     right[0], total[0], 100.0 * right[0] / total[0], right[1], total[1], 100.0 * right[1] / total[1]);

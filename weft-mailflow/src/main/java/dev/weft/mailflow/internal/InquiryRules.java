@@ -57,24 +57,27 @@ public final class InquiryRules {
 
     private static final Pattern VAGUE = Pattern.compile(
             "(?i)\\b(early|late|beginning|end of|mid|middle|sometime)\\b|תחילת|בתחילת|סוף|בסוף|אמצע|באמצע|מתישהו");
-    private static final Pattern NAMES_DAY = Pattern.compile("(?iu)\\d{1,2}(st|nd|rd|th)?\\b.*|.*\\d[/.\\-]\\d.*|.*\\b("
-            + "mon|tue|wed|thu|fri|sat|sun|today|tomorrow|weekend|week|month|year|day|christmas|eve|easter|thanksgiving"
-            + "|halloween|valentine|hanukkah|passover|rosh|yom|new\\s+year)\\w*.*|"
-            + ".*(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec).*|"
-            + ".*(ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|היום|מחר|מחרתיים|סופ\"ש|סוף שבוע|שבוע|חודש|שנה|חנוכה|פסח|פורים|סוכות|שבועות"
-            + "|ראש השנה|ט\"ו|ל\"ג|ינואר|פברואר|מרץ|מרס|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר|תשרי|חשוון|כסלו"
-            + "|טבת|שבט|אדר|ניסן|אייר|סיוון|תמוז|אב|אלול).*");
+    private static final Pattern NAMES_DAY =
+            Pattern.compile("(?iu).*\\b\\d{1,2}(st|nd|rd|th)\\b.*|.*\\d[/.\\-]\\d.*|.*\\b("
+                    + "mon|tue|wed|thu|fri|sat|sun|today|tomorrow|weekend|week|month|year|day|christmas|eve|easter|thanksgiving"
+                    + "|halloween|valentine|hanukkah|passover|rosh|yom|new\\s+year)\\w*.*|"
+                    + ".*(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec).*|"
+                    + ".*(ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|היום|מחר|מחרתיים|סופ\"ש|סוף שבוע|שבוע|חודש|שנה|חנוכה|פסח|פורים|סוכות|שבועות"
+                    + "|ראש השנה|ט\"ו|ל\"ג|ינואר|פברואר|מרץ|מרס|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר|תשרי|חשוון|כסלו"
+                    + "|טבת|שבט|אדר|ניסן|אייר|סיוון|תמוז|אב|אלול).*");
 
     private static final String EN_GUEST_NOUN =
             "(?:guests?|people|persons?|pax|attendees|adults|invitees|participants|ppl"
                     + "|covers|heads|diners|visitors|employees|colleagues|friends|family\\s+members|kids|children|delegates|pp"
-                    + "|of\\s+us|individuals|seated|standing|ladies|women|men|girls|boys|students|members|seniors|teens|teenagers|youngsters|kids)";
-    private static final String NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.ENGLISH_WORD + ")";
+                    + "|of\\s+us|individuals|seated|standing|ladies|women|men|girls|boys|students|members|seniors|teens|teenagers|youngsters|kids"
+                    + "|classmates|alumni|trainees|clients|customers|volunteers|staff|workers|relatives|family|cousins|graduates"
+                    + "|parents|grandparents|couples|souls|bodies|participants|team\\s+members|partners|executives|managers|speakers)";
+    private static final String NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.ENGLISH_WORD + ")(?:ish|\\+)?";
     private static final String NOT_A_COUNT =
             "(?!\\s*(?:hours?|hrs?|minutes?|mins?|days?|nights?|am|pm|a\\.m|p\\.m|o'?clock|:|%|\\$|usd|eur|nis|ils"
                     + "|k\\b|courses?|years?|weeks?|months?|couples|rooms?|tables?|st\\b|nd\\b|rd\\b|th\\b|[./-]\\d))";
     private static final List<Pattern> EN_GUESTS = List.of(
-            Pattern.compile("(?i)(?<![\\d./])\\b" + NUMBER + "\\s*(?:-|–|to|or|and)\\s*" + NUMBER
+            Pattern.compile("(?i)(?<![\\d./])\\b" + NUMBER + "\\s*(?:-|–|to|or)\\s*" + NUMBER
                     + "\\+?\\s+(?:[a-z'-]+\\s+)?" + EN_GUEST_NOUN + "\\b"),
             Pattern.compile("(?i)\\bbetween\\s+" + NUMBER + "\\s+and\\s+" + NUMBER + "\\s+(?:[a-z'-]+\\s+)?"
                     + EN_GUEST_NOUN + "\\b"),
@@ -83,7 +86,7 @@ public final class InquiryRules {
                     + "\\b"),
             Pattern.compile(
                     "(?i)\\b(?:guests?|people|attendees|pax|headcount|head\\s+count|guest\\s+count|number\\s+of\\s+"
-                            + "(?:guests|people|attendees|participants)|# of guests|participants|group\\s+size|party\\s+size)\\s*"
+                            + "(?:guests|people|attendees|participants)|# of guests|participants|group\\s+size|party\\s+size|attendance|expected\\s+attendance|guest\\s+list|covers|seats|attending)\\s*"
                             + "(?:is|will\\s+be|of|:|=|-|around|about|approx\\.?|approximately|roughly|~|\\s)*\\s*"
                             + NUMBER + "\\b" + NOT_A_COUNT),
             Pattern.compile(
@@ -96,12 +99,16 @@ public final class InquiryRules {
                             + "|approximately\\s+|roughly\\s+|up\\s+to\\s+|some\\s+|~)?" + NUMBER + "\\b"
                             + NOT_A_COUNT),
             Pattern.compile(
+                    "(?i)\\bwith\\s+(?:about\\s+|around\\s+|approximately\\s+|roughly\\s+|up\\s+to\\s+|~)?" + NUMBER
+                            + "\\s+(?!(?:hours|days|minutes|nights|weeks|months|years|courses|rooms|tables|dollars|euros|shekels)\\b)[a-z]+(?:s|ren|ple)\\b"),
+            Pattern.compile(
                     "(?i)\\bfor\\s+(?:about\\s+|around\\s+|approximately\\s+|roughly\\s+|up\\s+to\\s+|~)?" + NUMBER
                             + "\\s*(?:guests|people|persons|pax)?\\s*(?=[,.!?;)]|$|\\s+(?:on|in|at|this|next|for|and|from|people))"));
 
     private static final String HE_GUEST_NOUN =
             "(?:אורחים|אורחות|איש|אנשים|משתתפים|משתתפות|מוזמנים|מוזמנות|סועדים|נפשות|מבוגרים|ילדים"
-                    + "|עובדים|חברים|חברות|חברי\\s+צוות|בנות|בנים|נשים|גברים|סטודנטים|תלמידים|חניכים)";
+                    + "|עובדים|חברים|חברות|חברי\\s+צוות|בנות|בנים|נשים|גברים|סטודנטים|תלמידים|חניכים|בני\\s+משפחה|בני\\s+המשפחה"
+                    + "|קרובי\\s+משפחה|הורים|חיילים|לקוחות|מתנדבים|זוגות|ילדות|נערים|נערות|מנהלים|בוגרים|חברי\\s+מחזור)";
     private static final String HE_NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.HEBREW_WORD + ")";
     private static final String HE_NOT_A_COUNT = "(?!\\s*(?:שעות|שעה|ימים|יום|לילות|ש\"ח|₪|שקל|אלף|%|:|\\.\\d|/\\d|-\\d"
             + "|ב(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)|ל(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני"
@@ -202,7 +209,8 @@ public final class InquiryRules {
     private static final Pattern CANCEL = Pattern.compile(
             "(?iu)\\b(cancel|cancell?ation|refund|complain|complaint|unsubscribe|invoice"
                     + "|receipt|payment\\s+(?:failed|received)|job|position|resume|cv|apply|application|we\\s+offer|our\\s+services|seo"
-                    + "|partnership|sponsorship\\s+deck|newsletter)\\b|לבטל|ביטול|החזר\\s+כספי|תלונה|חשבונית|קבלה|משרה|קורות\\s+חיים|הסרה|אנו\\s+מציעים|השירותים\\s+שלנו");
+                    + "|partnership|sponsorship\\s+deck|newsletter|lost\\s+and\\s+found|lost\\s+property|left\\s+my|forgot\\s+my|i\\s+lost)\\b"
+                    + "|לבטל|ביטול|החזר\\s+כספי|תלונה|חשבונית|קבלה|משרה|קורות\\s+חיים|הסרה|אנו\\s+מציעים|השירותים\\s+שלנו|שכחתי|אבידה|השארתי");
     private static final Pattern ROOMS_QUESTION =
             Pattern.compile("(?iu)(what|which)\\s+(rooms|spaces|halls|venues)|how\\s+many\\s+(people|guests)"
                     + "\\s+(can|does|do|will)|capacity|how\\s+big|rooms\\s+do\\s+you\\s+have|איזה\\s+(חדרים|אולמות|חללים)|אילו\\s+(חדרים|אולמות|חללים)"
@@ -259,7 +267,7 @@ public final class InquiryRules {
         }
         String dated = masked.toString();
         int offset = 0;
-        for (String sentence : dated.split("(?<=[.!?])(?=\\s)|\\n")) {
+        for (String sentence : SENTENCE.split(dated)) {
             int at = dated.indexOf(sentence, offset);
             offset = Math.max(offset, at + sentence.length());
             List<TimeExpression> found;
@@ -277,7 +285,8 @@ public final class InquiryRules {
                                 || namesAnEvent(
                                         dated,
                                         at + instant.span().start(),
-                                        at + instant.span().end())) {
+                                        at + instant.span().end())
+                                || anyWeekday(dated, at + instant.span().start(), instant.text())) {
                             continue;
                         }
                         if (instant.grain().compareTo(Grain.DAY) > 0
@@ -332,7 +341,7 @@ public final class InquiryRules {
         } else if ((booking || asks)
                 && (event.isPresent() || !options.isEmpty() || guests.isPresent() || period.isPresent())) {
             intent = "inquiry";
-        } else if (event.isPresent() && !options.isEmpty()) {
+        } else if (event.isPresent() && (!options.isEmpty() || guests.isPresent() || period.isPresent())) {
             intent = "inquiry";
         } else if (rooms) {
             intent = "question";
@@ -497,6 +506,29 @@ public final class InquiryRules {
         return hebrew * 2 >= latin ? "he" : "en";
     }
 
+    /** Sentences: split after . ! ? and a space, but not after an abbreviation ("Dec. 5th", "approx. 40"); and at line ends. */
+    private static final Pattern SENTENCE = Pattern.compile(
+            "(?iu)(?<!\\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|st|approx|no|vs|etc|ca|tel|ph)\\.)"
+                    + "(?<=[.!?])(?=\\s)|\\n");
+
+    private static final Pattern WEEKDAY_ALONE = Pattern.compile(
+            "(?iu)^(?:on\\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?$|^(?:ב?יום\\s+|ב|ה)?(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת)(?:ות)?$");
+    private static final Pattern ANY_BEFORE = Pattern.compile(
+            "(?iu)\\b(?:any|which|a|some|every|other|all|weekday|the)\\s+$|(?:כל|איזה|אילו|באיזה)\\s+$");
+
+    /** Whether a weekday alone stands for no day in particular: "any Saturday", "which Saturdays", "Saturdays". */
+    private static boolean anyWeekday(String text, int from, String said) {
+        String t = said.strip();
+        if (!WEEKDAY_ALONE.matcher(t).matches()) {
+            return false;
+        }
+        return t.toLowerCase(java.util.Locale.ROOT).endsWith("days")
+                || t.endsWith("ות")
+                || ANY_BEFORE
+                        .matcher(text.substring(Math.max(0, from - 20), from))
+                        .find();
+    }
+
     /** A guest count and where the text said it. */
     record Count(OptionalInt value, List<int[]> spans) {}
 
@@ -523,11 +555,33 @@ public final class InquiryRules {
                     }
                 }
                 if (best > 0) {
-                    return new Count(OptionalInt.of(best), spans);
+                    return new Count(OptionalInt.of(Math.max(best, sum(text))), spans);
                 }
             }
         }
         return new Count(OptionalInt.empty(), spans);
+    }
+
+    private static final Pattern SUM = Pattern.compile("(?iu)" + NUMBER + "\\s+(?:[a-z]+\\s+)?" + EN_GUEST_NOUN
+            + "\\s*(?:and|plus|\\+|&|,)\\s*(?:another\\s+)?" + NUMBER + "\\s+(?:[a-z]+\\s+)?" + EN_GUEST_NOUN + "|"
+            + HE_NUMBER
+            + "\\s+" + HE_GUEST_NOUN + "\\s*(?:ועוד|ו-?|וגם|פלוס|\\+|,)\\s*(?:עוד\\s+)?" + HE_NUMBER + "\\s+"
+            + HE_GUEST_NOUN);
+
+    /** Counts said in parts: "40 adults and 10 children" is 50. */
+    private static int sum(String text) {
+        Matcher m = SUM.matcher(text);
+        int best = -1;
+        while (m.find()) {
+            int total = 0;
+            for (int g = 1; g <= m.groupCount(); g++) {
+                if (m.group(g) != null) {
+                    total += Numbers.parse(m.group(g)).orElse(0);
+                }
+            }
+            best = Math.max(best, total);
+        }
+        return best;
     }
 
     private static void blank(StringBuilder text, int from, int to) {
