@@ -69,7 +69,8 @@ public final class Mailflow {
                 "add the venue's mailbox again with 'weft mailflow venue add'");
         this.clock = builder.clock;
         this.mailer = new Mailer(builder.mailProperties);
-        this.types = VenueNodes.types(new VenueNodes.Services(store, data, secrets, builder.models, mailer));
+        this.types = VenueNodes.types(
+                new VenueNodes.Services(store, data, secrets, builder.models, mailer, builder.afterSmtp));
     }
 
     public static Builder builder() {
@@ -490,8 +491,18 @@ public final class Mailflow {
         private Path keyFile = Secrets.defaultKeyFile();
         private Properties mailProperties = new Properties();
         private Clock clock = Clock.systemUTC();
+        private Runnable afterSmtp = () -> {};
 
         private Builder() {}
+
+        /**
+         * Runs after each reply the SMTP server took, before it is recorded as sent: tests put a crash
+         * there to check that the reply is not sent again.
+         */
+        Builder afterSmtp(Runnable afterSmtp) {
+            this.afterSmtp = Objects.requireNonNull(afterSmtp, "afterSmtp");
+            return this;
+        }
 
         /** The store of runs and of mailflow's tables (SQLite or PostgreSQL). Required. */
         public Builder store(RunStore store) {

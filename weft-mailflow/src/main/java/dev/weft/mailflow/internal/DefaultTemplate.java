@@ -58,7 +58,7 @@ public final class DefaultTemplate {
                                                 + "When none is free, say so and mention the nearest free dates given. ",
                                         "Answer the question about the rooms from the list below; offer none (\"offered\" is empty) and ask for the date and number of guests.\n"),
                                 Schemas.CLARIFY_USER)),
-                item("send", "send", Json.object()),
+                item("send", "send", sendConfig()),
                 item("handoff", "handoff", Json.object()));
         List<Template.Item> tools = List.of(item("get_availability", "get_availability", Json.object()));
         List<Template.Connection> links = List.of(
@@ -76,6 +76,16 @@ public final class DefaultTemplate {
                 link("clarify", "send", "output"),
                 link("answer", "send", "output"));
         return new Template("venue-agent", "Venue agent", Map.of(), nodes, tools, links);
+    }
+
+    /** A send that failed (a server unreachable, a crash after SMTP) is tried again; the outbox keeps it to one email. */
+    private static ObjectNode sendConfig() {
+        ObjectNode config = Json.object();
+        config.putObject("retry")
+                .put("maxAttempts", 3)
+                .put("initialDelayMs", 1000)
+                .put("maxDelayMs", 10_000);
+        return config;
     }
 
     private static ObjectNode agent(String role, String system, String user) {

@@ -54,7 +54,8 @@ public final class VenueNodes {
     public static final Set<String> TOOLS = Set.of("get_availability");
 
     /** What the nodes work with. */
-    public record Services(RunStore store, MailflowData data, Secrets secrets, Models models, Mailer mailer) {}
+    public record Services(
+            RunStore store, MailflowData data, Secrets secrets, Models models, Mailer mailer, Runnable afterSmtp) {}
 
     private VenueNodes() {}
 
@@ -600,6 +601,7 @@ public final class VenueNodes {
             return NodeResult.output(out);
         }
         services.mailer().send(box, secret, intent.mime(), intent.recipient());
+        services.afterSmtp().run();
         services.data().markSent(messageId, context.time().now());
         out.put("sent", true);
         out.put("replayed", false);
