@@ -56,6 +56,7 @@ final class ServeCommand implements Callable<Integer> {
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
                 server = builder.store(store)
                         .memo(Storage.memo(store))
+                        .mailflow(Storage::mailflow)
                         .runner(Storage.runner(store))
                         .nodeTypes(Storage.nodeTypes())
                         .graphs(run -> {

@@ -10,6 +10,7 @@ import dev.weft.core.Run;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.mailflow.Mailflow;
 import dev.weft.memo.Memo;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
@@ -141,6 +142,7 @@ public final class WeftServer implements AutoCloseable {
     public static final class Builder {
         private RunStore store;
         private Memo memo;
+        private Function<RunStore, Mailflow> mailflow = Mailflow::open;
         private Runner.Builder runner;
         private Function<Run, Optional<Graph>> graphs;
         private NodeTypes nodeTypes;
@@ -164,6 +166,12 @@ public final class WeftServer implements AutoCloseable {
         /** Memo (default: {@code Memo.open(store)}, offline). */
         public Builder memo(Memo memo) {
             this.memo = Objects.requireNonNull(memo, "memo");
+            return this;
+        }
+
+        /** The email agent on the server's store (default: {@code Mailflow.open(store)}, offline). */
+        public Builder mailflow(Function<RunStore, Mailflow> mailflow) {
+            this.mailflow = Objects.requireNonNull(mailflow, "mailflow");
             return this;
         }
 
@@ -272,8 +280,10 @@ public final class WeftServer implements AutoCloseable {
             }
             Runner built = runs.build();
             NodeTypes types = nodeTypes == null ? NodeTypes.standard() : nodeTypes;
-            Function<Run, Optional<Graph>> graphsOf =
-                    graphs == null ? run -> defaultGraph(run, store, memo, types) : graphs;
+            Mailflow mail = mailflow.apply(store);
+            Function<Run, Optional<Graph>> graphsOf = graphs == null
+                    ? run -> Mailflow.isMailflowRun(run) ? mail.graphOf(run) : defaultGraph(run, store, memo, types)
+                    : graphs;
             Backend backend = new Backend(
                     store,
                     built,
@@ -313,6 +323,7 @@ public final class WeftServer implements AutoCloseable {
             new OpenAiApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
+            new MailflowApi(backend, mail).register(routes);
             routing.any((req, res) -> Http.error(
                     res,
                     404,
@@ -366,7 +377,7 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
                 return;
             }
-            if (WebPage.isPage(path)) {
+            if (WebPage.isPage(path) || MailflowApi.isWebhook(path)) {
                 chain.proceed();
                 return;
             }
