@@ -430,14 +430,10 @@ public final class Mailflow {
     }
 
     private RunResult start(Runner runner, Venue venue, Email email, String runId, Instant now, Delivery delivery) {
-        MailflowData.StoredTemplate stored = data.template(venue.templateId())
-                .orElseThrow(() -> new NotFoundException(
-                        "venue '" + venue.id() + "' has no template '" + venue.templateId() + "'"));
-        String graphId = "mailflow:" + stored.template().id() + ":v" + stored.version();
-        Graph graph = graphs.computeIfAbsent(
-                graphId,
-                id -> ConnectionResolver.compile(stored.template(), id, types, VenueNodes.TOOLS)
-                        .graph());
+        Compiled compiled = compiled(venue);
+        MailflowData.StoredTemplate stored = compiled.stored();
+        String graphId = compiled.graphId();
+        Graph graph = compiled.graph();
         ObjectNode input = Json.object();
         input.set("venue", venue.runView());
         input.set("email", email.toJson());
@@ -451,6 +447,33 @@ public final class Mailflow {
                 .source(ConnectionResolver.source(venue, stored, graphId))
                 .build();
         return runner.run(graph, request);
+    }
+
+    /** A venue's template as stored and compiled, kept by template id until its version changes. */
+    private record Compiled(MailflowData.StoredTemplate stored, String graphId, Graph graph) {}
+
+    private final Map<String, Compiled> compiled = new ConcurrentHashMap<>();
+
+    private Compiled compiled(Venue venue) {
+        String templateId = venue.templateId();
+        int version = data.templateVersion(templateId)
+                .orElseThrow(
+                        () -> new NotFoundException("venue '" + venue.id() + "' has no template '" + templateId + "'"));
+        Compiled known = compiled.get(templateId);
+        if (known != null && known.stored().version() == version) {
+            return known;
+        }
+        MailflowData.StoredTemplate stored = data.template(templateId)
+                .orElseThrow(
+                        () -> new NotFoundException("venue '" + venue.id() + "' has no template '" + templateId + "'"));
+        String graphId = "mailflow:" + templateId + ":v" + stored.version();
+        Compiled fresh = new Compiled(
+                stored,
+                graphId,
+                ConnectionResolver.compile(stored.template(), graphId, types, VenueNodes.TOOLS)
+                        .graph());
+        compiled.put(templateId, fresh);
+        return fresh;
     }
 
     // ---- runs

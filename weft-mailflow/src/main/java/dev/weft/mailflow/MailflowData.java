@@ -387,6 +387,18 @@ public final class MailflowData {
     /** A stored template and its version (how often it was saved). */
     public record StoredTemplate(String organization, int version, Template template) {}
 
+    /** The version of template {@code id} (how often it was saved), if there is one: one query, for caches. */
+    public Optional<Integer> templateVersion(String id) {
+        return db.read("read the version of template " + id, c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT version FROM workflow_templates WHERE id = ?")) {
+                s.setString(1, id);
+                try (ResultSet r = s.executeQuery()) {
+                    return r.next() ? Optional.of(r.getInt(1)) : Optional.empty();
+                }
+            }
+        });
+    }
+
     /** The template {@code id}, read back from its rows. */
     public Optional<StoredTemplate> template(String id) {
         return db.read("read template " + id, c -> {
