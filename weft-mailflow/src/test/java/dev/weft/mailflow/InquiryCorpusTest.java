@@ -64,7 +64,7 @@ final class InquiryCorpusTest {
             int[] right = new int[2];
             List<String> wrong = new ArrayList<>();
             int n = 0;
-            for (String file : List.of("inquiries.jsonl", "inquiries-2.jsonl"))
+            for (String file : List.of("inquiries.jsonl", "inquiries-2.jsonl", "inquiries-3.jsonl"))
                 try (BufferedReader lines = new BufferedReader(new InputStreamReader(
                         InquiryCorpusTest.class.getResourceAsStream("/corpus/" + file), StandardCharsets.UTF_8))) {
                     String line;

@@ -90,7 +90,8 @@ public final class InquiryRules {
                             + "(?:is|will\\s+be|of|:|=|-|around|about|approx\\.?|approximately|roughly|~|\\s)*\\s*"
                             + NUMBER + "\\b" + NOT_A_COUNT),
             Pattern.compile(
-                    "(?i)\\b(?:party|group|team|table|gathering|crowd|company|event|dinner|lunch|reception|celebration"
+                    "(?i)\\b(?:party|group|team|table|gathering|crowd|company|event|dinner|lunch|reception|celebration|club|crew|class"
+                            + "|family|choir|delegation|committee|department|congregation|association|society|cohort|troop"
                             + "|meeting|banquet|room|space|place|venue|something|seating|capacity|seats|brunch)\\s+(?:of|for)\\s+(?:about\\s+|around\\s+"
                             + "|approximately\\s+|roughly\\s+|up\\s+to\\s+|~)?" + NUMBER + "\\b" + NOT_A_COUNT),
             Pattern.compile(
@@ -152,6 +153,11 @@ public final class InquiryRules {
                 "\\b(bachelorette|hen\\s+party|bachelor|stag)\\b",
                 "מסיבת\\s+רווקות|מסיבת\\s+רווקים");
         event(map, "anniversary", "\\banniversary\\b", "יום\\s+נישואין|יום\\s+נישואים");
+        event(
+                map,
+                "vow renewal",
+                "\\b(renew(?:ing)?\\s+(?:our|their|the)\\s+vows|vow\\s+renewal)\\b",
+                "חידוש\\s+נדרים|חידוש\\s+הנדרים");
         event(
                 map,
                 "birthday",
@@ -266,6 +272,7 @@ public final class InquiryRules {
             masked.setCharAt(prefixed.start(), ' ');
         }
         String dated = masked.toString();
+        boolean nextYear = NEXT_YEAR.matcher(body).find();
         int offset = 0;
         for (String sentence : SENTENCE.split(dated)) {
             int at = dated.indexOf(sentence, offset);
@@ -303,7 +310,13 @@ public final class InquiryRules {
                                         "(?i).*\\b(in|within|after)\\s+\\w+\\s+(months?|years?)\\b.*|.*בעוד.*(חודש|חודשים|שנה|שנים).*")) {
                             continue;
                         }
-                        addOption(options, past, List.of(instant.value().toLocalDate()), today);
+                        LocalDate day = instant.value().toLocalDate();
+                        if (nextYear
+                                && day.getYear() == today.getYear()
+                                && !instant.text().matches(".*\\d{4}.*")) {
+                            day = day.plusYears(1);
+                        }
+                        addOption(options, past, List.of(day), today);
                     }
                     case TimeExpression.Interval interval -> {
                         if (!NAMES_DAY.matcher(clean(interval.text())).matches()) {
@@ -341,7 +354,8 @@ public final class InquiryRules {
         } else if ((booking || asks)
                 && (event.isPresent() || !options.isEmpty() || guests.isPresent() || period.isPresent())) {
             intent = "inquiry";
-        } else if (event.isPresent() && (!options.isEmpty() || guests.isPresent() || period.isPresent())) {
+        } else if (event.isPresent() && (!options.isEmpty() || guests.isPresent() || period.isPresent())
+                || !options.isEmpty() && guests.isPresent()) {
             intent = "inquiry";
         } else if (rooms) {
             intent = "question";
@@ -528,6 +542,9 @@ public final class InquiryRules {
                         .matcher(text.substring(Math.max(0, from - 20), from))
                         .find();
     }
+
+    private static final Pattern NEXT_YEAR =
+            Pattern.compile("(?iu)\\bnext\\s+year\\b|בשנה\\s+הבאה|שנה\\s+הבאה|בשנה\\s+הבא");
 
     /** A guest count and where the text said it. */
     record Count(OptionalInt value, List<int[]> spans) {}
