@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Normalizes a raw RFC 822 message (seed 003's ingestion) with Angus Mail: the MIME tree walked for
@@ -205,7 +206,7 @@ public final class EmailParser {
         try (InputStream in = part.getInputStream()) {
             bytes = in.readAllBytes();
         }
-        String named = null;
+        @Nullable String named = null;
         try {
             named = new ContentType(part.getContentType()).getParameter("charset");
         } catch (ParseException e) {
@@ -219,7 +220,7 @@ public final class EmailParser {
     }
 
     /** A charset by its MIME name, with the names Java does not know mapped to ones it does. */
-    static Optional<Charset> charset(String name) {
+    static Optional<Charset> charset(@Nullable String name) {
         if (name == null || name.isBlank()) {
             return Optional.empty();
         }
@@ -264,7 +265,7 @@ public final class EmailParser {
         }
     }
 
-    private static String header(Part part, String name) throws MessagingException {
+    private static @Nullable String header(Part part, String name) throws MessagingException {
         String[] values = part.getHeader(name);
         return values == null || values.length == 0 ? null : values[0];
     }
@@ -305,7 +306,7 @@ public final class EmailParser {
         return out.toByteArray();
     }
 
-    private static String fileName(Part part) {
+    private static @Nullable String fileName(Part part) {
         try {
             String name = part.getFileName();
             return name == null ? null : decodeWord(name);
@@ -333,7 +334,7 @@ public final class EmailParser {
         return ids.isEmpty() ? header.trim() : ids.get(0);
     }
 
-    private static List<String> ids(String header) {
+    private static List<String> ids(@Nullable String header) {
         if (header == null) {
             return List.of();
         }

@@ -345,7 +345,7 @@ public final class Mailflow {
      * One delivery of an email to a venue.
      *
      * @param channel how it came: {@code imap}, {@code outlook}, {@code process}, {@code watch}, {@code cli}
-     * @param now the time to read the email's dates against (default: the clock)
+     * @param now the time to read the email's dates against (default: the clock; for {@code cli}, the email's {@code Date})
      * @param dryRun run the whole workflow but send nothing, and leave the email unclaimed
      */
     public record Delivery(String venueId, Source source, String channel, Optional<Instant> now, boolean dryRun) {
@@ -372,7 +372,7 @@ public final class Mailflow {
             case Source.Raw raw -> EmailParser.parse(raw.bytes());
             case Source.Normalized normalized -> Email.fromJson(normalized.json());
         };
-        Instant now = delivery.now().orElseGet(clock::instant);
+        Instant now = delivery.now().orElseGet(() -> readAt(delivery, email));
         Optional<String> filtered = Filters.reason(venue, email, data.isOwnReply(venue.id(), email.messageId()));
         if (delivery.dryRun()) {
             if (filtered.isPresent()) {
@@ -410,6 +410,21 @@ public final class Mailflow {
             return Processed.ran(venue, email, start(runner, venue, email, existing, now, delivery), true);
         }
         return Processed.pending(venue, email, existing);
+    }
+
+    /**
+     * The time an email's dates are read against when the delivery names none: for a file given on the
+     * command line, the email's own {@code Date} (what "next Friday" meant when it was written), unless
+     * it is in the future; else now.
+     */
+    private Instant readAt(Delivery delivery, Email email) {
+        Instant now = clock.instant();
+        if (!delivery.channel().equals("cli")) {
+            return now;
+        }
+        return email.date()
+                .filter(date -> !date.isAfter(now.plus(Duration.ofDays(1))))
+                .orElse(now);
     }
 
     private byte[] bytes(int n) {

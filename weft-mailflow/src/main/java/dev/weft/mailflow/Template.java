@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A workflow template as seed 003 stores it: {@code workflow_nodes}, {@code workflow_tools}, {@code
@@ -207,7 +208,7 @@ public record Template(
         return items;
     }
 
-    private static String text(JsonNode node, String field, String where, List<String> problems) {
+    private static @Nullable String text(JsonNode node, String field, String where, List<String> problems) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             problems.add(where + field + ": missing field");
