@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * marked automatic, sent once however often the step runs, and never when the run was cancelled or
  * the reply rejected.
  */
-final class SendingTest {
+final class SendingIT {
     @TempDir
     Path dir;
 
