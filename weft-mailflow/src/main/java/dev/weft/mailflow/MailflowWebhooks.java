@@ -120,7 +120,7 @@ public final class MailflowWebhooks {
             if (!MessageDigest.isEqual(secret, state)) {
                 throw new WeftException(
                         ErrorCode.E_UNAUTHORIZED,
-                        "a notification's clientState is not venue '" + venueId + "''s webhook secret");
+                        "a notification's clientState is not the webhook secret of venue '" + venueId + "'");
             }
         }
         Venue.GraphMailbox graph = venue.graph()
@@ -193,7 +193,7 @@ public final class MailflowWebhooks {
         if (!mailflow.signed(venueId, body, signature.get())) {
             throw new WeftException(
                     ErrorCode.E_UNAUTHORIZED,
-                    "the signature does not match the body under venue '" + venueId + "''s webhook secret");
+                    "the signature does not match the body under the webhook secret of venue '" + venueId + "'");
         }
     }
 }
