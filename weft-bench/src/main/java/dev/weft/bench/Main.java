@@ -23,6 +23,8 @@ public final class Main {
                                     Memo offline: messages/s in PREVIEW beside the planner alone; p50/p99 of an ask in AUTO
               mail [--messages N] [--searches N]
                                     Memo's IMAP search on a GreenMail mailbox of N messages: p50/p99 per kind, beside Jakarta Mail alone
+              mailflow [--emails N] [--clients C] [--duplicates D]
+                                    The email agent from webhook to reply (offline, SQLite): emails/s, p50/p99; D deliveries of one email, one run
               memory [--memories N] [--searches N]
                                     Memo's memory search with N memories of a user on SQLite and PostgreSQL: p50/p99, and of each part
               caldav [--events N] [--changes C] [--rounds R] [--interval S]
@@ -54,6 +56,7 @@ public final class Main {
                 case "server" -> ServerBenchmark.run(rest);
                 case "runs" -> RunsListBenchmark.run(rest);
                 case "caldav" -> CalDavBenchmark.run(rest);
+                case "mailflow" -> MailflowBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

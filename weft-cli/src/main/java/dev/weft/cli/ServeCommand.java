@@ -55,6 +55,7 @@ final class ServeCommand implements Callable<Integer> {
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
                 server = builder.store(store)
                         .assistants(Storage.assistants(store))
+                        .mailflow(Storage::mailflow)
                         .runner(Storage.runner(store))
                         // Stored runs are rebuilt by the server: an assistant's by its assistant, a
                         // workflow's with these node types (agent among them).

@@ -17,6 +17,7 @@ import dev.weft.llm.ModelSettings;
 import dev.weft.llm.Models;
 import dev.weft.llm.Provider;
 import dev.weft.llm.workflow.AgentNodeType;
+import dev.weft.mailflow.Mailflow;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
@@ -74,6 +75,18 @@ final class Storage {
         return new AssistantEnvironment(store, model, TimeSource.system(), Detached.home());
     }
 
+    /**
+     * Mailflow on {@code store}: its agents offline unless the environment or {@code
+     * $WEFT_HOME/config.json} names a model, its secrets under {@code $WEFT_HOME/mail.key}.
+     */
+    static Mailflow mailflow(RunStore store) {
+        return Mailflow.builder()
+                .store(store)
+                .models(Models.resolve(ModelSettings.none("flags"), Env.get()))
+                .keyFile(mailKey())
+                .build();
+    }
+
     /** Where the key of users' mail secrets is kept: {@code $WEFT_HOME/mail.key}. */
     static java.nio.file.Path mailKey() {
         return Detached.home().resolve("mail.key");
@@ -118,6 +131,9 @@ final class Storage {
      * PlanExecutorProvider} on the class path).
      */
     static Graph graphOf(Run run, RunStore store) {
+        if (Mailflow.isMailflowRun(run)) {
+            return mailflow(store).graphOf(run).orElseThrow();
+        }
         if (PlanExecutor.isPlanRun(run)) {
             String name = PlanExecutor.executorName(run)
                     .orElseThrow(() -> new GraphInvalidException("run '" + run.id() + "' is a plan run of an unnamed"

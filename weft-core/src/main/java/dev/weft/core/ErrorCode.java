@@ -50,5 +50,7 @@ public enum ErrorCode {
     /** The server is stopping and takes no new work. */
     E_UNAVAILABLE,
     /** The server failed in a way it did not expect; the message says where. */
-    E_INTERNAL
+    E_INTERNAL,
+    /** An email cannot be read: malformed MIME, no sender, or a normalized email missing a field. */
+    E_EMAIL_INVALID
 }

@@ -31,7 +31,8 @@ final class Http {
             case E_NOT_FOUND -> 404;
             case E_RUN_STATE -> 409;
             case E_TOO_LARGE -> 413;
-            case E_BAD_INPUT, E_GRAPH_INVALID, E_PLAN_INVALID, E_PLAN_CYCLE, E_ARGS_INVALID -> 400;
+            case E_BAD_INPUT, E_GRAPH_INVALID, E_PLAN_INVALID, E_PLAN_CYCLE, E_ARGS_INVALID, E_EMAIL_INVALID -> 400;
+            case E_MAIL_NOT_CONFIGURED -> 409;
             case E_STORE_UNAVAILABLE, E_MODEL_UNAVAILABLE, E_MAIL_UNAVAILABLE -> 503;
             default -> 500;
         };
@@ -122,7 +123,8 @@ final class Http {
         return Json.parse(new String(bytes, StandardCharsets.UTF_8), "the request body");
     }
 
-    private static byte[] bytes(ServerRequest req) {
+    /** The request's body, at most {@link #MAX_BODY} bytes. */
+    static byte[] bytes(ServerRequest req) {
         if (!req.content().hasEntity()) {
             return new byte[0];
         }

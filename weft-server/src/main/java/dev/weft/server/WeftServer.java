@@ -13,6 +13,7 @@ import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.llm.Models;
 import dev.weft.llm.workflow.AgentNodeType;
+import dev.weft.mailflow.Mailflow;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
@@ -157,6 +158,7 @@ public final class WeftServer implements AutoCloseable {
         private RunStore store;
         private Memo memo;
         private Assistants assistants;
+        private Function<RunStore, Mailflow> mailflow = Mailflow::open;
         private Runner.Builder runner;
         private Function<Run, Optional<Graph>> graphs;
         private NodeTypes nodeTypes;
@@ -191,6 +193,12 @@ public final class WeftServer implements AutoCloseable {
          */
         public Builder assistants(Assistants assistants) {
             this.assistants = Objects.requireNonNull(assistants, "assistants");
+            return this;
+        }
+
+        /** The email agent on the server's store (default: {@code Mailflow.open(store)}, offline). */
+        public Builder mailflow(Function<RunStore, Mailflow> mailflow) {
+            this.mailflow = Objects.requireNonNull(mailflow, "mailflow");
             return this;
         }
 
@@ -341,8 +349,10 @@ public final class WeftServer implements AutoCloseable {
             NodeTypes types = nodeTypes == null
                     ? NodeTypes.standard().with(AgentNodeType.create(Models.fromEnvironment()))
                     : nodeTypes;
-            Function<Run, Optional<Graph>> graphsOf =
-                    graphs == null ? run -> defaultGraph(run, store, all, types) : graphs;
+            Mailflow mail = mailflow.apply(store);
+            Function<Run, Optional<Graph>> graphsOf = graphs == null
+                    ? run -> Mailflow.isMailflowRun(run) ? mail.graphOf(run) : defaultGraph(run, store, all, types)
+                    : graphs;
             Backend backend = new Backend(
                     store,
                     built,
@@ -389,6 +399,7 @@ public final class WeftServer implements AutoCloseable {
             new OpenAiApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
+            new MailflowApi(backend, mail).register(routes);
             routing.any((req, res) -> Http.error(
                     res,
                     404,
@@ -460,7 +471,7 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
                 return;
             }
-            if (WebPage.isPage(path)) {
+            if (WebPage.isPage(path) || MailflowApi.isWebhook(path)) {
                 chain.proceed();
                 return;
             }

@@ -75,7 +75,11 @@ final class WeftServerTest {
     void everyOtherRouteAnswers401WithoutAKeyOrWithAWrongOne() {
         for (String route : fixture.server.routes()) {
             String[] parts = route.split(" ", 2);
-            if (parts[1].equals("/healthz") || parts[1].equals("/readyz") || WebPage.isPage(parts[1])) {
+            if (parts[1].equals("/healthz")
+                    || parts[1].equals("/readyz")
+                    || WebPage.isPage(parts[1])
+                    || MailflowApi.isWebhook(parts[1])) {
+                // the webhooks are signed with their venue's secret instead (MailflowApiTest)
                 continue;
             }
             String path = parts[1].substring(1).replace("{id}", "some-run");

@@ -3,6 +3,7 @@ package dev.weft.memo.data;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.WeftException;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.Secrets;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -99,7 +100,7 @@ public final class CalendarAccounts {
 
     /** The secret of {@code account}, decrypted. Never log it. */
     String secret(Account account) {
-        return secrets.decrypt(account.sealedSecret(), Secrets.Owner.CALENDAR);
+        return secrets.decrypt(account.sealedSecret());
     }
 
     /** The client that logs in as {@code account}'s user, with their own secret. */
@@ -129,7 +130,7 @@ public final class CalendarAccounts {
                 calendarName,
                 login,
                 auth,
-                secrets.encrypt(secret, Secrets.Owner.CALENDAR),
+                secrets.encrypt(secret),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty());

@@ -3,6 +3,7 @@ package dev.weft.memo.data;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.WeftException;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.Secrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -134,16 +135,7 @@ public final class MailAccounts {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "the mail secret (password or token) is empty");
         }
         Account account = new Account(
-                user,
-                address,
-                imapHost,
-                imapPort,
-                smtpHost,
-                smtpPort,
-                login,
-                security,
-                auth,
-                secrets.encrypt(secret, Secrets.Owner.MAIL));
+                user, address, imapHost, imapPort, smtpHost, smtpPort, login, security, auth, secrets.encrypt(secret));
         db.write("keep the mail account of " + user, c -> {
             delete(c, user);
             try (PreparedStatement insert = c.prepareStatement(
@@ -209,7 +201,7 @@ public final class MailAccounts {
 
     /** The secret of {@code account}, decrypted. Never log it. */
     public String secret(Account account) {
-        return secrets.decrypt(account.sealedSecret(), Secrets.Owner.MAIL);
+        return secrets.decrypt(account.sealedSecret());
     }
 
     /** Forgets {@code user}'s account; whether they had one. */

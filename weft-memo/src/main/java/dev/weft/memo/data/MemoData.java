@@ -2,6 +2,7 @@ package dev.weft.memo.data;
 
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.Secrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -41,10 +42,17 @@ public final class MemoData {
         this.events = new Events(db);
         this.conversation = new Conversation(db);
         this.notifications = new Notifications(db);
-        Secrets secrets = new Secrets(Secrets.defaultKeyFile());
+        Secrets secrets = Secrets.inFile(
+                Secrets.defaultKeyFile(),
+                dev.weft.core.ErrorCode.E_MAIL_UNAVAILABLE,
+                "add the account again with 'weft memo mail add'");
         this.mail = new MailAccounts(db, secrets);
         this.memories = new Memories(db);
-        this.calendars = new CalendarAccounts(db, secrets);
+        this.calendars = new CalendarAccounts(
+                db,
+                secrets.as(
+                        dev.weft.core.ErrorCode.E_CALENDAR_UNAVAILABLE,
+                        "connect the calendar again with 'weft memo calendar connect'"));
         this.caldav = new CalDavSync(this, calendars);
     }
 

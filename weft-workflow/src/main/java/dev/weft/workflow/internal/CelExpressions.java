@@ -77,10 +77,15 @@ public final class CelExpressions {
 
         @Override
         public JsonNode evaluate(NodeContext context) {
+            return evaluate(context.runInput(), context.variables(), context.outputs());
+        }
+
+        @Override
+        public JsonNode evaluate(JsonNode input, Map<String, JsonNode> vars, Map<String, JsonNode> nodes) {
             Map<String, Object> activation = new HashMap<>(4);
-            activation.put("input", toCel(context.runInput()));
-            activation.put("vars", toCelMap(context.variables()));
-            activation.put("nodes", toCelMap(context.outputs()));
+            activation.put("input", toCel(input));
+            activation.put("vars", toCelMap(vars));
+            activation.put("nodes", toCelMap(nodes));
             try {
                 return fromCel(program.eval(activation));
             } catch (CelEvaluationException e) {

@@ -19,4 +19,21 @@ public interface Expression {
      *     evaluation fails (a missing key, a type mismatch)
      */
     JsonNode evaluate(NodeContext context);
+
+    /**
+     * Evaluates the expression over values given outside any step (a filter over an email, say).
+     *
+     * @throws dev.weft.core.WeftException {@code E_NODE_FAILED} naming the field when evaluation fails
+     */
+    JsonNode evaluate(JsonNode input, java.util.Map<String, JsonNode> vars, java.util.Map<String, JsonNode> nodes);
+
+    /**
+     * Compiles and type-checks CEL {@code text} over {@code input}, {@code vars} and {@code nodes}, as
+     * workflow expressions are; {@code owner} and {@code field} name it in errors.
+     *
+     * @throws dev.weft.core.GraphInvalidException when it does not compile
+     */
+    static Expression compile(String owner, String field, String text) {
+        return dev.weft.workflow.internal.CelExpressions.compile(new NodeConfig.Source(owner, field, text));
+    }
 }

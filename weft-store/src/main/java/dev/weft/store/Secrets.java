@@ -1,4 +1,4 @@
-package dev.weft.memo.data;
+package dev.weft.store;
 
 import dev.weft.core.ErrorCode;
 import dev.weft.core.WeftException;
@@ -20,33 +20,50 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Users' passwords and tokens (their mail account's and their calendar connection's) encrypted at rest:
- * AES-256-GCM under a key kept in a file outside the database ({@code $WEFT_HOME/mail.key}, made on
- * first use, readable by its owner only; the name is kept from when it held mail secrets only). A
- * stolen database without the key file holds no secret. Thread-safe.
+ * Secrets an application keeps in its tables (mail and calendar passwords and tokens, webhook secrets), encrypted
+ * at rest: AES-256-GCM under a key kept in a file outside the database ({@code $WEFT_HOME/mail.key},
+ * made on first use, readable by its owner only). A stolen database without the key file holds no
+ * secret. Thread-safe.
  */
 public final class Secrets {
-    /**
-     * Whose secret it is, for the error when it cannot be read: the code to report and the command
-     * that keeps it again.
-     */
-    record Owner(ErrorCode code, String what, String again) {
-        static final Owner MAIL = new Owner(ErrorCode.E_MAIL_UNAVAILABLE, "mail", "'weft memo mail add'");
-        static final Owner CALENDAR =
-                new Owner(ErrorCode.E_CALENDAR_UNAVAILABLE, "calendar", "'weft memo calendar connect'");
-    }
-
     private static final int IV_BYTES = 12;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final AtomicReference<Path> keyFile;
+    private final ErrorCode code;
+    private final String remedy;
 
-    Secrets(Path keyFile) {
-        this.keyFile = new AtomicReference<>(keyFile);
+    private Secrets(AtomicReference<Path> keyFile, ErrorCode code, String remedy) {
+        this.keyFile = keyFile;
+        this.code = code;
+        this.remedy = remedy;
+    }
+
+    /**
+     * Secrets under the key in {@code keyFile}; a secret that cannot be read fails with {@code code}
+     * and a message ending with {@code remedy} (what to do: "add the account again with …").
+     */
+    public static Secrets inFile(Path keyFile, ErrorCode code, String remedy) {
+        return new Secrets(
+                new AtomicReference<>(java.util.Objects.requireNonNull(keyFile, "keyFile")),
+                java.util.Objects.requireNonNull(code, "code"),
+                java.util.Objects.requireNonNull(remedy, "remedy"));
+    }
+
+    /**
+     * The same secrets — the same key file, now and after {@link #useKeyFile} — failing with {@code
+     * code} and {@code remedy} instead: one key for a user's mail and calendar, each error naming what
+     * to do about its own secret.
+     */
+    public Secrets as(ErrorCode code, String remedy) {
+        return new Secrets(
+                keyFile,
+                java.util.Objects.requireNonNull(code, "code"),
+                java.util.Objects.requireNonNull(remedy, "remedy"));
     }
 
     /** {@code $WEFT_HOME/mail.key}, else {@code ~/.weft/mail.key}. */
-    static Path defaultKeyFile() {
+    public static Path defaultKeyFile() {
         String home = System.getenv("WEFT_HOME");
         Path base = home == null || home.isBlank() ? Path.of(System.getProperty("user.home"), ".weft") : Path.of(home);
         return base.resolve("mail.key");
@@ -61,12 +78,13 @@ public final class Secrets {
         return keyFile.get();
     }
 
-    String encrypt(String secret, Owner owner) {
+    /** {@code secret} sealed under the key (made if there is none yet), as text to store. */
+    public String encrypt(String secret) {
         try {
             byte[] iv = new byte[IV_BYTES];
             RANDOM.nextBytes(iv);
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.ENCRYPT_MODE, key(true, owner), new GCMParameterSpec(128, iv));
+            cipher.init(Cipher.ENCRYPT_MODE, key(true), new GCMParameterSpec(128, iv));
             byte[] sealed = cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8));
             byte[] out = new byte[iv.length + sealed.length];
             System.arraycopy(iv, 0, out, 0, iv.length);
@@ -77,29 +95,31 @@ public final class Secrets {
         }
     }
 
-    String decrypt(String stored, Owner owner) {
+    /**
+     * A secret {@link #encrypt} sealed.
+     *
+     * @throws WeftException with this instance's code when the key is missing or is not the one it was sealed with
+     */
+    public String decrypt(String stored) {
         try {
             byte[] in = Base64.getDecoder().decode(stored);
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.DECRYPT_MODE, key(false, owner), new GCMParameterSpec(128, in, 0, IV_BYTES));
+            cipher.init(Cipher.DECRYPT_MODE, key(false), new GCMParameterSpec(128, in, 0, IV_BYTES));
             return new String(cipher.doFinal(in, IV_BYTES, in.length - IV_BYTES), StandardCharsets.UTF_8);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new WeftException(
-                    owner.code(),
-                    "the " + owner.what() + " secret cannot be read with the key in " + keyFile()
-                            + " (was the key file replaced?); keep it again with " + owner.again());
+                    code,
+                    "the secret cannot be read with the key in " + keyFile() + " (was the key file replaced?); "
+                            + remedy);
         }
     }
 
-    private SecretKey key(boolean create, Owner owner) {
+    private SecretKey key(boolean create) {
         Path file = keyFile();
         try {
             if (!Files.exists(file)) {
                 if (!create) {
-                    throw new WeftException(
-                            owner.code(),
-                            "the key " + file + " of the " + owner.what() + " secret is missing; keep it again with "
-                                    + owner.again());
+                    throw new WeftException(code, "the key " + file + " is missing; " + remedy);
                 }
                 make(file);
             }
@@ -107,7 +127,7 @@ public final class Secrets {
                     .decode(Files.readString(file, StandardCharsets.US_ASCII).trim());
             return new SecretKeySpec(bytes, "AES");
         } catch (IOException e) {
-            throw new WeftException(owner.code(), "cannot read the secrets' key " + file + ": " + e);
+            throw new WeftException(code, "cannot read the key " + file + ": " + e);
         }
     }
 
