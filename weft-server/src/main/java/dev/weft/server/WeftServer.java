@@ -11,6 +11,7 @@ import dev.weft.core.Run;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.mcp.AssistantTools;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
@@ -61,6 +62,8 @@ public final class WeftServer implements AutoCloseable {
     private final Optional<Scheduler> reminders;
     private final Optional<RecoveryWatcher> recovery;
     private final Optional<WebhookDispatcher> webhooks;
+    /** What else stops with the server (the MCP sessions, the channels), in order. */
+    private final List<Runnable> stops;
 
     private WeftServer(
             WebServer web,
@@ -71,7 +74,8 @@ public final class WeftServer implements AutoCloseable {
             Duration drainTimeout,
             Optional<Scheduler> reminders,
             Optional<RecoveryWatcher> recovery,
-            Optional<WebhookDispatcher> webhooks) {
+            Optional<WebhookDispatcher> webhooks,
+            List<Runnable> stops) {
         this.web = web;
         this.host = host;
         this.backend = backend;
@@ -81,6 +85,7 @@ public final class WeftServer implements AutoCloseable {
         this.reminders = reminders;
         this.recovery = recovery;
         this.webhooks = webhooks;
+        this.stops = stops;
     }
 
     public static Builder builder() {
@@ -132,6 +137,7 @@ public final class WeftServer implements AutoCloseable {
         recovery.ifPresent(RecoveryWatcher::close);
         reminders.ifPresent(Scheduler::stop);
         webhooks.ifPresent(WebhookDispatcher::close);
+        stops.forEach(Runnable::run);
     }
 
     /** The requests being answered now (for a graceful stop, and tests of it). */
@@ -337,6 +343,9 @@ public final class WeftServer implements AutoCloseable {
             new OpenAiApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
+            McpHttp mcp = new McpHttp(AssistantTools.create(all, built));
+            mcp.register(routes);
+            List<Runnable> stops = new java.util.ArrayList<>(List.of(mcp::stop));
             routing.any((req, res) -> Http.error(
                     res,
                     404,
@@ -367,7 +376,16 @@ public final class WeftServer implements AutoCloseable {
                     ? Optional.empty()
                     : Optional.of(RecoveryWatcher.start(built, recoveryInterval, graphsOf));
             return new WeftServer(
-                    web, host, backend, routes.registered(), inFlight, drainTimeout, scheduler, watcher, dispatcher);
+                    web,
+                    host,
+                    backend,
+                    routes.registered(),
+                    inFlight,
+                    drainTimeout,
+                    scheduler,
+                    watcher,
+                    dispatcher,
+                    List.copyOf(stops));
         }
     }
 
