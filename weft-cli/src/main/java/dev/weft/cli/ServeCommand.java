@@ -57,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
                 server = builder.store(store)
                         .assistants(Storage.assistants(store))
                         .runner(Storage.runner(store))
-                        .nodeTypes(Storage.nodeTypes())
+                        .nodeTypes(Storage.nodeTypes(store))
                         .graphs(run -> {
                             try {
                                 return Optional.of(Storage.graphOf(run, store));

@@ -22,9 +22,6 @@ import dev.weft.plan.PlanDecision;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.PlanRequest;
 import dev.weft.plan.PlanStep;
-import dev.weft.plan.Resolution;
-import dev.weft.plan.ResolveContext;
-import dev.weft.plan.Resolver;
 import dev.weft.plan.ResolverRegistry;
 import dev.weft.plan.Risk;
 import dev.weft.plan.StepOutcome;
@@ -37,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * What Weft offers another agent over MCP, for one user at a time: every assistant's tools (named
@@ -54,7 +50,7 @@ public final class AssistantTools {
     /** The name of the executor MCP tool calls run on, kept with their runs. */
     public static final String EXECUTOR = "mcp";
     /** The capability of an MCP call's one step. */
-    static final String CAPABILITY = "mcp";
+    static final String CAPABILITY = McpTools.CAPABILITY;
     /** The id of an MCP call's one step; not a word a message would hold after a '$'. */
     static final String STEP = "mcp-call";
 
@@ -173,7 +169,7 @@ public final class AssistantTools {
         }
         return PlanExecutor.builder()
                 .name(EXECUTOR)
-                .resolvers(ResolverRegistry.of(new DirectResolver()))
+                .resolvers(ResolverRegistry.of(McpTools.resolver()))
                 .tools(tools)
                 .build();
     }
@@ -419,33 +415,5 @@ public final class AssistantTools {
     /** A schema MCP can carry as a tool's {@code outputSchema}: only one whose root is an object. */
     private static Optional<ObjectNode> objectSchema(ObjectNode schema) {
         return schema.path("type").asText("").equals("object") ? Optional.of(schema) : Optional.empty();
-    }
-
-    /** Calls the tool its step's action names, with the step's constraints as arguments. */
-    static final class DirectResolver implements Resolver {
-        @Override
-        public String name() {
-            return "mcp";
-        }
-
-        @Override
-        public String capability() {
-            return CAPABILITY;
-        }
-
-        @Override
-        public Set<String> actions() {
-            return Set.of();
-        }
-
-        @Override
-        public Optional<String> tool(PlanStep step) {
-            return Optional.of(step.action());
-        }
-
-        @Override
-        public Resolution resolve(PlanStep step, ResolveContext context) {
-            return Resolution.execute(step.action(), step.constraints().deepCopy());
-        }
     }
 }
