@@ -165,6 +165,7 @@ public final class McpConnection implements AutoCloseable {
     private McpClientTransport transport() {
         return switch (config.transport()) {
             case McpServerConfig.Transport.Stdio stdio -> {
+                requireProgram(stdio.command().get(0));
                 StdioClientTransport transport = new StdioClientTransport(
                         ServerParameters.builder(stdio.command().get(0))
                                 .args(stdio.command().subList(1, stdio.command().size()))
@@ -185,6 +186,32 @@ public final class McpConnection implements AutoCloseable {
                         .build();
             }
         };
+    }
+
+    /**
+     * Fails at once, rather than after the initialization timeout, for a program that is not there.
+     *
+     * @throws WeftException {@code E_TOOL_FAILED} naming the program and where it was looked for
+     */
+    private void requireProgram(String program) {
+        java.nio.file.Path path = java.nio.file.Path.of(program);
+        if (program.contains(java.io.File.separator)) {
+            if (!java.nio.file.Files.isExecutable(path)) {
+                throw new WeftException(
+                        ErrorCode.E_TOOL_FAILED,
+                        "cannot start MCP server '" + config.name() + "': '" + program + "' is not an executable file");
+            }
+            return;
+        }
+        String searched = System.getenv().getOrDefault("PATH", "");
+        for (String folder : searched.split(java.io.File.pathSeparator)) {
+            if (!folder.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(folder, program))) {
+                return;
+            }
+        }
+        throw new WeftException(
+                ErrorCode.E_TOOL_FAILED,
+                "cannot start MCP server '" + config.name() + "': no program '" + program + "' on the PATH");
     }
 
     /**
