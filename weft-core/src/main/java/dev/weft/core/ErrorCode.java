@@ -44,5 +44,7 @@ public enum ErrorCode {
     /** The server is stopping and takes no new work. */
     E_UNAVAILABLE,
     /** The server failed in a way it did not expect; the message says where. */
-    E_INTERNAL
+    E_INTERNAL,
+    /** A messaging channel's API (Telegram's Bot API, WhatsApp's Graph API) refuses or cannot be reached. */
+    E_CHANNEL_UNAVAILABLE
 }

@@ -1,13 +1,16 @@
 package dev.weft.memo;
 
+import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Message;
+import dev.weft.assistant.Notices;
 import dev.weft.assistant.Turn;
 import dev.weft.core.Graph;
 import dev.weft.core.Run;
 import dev.weft.core.Runner;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.ToolRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -58,6 +61,29 @@ public final class MemoAssistant implements Assistant {
     @Override
     public Turn answer(Runner runner, String user, String runId, String text) {
         return turn(memo.answer(runner, runId, user, text));
+    }
+
+    @Override
+    public Optional<Notices> notices() {
+        return Optional.of(new Notices() {
+            @Override
+            public List<Notices.Notice> recent(String user, int count) {
+                return memo.data().notifications().recent(user, count).stream()
+                        .map(n -> new Notices.Notice(n.user(), n.id(), memo.notice(n), n.sourceId(), n.firedAt()))
+                        .toList();
+            }
+
+            @Override
+            public void onNotice(Runnable listener) {
+                memo.reminders().onFire(notification -> listener.run());
+            }
+
+            @Override
+            public AutoCloseable start(String processName) {
+                Scheduler scheduler = memo.reminders().start(Duration.ofSeconds(1), processName);
+                return scheduler::stop;
+            }
+        });
     }
 
     @Override
