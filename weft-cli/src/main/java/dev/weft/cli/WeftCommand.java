@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
             ModelsCommand.class,
             ServeCommand.class,
             KeysCommand.class,
-            McpCommand.class
+            McpCommand.class,
+            ChannelsCommand.class
         })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec

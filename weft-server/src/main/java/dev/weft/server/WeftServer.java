@@ -3,6 +3,10 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistants;
+import dev.weft.channels.ChannelStore;
+import dev.weft.channels.Conversations;
+import dev.weft.channels.NoticeDelivery;
+import dev.weft.channels.WhatsAppChannel;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Graph;
 import dev.weft.core.Json;
@@ -161,8 +165,15 @@ public final class WeftServer implements AutoCloseable {
         private Duration drainTimeout = Duration.ofSeconds(30);
         private Duration webhookInterval = Duration.ofSeconds(1);
         private Duration webhookBackoff = Duration.ofSeconds(1);
+        private WhatsAppChannel.Settings whatsapp;
 
         private Builder() {}
+
+        /** Serves WhatsApp's webhook at {@code /channels/whatsapp} with these settings (default: none, 404). */
+        public Builder whatsApp(WhatsAppChannel.Settings settings) {
+            this.whatsapp = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
 
         /** The store of runs, keys and Memo's data (SQLite or PostgreSQL). Required. */
         public Builder store(RunStore store) {
@@ -346,6 +357,21 @@ public final class WeftServer implements AutoCloseable {
             McpHttp mcp = new McpHttp(AssistantTools.create(all, built));
             mcp.register(routes);
             List<Runnable> stops = new java.util.ArrayList<>(List.of(mcp::stop));
+            Optional<WhatsAppChannel> whatsApp = Optional.ofNullable(whatsapp).map(settings -> {
+                Conversations conversations = Conversations.builder(ChannelStore.open(store), all, built)
+                        .build();
+                WhatsAppChannel channel = WhatsAppChannel.create(settings, conversations);
+                NoticeDelivery notices = NoticeDelivery.start(
+                        conversations.store(),
+                        all,
+                        List.of(channel),
+                        Duration.ofSeconds(1),
+                        java.time.Clock.systemUTC());
+                stops.add(notices::close);
+                stops.add(channel::close);
+                return channel;
+            });
+            new ChannelRoutes(whatsApp).register(routes);
             routing.any((req, res) -> Http.error(
                     res,
                     404,
@@ -408,7 +434,7 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
                 return;
             }
-            if (WebPage.isPage(path)) {
+            if (WebPage.isPage(path) || ChannelRoutes.isWebhook(path)) {
                 chain.proceed();
                 return;
             }

@@ -42,9 +42,14 @@ final class ServerFixture implements AutoCloseable {
 
     /** A server configured further by {@code configure}. */
     ServerFixture(Path dir, java.util.function.Consumer<WeftServer.Builder> configure) {
+        this(dir, (store, builder) -> configure.accept(builder));
+    }
+
+    /** A server configured further by {@code configure}, which sees the store it serves. */
+    ServerFixture(Path dir, java.util.function.BiConsumer<RunStore, WeftServer.Builder> configure) {
         store = Stores.open("sqlite:" + dir.resolve("weft.db"));
         WeftServer.Builder builder = WeftServer.builder();
-        configure.accept(builder);
+        configure.accept(store, builder);
         server = builder.store(store)
                 .port(0)
                 .reminders(false)
