@@ -27,6 +27,9 @@ public final class Main {
                                     Memo's memory search with N memories of a user on SQLite and PostgreSQL: p50/p99, and of each part
               server [--seconds N] [--subscribers S] [--chats C]
                                     weft serve on SQLite: S live run event streams and C chat-completion clients for N s
+              channels [--messages N] [--chats C] [--calls N]
+                                    Telegram messages to Memo's reply (p50/p99, and from C chats at once); MCP tool calls
+                                    over Streamable HTTP beside the same call in-process
             """;
 
     private Main() {}
@@ -48,6 +51,7 @@ public final class Main {
                 case "mail" -> MailBenchmark.run(rest);
                 case "memory" -> MemoryBenchmark.run(rest);
                 case "server" -> ServerBenchmark.run(rest);
+                case "channels" -> ChannelsBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

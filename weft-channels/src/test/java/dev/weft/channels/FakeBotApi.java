@@ -24,8 +24,8 @@ import java.util.function.Predicate;
 public final class FakeBotApi implements AutoCloseable {
     public static final String TOKEN = "123456:TEST-token";
 
-    /** A message the bot sent. */
-    public record Sent(String chatId, String text) {}
+    /** A message the bot sent, and when it arrived ({@link System#nanoTime()}). */
+    public record Sent(String chatId, String text, long nanos) {}
 
     private final HttpServer server;
     private final List<ObjectNode> updates = new ArrayList<>();
@@ -111,7 +111,7 @@ public final class FakeBotApi implements AutoCloseable {
                         new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), "sendMessage");
                 synchronized (this) {
                     sent.add(new Sent(
-                            body.path("chat_id").asText(), body.path("text").asText()));
+                            body.path("chat_id").asText(), body.path("text").asText(), System.nanoTime()));
                     notifyAll();
                 }
                 reply(exchange, 200, "{\"ok\":true,\"result\":{\"message_id\":1}}");
