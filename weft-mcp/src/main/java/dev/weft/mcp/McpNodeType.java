@@ -61,7 +61,10 @@ public final class McpNodeType implements NodeType {
         try {
             tools.connection(server);
         } catch (WeftException e) {
-            throw config.problem("server", e.getMessage());
+            throw config.problem(
+                    "server",
+                    "'" + server + "' is not a registered MCP server (add it with 'weft mcp add " + server
+                            + " --command … | --url …'; 'weft mcp list' shows those there are)");
         }
         JsonNode shape = config.optional("arguments").orElse(null);
         if (shape != null && !shape.isObject()) {

@@ -139,8 +139,7 @@ final class McpClientIT {
                                   {"id": "x", "type": "mcp", "config": {"server": "nowhere", "tool": "echo"}}
                                 ], "connections": [{"source": "in", "target": "x"}]}""", "bad.json"), types))
                 .isInstanceOf(GraphInvalidException.class)
-                .hasMessageContaining("config.server")
-                .hasMessageContaining("no MCP server 'nowhere'");
+                .hasMessageContaining("config.server 'nowhere' is not a registered MCP server");
     }
 
     @Test
