@@ -185,52 +185,43 @@ final class ChannelsCommand implements Runnable {
             name = "pending",
             mixinStandardHelpOptions = true,
             description = "The pairing codes unknown chats were given and that have not expired.")
-    static final class Pending implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Pending extends StoreCommand {
         @Option(
                 names = "--json",
                 description =
                         "{\"pending\": [{\"code\", \"channel\", \"chat\", \"name\", \"createdAt\", \"expiresAt\"}]}")
         boolean json;
 
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "The store (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
+        @Override
+        boolean json() {
+            return json;
+        }
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (RunStore store = Storage.open(db)) {
-                List<ChannelStore.Pairing> pending = ChannelStore.open(store).pending(java.time.Instant.now());
-                if (json) {
-                    ObjectNode root = Json.object();
-                    ArrayNode list = root.putArray("pending");
-                    for (ChannelStore.Pairing p : pending) {
-                        list.addObject()
-                                .put("code", p.code())
-                                .put("channel", p.channel())
-                                .put("chat", p.chatId())
-                                .put("name", p.name())
-                                .put("createdAt", p.createdAt().toString())
-                                .put("expiresAt", p.expiresAt().toString());
-                    }
-                    out.println(Json.write(root));
-                } else if (pending.isEmpty()) {
-                    out.println("No chat is waiting to be let in.");
-                } else {
-                    for (ChannelStore.Pairing p : pending) {
-                        out.println(p.code() + "  " + p.channel() + " chat " + p.chatId() + " (" + p.name()
-                                + "), expires " + p.expiresAt());
-                    }
+        int call(RunStore store, PrintWriter out) {
+            List<ChannelStore.Pairing> pending = ChannelStore.open(store).pending(java.time.Instant.now());
+            if (json) {
+                ObjectNode root = Json.object();
+                ArrayNode list = root.putArray("pending");
+                for (ChannelStore.Pairing p : pending) {
+                    list.addObject()
+                            .put("code", p.code())
+                            .put("channel", p.channel())
+                            .put("chat", p.chatId())
+                            .put("name", p.name())
+                            .put("createdAt", p.createdAt().toString())
+                            .put("expiresAt", p.expiresAt().toString());
                 }
-                return ExitCodes.OK;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, json, e);
+                out.println(Json.write(root));
+            } else if (pending.isEmpty()) {
+                out.println("No chat is waiting to be let in.");
+            } else {
+                for (ChannelStore.Pairing p : pending) {
+                    out.println(p.code() + "  " + p.channel() + " chat " + p.chatId() + " (" + p.name() + "), expires "
+                            + p.expiresAt());
+                }
             }
+            return ExitCodes.OK;
         }
     }
 
@@ -240,10 +231,7 @@ final class ChannelsCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Lets the chat that was given CODE in: it talks as --user (default: a user of its own,"
                     + " CHANNEL:CHAT) to --assistant (default: the channel's).")
-    static final class Approve implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Approve extends StoreCommand {
         @Parameters(index = "0", paramLabel = "CODE")
         String code;
 
@@ -256,82 +244,62 @@ final class ChannelsCommand implements Runnable {
         @Option(names = "--assistant", paramLabel = "NAME", description = "The assistant the chat talks to.")
         String assistant;
 
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "The store (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
+        @Override
+        boolean json() {
+            return false;
+        }
 
         @Override
-        public Integer call() {
-            try (RunStore store = Storage.open(db)) {
-                ChannelStore.Chat chat = Conversations.approve(
-                        ChannelStore.open(store),
-                        code,
-                        Optional.ofNullable(user),
-                        Optional.ofNullable(assistant),
-                        Clock.systemUTC());
-                spec.commandLine()
-                        .getOut()
-                        .println("Approved: " + chat.channel() + " chat " + chat.chatId() + " talks as '" + chat.user()
-                                + "' to "
-                                + (chat.assistant().isEmpty()
-                                        ? "the channel's assistant"
-                                        : "'" + chat.assistant() + "'")
-                                + ".");
-                return ExitCodes.OK;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, false, e);
-            }
+        int call(RunStore store, PrintWriter out) {
+            ChannelStore.Chat chat = Conversations.approve(
+                    ChannelStore.open(store),
+                    code,
+                    Optional.ofNullable(user),
+                    Optional.ofNullable(assistant),
+                    Clock.systemUTC());
+            out.println("Approved: " + chat.channel() + " chat " + chat.chatId() + " talks as '" + chat.user() + "' to "
+                    + (chat.assistant().isEmpty() ? "the channel's assistant" : "'" + chat.assistant() + "'") + ".");
+            return ExitCodes.OK;
         }
     }
 
     /** {@code weft channels list [--json]}. */
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The chats let in, and whom they talk as.")
-    static final class ListChats implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class ListChats extends StoreCommand {
         @Option(
                 names = "--json",
                 description = "{\"chats\": [{\"channel\", \"chat\", \"user\", \"assistant\", \"pairedAt\"}]}")
         boolean json;
 
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "The store (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
+        @Override
+        boolean json() {
+            return json;
+        }
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (RunStore store = Storage.open(db)) {
-                List<ChannelStore.Chat> chats = ChannelStore.open(store).chats();
-                if (json) {
-                    ObjectNode root = Json.object();
-                    ArrayNode list = root.putArray("chats");
-                    for (ChannelStore.Chat c : chats) {
-                        list.addObject()
-                                .put("channel", c.channel())
-                                .put("chat", c.chatId())
-                                .put("user", c.user())
-                                .put("assistant", c.assistant())
-                                .put("pairedAt", c.pairedAt().toString());
-                    }
-                    out.println(Json.write(root));
-                } else if (chats.isEmpty()) {
-                    out.println("No chats yet.");
-                } else {
-                    for (ChannelStore.Chat c : chats) {
-                        out.println(c.channel() + " chat " + c.chatId() + " → user '" + c.user() + "'"
-                                + (c.assistant().isEmpty() ? "" : ", assistant '" + c.assistant() + "'"));
-                    }
+        int call(RunStore store, PrintWriter out) {
+            List<ChannelStore.Chat> chats = ChannelStore.open(store).chats();
+            if (json) {
+                ObjectNode root = Json.object();
+                ArrayNode list = root.putArray("chats");
+                for (ChannelStore.Chat c : chats) {
+                    list.addObject()
+                            .put("channel", c.channel())
+                            .put("chat", c.chatId())
+                            .put("user", c.user())
+                            .put("assistant", c.assistant())
+                            .put("pairedAt", c.pairedAt().toString());
                 }
-                return ExitCodes.OK;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, json, e);
+                out.println(Json.write(root));
+            } else if (chats.isEmpty()) {
+                out.println("No chats yet.");
+            } else {
+                for (ChannelStore.Chat c : chats) {
+                    out.println(c.channel() + " chat " + c.chatId() + " → user '" + c.user() + "'"
+                            + (c.assistant().isEmpty() ? "" : ", assistant '" + c.assistant() + "'"));
+                }
             }
+            return ExitCodes.OK;
         }
     }
 }

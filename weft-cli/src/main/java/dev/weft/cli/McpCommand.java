@@ -114,10 +114,7 @@ final class McpCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description = "Registers an MCP server: its tools become plan tools (NAME.TOOL) and the workflow node"
                     + " type 'mcp' can call them. Everything after --command CMD is the command's arguments.")
-    static final class Add implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Add extends StoreCommand {
         @Parameters(index = "0", paramLabel = "NAME", description = "lower-case letters, digits, '-' or '_'.")
         String name;
 
@@ -136,96 +133,79 @@ final class McpCommand implements Callable<Integer> {
         @CommandLine.Unmatched
         List<String> arguments = new ArrayList<>();
 
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "The store (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
+        @Override
+        boolean json() {
+            return false;
+        }
 
         @Override
-        public Integer call() {
+        int call(RunStore store, PrintWriter out) {
+            McpServerConfig server = new McpServerConfig(name, transport());
+            McpRegistry.open(store).add(server, Instant.now());
+            out.println("Added MCP server '" + name + "': " + server.where());
+            return ExitCodes.OK;
+        }
+
+        private McpServerConfig.Transport transport() {
+            if ((command == null) == (url == null)) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "give exactly one of --command CMD ARGS… or --url URL");
+            }
+            if (command != null) {
+                List<String> all = new ArrayList<>();
+                all.add(command);
+                all.addAll(arguments);
+                return new McpServerConfig.Transport.Stdio(all);
+            }
+            if (!arguments.isEmpty()) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "unexpected arguments after --url: " + String.join(" ", arguments));
+            }
             try {
-                McpServerConfig.Transport transport;
-                if ((command == null) == (url == null)) {
-                    throw new WeftException(
-                            ErrorCode.E_BAD_INPUT, "give exactly one of --command CMD ARGS… or --url URL");
-                }
-                if (command != null) {
-                    List<String> all = new ArrayList<>();
-                    all.add(command);
-                    all.addAll(arguments);
-                    transport = new McpServerConfig.Transport.Stdio(all);
-                } else {
-                    if (!arguments.isEmpty()) {
-                        throw new WeftException(
-                                ErrorCode.E_BAD_INPUT,
-                                "unexpected arguments after --url: " + String.join(" ", arguments));
-                    }
-                    try {
-                        transport = new McpServerConfig.Transport.Http(new URI(url));
-                    } catch (java.net.URISyntaxException e) {
-                        throw new WeftException(ErrorCode.E_BAD_INPUT, "--url '" + url + "' is not a URL");
-                    }
-                }
-                McpServerConfig server = new McpServerConfig(name, transport);
-                try (RunStore store = Storage.open(db)) {
-                    McpRegistry.open(store).add(server, Instant.now());
-                }
-                spec.commandLine().getOut().println("Added MCP server '" + name + "': " + server.where());
-                return ExitCodes.OK;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, false, e);
+                return new McpServerConfig.Transport.Http(new URI(url));
+            } catch (java.net.URISyntaxException e) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "--url '" + url + "' is not a URL");
             }
         }
     }
 
     /** {@code weft mcp list [--json]}. */
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The registered MCP servers.")
-    static final class ListServers implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class ListServers extends StoreCommand {
         @Option(names = "--json", description = "One JSON object: {\"servers\": [{\"name\", \"command\" | \"url\"}]}.")
         boolean json;
 
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "The store (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
+        @Override
+        boolean json() {
+            return json;
+        }
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (RunStore store = Storage.open(db)) {
-                List<McpServerConfig> servers = McpRegistry.open(store).all();
-                if (json) {
-                    ObjectNode root = Json.object();
-                    ArrayNode list = root.putArray("servers");
-                    for (McpServerConfig server : servers) {
-                        ObjectNode row = list.addObject();
-                        row.put("name", server.name());
-                        switch (server.transport()) {
-                            case McpServerConfig.Transport.Stdio stdio -> {
-                                ArrayNode command = row.putArray("command");
-                                stdio.command().forEach(command::add);
-                            }
-                            case McpServerConfig.Transport.Http http ->
-                                row.put("url", http.url().toString());
+        int call(RunStore store, PrintWriter out) {
+            List<McpServerConfig> servers = McpRegistry.open(store).all();
+            if (json) {
+                ObjectNode root = Json.object();
+                ArrayNode list = root.putArray("servers");
+                for (McpServerConfig server : servers) {
+                    ObjectNode row = list.addObject();
+                    row.put("name", server.name());
+                    switch (server.transport()) {
+                        case McpServerConfig.Transport.Stdio stdio -> {
+                            ArrayNode command = row.putArray("command");
+                            stdio.command().forEach(command::add);
                         }
-                    }
-                    out.println(Json.write(root));
-                } else if (servers.isEmpty()) {
-                    out.println("No MCP servers. Add one: weft mcp add NAME --command CMD ARGS… | --url URL");
-                } else {
-                    for (McpServerConfig server : servers) {
-                        out.println(server.name() + "  " + server.where());
+                        case McpServerConfig.Transport.Http http ->
+                            row.put("url", http.url().toString());
                     }
                 }
-                return ExitCodes.OK;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, json, e);
+                out.println(Json.write(root));
+            } else if (servers.isEmpty()) {
+                out.println("No MCP servers. Add one: weft mcp add NAME --command CMD ARGS… | --url URL");
+            } else {
+                for (McpServerConfig server : servers) {
+                    out.println(server.name() + "  " + server.where());
+                }
             }
+            return ExitCodes.OK;
         }
     }
 
@@ -234,10 +214,7 @@ final class McpCommand implements Callable<Integer> {
             name = "tools",
             mixinStandardHelpOptions = true,
             description = "Connects to a registered server and lists its tools as plans and workflows name them.")
-    static final class Tools implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Tools extends StoreCommand {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
 
@@ -246,76 +223,66 @@ final class McpCommand implements Callable<Integer> {
                 description = "One JSON object: {\"tools\": [{\"name\", \"description\", \"inputSchema\"}]}.")
         boolean json;
 
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "The store (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
+        @Override
+        boolean json() {
+            return json;
+        }
 
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (RunStore store = Storage.open(db)) {
-                McpServerConfig server = McpRegistry.open(store)
-                        .find(name)
-                        .orElseThrow(() -> new dev.weft.core.NotFoundException(
-                                "no MCP server '" + name + "' is registered ('weft mcp list' shows those there are)"));
-                try (McpConnection connection = McpConnection.to(server)) {
-                    List<McpSchema.Tool> tools = connection.tools();
-                    ObjectNode root = Json.object();
-                    ArrayNode list = root.putArray("tools");
-                    for (McpSchema.Tool tool : tools) {
-                        String planName = dev.weft.mcp.McpToolAdapter.toolName(name, tool.name());
-                        if (json) {
-                            ObjectNode row = list.addObject();
-                            row.put("name", planName);
-                            row.put("description", tool.description() == null ? "" : tool.description());
-                            row.set("inputSchema", Json.mapper().valueToTree(tool.inputSchema()));
-                        } else {
-                            out.println(planName + "  " + (tool.description() == null ? "" : tool.description()));
-                        }
-                    }
-                    if (json) {
-                        out.println(Json.write(root));
-                    }
-                }
-                return ExitCodes.OK;
+        int call(RunStore store, PrintWriter out) {
+            McpServerConfig server = McpRegistry.open(store)
+                    .find(name)
+                    .orElseThrow(() -> new dev.weft.core.NotFoundException(
+                            "no MCP server '" + name + "' is registered ('weft mcp list' shows those there are)"));
+            List<McpSchema.Tool> tools;
+            try (McpConnection connection = McpConnection.to(server)) {
+                tools = connection.tools();
             } catch (WeftException e) {
                 if (json) {
-                    return WorkflowCommand.failure(spec, true, e);
+                    throw e;
                 }
                 spec.commandLine().getErr().println("weft: " + e.code() + ": " + e.getMessage());
-                return e.code() == ErrorCode.E_NOT_FOUND ? ExitCodes.INVALID : ExitCodes.FAILED;
+                return ExitCodes.FAILED;
             }
+            ObjectNode root = Json.object();
+            ArrayNode list = root.putArray("tools");
+            for (McpSchema.Tool tool : tools) {
+                String planName = dev.weft.mcp.McpToolAdapter.toolName(name, tool.name());
+                String description = tool.description() == null ? "" : tool.description();
+                if (json) {
+                    ObjectNode row = list.addObject();
+                    row.put("name", planName);
+                    row.put("description", description);
+                    row.set("inputSchema", Json.mapper().valueToTree(tool.inputSchema()));
+                } else {
+                    out.println(planName + "  " + description);
+                }
+            }
+            if (json) {
+                out.println(Json.write(root));
+            }
+            return ExitCodes.OK;
         }
     }
 
     /** {@code weft mcp remove NAME}. */
     @Command(name = "remove", mixinStandardHelpOptions = true, description = "Forgets a registered MCP server.")
-    static final class Remove implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Remove extends StoreCommand {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
 
-        @Option(
-                names = "--db",
-                paramLabel = "URL",
-                description = "The store (default: WEFT_DB, else SQLite under WEFT_HOME).")
-        String db;
+        @Override
+        boolean json() {
+            return false;
+        }
 
         @Override
-        public Integer call() {
-            try (RunStore store = Storage.open(db)) {
-                if (!McpRegistry.open(store).remove(name)) {
-                    throw new dev.weft.core.NotFoundException("no MCP server '" + name + "' is registered");
-                }
-                spec.commandLine().getOut().println("Removed MCP server '" + name + "'.");
-                return ExitCodes.OK;
-            } catch (WeftException e) {
-                return WorkflowCommand.failure(spec, false, e);
+        int call(RunStore store, PrintWriter out) {
+            if (!McpRegistry.open(store).remove(name)) {
+                throw new dev.weft.core.NotFoundException("no MCP server '" + name + "' is registered");
             }
+            out.println("Removed MCP server '" + name + "'.");
+            return ExitCodes.OK;
         }
     }
 }

@@ -251,7 +251,12 @@ final class McpHttp implements McpStreamableServerTransportProvider {
                     String event = "id: " + (messageId != null ? messageId : sessionId) + "\nevent: message\ndata: "
                             + new String(write(message), StandardCharsets.UTF_8) + "\n\n";
                     out.write(event.getBytes(StandardCharsets.UTF_8));
-                    out.flush();
+                    if (!(message instanceof McpSchema.JSONRPCResponse)) {
+                        // What the server asks meanwhile must reach the client now; the response is the
+                        // stream's last message and leaves with its end, in one write rather than two
+                        // (a lone final chunk would wait out the client's delayed acknowledgement).
+                        out.flush();
+                    }
                 } catch (IOException e) {
                     closed = true;
                     throw new UncheckedIOException(e);
