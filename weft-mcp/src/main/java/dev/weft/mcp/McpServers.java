@@ -153,8 +153,15 @@ public final class McpServers {
             confirm.put("title", "Go ahead?");
             confirm.put("description", "Yes does it; no leaves everything as it is.");
             schema.putArray("required").add("confirm");
-            McpSchema.ElicitResult answer = exchange.createElicitation(
-                    McpSchema.ElicitFormRequest.builder(question, map(schema)).build());
+            McpSchema.ElicitResult answer;
+            try {
+                answer = exchange.createElicitation(McpSchema.ElicitFormRequest.builder(question, map(schema))
+                        .build());
+            } catch (RuntimeException e) {
+                // The client could not ask after all (it failed or timed out): the run waits, and the
+                // call says how to approve it, as for a client that cannot ask.
+                return Optional.empty();
+            }
             return Optional.of(answer.action() == McpSchema.ElicitResult.Action.ACCEPT
                     && answer.content() != null
                     && Boolean.TRUE.equals(answer.content().get("confirm")));

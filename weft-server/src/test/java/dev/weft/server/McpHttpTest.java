@@ -174,6 +174,28 @@ final class McpHttpTest {
     }
 
     @Test
+    void anMcpCallsWaitingRunIsApprovedThroughTheRunsApiLikeAnyRun() {
+        try (McpSyncClient client = client(fixture.dana)) {
+            call(client, "memo_taskOperations", Map.of("operation", "create", "text", "pay the rent"));
+            McpSchema.CallToolResult refused = call(client, "memo_taskOperations", Map.of("operation", "deleteAll"));
+            String runId = (String) refused.meta().get("weft/runId");
+            assertThat(fixture.get("api/runs/" + runId, fixture.dana)
+                            .body()
+                            .path("status")
+                            .asText())
+                    .isEqualTo("WAITING");
+            assertThat(fixture.post("api/runs/" + runId + "/approve", fixture.omer, "{}")
+                            .status())
+                    .isEqualTo(404);
+            ServerFixture.Answer approved = fixture.post("api/runs/" + runId + "/approve", fixture.dana, "{}");
+            assertThat(approved.status()).as(approved.body().toString()).isEqualTo(200);
+            assertThat(approved.body().path("status").asText()).isEqualTo("COMPLETED");
+            assertThat(text(call(client, "memo_taskOperations", Map.of("operation", "getAll"))))
+                    .doesNotContain("pay the rent");
+        }
+    }
+
+    @Test
     void theChatToolTalksToTheAssistantInWords() {
         try (McpSyncClient client = client(fixture.dana)) {
             McpSchema.CallToolResult reply = call(
