@@ -160,6 +160,27 @@ final class TelegramChannelTest {
     }
 
     @Test
+    void aQuestionIsAnsweredByReplyingItsNumber() {
+        String user = pair(12, "Lior");
+        api.say(12, "Lior", "remind me tomorrow at 9 to call Dana about the contract");
+        api.await(m -> m.chatId().equals("12") && m.text().contains("contract"), WAIT);
+        api.say(12, "Lior", "remind me tomorrow at 10 to call Dana about the invoice");
+        api.await(m -> m.chatId().equals("12") && m.text().contains("invoice"), WAIT);
+        api.say(12, "Lior", "delete the reminder to call Dana");
+        String question = api.await(m -> m.chatId().equals("12") && m.text().contains("2."), WAIT)
+                .text();
+        assertThat(question).contains("contract").contains("invoice");
+        String second = question.indexOf("contract") < question.indexOf("invoice") ? "invoice" : "contract";
+        api.say(12, "Lior", "2");
+        api.await(m -> m.chatId().equals("12") && m.text().startsWith("Deleted"), WAIT);
+        assertThat(memo.data().tasks().all(user))
+                .extracting(dev.weft.memo.data.Task::text)
+                .singleElement()
+                .asString()
+                .doesNotContain(second);
+    }
+
+    @Test
     void aReminderThatFallsDueIsSentToTheChatItWasSetFrom() throws Exception {
         String user = pair(11, "Noa");
         api.say(11, "Noa", "remind me tomorrow at 9 to call the bank");
