@@ -131,13 +131,7 @@ public final class ChannelStore {
                     ResultSet rows = select.executeQuery()) {
                 List<Pairing> found = new ArrayList<>();
                 while (rows.next()) {
-                    found.add(new Pairing(
-                            rows.getString(1),
-                            rows.getString(2),
-                            rows.getString(3),
-                            rows.getString(4),
-                            Instant.ofEpochMilli(rows.getLong(5)),
-                            Instant.ofEpochMilli(rows.getLong(6))));
+                    found.add(pairing(rows));
                 }
                 return found;
             }
@@ -219,16 +213,7 @@ public final class ChannelStore {
             select.setString(1, code);
             select.setLong(2, now.toEpochMilli());
             try (ResultSet row = select.executeQuery()) {
-                if (!row.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new Pairing(
-                        row.getString(1),
-                        row.getString(2),
-                        row.getString(3),
-                        row.getString(4),
-                        Instant.ofEpochMilli(row.getLong(5)),
-                        Instant.ofEpochMilli(row.getLong(6))));
+                return row.next() ? Optional.of(pairing(row)) : Optional.empty();
             }
         }
     }
@@ -312,6 +297,16 @@ public final class ChannelStore {
                 return update.executeUpdate();
             }
         });
+    }
+
+    private static Pairing pairing(ResultSet row) throws SQLException {
+        return new Pairing(
+                row.getString(1),
+                row.getString(2),
+                row.getString(3),
+                row.getString(4),
+                Instant.ofEpochMilli(row.getLong(5)),
+                Instant.ofEpochMilli(row.getLong(6)));
     }
 
     private static List<Chat> chats(PreparedStatement select) throws SQLException {

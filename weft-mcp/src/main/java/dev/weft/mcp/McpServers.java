@@ -35,23 +35,19 @@ public final class McpServers {
 
     /** A server over stdio (or any single-client transport) acting for {@code user}. */
     public static McpSyncServer serve(McpServerTransportProvider transport, AssistantTools tools, String user) {
-        return McpServer.sync(transport)
-                .serverInfo(info())
-                .jsonMapper(JacksonMcpJson.instance())
-                .jsonSchemaValidator(SchemaValidator.instance())
-                // Weft's step pipeline validates arguments, so a bad call is a recorded run with its code.
-                .validateToolInputs(false)
-                .requestTimeout(REQUEST_TIMEOUT)
-                .capabilities(capabilities())
-                .instructions(INSTRUCTIONS)
-                .tools(specifications(tools, context -> Optional.of(user)))
-                .build();
+        return configured(McpServer.sync(transport), tools, context -> Optional.of(user));
     }
 
     /** A server over Streamable HTTP, acting for the user each request's context names ({@link #USER}). */
     public static McpSyncServer serve(McpStreamableServerTransportProvider transport, AssistantTools tools) {
-        return McpServer.sync(transport)
-                .serverInfo(info())
+        return configured(McpServer.sync(transport), tools, McpServers::userOf);
+    }
+
+    private static McpSyncServer configured(
+            McpServer.SyncSpecification<?> spec,
+            AssistantTools tools,
+            Function<McpTransportContext, Optional<String>> userOf) {
+        return spec.serverInfo(info())
                 .jsonMapper(JacksonMcpJson.instance())
                 .jsonSchemaValidator(SchemaValidator.instance())
                 // Weft's step pipeline validates arguments, so a bad call is a recorded run with its code.
@@ -59,7 +55,7 @@ public final class McpServers {
                 .requestTimeout(REQUEST_TIMEOUT)
                 .capabilities(capabilities())
                 .instructions(INSTRUCTIONS)
-                .tools(specifications(tools, McpServers::userOf))
+                .tools(specifications(tools, userOf))
                 .build();
     }
 
