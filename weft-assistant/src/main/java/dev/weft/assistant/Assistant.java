@@ -54,6 +54,11 @@ public interface Assistant {
         throw new NotFoundException("assistant '" + name() + "' cannot undo its runs");
     }
 
+    /** What the assistant tells its users unasked (reminders), for channels to deliver; none by default. */
+    default Optional<Notices> notices() {
+        return Optional.empty();
+    }
+
     /**
      * The tools the assistant offers to other agents (MCP), with their schemas and risk. A tool called
      * through them acts for the user of its {@link dev.weft.plan.ToolContext}, never another.

@@ -33,6 +33,9 @@ public final class Main {
                                     weft serve on SQLite: S live run event streams and C chat-completion clients for N s
               runs [--runs N] [--repeat R]
                                     a page of a user's N runs read in SQL beside all read and paged in memory, SQLite and PostgreSQL
+              channels [--messages N] [--chats C] [--calls N]
+                                    Telegram messages to Memo's reply (p50/p99, and from C chats at once); MCP tool calls
+                                    over Streamable HTTP beside the same call in-process
             """;
 
     private Main() {}
@@ -57,6 +60,7 @@ public final class Main {
                 case "runs" -> RunsListBenchmark.run(rest);
                 case "caldav" -> CalDavBenchmark.run(rest);
                 case "mailflow" -> MailflowBenchmark.run(rest);
+                case "channels" -> ChannelsBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

@@ -1,5 +1,6 @@
 package dev.weft.cli;
 
+import dev.weft.channels.WhatsAppChannel;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.server.RunTracing;
@@ -47,11 +48,14 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         RunStore store;
         WeftServer server;
+        Optional<WhatsAppChannel.Settings> whatsApp;
         Optional<OpenTelemetrySdk> telemetry = RunTracing.fromEnvironment(Env.get());
         try {
             store = Storage.open(db);
             try {
                 WeftServer.Builder builder = WeftServer.builder();
+                whatsApp = WhatsAppChannel.Settings.fromEnvironment(Env.get());
+                whatsApp.ifPresent(builder::whatsApp);
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
                 server = builder.store(store)
                         .assistants(Storage.assistants(store))
@@ -59,7 +63,7 @@ final class ServeCommand implements Callable<Integer> {
                         .runner(Storage.runner(store))
                         // Stored runs are rebuilt by the server: an assistant's by its assistant, a
                         // workflow's with these node types (agent among them).
-                        .nodeTypes(Storage.nodeTypes())
+                        .nodeTypes(Storage.nodeTypes(store))
                         .host(bind)
                         .port(port)
                         .start();
@@ -87,7 +91,9 @@ final class ServeCommand implements Callable<Integer> {
                         },
                         "weft-serve-stop"));
         out.println("weft serve: listening on " + server.uri() + " (OpenAI-compatible: " + server.uri()
-                + "v1, model 'memo'); SIGTERM or Ctrl-C stops it");
+                + "v1, model 'memo'; MCP: " + server.uri() + "mcp"
+                + (whatsApp.isPresent() ? "; WhatsApp webhook: " + server.uri() + "channels/whatsapp" : "")
+                + "); SIGTERM or Ctrl-C stops it");
         out.flush();
         try {
             stopped.await();

@@ -18,6 +18,9 @@ import dev.weft.llm.Models;
 import dev.weft.llm.Provider;
 import dev.weft.llm.workflow.AgentNodeType;
 import dev.weft.mailflow.Mailflow;
+import dev.weft.mcp.McpNodeType;
+import dev.weft.mcp.McpRegistry;
+import dev.weft.mcp.McpTools;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
@@ -44,7 +47,30 @@ final class Storage {
      * it.
      */
     static NodeTypes nodeTypes() {
-        return NodeTypes.standard().with(AgentNodeType.create(Models.resolve(ModelSettings.none("flags"), Env.get())));
+        return nodeTypes((String) null);
+    }
+
+    /**
+     * The same, with {@code mcp} over the MCP servers registered in the store {@code db} names ({@code
+     * weft mcp add}), read when a workflow first names one; its connections last as long as the process.
+     */
+    static NodeTypes nodeTypes(@org.jspecify.annotations.Nullable String db) {
+        return nodeTypes(McpTools.of(() -> {
+            try (RunStore store = open(db)) {
+                return McpRegistry.open(store).all();
+            }
+        }));
+    }
+
+    /** The node types, with {@code mcp} over the MCP servers registered in {@code store}. */
+    static NodeTypes nodeTypes(RunStore store) {
+        return nodeTypes(McpTools.of(() -> McpRegistry.open(store).all()));
+    }
+
+    private static NodeTypes nodeTypes(McpTools servers) {
+        return NodeTypes.standard()
+                .with(AgentNodeType.create(Models.resolve(ModelSettings.none("flags"), Env.get())))
+                .with(McpNodeType.create(servers));
     }
 
     /**
@@ -149,7 +175,7 @@ final class Storage {
             throw new GraphInvalidException("run '" + run.id() + "' was not started from a workflow file, so"
                     + " this command cannot rebuild its graph; continue it from the program that started it");
         }
-        return Workflow.compile(WorkflowParser.fromJson(run.source(), "run " + run.id()), nodeTypes())
+        return Workflow.compile(WorkflowParser.fromJson(run.source(), "run " + run.id()), nodeTypes(store))
                 .graph();
     }
 }

@@ -23,7 +23,9 @@ import picocli.CommandLine.Command;
             ModelsCommand.class,
             ServeCommand.class,
             KeysCommand.class,
-            MailflowCommand.class
+            MailflowCommand.class,
+            McpCommand.class,
+            ChannelsCommand.class
         })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec

@@ -94,7 +94,7 @@ final class WorkflowCommand implements Runnable {
             Workflow workflow;
             RunRequest request;
             try {
-                workflow = Workflow.compile(WorkflowParser.read(file), Storage.nodeTypes());
+                workflow = Workflow.compile(WorkflowParser.read(file), Storage.nodeTypes(db));
                 request = request(workflow);
             } catch (WeftException e) {
                 return invalid(spec, json, e);

@@ -52,5 +52,7 @@ public enum ErrorCode {
     /** The server failed in a way it did not expect; the message says where. */
     E_INTERNAL,
     /** An email cannot be read: malformed MIME, no sender, or a normalized email missing a field. */
-    E_EMAIL_INVALID
+    E_EMAIL_INVALID,
+    /** A messaging channel's API (Telegram's Bot API, WhatsApp's Graph API) refuses or cannot be reached. */
+    E_CHANNEL_UNAVAILABLE
 }

@@ -1,8 +1,10 @@
 package dev.weft.memo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Message;
+import dev.weft.assistant.Notices;
 import dev.weft.assistant.Turn;
 import dev.weft.core.Event;
 import dev.weft.core.Graph;
@@ -11,6 +13,7 @@ import dev.weft.core.RunResult;
 import dev.weft.core.Runner;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.ToolRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -100,6 +103,29 @@ public final class MemoAssistant implements Assistant {
     @Override
     public Turn undo(Runner runner, String user, Optional<String> runId) {
         return turn(memo.undo(runner, user, runId));
+    }
+
+    @Override
+    public Optional<Notices> notices() {
+        return Optional.of(new Notices() {
+            @Override
+            public List<Notices.Notice> recent(String user, int count) {
+                return memo.data().notifications().recent(user, count).stream()
+                        .map(n -> new Notices.Notice(n.user(), n.id(), memo.notice(n), n.sourceId(), n.firedAt()))
+                        .toList();
+            }
+
+            @Override
+            public void onNotice(Runnable listener) {
+                memo.reminders().onFire(notification -> listener.run());
+            }
+
+            @Override
+            public AutoCloseable start(String processName) {
+                Scheduler scheduler = memo.reminders().start(Duration.ofSeconds(1), processName);
+                return scheduler::stop;
+            }
+        });
     }
 
     @Override

@@ -14,7 +14,6 @@ import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.MemoryOperations;
 import dev.weft.memo.data.OperationContext;
 import dev.weft.memo.data.TaskOperations;
-import dev.weft.memo.data.User;
 import dev.weft.plan.Risk;
 import dev.weft.plan.Tool;
 import dev.weft.plan.ToolContext;
@@ -282,7 +281,16 @@ public final class MemoTools {
                 .orElseThrow(() -> new WeftException(
                         ErrorCode.E_FORBIDDEN,
                         "Memo's tools act for a user, and run '" + context.runId() + "' has none"));
-        ZoneId zone = data.findUser(user).map(User::zone).orElse(ZoneOffset.UTC);
+        // A user first met through a tool call (MCP, a channel) gets a row, as one first met in a message does.
+        ZoneId zone;
+        try {
+            zone = data.findUser(user)
+                    .orElseGet(() ->
+                            data.user(user, "en", ZoneOffset.UTC, context.time().now()))
+                    .zone();
+        } catch (IllegalArgumentException e) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, e.getMessage());
+        }
         return new OperationContext(user, zone, context.time().now(), context.idempotencyKey());
     }
 

@@ -3,6 +3,10 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistants;
+import dev.weft.channels.ChannelStore;
+import dev.weft.channels.Conversations;
+import dev.weft.channels.NoticeDelivery;
+import dev.weft.channels.WhatsAppChannel;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Graph;
 import dev.weft.core.Json;
@@ -14,6 +18,7 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.llm.Models;
 import dev.weft.llm.workflow.AgentNodeType;
 import dev.weft.mailflow.Mailflow;
+import dev.weft.mcp.AssistantTools;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
@@ -66,6 +71,8 @@ public final class WeftServer implements AutoCloseable {
     private final Optional<RecoveryWatcher> recovery;
     private final Optional<WebhookDispatcher> webhooks;
     private final Optional<AutoCloseable> calendarSync;
+    /** What else stops with the server (the MCP sessions, the channels), in order. */
+    private final List<Runnable> stops;
 
     private WeftServer(
             WebServer web,
@@ -77,7 +84,8 @@ public final class WeftServer implements AutoCloseable {
             Optional<Scheduler> reminders,
             Optional<RecoveryWatcher> recovery,
             Optional<WebhookDispatcher> webhooks,
-            Optional<AutoCloseable> calendarSync) {
+            Optional<AutoCloseable> calendarSync,
+            List<Runnable> stops) {
         this.web = web;
         this.host = host;
         this.backend = backend;
@@ -88,6 +96,7 @@ public final class WeftServer implements AutoCloseable {
         this.recovery = recovery;
         this.webhooks = webhooks;
         this.calendarSync = calendarSync;
+        this.stops = stops;
     }
 
     public static Builder builder() {
@@ -146,6 +155,7 @@ public final class WeftServer implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "the calendar sync did not stop: " + e);
             }
         });
+        stops.forEach(Runnable::run);
     }
 
     /** The requests being answered now (for a graceful stop, and tests of it). */
@@ -172,8 +182,15 @@ public final class WeftServer implements AutoCloseable {
         private Duration webhookInterval = Duration.ofSeconds(1);
         private Duration webhookBackoff = Duration.ofSeconds(1);
         private Duration webhookLease = Duration.ofSeconds(30);
+        private WhatsAppChannel.Settings whatsapp;
 
         private Builder() {}
+
+        /** Serves WhatsApp's webhook at {@code /channels/whatsapp} with these settings (default: none, 404). */
+        public Builder whatsApp(WhatsAppChannel.Settings settings) {
+            this.whatsapp = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
 
         /** The store of runs, keys and Memo's data (SQLite or PostgreSQL). Required. */
         public Builder store(RunStore store) {
@@ -400,6 +417,24 @@ public final class WeftServer implements AutoCloseable {
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
             new MailflowApi(backend, mail).register(routes);
+            McpHttp mcp = new McpHttp(AssistantTools.create(all, built));
+            mcp.register(routes);
+            List<Runnable> stops = new java.util.ArrayList<>(List.of(mcp::stop));
+            Optional<WhatsAppChannel> whatsApp = Optional.ofNullable(whatsapp).map(settings -> {
+                Conversations conversations = Conversations.builder(ChannelStore.open(store), all, built)
+                        .build();
+                WhatsAppChannel channel = WhatsAppChannel.create(settings, conversations);
+                NoticeDelivery notices = NoticeDelivery.start(
+                        conversations.store(),
+                        all,
+                        List.of(channel),
+                        Duration.ofSeconds(1),
+                        java.time.Clock.systemUTC());
+                stops.add(notices::close);
+                stops.add(channel::close);
+                return channel;
+            });
+            new ChannelRoutes(whatsApp).register(routes);
             routing.any((req, res) -> Http.error(
                     res,
                     404,
@@ -448,7 +483,8 @@ public final class WeftServer implements AutoCloseable {
                     scheduler,
                     watcher,
                     dispatcher,
-                    calendars);
+                    calendars,
+                    List.copyOf(stops));
         }
     }
 
@@ -471,7 +507,7 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
                 return;
             }
-            if (WebPage.isPage(path) || MailflowApi.isWebhook(path)) {
+            if (WebPage.isPage(path) || MailflowApi.isWebhook(path) || ChannelRoutes.isWebhook(path)) {
                 chain.proceed();
                 return;
             }

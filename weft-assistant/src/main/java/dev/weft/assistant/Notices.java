@@ -1,0 +1,37 @@
+package dev.weft.assistant;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What an assistant tells its users without being asked — a reminder that fell due — for the messaging
+ * channels to deliver to the chat it belongs to. Implementations are thread-safe.
+ */
+public interface Notices {
+    /**
+     * One notice: whose it is, its id (the same however often it is read), its text as the user reads
+     * it, the id of what it is about (the task or event a reminder belongs to), and when it was made.
+     */
+    record Notice(String user, String id, String text, String subject, Instant at) {
+        public Notice {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(subject, "subject");
+            Objects.requireNonNull(at, "at");
+        }
+    }
+
+    /** {@code user}'s latest {@code count} notices, oldest first. */
+    List<Notice> recent(String user, int count);
+
+    /** Calls {@code listener} whenever this process makes a notice, so it can be delivered at once. */
+    void onNotice(Runnable listener);
+
+    /**
+     * Starts making notices in this process (firing reminders as they fall due) until the handle is
+     * closed. A process that already does (a server) need not.
+     */
+    AutoCloseable start(String processName);
+}

@@ -1,0 +1,306 @@
+package dev.weft.channels;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.assistant.Assistant;
+import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Message;
+import dev.weft.assistant.Turn;
+import dev.weft.core.ErrorCode;
+import dev.weft.core.NotFoundException;
+import dev.weft.core.Runner;
+import dev.weft.core.WeftException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+
+/**
+ * What every channel shares: a message from a chat becomes a turn of the assistant the chat was paired
+ * with, as the user the owner chose for it, and the turn's reply is what the channel sends back. An
+ * approval or a question waiting in the conversation is answered by the next message ("yes", "כן",
+ * "2"), as the assistant's {@code converse} does. A chat nobody approved gets a short pairing code and
+ * nothing else ({@code weft channels approve CODE}); codes expire, and a channel holds only a few
+ * pending at once. A message delivered twice (a webhook retried, a poll repeated) is handled once,
+ * whichever process gets it. Messages of one chat are handled one at a time, in order. Thread-safe.
+ */
+public final class Conversations {
+    private static final System.Logger LOG = System.getLogger(Conversations.class.getName());
+    private static final Pattern HEBREW = Pattern.compile("\\p{InHebrew}");
+    /** Code letters a person reads back without confusing them (no 0/O, 1/I/L). */
+    private static final String CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+    private final ChannelStore store;
+    private final Assistants assistants;
+    private final Runner runner;
+    private final Clock clock;
+    private final Duration codeLifetime;
+    private final int maxPending;
+    private final String defaultAssistant;
+    private final SecureRandom random = new SecureRandom();
+    private final ConcurrentHashMap<String, ReentrantLock> chatLocks = new ConcurrentHashMap<>();
+
+    private Conversations(Builder builder) {
+        this.store = builder.store;
+        this.assistants = builder.assistants;
+        this.runner = builder.runner;
+        this.clock = builder.clock;
+        this.codeLifetime = builder.codeLifetime;
+        this.maxPending = builder.maxPending;
+        this.defaultAssistant = builder.assistant != null
+                ? builder.assistant
+                : assistants
+                        .find("memo")
+                        .map(Assistant::name)
+                        .orElse(
+                                assistants.names().isEmpty()
+                                        ? "memo"
+                                        : assistants.names().get(0));
+    }
+
+    public static Builder builder(ChannelStore store, Assistants assistants, Runner runner) {
+        return new Builder(store, assistants, runner);
+    }
+
+    public ChannelStore store() {
+        return store;
+    }
+
+    public Assistants assistants() {
+        return assistants;
+    }
+
+    /** A message from a chat, as a channel received it: its id there makes a second delivery a duplicate. */
+    public record Inbound(String channel, String chatId, String messageId, String text, String senderName) {
+        public Inbound {
+            Objects.requireNonNull(channel, "channel");
+            Objects.requireNonNull(chatId, "chatId");
+            Objects.requireNonNull(messageId, "messageId");
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(senderName, "senderName");
+        }
+    }
+
+    /**
+     * Handles {@code message}: the text to send back to its chat, or empty when the message was
+     * delivered before (or holds no text) and nothing is to be sent.
+     */
+    public Optional<String> receive(Inbound message) {
+        if (!store.firstDelivery(message.channel(), message.messageId(), clock.instant())) {
+            return Optional.empty();
+        }
+        if (message.text().isBlank()) {
+            return Optional.empty();
+        }
+        ReentrantLock lock =
+                chatLocks.computeIfAbsent(message.channel() + "\u0000" + message.chatId(), k -> new ReentrantLock());
+        lock.lock();
+        try {
+            Optional<ChannelStore.Chat> chat = store.chat(message.channel(), message.chatId());
+            if (chat.isEmpty()) {
+                return Optional.of(pairingReply(message));
+            }
+            store.seen(chat.get(), clock.instant());
+            return Optional.of(turn(chat.get(), message.text()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private String turn(ChannelStore.Chat chat, String text) {
+        String name = chat.assistant().isEmpty() ? defaultAssistant : chat.assistant();
+        Optional<Assistant> assistant = assistants.find(name);
+        boolean hebrew = HEBREW.matcher(text).find();
+        if (assistant.isEmpty()) {
+            return hebrew
+                    ? "העוזר '" + name + "' אינו זמין כאן."
+                    : "The assistant '" + name + "' is not available here.";
+        }
+        try {
+            Turn turn = assistant
+                    .get()
+                    .converse(runner, Message.of(chat.user(), text).session(chat.channel() + ":" + chat.chatId()));
+            store.subjects(chat, subjects(turn.json()), clock.instant());
+            return turn.text().isBlank() ? (hebrew ? "בוצע." : "Done.") : turn.text();
+        } catch (WeftException e) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "channels: a turn of chat " + chat.chatId() + " failed: " + e.getMessage());
+            return (hebrew ? "לא הצלחתי: " : "I could not do that: ") + e.getMessage() + " (" + e.code() + ")";
+        }
+    }
+
+    /** A new code for an unknown chat (or its code again), or word that no more can wait now. */
+    private String pairingReply(Inbound message) {
+        boolean hebrew = HEBREW.matcher(message.text()).find();
+        Optional<ChannelStore.Pairing> known = store.pendingFor(message.channel(), message.chatId(), clock.instant());
+        if (known.isPresent()) {
+            return pairingText(known.get(), hebrew);
+        }
+        for (int attempt = 0; attempt < 3; attempt++) {
+            ChannelStore.Pairing pairing = new ChannelStore.Pairing(
+                    code(),
+                    message.channel(),
+                    message.chatId(),
+                    message.senderName(),
+                    clock.instant(),
+                    clock.instant().plus(codeLifetime));
+            if (store.addPairing(pairing, maxPending)) {
+                return pairingText(pairing, hebrew);
+            }
+            Optional<ChannelStore.Pairing> raced =
+                    store.pendingFor(message.channel(), message.chatId(), clock.instant());
+            if (raced.isPresent()) {
+                return pairingText(raced.get(), hebrew);
+            }
+            if (store.pending(clock.instant()).stream()
+                            .filter(p -> p.channel().equals(message.channel()))
+                            .count()
+                    >= maxPending) {
+                break;
+            }
+        }
+        return hebrew
+                ? "יש כרגע יותר מדי בקשות חיבור ממתינות. נסו שוב מאוחר יותר."
+                : "Too many chats are waiting to be let in right now. Please try again later.";
+    }
+
+    private String pairingText(ChannelStore.Pairing pairing, boolean hebrew) {
+        long minutes = Math.max(
+                1, (Duration.between(clock.instant(), pairing.expiresAt()).toSeconds() + 59) / 60);
+        return hebrew
+                ? "שלום! אני עדיין לא מכיר את הצ'אט הזה. קוד החיבור שלך: " + pairing.code()
+                        + ". בקשו מהבעלים להריץ: weft channels approve " + pairing.code() + " (בתוקף " + minutes
+                        + " דקות)."
+                : "Hi! This chat is not let in yet. Your pairing code is " + pairing.code()
+                        + ". Ask the owner to run: weft channels approve " + pairing.code() + " (valid for "
+                        + minutes + " minutes).";
+    }
+
+    private String code() {
+        StringBuilder code = new StringBuilder(8);
+        for (int i = 0; i < 8; i++) {
+            if (i == 4) {
+                code.append('-');
+            }
+            code.append(CODE_LETTERS.charAt(random.nextInt(CODE_LETTERS.length())));
+        }
+        return code.toString();
+    }
+
+    /**
+     * Approves pending code {@code code}: its chat talks as {@code user} (when empty, a user of its own
+     * named {@code <channel>:<chat id>}) to {@code assistant} (when empty, the assistant of the channel
+     * that receives its messages: {@code --assistant}, Memo by default).
+     *
+     * @throws NotFoundException ({@code E_NOT_FOUND}) for a code that is not pending (never given,
+     *     approved already, or expired), or an assistant no module on the class path provides
+     * @throws WeftException {@code E_BAD_INPUT} for a user id that is not 1-200 printable characters
+     */
+    public static ChannelStore.Chat approve(
+            ChannelStore store, String code, Optional<String> user, Optional<String> assistant, Clock clock) {
+        String normalized = code.strip().toUpperCase(java.util.Locale.ROOT);
+        if (assistant.isPresent() && !Assistants.available().contains(assistant.get())) {
+            throw new NotFoundException(
+                    "no assistant '" + assistant.get() + "': there are " + String.join(", ", Assistants.available()));
+        }
+        Optional<ChannelStore.Pairing> pairing = store.pending(clock.instant()).stream()
+                .filter(p -> p.code().equals(normalized))
+                .findFirst();
+        if (pairing.isEmpty()) {
+            throw new NotFoundException("no pending pairing code '" + code + "' (codes expire; 'weft channels"
+                    + " pending' lists those waiting)");
+        }
+        String who = user.orElse(pairing.get().channel() + ":" + pairing.get().chatId());
+        if (who.isBlank() || who.length() > 200 || who.chars().anyMatch(Character::isISOControl)) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "a user id must be 1-200 printable characters");
+        }
+        return store.approve(normalized, who, assistant.orElse(""), clock.instant())
+                .orElseThrow(() -> new NotFoundException("no pending pairing code '" + code + "'"));
+    }
+
+    /**
+     * The ids a turn's results name (the tasks, events, lists it made or changed), found in its JSON:
+     * the {@code id} of every object within {@code results[].data}, a few levels down.
+     */
+    static Set<String> subjects(JsonNode turn) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (JsonNode result : turn.path("results")) {
+            collect(result.path("data"), ids, 0);
+        }
+        return ids;
+    }
+
+    private static void collect(JsonNode node, Set<String> ids, int depth) {
+        if (depth > 3) {
+            return;
+        }
+        if (node.isObject()) {
+            JsonNode id = node.get("id");
+            if (id != null && id.isTextual() && !id.asText().isBlank()) {
+                ids.add(id.asText());
+            }
+            node.forEach(child -> collect(child, ids, depth + 1));
+        } else if (node.isArray()) {
+            node.forEach(child -> collect(child, ids, depth + 1));
+        }
+    }
+
+    /** Builds {@link Conversations}; every setter rejects a bad value at once. */
+    public static final class Builder {
+        private final ChannelStore store;
+        private final Assistants assistants;
+        private final Runner runner;
+        private Clock clock = Clock.systemUTC();
+        private Duration codeLifetime = Duration.ofHours(1);
+        private int maxPending = 3;
+        private String assistant;
+
+        private Builder(ChannelStore store, Assistants assistants, Runner runner) {
+            this.store = Objects.requireNonNull(store, "store");
+            this.assistants = Objects.requireNonNull(assistants, "assistants");
+            this.runner = Objects.requireNonNull(runner, "runner");
+        }
+
+        /** The clock pairing codes are made and expire on (tests move it). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** How long a pairing code stays valid (default one hour). */
+        public Builder codeLifetime(Duration lifetime) {
+            if (lifetime.isNegative() || lifetime.isZero()) {
+                throw new IllegalArgumentException("a code's lifetime must be positive, was " + lifetime);
+            }
+            this.codeLifetime = lifetime;
+            return this;
+        }
+
+        /** How many codes a channel holds pending at once (default 3). */
+        public Builder maxPending(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("at least one code must be able to wait, was " + max);
+            }
+            this.maxPending = max;
+            return this;
+        }
+
+        /** The assistant of chats approved without naming one (default: Memo when present). */
+        public Builder assistant(String name) {
+            Objects.requireNonNull(name, "name");
+            assistants.get(name);
+            this.assistant = name;
+            return this;
+        }
+
+        public Conversations build() {
+            return new Conversations(this);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package dev.weft.channels;
+
+import dev.weft.assistant.Assistant;
+import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Notices;
+import dev.weft.core.WeftException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Sends the assistants' notices (reminders that fell due) to chats: each goes to the chat whose message
+ * set it (the one that made or last changed its task or event), or else to the chat its user last
+ * wrote from; only notices made after the chat was approved are sent. Each notice is claimed in the
+ * database before it is sent, so no process sends it twice; this one sends only to the channels it
+ * has a sender for, and leaves the others' notices to the processes that do. It looks every interval,
+ * and at once when an assistant says it made a notice. Thread-safe.
+ */
+public final class NoticeDelivery implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(NoticeDelivery.class.getName());
+
+    private final ChannelStore store;
+    private final Assistants assistants;
+    private final Map<String, ChannelSender> senders = new LinkedHashMap<>();
+    private final Duration interval;
+    private final Clock clock;
+    private final Thread loop;
+    private volatile boolean stopped;
+
+    private NoticeDelivery(
+            ChannelStore store, Assistants assistants, List<ChannelSender> senders, Duration interval, Clock clock) {
+        this.store = store;
+        this.assistants = assistants;
+        senders.forEach(sender -> this.senders.put(sender.channel(), sender));
+        this.interval = interval;
+        this.clock = clock;
+        this.loop = Thread.ofVirtual().name("weft-channel-notices").unstarted(this::run);
+    }
+
+    /** Starts delivering to the chats of {@code senders}' channels, looking every {@code interval}. */
+    public static NoticeDelivery start(
+            ChannelStore store, Assistants assistants, List<ChannelSender> senders, Duration interval, Clock clock) {
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("the interval must be positive, was " + interval);
+        }
+        NoticeDelivery delivery = new NoticeDelivery(store, assistants, senders, interval, clock);
+        for (Assistant assistant : assistants.all()) {
+            assistant.notices().ifPresent(notices -> notices.onNotice(delivery::wake));
+        }
+        delivery.loop.start();
+        return delivery;
+    }
+
+    /** Looks now rather than at the next interval. */
+    public void wake() {
+        LockSupport.unpark(loop);
+    }
+
+    private void run() {
+        while (!stopped) {
+            try {
+                deliverDue();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "channels: cannot look for notices to send", e);
+            }
+            LockSupport.parkNanos(interval.toNanos());
+        }
+    }
+
+    /** Sends every notice due to a chat of this process's channels; how many it sent. */
+    int deliverDue() {
+        int sent = 0;
+        Map<String, List<ChannelStore.Chat>> byUser = new LinkedHashMap<>();
+        for (ChannelStore.Chat chat : store.chats()) {
+            byUser.computeIfAbsent(chat.user(), u -> new java.util.ArrayList<>())
+                    .add(chat);
+        }
+        for (Map.Entry<String, List<ChannelStore.Chat>> user : byUser.entrySet()) {
+            java.time.Instant since = user.getValue().stream()
+                    .map(ChannelStore.Chat::pairedAt)
+                    .min(Comparator.naturalOrder())
+                    .orElseThrow();
+            for (Assistant assistant : assistants.all()) {
+                Optional<Notices> notices = assistant.notices();
+                if (notices.isEmpty()) {
+                    continue;
+                }
+                for (Notices.Notice notice : notices.get().recent(user.getKey(), 50)) {
+                    if (notice.at().isBefore(since)) {
+                        continue;
+                    }
+                    ChannelStore.Chat target = store.chatOf(user.getKey(), notice.subject())
+                            .orElseGet(() -> user.getValue().stream()
+                                    .max(Comparator.comparing(ChannelStore.Chat::lastSeenAt))
+                                    .orElseThrow());
+                    ChannelSender sender = senders.get(target.channel());
+                    if (sender == null || !store.claim(user.getKey(), notice.id(), target, clock.instant())) {
+                        continue;
+                    }
+                    try {
+                        sender.send(target.chatId(), notice.text());
+                        store.delivered(user.getKey(), notice.id(), "SENT", clock.instant());
+                        sent++;
+                    } catch (WeftException e) {
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                "channels: cannot send notice " + notice.id() + " to " + target.channel() + " chat "
+                                        + target.chatId() + ": " + e.getMessage());
+                        store.delivered(user.getKey(), notice.id(), "FAILED", clock.instant());
+                    }
+                }
+            }
+        }
+        return sent;
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        LockSupport.unpark(loop);
+        try {
+            loop.join(Duration.ofSeconds(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.weft.channels;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock a test moves by hand. */
+final class MutableClock extends Clock {
+    private volatile Instant now;
+
+    MutableClock(Instant now) {
+        this.now = now;
+    }
+
+    void advance(Duration by) {
+        now = now.plus(by);
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+}

@@ -1,0 +1,271 @@
+package dev.weft.mcp;
+
+import dev.weft.core.ErrorCode;
+import dev.weft.core.TransientException;
+import dev.weft.core.WeftException;
+import dev.weft.mcp.internal.JacksonMcpJson;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * A client's connection to one MCP server, on the SDK's client. It connects on first use, and when
+ * the server is lost — its process died, or it forgot the session (an HTTP server restarted answers
+ * 404 to the old session) — the next call connects and initializes again and is made once more on
+ * the new connection, rather than failing: a lost server costs a reconnect, not the run. An error the
+ * server itself answered (a JSON-RPC error) is not a lost connection and is not retried. Thread-safe.
+ */
+public final class McpConnection implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(McpConnection.class.getName());
+
+    private final McpServerConfig config;
+    private final Duration timeout;
+    private McpSyncClient client;
+    /** The server's process, for a stdio server whose process was found once it started. */
+    private java.util.Optional<ProcessHandle> process = java.util.Optional.empty();
+
+    private int connections;
+    /** Held while a stdio server starts, so that the one new child process of this JVM is its. */
+    private static final Object SPAWNING = new Object();
+
+    private boolean closed;
+
+    McpConnection(McpServerConfig config, Duration timeout) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** A connection to {@code config}'s server, made when first used; requests wait at most a minute. */
+    public static McpConnection to(McpServerConfig config) {
+        return new McpConnection(config, Duration.ofSeconds(60));
+    }
+
+    public McpServerConfig config() {
+        return config;
+    }
+
+    /** How many times this connection has connected (and initialized) so far. */
+    public synchronized int connections() {
+        return connections;
+    }
+
+    /** The server's tools (every page). */
+    public List<McpSchema.Tool> tools() {
+        return withClient(client -> {
+            List<McpSchema.Tool> tools = new ArrayList<>();
+            McpSchema.ListToolsResult page = client.listTools();
+            tools.addAll(page.tools());
+            while (page.nextCursor() != null) {
+                page = client.listTools(page.nextCursor());
+                tools.addAll(page.tools());
+            }
+            return tools;
+        });
+    }
+
+    /** Calls tool {@code name} with {@code arguments}; a result the server marks as an error is returned as such. */
+    public McpSchema.CallToolResult call(String name, Map<String, Object> arguments) {
+        return withClient(client -> client.callTool(
+                McpSchema.CallToolRequest.builder(name).arguments(arguments).build()));
+    }
+
+    private <T> T withClient(Function<McpSyncClient, T> work) {
+        McpSyncClient current = current();
+        try {
+            return work.apply(current);
+        } catch (RuntimeException e) {
+            if (!lost(e)) {
+                throw failure(e);
+            }
+            LOG.log(System.Logger.Level.INFO, "mcp: server '" + config.name() + "' was lost; connecting again: " + e);
+            drop(current);
+            try {
+                return work.apply(current());
+            } catch (RuntimeException again) {
+                if (lost(again)) {
+                    drop(null);
+                    throw new TransientException(
+                            ErrorCode.E_TOOL_FAILED,
+                            "MCP server '" + config.name() + "' (" + config.where() + ") cannot be reached: "
+                                    + message(again),
+                            again);
+                }
+                throw failure(again);
+            }
+        }
+    }
+
+    /** The connected client, connecting and initializing first when there is none. */
+    private synchronized McpSyncClient current() {
+        if (closed) {
+            throw new WeftException(ErrorCode.E_TOOL_FAILED, "the connection to '" + config.name() + "' is closed");
+        }
+        if (client != null && process.isPresent() && !process.get().isAlive()) {
+            drop(client);
+        }
+        if (client == null) {
+            McpSyncClient made = McpClient.sync(transport())
+                    .requestTimeout(timeout)
+                    .initializationTimeout(timeout)
+                    .clientInfo(McpSchema.Implementation.builder("weft", "1").build())
+                    .build();
+            try {
+                if (config.transport() instanceof McpServerConfig.Transport.Stdio stdio) {
+                    synchronized (SPAWNING) {
+                        java.util.Set<ProcessHandle> before = children();
+                        made.initialize();
+                        process = children().stream()
+                                .filter(child -> !before.contains(child))
+                                .findFirst();
+                    }
+                    // A call in flight when the process dies fails at once rather than waiting out its timeout.
+                    process.ifPresent(p -> p.onExit().thenRun(() -> drop(made)));
+                } else {
+                    made.initialize();
+                }
+            } catch (RuntimeException e) {
+                close(made);
+                throw new TransientException(
+                        ErrorCode.E_TOOL_FAILED,
+                        "cannot connect to MCP server '" + config.name() + "' (" + config.where() + "): " + message(e),
+                        e);
+            }
+            client = made;
+            connections++;
+        }
+        return client;
+    }
+
+    private static java.util.Set<ProcessHandle> children() {
+        return ProcessHandle.current().children().collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** Forgets {@code lost} (or whatever client there is, for null) so the next use connects again. */
+    private synchronized void drop(McpSyncClient lost) {
+        if (client != null && (lost == null || client == lost)) {
+            close(client);
+            client = null;
+            process = java.util.Optional.empty();
+        }
+    }
+
+    private McpClientTransport transport() {
+        return switch (config.transport()) {
+            case McpServerConfig.Transport.Stdio stdio -> {
+                requireProgram(stdio.command().get(0));
+                StdioClientTransport transport = new StdioClientTransport(
+                        ServerParameters.builder(stdio.command().get(0))
+                                .args(stdio.command().subList(1, stdio.command().size()))
+                                .env(System.getenv())
+                                .build(),
+                        JacksonMcpJson.instance());
+                transport.setStdErrorHandler(line -> LOG.log(System.Logger.Level.DEBUG, config.name() + ": " + line));
+                yield transport;
+            }
+            case McpServerConfig.Transport.Http http -> {
+                URI url = http.url();
+                String base = url.getScheme() + "://" + url.getRawAuthority();
+                String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/mcp" : url.getRawPath();
+                yield HttpClientStreamableHttpTransport.builder(base)
+                        .endpoint(path + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery()))
+                        .jsonMapper(JacksonMcpJson.instance())
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .build();
+            }
+        };
+    }
+
+    /**
+     * Fails at once, rather than after the initialization timeout, for a program that is not there.
+     *
+     * @throws WeftException {@code E_TOOL_FAILED} naming the program and where it was looked for
+     */
+    private void requireProgram(String program) {
+        java.nio.file.Path path = java.nio.file.Path.of(program);
+        if (program.contains(java.io.File.separator)) {
+            if (!java.nio.file.Files.isExecutable(path)) {
+                throw new WeftException(
+                        ErrorCode.E_TOOL_FAILED,
+                        "cannot start MCP server '" + config.name() + "': '" + program + "' is not an executable file");
+            }
+            return;
+        }
+        String searched = System.getenv().getOrDefault("PATH", "");
+        for (String folder : searched.split(java.io.File.pathSeparator)) {
+            if (!folder.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(folder, program))) {
+                return;
+            }
+        }
+        throw new WeftException(
+                ErrorCode.E_TOOL_FAILED,
+                "cannot start MCP server '" + config.name() + "': no program '" + program + "' on the PATH");
+    }
+
+    /**
+     * Whether {@code e} says the server is gone rather than that it answered: an answer is a JSON-RPC
+     * error ({@link McpError}) or a timeout, anything else (a closed pipe, a refused connection, an
+     * unknown session) is a lost server.
+     */
+    private static boolean lost(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof McpError || cause instanceof TimeoutException) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private WeftException failure(RuntimeException e) {
+        if (e instanceof WeftException weft) {
+            return weft;
+        }
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof TimeoutException) {
+                return new WeftException(
+                        ErrorCode.E_TOOL_TIMEOUT,
+                        "MCP server '" + config.name() + "' did not answer within " + timeout.toSeconds() + " s");
+            }
+        }
+        return new WeftException(
+                ErrorCode.E_TOOL_FAILED, "MCP server '" + config.name() + "' answered with an error: " + message(e));
+    }
+
+    private static String message(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return e == root || e.getMessage() == null ? text : e.getMessage() + " (" + text + ")";
+    }
+
+    private static void close(McpSyncClient client) {
+        try {
+            client.closeGracefully();
+        } catch (RuntimeException e) {
+            client.close();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (client != null) {
+            close(client);
+            client = null;
+        }
+    }
+}
