@@ -42,16 +42,23 @@ final class OfflinePlannerCorpusTest {
     private static final ZonedDateTime NOW = ZonedDateTime.parse("2026-11-24T10:00:00+02:00[Asia/Jerusalem]");
     private static final OfflinePlanner PLANNER = new OfflinePlanner();
 
+    /**
+     * The planner's corpus ({@code planner.jsonl}, whose messages are also the second brain's
+     * distractors in {@code MemoryRetrievalTest}) and the families of issue #27 ({@code families.jsonl}:
+     * alarms, parts of the day, exceptions, lengths, spans, nudges, what Memo does not do, undo).
+     */
     static Stream<JsonNode> corpus() throws IOException {
-        try (InputStream in = OfflinePlannerCorpusTest.class.getResourceAsStream("/corpus/planner.jsonl")) {
-            List<JsonNode> lines = new ArrayList<>();
-            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-                if (!line.isBlank()) {
-                    lines.add(Json.parse(line, "corpus line"));
+        List<JsonNode> lines = new ArrayList<>();
+        for (String file : List.of("/corpus/planner.jsonl", "/corpus/families.jsonl")) {
+            try (InputStream in = OfflinePlannerCorpusTest.class.getResourceAsStream(file)) {
+                for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                    if (!line.isBlank()) {
+                        lines.add(Json.parse(line, "corpus line"));
+                    }
                 }
             }
-            return lines.stream();
         }
+        return lines.stream();
     }
 
     @ParameterizedTest(name = "{0}")
