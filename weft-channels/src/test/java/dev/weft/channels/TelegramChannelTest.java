@@ -167,7 +167,12 @@ final class TelegramChannelTest {
         api.say(12, "Lior", "remind me tomorrow at 10 to call Dana about the invoice");
         api.await(m -> m.chatId().equals("12") && m.text().contains("invoice"), WAIT);
         api.say(12, "Lior", "delete the reminder to call Dana");
-        String question = api.await(m -> m.chatId().equals("12") && m.text().contains("2."), WAIT)
+        String question = api.await(
+                        m -> m.chatId().equals("12")
+                                && m.text().contains("1. ")
+                                && m.text().contains("2. ")
+                                && m.text().contains("invoice"),
+                        WAIT)
                 .text();
         assertThat(question).contains("contract").contains("invoice");
         String second = question.indexOf("contract") < question.indexOf("invoice") ? "invoice" : "contract";
