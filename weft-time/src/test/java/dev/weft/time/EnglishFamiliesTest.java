@@ -52,14 +52,14 @@ final class EnglishFamiliesTest {
     }
 
     @Test
-    void amountsUnderADayAreExactAndMayBeFractionsOrPrimes() {
-        assertInstant("in 3 and a half hours", "2026-11-21T18:00", Grain.MINUTE);
-        assertInstant("in a quarter of an hour", "2026-11-21T14:45", Grain.MINUTE);
-        assertInstant("in three quarters of an hour", "2026-11-21T15:15", Grain.MINUTE);
-        assertInstant("in 3/4 h", "2026-11-21T15:15", Grain.MINUTE);
-        assertInstant("in 10'", "2026-11-21T14:40", Grain.MINUTE);
-        assertInstant("in 2h", "2026-11-21T16:30", Grain.MINUTE);
-        assertInstant("in a couple of minutes", "2026-11-21T14:32", Grain.MINUTE);
+    void amountsUnderADayAreExactToTheSecondAndMayBeFractionsOrPrimes() {
+        assertInstant("in 3 and a half hours", "2026-11-21T18:00", Grain.SECOND);
+        assertInstant("in a quarter of an hour", "2026-11-21T14:45", Grain.SECOND);
+        assertInstant("in three quarters of an hour", "2026-11-21T15:15", Grain.SECOND);
+        assertInstant("in 3/4 h", "2026-11-21T15:15", Grain.SECOND);
+        assertInstant("in 10'", "2026-11-21T14:40", Grain.SECOND);
+        assertInstant("in 2h", "2026-11-21T16:30", Grain.SECOND);
+        assertInstant("in a couple of minutes", "2026-11-21T14:32", Grain.SECOND);
     }
 
     @Test

@@ -46,7 +46,7 @@ final class HebrewFamiliesTest {
         assertInstant("לפני שלושה ימים", "2026-11-18T14:00", Grain.HOUR);
         assertInstant("כעבור יומיים", "2026-11-23T14:00", Grain.HOUR);
         assertInstant("בעוד חצי שנה", "2027-05-21T14:00", Grain.HOUR);
-        assertInstant("בעוד שלושת רבעי שעה", "2026-11-21T15:15", Grain.MINUTE);
+        assertInstant("בעוד שלושת רבעי שעה", "2026-11-21T15:15", Grain.SECOND);
     }
 
     @Test

@@ -41,7 +41,8 @@ public final class ExpressionFinder {
     }
 
     private static Optional<TimeExpression> parse(
-            String text, List<Token> tokens, ZonedDateTime now, Language lang, DayOfWeek weekStart, NextWeekday next) {
+            String text, List<Token> written, ZonedDateTime now, Language lang, DayOfWeek weekStart, NextWeekday next) {
+        List<Token> tokens = lang == Language.ENGLISH ? Spelling.english(written) : written;
         int last = tokens.size();
         while (last > 0 && tokens.get(last - 1).kind() == Token.Kind.SYMBOL) {
             last--; // closing punctuation: "tomorrow at 9."
@@ -69,12 +70,13 @@ public final class ExpressionFinder {
 
     private static List<TimeExpression> find(
             String text,
-            List<Token> tokens,
+            List<Token> written,
             ZonedDateTime now,
             Language lang,
             DayOfWeek weekStart,
             NextWeekday next,
             boolean lenient) {
+        List<Token> tokens = lang == Language.ENGLISH ? Spelling.english(written) : written;
         Grammar g = grammar(tokens, lang, lenient);
         List<TimeExpression> out = new ArrayList<>();
         int i = 0;

@@ -1429,6 +1429,11 @@ final class HebrewGrammar extends Grammar {
         if (d == null) {
             return null;
         }
+        return moreDuration(d);
+    }
+
+    /** An amount followed by smaller ones joined by "ו": "שעה ועשרים דקות". */
+    private Hit<Offset> moreDuration(Hit<Offset> d) {
         Offset total = d.value();
         int end = d.end();
         while (true) {
@@ -1443,6 +1448,28 @@ final class HebrewGrammar extends Grammar {
             end = more.end();
         }
         return new Hit<>(total, end);
+    }
+
+    /** "למשך שעתיים", "לשעה וחצי", "ל-90 דקות": how long, after a start. */
+    @Override
+    Hit<Offset> length(int i) {
+        if (i >= size) {
+            return null;
+        }
+        if (heExact(i, "למשך", "במשך")) {
+            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
+            return duration(j);
+        }
+        Hit<Offset> d = simpleDuration(i, "ל");
+        if (d == null) {
+            d = simpleDuration(i, "לכ");
+        }
+        return d == null ? null : moreDuration(d);
+    }
+
+    @Override
+    int fromWord(int i) {
+        return i;
     }
 
     private Hit<InstantSpec> offset(int i) {
