@@ -415,6 +415,14 @@ final class EnglishGrammar extends Grammar {
     private Match countedPeriods(int i) {
         int j = word(i, "in", "over", "during", "for", "within") ? i + 1 : i;
         j = word(j, "the") ? j + 1 : j;
+        if (j > i
+                && word(j, "next", "coming", "following", "last", "past", "previous")
+                && word(j + 1, "hour", "minute")) {
+            // "for the next hour", "in the past minute": one of them, from now or up to now
+            int sign = word(j, "last", "past", "previous") ? -1 : 1;
+            ChronoUnit u = word(j + 1, "hour") ? ChronoUnit.HOURS : ChronoUnit.MINUTES;
+            return aheadOfNow(new Offset(sign, u), i, j + 2);
+        }
         int sign;
         Hit<Integer> n;
         int unitAt;
@@ -473,7 +481,9 @@ final class EnglishGrammar extends Grammar {
             return null;
         }
         int k = word(j + 2, "the", "this") ? j + 3 : j + 2;
-        Grain g = word(k, "day") ? Grain.DAY : k < size && tok(k).isWord() ? PERIODS.get(tok(k).text()) : null;
+        Grain g = word(k, "day") || (k == j + 2 && word(k, "today")) // "the rest of today"
+                ? Grain.DAY
+                : k < size && tok(k).isWord() ? PERIODS.get(tok(k).text()) : null;
         return g == null ? null : restOf(g, i, k + 1);
     }
 

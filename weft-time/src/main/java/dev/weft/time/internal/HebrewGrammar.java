@@ -1085,7 +1085,8 @@ final class HebrewGrammar extends Grammar {
         }
         if (best == null
                 && (feast
-                        || (prefix(i, "שבועות") != null && !prefix(i, "שבועות").isEmpty()))) {
+                        || (prefix(i, "שבועות") != null && !prefix(i, "שבועות").isEmpty())
+                        || heExact(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני"))) {
             if (he(start, "שבועות")) {
                 best = new HebrewDate(9, 6, 0); // Shavuot, not "weeks": "בשבועות", "חג שבועות"
                 end = start + 1;

@@ -12,7 +12,7 @@ import java.util.Set;
  * <p>A word of six letters or more that the grammar does not know is replaced by the one time word
  * within one edit of it (two for words of eight letters or more), an edit being a letter added,
  * dropped, changed, or two neighbours swapped. Shorter words are left alone: "might" is not "night".
- * A word that is two time words run together is split in two.
+ * A word that is two time words run together ("pmtomorrow") is split in two first.
  */
 final class Spelling {
 
@@ -47,6 +47,7 @@ final class Spelling {
             "afternoon",
             "minute",
             "minutes",
+            "hours",
             "seconds",
             "weekend",
             "midnight",
@@ -106,7 +107,9 @@ final class Spelling {
             "friday",
             "saturday",
             "sunday",
-            "weekend");
+            "weekend",
+            "am",
+            "pm");
 
     private Spelling() {}
 
@@ -140,12 +143,8 @@ final class Spelling {
         if (w.length() < 6 || KNOWN.contains(w) || TARGETS.contains(w)) {
             return null;
         }
-        String nearest = nearest(w);
-        if (nearest != null) {
-            return List.of(new Token(nearest, t.start(), t.end(), Token.Kind.WORD, ""));
-        }
-        if (w.length() >= 7 && t.end() - t.start() == w.length()) {
-            for (int cut = 4; cut <= w.length() - 4; cut++) {
+        if (w.length() >= 6 && t.end() - t.start() == w.length()) {
+            for (int cut = 2; cut <= w.length() - 4; cut++) {
                 String left = w.substring(0, cut);
                 String right = w.substring(cut);
                 if (HALVES.contains(left) && HALVES.contains(right)) {
@@ -155,6 +154,10 @@ final class Spelling {
                             new Token(right, mid, t.end(), Token.Kind.WORD, ""));
                 }
             }
+        }
+        String nearest = nearest(w);
+        if (nearest != null) {
+            return List.of(new Token(nearest, t.start(), t.end(), Token.Kind.WORD, ""));
         }
         return null;
     }
@@ -177,7 +180,13 @@ final class Spelling {
                 bestDistance = d;
                 tie = false;
             } else if (d == bestDistance && d <= reach) {
-                tie = true;
+                String plural = target.length() > best.length() ? target : best;
+                String singular = plural.equals(target) ? best : target;
+                if (plural.equals(singular + "s")) {
+                    best = w.endsWith("s") ? plural : singular; // "minuts" is "minutes", "minut" "minute"
+                } else {
+                    tie = true;
+                }
             }
         }
         return bestDistance <= reach && !tie ? best : null;
