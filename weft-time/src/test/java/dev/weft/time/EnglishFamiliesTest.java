@@ -13,8 +13,21 @@ final class EnglishFamiliesTest {
     private static final ZonedDateTime NOW = ZonedDateTime.of(2026, 11, 21, 14, 30, 0, 0, JERUSALEM);
     private static final TimeParser PARSER = TimeParser.create();
 
+    /** Tuesday 2026-03-10 10:42:50 in Jerusalem: a now with seconds. */
+    private static final ZonedDateTime WITH_SECONDS = ZonedDateTime.of(2026, 3, 10, 10, 42, 50, 0, JERUSALEM);
+
     private static TimeExpression parse(String text) {
-        return PARSER.parse(text, NOW, Language.ENGLISH).orElseThrow(() -> new AssertionError("no time in: " + text));
+        return parse(text, NOW);
+    }
+
+    private static TimeExpression parse(String text, ZonedDateTime now) {
+        return PARSER.parse(text, now, Language.ENGLISH).orElseThrow(() -> new AssertionError("no time in: " + text));
+    }
+
+    private static String rrule(String text) {
+        TimeExpression e = parse(text);
+        assertThat(e).as(text).isInstanceOf(TimeExpression.Recurrence.class);
+        return ((TimeExpression.Recurrence) e).toRrule();
     }
 
     private static ZonedDateTime local(String local) {
@@ -23,7 +36,11 @@ final class EnglishFamiliesTest {
     }
 
     static void assertInstant(String text, String local, Grain grain) {
-        TimeExpression e = parse(text);
+        assertInstant(NOW, text, local, grain);
+    }
+
+    static void assertInstant(ZonedDateTime now, String text, String local, Grain grain) {
+        TimeExpression e = parse(text, now);
         assertThat(e).as(text).isInstanceOf(TimeExpression.Instant.class);
         TimeExpression.Instant i = (TimeExpression.Instant) e;
         assertThat(i.value()).as(text).isEqualTo(local(local));
@@ -31,13 +48,14 @@ final class EnglishFamiliesTest {
         assertThat(i.text()).as(text).isEqualTo(text);
     }
 
-    private static void assertInterval(String text, String from, String to, Grain grain) {
+    private static TimeExpression.Interval assertInterval(String text, String from, String to, Grain grain) {
         TimeExpression e = parse(text);
         assertThat(e).as(text).isInstanceOf(TimeExpression.Interval.class);
         TimeExpression.Interval i = (TimeExpression.Interval) e;
         assertThat(i.from()).as(text).isEqualTo(local(from));
         assertThat(i.to()).as(text).isEqualTo(local(to));
         assertThat(i.grain()).as(text).isEqualTo(grain);
+        return i;
     }
 
     @Test
@@ -181,5 +199,109 @@ final class EnglishFamiliesTest {
         assertInstant("tommorow", "2026-11-22", Grain.DAY);
         assertInstant("todays", "2026-11-21", Grain.DAY);
         assertInstant("2morrow", "2026-11-22", Grain.DAY);
+    }
+
+    @Test
+    void casualClockFormsSayTheHourAsPeopleDo() {
+        assertInstant("nine tonight", "2026-11-21T21:00", Grain.HOUR);
+        assertInstant("eight this evening", "2026-11-21T20:00", Grain.HOUR);
+        assertInstant("half four", "2026-11-21T16:30", Grain.MINUTE);
+        assertInstant("half ten tomorrow", "2026-11-22T10:30", Grain.MINUTE);
+        assertInstant("ten to six", "2026-11-21T17:50", Grain.MINUTE);
+        assertInstant("at 7.30", "2026-11-21T19:30", Grain.MINUTE);
+        assertInstant("5ish", "2026-11-21T17:00", Grain.HOUR);
+        assertInstant("noonish", "2026-11-22T12:00", Grain.HOUR);
+        assertInstant("first thing tomorrow", "2026-11-22T09:00", Grain.HOUR);
+        assertInstant("end of day Friday", "2026-11-27T17:00", Grain.HOUR);
+    }
+
+    @Test
+    void hedgedAndIncrementalAmountsCountFromNowToTheSecond() {
+        assertInstant(WITH_SECONDS, "in 1 minute", "2026-03-10T10:43:50", Grain.SECOND);
+        assertInstant(WITH_SECONDS, "in 5 more minutes", "2026-03-10T10:47:50", Grain.SECOND);
+        assertInstant(WITH_SECONDS, "at 10:43", "2026-03-10T10:43", Grain.MINUTE);
+        assertInstant("in about 20 minutes", "2026-11-21T14:50", Grain.SECOND);
+        assertInstant("in another 10 minutes", "2026-11-21T14:40", Grain.SECOND);
+        assertInstant("in an hour and a half", "2026-11-21T16:00", Grain.SECOND);
+        assertInstant("in 2h30", "2026-11-21T17:00", Grain.SECOND);
+        assertInstant("in a half hour", "2026-11-21T15:00", Grain.SECOND);
+        assertInstant("in 3 hours' time", "2026-11-21T17:30", Grain.SECOND);
+        assertInstant("in 5 minutes or so", "2026-11-21T14:35", Grain.SECOND);
+    }
+
+    @Test
+    void daysCountedFromEasterAndTheJewishHolidays() {
+        assertInstant("two days after Easter", "2027-03-30", Grain.DAY);
+        assertInstant("Good Friday", "2027-03-26", Grain.DAY);
+        assertInstant("Easter 2026", "2026-04-05", Grain.DAY);
+        assertInstant("Pentecost", "2027-05-16", Grain.DAY);
+        assertInstant("Black Friday", "2026-11-27", Grain.DAY);
+        assertInstant("the day after Rosh Hashanah", "2027-10-03", Grain.DAY);
+        assertInstant("erev Pesach", "2027-04-21", Grain.DAY);
+        assertInstant("Yom Ha'atzmaut", "2027-05-12", Grain.DAY);
+        assertInterval("the week before Christmas", "2026-12-18", "2026-12-24", Grain.DAY);
+    }
+
+    @Test
+    void spansFromNowTheRestOfAPeriodAndDaysOfOneMonth() {
+        assertInterval("the next 2 hours", "2026-11-21T14:30", "2026-11-21T16:30", Grain.SECOND);
+        assertInterval("for the next hour", "2026-11-21T14:30", "2026-11-21T15:30", Grain.SECOND);
+        assertInterval("the rest of the week", "2026-11-21", "2026-11-22", Grain.DAY);
+        assertInterval("the rest of the day", "2026-11-21T14:30", "2026-11-22T00:00", Grain.SECOND);
+        assertInterval("Dec 3-6", "2026-12-03", "2026-12-06", Grain.DAY);
+        assertInterval("3-6 Dec", "2026-12-03", "2026-12-06", Grain.DAY);
+        assertInterval("I'm away from the 3rd to the 6th", "2026-12-03", "2026-12-06", Grain.DAY);
+        assertInstant("all day Friday", "2026-11-27", Grain.DAY);
+    }
+
+    @Test
+    void anIntervalSaysWhenItIsOver() {
+        TimeExpression.Interval weeks = assertInterval("upcoming three weeks", "2026-11-23", "2026-12-07", Grain.WEEK);
+        assertThat(weeks.end()).isEqualTo(local("2026-12-14"));
+        assertThat(weeks.length()).isEqualTo(java.time.Duration.ofDays(21));
+        TimeExpression.Interval days = assertInterval("Monday to Wednesday", "2026-11-23", "2026-11-25", Grain.DAY);
+        assertThat(days.end()).isEqualTo(local("2026-11-26"));
+        TimeExpression.Interval hours =
+                assertInterval("from 5 to 7pm", "2026-11-21T17:00", "2026-11-21T19:00", Grain.HOUR);
+        assertThat(hours.end()).isEqualTo(hours.to());
+    }
+
+    @Test
+    void aTimeForSoLongIsAnInterval() {
+        assertInterval("tomorrow at 11 for 90 minutes", "2026-11-22T11:00", "2026-11-22T12:30", Grain.MINUTE);
+        assertInterval("at 2pm for an hour", "2026-11-22T14:00", "2026-11-22T15:00", Grain.HOUR);
+        assertInterval("from 3 for 2 hours", "2026-11-21T15:00", "2026-11-21T17:00", Grain.HOUR);
+        assertInterval("from the 3rd for a week", "2026-12-03", "2026-12-09", Grain.DAY);
+        assertThat(PARSER.parse("for 90 minutes", NOW, Language.ENGLISH)).isEmpty();
+    }
+
+    @Test
+    void daysOfTheMonthThatRepeatAndNudges() {
+        assertThat(rrule("on the 10th every month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(rrule("the 10th of each month at 9am")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10;BYHOUR=9;BYMINUTE=0");
+        assertThat(rrule("every hour and a half")).isEqualTo("FREQ=MINUTELY;INTERVAL=90");
+        assertThat(rrule("every couple of hours")).isEqualTo("FREQ=HOURLY;INTERVAL=2");
+        TimeExpression.Recurrence nudge = (TimeExpression.Recurrence) parse("every 20 minutes", WITH_SECONDS);
+        assertThat(nudge.first())
+                .isEqualTo(LocalDateTime.parse("2026-03-10T11:02:50").atZone(JERUSALEM));
+        assertThat(nudge.grain()).isEqualTo(Grain.SECOND);
+        assertThat(PARSER.parse("every 30 seconds", NOW, Language.ENGLISH)
+                        .filter(e -> e instanceof TimeExpression.Recurrence))
+                .as("no nudge is closer than a minute")
+                .isEmpty();
+    }
+
+    @Test
+    void misspelledAndRunTogetherTimeWords() {
+        assertInstant("thrusday", "2026-11-26", Grain.DAY);
+        assertInstant("on wendsday", "2026-11-25", Grain.DAY);
+        assertInstant("febuary 3rd", "2027-02-03", Grain.DAY);
+        assertInstant("in 20 minuets", "2026-11-21T14:50", Grain.SECOND);
+        assertInstant("tomorrowmorning", "2026-11-22T09:00", Grain.HOUR);
+        assertInstant("nextweek", "2026-11-23", Grain.WEEK);
+        assertInstant("7pmtomorrow", "2026-11-22T19:00", Grain.HOUR);
+        assertThat(PARSER.parse("I might go", NOW, Language.ENGLISH))
+                .as("a short word is not mended: 'might' is not 'night'")
+                .isEmpty();
     }
 }

@@ -13,8 +13,21 @@ final class HebrewFamiliesTest {
     private static final ZonedDateTime NOW = ZonedDateTime.of(2026, 11, 21, 14, 30, 0, 0, JERUSALEM);
     private static final TimeParser PARSER = TimeParser.create();
 
+    /** Tuesday 2026-03-10 10:42:50 in Jerusalem: a now with seconds. */
+    private static final ZonedDateTime WITH_SECONDS = ZonedDateTime.of(2026, 3, 10, 10, 42, 50, 0, JERUSALEM);
+
     private static TimeExpression parse(String text) {
-        return PARSER.parse(text, NOW, Language.HEBREW).orElseThrow(() -> new AssertionError("no time in: " + text));
+        return parse(text, NOW);
+    }
+
+    private static TimeExpression parse(String text, ZonedDateTime now) {
+        return PARSER.parse(text, now, Language.HEBREW).orElseThrow(() -> new AssertionError("no time in: " + text));
+    }
+
+    private static String rrule(String text) {
+        TimeExpression e = parse(text);
+        assertThat(e).as(text).isInstanceOf(TimeExpression.Recurrence.class);
+        return ((TimeExpression.Recurrence) e).toRrule();
     }
 
     private static ZonedDateTime local(String local) {
@@ -23,7 +36,11 @@ final class HebrewFamiliesTest {
     }
 
     private static void assertInstant(String text, String local, Grain grain) {
-        TimeExpression e = parse(text);
+        assertInstant(NOW, text, local, grain);
+    }
+
+    private static void assertInstant(ZonedDateTime now, String text, String local, Grain grain) {
+        TimeExpression e = parse(text, now);
         assertThat(e).as(text).isInstanceOf(TimeExpression.Instant.class);
         TimeExpression.Instant i = (TimeExpression.Instant) e;
         assertThat(i.value()).as(text).isEqualTo(local(local));
@@ -31,13 +48,14 @@ final class HebrewFamiliesTest {
         assertThat(i.text()).as(text).isEqualTo(text);
     }
 
-    private static void assertInterval(String text, String from, String to, Grain grain) {
+    private static TimeExpression.Interval assertInterval(String text, String from, String to, Grain grain) {
         TimeExpression e = parse(text);
         assertThat(e).as(text).isInstanceOf(TimeExpression.Interval.class);
         TimeExpression.Interval i = (TimeExpression.Interval) e;
         assertThat(i.from()).as(text).isEqualTo(local(from));
         assertThat(i.to()).as(text).isEqualTo(local(to));
         assertThat(i.grain()).as(text).isEqualTo(grain);
+        return i;
     }
 
     @Test
@@ -153,5 +171,75 @@ final class HebrewFamiliesTest {
         assertInstant("ברגע זה", "2026-11-21T14:30", Grain.SECOND);
         assertInstant("עכשו", "2026-11-21T14:30", Grain.SECOND);
         assertInstant("מחרתים", "2026-11-23", Grain.DAY);
+    }
+
+    @Test
+    void hoursAsPeopleSayThem() {
+        assertInstant("לאחת עשרה", "2026-11-21T23:00", Grain.HOUR);
+        assertInstant("תשע בערב", "2026-11-21T21:00", Grain.HOUR);
+        assertInstant("הערב בתשע", "2026-11-21T21:00", Grain.HOUR);
+        assertInstant("ברבע לשש", "2026-11-21T17:45", Grain.MINUTE);
+        assertInstant("ברבע אחרי שמונה", "2026-11-21T20:15", Grain.MINUTE);
+        assertInstant("על הבוקר", "2026-11-22T09:00", Grain.HOUR);
+        assertInstant("מחר דבר ראשון בבוקר", "2026-11-22T09:00", Grain.HOUR);
+        assertInstant("בסביבות הצהריים", "2026-11-22T12:00", Grain.HOUR);
+        assertThat(PARSER.parse("תזמין שולחן לארבעה", NOW, Language.HEBREW))
+                .as("a count of people is no hour")
+                .isEmpty();
+    }
+
+    @Test
+    void hedgedAndIncrementalAmountsCountFromNowToTheSecond() {
+        assertInstant(WITH_SECONDS, "בעוד דקה", "2026-03-10T10:43:50", Grain.SECOND);
+        assertInstant(WITH_SECONDS, "ב-10:43", "2026-03-10T10:43", Grain.MINUTE);
+        assertInstant("בעוד כרבע שעה", "2026-11-21T14:45", Grain.SECOND);
+        assertInstant("בעוד עוד 5 דקות", "2026-11-21T14:35", Grain.SECOND);
+        assertInstant("בעוד 5 דקות נוספות", "2026-11-21T14:35", Grain.SECOND);
+        assertInstant("עוד עשר דקות בערך", "2026-11-21T14:40", Grain.SECOND);
+    }
+
+    @Test
+    void daysCountedFromHolidays() {
+        assertInstant("יומיים אחרי פסח", "2027-04-24", Grain.DAY);
+        assertInstant("למחרת ראש השנה", "2027-10-03", Grain.DAY);
+        assertInstant("ביום שלפני ראש השנה", "2027-10-01", Grain.DAY);
+        assertInstant("ערב שבועות", "2027-06-10", Grain.DAY);
+        assertInstant("שושן פורים", "2027-03-24", Grain.DAY);
+        assertInstant("פסחא", "2027-03-28", Grain.DAY);
+    }
+
+    @Test
+    void spansFromNowTheRestOfAPeriodAndDaysOfOneMonth() {
+        TimeExpression.Interval weeks = assertInterval("השבועיים הקרובים", "2026-11-22", "2026-11-29", Grain.WEEK);
+        assertThat(weeks.end()).isEqualTo(local("2026-12-06"));
+        assertInterval("בשעתיים הקרובות", "2026-11-21T14:30", "2026-11-21T16:30", Grain.SECOND);
+        assertInterval("ב-24 השעות הקרובות", "2026-11-21T14:30", "2026-11-22T14:30", Grain.SECOND);
+        assertInterval("לשארית השבוע", "2026-11-21", "2026-11-21", Grain.DAY);
+        assertInterval("מ-3 עד 6 בדצמבר", "2026-12-03", "2026-12-06", Grain.DAY);
+        assertInterval("3-6 בדצמבר", "2026-12-03", "2026-12-06", Grain.DAY);
+        assertInterval("מה-3 עד ה-6", "2026-12-03", "2026-12-06", Grain.DAY);
+        assertInstant("מחר כל היום", "2026-11-22", Grain.DAY);
+    }
+
+    @Test
+    void aTimeForSoLongIsAnInterval() {
+        assertInterval("מחר ב-11 למשך שעה וחצי", "2026-11-22T11:00", "2026-11-22T12:30", Grain.MINUTE);
+        assertInterval("ביום שני ב-10 לשעתיים", "2026-11-23T10:00", "2026-11-23T12:00", Grain.HOUR);
+    }
+
+    @Test
+    void daysOfTheMonthThatRepeatAndNudges() {
+        assertThat(rrule("ב-10 לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(rrule("כל 10 בחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(rrule("בעשירי לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(rrule("כל ראשון לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=1");
+        assertThat(rrule("ב-10 לכל חודש בשעה 9")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10;BYHOUR=9;BYMINUTE=0");
+        assertThat(rrule("כל עשרים דקות")).isEqualTo("FREQ=MINUTELY;INTERVAL=20");
+    }
+
+    @Test
+    void oldSpellingsOfWeekdays() {
+        assertInstant("ביום חמשי", "2026-11-26", Grain.DAY);
+        assertInstant("ביום ששי", "2026-11-27", Grain.DAY);
     }
 }

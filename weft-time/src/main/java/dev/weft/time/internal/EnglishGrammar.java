@@ -609,6 +609,8 @@ final class EnglishGrammar extends Grammar {
                     q++;
                 } else if (word(q, "on") || (sym(q, ',') && end >= 0)) {
                     q++;
+                } else if (allDay(q) > q) {
+                    q = allDay(q); // "all day Friday": Friday
                 } else {
                     break;
                 }
@@ -623,7 +625,19 @@ final class EnglishGrammar extends Grammar {
         if (end < 0 || acc.isEmpty()) {
             return null;
         }
+        if (acc.date != null && acc.time == null && acc.partOfDay == null && allDay(end) > end) {
+            end = allDay(end); // "Friday all day"
+        }
         return new Hit<>(acc, end);
+    }
+
+    /** After "all day", "the whole day", "the entire day" (which a day already is); else {@code i}. */
+    private int allDay(int i) {
+        if (word(i, "all") && word(i + 1, "day")) {
+            return i + 2;
+        }
+        int j = word(i, "the") ? i + 1 : i;
+        return word(j, "whole", "entire") && word(j + 1, "day") ? j + 2 : i;
     }
 
     /** The longest part of an instant that starts at {@code q}. */

@@ -765,6 +765,12 @@ final class HebrewGrammar extends Grammar {
         if (he(i, "שלשום")) {
             return withDate(new RelativeDay(-2), i + 1);
         }
+        if (heExact(i, "על") && i + 1 < size) {
+            Hit<InstantSpec> next = relativeDay(i + 1); // "על הבוקר": first thing in the morning
+            return next != null && next.value().date == null && next.value().partOfDay != null
+                    ? new Hit<>(next.value(), next.end())
+                    : null;
+        }
         if (heExact(i, "דבר") && heExact(i + 1, "ראשון")) {
             s.partOfDay = PartOfDay.MORNING; // "מחר דבר ראשון": first thing tomorrow
             return new Hit<>(s, i + 2);
@@ -1733,6 +1739,9 @@ final class HebrewGrammar extends Grammar {
                 if (base != null && base.value().date != null && base.value().time == null) {
                     return withDate(new Shifted(base.value().date, d.value()), base.end());
                 }
+            }
+            if (heExact(end, "נוספות", "נוספים", "נוספת", "נוסף", "בערך", "בקירוב")) {
+                end++; // "בעוד 5 דקות נוספות", "עוד עשר דקות בערך": the amount still counts
             }
             InstantSpec s = new InstantSpec();
             s.offset = ago ? d.value().negated() : d.value();
