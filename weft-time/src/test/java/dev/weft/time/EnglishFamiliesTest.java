@@ -1,7 +1,9 @@
 package dev.weft.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -258,7 +260,7 @@ final class EnglishFamiliesTest {
     void anIntervalSaysWhenItIsOver() {
         TimeExpression.Interval weeks = assertInterval("upcoming three weeks", "2026-11-23", "2026-12-07", Grain.WEEK);
         assertThat(weeks.end()).isEqualTo(local("2026-12-14"));
-        assertThat(weeks.length()).isEqualTo(java.time.Duration.ofDays(21));
+        assertThat(weeks.length()).isEqualTo(Duration.ofDays(21));
         TimeExpression.Interval days = assertInterval("Monday to Wednesday", "2026-11-23", "2026-11-25", Grain.DAY);
         assertThat(days.end()).isEqualTo(local("2026-11-26"));
         TimeExpression.Interval hours =
@@ -303,5 +305,21 @@ final class EnglishFamiliesTest {
         assertThat(PARSER.parse("I might go", NOW, Language.ENGLISH))
                 .as("a short word is not mended: 'might' is not 'night'")
                 .isEmpty();
+    }
+
+    @Test
+    void lengthsSaidOfAThing() {
+        assertThat(PARSER.length("book a 90-minute review tomorrow at 11", Language.ENGLISH))
+                .contains(Duration.ofMinutes(90));
+        assertThat(PARSER.length("a 2 hour meeting", Language.ENGLISH)).contains(Duration.ofHours(2));
+        assertThat(PARSER.length("schedule a half-hour call", Language.ENGLISH)).contains(Duration.ofMinutes(30));
+        assertThat(PARSER.length("an hour-long workshop", Language.ENGLISH)).contains(Duration.ofHours(1));
+        assertThat(PARSER.length("block my calendar for two hours", Language.ENGLISH))
+                .contains(Duration.ofHours(2));
+        assertThat(PARSER.length("remind me in 90 minutes", Language.ENGLISH))
+                .as("an amount from now is when, not how long")
+                .isEmpty();
+        assertThat(PARSER.length("lunch tomorrow at noon", Language.ENGLISH)).isEmpty();
+        assertThatThrownBy(() -> PARSER.length(" ", Language.ENGLISH)).isInstanceOf(TimeInputException.class);
     }
 }

@@ -2,6 +2,7 @@ package dev.weft.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -241,5 +242,17 @@ final class HebrewFamiliesTest {
     void oldSpellingsOfWeekdays() {
         assertInstant("ביום חמשי", "2026-11-26", Grain.DAY);
         assertInstant("ביום ששי", "2026-11-27", Grain.DAY);
+    }
+
+    @Test
+    void lengthsSaidOfAThing() {
+        assertThat(PARSER.length("קבע פגישה של שעה וחצי מחר ב-11", Language.HEBREW))
+                .contains(Duration.ofMinutes(90));
+        assertThat(PARSER.length("פגישה לשעתיים ביום שני", Language.HEBREW)).contains(Duration.ofHours(2));
+        assertThat(PARSER.length("תחסום לי את היומן למשך 45 דקות", Language.HEBREW))
+                .contains(Duration.ofMinutes(45));
+        assertThat(PARSER.length("תזכיר לי בעוד שעה", Language.HEBREW))
+                .as("an amount from now is when, not how long")
+                .isEmpty();
     }
 }

@@ -7,6 +7,7 @@ import dev.weft.time.TimeExpression;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +39,17 @@ public final class ExpressionFinder {
             best = parse(text, tokens, now, other(lang), weekStart, next);
         }
         return best;
+    }
+
+    /** How long something lasts, as the text says it; see {@link dev.weft.time.TimeParser#length}. */
+    public static Optional<java.time.Duration> length(String text, Language language) {
+        List<Token> written = Tokenizer.tokenize(text);
+        Language lang = detect(text, language);
+        List<Token> tokens = lang == Language.ENGLISH ? Spelling.english(written) : written;
+        return grammar(tokens, lang, false)
+                .firstLength()
+                .filter(o -> o.amount() > 0 && o.unit().compareTo(ChronoUnit.WEEKS) <= 0)
+                .map(o -> o.unit().getDuration().multipliedBy(o.amount()));
     }
 
     private static Optional<TimeExpression> parse(

@@ -154,6 +154,20 @@ abstract class Grammar {
     /** How long something lasts, said after its start: "for 2 hours", "למשך שעה"; or null. */
     abstract Hit<Offset> length(int i);
 
+    /** A length said of a thing at token {@code i}: the forms of {@link #length} and "a 90-minute call"; or null. */
+    abstract Hit<Offset> lengthOfThing(int i);
+
+    /** The first length the text says of something, left to right. */
+    final java.util.Optional<Offset> firstLength() {
+        for (int i = 0; i < size; i++) {
+            Hit<Offset> l = lengthOfThing(i);
+            if (l != null) {
+                return java.util.Optional.of(l.value());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** The token after a word that opens a start ("from"), or {@code i} when there is none. */
     abstract int fromWord(int i);
 

@@ -1687,6 +1687,24 @@ final class HebrewGrammar extends Grammar {
         return d == null ? null : moreDuration(d);
     }
 
+    /** "למשך שעתיים", "פגישה לשעה וחצי", "פגישה של שעה וחצי", "באורך 45 דקות". */
+    @Override
+    Hit<Offset> lengthOfThing(int i) {
+        if (heExact(i - 1, "בעוד", "עוד", "תוך", "כעבור", "לפני", "אחרי", "לאחר")) {
+            return null; // an amount from now is when, not how long
+        }
+        Hit<Offset> l = length(i);
+        if (l != null) {
+            return l;
+        }
+        if (heExact(i, "של", "באורך", "שנמשכת", "שנמשך", "שאורכה", "שאורכו") && i + 1 < size) {
+            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
+            Hit<Offset> d = duration(j);
+            return d != null && !d.value().dateBased() ? d : null;
+        }
+        return null;
+    }
+
     @Override
     int fromWord(int i) {
         return i;
