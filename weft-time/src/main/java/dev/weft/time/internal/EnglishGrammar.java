@@ -777,7 +777,7 @@ final class EnglishGrammar extends Grammar {
         int j = word(i, "the") ? i + 1 : i;
         if (word(j, "day")
                 && word(j + 1, "after")
-                && i + 2 < size
+                && j + 2 < size
                 && TOMORROW.contains(tok(j + 2).text())) {
             return withDate(new RelativeDay(2), j + 3);
         }
