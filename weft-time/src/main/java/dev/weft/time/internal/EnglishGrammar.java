@@ -553,6 +553,11 @@ final class EnglishGrammar extends Grammar {
     }
 
     @Override
+    boolean lengthMayStart(int i) {
+        return word(i, "for");
+    }
+
+    @Override
     Hit<Offset> length(int i) {
         if (!word(i, "for")) {
             return null;

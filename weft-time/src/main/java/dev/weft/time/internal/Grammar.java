@@ -138,7 +138,10 @@ abstract class Grammar {
     /** "tomorrow at 11 for 90 minutes", "from the 3rd for a week": an instant, then how long from it. */
     private Match lasting(int i, Hit<InstantSpec> start) {
         InstantSpec s = start.value();
-        if (s.offset != null || s.now || (s.time == null && s.partOfDay == null && s.date == null)) {
+        if (!lengthMayStart(start.end())
+                || s.offset != null
+                || s.now
+                || (s.time == null && s.partOfDay == null && s.date == null)) {
             return null;
         }
         Hit<Offset> length = length(start.end());
@@ -153,6 +156,9 @@ abstract class Grammar {
 
     /** How long something lasts, said after its start: "for 2 hours", "למשך שעה"; or null. */
     abstract Hit<Offset> length(int i);
+
+    /** A cheap test before {@link #length}: whether token {@code i} may open a length. */
+    abstract boolean lengthMayStart(int i);
 
     /** A length said of a thing at token {@code i}: the forms of {@link #length} and "a 90-minute call"; or null. */
     abstract Hit<Offset> lengthOfThing(int i);

@@ -522,6 +522,9 @@ final class HebrewGrammar extends Grammar {
      * האחרונות": from now for so long, or up to now.
      */
     private Match countedTime(int i) {
+        if (i + 1 >= size || !(tok(i).isHebrew() || tok(i).isNumber())) {
+            return null;
+        }
         long minutes;
         int next;
         String p;
@@ -1670,6 +1673,16 @@ final class HebrewGrammar extends Grammar {
         return withDate(new Shifted(b.value().date, new Offset(days, ChronoUnit.DAYS)), b.end());
     }
 
+    @Override
+    boolean lengthMayStart(int i) {
+        return i < size
+                && (tok(i).isHebrew() || tok(i).isNumber())
+                && tok(i).text().length() > 0
+                && (tok(i).isNumber()
+                        ? tok(i).prefix().startsWith("ל")
+                        : "לב".indexOf(tok(i).text().charAt(0)) >= 0);
+    }
+
     /** "למשך שעתיים", "לשעה וחצי", "ל-90 דקות": how long, after a start. */
     @Override
     Hit<Offset> length(int i) {
@@ -2098,7 +2111,7 @@ final class HebrewGrammar extends Grammar {
         if (each) {
             return afterEvery(i + 1);
         }
-        Number dom = dayNumber(i);
+        Number dom = everyMonthAhead(i) ? dayNumber(i) : null;
         if (dom != null && dom.end() + 1 < size && (num(i) || !dom.prefix().isEmpty())) {
             String all = prefix(dom.end(), "כל");
             if (all != null && (all.equals("ל") || all.equals("ב")) && heExact(dom.end() + 1, "חודש")) {
@@ -2137,6 +2150,17 @@ final class HebrewGrammar extends Grammar {
             return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 2);
         }
         return null;
+    }
+
+    /** True when "לכל" or "בכל" follows within two tokens: "ב-10 לכל חודש", "בחמישה עשר לכל חודש". */
+    private boolean everyMonthAhead(int i) {
+        for (int k = i + 1; k <= i + 2 && k < size; k++) {
+            String t = tok(k).text();
+            if (t.equals("לכל") || t.equals("בכל")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** "יום שני הראשון של כל חודש", after "כל": "יום שישי האחרון בחודש". */

@@ -61,6 +61,8 @@ final class Spelling {
     private static final int[] MASKS =
             TARGETS.stream().mapToInt(Spelling::letters).toArray();
 
+    private static final Set<String> TARGET_SET = Set.copyOf(TARGETS);
+
     /** Words that are right as they are, though near a target: "quarters", "evenings", "seconds". */
     private static final Set<String> KNOWN = Set.of(
             "quarters",
@@ -140,7 +142,7 @@ final class Spelling {
         if (full != null) {
             return List.of(new Token(full, t.start(), t.end(), Token.Kind.WORD, ""));
         }
-        if (w.length() < 6 || KNOWN.contains(w) || TARGETS.contains(w)) {
+        if (w.length() < 6 || KNOWN.contains(w) || TARGET_SET.contains(w)) {
             return null;
         }
         if (w.length() >= 6 && t.end() - t.start() == w.length()) {
