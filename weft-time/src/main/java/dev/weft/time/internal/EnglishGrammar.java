@@ -511,7 +511,12 @@ final class EnglishGrammar extends Grammar {
      */
     private Match dayRange(int i) {
         boolean between = word(i, "between");
-        int j = word(i, "from", "between") ? i + 1 : i;
+        int j = between || word(i, "from") ? i + 1 : i;
+        if (j >= size
+                || !(num(j)
+                        || (tok(j).isWord() && (month(j) != null || word(j, "the") || dayNumber(j, true) != null)))) {
+            return null;
+        }
         Integer month = month(j);
         int k = month != null ? skipDot(j + 1) : j;
         k = word(k, "the") ? k + 1 : k;
@@ -602,7 +607,10 @@ final class EnglishGrammar extends Grammar {
 
     @Override
     int fromWord(int i) {
-        return word(i, "from") || (word(i, "starting") && word(i + 1, "at")) ? (word(i, "from") ? i + 1 : i + 2) : i;
+        if (word(i, "from")) {
+            return i + 1;
+        }
+        return word(i, "starting") && word(i + 1, "at") ? i + 2 : i;
     }
 
     @Override
@@ -646,10 +654,12 @@ final class EnglishGrammar extends Grammar {
                     q++;
                 } else if (word(q, "on") || (sym(q, ',') && end >= 0)) {
                     q++;
-                } else if (allDay(q) > q) {
-                    q = allDay(q); // "all day Friday": Friday
                 } else {
-                    break;
+                    int after = allDay(q);
+                    if (after == q) {
+                        break;
+                    }
+                    q = after; // "all day Friday": Friday
                 }
             }
             Hit<InstantSpec> part = part(q, acc, ctx, anchored);
@@ -662,7 +672,7 @@ final class EnglishGrammar extends Grammar {
         if (end < 0 || acc.isEmpty()) {
             return null;
         }
-        if (acc.date != null && acc.time == null && acc.partOfDay == null && allDay(end) > end) {
+        if (acc.date != null && acc.time == null && acc.partOfDay == null) {
             end = allDay(end); // "Friday all day"
         }
         return new Hit<>(acc, end);
@@ -670,8 +680,11 @@ final class EnglishGrammar extends Grammar {
 
     /** After "all day", "the whole day", "the entire day" (which a day already is); else {@code i}. */
     private int allDay(int i) {
-        if (word(i, "all") && word(i + 1, "day")) {
-            return i + 2;
+        if (i >= size || !tok(i).isWord()) {
+            return i;
+        }
+        if (word(i, "all")) {
+            return word(i + 1, "day") ? i + 2 : i;
         }
         int j = word(i, "the") ? i + 1 : i;
         return word(j, "whole", "entire") && word(j + 1, "day") ? j + 2 : i;
@@ -1603,7 +1616,7 @@ final class EnglishGrammar extends Grammar {
             return u == null ? null : new Hit<>(fractional(0.5, u), j + 1);
         }
         int q = word(i, "a") ? i + 1 : i;
-        Hit<Integer> quarters = cardinal(q);
+        Hit<Integer> quarters = word(q + 1, "quarters", "quarter") ? cardinal(q) : null;
         if (quarters != null
                 && quarters.value() >= 1
                 && quarters.value() <= 12
