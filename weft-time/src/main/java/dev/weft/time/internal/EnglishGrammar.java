@@ -2346,48 +2346,9 @@ final class EnglishGrammar extends Grammar {
         return unit(i);
     }
 
-    /** "every 20 minutes", "every 1.5 hours", "every couple of days": so often; null for seconds. */
-    private static Hit<RecurrenceBuilder> every(Offset o, int end) {
-        long n = o.amount();
-        ChronoUnit u = o.unit();
-        if (u == ChronoUnit.SECONDS) {
-            if (n % 60 != 0) {
-                return null; // a nudge is at least a minute apart
-            }
-            n /= 60;
-            u = ChronoUnit.MINUTES;
-        }
-        if (n < 1 || n > Integer.MAX_VALUE) {
-            return null;
-        }
-        Frequency f = switch (u) {
-            case MINUTES -> Frequency.MINUTELY;
-            case HOURS -> Frequency.HOURLY;
-            case DAYS -> Frequency.DAILY;
-            case WEEKS -> Frequency.WEEKLY;
-            case MONTHS -> Frequency.MONTHLY;
-            default -> Frequency.YEARLY;
-        };
-        return new Hit<>(new RecurrenceBuilder(f).interval((int) n), end);
-    }
-
     private Hit<RecurrenceBuilder> everyUnit(int i, int interval) {
         ChronoUnit u = unit(i);
-        if (u == null) {
-            return null;
-        }
-        if (u == ChronoUnit.SECONDS) {
-            return null; // "every second": no nudge is that close
-        }
-        Frequency f = switch (u) {
-            case MINUTES -> Frequency.MINUTELY;
-            case HOURS -> Frequency.HOURLY;
-            case DAYS -> Frequency.DAILY;
-            case WEEKS -> Frequency.WEEKLY;
-            case MONTHS -> Frequency.MONTHLY;
-            default -> Frequency.YEARLY;
-        };
-        return new Hit<>(new RecurrenceBuilder(f).interval(interval), i + 1);
+        return u == null ? null : every(new Offset(interval, u), i + 1);
     }
 
     private static List<DayOfWeek> workWeek() {

@@ -250,6 +250,31 @@ abstract class Grammar {
         return new Match(new IntervalParse(a, b), start, end);
     }
 
+    /** "every 20 minutes", "every 1.5 hours", "every couple of days": so often; null for seconds. */
+    static Hit<RecurrenceBuilder> every(Offset o, int end) {
+        long n = o.amount();
+        ChronoUnit u = o.unit();
+        if (u == ChronoUnit.SECONDS) {
+            if (n % 60 != 0) {
+                return null; // a nudge is at least a minute apart
+            }
+            n /= 60;
+            u = ChronoUnit.MINUTES;
+        }
+        if (n < 1 || n > Integer.MAX_VALUE) {
+            return null;
+        }
+        Frequency f = switch (u) {
+            case MINUTES -> Frequency.MINUTELY;
+            case HOURS -> Frequency.HOURLY;
+            case DAYS -> Frequency.DAILY;
+            case WEEKS -> Frequency.WEEKLY;
+            case MONTHS -> Frequency.MONTHLY;
+            default -> Frequency.YEARLY;
+        };
+        return new Hit<>(new RecurrenceBuilder(f).interval((int) n), end);
+    }
+
     /** True when a part is surely about time, not a bare number that might count something. */
     static boolean clearlyTime(InstantSpec s) {
         return s.date != null

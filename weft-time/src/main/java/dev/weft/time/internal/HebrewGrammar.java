@@ -2246,15 +2246,7 @@ final class HebrewGrammar extends Grammar {
     }
 
     private static Hit<RecurrenceBuilder> everyUnit(ChronoUnit u, int interval, int end) {
-        Frequency f = switch (u) {
-            case SECONDS, MINUTES -> Frequency.MINUTELY;
-            case HOURS -> Frequency.HOURLY;
-            case DAYS -> Frequency.DAILY;
-            case WEEKS -> Frequency.WEEKLY;
-            case MONTHS -> Frequency.MONTHLY;
-            default -> Frequency.YEARLY;
-        };
-        return new Hit<>(new RecurrenceBuilder(f).interval(interval), end);
+        return every(new Offset(interval, u), end);
     }
 
     private static List<DayOfWeek> workWeek() {

@@ -3,6 +3,7 @@ package dev.weft.time.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Mends the English time words people misspell or run together before the grammar reads them:
@@ -16,8 +17,8 @@ import java.util.Set;
  */
 final class Spelling {
 
-    /** The words a misspelling is mended to. */
-    private static final List<String> TARGETS = List.of(
+    /** Weekdays and words for days and their parts: both mended and split where run together. */
+    private static final List<String> DAY_WORDS = List.of(
             "monday",
             "tuesday",
             "wednesday",
@@ -25,38 +26,44 @@ final class Spelling {
             "friday",
             "saturday",
             "sunday",
-            "mondays",
-            "tuesdays",
-            "wednesdays",
-            "thursdays",
-            "fridays",
-            "saturdays",
-            "sundays",
-            "january",
-            "february",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
             "tomorrow",
             "tonight",
             "yesterday",
             "morning",
             "evening",
-            "afternoon",
-            "minute",
-            "minutes",
-            "hours",
-            "seconds",
-            "weekend",
-            "midnight",
-            "fortnight",
-            "christmas",
-            "thanksgiving",
-            "halloween",
-            "passover",
-            "hanukkah");
+            "afternoon");
+
+    /** The words a misspelling is mended to. */
+    private static final List<String> TARGETS = java.util.stream.Stream.concat(
+                    DAY_WORDS.stream(),
+                    Stream.of(
+                            "mondays",
+                            "tuesdays",
+                            "wednesdays",
+                            "thursdays",
+                            "fridays",
+                            "saturdays",
+                            "sundays",
+                            "january",
+                            "february",
+                            "august",
+                            "september",
+                            "october",
+                            "november",
+                            "december",
+                            "minute",
+                            "minutes",
+                            "hours",
+                            "seconds",
+                            "weekend",
+                            "midnight",
+                            "fortnight",
+                            "christmas",
+                            "thanksgiving",
+                            "halloween",
+                            "passover",
+                            "hanukkah"))
+            .toList();
 
     private static final int[] MASKS =
             TARGETS.stream().mapToInt(Spelling::letters).toArray();
@@ -86,34 +93,15 @@ final class Spelling {
             "nxt", "next", "tmw", "tomorrow", "tmrrw", "tomorrow", "wknd", "weekend", "morn", "morning");
 
     /** Time words that are run together ("nextweek", "tomorrowmorning"), as the two halves. */
-    private static final Set<String> HALVES = Set.of(
-            "next",
-            "last",
-            "this",
-            "week",
-            "month",
-            "year",
-            "today",
-            "tomorrow",
-            "tonight",
-            "yesterday",
-            "morning",
-            "evening",
-            "afternoon",
-            "night",
-            "noon",
-            "monday",
-            "tuesday",
-            "wednesday",
-            "thursday",
-            "friday",
-            "saturday",
-            "sunday",
-            "weekend",
-            "am",
-            "pm");
+    private static final Set<String> HALVES =
+            halves("next", "last", "this", "week", "month", "year", "today", "night", "noon", "weekend", "am", "pm");
 
     private Spelling() {}
+
+    private static Set<String> halves(String... words) {
+        return Stream.concat(DAY_WORDS.stream(), Stream.of(words))
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
 
     /** The tokens with misspelled English time words mended; the list itself when nothing changed. */
     static List<Token> english(List<Token> tokens) {
