@@ -220,7 +220,7 @@ public final class TimeCommand implements Runnable {
                     "instant " + TimeJson.iso(i.value()) + " (" + i.grain().label() + ")" + where;
                 case TimeExpression.Interval i ->
                     "interval " + TimeJson.iso(i.from()) + " .. " + TimeJson.iso(i.to()) + " ("
-                            + i.grain().label() + ")" + where;
+                            + i.grain().label() + "), until " + TimeJson.iso(i.end()) + where;
                 case TimeExpression.Recurrence r ->
                     "recurrence " + r.toRrule() + ", first " + TimeJson.iso(r.first()) + where;
             };

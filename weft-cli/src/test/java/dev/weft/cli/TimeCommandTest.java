@@ -54,9 +54,22 @@ final class TimeCommandTest {
         assertThat(interval.json().get("type").asText()).isEqualTo("interval");
         assertThat(interval.json().get("from").asText()).isEqualTo("2026-11-22T14:00:00+02:00");
         assertThat(interval.json().get("to").asText()).isEqualTo("2026-11-22T16:00:00+02:00");
+        assertThat(interval.json().get("end").asText()).isEqualTo("2026-11-22T16:00:00+02:00");
 
         Outcome recurrence = time("parse", "--now", NOW, "--json", "כל", "יום", "שני", "וחמישי", "ב-18:00");
         assertThat(recurrence.json().get("rrule").asText()).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0");
+    }
+
+    @Test
+    void saysWhenAnIntervalIsOverAndKeepsTheSecondsOfNowInAnAmount() {
+        Outcome weeks = time("parse", "--now", NOW, "upcoming three weeks");
+        assertThat(weeks.out().strip())
+                .isEqualTo("interval 2026-11-23T00:00:00+02:00 .. 2026-12-07T00:00:00+02:00 (week),"
+                        + " until 2026-12-14T00:00:00+02:00 \"upcoming three weeks\" [0,20]");
+
+        Outcome minute = time("parse", "--now", "2026-11-21T10:42:50+02:00", "--json", "in 1 minute");
+        assertThat(minute.json().get("value").asText()).isEqualTo("2026-11-21T10:43:50+02:00");
+        assertThat(minute.json().get("grain").asText()).isEqualTo("second");
     }
 
     @Test
@@ -100,7 +113,7 @@ final class TimeCommandTest {
     void printsAReadableLineWithoutJson() {
         Outcome o = time("parse", "--now", NOW, "in 15 minutes");
 
-        assertThat(o.out().strip()).isEqualTo("instant 2026-11-21T14:45:00+02:00 (minute) \"in 15 minutes\" [0,13]");
+        assertThat(o.out().strip()).isEqualTo("instant 2026-11-21T14:45:00+02:00 (second) \"in 15 minutes\" [0,13]");
     }
 
     @Test

@@ -33,6 +33,11 @@ final class DefaultTimeParser implements TimeParser {
     }
 
     @Override
+    public Optional<java.time.Duration> length(String text, Language language) {
+        return ExpressionFinder.length(checked(text), language);
+    }
+
+    @Override
     public Language language() {
         return language;
     }

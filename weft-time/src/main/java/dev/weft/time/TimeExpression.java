@@ -35,9 +35,10 @@ public sealed interface TimeExpression {
     /**
      * A stretch of time. {@code to} is what the text names as the end, read at the grain: "from 2 to
      * 4pm" ends at 16:00, "Monday to Wednesday" has {@code to} at the start of Wednesday and covers
-     * all of it.
+     * all of it. {@code end} is the instant the stretch is over: 16:00 for "from 2 to 4pm", the start
+     * of Thursday for "Monday to Wednesday", the start of the fourth week for "the next 3 weeks".
      */
-    record Interval(String text, Span span, ZonedDateTime from, ZonedDateTime to, Grain grain)
+    record Interval(String text, Span span, ZonedDateTime from, ZonedDateTime to, Grain grain, ZonedDateTime end)
             implements TimeExpression {
         public Interval {
             Objects.requireNonNull(text, "text");
@@ -45,9 +46,19 @@ public sealed interface TimeExpression {
             Objects.requireNonNull(from, "from");
             Objects.requireNonNull(to, "to");
             Objects.requireNonNull(grain, "grain");
+            Objects.requireNonNull(end, "end");
             if (to.isBefore(from)) {
                 throw new IllegalArgumentException("interval must not end before it starts, was " + from + " to " + to);
             }
+            if (end.isBefore(to)) {
+                throw new IllegalArgumentException(
+                        "interval must not be over before its end, was " + to + " and " + end);
+            }
+        }
+
+        /** How long the stretch lasts, from {@code from} to {@code end}. */
+        public java.time.Duration length() {
+            return java.time.Duration.between(from, end);
         }
     }
 

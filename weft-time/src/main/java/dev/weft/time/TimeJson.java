@@ -13,7 +13,7 @@ public final class TimeJson {
 
     /**
      * One expression as a JSON object: {@code text}, {@code type}, {@code value} and {@code grain} for
-     * instants, {@code from}, {@code to} and {@code grain} for intervals, {@code rrule}, {@code value}
+     * instants, {@code from}, {@code to}, {@code end} (when it is over) and {@code grain} for intervals, {@code rrule}, {@code value}
      * (the first occurrence) and {@code grain} for recurrences, and {@code span}.
      */
     public static String toJson(TimeExpression e) {
@@ -29,6 +29,7 @@ public final class TimeJson {
                 field(b, "type", "interval");
                 field(b, "from", iso(i.from()));
                 field(b, "to", iso(i.to()));
+                field(b, "end", iso(i.end()));
                 field(b, "grain", i.grain().label());
             }
             case TimeExpression.Recurrence r -> {

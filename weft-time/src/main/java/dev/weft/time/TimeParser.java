@@ -34,8 +34,12 @@ import java.util.Optional;
  *       latest one before today; "Tuesday next week" is the Tuesday of next week.
  *   <li>A date without a year is its next occurrence from today on; a month name is this month or the
  *       next such month.
- *   <li>Offsets under a day ("in 15 minutes", "עוד שעתיים") are exact (grain minute); offsets of days
- *       or more ("in 3 days", "לפני שבוע") keep the time of day (grain hour).
+ *   <li>Offsets under a day ("in 15 minutes", "עוד שעתיים") are exact to the second, keeping the
+ *       seconds of {@code now} (grain second); offsets of days or more ("in 3 days", "לפני שבוע")
+ *       keep the time of day (grain hour).
+ *   <li>An interval's {@code to} is the last thing it names, at the grain; its {@code end} is when it
+ *       is over: "the next 3 weeks" has {@code to} at the start of the third week and {@code end} at
+ *       the end of it.
  *   <li>"end of the month" is its last day; "end of the week" its Friday; "EOD" 17:00.
  *   <li>Spans are UTF-16 offsets into the text, start inclusive and end exclusive.
  * </ul>
@@ -74,6 +78,20 @@ public interface TimeParser {
      * tomorrow at 9 to call Dana".
      */
     List<TimeExpression> find(String text, ZonedDateTime now, Language language);
+
+    /** How long something lasts, as the text says it, with the parser's default language. */
+    default Optional<java.time.Duration> length(String text) {
+        return length(text, language());
+    }
+
+    /**
+     * How long something lasts, as the text says it: "a 90-minute review", "an hour-long call",
+     * "for two hours", "פגישה של שעה וחצי", "למשך 45 דקות". Empty when the text says no length, or
+     * one of months or years (no fixed duration); an amount from now ("in 90 minutes") is no length.
+     *
+     * @throws TimeInputException when the text is blank
+     */
+    Optional<java.time.Duration> length(String text, Language language);
 
     /** The language used when a call names none. */
     Language language();

@@ -162,19 +162,19 @@ final class TimeParserTest {
 
     @Test
     void parsesRelativeOffsetsInEnglish() {
-        assertInstant("in 15 minutes", "2026-11-21T14:45", Grain.MINUTE);
-        assertInstant("in half an hour", "2026-11-21T15:00", Grain.MINUTE);
-        assertInstant("in twenty-five minutes", "2026-11-21T14:55", Grain.MINUTE);
+        assertInstant("in 15 minutes", "2026-11-21T14:45", Grain.SECOND);
+        assertInstant("in half an hour", "2026-11-21T15:00", Grain.SECOND);
+        assertInstant("in twenty-five minutes", "2026-11-21T14:55", Grain.SECOND);
         assertInstant("3 days ago", "2026-11-18T14:00", Grain.HOUR);
         assertInstant("in a couple of days", "2026-11-23T14:00", Grain.HOUR);
     }
 
     @Test
     void parsesRelativeOffsetsInHebrew() {
-        assertInstant("עוד 10 דקות", "2026-11-21T14:40", Grain.MINUTE);
-        assertInstant("בעוד רבע שעה", "2026-11-21T14:45", Grain.MINUTE);
-        assertInstant("בעוד שעה וחצי", "2026-11-21T16:00", Grain.MINUTE);
-        assertInstant("בעוד עשרים וארבע שעות", "2026-11-22T14:30", Grain.MINUTE);
+        assertInstant("עוד 10 דקות", "2026-11-21T14:40", Grain.SECOND);
+        assertInstant("בעוד רבע שעה", "2026-11-21T14:45", Grain.SECOND);
+        assertInstant("בעוד שעה וחצי", "2026-11-21T16:00", Grain.SECOND);
+        assertInstant("בעוד עשרים וארבע שעות", "2026-11-22T14:30", Grain.SECOND);
         assertInstant("לפני שבעה ימים", "2026-11-14T14:00", Grain.HOUR);
         assertInstant("בעוד שבועיים", "2026-12-05T14:00", Grain.HOUR);
     }

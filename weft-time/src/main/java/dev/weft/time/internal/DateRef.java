@@ -23,6 +23,12 @@ sealed interface DateRef {
         IN_WEEK
     }
 
+    /**
+     * A day {@code days} from Western Easter Sunday (Good Friday is -2); {@code year} 0 means the next
+     * such day from today on.
+     */
+    record EasterRef(int days, int year) implements DateRef {}
+
     /** A calendar date; {@code year} 0 means the next such date from today on. */
     record CalendarDate(int year, int month, int day) implements DateRef {}
 

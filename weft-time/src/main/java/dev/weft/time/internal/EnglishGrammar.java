@@ -6,6 +6,7 @@ import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
+import dev.weft.time.internal.DateRef.EasterRef;
 import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
@@ -13,6 +14,7 @@ import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
+import dev.weft.time.internal.DateRef.Observance;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
@@ -225,27 +227,78 @@ final class EnglishGrammar extends Grammar {
             Map.entry("president's day", new int[] {3, 1, 2}),
             Map.entry("columbus day", new int[] {2, 1, 10}));
 
-    /** Jewish holidays, on their day of the Hebrew calendar: {ICU month, day}. */
-    private static final Map<String, int[]> JEWISH_HOLIDAYS = Map.ofEntries(
-            Map.entry("rosh hashanah", new int[] {0, 1}),
-            Map.entry("rosh hashana", new int[] {0, 1}),
-            Map.entry("yom kippur", new int[] {0, 10}),
-            Map.entry("sukkot", new int[] {0, 15}),
-            Map.entry("simchat torah", new int[] {0, 22}),
-            Map.entry("hanukkah", new int[] {2, 25}),
-            Map.entry("chanukah", new int[] {2, 25}),
-            Map.entry("hanukah", new int[] {2, 25}),
-            Map.entry("tu bishvat", new int[] {4, 15}),
-            Map.entry("purim", new int[] {6, 14}),
-            Map.entry("passover", new int[] {7, 15}),
-            Map.entry("pesach", new int[] {7, 15}),
-            Map.entry("lag baomer", new int[] {8, 18}),
-            Map.entry("shavuot", new int[] {9, 6}),
-            Map.entry("tisha b'av", new int[] {11, 9}));
+    /** Jewish and Israeli holidays, on their day of the Hebrew calendar (ICU months: Tishri 0 … Elul 12). */
+    private static final Map<String, HebrewDate> JEWISH_HOLIDAYS = jewishHolidays();
+
+    private static Map<String, HebrewDate> jewishHolidays() {
+        Map<String, HebrewDate> m = new HashMap<>();
+        Object[][] names = {
+            {0, 1, "rosh hashanah", "rosh hashana", "rosh hashonah", "rosh hashanna"},
+            {0, 10, "yom kippur", "yom kipur"},
+            {0, 15, "sukkot", "succot", "sukkos", "succoth"},
+            {0, 22, "simchat torah", "simhat torah", "shemini atzeret", "shmini atzeret"},
+            {2, 25, "hanukkah", "chanukah", "hanukah", "channukah", "chanukkah", "hannukah", "chanuka", "hanuka"},
+            {4, 15, "tu bishvat", "tu b'shvat", "tu bshvat", "tu b'shevat", "tu bishevat"},
+            {6, 14, "purim"},
+            {6, 15, "shushan purim"},
+            {7, 15, "passover", "pesach", "pesah"},
+            {8, 18, "lag baomer", "lag ba'omer", "lag b'omer", "lag bomer"},
+            {8, 28, "jerusalem day", "yom yerushalayim"},
+            {9, 6, "shavuot", "shavuos", "shavuoth"},
+            {11, 9, "tisha b'av", "tisha bav", "tisha be'av"},
+            {11, 15, "tu b'av", "tu bav"}
+        };
+        for (Object[] row : names) {
+            Observance o = (int) row[0] == 11 && (int) row[1] == 9 ? Observance.FAST : Observance.EXACT;
+            for (int k = 2; k < row.length; k++) {
+                m.put((String) row[k], new HebrewDate((int) row[0], (int) row[1], 0, o));
+            }
+        }
+        for (String n :
+                List.of("yom haatzmaut", "yom ha'atzmaut", "israel independence day", "israeli independence day")) {
+            m.put(n, new HebrewDate(8, 5, 0, Observance.INDEPENDENCE));
+        }
+        for (String n : List.of("yom hazikaron", "yom hazikkaron", "israel memorial day", "israeli memorial day")) {
+            m.put(n, new HebrewDate(8, 5, 0, Observance.MEMORIAL));
+        }
+        for (String n : List.of("yom hashoah", "holocaust remembrance day", "holocaust day")) {
+            m.put(n, new HebrewDate(7, 27, 0, Observance.HOLOCAUST));
+        }
+        return Map.copyOf(m);
+    }
+
+    /** Days counted from Western Easter Sunday, by their names. */
+    private static final Map<String, Integer> EASTER_DAYS = Map.ofEntries(
+            Map.entry("easter", 0),
+            Map.entry("easter sunday", 0),
+            Map.entry("easter day", 0),
+            Map.entry("easter monday", 1),
+            Map.entry("easter saturday", -1),
+            Map.entry("holy saturday", -1),
+            Map.entry("good friday", -2),
+            Map.entry("maundy thursday", -3),
+            Map.entry("holy thursday", -3),
+            Map.entry("palm sunday", -7),
+            Map.entry("ash wednesday", -46),
+            Map.entry("shrove tuesday", -47),
+            Map.entry("mardi gras", -47),
+            Map.entry("pancake day", -47),
+            Map.entry("ascension day", 39),
+            Map.entry("pentecost", 49),
+            Map.entry("whitsun", 49),
+            Map.entry("whit sunday", 49),
+            Map.entry("whit monday", 50));
+
+    /** Days counted from the fourth Thursday of November. */
+    private static final Map<String, Integer> THANKSGIVING_DAYS = Map.of("black friday", 1, "cyber monday", 4);
 
     /** The first words of the holidays' names, to try a name only where one may start. */
-    private static final Set<String> HOLIDAY_FIRST_WORDS =
-            firstWords(FIXED_HOLIDAYS.keySet(), WEEKDAY_HOLIDAYS.keySet(), JEWISH_HOLIDAYS.keySet());
+    private static final Set<String> HOLIDAY_FIRST_WORDS = firstWords(
+            FIXED_HOLIDAYS.keySet(),
+            WEEKDAY_HOLIDAYS.keySet(),
+            JEWISH_HOLIDAYS.keySet(),
+            EASTER_DAYS.keySet(),
+            THANKSGIVING_DAYS.keySet());
 
     @SafeVarargs
     private static Set<String> firstWords(Set<String>... names) {
@@ -321,6 +374,10 @@ final class EnglishGrammar extends Grammar {
         if (counted != null) {
             return counted;
         }
+        Match special = longer(rest(i), longer(weekAround(i), dayRange(i)));
+        if (special != null) {
+            return special;
+        }
         boolean from = word(i, "from");
         boolean between = word(i, "between");
         int start = from || between ? i + 1 : i;
@@ -358,6 +415,14 @@ final class EnglishGrammar extends Grammar {
     private Match countedPeriods(int i) {
         int j = word(i, "in", "over", "during", "for", "within") ? i + 1 : i;
         j = word(j, "the") ? j + 1 : j;
+        if (j > i
+                && word(j, "next", "coming", "following", "last", "past", "previous")
+                && word(j + 1, "hour", "minute")) {
+            // "for the next hour", "in the past minute": one of them, from now or up to now
+            int sign = word(j, "last", "past", "previous") ? -1 : 1;
+            ChronoUnit u = word(j + 1, "hour") ? ChronoUnit.HOURS : ChronoUnit.MINUTES;
+            return aheadOfNow(new Offset(sign, u), i, j + 2);
+        }
         int sign;
         Hit<Integer> n;
         int unitAt;
@@ -379,6 +444,12 @@ final class EnglishGrammar extends Grammar {
             sign = word(n.end(), "last", "past", "previous") ? -1 : 1;
             unitAt = n.end() + 1;
         }
+        ChronoUnit small = unitAt < size && tok(unitAt).isWord()
+                ? COUNTED_TIME.get(tok(unitAt).text())
+                : null;
+        if (small != null && n.value() >= 1 && n.value() <= 1000) {
+            return aheadOfNow(new Offset(sign * (long) n.value(), small), i, unitAt + 1); // "the next 2 hours"
+        }
         Grain g = unitAt < size && tok(unitAt).isWord()
                 ? COUNTED_PERIODS.get(tok(unitAt).text())
                 : null;
@@ -390,6 +461,156 @@ final class EnglishGrammar extends Grammar {
         a.date = new PeriodRef(g, sign > 0 ? 1 : -n.value());
         b.date = new PeriodRef(g, sign > 0 ? n.value() : -1);
         return new Match(new IntervalParse(a, b), i, unitAt + 1);
+    }
+
+    /** Minutes and hours counted in "the next 2 hours", "the past 30 minutes": from now on, or up to now. */
+    private static final Map<String, ChronoUnit> COUNTED_TIME = Map.of(
+            "hours", ChronoUnit.HOURS,
+            "hrs", ChronoUnit.HOURS,
+            "minutes", ChronoUnit.MINUTES,
+            "mins", ChronoUnit.MINUTES);
+
+    /**
+     * "the rest of the week", "for the rest of the day", "rest of the month": from today (from now,
+     * for the day) to the period's last day.
+     */
+    private Match rest(int i) {
+        int j = word(i, "for", "during", "over", "in") ? i + 1 : i;
+        j = word(j, "the") ? j + 1 : j;
+        if (!word(j, "rest", "remainder") || !word(j + 1, "of")) {
+            return null;
+        }
+        int k = word(j + 2, "the", "this") ? j + 3 : j + 2;
+        Grain g = word(k, "day") || (k == j + 2 && word(k, "today")) // "the rest of today"
+                ? Grain.DAY
+                : k < size && tok(k).isWord() ? PERIODS.get(tok(k).text()) : null;
+        return g == null ? null : restOf(g, i, k + 1);
+    }
+
+    /**
+     * "the week before Christmas", "the week after Passover": the seven days before (after) the
+     * date, not counting it.
+     */
+    private Match weekAround(int i) {
+        int j = word(i, "the") ? i + 1 : i;
+        if (!word(j, "week") || !word(j + 1, "before", "after", "leading")) {
+            return null;
+        }
+        boolean before = word(j + 1, "before", "leading");
+        int at = word(j + 1, "leading") && word(j + 2, "up") && word(j + 3, "to") ? j + 4 : j + 2;
+        if (word(j + 1, "leading") && at == j + 2) {
+            return null;
+        }
+        Hit<InstantSpec> base = baseDate(at);
+        return base == null ? null : weekAround(base.value().date, before, i, base.end());
+    }
+
+    /**
+     * "Dec 3-6", "December 3rd to 6th", "3-6 Dec", "from the 3rd to the 6th of December", "between
+     * the 3rd and the 6th": days of one month, the month said once.
+     */
+    private Match dayRange(int i) {
+        boolean between = word(i, "between");
+        int j = between || word(i, "from") ? i + 1 : i;
+        if (j >= size
+                || !(num(j)
+                        || (tok(j).isWord() && (month(j) != null || word(j, "the") || dayNumber(j, true) != null)))) {
+            return null;
+        }
+        Integer month = month(j);
+        int k = month != null ? skipDot(j + 1) : j;
+        k = word(k, "the") ? k + 1 : k;
+        Hit<Integer> first = dayNumber(k, false);
+        if (first == null) {
+            return null;
+        }
+        int sep = first.end();
+        boolean joined = between
+                ? word(sep, "and") || sym(sep, '-')
+                : word(sep, "to", "till", "until", "through", "thru") || sym(sep, '-');
+        if (!joined) {
+            return null;
+        }
+        int d = word(sep + 1, "the") ? sep + 2 : sep + 1;
+        Hit<Integer> second = dayNumber(d, false);
+        if (second == null || second.value() < first.value()) {
+            return null;
+        }
+        int end = second.end();
+        if (sym(end, ':') || meridiem(end) != null || oclock(end) > 0 || unit(end) != null) {
+            return null; // "Dec 3 9-11am": hours, not days
+        }
+        if (month == null) {
+            int m = word(end, "of") ? end + 1 : end;
+            month = month(m);
+            if (month == null) {
+                return null;
+            }
+            end = skipDot(m + 1);
+        }
+        int year = 0;
+        int y = sym(end, ',') ? end + 1 : end;
+        if (year(y)) {
+            year = value(y);
+            end = y + 1;
+        }
+        return dayRange(year, month, first.value(), second.value(), i, end);
+    }
+
+    @Override
+    boolean lengthMayStart(int i) {
+        return word(i, "for");
+    }
+
+    @Override
+    Hit<Offset> length(int i) {
+        if (!word(i, "for")) {
+            return null;
+        }
+        int j = word(i + 1, "about", "around", "roughly", "approximately", "approx", "like", "just", "only")
+                ? i + 2
+                : i + 1;
+        return duration(j);
+    }
+
+    /**
+     * "for 2 hours", "lasting 45 minutes", "a 90-minute review", "a 2 hour call", "a half-hour call",
+     * "an hour-long meeting", "two hours long".
+     */
+    @Override
+    Hit<Offset> lengthOfThing(int i) {
+        Hit<Offset> l = length(i);
+        if (l != null) {
+            return l;
+        }
+        if (word(i, "lasting", "takes", "taking")) {
+            return duration(hedged(i + 1));
+        }
+        if (word(i - 1, "in", "within", "after", "every", "each")) {
+            return null; // "in a minute" is when, not how long
+        }
+        Hit<Double> a = word(i, "half") ? new Hit<>(0.5, i + 1) : amount(i);
+        if (a != null) {
+            boolean hyphen = sym(a.end(), '-') && adjacent(a.end()) && adjacent(a.end() + 1);
+            int u = hyphen ? a.end() + 1 : a.end();
+            boolean article = word(i - 1, "a", "an", "one", "the", "my", "our", "your", "this", "that");
+            if (word(u, "minute", "min", "hour", "hr", "day", "week", "second") && (hyphen || article)) {
+                return new Hit<>(fractional(a.value(), unit(u)), u + 1); // "a 90-minute review"
+            }
+        }
+        Hit<Offset> d = duration(i);
+        if (d != null && sym(d.end(), '-') && word(d.end() + 1, "long")) {
+            return new Hit<>(d.value(), d.end() + 2); // "an hour-long meeting"
+        }
+        return d != null && word(d.end(), "long") ? new Hit<>(d.value(), d.end() + 1) : null;
+    }
+
+    @Override
+    int fromWord(int i) {
+        if (word(i, "from")) {
+            return i + 1;
+        }
+        return word(i, "starting") && word(i + 1, "at") ? i + 2 : i;
     }
 
     @Override
@@ -434,7 +655,11 @@ final class EnglishGrammar extends Grammar {
                 } else if (word(q, "on") || (sym(q, ',') && end >= 0)) {
                     q++;
                 } else {
-                    break;
+                    int after = allDay(q);
+                    if (after == q) {
+                        break;
+                    }
+                    q = after; // "all day Friday": Friday
                 }
             }
             Hit<InstantSpec> part = part(q, acc, ctx, anchored);
@@ -447,7 +672,22 @@ final class EnglishGrammar extends Grammar {
         if (end < 0 || acc.isEmpty()) {
             return null;
         }
+        if (acc.date != null && acc.time == null && acc.partOfDay == null) {
+            end = allDay(end); // "Friday all day"
+        }
         return new Hit<>(acc, end);
+    }
+
+    /** After "all day", "the whole day", "the entire day" (which a day already is); else {@code i}. */
+    private int allDay(int i) {
+        if (i >= size || !tok(i).isWord()) {
+            return i;
+        }
+        if (word(i, "all")) {
+            return word(i + 1, "day") ? i + 2 : i;
+        }
+        int j = word(i, "the") ? i + 1 : i;
+        return word(j, "whole", "entire") && word(j + 1, "day") ? j + 2 : i;
     }
 
     /** The longest part of an instant that starts at {@code q}. */
@@ -533,6 +773,12 @@ final class EnglishGrammar extends Grammar {
             if (word(i + 1, "morrow", "moro", "morow", "mrw")) {
                 return withDate(new RelativeDay(1), i + 2); // "2morrow"
             }
+            if (word(i + 1, "nite", "nyt")) {
+                s.date = new RelativeDay(0); // "2nite"
+                s.partOfDay = PartOfDay.EVENING;
+                s.thisPartOfDay = true;
+                return new Hit<>(s, i + 2);
+            }
             if (word(i + 1, "day")) {
                 return withDate(new RelativeDay(0), i + 2);
             }
@@ -549,7 +795,7 @@ final class EnglishGrammar extends Grammar {
         int j = word(i, "the") ? i + 1 : i;
         if (word(j, "day")
                 && word(j + 1, "after")
-                && i + 2 < size
+                && j + 2 < size
                 && TOMORROW.contains(tok(j + 2).text())) {
             return withDate(new RelativeDay(2), j + 3);
         }
@@ -571,6 +817,10 @@ final class EnglishGrammar extends Grammar {
                 || (word(i, "at") && word(i + 1, "this", "the") && word(i + 2, "time") && !word(i + 3, "of"))) {
             s.sameTime = true;
             return new Hit<>(s, word(i, "at") ? i + 3 : i + 2);
+        }
+        if (word(i, "first") && word(i + 1, "thing")) {
+            s.partOfDay = PartOfDay.MORNING; // "first thing tomorrow": in the morning
+            return new Hit<>(s, i + 2);
         }
         if (word(i, "lunchtime", "lunch") || (word(i, "at") && word(i + 1, "lunchtime", "lunch"))) {
             s.partOfDay = PartOfDay.NOON;
@@ -880,8 +1130,17 @@ final class EnglishGrammar extends Grammar {
         return m == null ? null : withDate(m.value(), m.end());
     }
 
-    /** Christmas, New Year's Eve, Thanksgiving, Hanukkah…, with an optional year: "Christmas 2016". */
+    /**
+     * Christmas, New Year's Eve, Thanksgiving, Easter, Hanukkah…, with an optional year: "Christmas
+     * 2016"; "erev" before a Jewish holiday is the day before it ("erev Pesach").
+     */
     private Hit<InstantSpec> holiday(int i) {
+        if (word(i, "erev")) {
+            Hit<InstantSpec> h = holiday(i + 1);
+            return h == null || !(h.value().date instanceof HebrewDate d)
+                    ? null
+                    : withDate(new Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
+        }
         if (i >= size || !tok(i).isWord() || !HOLIDAY_FIRST_WORDS.contains(tok(i).text())) {
             return null;
         }
@@ -904,7 +1163,9 @@ final class EnglishGrammar extends Grammar {
             String key = name.toString();
             CalendarDate fixed = FIXED_HOLIDAYS.get(key);
             int[] nth = WEEKDAY_HOLIDAYS.get(key);
-            int[] jewish = JEWISH_HOLIDAYS.get(key);
+            HebrewDate jewish = JEWISH_HOLIDAYS.get(key);
+            Integer easter = EASTER_DAYS.get(key);
+            Integer thanksgiving = THANKSGIVING_DAYS.get(key);
             if (fixed != null) {
                 best = fixed;
                 end = k + 1;
@@ -912,7 +1173,15 @@ final class EnglishGrammar extends Grammar {
                 best = new NthWeekdayRef(nth[0], DayOfWeek.of(nth[1]), new MonthRef(nth[2], 0, 0));
                 end = k + 1;
             } else if (jewish != null) {
-                best = new HebrewDate(jewish[0], jewish[1], 0);
+                best = jewish;
+                end = k + 1;
+            } else if (easter != null) {
+                best = new EasterRef(easter, 0);
+                end = k + 1;
+            } else if (thanksgiving != null) {
+                best = new Shifted(
+                        new NthWeekdayRef(4, DayOfWeek.THURSDAY, new MonthRef(11, 0, 0)),
+                        new Offset(thanksgiving, ChronoUnit.DAYS));
                 end = k + 1;
             }
         }
@@ -926,7 +1195,13 @@ final class EnglishGrammar extends Grammar {
                 case CalendarDate c -> date(year, c.month(), c.day());
                 case NthWeekdayRef n ->
                     new NthWeekdayRef(n.n(), n.day(), new MonthRef(((MonthRef) n.month()).month(), year, 0));
-                case HebrewDate h -> new HebrewDate(h.month(), h.day(), year);
+                case HebrewDate h -> new HebrewDate(h.month(), h.day(), year, h.observance());
+                case EasterRef e -> new EasterRef(e.days(), year);
+                case Shifted sh
+                when sh.base() instanceof NthWeekdayRef n ->
+                    new Shifted(
+                            new NthWeekdayRef(n.n(), n.day(), new MonthRef(((MonthRef) n.month()).month(), year, 0)),
+                            sh.offset());
                 default -> best;
             };
             end = y + 1;
@@ -1334,18 +1609,22 @@ final class EnglishGrammar extends Grammar {
     }
 
     private Hit<Offset> simpleDuration(int i) {
-        if (word(i, "half")) {
-            int j = word(i + 1, "an", "a") ? i + 2 : i + 1;
+        int h = word(i, "a") && word(i + 1, "half") ? i + 1 : i;
+        if (word(h, "half")) {
+            int j = word(h + 1, "an", "a") ? h + 2 : h + 1;
             ChronoUnit u = unit(j);
             return u == null ? null : new Hit<>(fractional(0.5, u), j + 1);
         }
         int q = word(i, "a") ? i + 1 : i;
-        if (word(q, "three")
-                && word(q + 1, "quarters")
-                && word(q + 2, "of")
-                && word(q + 3, "an")
-                && word(q + 4, "hour")) {
-            return new Hit<>(new Offset(45, ChronoUnit.MINUTES), q + 5);
+        Hit<Integer> quarters = word(q + 1, "quarters", "quarter") ? cardinal(q) : null;
+        if (quarters != null
+                && quarters.value() >= 1
+                && quarters.value() <= 12
+                && word(quarters.end(), "quarters", "quarter")
+                && word(quarters.end() + 1, "of")
+                && word(quarters.end() + 2, "an", "a")
+                && word(quarters.end() + 3, "hour")) {
+            return new Hit<>(new Offset(15L * quarters.value(), ChronoUnit.MINUTES), quarters.end() + 4);
         }
         if (word(q, "quarter")) {
             int j = word(q + 1, "of") ? q + 2 : q + 1;
@@ -1362,7 +1641,8 @@ final class EnglishGrammar extends Grammar {
         if (word(a.end(), "fortnight", "fortnights")) {
             return new Hit<>(new Offset(Math.round(a.value() * 14), ChronoUnit.DAYS), a.end() + 1);
         }
-        ChronoUnit u = unit(a.end());
+        int unitAt = word(a.end(), "more", "additional", "extra") ? a.end() + 1 : a.end();
+        ChronoUnit u = unit(unitAt);
         if (u == null && num(a.end() - 1) && sym(a.end(), '\'') && adjacent(a.end())) {
             u = sym(a.end() + 1, '\'') && adjacent(a.end() + 1) ? ChronoUnit.SECONDS : ChronoUnit.MINUTES;
             return new Hit<>(new Offset(Math.round(a.value()), u), u == ChronoUnit.SECONDS ? a.end() + 2 : a.end() + 1);
@@ -1370,11 +1650,20 @@ final class EnglishGrammar extends Grammar {
         if (u == null) {
             return null;
         }
-        int end = a.end() + 1;
+        int end = unitAt + 1;
         double amount = a.value();
         if (word(end, "and") && word(end + 1, "a") && word(end + 2, "half")) {
             amount += 0.5;
             end += 3;
+        }
+        if (u == ChronoUnit.HOURS
+                && amount == Math.rint(amount)
+                && num(end)
+                && adjacent(end)
+                && tok(end).text().length() == 2
+                && value(end) < 60) {
+            // "2h30": hours, then minutes written against them
+            return new Hit<>(new Offset((long) amount * 60 + value(end), ChronoUnit.MINUTES), end + 1);
         }
         return new Hit<>(fractional(amount, u), end);
     }
@@ -1423,6 +1712,28 @@ final class EnglishGrammar extends Grammar {
         return null;
     }
 
+    /** Words that hedge an amount ("in about 20 minutes", "in another 10"), skipped: the amount counts. */
+    private int hedged(int i) {
+        int j = i;
+        while (word(j, "about", "around", "roughly", "approximately", "approx", "like", "just", "only", "another")
+                || (sym(j, '~') && j + 1 < size)
+                || (word(j, "a") && word(j + 1, "further"))) {
+            j += word(j, "a") ? 2 : 1;
+        }
+        return j;
+    }
+
+    /** After an amount, "or so", "or thereabouts", "ish", "tops": still the amount. */
+    private int orSo(int end) {
+        if (word(end, "or") && word(end + 1, "so", "thereabouts")) {
+            return end + 2;
+        }
+        if (word(end, "ish", "tops", "max")) {
+            return end + 1;
+        }
+        return end;
+    }
+
     private Hit<InstantSpec> offset(int i) {
         Hit<InstantSpec> weekdays = countedWeekdays(i);
         if (weekdays != null) {
@@ -1436,8 +1747,9 @@ final class EnglishGrammar extends Grammar {
                 return withDate(new Shifted(base.value().date, new Offset(days, ChronoUnit.DAYS)), base.end());
             }
         }
-        if (word(i, "in", "within", "after")) {
+        if (word(i, "in", "within", "after") || (word(i, "another") && i + 1 < size)) {
             int at = word(i + 1, "the") && word(i + 2, "next") ? i + 3 : i + 1;
+            at = hedged(word(i, "another") ? i : at);
             Hit<Offset> d = duration(at);
             if (d == null) {
                 return null;
@@ -1445,12 +1757,14 @@ final class EnglishGrammar extends Grammar {
             int end = d.end();
             if (word(end, "time")) {
                 end++;
+            } else if (sym(end, '\'') && word(end + 1, "time") && adjacent(end)) {
+                end += 2; // "in 3 hours' time"
             } else if (word(end, "from") && word(end + 1, "now")) {
                 end += 2;
             }
             InstantSpec s = new InstantSpec();
             s.offset = d.value();
-            return new Hit<>(s, end);
+            return new Hit<>(s, orSo(end));
         }
         Hit<Offset> d = duration(i);
         if (d == null) {
@@ -1464,7 +1778,7 @@ final class EnglishGrammar extends Grammar {
         if ((word(end, "from") && word(end + 1, "now", "today"))
                 || (word(end, "from") && word(end + 1, "right") && word(end + 2, "now"))) {
             s.offset = d.value();
-            return new Hit<>(s, word(end + 1, "right") ? end + 3 : end + 2);
+            return new Hit<>(s, orSo(word(end + 1, "right") ? end + 3 : end + 2));
         }
         if (word(end, "later", "hence")) {
             s.offset = d.value();
@@ -1592,7 +1906,7 @@ final class EnglishGrammar extends Grammar {
     }
 
     private Hit<ClockTime> clock(int i, InstantSpec acc, Context ctx, boolean anchored) {
-        if (word(i, "noon", "midday")) {
+        if (word(i, "noon", "midday", "noonish", "middayish")) {
             return new Hit<>(new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR), i + 1);
         }
         if (word(i, "midnight")) {
@@ -1618,7 +1932,7 @@ final class EnglishGrammar extends Grammar {
                     && h.value() <= 12
                     && m.text().length() == 2
                     && m.value() < 60
-                    && meridiem(i + 3) != null) {
+                    && (meridiem(i + 3) != null || anchored)) {
                 return new Hit<>(ClockTime.of(h.value(), m.value(), Grain.MINUTE), i + 3);
             }
         }
@@ -1652,7 +1966,8 @@ final class EnglishGrammar extends Grammar {
         boolean marked = meridiem(end) != null
                 || oclock(end) > 0
                 || (h.value() == 12 && word(end, "noon", "midnight"))
-                || (num(i) && partOfDayFollows(end));
+                || ishFollows(end)
+                || partOfDayFollows(end);
         boolean allowed = marked
                 || anchored
                 || ctx == Context.INTERVAL && num(i)
@@ -1725,6 +2040,11 @@ final class EnglishGrammar extends Grammar {
             minutes = 15;
             j = q + 1;
         } else if (word(i, "half")) {
+            Hit<Integer> hour = word(i + 1, "past", "after") ? null : hourNumber(i + 1);
+            if (hour != null && unit(hour.end()) == null && !word(hour.end(), "of", "a", "an")) {
+                // "half four": half past four, as the British say it
+                return new Hit<>(ClockTime.of(hour.value(), 30, Grain.MINUTE), hour.end());
+            }
             minutes = 30;
             j = i + 1;
         } else {
@@ -1790,11 +2110,21 @@ final class EnglishGrammar extends Grammar {
 
     // ---- parts of the day -------------------------------------------------------------------
 
-    /** "8 tonight", "7 in the evening", "11 at night": a bare number that a part of the day makes an hour. */
+    /**
+     * "8 tonight", "nine this evening", "7 in the evening", "11 at night": a bare number that a part of
+     * the day makes an hour.
+     */
     private boolean partOfDayFollows(int end) {
-        return word(end, "tonight")
+        return word(end, "tonight", "tonite", "2night", "2nite")
                 || (word(end, "in") && word(end + 1, "the") && partName(end + 2) != null)
+                || (word(end, "this") && partName(end + 1) != null)
                 || (word(end, "at") && word(end + 1, "night"));
+    }
+
+    /** "5ish", "5-ish": about then, which makes a bare number an hour. */
+    private boolean ishFollows(int end) {
+        return (word(end, "ish") && adjacent(end))
+                || (sym(end, '-') && word(end + 1, "ish") && adjacent(end) && adjacent(end + 1));
     }
 
     private PartOfDay partName(int i) {
@@ -1898,13 +2228,12 @@ final class EnglishGrammar extends Grammar {
         int k = word(i, "on") ? i + 1 : i;
         k = word(k, "the") ? k + 1 : k;
         Hit<Integer> dom = dayNumber(k, true);
-        if (dom != null
-                && word(dom.end(), "of")
-                && word(dom.end() + 1, "every", "each")
-                && word(dom.end() + 2, "month")) {
+        int of = dom == null ? -1 : word(dom.end(), "of") ? dom.end() + 1 : dom.end();
+        if (dom != null && word(of, "every", "each") && word(of + 1, "month")) {
+            // "the 10th of every month", "on the 10th every month"
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
             r.dayOfMonth = dom.value();
-            return new Hit<>(r, dom.end() + 3);
+            return new Hit<>(r, of + 2);
         }
         if (!word(i, "every", "each")) {
             return null;
@@ -1974,12 +2303,12 @@ final class EnglishGrammar extends Grammar {
             return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(15), j + 2);
         }
         if (interval == 1) {
-            Hit<Double> a = amount(j);
-            if (a != null && !word(j, "a", "an", "one") && a.value() >= 1 && a.value() == Math.rint(a.value())) {
-                ChronoUnit u = unitPlural(a.end());
-                if (u != null) {
-                    return everyUnit(a.end(), (int) Math.round(a.value()));
-                }
+            Hit<Offset> d = word(j, "a", "an", "one") ? null : duration(j);
+            if (d == null && unit(j) != null && word(j + 1, "and") && word(j + 2, "a") && word(j + 3, "half")) {
+                d = new Hit<>(fractional(1.5, unit(j)), j + 4); // "every hour and a half"
+            }
+            if (d != null) {
+                return every(d.value(), d.end());
             }
         }
         return everyUnit(j, interval);
@@ -2019,18 +2348,7 @@ final class EnglishGrammar extends Grammar {
 
     private Hit<RecurrenceBuilder> everyUnit(int i, int interval) {
         ChronoUnit u = unit(i);
-        if (u == null) {
-            return null;
-        }
-        Frequency f = switch (u) {
-            case SECONDS, MINUTES -> Frequency.MINUTELY;
-            case HOURS -> Frequency.HOURLY;
-            case DAYS -> Frequency.DAILY;
-            case WEEKS -> Frequency.WEEKLY;
-            case MONTHS -> Frequency.MONTHLY;
-            default -> Frequency.YEARLY;
-        };
-        return new Hit<>(new RecurrenceBuilder(f).interval(interval), i + 1);
+        return u == null ? null : every(new Offset(interval, u), i + 1);
     }
 
     private static List<DayOfWeek> workWeek() {

@@ -7,6 +7,7 @@ import dev.weft.time.TimeExpression;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,9 +22,9 @@ public final class ExpressionFinder {
             String text, ZonedDateTime now, Language language, DayOfWeek weekStart, NextWeekday next) {
         List<Token> tokens = Tokenizer.tokenize(text);
         Language lang = detect(text, language);
-        List<TimeExpression> found = find(text, tokens, now, lang, weekStart, next, false);
+        List<TimeExpression> found = find(text, read(tokens, lang), now, lang, weekStart, next, false);
         if (found.isEmpty() && language == Language.AUTO) {
-            found = find(text, tokens, now, other(lang), weekStart, next, false);
+            found = find(text, read(tokens, other(lang)), now, other(lang), weekStart, next, false);
         }
         return found;
     }
@@ -40,8 +41,19 @@ public final class ExpressionFinder {
         return best;
     }
 
+    /** How long something lasts, as the text says it; see {@link dev.weft.time.TimeParser#length}. */
+    public static Optional<java.time.Duration> length(String text, Language language) {
+        List<Token> written = Tokenizer.tokenize(text);
+        Language lang = detect(text, language);
+        return grammar(read(written, lang), lang, false)
+                .firstLength()
+                .filter(o -> o.amount() > 0 && o.unit().compareTo(ChronoUnit.WEEKS) <= 0)
+                .map(o -> o.unit().getDuration().multipliedBy(o.amount()));
+    }
+
     private static Optional<TimeExpression> parse(
-            String text, List<Token> tokens, ZonedDateTime now, Language lang, DayOfWeek weekStart, NextWeekday next) {
+            String text, List<Token> written, ZonedDateTime now, Language lang, DayOfWeek weekStart, NextWeekday next) {
+        List<Token> tokens = read(written, lang);
         int last = tokens.size();
         while (last > 0 && tokens.get(last - 1).kind() == Token.Kind.SYMBOL) {
             last--; // closing punctuation: "tomorrow at 9."
@@ -67,6 +79,7 @@ public final class ExpressionFinder {
         return Optional.ofNullable(best);
     }
 
+    /** Every expression in tokens already {@link #read} for the language. */
     private static List<TimeExpression> find(
             String text,
             List<Token> tokens,
@@ -102,6 +115,11 @@ public final class ExpressionFinder {
         int end = tokens.get(m.end() - 1).end();
         Resolver resolver = new Resolver(now, weekStart != null ? weekStart : g.weekStart(), next);
         return resolver.resolve(m.parsed(), text.substring(start, end), new Span(start, end));
+    }
+
+    /** The tokens as the language's grammar reads them: English time words mended ({@link Spelling}). */
+    private static List<Token> read(List<Token> tokens, Language lang) {
+        return lang == Language.ENGLISH ? Spelling.english(tokens) : tokens;
     }
 
     private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient) {

@@ -12,6 +12,7 @@ import dev.weft.time.internal.DateRef.WithWeekday;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.InstantParse;
 import dev.weft.time.internal.Parsed.IntervalParse;
+import dev.weft.time.internal.Parsed.LastingParse;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DateTimeException;
 import java.time.LocalDate;
@@ -122,9 +123,59 @@ abstract class Grammar {
         if (instant != null) {
             best = longer(best, new Match(new InstantParse(instant.value()), i, instant.end()));
             best = longer(best, dayThenInterval(i, instant));
+            best = longer(best, lasting(i, instant));
+        }
+        int from = fromWord(i);
+        if (from > i) {
+            Hit<InstantSpec> start = instant(from, Context.INTERVAL);
+            if (start != null && start.value().time != null) {
+                best = longer(best, lasting(i, start));
+            }
         }
         return best;
     }
+
+    /** "tomorrow at 11 for 90 minutes", "from the 3rd for a week": an instant, then how long from it. */
+    private Match lasting(int i, Hit<InstantSpec> start) {
+        InstantSpec s = start.value();
+        if (!lengthMayStart(start.end())
+                || s.offset != null
+                || s.now
+                || (s.time == null && s.partOfDay == null && s.date == null)) {
+            return null;
+        }
+        Hit<Offset> length = length(start.end());
+        if (length == null
+                || length.value().amount() <= 0
+                || (!length.value().dateBased() && s.time == null)
+                || (length.value().dateBased() && s.time != null)) {
+            return null;
+        }
+        return new Match(new LastingParse(s, length.value()), i, length.end());
+    }
+
+    /** How long something lasts, said after its start: "for 2 hours", "למשך שעה"; or null. */
+    abstract Hit<Offset> length(int i);
+
+    /** A cheap test before {@link #length}: whether token {@code i} may open a length. */
+    abstract boolean lengthMayStart(int i);
+
+    /** A length said of a thing at token {@code i}: the forms of {@link #length} and "a 90-minute call"; or null. */
+    abstract Hit<Offset> lengthOfThing(int i);
+
+    /** The first length the text says of something, left to right. */
+    final java.util.Optional<Offset> firstLength() {
+        for (int i = 0; i < size; i++) {
+            Hit<Offset> l = lengthOfThing(i);
+            if (l != null) {
+                return java.util.Optional.of(l.value());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** The token after a word that opens a start ("from"), or {@code i} when there is none. */
+    abstract int fromWord(int i);
 
     /** "tomorrow from 2 to 4", "on Monday between 9 and 11": a day said before an interval. */
     private Match dayThenInterval(int i, Hit<InstantSpec> day) {
@@ -143,6 +194,85 @@ abstract class Grammar {
             from.partOfDay = d.partOfDay;
         }
         return new Match(new IntervalParse(from, iv.to()), i, m.end());
+    }
+
+    // ---- spans both languages build the same way ----------------------------------------------
+
+    /** "the next 2 hours" (from now for so long), "the past 30 minutes" (up to now). */
+    static Match aheadOfNow(Offset amount, int start, int end) {
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        if (amount.amount() >= 0) {
+            a.now = true;
+            b.offset = amount;
+        } else {
+            a.offset = amount;
+            b.now = true;
+        }
+        return new Match(new IntervalParse(a, b), start, end);
+    }
+
+    /** The rest of the day (from now to midnight), or of this week, month or year (from today to its last day). */
+    static Match restOf(Grain period, int start, int end) {
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        if (period == Grain.DAY) {
+            a.now = true;
+            b.date = new DateRef.RelativeDay(1);
+            b.time = new ClockTime(0, 0, 0, ClockTime.Meridiem.NONE, true, Grain.MINUTE);
+        } else {
+            a.date = new DateRef.RelativeDay(0);
+            b.date = new DateRef.NthDayOf(new PeriodRef(period, 0), -1);
+        }
+        return new Match(new IntervalParse(a, b), start, end);
+    }
+
+    /** The seven days before a date, or after it, the date itself not counted. */
+    static Match weekAround(DateRef date, boolean before, int start, int end) {
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new DateRef.Shifted(date, new Offset(before ? -7 : 1, ChronoUnit.DAYS));
+        b.date = new DateRef.Shifted(date, new Offset(before ? -1 : 7, ChronoUnit.DAYS));
+        return new Match(new IntervalParse(a, b), start, end);
+    }
+
+    /** Days {@code first} to {@code last} of one month ({@code year} 0: the next such days); null if no dates. */
+    static Match dayRange(int year, int month, int first, int last, int start, int end) {
+        CalendarDate from = date(year, month, first);
+        CalendarDate to = date(year, month, last);
+        if (from == null || to == null || last < first) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = from;
+        b.date = to;
+        return new Match(new IntervalParse(a, b), start, end);
+    }
+
+    /** "every 20 minutes", "every 1.5 hours", "every couple of days": so often; null for seconds. */
+    static Hit<RecurrenceBuilder> every(Offset o, int end) {
+        long n = o.amount();
+        ChronoUnit u = o.unit();
+        if (u == ChronoUnit.SECONDS) {
+            if (n % 60 != 0) {
+                return null; // a nudge is at least a minute apart
+            }
+            n /= 60;
+            u = ChronoUnit.MINUTES;
+        }
+        if (n < 1 || n > Integer.MAX_VALUE) {
+            return null;
+        }
+        Frequency f = switch (u) {
+            case MINUTES -> Frequency.MINUTELY;
+            case HOURS -> Frequency.HOURLY;
+            case DAYS -> Frequency.DAILY;
+            case WEEKS -> Frequency.WEEKLY;
+            case MONTHS -> Frequency.MONTHLY;
+            default -> Frequency.YEARLY;
+        };
+        return new Hit<>(new RecurrenceBuilder(f).interval((int) n), end);
     }
 
     /** True when a part is surely about time, not a bare number that might count something. */

@@ -5,6 +5,7 @@ import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
+import dev.weft.time.internal.DateRef.EasterRef;
 import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
@@ -61,7 +62,10 @@ final class HebrewGrammar extends Grammar {
             "רביעי", DayOfWeek.WEDNESDAY,
             "חמישי", DayOfWeek.THURSDAY,
             "שישי", DayOfWeek.FRIDAY,
-            "שבת", DayOfWeek.SATURDAY);
+            "שבת", DayOfWeek.SATURDAY,
+            "חמשי", DayOfWeek.THURSDAY,
+            "שלשי", DayOfWeek.TUESDAY,
+            "ששי", DayOfWeek.FRIDAY);
 
     private static final Map<String, DayOfWeek> DAY_LETTERS = Map.of(
             "א", DayOfWeek.SUNDAY,
@@ -201,6 +205,10 @@ final class HebrewGrammar extends Grammar {
             holiday("חנוכה", new HebrewDate(2, 25, 0)),
             holiday("החנוכה", new HebrewDate(2, 25, 0)),
             holiday("פורים", new HebrewDate(6, 14, 0)),
+            holiday("שושן פורים", new HebrewDate(6, 15, 0)),
+            holiday("שמיני עצרת", new HebrewDate(0, 22, 0)),
+            holiday("ט\"ו באב", new HebrewDate(11, 15, 0)),
+            holiday("פסחא", new EasterRef(0, 0)),
             holiday("ערב פסח", new HebrewDate(7, 14, 0)),
             holiday("פסח", new HebrewDate(7, 15, 0)),
             holiday("הפסח", new HebrewDate(7, 15, 0)),
@@ -463,6 +471,10 @@ final class HebrewGrammar extends Grammar {
         if (counted != null) {
             return counted;
         }
+        Match special = longer(countedTime(i), longer(rest(i), dayRange(i)));
+        if (special != null) {
+            return special;
+        }
         if (heExact(i, "בין")) {
             int first = heExact(i + 1, "השעות", "השעה") ? i + 2 : i + 1;
             Hit<InstantSpec> a = instant(first, Context.INTERVAL);
@@ -501,6 +513,135 @@ final class HebrewGrammar extends Grammar {
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
     }
 
+    /** Hours and minutes counted: "הקרובות" after "השעות", "הדקות". */
+    private static final Map<String, ChronoUnit> COUNTED_TIME =
+            Map.of("השעות", ChronoUnit.HOURS, "הדקות", ChronoUnit.MINUTES);
+
+    /**
+     * "בשעתיים הקרובות", "ב-24 השעות הקרובות", "בשעה הקרובה", "בחצי השעה הקרובה", "ב-10 הדקות
+     * האחרונות": from now for so long, or up to now.
+     */
+    private Match countedTime(int i) {
+        if (i + 1 >= size || !(tok(i).isHebrew() || tok(i).isNumber())) {
+            return null;
+        }
+        long minutes;
+        int next;
+        String p;
+        if ((p = prefix(i, "שעתיים")) != null && definiteOrIn(p)) {
+            minutes = 120;
+            next = i + 1;
+        } else if ((p = prefix(i, "שעה")) != null && definiteOrIn(p) && !p.isEmpty()) {
+            minutes = 60;
+            next = i + 1;
+        } else if (((p = prefix(i, "חצי")) != null || (p = prefix(i, "רבע")) != null)
+                && definiteOrIn(p)
+                && heExact(i + 1, "השעה", "שעה")) {
+            minutes = tok(i).text().endsWith("חצי") ? 30 : 15;
+            next = i + 2;
+        } else {
+            Number n = number(i);
+            if (n == null || n.value() < 1 || !definiteOrIn(n.prefix()) || n.end() >= size) {
+                return null;
+            }
+            ChronoUnit u = COUNTED_TIME.get(tok(n.end()).text());
+            if (u == null) {
+                return null;
+            }
+            minutes = u == ChronoUnit.HOURS ? 60L * n.value() : n.value();
+            next = n.end() + 1;
+        }
+        if (next >= size) {
+            return null;
+        }
+        String t = tok(next).text();
+        boolean coming = COMING.contains(t);
+        if (!coming && !PAST.contains(t)) {
+            return null;
+        }
+        return aheadOfNow(new Offset(coming ? minutes : -minutes, ChronoUnit.MINUTES), i, next + 1);
+    }
+
+    private static boolean definiteOrIn(String prefix) {
+        return prefix.isEmpty()
+                || prefix.equals("ב")
+                || prefix.equals("ה")
+                || prefix.equals("בה")
+                || prefix.equals("ב-");
+    }
+
+    /** "לשארית השבוע", "בשאר החודש", "שארית היום": from today (now, for the day) to the period's last day. */
+    private Match rest(int i) {
+        if (!(he(i, "שארית") || he(i, "שאר")) || i + 1 >= size) {
+            return null;
+        }
+        Grain g = switch (tok(i + 1).text()) {
+            case "היום" -> Grain.DAY;
+            case "השבוע" -> Grain.WEEK;
+            case "החודש" -> Grain.MONTH;
+            case "השנה" -> Grain.YEAR;
+            default -> null;
+        };
+        return g == null ? null : restOf(g, i, i + 2);
+    }
+
+    /**
+     * "מ-3 עד 6 בדצמבר", "3-6 בדצמבר", "בין ה-3 ל-6 בדצמבר", "מה-1 עד ה-5 בינואר", "מה-3 עד ה-6":
+     * days of one month, the month said once (or not at all, with "ה": the next such days).
+     */
+    private Match dayRange(int i) {
+        int j = heExact(i, "בין") ? i + 1 : i;
+        if (!num(j)
+                || tok(j).text().length() > 2
+                || !Set.of("", "מ", "מה", "ה", "ב").contains(tok(j).prefix())) {
+            return null;
+        }
+        int first = value(j);
+        int k = j + 1;
+        boolean joined = false;
+        if (heExact(k, "עד", "ועד", "ל", "לבין") || (sym(k, '-') && adjacent(k))) {
+            k++;
+            joined = true;
+        }
+        if (!num(k) || tok(k).text().length() > 2) {
+            return null;
+        }
+        String p2 = tok(k).prefix();
+        if (!joined && !Set.of("ל", "לה", "עד", "ועד").contains(p2)
+                || joined && !Set.of("", "ה").contains(p2)) {
+            return null;
+        }
+        int last = value(k);
+        int end = k + 1;
+        if (sym(end, ':') || sym(end, '.') || podAhead(end) || minutesWordAhead(end) || unit(end, "") != null) {
+            return null; // hours, not days
+        }
+        int e = sym(end, ',') ? end + 1 : end;
+        Lex<Integer> m = month(e);
+        if (m != null
+                && (m.prefix().equals("ב")
+                        || m.prefix().equals("ל")
+                        || m.prefix().isEmpty())) {
+            end = e + 1;
+            int year = 0;
+            int y = sym(end, ',') ? end + 1 : end;
+            if (year(y)) {
+                year = value(y);
+                end = y + 1;
+            }
+            return dayRange(year, m.value(), first, last, i, end);
+        }
+        boolean days = tok(j).prefix().endsWith("ה") && p2.endsWith("ה");
+        if (!days || last < first || first < 1 || last > 31) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new DayOfMonthRef(first, false, 0);
+        b.date = new DayOfMonthRef(last, false, 0);
+        return new Match(new IntervalParse(a, b), i, end);
+    }
+
     private boolean startsWithPrefix(int i, String p) {
         if (i >= size) {
             return false;
@@ -524,6 +665,9 @@ final class HebrewGrammar extends Grammar {
             if (end >= 0 && (sym(q, ',') || heExact(q, "ב", "על"))) {
                 q++;
             }
+            if (allDay(q)) {
+                q += 2; // "כל היום ביום שישי": all day on Friday is Friday
+            }
             if (heExact(q, "בערך", "בסביבות", "סביבות", "סביב", "לקראת") && q + 1 < size) {
                 q++; // about: the time that follows is what counts
             }
@@ -537,7 +681,15 @@ final class HebrewGrammar extends Grammar {
         if (end < 0 || acc.isEmpty()) {
             return null;
         }
+        if (acc.date != null && acc.time == null && allDay(end)) {
+            end += 2; // "מחר כל היום"
+        }
         return new Hit<>(acc, end);
+    }
+
+    /** "כל היום", "במשך כל היום": all day, which a day already is. */
+    private boolean allDay(int i) {
+        return heExact(i, "כל", "לכל", "במשך") && heExact(i + 1, "היום") && !heExact(i + 2, "יום");
     }
 
     private Hit<InstantSpec> part(int q, InstantSpec acc, Context ctx, boolean first) {
@@ -616,6 +768,16 @@ final class HebrewGrammar extends Grammar {
         if (he(i, "שלשום")) {
             return withDate(new RelativeDay(-2), i + 1);
         }
+        if (heExact(i, "על") && i + 1 < size) {
+            Hit<InstantSpec> next = relativeDay(i + 1); // "על הבוקר": first thing in the morning
+            return next != null && next.value().date == null && next.value().partOfDay != null
+                    ? new Hit<>(next.value(), next.end())
+                    : null;
+        }
+        if (heExact(i, "דבר") && heExact(i + 1, "ראשון")) {
+            s.partOfDay = PartOfDay.MORNING; // "מחר דבר ראשון": first thing tomorrow
+            return new Hit<>(s, i + 2);
+        }
         PartOfDay pod = null;
         String p = prefix(i, "הערב");
         if (p != null && !p.contains("ב")) {
@@ -624,6 +786,16 @@ final class HebrewGrammar extends Grammar {
             pod = PartOfDay.NIGHT;
         } else if ((p = prefix(i, "הבוקר")) != null && !p.contains("ב")) {
             pod = PartOfDay.MORNING;
+        } else if (((p = prefix(i, "הצהריים")) != null || (p = prefix(i, "הצהרים")) != null) && !p.contains("ב")) {
+            pod = PartOfDay.NOON;
+        }
+        if (pod != null && heExact(i - 1, "על", "בסביבות", "סביבות", "סביב", "לקראת", "עד")) {
+            // "על הבוקר" (first thing in the morning), "בסביבות הצהריים": the next such part of the day
+            s.partOfDay = pod;
+            return new Hit<>(s, i + 1);
+        }
+        if (pod == PartOfDay.NOON) {
+            return null; // "אחר הצהריים" and "לפני הצהריים" are read from their first word
         }
         if (pod != null) {
             s.date = new RelativeDay(0);
@@ -873,12 +1045,33 @@ final class HebrewGrammar extends Grammar {
         return f == null ? null : withDate(new NthWeekOf(f.value(), n.value()), f.end());
     }
 
-    /** Holidays: "חנוכה", "בפסח", "ראש השנה", "יום העצמאות 2027", "חג המולד"; "חג" before a name is optional. */
+    /**
+     * Holidays: "חנוכה", "בפסח", "ראש השנה", "יום העצמאות 2027", "חג המולד"; "חג" before a name is
+     * optional; "ערב" before one is the day before it ("ערב שבועות").
+     */
     private Hit<InstantSpec> holiday(int i) {
         if (i >= size || !tok(i).isHebrew()) {
             return null;
         }
         if (lookup(i, HOLIDAY_FIRST_WORDS) == null) {
+            return null;
+        }
+        Hit<InstantSpec> named = namedHoliday(i);
+        String eve = prefix(i, "ערב");
+        if (eve != null && !eve.contains("ה") && i + 1 < size) {
+            Hit<InstantSpec> after =
+                    heExact(i + 1, "שבועות") ? withDate(new HebrewDate(9, 6, 0), i + 2) : namedHoliday(i + 1);
+            if (after != null
+                    && (named == null || after.end() > named.end())
+                    && (after.value().date instanceof HebrewDate || after.value().date instanceof EasterRef)) {
+                return withDate(new Shifted(after.value().date, new Offset(-1, ChronoUnit.DAYS)), after.end());
+            }
+        }
+        return named;
+    }
+
+    private Hit<InstantSpec> namedHoliday(int i) {
+        if (i >= size || !tok(i).isHebrew() || lookup(i, HOLIDAY_FIRST_WORDS) == null) {
             return null;
         }
         int start = i;
@@ -901,7 +1094,8 @@ final class HebrewGrammar extends Grammar {
         }
         if (best == null
                 && (feast
-                        || (prefix(i, "שבועות") != null && !prefix(i, "שבועות").isEmpty()))) {
+                        || (prefix(i, "שבועות") != null && !prefix(i, "שבועות").isEmpty())
+                        || heExact(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני"))) {
             if (he(start, "שבועות")) {
                 best = new HebrewDate(9, 6, 0); // Shavuot, not "weeks": "בשבועות", "חג שבועות"
                 end = start + 1;
@@ -916,6 +1110,7 @@ final class HebrewGrammar extends Grammar {
             best = switch (best) {
                 case CalendarDate c -> date(year, c.month(), c.day());
                 case HebrewDate h -> new HebrewDate(h.month(), h.day(), year, h.observance());
+                case EasterRef e -> new EasterRef(e.days(), year);
                 default -> best;
             };
             end = y + 1;
@@ -1429,6 +1624,11 @@ final class HebrewGrammar extends Grammar {
         if (d == null) {
             return null;
         }
+        return moreDuration(d);
+    }
+
+    /** An amount followed by smaller ones joined by "ו": "שעה ועשרים דקות". */
+    private Hit<Offset> moreDuration(Hit<Offset> d) {
         Offset total = d.value();
         int end = d.end();
         while (true) {
@@ -1445,9 +1645,91 @@ final class HebrewGrammar extends Grammar {
         return new Hit<>(total, end);
     }
 
+    /** "למחרת ראש השנה", "ביום שאחרי פסח", "ביום שלפני ראש השנה": the day after (before) a date. */
+    private Hit<InstantSpec> dayAround(int i) {
+        int base;
+        int days;
+        if (heExact(i, "למחרת", "ולמחרת")) {
+            base = i + 1;
+            days = 1;
+        } else {
+            String p = prefix(i, "יום");
+            if (p == null || !(p.isEmpty() || p.equals("ב") || p.equals("ה") || p.equals("בה"))) {
+                return null;
+            }
+            if (heExact(i + 1, "שאחרי", "שלאחר", "שאחר")) {
+                days = 1;
+            } else if (heExact(i + 1, "שלפני")) {
+                days = -1;
+            } else {
+                return null;
+            }
+            base = i + 2;
+        }
+        Hit<InstantSpec> b = longest(relativeDay(base), longest(weekday(base), date(base)));
+        if (b == null || b.value().date == null || b.value().time != null) {
+            return null;
+        }
+        return withDate(new Shifted(b.value().date, new Offset(days, ChronoUnit.DAYS)), b.end());
+    }
+
+    @Override
+    boolean lengthMayStart(int i) {
+        return i < size
+                && (tok(i).isHebrew() || tok(i).isNumber())
+                && tok(i).text().length() > 0
+                && (tok(i).isNumber()
+                        ? tok(i).prefix().startsWith("ל")
+                        : "לב".indexOf(tok(i).text().charAt(0)) >= 0);
+    }
+
+    /** "למשך שעתיים", "לשעה וחצי", "ל-90 דקות": how long, after a start. */
+    @Override
+    Hit<Offset> length(int i) {
+        if (i >= size) {
+            return null;
+        }
+        if (heExact(i, "למשך", "במשך")) {
+            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
+            return duration(j);
+        }
+        Hit<Offset> d = simpleDuration(i, "ל");
+        if (d == null) {
+            d = simpleDuration(i, "לכ");
+        }
+        return d == null ? null : moreDuration(d);
+    }
+
+    /** "למשך שעתיים", "פגישה לשעה וחצי", "פגישה של שעה וחצי", "באורך 45 דקות". */
+    @Override
+    Hit<Offset> lengthOfThing(int i) {
+        if (heExact(i - 1, "בעוד", "עוד", "תוך", "כעבור", "לפני", "אחרי", "לאחר")) {
+            return null; // an amount from now is when, not how long
+        }
+        Hit<Offset> l = length(i);
+        if (l != null) {
+            return l;
+        }
+        if (heExact(i, "של", "באורך", "שנמשכת", "שנמשך", "שאורכה", "שאורכו") && i + 1 < size) {
+            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
+            Hit<Offset> d = duration(j);
+            return d != null && !d.value().dateBased() ? d : null;
+        }
+        return null;
+    }
+
+    @Override
+    int fromWord(int i) {
+        return i;
+    }
+
     private Hit<InstantSpec> offset(int i) {
         if (i >= size) {
             return null;
+        }
+        Hit<InstantSpec> dayAround = dayAround(i);
+        if (dayAround != null) {
+            return dayAround;
         }
         Hit<Offset> around = i < size && (tok(i).isHebrew() || tok(i).isNumber()) ? duration(i) : null;
         if (around != null && around.value().dateBased() && heExact(around.end(), "לפני", "אחרי", "לאחר")) {
@@ -1489,6 +1771,9 @@ final class HebrewGrammar extends Grammar {
                     return withDate(new Shifted(base.value().date, d.value()), base.end());
                 }
             }
+            if (heExact(end, "נוספות", "נוספים", "נוספת", "נוסף", "בערך", "בקירוב")) {
+                end++; // "בעוד 5 דקות נוספות", "עוד עשר דקות בערך": the amount still counts
+            }
             InstantSpec s = new InstantSpec();
             s.offset = ago ? d.value().negated() : d.value();
             return new Hit<>(s, end);
@@ -1499,6 +1784,10 @@ final class HebrewGrammar extends Grammar {
         }
         int end = d.end();
         InstantSpec s = new InstantSpec();
+        if (heExact(end, "מהיום") && d.value().dateBased()) {
+            return withDate(
+                    new Shifted(new RelativeDay(0), d.value()), end + 1); // "שבוע מהיום", as "a week from today"
+        }
         if (heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
             s.offset = d.value();
             return new Hit<>(s, end + 1);
@@ -1588,8 +1877,9 @@ final class HebrewGrammar extends Grammar {
                 || (j == i && n.prefix().isEmpty() && heExact(i - 1, "בסביבות", "סביבות", "סביב", "לקראת"))
                 || (num(j) && j == i && timePrefix(n.prefix(), ctx))
                 || (!num(j) && j == i && timePrefix(n.prefix(), ctx) && n.value() <= 12)
-                || (n.prefix().isEmpty() && marked)
-                || (n.prefix().isEmpty() && num(j) && (acc.date != null) && bareHourFollows(n.end()));
+                || ((n.prefix().isEmpty() || n.prefix().equals("ל")) && marked)
+                || (n.prefix().isEmpty() && num(j) && (acc.date != null) && bareHourFollows(n.end()))
+                || (j == i && n.prefix().equals("ל") && feminineHour(j) && unit(n.end(), "") == null);
         if (!allowed) {
             return null;
         }
@@ -1597,6 +1887,16 @@ final class HebrewGrammar extends Grammar {
             return null;
         }
         return minutesAfter(ClockTime.of(n.value(), 0, Grain.HOUR), n.end());
+    }
+
+    /** The feminine numbers that tell the hour ("לאחת עשרה", "לשלוש"), not a count of people or things. */
+    private static final Set<String> FEMININE_HOURS =
+            Set.of("אחת", "שתיים", "שתים", "שלוש", "ארבע", "חמש", "שש", "שבע", "שמונה", "תשע", "עשר");
+
+    private boolean feminineHour(int i) {
+        Lex<Integer> n = lookup(i, UNITS);
+        return n != null
+                && FEMININE_HOURS.contains(tok(i).text().substring(n.prefix().length()));
     }
 
     private boolean podAhead(int i) {
@@ -1702,6 +2002,13 @@ final class HebrewGrammar extends Grammar {
         if (!(lead.isEmpty() || lead.equals("ב") || lead.equals("וב") || anchored)) {
             return null;
         }
+        if (heExact(j, "אחרי") && (q != null || counted)) {
+            Number after = number(j + 1); // "רבע אחרי שמונה": a quarter past eight
+            if (after == null || !after.prefix().isEmpty() || after.value() < 1 || after.value() > 12) {
+                return null;
+            }
+            return new Hit<>(ClockTime.of(after.value(), minutes, Grain.MINUTE), after.end());
+        }
         Number h = number(j);
         if (h == null || !h.prefix().equals("ל") || h.value() < 1 || h.value() > 24) {
             String mid = prefix(j, "חצות");
@@ -1804,6 +2111,15 @@ final class HebrewGrammar extends Grammar {
         if (each) {
             return afterEvery(i + 1);
         }
+        Number dom = everyMonthAhead(i) ? dayNumber(i) : null;
+        if (dom != null && dom.end() + 1 < size && (num(i) || !dom.prefix().isEmpty())) {
+            String all = prefix(dom.end(), "כל");
+            if (all != null && (all.equals("ל") || all.equals("ב")) && heExact(dom.end() + 1, "חודש")) {
+                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY); // "ב-10 לכל חודש"
+                r.dayOfMonth = dom.value();
+                return new Hit<>(r, dom.end() + 2);
+            }
+        }
         String p = prefix(i, "ימי");
         if (p != null) {
             Hit<List<DayOfWeek>> days = dayList(i + 1, true);
@@ -1834,6 +2150,17 @@ final class HebrewGrammar extends Grammar {
             return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 2);
         }
         return null;
+    }
+
+    /** True when "לכל" or "בכל" follows within two tokens: "ב-10 לכל חודש", "בחמישה עשר לכל חודש". */
+    private boolean everyMonthAhead(int i) {
+        for (int k = i + 1; k <= i + 2 && k < size; k++) {
+            String t = tok(k).text();
+            if (t.equals("לכל") || t.equals("בכל")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** "יום שני הראשון של כל חודש", after "כל": "יום שישי האחרון בחודש". */
@@ -1896,6 +2223,10 @@ final class HebrewGrammar extends Grammar {
             }
         }
         Number dom = dayNumber(j);
+        Lex<Integer> ordinal = dom == null ? lookup(j, ORDINALS) : null;
+        if (ordinal != null && (ordinal.prefix().isEmpty() || ordinal.prefix().equals("ה"))) {
+            dom = new Number(ordinal.value(), ordinal.prefix(), j + 1); // "כל ראשון לחודש"
+        }
         if (dom != null && (dom.prefix().isEmpty() || dom.prefix().equals("ה"))) {
             String p = prefix(dom.end(), "חודש");
             if (p != null && (p.equals("ל") || p.equals("ב"))) {
@@ -1915,15 +2246,7 @@ final class HebrewGrammar extends Grammar {
     }
 
     private static Hit<RecurrenceBuilder> everyUnit(ChronoUnit u, int interval, int end) {
-        Frequency f = switch (u) {
-            case SECONDS, MINUTES -> Frequency.MINUTELY;
-            case HOURS -> Frequency.HOURLY;
-            case DAYS -> Frequency.DAILY;
-            case WEEKS -> Frequency.WEEKLY;
-            case MONTHS -> Frequency.MONTHLY;
-            default -> Frequency.YEARLY;
-        };
-        return new Hit<>(new RecurrenceBuilder(f).interval(interval), end);
+        return every(new Offset(interval, u), end);
     }
 
     private static List<DayOfWeek> workWeek() {

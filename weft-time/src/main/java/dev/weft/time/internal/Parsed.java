@@ -11,6 +11,9 @@ sealed interface Parsed {
 
     record IntervalParse(InstantSpec from, InstantSpec to) implements Parsed {}
 
+    /** An instant and how long from it: "tomorrow at 11 for 90 minutes". */
+    record LastingParse(InstantSpec from, Offset length) implements Parsed {}
+
     /** A weekend: resolved to an interval from its first to its last day. */
     record WeekendParse(int weeks) implements Parsed {}
 

@@ -8,6 +8,7 @@ import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
+import dev.weft.time.internal.DateRef.EasterRef;
 import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
@@ -26,6 +27,7 @@ import dev.weft.time.internal.DateRef.WithWeekday;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.InstantParse;
 import dev.weft.time.internal.Parsed.IntervalParse;
+import dev.weft.time.internal.Parsed.LastingParse;
 import dev.weft.time.internal.Parsed.RecurrenceParse;
 import dev.weft.time.internal.Parsed.WeekendParse;
 import java.time.DayOfWeek;
@@ -70,6 +72,7 @@ final class Resolver {
                 Optional.ofNullable(instant(p.spec(), now))
                         .map(r -> new TimeExpression.Instant(text, span, local(r.value()), r.grain()));
             case IntervalParse p -> interval(p, text, span);
+            case LastingParse p -> lasting(p, text, span);
             case WeekendParse p -> Optional.of(weekend(p, text, span));
             case RecurrenceParse p -> recurrence(p, text, span);
         };
@@ -92,8 +95,8 @@ final class Resolver {
         DateValue date = null;
         if (s.offset != null) {
             if (!s.offset.dateBased()) {
-                ZonedDateTime v = ref.plus(s.offset.amount(), s.offset.unit());
-                return new Resolved(v, s.offset.unit() == ChronoUnit.SECONDS ? Grain.SECOND : Grain.MINUTE);
+                // "in 1 minute" said at 10:42:50 is 10:43:50: an amount from now is exact to the second
+                return new Resolved(ref.plus(s.offset.amount(), s.offset.unit()), Grain.SECOND);
             }
             if (s.time == null && s.partOfDay == null && !s.sameTime) {
                 // "in 3 days", "two weeks ago": the same time of day, to the hour
@@ -212,6 +215,7 @@ final class Resolver {
                 yield new DateValue(ahead <= back ? after : before, Grain.DAY);
             }
             case HebrewDate h -> HebrewDates.resolve(h, today);
+            case EasterRef e -> easter(e, today);
             case WeekdayRef w -> new DateValue(weekday(w, today), Grain.DAY);
             case CalendarDate c -> calendarDate(c, today);
             case DayOfMonthRef d -> dayOfMonth(d, today);
@@ -244,6 +248,37 @@ final class Resolver {
                                         : Grain.DAY);
             }
         };
+    }
+
+    /** A day counted from Western Easter Sunday: that of the year named, or the next one from today on. */
+    private static DateValue easter(EasterRef e, LocalDate today) {
+        if (e.year() != 0) {
+            return new DateValue(easterSunday(e.year()).plusDays(e.days()), Grain.DAY);
+        }
+        LocalDate d = easterSunday(today.getYear()).plusDays(e.days());
+        if (d.isBefore(today)) {
+            d = easterSunday(today.getYear() + 1).plusDays(e.days());
+        }
+        return new DateValue(d, Grain.DAY);
+    }
+
+    /** Easter Sunday of the Gregorian calendar (the anonymous Gregorian computus, Meeus/Jones/Butcher). */
+    static LocalDate easterSunday(int year) {
+        int a = year % 19;
+        int b = year / 100;
+        int c = year % 100;
+        int d = b / 4;
+        int e = b % 4;
+        int f = (b + 8) / 25;
+        int g = (b - f + 1) / 3;
+        int h = (19 * a + b - d - g + 15) % 30;
+        int i = c / 4;
+        int k = c % 4;
+        int l = (32 + 2 * e + 2 * i - h - k) % 7;
+        int m = (a + 11 * h + 22 * l) / 451;
+        int month = (h + l - 7 * m + 114) / 31;
+        int day = (h + l - 7 * m + 114) % 31 + 1;
+        return LocalDate.of(year, month, day);
     }
 
     private static Grain grainOf(Offset o) {
@@ -488,8 +523,64 @@ final class Resolver {
                 end = new Resolved(end.value().plusDays(1), end.grain());
             }
         }
-        return Optional.of(new TimeExpression.Interval(
-                text, span, local(start.value()), local(end.value()), Grain.finer(start.grain(), end.grain())));
+        if (end.value().isBefore(start.value())) {
+            return Optional.empty(); // "from 3pm to the 6th": no reading puts the end after the start
+        }
+        return Optional.of(interval(text, span, start, end));
+    }
+
+    private TimeExpression.Interval interval(String text, Span span, Resolved start, Resolved end) {
+        return new TimeExpression.Interval(
+                text,
+                span,
+                local(start.value()),
+                local(end.value()),
+                Grain.finer(start.grain(), end.grain()),
+                local(over(end)));
+    }
+
+    /** When what a value names is over: the end of its day, week… for a date; the instant itself for a time. */
+    private static ZonedDateTime over(Resolved r) {
+        return switch (r.grain()) {
+            case SECOND, MINUTE, HOUR -> r.value();
+            case DAY -> r.value().plusDays(1);
+            case WEEK -> r.value().plusWeeks(1);
+            case MONTH -> r.value().plusMonths(1);
+            case QUARTER -> r.value().plusMonths(3);
+            case YEAR -> r.value().plusYears(1);
+        };
+    }
+
+    /**
+     * "tomorrow at 11 for 90 minutes": from the instant for so long. A length of days or more ("from
+     * the 3rd for a week") ends on its last day, at day grain.
+     */
+    private Optional<TimeExpression> lasting(LastingParse p, String text, Span span) {
+        Resolved start = instant(p.from(), now);
+        if (start == null) {
+            return Optional.empty();
+        }
+        Offset length = p.length();
+        if (length.dateBased()) {
+            LocalDate first = start.value().toLocalDate();
+            LocalDate last = first.plus(length.amount(), length.unit()).minusDays(1);
+            if (last.isBefore(first)) {
+                return Optional.empty();
+            }
+            ZoneId zone = start.value().getZone();
+            return Optional.of(interval(
+                    text,
+                    span,
+                    new Resolved(first.atStartOfDay(zone), Grain.DAY),
+                    new Resolved(last.atStartOfDay(zone), Grain.DAY)));
+        }
+        ZonedDateTime to = start.value().plus(length.amount(), length.unit());
+        Grain grain = switch (length.unit()) {
+            case SECONDS -> Grain.SECOND;
+            case MINUTES -> length.amount() % 60 == 0 ? Grain.HOUR : Grain.MINUTE;
+            default -> Grain.HOUR;
+        };
+        return Optional.of(interval(text, span, start, new Resolved(to, Grain.finer(start.grain(), grain))));
     }
 
     private static boolean hasExplicitDay(InstantSpec s) {
@@ -553,8 +644,11 @@ final class Resolver {
         }
         start = start.plusWeeks(p.weeks());
         ZoneId zone = now.getZone();
-        return new TimeExpression.Interval(
-                text, span, start.atStartOfDay(zone), start.plusDays(1).atStartOfDay(zone), Grain.DAY);
+        return interval(
+                text,
+                span,
+                new Resolved(start.atStartOfDay(zone), Grain.DAY),
+                new Resolved(start.plusDays(1).atStartOfDay(zone), Grain.DAY));
     }
 
     // ---- recurrences ------------------------------------------------------------------------
@@ -577,7 +671,7 @@ final class Resolver {
         ZonedDateTime first;
         if (f == Frequency.MINUTELY || f == Frequency.HOURLY) {
             first = now.plus(p.interval(), f == Frequency.MINUTELY ? ChronoUnit.MINUTES : ChronoUnit.HOURS);
-            grain = Grain.MINUTE;
+            grain = Grain.SECOND; // a nudge counts from now, to the second
         } else {
             first = firstOccurrence(p, times, zone);
         }

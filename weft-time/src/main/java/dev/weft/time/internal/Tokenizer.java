@@ -110,7 +110,14 @@ final class Tokenizer {
         List<Token> out = new ArrayList<>(raw.size());
         for (int k = 0; k < raw.size(); k++) {
             Token t = raw.get(k);
-            if (t.isHebrew() && isPrefixOnly(t.text()) && k + 1 < raw.size()) {
+            boolean fromThe = t.isHebrew()
+                    && t.text().equals("מה")
+                    && k + 2 < raw.size()
+                    && raw.get(k + 1).isSymbol('-')
+                    && raw.get(k + 2).isNumber()
+                    && raw.get(k + 1).start() == t.end()
+                    && raw.get(k + 2).start() == raw.get(k + 1).end(); // "מה-3": from the 3rd, not "what"
+            if (t.isHebrew() && (isPrefixOnly(t.text()) || fromThe) && k + 1 < raw.size()) {
                 int next = k + 1;
                 boolean hyphen = raw.get(next).isSymbol('-') && raw.get(next).start() == t.end();
                 if (hyphen) {
