@@ -44,5 +44,7 @@ public enum ErrorCode {
     /** The server is stopping and takes no new work. */
     E_UNAVAILABLE,
     /** The server failed in a way it did not expect; the message says where. */
-    E_INTERNAL
+    E_INTERNAL,
+    /** A queued step's worker entry failed every try and was moved to the dead-letter stream. */
+    E_DEAD_LETTER
 }
