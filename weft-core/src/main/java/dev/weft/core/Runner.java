@@ -86,6 +86,8 @@ public final class Runner {
         this.owner = leaseOwner.format();
         this.processes = builder.processes;
         this.dispatcher = Optional.ofNullable(builder.dispatcher);
+        // Last, once the runner is whole: the dispatcher may deliver to it from now on.
+        dispatcher.ifPresent(d -> d.bind(this));
     }
 
     public static Builder builder() {

@@ -31,6 +31,13 @@ public interface StepDispatcher {
      */
     Dispatch dispatch(DispatchedStep step);
 
+    /**
+     * Called once by each runner built with this dispatcher, at the end of its construction, so that
+     * the dispatcher can deliver outcomes to it ({@link dev.weft.core.Runner#deliver}). Does nothing by
+     * default.
+     */
+    default void bind(dev.weft.core.Runner runner) {}
+
     /** What a dispatcher did with a step's work. */
     sealed interface Dispatch {
         /** Queued; {@code where} says where, for the run's log (a stream and entry id). */
