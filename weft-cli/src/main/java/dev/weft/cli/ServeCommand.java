@@ -3,6 +3,7 @@ package dev.weft.cli;
 import dev.weft.core.GraphInvalidException;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.redis.RedisSteps;
 import dev.weft.server.RunTracing;
 import dev.weft.server.WeftServer;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -43,20 +44,29 @@ final class ServeCommand implements Callable<Integer> {
             description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else SQLite under WEFT_HOME).")
     String db;
 
+    @Option(
+            names = "--redis",
+            paramLabel = "URL",
+            description = "Hand plan steps' tool calls and queued workflow nodes to 'weft worker' processes through"
+                    + " Redis at URL (redis://host:port[/db]; default: WEFT_REDIS_URL, else every step runs here).")
+    String redis;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         RunStore store;
         WeftServer server;
+        Optional<RedisSteps> steps = Optional.empty();
         Optional<OpenTelemetrySdk> telemetry = RunTracing.fromEnvironment(Env.get());
         try {
             store = Storage.open(db);
             try {
+                steps = Storage.steps(store, redis);
                 WeftServer.Builder builder = WeftServer.builder();
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
                 server = builder.store(store)
                         .memo(Storage.memo(store))
-                        .runner(Storage.runner(store))
+                        .runner(Storage.runner(store, steps))
                         .nodeTypes(Storage.nodeTypes())
                         .graphs(run -> {
                             try {
@@ -68,7 +78,10 @@ final class ServeCommand implements Callable<Integer> {
                         .host(bind)
                         .port(port)
                         .start();
+                WeftServer started = server;
+                steps.ifPresent(queue -> queue.onRunEvents(started::wake));
             } catch (RuntimeException e) {
+                steps.ifPresent(RedisSteps::close);
                 store.close();
                 telemetry.ifPresent(OpenTelemetrySdk::close);
                 throw e;
@@ -80,10 +93,12 @@ final class ServeCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        Optional<RedisSteps> queue = steps;
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
                             server.close();
+                            queue.ifPresent(RedisSteps::close);
                             store.close();
                             telemetry.ifPresent(OpenTelemetrySdk::close);
                             out.println("weft serve: stopped");
@@ -93,6 +108,8 @@ final class ServeCommand implements Callable<Integer> {
                         "weft-serve-stop"));
         out.println("weft serve: listening on " + server.uri() + " (OpenAI-compatible: " + server.uri()
                 + "v1, model 'memo'); SIGTERM or Ctrl-C stops it");
+        queue.ifPresent(q -> out.println("weft serve: plan steps' tool calls and queued nodes go to workers through "
+                + q.where() + "; they run here while Redis does not answer"));
         out.flush();
         try {
             stopped.await();

@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
             TimeCommand.class,
             ModelsCommand.class,
             ServeCommand.class,
-            KeysCommand.class
+            KeysCommand.class,
+            WorkerCommand.class
         })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec

@@ -29,6 +29,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.params.XAutoClaimParams;
 import redis.clients.jedis.params.XClaimParams;
 import redis.clients.jedis.params.XPendingParams;
@@ -346,9 +347,15 @@ public final class Worker implements AutoCloseable {
         if (verbose) {
             log.accept(step + ": running" + (wasClaimed ? " (claimed from a worker that stopped)" : ""));
         }
-        JsonNode outcome = store.isCancelRequested(run.id())
-                ? StepDispatcher.failed(ErrorCode.E_CANCELLED, "the run was cancelled before a worker ran the step")
-                : execute(entry, run);
+        JsonNode outcome;
+        try {
+            outcome = store.isCancelRequested(run.id())
+                    ? StepDispatcher.failed(ErrorCode.E_CANCELLED, "the run was cancelled before a worker ran the step")
+                    : execute(entry, run);
+        } catch (RuntimeException | Error e) {
+            unlock(entry);
+            throw e;
+        }
         if (handedBack.get()) {
             return;
         }
@@ -373,10 +380,8 @@ public final class Worker implements AutoCloseable {
     private boolean lock(QueueEntry entry, AtomicBoolean handedBack) {
         String key = names.running(entry.runId(), entry.order());
         while (!handedBack.get()) {
-            String taken = redis.call(jedis -> jedis.set(
-                    key,
-                    consumer,
-                    redis.clients.jedis.params.SetParams.setParams().nx().px(lease.toMillis())));
+            String taken = redis.call(
+                    jedis -> jedis.set(key, consumer, SetParams.setParams().nx().px(lease.toMillis())));
             if ("OK".equals(taken)) {
                 locks.add(key);
                 if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
@@ -395,6 +400,17 @@ public final class Worker implements AutoCloseable {
             }
         }
         throw new IllegalStateException("handed back while waiting for the step's lock");
+    }
+
+    /** Lets go of the step's lock after a failure, so that its next try need not wait out the lease. */
+    private void unlock(QueueEntry entry) {
+        String key = names.running(entry.runId(), entry.order());
+        locks.remove(key);
+        try {
+            redis.call(jedis -> jedis.del(key));
+        } catch (RuntimeException e) {
+            // It expires with the lease.
+        }
     }
 
     /** Whether an outcome is a success: no error, and no failed call in a plan step's value. */
