@@ -250,7 +250,7 @@ public final class Worker implements AutoCloseable {
     }
 
     private void notAnswering(RuntimeException e) {
-        if (redisUp) {
+        if (redisUp && running.get()) {
             redisUp = false;
             log.accept((e instanceof WeftException ? e.getMessage() : "Redis at " + redis.url() + " failed: " + e)
                     + "; trying again every second");
