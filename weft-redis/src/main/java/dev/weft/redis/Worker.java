@@ -189,43 +189,54 @@ public final class Worker implements AutoCloseable {
         });
     }
 
+    /**
+     * The reading loop: takes the free slots, claims abandoned entries into them every third of the
+     * lease, reads new entries into the rest, and launches each at once (so every entry this worker
+     * holds is being run, and touched). One thread claims and reads, so the two never compete for
+     * slots.
+     */
     private void readForever() {
         boolean grouped = false;
+        long claimPeriod = TimeUnit.MILLISECONDS.toNanos(Math.max(100, lease.toMillis() / 3));
+        long nextClaim = System.nanoTime() + claimPeriod;
         while (running.get()) {
             try {
-                if (slots.availablePermits() == 0) {
-                    // Every slot is busy: wait for one to free up before asking for more.
-                    if (slots.tryAcquire(200, TimeUnit.MILLISECONDS)) {
-                        slots.release();
-                    }
+                if (!slots.tryAcquire(200, TimeUnit.MILLISECONDS)) {
                     continue;
                 }
             } catch (InterruptedException e) {
                 return;
             }
-            int room = slots.availablePermits();
+            int taken = 1 + slots.drainPermits();
+            int used = 0;
             try {
                 if (!grouped) {
                     ensureGroup();
                     grouped = true;
                 }
-                List<Map.Entry<String, List<StreamEntry>>> read = redis.call(jedis -> jedis.xreadGroup(
-                        names.group(),
-                        consumer,
-                        XReadGroupParams.xReadGroupParams().count(room).block(1000),
-                        Map.of(names.stream(), StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY)));
-                answered();
-                if (read != null) {
-                    for (Map.Entry<String, List<StreamEntry>> stream : read) {
-                        for (StreamEntry entry : stream.getValue()) {
-                            // The entry is this worker's now: run it as soon as a slot frees up.
-                            slots.acquireUninterruptibly();
-                            if (!launch(entry, false)) {
-                                slots.release();
+                if (System.nanoTime() >= nextClaim) {
+                    used += claimAbandoned(taken);
+                    nextClaim = System.nanoTime() + claimPeriod;
+                }
+                int room = taken - used;
+                if (room > 0) {
+                    int block = (int) Math.max(1, Math.min(1000, (nextClaim - System.nanoTime()) / 1_000_000));
+                    List<Map.Entry<String, List<StreamEntry>>> read = redis.call(jedis -> jedis.xreadGroup(
+                            names.group(),
+                            consumer,
+                            XReadGroupParams.xReadGroupParams().count(room).block(block),
+                            Map.of(names.stream(), StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY)));
+                    if (read != null) {
+                        for (Map.Entry<String, List<StreamEntry>> stream : read) {
+                            for (StreamEntry entry : stream.getValue()) {
+                                if (used < taken && launch(entry, false)) {
+                                    used++;
+                                }
                             }
                         }
                     }
                 }
+                answered();
             } catch (JedisDataException e) {
                 if (e.getMessage() != null && e.getMessage().startsWith("NOGROUP")) {
                     grouped = false;
@@ -237,6 +248,8 @@ public final class Worker implements AutoCloseable {
                 notAnswering(e);
                 grouped = false;
                 pause();
+            } finally {
+                slots.release(taken - used);
             }
         }
     }
@@ -518,7 +531,7 @@ public final class Worker implements AutoCloseable {
         log.accept("entry " + id + " moved to " + names.deadLetters() + ": " + reason);
     }
 
-    /** Claims, touches, finishes leftovers and counts the queue, every third of the lease. */
+    /** Touches, finishes leftovers and counts the queue, every third of the lease. */
     private void keepForever() {
         long period = Math.max(100, lease.toMillis() / 3);
         while (running.get()) {
@@ -534,7 +547,6 @@ public final class Worker implements AutoCloseable {
                     runFinish(leftover);
                     unfinished.poll();
                 }
-                claimAbandoned();
                 count();
                 answered();
             } catch (JedisDataException e) {
@@ -572,11 +584,15 @@ public final class Worker implements AutoCloseable {
         }
     }
 
-    /** Takes over entries other workers took and did not finish within the lease. */
-    private void claimAbandoned() {
+    /**
+     * Takes over entries other workers took and did not finish within the lease, at most {@code room}
+     * of them (slots the caller holds), and launches them; returns how many it launched.
+     */
+    private int claimAbandoned(int room) {
+        int launched = 0;
         StreamEntryID cursor = new StreamEntryID(0, 0);
-        while (running.get() && slots.availablePermits() > 0) {
-            int room = slots.availablePermits();
+        while (running.get() && launched < room) {
+            int count = room - launched;
             StreamEntryID from = cursor;
             Map.Entry<StreamEntryID, List<StreamEntry>> page = redis.call(jedis -> jedis.xautoclaim(
                     names.stream(),
@@ -584,7 +600,7 @@ public final class Worker implements AutoCloseable {
                     consumer,
                     lease.toMillis(),
                     from,
-                    XAutoClaimParams.xAutoClaimParams().count(room)));
+                    XAutoClaimParams.xAutoClaimParams().count(count)));
             for (StreamEntry entry : page.getValue()) {
                 if (entry.getFields() == null) {
                     continue;
@@ -593,26 +609,22 @@ public final class Worker implements AutoCloseable {
                 long deliveries = deliveries(entry.getID());
                 if (deliveries > maxTries) {
                     giveUp(entry, deliveries);
-                } else {
-                    // Claimed, so this worker's now: run it as soon as a slot frees up.
-                    slots.acquireUninterruptibly();
-                    if (!launch(entry, true)) {
-                        slots.release();
-                    } else {
-                        log.accept("claimed entry " + entry.getID() + " (step "
-                                + entry.getFields().get("step")
-                                + " of run " + entry.getFields().get("run") + ") from a worker that stopped; try "
-                                + deliveries + " of " + maxTries);
-                    }
+                } else if (launched < room && launch(entry, true)) {
+                    launched++;
+                    log.accept("claimed entry " + entry.getID() + " (step "
+                            + entry.getFields().get("step")
+                            + " of run " + entry.getFields().get("run") + ") from a worker that stopped; try "
+                            + deliveries + " of " + maxTries);
                 }
             }
             cursor = page.getKey();
             if (cursor == null
                     || cursor.equals(new StreamEntryID(0, 0))
                     || page.getValue().isEmpty()) {
-                return;
+                break;
             }
         }
+        return launched;
     }
 
     private long deliveries(StreamEntryID id) {

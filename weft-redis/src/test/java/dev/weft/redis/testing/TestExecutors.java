@@ -22,8 +22,10 @@ import java.util.Set;
 /**
  * The plan executor {@value #NAME} of the queue's tests, found by worker processes by its name: steps
  * of capability {@code test} call the tool their action names with their constraints. {@code sleep}
- * waits {@code ms}, then appends its idempotency key to the file {@code log} (its effect, made once per
- * step through {@code once}); {@code poison} fails every time in a way no retry helps.
+ * waits {@code ms}, then makes its effect: it appends its idempotency key to the file {@code log},
+ * unless an effect with that key was made already (as a tool that honours its idempotency key does);
+ * every call, effect or not, is appended to {@code log}{@code .calls}. {@code poison} fails every
+ * time in a way no retry helps.
  */
 public final class TestExecutors implements PlanExecutorProvider {
     public static final String NAME = "test-steps";
@@ -52,7 +54,7 @@ public final class TestExecutors implements PlanExecutorProvider {
                             }
                             String log = args.path("log").asText("");
                             if (!log.isEmpty()) {
-                                append(Path.of(log), ctx.idempotencyKey());
+                                effect(Path.of(log), ctx.idempotencyKey());
                             }
                             return Json.object()
                                     .put("slept", args.path("ms").asLong())
@@ -100,6 +102,24 @@ public final class TestExecutors implements PlanExecutorProvider {
         com.fasterxml.jackson.databind.node.ObjectNode node() {
             return (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(text, "schema");
         }
+    }
+
+    /**
+     * The sleep tool's effect: once per key, across processes (a file per key, made only if it is not
+     * there, is the record); each call is counted in {@code <log>.calls}.
+     */
+    static void effect(Path log, String key) {
+        append(Path.of(log + ".calls"), key);
+        Path made = Path.of(log + ".d", key.replace('/', '_'));
+        try {
+            Files.createDirectories(made.getParent());
+            Files.createFile(made);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        append(log, key);
     }
 
     /** Appends {@code line} to {@code file} in one write, so that lines from several processes never mix. */
