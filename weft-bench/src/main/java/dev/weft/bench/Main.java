@@ -27,6 +27,10 @@ public final class Main {
                                     Memo's memory search with N memories of a user on SQLite and PostgreSQL: p50/p99, and of each part
               server [--seconds N] [--subscribers S] [--chats C]
                                     weft serve on SQLite: S live run event streams and C chat-completion clients for N s
+              workers [--quick] [--concurrency N]
+                                    steps run by worker processes through Redis: the floor (bare XADD/XREADGROUP/XACK)
+                                    beside Weft's cost per queued step; 10,000 steps of 50 ms inline and with 1, 2, 4
+                                    workers; a worker killed mid-run
             """;
 
     private Main() {}
@@ -48,6 +52,7 @@ public final class Main {
                 case "mail" -> MailBenchmark.run(rest);
                 case "memory" -> MemoryBenchmark.run(rest);
                 case "server" -> ServerBenchmark.run(rest);
+                case "workers" -> WorkersBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);
