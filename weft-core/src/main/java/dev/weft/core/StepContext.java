@@ -154,12 +154,25 @@ final class StepContext implements NodeContext {
 
     @Override
     public JsonNode once(String key, java.util.function.Supplier<JsonNode> call) {
-        String full = idempotencyKey() + "/" + NodeSpec.requireName(key, "idempotency key");
-        java.util.Optional<JsonNode> stored = runner.store().idempotentResult(full);
+        return once(runner.store(), idempotencyKey(), key, call);
+    }
+
+    /**
+     * {@link StepScope#once} over {@code store}: the result kept under {@code idempotencyKey/key}, the
+     * call made only when none is kept. A step's work does the same wherever it runs (here, or on a
+     * worker: {@link WorkerStep}), so a call made in one place is found in the other.
+     */
+    static JsonNode once(
+            dev.weft.core.spi.RunStore store,
+            String idempotencyKey,
+            String key,
+            java.util.function.Supplier<JsonNode> call) {
+        String full = idempotencyKey + "/" + NodeSpec.requireName(key, "idempotency key");
+        java.util.Optional<JsonNode> stored = store.idempotentResult(full);
         if (stored.isPresent()) {
             return stored.get();
         }
-        return runner.store().saveIdempotentResult(full, call.get());
+        return store.saveIdempotentResult(full, call.get());
     }
 
     @Override

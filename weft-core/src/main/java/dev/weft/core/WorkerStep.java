@@ -228,12 +228,7 @@ public final class WorkerStep implements NodeContext {
 
     @Override
     public JsonNode once(String key, Supplier<JsonNode> call) {
-        String full = idempotencyKey() + "/" + NodeSpec.requireName(key, "idempotency key");
-        Optional<JsonNode> stored = store.idempotentResult(full);
-        if (stored.isPresent()) {
-            return stored.get();
-        }
-        return store.saveIdempotentResult(full, call.get());
+        return StepContext.once(store, idempotencyKey(), key, call);
     }
 
     @Override

@@ -30,50 +30,6 @@ final class DispatchedStepsTest {
             .listener(events::add)
             .build();
 
-    /** Virtual threads, counting the tasks running on them: every thread the runner uses for a run is one. */
-    private static final class CountingExecutor extends java.util.concurrent.AbstractExecutorService {
-        private final java.util.concurrent.ExecutorService threads =
-                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
-        final AtomicInteger busy = new AtomicInteger();
-
-        @Override
-        public void execute(Runnable task) {
-            busy.incrementAndGet();
-            threads.execute(() -> {
-                try {
-                    task.run();
-                } finally {
-                    busy.decrementAndGet();
-                }
-            });
-        }
-
-        @Override
-        public void shutdown() {
-            threads.shutdown();
-        }
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            return threads.shutdownNow();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return threads.isShutdown();
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return threads.isTerminated();
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-            return threads.awaitTermination(timeout, unit);
-        }
-    }
-
     /** A dispatcher that keeps what it is given, for the test to play the worker; or refuses, as an unreachable queue. */
     private static final class QueueingDispatcher implements StepDispatcher {
         final BlockingQueue<DispatchedStep> queued = new LinkedBlockingQueue<>();
@@ -132,7 +88,7 @@ final class DispatchedStepsTest {
         assertThat(handle.result()).isNotDone();
         Step queuedStep = awaitStep(handle.runId(), 2, s -> s.details().containsKey("queued"));
         assertThat(queuedStep.status()).isEqualTo(StepStatus.RUNNING);
-        assertThat(threadsBusy())
+        assertThat(threads.settled())
                 .as("threads held by the run while its step is at the worker")
                 .isZero();
 
@@ -362,13 +318,5 @@ final class DispatchedStepsTest {
         }
         throw new AssertionError("step " + order + " of run " + runId + " never got there: "
                 + runner.store().steps(runId));
-    }
-
-    /** The runner's tasks still running once the run has settled: none, while a run only waits for a worker. */
-    private int threadsBusy() throws InterruptedException {
-        for (int i = 0; i < 400 && threads.busy.get() > 0; i++) {
-            Thread.sleep(5);
-        }
-        return threads.busy.get();
     }
 }

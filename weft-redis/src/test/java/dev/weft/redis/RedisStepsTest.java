@@ -421,7 +421,7 @@ final class RedisStepsTest {
 
     @Test
     void aRunWaitingForItsQueuedStepsHoldsNoThreadOfItsRunner() throws Exception {
-        ThreadCount threads = new ThreadCount();
+        dev.weft.core.CountingExecutor threads = new dev.weft.core.CountingExecutor();
         Runner counted = Runner.builder()
                 .store(store)
                 .dispatcher(steps)
@@ -438,58 +438,14 @@ final class RedisStepsTest {
                                 .filter(s -> s.details().containsKey("queued"))
                                 .count()
                         == 2);
-        await("the runner's threads to let go", () -> threads.busy.get() == 0);
+        await("the runner's threads to let go", () -> threads.busy() == 0);
         Thread.sleep(200);
 
-        assertThat(threads.busy).hasValue(0);
+        assertThat(threads.busy()).isZero();
         assertThat(store.steps(handle.runId()).stream().filter(s -> s.details().containsKey("queued")))
                 .extracting(Step::status)
                 .containsOnly(StepStatus.RUNNING);
         worker(workerBuilder());
         assertThat(handle.result().get(20, TimeUnit.SECONDS).status()).isEqualTo(RunStatus.COMPLETED);
-    }
-
-    /** Virtual threads that count the tasks running on them. */
-    private static final class ThreadCount extends java.util.concurrent.AbstractExecutorService {
-        private final java.util.concurrent.ExecutorService threads =
-                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
-        final AtomicInteger busy = new AtomicInteger();
-
-        @Override
-        public void execute(Runnable task) {
-            busy.incrementAndGet();
-            threads.execute(() -> {
-                try {
-                    task.run();
-                } finally {
-                    busy.decrementAndGet();
-                }
-            });
-        }
-
-        @Override
-        public void shutdown() {
-            threads.shutdown();
-        }
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            return threads.shutdownNow();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return threads.isShutdown();
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return threads.isTerminated();
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-            return threads.awaitTermination(timeout, unit);
-        }
     }
 }
