@@ -34,7 +34,12 @@ final class DurableStores {
         }
     }
 
-    static synchronized RunStore postgres() {
+    static RunStore postgres() {
+        return Stores.open(Optional.of(postgresUrl("public")), Map.of());
+    }
+
+    /** The embedded PostgreSQL's URL, with {@code schema} as the store's schema (made if missing). */
+    static synchronized String postgresUrl(String schema) {
         if (postgres == null) {
             try {
                 postgres = EmbeddedPostgres.builder().start();
@@ -50,6 +55,6 @@ final class DurableStores {
                 }
             }));
         }
-        return Stores.open(Optional.of(postgres.getJdbcUrl("postgres", "postgres")), Map.of());
+        return postgres.getJdbcUrl("postgres", "postgres") + "&currentSchema=" + schema;
     }
 }

@@ -36,6 +36,10 @@ public final class Main {
               channels [--messages N] [--chats C] [--calls N]
                                     Telegram messages to Memo's reply (p50/p99, and from C chats at once); MCP tool calls
                                     over Streamable HTTP beside the same call in-process
+              workers [--quick] [--concurrency N]
+                                    steps run by worker processes through Redis: the floor (bare XADD/XREADGROUP/XACK)
+                                    beside Weft's cost per queued step; 10,000 steps of 50 ms inline and with 1, 2, 4
+                                    workers; a worker killed mid-run
             """;
 
     private Main() {}
@@ -61,6 +65,7 @@ public final class Main {
                 case "caldav" -> CalDavBenchmark.run(rest);
                 case "mailflow" -> MailflowBenchmark.run(rest);
                 case "channels" -> ChannelsBenchmark.run(rest);
+                case "workers" -> WorkersBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

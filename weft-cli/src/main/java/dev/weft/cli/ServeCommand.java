@@ -3,6 +3,7 @@ package dev.weft.cli;
 import dev.weft.channels.WhatsAppChannel;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.redis.RedisSteps;
 import dev.weft.server.RunTracing;
 import dev.weft.server.WeftServer;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -43,16 +44,25 @@ final class ServeCommand implements Callable<Integer> {
             description = "sqlite:PATH or jdbc:postgresql://… (default: WEFT_DB, else SQLite under WEFT_HOME).")
     String db;
 
+    @Option(
+            names = "--redis",
+            paramLabel = "URL",
+            description = "Hand plan steps' tool calls and queued workflow nodes to 'weft worker' processes through"
+                    + " Redis at URL (redis://host:port[/db]; default: WEFT_REDIS_URL, else every step runs here).")
+    String redis;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         RunStore store;
         WeftServer server;
         Optional<WhatsAppChannel.Settings> whatsApp;
+        Optional<RedisSteps> steps = Optional.empty();
         Optional<OpenTelemetrySdk> telemetry = RunTracing.fromEnvironment(Env.get());
         try {
             store = Storage.open(db);
             try {
+                steps = Storage.steps(store, redis);
                 WeftServer.Builder builder = WeftServer.builder();
                 whatsApp = WhatsAppChannel.Settings.fromEnvironment(Env.get());
                 whatsApp.ifPresent(builder::whatsApp);
@@ -60,14 +70,17 @@ final class ServeCommand implements Callable<Integer> {
                 server = builder.store(store)
                         .assistants(Storage.assistants(store))
                         .mailflow(Storage::mailflow)
-                        .runner(Storage.runner(store))
+                        .runner(Storage.runner(store, steps))
                         // Stored runs are rebuilt by the server: an assistant's by its assistant, a
                         // workflow's with these node types (agent among them).
                         .nodeTypes(Storage.nodeTypes(store))
                         .host(bind)
                         .port(port)
                         .start();
+                WeftServer started = server;
+                steps.ifPresent(queue -> queue.onRunEvents(started::wake));
             } catch (RuntimeException e) {
+                steps.ifPresent(RedisSteps::close);
                 store.close();
                 telemetry.ifPresent(OpenTelemetrySdk::close);
                 throw e;
@@ -79,10 +92,12 @@ final class ServeCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        Optional<RedisSteps> queue = steps;
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
                             server.close();
+                            queue.ifPresent(RedisSteps::close);
                             store.close();
                             telemetry.ifPresent(OpenTelemetrySdk::close);
                             out.println("weft serve: stopped");
@@ -94,6 +109,8 @@ final class ServeCommand implements Callable<Integer> {
                 + "v1, model 'memo'; MCP: " + server.uri() + "mcp"
                 + (whatsApp.isPresent() ? "; WhatsApp webhook: " + server.uri() + "channels/whatsapp" : "")
                 + "); SIGTERM or Ctrl-C stops it");
+        queue.ifPresent(q -> out.println("weft serve: plan steps' tool calls and queued nodes go to workers through "
+                + q.where() + "; they run here while Redis does not answer"));
         out.flush();
         try {
             stopped.await();

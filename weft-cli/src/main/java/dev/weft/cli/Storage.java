@@ -25,6 +25,8 @@ import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
+import dev.weft.redis.RedisSteps;
+import dev.weft.redis.RedisUrl;
 import dev.weft.store.Stores;
 import dev.weft.workflow.NodeTypes;
 import dev.weft.workflow.Workflow;
@@ -125,7 +127,40 @@ final class Storage {
      * @throws WeftException {@code E_BAD_INPUT} if either is set to something else
      */
     static Runner.Builder runner(RunStore store) {
+        return runner(store, steps(store, null));
+    }
+
+    /**
+     * Where steps go when they go to workers: {@code --redis} when given, else {@code WEFT_REDIS_URL};
+     * empty when neither is set (every step runs in this process).
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a malformed URL
+     */
+    static Optional<RedisUrl> redis(@org.jspecify.annotations.Nullable String flag) {
+        String url = flag != null && !flag.isBlank() ? flag : Env.get().get("WEFT_REDIS_URL");
+        if (url == null || url.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(RedisUrl.parse(url));
+        } catch (WeftException e) {
+            throw new WeftException(
+                    e.code(), (flag != null && !flag.isBlank() ? "--redis: " : "WEFT_REDIS_URL: ") + e.getMessage());
+        }
+    }
+
+    /** The step queue on Redis for runs on {@code store}, when {@link #redis} names one. */
+    static Optional<RedisSteps> steps(RunStore store, @org.jspecify.annotations.Nullable String flag) {
+        return redis(flag).map(url -> RedisSteps.builder(url, store).build());
+    }
+
+    /**
+     * {@link #runner(RunStore)}, its plan steps' tool calls and queued nodes handed to workers through
+     * {@code steps} when given.
+     */
+    static Runner.Builder runner(RunStore store, Optional<RedisSteps> steps) {
         Runner.Builder builder = Runner.builder().store(store);
+        steps.ifPresent(queue -> builder.dispatcher(queue).listener(queue.events()));
         String lease = Env.get().get("WEFT_LEASE_MS");
         if (lease != null && !lease.isBlank()) {
             try {

@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
             KeysCommand.class,
             MailflowCommand.class,
             McpCommand.class,
-            ChannelsCommand.class
+            ChannelsCommand.class,
+            WorkerCommand.class
         })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec

@@ -54,5 +54,7 @@ public enum ErrorCode {
     /** An email cannot be read: malformed MIME, no sender, or a normalized email missing a field. */
     E_EMAIL_INVALID,
     /** A messaging channel's API (Telegram's Bot API, WhatsApp's Graph API) refuses or cannot be reached. */
-    E_CHANNEL_UNAVAILABLE
+    E_CHANNEL_UNAVAILABLE,
+    /** A queued step's worker entry failed every try and was moved to the dead-letter stream. */
+    E_DEAD_LETTER
 }

@@ -25,6 +25,10 @@ public record Event(
     public static final String STEP_FAILED = "step.failed";
     public static final String STEP_SKIPPED = "step.skipped";
     public static final String STEP_WAITING = "step.waiting";
+    /** A step's work was handed to a worker ({@code data.kind}, {@code data.queue}). */
+    public static final String STEP_QUEUED = "step.queued";
+    /** A step's work could not be handed to a worker and runs in the driving process ({@code data.reason}). */
+    public static final String STEP_INLINE = "step.inline";
 
     public Event {
         Objects.requireNonNull(runId, "runId");

@@ -93,4 +93,17 @@ public interface NodeContext extends StepScope {
     /** The time source of the runner: use it rather than the system clock, so tests control time. */
     @Override
     TimeSource time();
+
+    /**
+     * Hands the rest of this step's work to a worker process through the runner's {@link
+     * dev.weft.core.spi.StepDispatcher}: {@code work} is what a worker needs to do it, {@code kind}
+     * tells the worker how. Returns the result the node returns: the step then waits for the
+     * worker, holding no thread, and the node runs again with the worker's outcome as {@link
+     * #resumeValue()} (see {@link NodeResult.Dispatched}). Empty when the work is to be done here:
+     * the runner has no dispatcher, or it cannot reach its queue now (the run's log says so, with a
+     * {@code step.inline} event).
+     */
+    default java.util.Optional<NodeResult> dispatch(String kind, JsonNode work) {
+        return java.util.Optional.empty();
+    }
 }

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import java.util.Objects;
 import java.util.Optional;
 
-/** What a node's step produced: an output that routes on, or an interrupt that pauses the run. */
+/**
+ * What a node's step produced: an output that routes on, an interrupt that pauses the run, or work
+ * handed to a worker whose outcome completes the step later.
+ */
 public sealed interface NodeResult {
 
     /** The step completed with {@code value}; {@code handle}, when present, picks the outgoing edges. */
@@ -23,6 +26,20 @@ public sealed interface NodeResult {
     record Interrupt(JsonNode payload) implements NodeResult {
         public Interrupt {
             Objects.requireNonNull(payload, "payload");
+        }
+    }
+
+    /**
+     * The step's work was handed to a worker process; only {@link NodeContext#dispatch} makes one. The
+     * step stays in flight, holding no thread, while the run goes on with its other nodes; when the
+     * worker's outcome is delivered ({@link Runner#deliver}), the node runs again with the outcome as
+     * {@link NodeContext#resumeValue()} and {@code {"type": "queued", "kind": …, "work": …}} as {@link
+     * NodeContext#interruptPayload()}.
+     */
+    record Dispatched(String kind, JsonNode work) implements NodeResult {
+        public Dispatched {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(work, "work");
         }
     }
 

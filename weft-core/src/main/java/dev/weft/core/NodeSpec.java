@@ -25,6 +25,7 @@ public final class NodeSpec {
     private final RetryPolicy retryPolicy;
     private final java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> inputSchema;
     private final java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> outputSchema;
+    private final boolean queued;
 
     private NodeSpec(Builder builder) {
         this.id = builder.id;
@@ -37,6 +38,7 @@ public final class NodeSpec {
         this.retryPolicy = builder.retryPolicy;
         this.inputSchema = java.util.Optional.ofNullable(builder.inputSchema);
         this.outputSchema = java.util.Optional.ofNullable(builder.outputSchema);
+        this.queued = builder.queued;
     }
 
     public static Builder builder(String id, Node node) {
@@ -92,6 +94,14 @@ public final class NodeSpec {
         return outputSchema.map(com.fasterxml.jackson.databind.node.ObjectNode::deepCopy);
     }
 
+    /**
+     * Whether the node runs on a worker process when the runner has a step dispatcher (see {@link
+     * Builder#queued}).
+     */
+    public boolean queued() {
+        return queued;
+    }
+
     @Override
     public String toString() {
         return "NodeSpec[" + id + ", type=" + type + ", handles=" + handles + "]";
@@ -109,6 +119,7 @@ public final class NodeSpec {
         private RetryPolicy retryPolicy = RetryPolicy.NONE;
         private com.fasterxml.jackson.databind.node.@org.jspecify.annotations.Nullable ObjectNode inputSchema;
         private com.fasterxml.jackson.databind.node.@org.jspecify.annotations.Nullable ObjectNode outputSchema;
+        private boolean queued;
 
         private Builder(String id, Node node) {
             this.id = requireName(id, "node id");
@@ -199,6 +210,19 @@ public final class NodeSpec {
 
         public Builder retry(RetryPolicy retryPolicy) {
             this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+            return this;
+        }
+
+        /**
+         * Runs the node on a worker process when the runner has a {@link
+         * dev.weft.core.spi.StepDispatcher}: its input and the outputs it may read go to the queue, a
+         * worker rebuilds the run's graph and runs the node, and its outcome completes the step; the
+         * run holds no thread meanwhile. Without a dispatcher, or while its queue cannot be reached,
+         * the node runs in the driving process as any other. A queued node must not interrupt (wait
+         * for a person): on a worker that fails the step.
+         */
+        public Builder queued(boolean queued) {
+            this.queued = queued;
             return this;
         }
 

@@ -69,6 +69,26 @@ final class RunCoordinator {
     private boolean cancelled;
     private int lastCompleted;
 
+    /** Steps whose work a worker has, by step order: in flight, holding no thread, until delivered. */
+    private final Map<Integer, Parked> parked = new HashMap<>();
+    /** Outcomes delivered before their step was parked (a fast worker), applied as it is. */
+    private final Map<Integer, JsonNode> early = new HashMap<>();
+    /** The steps handed to workers whose outcome has not been applied; any thread reads it. */
+    private final Set<Integer> outstanding = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Outcomes from workers ({@link Runner#deliver}), applied by the driver. */
+    private final ConcurrentLinkedQueue<Delivery> deliveries = new ConcurrentLinkedQueue<>();
+
+    /** A step whose work went to a worker: what the node needs to run again when its outcome comes. */
+    private record Parked(
+            Pending activation,
+            JsonNode input,
+            String kind,
+            JsonNode work,
+            Map<String, JsonNode> details,
+            Map<String, JsonNode> visibleOutputs) {}
+
+    private record Delivery(int order, JsonNode outcome) {}
+
     /** An activated node not yet completed: its step, the outputs that reached it, and resume data. */
     private static final class Pending {
         final String nodeId;
@@ -109,6 +129,16 @@ final class RunCoordinator {
     private record Failed(Pending activation, JsonNode input, RunError error, Map<String, JsonNode> details)
             implements Completion {}
 
+    /** The node handed its work to a worker; the step stays in flight. */
+    private record Handed(
+            Pending activation,
+            JsonNode input,
+            String kind,
+            JsonNode work,
+            Map<String, JsonNode> details,
+            Map<String, JsonNode> visibleOutputs)
+            implements Completion {}
+
     /**
      * A node that has been started: run by the driver itself when nothing else is in flight
      * ({@code alone}, with the live outputs), otherwise by a thread without the role, with a
@@ -120,13 +150,33 @@ final class RunCoordinator {
         final JsonNode input;
         final Map<String, JsonNode> visibleOutputs;
         final boolean alone;
+        /** For a node run again with a worker's outcome: that outcome, and what it dispatched. */
+        final @Nullable JsonNode delivered;
+
+        final @Nullable JsonNode dispatchedPayload;
+        final Map<String, JsonNode> details;
 
         Task(Pending activation, NodeSpec spec, JsonNode input, Map<String, JsonNode> visibleOutputs, boolean alone) {
+            this(activation, spec, input, visibleOutputs, alone, null, null, Map.of());
+        }
+
+        Task(
+                Pending activation,
+                NodeSpec spec,
+                JsonNode input,
+                Map<String, JsonNode> visibleOutputs,
+                boolean alone,
+                @Nullable JsonNode delivered,
+                @Nullable JsonNode dispatchedPayload,
+                Map<String, JsonNode> details) {
             this.activation = activation;
             this.spec = spec;
             this.input = input;
             this.visibleOutputs = visibleOutputs;
             this.alone = alone;
+            this.delivered = delivered;
+            this.dispatchedPayload = dispatchedPayload;
+            this.details = details;
         }
 
         boolean alone() {
@@ -136,7 +186,7 @@ final class RunCoordinator {
         /** Executes the node; a failure outside the node itself still ends as its completion, never lost. */
         Completion run() {
             try {
-                return execute(activation, spec, input, visibleOutputs);
+                return execute(activation, spec, input, visibleOutputs, delivered, dispatchedPayload, details);
             } catch (RuntimeException | Error e) {
                 return new Failed(activation, input, errorOf(spec, e), Map.of());
             }
@@ -383,7 +433,9 @@ final class RunCoordinator {
                 driving.set(false);
                 // A node that finished while this thread held the role left its result in the queue,
                 // and its thread went away: drive on, and hand this thread's node to another.
-                if (!completions.isEmpty() && !outcome.isDone() && driving.compareAndSet(false, true)) {
+                if ((!completions.isEmpty() || !deliveries.isEmpty())
+                        && !outcome.isDone()
+                        && driving.compareAndSet(false, true)) {
                     if (own != null) {
                         launch(own);
                     }
@@ -400,9 +452,11 @@ final class RunCoordinator {
         } catch (LeaseLostException lost) {
             // Another process recovered this run while this one was taken for dead: stop writing.
             runner.released(run.id());
+            runner.undispatching(run.id(), this);
             outcome.complete(runner.result(run.id()));
         } catch (RuntimeException | Error e) {
             runner.released(run.id());
+            runner.undispatching(run.id(), this);
             outcome.completeExceptionally(e);
         }
     }
@@ -414,6 +468,7 @@ final class RunCoordinator {
             while ((done = completions.poll()) != null) {
                 apply(done);
             }
+            applyDeliveries();
             if (interruptRequested) {
                 fail(new RunError(ErrorCode.E_CANCELLED, "run '" + run.id() + "' was interrupted"));
             }
@@ -433,11 +488,152 @@ final class RunCoordinator {
                 }
                 continue;
             }
-            if (completions.isEmpty()) {
+            if (completions.isEmpty() && deliveries.isEmpty()) {
+                if (!parked.isEmpty()) {
+                    commitWhileParked();
+                    if (!deliveries.isEmpty()) {
+                        continue;
+                    }
+                }
                 return null;
             }
         }
         return null;
+    }
+
+    /**
+     * Commits what the run has done before it sits with steps at workers and nothing else to do, so
+     * that the store shows them queued and the run can be recovered from there; a cancellation
+     * learnt of here stops the run without waiting for the workers.
+     */
+    private void commitWhileParked() {
+        if (!writes.hasChanges()) {
+            return;
+        }
+        if (commitAndCheckCancel() && !cancelled) {
+            cancelled = true;
+            abandonDispatched("the run was cancelled while the step was queued for a worker");
+        }
+    }
+
+    /** Registers that step {@code order}'s work is being handed to a worker, before it is. */
+    void expectDelivery(int order) {
+        outstanding.add(order);
+        runner.dispatching(run.id(), this);
+    }
+
+    /** The work of step {@code order} was not handed over after all: it runs here. */
+    void dropExpectation(int order) {
+        outstanding.remove(order);
+    }
+
+    String graphId() {
+        return graph.id();
+    }
+
+    /** Takes a worker's outcome for step {@code order}; false if the step does not wait for one. */
+    boolean deliver(int order, JsonNode outcome) {
+        if (!outstanding.contains(order) || this.outcome.isDone()) {
+            return false;
+        }
+        deliveries.add(new Delivery(order, outcome));
+        runner.executor().execute(this::driveIfFree);
+        return true;
+    }
+
+    /** Fails every step still waiting for a worker with {@code E_CANCELLED}, saying {@code why}. */
+    void abandonDispatched(String why) {
+        for (Integer order : List.copyOf(outstanding)) {
+            deliver(order, dev.weft.core.spi.StepDispatcher.failed(ErrorCode.E_CANCELLED, why));
+        }
+    }
+
+    /** Applies the outcomes workers delivered: each step runs on with its own (driver only). */
+    private void applyDeliveries() {
+        Delivery delivery;
+        while ((delivery = deliveries.poll()) != null) {
+            Parked step = parked.remove(delivery.order());
+            if (step != null) {
+                resumeDispatched(step, delivery.outcome());
+            } else if (running.containsKey(delivery.order()) && outstanding.contains(delivery.order())) {
+                early.putIfAbsent(delivery.order(), delivery.outcome());
+            }
+        }
+    }
+
+    /**
+     * Continues a parked step with its worker's outcome: the events and facts the work reported go into
+     * the run's log and onto the step, then a queued node's outcome completes it here, and any other
+     * node runs again with it.
+     */
+    private void resumeDispatched(Parked step, JsonNode delivered) {
+        Pending activation = step.activation();
+        outstanding.remove(activation.order);
+        NodeSpec spec = graph.nodes().get(activation.nodeId);
+        for (JsonNode event : delivered.path("events")) {
+            String type = event.path("type").asText("");
+            if (!type.isBlank()) {
+                events.emitNow(type, spec.id(), activation.order, event.path("data"));
+            }
+        }
+        Map<String, JsonNode> details = new LinkedHashMap<>(step.details());
+        delivered.path("facts").properties().forEach(fact -> details.put(fact.getKey(), fact.getValue()));
+        if (step.kind().equals(dev.weft.core.spi.StepDispatcher.NODE_KIND)) {
+            apply(queuedNodeCompletion(step, spec, delivered, details));
+            return;
+        }
+        ObjectNode payload = Json.object();
+        payload.put("type", "queued");
+        payload.put("kind", step.kind());
+        payload.set("work", step.work());
+        launch(new Task(
+                activation,
+                spec,
+                step.input(),
+                step.visibleOutputs(),
+                false,
+                delivered,
+                payload,
+                java.util.Collections.unmodifiableMap(details)));
+    }
+
+    /** What a queued node's outcome from a worker makes of its step. */
+    private Completion queuedNodeCompletion(
+            Parked step, NodeSpec spec, JsonNode delivered, Map<String, JsonNode> details) {
+        JsonNode error = delivered.path("error");
+        if (error.isObject()) {
+            ErrorCode code;
+            try {
+                code = ErrorCode.valueOf(error.path("code").asText());
+            } catch (IllegalArgumentException e) {
+                code = ErrorCode.E_NODE_FAILED;
+            }
+            String message = error.path("message").asText();
+            String prefix = "node '" + spec.id() + "'";
+            return new Failed(
+                    step.activation(),
+                    step.input(),
+                    new RunError(code, message.startsWith(prefix) ? message : prefix + ": " + message),
+                    details);
+        }
+        JsonNode value = delivered.path("value");
+        if (value.has("interrupt")) {
+            return new Failed(
+                    step.activation(),
+                    step.input(),
+                    new RunError(
+                            ErrorCode.E_NODE_FAILED,
+                            "node '" + spec.id() + "' is queued and asked to wait for a person on its worker;"
+                                    + " a node that interrupts cannot be queued"),
+                    details);
+        }
+        JsonNode handle = value.path("handle");
+        return new Done(
+                step.activation(),
+                step.input(),
+                value.has("output") ? value.get("output") : NullNode.getInstance(),
+                handle.isTextual() ? Optional.of(handle.asText()) : Optional.empty(),
+                details);
     }
 
     private boolean stopping() {
@@ -580,9 +776,16 @@ final class RunCoordinator {
     }
 
     private Completion execute(
-            Pending activation, NodeSpec spec, JsonNode input, Map<String, JsonNode> visibleOutputs) {
+            Pending activation,
+            NodeSpec spec,
+            JsonNode input,
+            Map<String, JsonNode> visibleOutputs,
+            @Nullable JsonNode delivered,
+            @Nullable JsonNode dispatchedPayload,
+            Map<String, JsonNode> details) {
         StepContext context = new StepContext(
                 runner,
+                this,
                 this.run.id(),
                 this.run.user(),
                 spec,
@@ -591,11 +794,27 @@ final class RunCoordinator {
                 this.run.input(),
                 variables,
                 visibleOutputs,
-                Optional.ofNullable(activation.resumeValue),
-                Optional.ofNullable(activation.interruptPayload),
+                Optional.ofNullable(delivered != null ? delivered : activation.resumeValue),
+                Optional.ofNullable(delivered != null ? dispatchedPayload : activation.interruptPayload),
                 events,
                 this::cancelRequested,
-                runLocals);
+                runLocals,
+                details);
+        if (spec.queued() && delivered == null && !activation.isResume()) {
+            ObjectNode work = Json.object();
+            work.set("input", input);
+            work.set("outputs", Json.mapper().valueToTree(visibleOutputs));
+            Optional<NodeResult> handed = context.dispatch(dev.weft.core.spi.StepDispatcher.NODE_KIND, work);
+            if (handed.isPresent()) {
+                return new Handed(
+                        activation,
+                        input,
+                        dev.weft.core.spi.StepDispatcher.NODE_KIND,
+                        work,
+                        context.details(),
+                        visibleOutputs);
+            }
+        }
         RetryPolicy policy = spec.retryPolicy();
         int attempt = 1;
         while (true) {
@@ -610,6 +829,14 @@ final class RunCoordinator {
                         new Done(activation, input, output.value(), output.handle(), context.details());
                     case NodeResult.Interrupt interrupt ->
                         new Interrupted(activation, input, interrupt.payload(), context.details());
+                    case NodeResult.Dispatched handed -> {
+                        if (!context.dispatched(handed)) {
+                            throw new IllegalStateException(
+                                    "node returned a Dispatched result that NodeContext.dispatch did not give it");
+                        }
+                        yield new Handed(
+                                activation, input, handed.kind(), handed.work(), context.details(), visibleOutputs);
+                    }
                 };
             } catch (RuntimeException | Error failure) {
                 if (policy.shouldRetry(attempt, failure)) {
@@ -674,6 +901,10 @@ final class RunCoordinator {
 
     private void apply(Completion completion) {
         Pending activation = completion.activation();
+        if (completion instanceof Handed handed) {
+            park(handed);
+            return;
+        }
         running.remove(activation.order);
         NodeSpec spec = graph.nodes().get(activation.nodeId);
         switch (completion) {
@@ -713,6 +944,7 @@ final class RunCoordinator {
                 waiting.add(new Waiting(spec.id(), activation.order, interrupted.input(), interrupted.payload()));
                 events.emit(Event.STEP_WAITING, spec.id(), activation.order, interrupted.payload());
             }
+            case Handed handed -> throw new IllegalStateException("parked above");
             case Failed failed -> {
                 recordFinished(
                         activation,
@@ -727,6 +959,24 @@ final class RunCoordinator {
         }
         lastCompleted = activation.order;
         checkpoint();
+    }
+
+    /** The step's work is at a worker: it stays in flight, and its outcome is applied when delivered. */
+    private void park(Handed handed) {
+        Pending activation = handed.activation();
+        Step queued = step(activation).withDetails(handed.details());
+        writes.add(new RunStore.Change.UpdateStep(queued, IN_FLIGHT));
+        steps.put(activation.order, queued);
+        Map<String, JsonNode> visible = handed.visibleOutputs() == outputs
+                ? java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outputs))
+                : handed.visibleOutputs();
+        Parked step = new Parked(activation, handed.input(), handed.kind(), handed.work(), handed.details(), visible);
+        JsonNode already = early.remove(activation.order);
+        if (already != null) {
+            resumeDispatched(step, already);
+        } else {
+            parked.put(activation.order, step);
+        }
     }
 
     private void route(Pending activation, NodeSpec spec, JsonNode output, Optional<String> chosen) {
@@ -884,6 +1134,8 @@ final class RunCoordinator {
             return runner.result(run.id());
         } finally {
             runner.released(run.id());
+            outstanding.clear();
+            runner.undispatching(run.id(), this);
         }
     }
 

@@ -36,6 +36,10 @@ public final class Runner {
     private final String owner;
     private final ProcessProbe processes;
     private final java.time.Duration leaseDuration;
+    private final Optional<dev.weft.core.spi.StepDispatcher> dispatcher;
+    /** This runner's runs with steps handed to workers whose outcome has not been delivered yet. */
+    private final Map<String, RunCoordinator> dispatching = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final java.util.Set<String> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** This runner's runs that are not in the store yet: their writer creates them (see WriteBuffer). */
     private final Map<String, WriteBuffer> uncreated = new java.util.concurrent.ConcurrentHashMap<>();
@@ -81,6 +85,9 @@ public final class Runner {
         this.leaseOwner = builder.leaseOwner == null ? LeaseOwner.ofThisProcess() : builder.leaseOwner;
         this.owner = leaseOwner.format();
         this.processes = builder.processes;
+        this.dispatcher = Optional.ofNullable(builder.dispatcher);
+        // Last, once the runner is whole: the dispatcher may deliver to it from now on.
+        dispatcher.ifPresent(d -> d.bind(this));
     }
 
     public static Builder builder() {
@@ -167,6 +174,11 @@ public final class Runner {
             throw new RunStateException("run '" + runId + "' is already " + run.status() + "; nothing to cancel");
         }
         store.requestCancel(runId);
+        RunCoordinator waitingForWorkers = dispatching.get(runId);
+        if (waitingForWorkers != null) {
+            // Nothing in this process runs those steps: the run need not wait for them to stop.
+            waitingForWorkers.abandonDispatched("the run was cancelled while the step was queued for a worker");
+        }
         if (creating != null) {
             // Its writer may not commit again for up to its delay; it would learn of this only then.
             creating.cancelRequested();
@@ -192,6 +204,37 @@ public final class Runner {
             }
         }
         return store.findRun(runId).orElse(run);
+    }
+
+    /**
+     * Delivers the outcome of a step whose work was handed to a worker ({@link NodeResult.Dispatched}):
+     * if this runner drives the run and the step still waits for it, the run goes on with it on
+     * another thread, and this returns true. A second delivery for the same step, or one for a run
+     * this runner does not drive (it finished, or another process took it over), is ignored, and this
+     * returns false. The outcome's shape is described by {@link dev.weft.core.spi.StepDispatcher};
+     * whoever delivers should deliver the outcome stored first (compare-and-set), so that every
+     * process agrees on it.
+     */
+    public boolean deliver(String runId, int stepOrder, JsonNode outcome) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(outcome, "outcome");
+        RunCoordinator coordinator = dispatching.get(runId);
+        return coordinator != null && coordinator.deliver(stepOrder, outcome);
+    }
+
+    /** The step dispatcher steps' work is handed to, if this runner has one. */
+    public Optional<dev.weft.core.spi.StepDispatcher> dispatcher() {
+        return dispatcher;
+    }
+
+    /** Remembers that {@code coordinator}'s run waits for an outcome from a worker. */
+    void dispatching(String runId, RunCoordinator coordinator) {
+        dispatching.put(runId, coordinator);
+    }
+
+    /** Forgets {@code coordinator}'s run: it waits for no worker any more. */
+    void undispatching(String runId, RunCoordinator coordinator) {
+        dispatching.remove(runId, coordinator);
     }
 
     /** The run as it now stands in the store, with its steps and outputs. */
@@ -501,6 +544,17 @@ public final class Runner {
         private java.time.Duration leaseDuration = java.time.Duration.ofSeconds(30);
         private @org.jspecify.annotations.Nullable LeaseOwner leaseOwner;
         private ProcessProbe processes = ProcessProbe.system();
+        private dev.weft.core.spi.@org.jspecify.annotations.Nullable StepDispatcher dispatcher;
+
+        /**
+         * Where steps' work is handed to worker processes: the work nodes dispatch ({@link
+         * NodeContext#dispatch}) and the nodes marked {@link NodeSpec.Builder#queued queued}. Without
+         * one (the default) every step runs in this process.
+         */
+        public Builder dispatcher(dev.weft.core.spi.StepDispatcher dispatcher) {
+            this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
+            return this;
+        }
 
         /** How to tell whether a process of this host still runs; the operating system's view by default. */
         public Builder processProbe(ProcessProbe processes) {

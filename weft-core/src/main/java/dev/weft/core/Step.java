@@ -115,6 +115,13 @@ public record Step(
                 details);
     }
 
+    /** The step with other {@code details}, as it stands otherwise. */
+    public Step withDetails(Map<String, JsonNode> details) {
+        return new Step(
+                runId, order, nodeId, name, type, status, attempt, pinned, input, output, error, startedAt, endedAt,
+                details);
+    }
+
     public Step pinnedWith(JsonNode input, JsonNode output, Instant at) {
         return new Step(
                 runId,

@@ -9,6 +9,7 @@ import java.util.function.BooleanSupplier;
 /** The {@link NodeContext} of one step. Used by the one thread that runs the step. */
 final class StepContext implements NodeContext {
     private final Runner runner;
+    private final RunCoordinator coordinator;
     private final String runId;
     private final Optional<String> user;
     private final NodeSpec spec;
@@ -22,11 +23,14 @@ final class StepContext implements NodeContext {
     private final EventSink events;
     private final BooleanSupplier cancelled;
     private final java.util.concurrent.ConcurrentMap<String, Object> runLocals;
-    private Map<String, JsonNode> details = Map.of();
+    private Map<String, JsonNode> details;
     private int attempt = 1;
+    /** The result {@link #dispatch} gave, if it handed the work to a worker. */
+    private NodeResult.@org.jspecify.annotations.Nullable Dispatched dispatched;
 
     StepContext(
             Runner runner,
+            RunCoordinator coordinator,
             String runId,
             Optional<String> user,
             NodeSpec spec,
@@ -39,8 +43,11 @@ final class StepContext implements NodeContext {
             Optional<JsonNode> interruptPayload,
             EventSink events,
             BooleanSupplier cancelled,
-            java.util.concurrent.ConcurrentMap<String, Object> runLocals) {
+            java.util.concurrent.ConcurrentMap<String, Object> runLocals,
+            Map<String, JsonNode> details) {
         this.runner = runner;
+        this.coordinator = coordinator;
+        this.details = details;
         this.runId = runId;
         this.user = user;
         this.spec = spec;
@@ -147,12 +154,25 @@ final class StepContext implements NodeContext {
 
     @Override
     public JsonNode once(String key, java.util.function.Supplier<JsonNode> call) {
-        String full = idempotencyKey() + "/" + NodeSpec.requireName(key, "idempotency key");
-        java.util.Optional<JsonNode> stored = runner.store().idempotentResult(full);
+        return once(runner.store(), idempotencyKey(), key, call);
+    }
+
+    /**
+     * {@link StepScope#once} over {@code store}: the result kept under {@code idempotencyKey/key}, the
+     * call made only when none is kept. A step's work does the same wherever it runs (here, or on a
+     * worker: {@link WorkerStep}), so a call made in one place is found in the other.
+     */
+    static JsonNode once(
+            dev.weft.core.spi.RunStore store,
+            String idempotencyKey,
+            String key,
+            java.util.function.Supplier<JsonNode> call) {
+        String full = idempotencyKey + "/" + NodeSpec.requireName(key, "idempotency key");
+        java.util.Optional<JsonNode> stored = store.idempotentResult(full);
         if (stored.isPresent()) {
             return stored.get();
         }
-        return runner.store().saveIdempotentResult(full, call.get());
+        return store.saveIdempotentResult(full, call.get());
     }
 
     @Override
@@ -163,5 +183,49 @@ final class StepContext implements NodeContext {
     @Override
     public TimeSource time() {
         return runner.time();
+    }
+
+    @Override
+    public Optional<NodeResult> dispatch(String kind, JsonNode work) {
+        NodeSpec.requireName(kind, "kind of work");
+        java.util.Objects.requireNonNull(work, "work");
+        Optional<dev.weft.core.spi.StepDispatcher> dispatcher = runner.dispatcher();
+        if (dispatcher.isEmpty()) {
+            return Optional.empty();
+        }
+        // Before the work is queued: a worker may deliver its outcome before this returns.
+        coordinator.expectDelivery(order);
+        dev.weft.core.spi.StepDispatcher.Dispatch answer;
+        try {
+            answer = dispatcher
+                    .get()
+                    .dispatch(new dev.weft.core.spi.StepDispatcher.DispatchedStep(
+                            runId, user, coordinator.graphId(), order, spec.id(), kind, work));
+        } catch (RuntimeException e) {
+            answer = new dev.weft.core.spi.StepDispatcher.Dispatch.Unavailable(
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode data = Json.object();
+        data.put("kind", kind);
+        switch (answer) {
+            case dev.weft.core.spi.StepDispatcher.Dispatch.Queued queued -> {
+                data.put("queue", queued.where());
+                record("queued", data);
+                emit(Event.STEP_QUEUED, data);
+                dispatched = new NodeResult.Dispatched(kind, work);
+                return Optional.of(dispatched);
+            }
+            case dev.weft.core.spi.StepDispatcher.Dispatch.Unavailable unavailable -> {
+                coordinator.dropExpectation(order);
+                data.put("reason", unavailable.reason());
+                emit(Event.STEP_INLINE, data);
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** Whether {@code result} is what {@link #dispatch} gave this step. */
+    boolean dispatched(NodeResult.Dispatched result) {
+        return dispatched == result;
     }
 }

@@ -229,6 +229,16 @@ final class WriteBuffer {
         }
     }
 
+    /** Whether anything has been written since the last transaction took the writes. */
+    boolean hasChanges() {
+        lock.lock();
+        try {
+            return !changes.isEmpty() || !heldEvents.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Tells the run, at its next commit, that it has been asked to stop. */
     void cancelRequested() {
         cancelRequested = true;

@@ -364,6 +364,22 @@ public final class PlanExecutor {
         return runner.resume(graph(plan), runId, decision.toJson());
     }
 
+    /**
+     * Makes the tool calls of a plan step that a runner with a step dispatcher queued ({@code work}, of
+     * kind {@value StepNode#QUEUED_KIND}), as a worker process does for it: each call with this
+     * executor's tool, its validation, timeout and retries, a non-idempotent tool's result kept under
+     * the step's idempotency key by {@code scope} ({@link dev.weft.core.StepScope#once}). Returns the
+     * value of the outcome to deliver back; a failed call is an entry of it, not an exception.
+     *
+     * @throws WeftException {@code E_TOOL_FAILED} if this executor has no such tool
+     */
+    public ObjectNode runQueued(JsonNode work, dev.weft.core.StepScope scope) {
+        return StepNode.runQueued(this, work, scope);
+    }
+
+    /** The kind of work a plan step's queued tool calls are dispatched as. */
+    public static final String QUEUED_KIND = StepNode.QUEUED_KIND;
+
     /** The join's summary of a completed plan run; empty while the run has not reached the join. */
     public static Optional<PlanSummary> summary(RunResult result) {
         JsonNode join = result.outputs().get(JOIN_NODE);

@@ -11,6 +11,7 @@ import dev.weft.core.Node;
 import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.RunError;
+import dev.weft.core.StepScope;
 import dev.weft.core.WeftException;
 import dev.weft.plan.internal.Nodes;
 import dev.weft.plan.internal.PlaceholderRefs;
@@ -157,6 +158,11 @@ final class StepNode implements Node {
     private NodeResult run(
             NodeContext context, PlanMode mode, ObjectNode answers, Set<String> approved, Set<String> rejected) {
         JsonNode payload = context.interruptPayload().orElse(NullNode.getInstance());
+        if (payload.path("type").asText().equals("queued")
+                && payload.path("kind").asText().equals(QUEUED_KIND)) {
+            return done(delivered(
+                    context, payload.path("work"), context.resumeValue().orElse(NullNode.getInstance())));
+        }
         Stage stage = payload.path("type").asText().equals("approval") && answers.isEmpty()
                 ? approvedCalls(payload)
                 : resolveAndPrepare(context, mode, answers);
@@ -167,6 +173,10 @@ final class StepNode implements Node {
         NodeResult waiting = gate(context, ready.tool(), ready.originalArgs(), ready.prepared(), approved, rejected);
         if (waiting != null) {
             return waiting;
+        }
+        Optional<NodeResult> queued = dispatch(context, ready, rejected);
+        if (queued.isPresent()) {
+            return queued.get();
         }
         List<StepOutcome> outcomes = ready.prepared().size() == 1
                 ? List.of(runOne(context, ready.tool(), ready.prepared().get(0), rejected))
@@ -439,37 +449,74 @@ final class StepNode implements Node {
         if (isIn(id, rejected)) {
             return StepOutcome.skipped(id, tool.name(), call.args(), "rejected");
         }
+        announce(context, tool, id, call.args());
+        Attempts done = attempts(executor, context, tool, id, call.args(), !id.equals(step.id()));
+        RuntimeException failure = done.failure();
+        return failure == null
+                ? committed(
+                        context,
+                        tool,
+                        id,
+                        call.args(),
+                        java.util.Objects.requireNonNull(done.result()),
+                        done.attempts(),
+                        done.ms(),
+                        done.replayed())
+                : failedCall(context, tool, id, call.args(), failure, done.attempts(), done.ms());
+    }
+
+    /** Seed 001's input table before a call, and {@code tool.called}. */
+    private static void announce(NodeContext context, Tool tool, String id, ObjectNode args) {
         if (!tool.chat()) {
             ObjectNode delta = Nodes.object(2);
             delta.put("stepId", id);
-            delta.put("text", inputTable(tool, call.args()));
+            delta.put("text", inputTable(tool, args));
             context.emit(PlanEvents.ASSISTANT_DELTA, delta);
         }
         ObjectNode called = Nodes.object(3);
         called.put("stepId", id);
         called.put("tool", tool.name());
-        called.set("args", call.args());
+        called.set("args", args);
         context.emit(PlanEvents.TOOL_CALLED, called);
+    }
+
+    /**
+     * The attempts at one call: its result, or the failure of its last attempt; with how many
+     * attempts it took, how long, and whether a non-idempotent call's result was found stored rather
+     * than made again.
+     */
+    record Attempts(
+            @org.jspecify.annotations.Nullable JsonNode result,
+            @org.jspecify.annotations.Nullable RuntimeException failure,
+            int attempts,
+            long ms,
+            boolean replayed) {}
+
+    /**
+     * Calls {@code tool} for call {@code id} (a child of the plan step when {@code child}) in {@code
+     * scope}, retrying transient failures as the executor's policy says: what a step does inline, and
+     * a worker does for a queued step. Past the gate: a high-risk call here was approved by a person.
+     */
+    static Attempts attempts(
+            PlanExecutor executor, StepScope scope, Tool tool, String id, ObjectNode args, boolean child) {
         long started = System.nanoTime();
         int attempt = 1;
-        // Past the gate: a high-risk call here was approved by a person.
-        ToolContext first = new ToolContext(context, id, 1, true, !id.equals(step.id()));
+        ToolContext first = new ToolContext(scope, id, 1, true, child);
         while (true) {
             ToolContext toolContext = attempt == 1 ? first : first.attempt(attempt);
             RuntimeException failure;
             try {
                 boolean[] invoked = {false};
                 JsonNode result = tool.idempotent()
-                        ? call(tool, call.args(), toolContext)
+                        ? call(executor, tool, args, toolContext)
                         // Stored as soon as it returns, before the step commits: a step run again after
                         // a crash finds the result rather than calling a second time.
                         : toolContext.once(ONCE_KEY, () -> {
                             invoked[0] = true;
-                            return call(tool, call.args(), toolContext);
+                            return call(executor, tool, args, toolContext);
                         });
                 tool.requireValidOutput(result);
-                return committed(
-                        context, tool, id, call.args(), result, attempt, started, !tool.idempotent() && !invoked[0]);
+                return new Attempts(result, null, attempt, millisSince(started), !tool.idempotent() && !invoked[0]);
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -481,22 +528,192 @@ final class StepNode implements Node {
                 retrying.put("attempt", attempt);
                 retrying.put("delayMs", delay.toMillis());
                 retrying.put("error", failure.getMessage());
-                context.emit(PlanEvents.TOOL_RETRYING, retrying);
+                scope.emit(PlanEvents.TOOL_RETRYING, retrying);
                 try {
-                    context.time().sleep(delay);
+                    scope.time().sleep(delay);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     failure = new WeftException(ErrorCode.E_CANCELLED, "interrupted while waiting to retry");
-                    return failedCall(context, tool, id, call.args(), failure, attempt, started);
+                    return new Attempts(null, failure, attempt, millisSince(started), false);
                 }
                 attempt++;
                 continue;
             }
-            return failedCall(context, tool, id, call.args(), failure, attempt, started);
+            return new Attempts(null, failure, attempt, millisSince(started), false);
         }
     }
 
-    private JsonNode call(Tool tool, ObjectNode args, ToolContext toolContext) {
+    private static long millisSince(long started) {
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    /** The kind of a plan step's queued work: its tool calls. */
+    static final String QUEUED_KIND = "weft.plan";
+
+    /**
+     * Hands the step's calls to a worker, when the run's runner has a step dispatcher and this
+     * executor can be found by name in another process (and its calls are not sent to a queue of its
+     * own choosing); empty when they are to be made here.
+     */
+    private Optional<NodeResult> dispatch(NodeContext context, Ready ready, Set<String> rejected) {
+        if (executor.queue() != StepQueue.inline() || executor.name().isEmpty()) {
+            return Optional.empty();
+        }
+        List<Prepared> toCall = ready.prepared().stream()
+                .filter(p -> !isIn(p.stepId(), rejected))
+                .toList();
+        if (toCall.isEmpty()) {
+            return Optional.empty();
+        }
+        ObjectNode work = Json.object();
+        work.put("executor", executor.name().get());
+        work.put("tool", ready.tool().name());
+        work.put("stepId", step.id());
+        work.set("args", ready.originalArgs());
+        ArrayNode calls = work.putArray("calls");
+        for (Prepared p : ready.prepared()) {
+            ObjectNode entry = calls.addObject();
+            entry.put("stepId", p.stepId());
+            entry.set("args", p.args());
+            if (isIn(p.stepId(), rejected)) {
+                entry.put("rejected", true);
+            }
+        }
+        Optional<NodeResult> handed = context.dispatch(QUEUED_KIND, work);
+        if (handed.isPresent()) {
+            for (Prepared p : toCall) {
+                announce(context, ready.tool(), p.stepId(), p.args());
+            }
+        }
+        return handed;
+    }
+
+    /**
+     * The calls of queued work ({@link #dispatch}) made here, on a worker, in {@code scope}: the value
+     * of its outcome, {@code {"calls": [{"stepId", "result" | "error", "attempts", "ms", "replayed"}]}}.
+     */
+    static ObjectNode runQueued(PlanExecutor executor, JsonNode work, StepScope scope) {
+        String toolName = work.path("tool").asText();
+        Tool tool = executor.tools()
+                .find(toolName)
+                .orElseThrow(() -> new WeftException(
+                        ErrorCode.E_TOOL_FAILED,
+                        "executor '" + executor.name().orElse("") + "' has no tool named '" + toolName + "'"));
+        String stepId = work.path("stepId").asText();
+        List<JsonNode> calls = new ArrayList<>();
+        work.path("calls").forEach(calls::add);
+        List<CompletableFuture<ObjectNode>> futures = new ArrayList<>();
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (JsonNode call : calls) {
+                if (calls.size() == 1) {
+                    futures.add(CompletableFuture.completedFuture(runQueuedCall(executor, scope, tool, stepId, call)));
+                } else {
+                    futures.add(CompletableFuture.supplyAsync(
+                            () -> runQueuedCall(executor, scope, tool, stepId, call), threads));
+                }
+            }
+        }
+        ObjectNode value = Json.object();
+        ArrayNode results = value.putArray("calls");
+        futures.forEach(f -> results.add(f.join()));
+        return value;
+    }
+
+    private static ObjectNode runQueuedCall(
+            PlanExecutor executor, StepScope scope, Tool tool, String stepId, JsonNode call) {
+        String id = call.path("stepId").asText();
+        ObjectNode out = Json.object();
+        out.put("stepId", id);
+        if (call.path("rejected").asBoolean(false)) {
+            out.put("rejected", true);
+            return out;
+        }
+        if (!call.path("args").isObject()) {
+            RunError error = new RunError(ErrorCode.E_ARGS_INVALID, "the queued call has no arguments object");
+            out.putObject("error").put("code", error.code().name()).put("message", error.message());
+            return out;
+        }
+        Attempts done = attempts(executor, scope, tool, id, (ObjectNode) call.get("args"), !id.equals(stepId));
+        if (done.failure() == null) {
+            out.set("result", done.result());
+            out.put("replayed", done.replayed());
+        } else {
+            RunError error = errorOf("tool '" + tool.name() + "'", done.failure());
+            out.putObject("error").put("code", error.code().name()).put("message", error.message());
+        }
+        out.put("attempts", done.attempts());
+        out.put("ms", done.ms());
+        return out;
+    }
+
+    /**
+     * The step's outcome from its worker's: each call committed or failed here as if made here (the
+     * worker's own events are already in the log), or every call failed with the queue's error when no
+     * worker could make them (the run was cancelled, the entry was dead-lettered).
+     */
+    private StepOutcome delivered(NodeContext context, JsonNode work, JsonNode outcome) {
+        String toolName = work.path("tool").asText();
+        Optional<Tool> found = executor.tools().find(toolName);
+        if (found.isEmpty()) {
+            return StepOutcome.failed(
+                    step.id(),
+                    toolName,
+                    work.path("args"),
+                    new RunError(ErrorCode.E_TOOL_FAILED, "step '" + step.id() + "': no tool named '" + toolName + "'"),
+                    0,
+                    0);
+        }
+        Tool tool = found.get();
+        JsonNode error = outcome.path("error");
+        Map<String, JsonNode> results = new java.util.HashMap<>();
+        outcome.path("value")
+                .path("calls")
+                .forEach(r -> results.put(r.path("stepId").asText(), r));
+        List<StepOutcome> outcomes = new ArrayList<>();
+        for (JsonNode call : work.path("calls")) {
+            String id = call.path("stepId").asText();
+            ObjectNode args = call.path("args").isObject() ? (ObjectNode) call.get("args") : Json.object();
+            if (call.path("rejected").asBoolean(false)) {
+                outcomes.add(StepOutcome.skipped(id, tool.name(), args, "rejected"));
+                continue;
+            }
+            JsonNode result = results.get(id);
+            JsonNode failure = error.isObject() ? error : result == null ? null : result.path("error");
+            if (result == null && failure == null) {
+                failure = Json.object()
+                        .put("code", ErrorCode.E_TOOL_FAILED.name())
+                        .put("message", "the worker's outcome has no result for call '" + id + "'");
+            }
+            int attempts = result == null ? 0 : result.path("attempts").asInt();
+            long ms = result == null ? 0 : result.path("ms").asLong();
+            if (failure != null && failure.isObject()) {
+                outcomes.add(failedCall(context, tool, id, args, failureOf(failure), attempts, ms));
+            } else {
+                outcomes.add(committed(
+                        context,
+                        tool,
+                        id,
+                        args,
+                        result.path("result"),
+                        attempts,
+                        ms,
+                        result.path("replayed").asBoolean(false)));
+            }
+        }
+        return combine(tool, work.path("args"), outcomes);
+    }
+
+    private static WeftException failureOf(JsonNode error) {
+        ErrorCode code;
+        try {
+            code = ErrorCode.valueOf(error.path("code").asText());
+        } catch (IllegalArgumentException e) {
+            code = ErrorCode.E_TOOL_FAILED;
+        }
+        return new WeftException(code, error.path("message").asText());
+    }
+
+    private static JsonNode call(PlanExecutor executor, Tool tool, ObjectNode args, ToolContext toolContext) {
         CompletableFuture<JsonNode> future = executor.queue().submit(new StepQueue.Invocation(tool, args, toolContext));
         try {
             return future.get(tool.timeout().toNanos(), TimeUnit.NANOSECONDS);
@@ -526,9 +743,8 @@ final class StepNode implements Node {
             ObjectNode args,
             JsonNode result,
             int attempts,
-            long started,
+            long ms,
             boolean replayed) {
-        long ms = (System.nanoTime() - started) / 1_000_000;
         ObjectNode succeeded = Nodes.object(5);
         succeeded.put("stepId", id);
         succeeded.put("tool", tool.name());
@@ -582,8 +798,7 @@ final class StepNode implements Node {
             ObjectNode args,
             RuntimeException failure,
             int attempts,
-            long started) {
-        long ms = (System.nanoTime() - started) / 1_000_000;
+            long ms) {
         RunError error = errorOf("tool '" + tool.name() + "'", failure);
         error = new RunError(error.code(), "step '" + id + "': " + error.message());
         ObjectNode failed = Json.object();

@@ -118,6 +118,14 @@ public final class WeftServer implements AutoCloseable {
         return routes;
     }
 
+    /**
+     * Wakes the event streams that follow run {@code runId}: another process (a server sharing the
+     * store, through Redis) committed events of it, which the streams then read from the store.
+     */
+    public void wake(String runId) {
+        backend.hub().wake(runId);
+    }
+
     /** The runner that drives the runs its requests start or continue. */
     public Runner runner() {
         return backend.runner();

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -24,7 +25,7 @@ import java.util.TreeSet;
  * configuration and CEL expression checked, every graph rule applied. Immutable and thread-safe.
  */
 public final class Workflow {
-    private static final Set<String> COMMON_CONFIG = Set.of("maxVisits", "retry");
+    private static final Set<String> COMMON_CONFIG = Set.of("maxVisits", "retry", "queued");
     private static final Set<String> RETRY_FIELDS =
             Set.of("maxAttempts", "initialDelayMs", "maxDelayMs", "multiplier", "jitter");
 
@@ -112,6 +113,19 @@ public final class Workflow {
         config.optionalLong("maxVisits", 1)
                 .ifPresent(limit -> spec.maxVisits(Math.toIntExact(Math.min(limit, Integer.MAX_VALUE))));
         config.optional("retry").ifPresent(retry -> spec.retry(retryPolicy(config, retry)));
+        Optional<JsonNode> queued = config.optional("queued");
+        if (queued.isPresent()) {
+            if (!queued.get().isBoolean()) {
+                throw config.problem("queued", "must be true or false");
+            }
+            if (queued.get().asBoolean() && !type.queueable()) {
+                throw config.problem(
+                        "queued",
+                        "cannot be true for a node of type '" + type.name()
+                                + "': it waits for a person, and a queued node runs on a worker");
+            }
+            spec.queued(queued.get().asBoolean());
+        }
         return spec.build();
     }
 

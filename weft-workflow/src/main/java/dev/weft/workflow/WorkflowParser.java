@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
 public final class WorkflowParser {
     private static final Set<String> WORKFLOW_FIELDS =
             Set.of("id", "name", "description", "variables", "nodes", "connections");
-    private static final Set<String> NODE_FIELDS = Set.of("id", "type", "name", "config", "position", "description");
+    private static final Set<String> NODE_FIELDS =
+            Set.of("id", "type", "name", "config", "position", "description", "queued");
     private static final Set<String> CONNECTION_FIELDS =
             Set.of("source", "target", "sourceHandle", "targetHandle", "id", "label");
 
@@ -107,6 +108,19 @@ public final class WorkflowParser {
                         problems.add(label + ": config must be an object");
                     } else {
                         configObject = (ObjectNode) config;
+                    }
+                }
+                JsonNode queued = node.get("queued");
+                if (queued != null && !queued.isNull()) {
+                    if (!queued.isBoolean()) {
+                        problems.add(label + ": queued must be true or false");
+                    } else if (configObject.has("queued")
+                            && !configObject.get("queued").equals(queued)) {
+                        problems.add(label + ": queued is " + queued + " but config.queued is "
+                                + configObject.get("queued") + "; say it once");
+                    } else if (queued.asBoolean()) {
+                        // Kept in the configuration, where the compiler reads it and a stored definition keeps it.
+                        configObject = configObject.deepCopy().put("queued", true);
                     }
                 }
                 if (problems.size() == before && nodeId != null && type != null && name != null) {

@@ -245,7 +245,7 @@ final class WorkflowTest {
     void rejectsConfigurationAFieldTheTypeDoesNotHave() {
         assertThat(invalid(single("delay", "{\"ms\": 5, \"msec\": 5}")).getMessage())
                 .isEqualTo("node 'n': config.msec is not a setting of type 'delay' (its settings: maxVisits, ms,"
-                        + " retry)");
+                        + " queued, retry)");
     }
 
     @Test

@@ -25,8 +25,13 @@ public final class StandardNodeTypes {
         return List.of(TRIGGER, CONDITION, GUARDRAIL, TRANSFORM, DELAY, APPROVAL);
     }
 
-    private record Simple(String name, Set<String> configFields, Function<NodeConfig, NodeSpec.Builder> factory)
+    private record Simple(
+            String name, Set<String> configFields, Function<NodeConfig, NodeSpec.Builder> factory, boolean queueable)
             implements NodeType {
+        Simple(String name, Set<String> configFields, Function<NodeConfig, NodeSpec.Builder> factory) {
+            this(name, configFields, factory, true);
+        }
+
         @Override
         public NodeSpec.Builder create(NodeConfig config) {
             return factory.apply(config);
@@ -89,20 +94,24 @@ public final class StandardNodeTypes {
     });
 
     /** Pauses the run; its output is the value the run is resumed with. */
-    static final NodeType APPROVAL = new Simple("approval", Set.of("message"), config -> {
-        String message = config.optionalString("message").orElse("approval needed");
-        return config.spec(context -> {
-            if (context.resumeValue().isPresent()) {
-                return NodeResult.output(context.resumeValue().get());
-            }
-            ObjectNode payload = Json.object();
-            payload.put("type", "approval");
-            payload.put("node", context.nodeId());
-            payload.put("message", message);
-            payload.set("input", context.input());
-            return NodeResult.interrupt(payload);
-        });
-    });
+    static final NodeType APPROVAL = new Simple(
+            "approval",
+            Set.of("message"),
+            config -> {
+                String message = config.optionalString("message").orElse("approval needed");
+                return config.spec(context -> {
+                    if (context.resumeValue().isPresent()) {
+                        return NodeResult.output(context.resumeValue().get());
+                    }
+                    ObjectNode payload = Json.object();
+                    payload.put("type", "approval");
+                    payload.put("node", context.nodeId());
+                    payload.put("message", message);
+                    payload.set("input", context.input());
+                    return NodeResult.interrupt(payload);
+                });
+            },
+            false);
 
     private static boolean bool(Expression expression, JsonNode value) {
         if (!value.isBoolean()) {

@@ -25,4 +25,12 @@ public interface NodeType {
      * @throws dev.weft.core.GraphInvalidException naming the node and field for a bad configuration
      */
     NodeSpec.Builder create(NodeConfig config);
+
+    /**
+     * Whether a node of this type may say {@code "queued": true} and run on a worker process: not a
+     * type whose nodes wait for a person (an interrupt cannot be raised on a worker). True by default.
+     */
+    default boolean queueable() {
+        return true;
+    }
 }

@@ -1,0 +1,345 @@
+package dev.weft.bench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.Json;
+import dev.weft.core.RunResult;
+import dev.weft.core.RunStatus;
+import dev.weft.core.Runner;
+import dev.weft.core.spi.RunStore;
+import dev.weft.plan.PlanExecutor;
+import dev.weft.plan.PlanParser;
+import dev.weft.plan.PlanRequest;
+import dev.weft.plan.StepOutcome;
+import dev.weft.redis.RedisSteps;
+import dev.weft.redis.RedisUrl;
+import dev.weft.redis.StreamNames;
+import dev.weft.redis.Worker;
+import dev.weft.redis.testing.RedisServer;
+import dev.weft.redis.testing.TestExecutors;
+import dev.weft.redis.testing.WorkerMain;
+import dev.weft.store.Stores;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.params.XReadGroupParams;
+import redis.clients.jedis.resps.StreamEntry;
+
+/**
+ * {@code weft-bench workers}: steps run by worker processes through Redis Streams, on the embedded
+ * PostgreSQL and a Redis server ({@code redis-server}) the benchmark starts itself. Measures the
+ * floor (bare {@code XADD}/{@code XREADGROUP}/{@code XACK} with the same client) and Weft's whole
+ * cost per queued step; the time of 10,000 steps whose tools wait 50 ms inline in one process and with
+ * 1, 2 and 4 worker processes; and a run in which a worker is killed. Prints a table, then one {@code
+ * key=value} line per figure.
+ */
+final class WorkersBenchmark {
+    private static final int STEPS_PER_RUN = 10;
+
+    private WorkersBenchmark() {}
+
+    static void run(String[] args) {
+        boolean quick = false;
+        int concurrency = 32;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--concurrency" -> {
+                    if (i + 1 == args.length || !args[i + 1].matches("[1-9][0-9]{0,3}")) {
+                        throw new UsageException("workers: --concurrency takes a number from 1 to 9999");
+                    }
+                    concurrency = Integer.parseInt(args[++i]);
+                }
+                default ->
+                    throw new UsageException("workers: unknown option '" + args[i] + "' (--quick, --concurrency N)");
+            }
+        }
+        try {
+            measure(quick, concurrency);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("the workers benchmark failed: " + e, e);
+        }
+    }
+
+    private static void measure(boolean quick, int concurrency) throws Exception {
+        int steps = quick ? 1_000 : 10_000;
+        int floorEntries = quick ? 2_000 : 10_000;
+        if (quick) {
+            System.out.println("workers: --quick: " + steps + " steps per mode instead of 10000, " + floorEntries
+                    + " entries for the floor; the figures are rougher");
+        }
+        try (RedisServer redis = RedisServer.start()) {
+            double floor = floorMicros(redis.url(), floorEntries);
+            double weft = weftMicros(redis.url(), floorEntries);
+            Map<String, Double> seconds = new java.util.LinkedHashMap<>();
+            seconds.put("inline", inlineSeconds(steps));
+            for (int workers : new int[] {1, 2, 4}) {
+                seconds.put(Integer.toString(workers), workerSeconds(redis.url(), workers, concurrency, steps));
+            }
+            Killed killed = killed(redis.url(), quick ? 400 : 2_000, concurrency);
+
+            System.out.println();
+            System.out.printf("%-44s %12s%n", "queue cost per step", "µs");
+            System.out.printf("%-44s %12.1f%n", "floor: bare XADD/XREADGROUP/XACK (Jedis)", floor);
+            System.out.printf(
+                    "%-44s %12.1f  (%.1f × the floor)%n",
+                    "Weft: a queued step, whole (PostgreSQL)", weft, weft / floor);
+            System.out.println();
+            System.out.printf("%-44s %10s %12s%n", steps + " steps of 50 ms", "seconds", "steps/s");
+            for (Map.Entry<String, Double> mode : seconds.entrySet()) {
+                String label = mode.getKey().equals("inline")
+                        ? "inline, one process"
+                        : mode.getKey() + " worker process" + (mode.getKey().equals("1") ? "" : "es") + " ×"
+                                + concurrency;
+                System.out.printf("%-44s %10.2f %12.0f%n", label, mode.getValue(), steps / mode.getValue());
+            }
+            System.out.printf(
+                    "1 → 2 workers: %.2f×, 1 → 4 workers: %.2f×%n",
+                    seconds.get("1") / seconds.get("2"), seconds.get("1") / seconds.get("4"));
+            System.out.println();
+            System.out.println("a worker killed mid-run: " + killed.steps + " steps, " + killed.completedOnce
+                    + " completed once, " + killed.duplicated + " tool calls made again (their effect was not), "
+                    + killed.lost + " lost");
+            System.out.println();
+            System.out.printf(
+                    "workers floor_us_per_entry=%.1f weft_us_per_entry=%.1f ratio=%.2f%n", floor, weft, weft / floor);
+            for (Map.Entry<String, Double> mode : seconds.entrySet()) {
+                System.out.printf("workers mode=%s steps=%d seconds=%.2f%n", mode.getKey(), steps, mode.getValue());
+            }
+            System.out.printf(
+                    "workers killed=1 steps=%d completed_once=%d duplicated=%d lost=%d%n",
+                    killed.steps, killed.completedOnce, killed.duplicated, killed.lost);
+        }
+    }
+
+    /** Bare Redis: a producer adds {@code entries} one XADD each, a consumer reads them in the group and acks each. */
+    private static double floorMicros(String url, int entries) throws Exception {
+        String stream = "floor:" + System.nanoTime();
+        try (RedisClient client = RedisClient.create(URI.create(url))) {
+            client.xgroupCreate(stream, "g", new StreamEntryID(0, 0), true);
+            long started = System.nanoTime();
+            Thread producer = Thread.ofVirtual().start(() -> {
+                for (int i = 0; i < entries; i++) {
+                    client.xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("run", "r", "step", Integer.toString(i)));
+                }
+            });
+            int acked = 0;
+            while (acked < entries) {
+                List<Map.Entry<String, List<StreamEntry>>> read = client.xreadGroup(
+                        "g",
+                        "c",
+                        XReadGroupParams.xReadGroupParams().count(100).block(1000),
+                        Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+                if (read == null) {
+                    continue;
+                }
+                for (StreamEntry entry : read.get(0).getValue()) {
+                    client.xack(stream, "g", entry.getID());
+                    acked++;
+                }
+            }
+            producer.join();
+            long elapsed = System.nanoTime() - started;
+            client.del(stream);
+            return elapsed / 1000.0 / entries;
+        }
+    }
+
+    private static ObjectNode plan(int steps, long ms, Optional<Path> log) {
+        ObjectNode plan = Json.object();
+        plan.put("intentType", "bench");
+        plan.put("confidence", 1);
+        ArrayNode array = plan.putArray("plan");
+        for (int i = 1; i <= steps; i++) {
+            ObjectNode step = array.addObject();
+            step.put("id", "s" + i);
+            step.put("capability", "test");
+            step.put("action", "sleep");
+            ObjectNode constraints = step.putObject("constraints").put("ms", ms);
+            log.ifPresent(l -> constraints.put("log", l.toString()));
+        }
+        return plan;
+    }
+
+    /** Starts {@code steps / STEPS_PER_RUN} runs at once and waits for them; the seconds it took. */
+    private static double runAll(Runner runner, int steps, long ms, Optional<Path> log) throws Exception {
+        PlanExecutor executor = TestExecutors.executor();
+        var plan = PlanParser.fromJson(plan(STEPS_PER_RUN, ms, log));
+        long started = System.nanoTime();
+        List<Runner.RunHandle> handles = new ArrayList<>();
+        for (int i = 0; i < steps / STEPS_PER_RUN; i++) {
+            handles.add(executor.start(runner, plan, PlanRequest.auto(Json.object())));
+        }
+        for (Runner.RunHandle handle : handles) {
+            RunResult result = handle.result().get(30, TimeUnit.MINUTES);
+            if (result.status() != RunStatus.COMPLETED) {
+                throw new IllegalStateException("run " + result.runId() + " ended " + result.status());
+            }
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    private static final AtomicLong SCHEMAS = new AtomicLong();
+
+    private static String freshPostgres() {
+        return DurableStores.postgresUrl("bench_workers_" + SCHEMAS.incrementAndGet());
+    }
+
+    /** Weft's whole cost per queued step: no-op steps through RedisSteps and an in-process worker. */
+    private static double weftMicros(String url, int entries) throws Exception {
+        String db = freshPostgres();
+        try (RunStore store = Stores.open(Optional.of(db), Map.of())) {
+            StreamNames names = new StreamNames("bench" + System.nanoTime());
+            try (RedisSteps queue = RedisSteps.builder(RedisUrl.parse(url), store)
+                            .names(names)
+                            .build();
+                    Worker worker = Worker.builder(RedisUrl.parse(url), store)
+                            .names(names)
+                            .concurrency(64)
+                            .executors(name -> Optional.of(TestExecutors.executor()))
+                            .build()
+                            .start()) {
+                Runner runner = Runner.builder().store(store).dispatcher(queue).build();
+                runAll(runner, Math.min(entries, 500), 0, Optional.empty());
+                double micros = runAll(runner, entries, 0, Optional.empty()) * 1e6 / entries;
+                if (worker.status().done() < entries) {
+                    throw new IllegalStateException(
+                            "the worker ran " + worker.status().done() + " steps of " + entries);
+                }
+                return micros;
+            }
+        }
+    }
+
+    private static double inlineSeconds(int steps) throws Exception {
+        try (RunStore store = Stores.open(Optional.of(freshPostgres()), Map.of())) {
+            Runner runner = Runner.builder().store(store).build();
+            runAll(runner, Math.min(steps, 500), 50, Optional.empty());
+            return runAll(runner, steps, 50, Optional.empty());
+        }
+    }
+
+    private static double workerSeconds(String url, int count, int concurrency, int steps) throws Exception {
+        String db = freshPostgres();
+        List<Process> workers = new ArrayList<>();
+        try (RunStore store = Stores.open(Optional.of(db), Map.of());
+                RedisSteps queue =
+                        RedisSteps.builder(RedisUrl.parse(url), store).build()) {
+            for (int i = 0; i < count; i++) {
+                workers.add(startWorker(url, db, concurrency, new ArrayList<>()));
+            }
+            Runner runner = Runner.builder().store(store).dispatcher(queue).build();
+            runAll(runner, Math.min(steps, 200), 50, Optional.empty());
+            return runAll(runner, steps, 50, Optional.empty());
+        } finally {
+            workers.forEach(WorkersBenchmark::stop);
+        }
+    }
+
+    private record Killed(int steps, int completedOnce, int duplicated, int lost) {}
+
+    /** Two workers; one is killed with SIGKILL a second in; every step's completion and effect counted. */
+    private static Killed killed(String url, int steps, int concurrency) throws Exception {
+        String db = freshPostgres();
+        Path dir = Files.createTempDirectory("weft-bench-killed");
+        Path log = dir.resolve("effects.log");
+        List<Process> workers = new ArrayList<>();
+        try (RunStore store = Stores.open(Optional.of(db), Map.of());
+                RedisSteps queue =
+                        RedisSteps.builder(RedisUrl.parse(url), store).build()) {
+            for (int i = 0; i < 2; i++) {
+                workers.add(startWorker(url, db, concurrency, new ArrayList<>()));
+            }
+            Runner runner = Runner.builder().store(store).dispatcher(queue).build();
+            PlanExecutor executor = TestExecutors.executor();
+            var plan = PlanParser.fromJson(plan(STEPS_PER_RUN, 50, Optional.of(log)));
+            List<Runner.RunHandle> handles = new ArrayList<>();
+            for (int i = 0; i < steps / STEPS_PER_RUN; i++) {
+                handles.add(executor.start(runner, plan, PlanRequest.auto(Json.object())));
+            }
+            Thread.sleep(1000);
+            workers.get(0).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            int completedOnce = 0;
+            for (Runner.RunHandle handle : handles) {
+                RunResult result = handle.result().get(10, TimeUnit.MINUTES);
+                for (StepOutcome outcome : PlanExecutor.outcomes(result).values()) {
+                    long committed = store.events(result.runId()).stream()
+                            .filter(e -> e.type().equals("tool.succeeded")
+                                    && e.data().path("stepId").asText().equals(outcome.stepId()))
+                            .count();
+                    if (outcome.status() == StepOutcome.Status.SUCCEEDED && committed == 1) {
+                        completedOnce++;
+                    }
+                }
+            }
+            Map<String, Integer> calls = new HashMap<>();
+            if (Files.exists(Path.of(log + ".calls"))) {
+                for (String key : Files.readAllLines(Path.of(log + ".calls"))) {
+                    calls.merge(key, 1, Integer::sum);
+                }
+            }
+            int duplicated = calls.values().stream().mapToInt(n -> n - 1).sum();
+            return new Killed(steps, completedOnce, duplicated, steps - completedOnce);
+        } finally {
+            workers.forEach(WorkersBenchmark::stop);
+        }
+    }
+
+    private static Process startWorker(String url, String db, int concurrency, List<String> output) throws Exception {
+        Process process = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-Xmx512m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        WorkerMain.class.getName(),
+                        url,
+                        db,
+                        Integer.toString(concurrency),
+                        "5000",
+                        "5")
+                .redirectErrorStream(true)
+                .start();
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String first = lines.readLine();
+        if (first == null || !first.startsWith("ready ")) {
+            throw new IllegalStateException("a worker did not start: " + first);
+        }
+        Thread.ofVirtual().start(() -> {
+            try {
+                lines.lines().forEach(output::add);
+            } catch (java.io.UncheckedIOException e) {
+                // the worker was stopped
+            }
+        });
+        return process;
+    }
+
+    private static void stop(Process process) {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
