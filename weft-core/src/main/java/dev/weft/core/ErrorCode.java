@@ -44,5 +44,15 @@ public enum ErrorCode {
     /** The server is stopping and takes no new work. */
     E_UNAVAILABLE,
     /** The server failed in a way it did not expect; the message says where. */
-    E_INTERNAL
+    E_INTERNAL,
+    /** The shop's policy does not allow what a concierge tool was asked (cancel an order that is not pending, …). */
+    E_POLICY,
+    /** A specialist asked for tools in its second pass, which must answer from the first pass's results. */
+    E_PASS2_TOOL_REQUEST,
+    /** A specialist asked for a tool that is not in its list of allowed tools. */
+    E_TOOL_NOT_ALLOWED,
+    /** A conversation's state does not fit its JSON Schema; it was not saved. */
+    E_STATE_INVALID,
+    /** A specialist's reply to the customer is empty. */
+    E_EMPTY_REPLY
 }
