@@ -1003,6 +1003,7 @@ public final class ShopTools {
         ObjectNode json = Json.object();
         json.put("position", item.position());
         json.put("productId", product.id());
+        json.put("category", product.category());
         json.put("product", product.name());
         json.put("productHe", product.nameHe());
         json.put("variantId", variant.id());
@@ -1014,6 +1015,7 @@ public final class ShopTools {
     private static ObjectNode variantJson(Product product, Variant variant) {
         ObjectNode json = Json.object();
         json.put("productId", product.id());
+        json.put("category", product.category());
         json.put("product", product.name());
         json.put("productHe", product.nameHe());
         json.put("variantId", variant.id());

@@ -46,22 +46,39 @@ public final class Words {
         return c >= 0x05D0 && c <= 0x05EA;
     }
 
-    /** {@code he} when the text has more Hebrew letters than Latin ones, {@code en} when it has Latin ones, else empty. */
+    private static final Set<String> ENGLISH_FUNCTION_WORDS = Set.of(
+            "i", "i'm", "i'd", "i've", "my", "me", "the", "a", "an", "is", "are", "was", "to", "of", "and", "or", "for",
+            "in", "on", "it", "it's", "this", "that", "what", "where", "when", "how", "can", "could", "would", "please",
+            "want", "like", "do", "you", "your", "hi", "hello", "hey", "yes", "no", "not", "with", "from", "order");
+
+    /**
+     * The language a message is written in: {@code he} or {@code en}, by its words — Hebrew words against
+     * English ones, where capitalized English words other than the common ones are names (of products, of
+     * people) and say nothing of the language, nor do emails, ids ("W1002") and sizes. Empty when the
+     * message says too little to tell (an email, an id, one English word such as "ok"), so that the
+     * conversation's language holds.
+     */
     public static java.util.Optional<String> language(String text) {
+        String words = text.replaceAll("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+", " ")
+                .replaceAll("(?i)\\b[WVPCRTX]-?\\d{2,}\\b", " ")
+                .replaceAll("\\b(?:XL|S|M|L|\\d+(?:ml|mm|L))\\b", " ");
         int hebrew = 0;
-        int latin = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (isHebrewLetter(c)) {
+        int english = 0;
+        for (Token token : tokens(words)) {
+            String word = token.text();
+            if (token.isHebrew()) {
                 hebrew++;
-            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-                latin++;
+            } else if (word.chars().anyMatch(Character::isLetter)) {
+                boolean common = ENGLISH_FUNCTION_WORDS.contains(word.toLowerCase(java.util.Locale.ROOT));
+                if (common || !Character.isUpperCase(word.charAt(0))) {
+                    english++;
+                }
             }
         }
-        if (hebrew == 0 && latin == 0) {
+        if (hebrew == 0 && english <= 1) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(hebrew >= latin || hebrew >= 3 ? "he" : "en");
+        return java.util.Optional.of(hebrew >= english ? "he" : "en");
     }
 
     private static final String PREFIXES = "והבלמשכ";

@@ -1,0 +1,698 @@
+package dev.weft.concierge.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.concierge.Goal;
+import dev.weft.concierge.shop.Product;
+import dev.weft.concierge.shop.Words;
+import dev.weft.concierge.spi.Planner;
+import dev.weft.concierge.spi.PlannerInput;
+import dev.weft.core.Json;
+import dev.weft.core.StepScope;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The planner that needs no model: rules over the words of a message, in English and Hebrew. It reads
+ * what the message gives (an email, a name and postcode, order ids, the item and the variant wanted,
+ * products and quantities, an address, a reason) and picks the goal by the words that say what the
+ * customer wants, the strongest first (a person, a cancellation, an exchange, a return, an address, a
+ * complaint, an order's status, buying, a price, finding a product, small talk); a message that says no
+ * goal of its own (an email, "the blue one", "W1002") continues the goal on hand. Thread-safe.
+ */
+public final class OfflinePlanner implements Planner {
+    private static final Pattern EMAIL = Pattern.compile("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+");
+    private static final Pattern ORDER_ID = Pattern.compile("(?i)(?<![\\w@.])#?W[- ]?(\\d{4,})\\b");
+    private static final Pattern ORDER_NUMBER = Pattern.compile(
+            "(?i)(?:order|הזמנה|להזמנה|בהזמנה|מהזמנה|ההזמנה|הזמנת)\\s*(?:number|no\\.?|num|#|מספר|מס['׳]?)?\\s*#?\\s*(\\d{4,})\\b");
+    private static final Pattern HASH_NUMBER = Pattern.compile("(?<![\\w@.])#(\\d{4,})\\b");
+    private static final Pattern VARIANT_ID = Pattern.compile("(?i)\\bV(\\d{4})\\b");
+    private static final Pattern POSTCODE_AFTER_WORD = Pattern.compile(
+            "(?i)(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|מ\\.?ק\\.?)\\s*(?:is|:|הוא|-)?\\s*(\\d{5}|\\d{7})\\b");
+    private static final Pattern POSTCODE = Pattern.compile("(?<![\\w#$.@-])(\\d{5}|\\d{7})(?![\\w@.])");
+    private static final Pattern NAME_EN = Pattern.compile(
+            "(?i)\\b(?:my name is|my name's|name is|name's|name:|i am|i'm|im|this is|it's|its)\\s+([\\p{L}'’.-]+(?:\\s+[\\p{L}'’.-]+){0,3})");
+    private static final Pattern NAME_HE = Pattern.compile(
+            "(?:שמי|השם שלי(?:\\s+הוא|\\s+היא)?|קוראים לי|אני|שם:)\\s*[:\\-]?\\s*([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
+
+    private static final Set<String> NAME_STOP = Set.of(
+            "and", "my", "zip", "zipcode", "postcode", "postal", "post", "code", "from", "with", "at", "in", "the",
+            "i", "email", "order", "want", "would", "need", "looking", "calling", "here", "trying", "not", "just", "so",
+            "ו", "מיקוד", "ומיקוד", "המיקוד", "שלי", "רוצה", "מבקש", "מבקשת", "צריך", "צריכה", "מחפש", "מחפשת", "גר",
+            "גרה", "מ", "עם", "לא", "הזמנה", "הזמנתי", "המייל", "מייל", "אימייל", "והמיקוד", "והמייל", "פונה", "כותב",
+            "כותבת", "זה", "זו", "לקוח", "לקוחה", "כאן", "פה", "מתקשר", "מתקשרת", "בקשר", "יכול", "יכולה");
+
+    // ---------------------------------------------------------------- goal words
+
+    private static final Phrases HUMAN = Phrases.of(
+            "human", "real person", "a person", "live agent", "agent", "representative", "someone real",
+            "talk to someone", "speak to someone", "speak with someone", "talk with someone", "customer service",
+            "manager", "operator", "supervisor", "human being", "נציג", "נציגה", "נציגת", "בן אדם", "אדם אמיתי",
+            "נציג שירות", "אנושי", "מנהל", "לדבר עם מישהו", "לדבר עם אדם", "מוקד");
+    private static final Phrases CANCEL = Phrases.of(
+            "cancel", "cancellation", "call off", "no longer want the order", "stop my order", "stop the order",
+            "revoke", "cancelling", "canceling", "בטל", "לבטל", "תבטל", "תבטלי", "ביטול", "מבטל", "מבטלת", "בטלו",
+            "אבטל", "לבטלה", "לבטלו", "בטלי");
+    private static final Phrases EXCHANGE = Phrases.of(
+            "exchange", "exchanging", "swap", "replace", "replacement", "different size", "different color",
+            "different colour", "another size", "another color", "another colour", "other size", "other color",
+            "bigger size", "smaller size", "larger size", "size up", "size down", "change the size", "change the color",
+            "change the colour", "change size", "change color", "instead", "להחליף", "החלפה", "החלף", "תחליף",
+            "תחליפי", "אחליף", "מחליף", "מחליפה", "החלפת", "מידה אחרת", "צבע אחר", "מידה גדולה", "מידה קטנה",
+            "במקום", "לשנות את המידה", "לשנות את הצבע", "לשנות מידה", "לשנות צבע");
+    private static final Phrases RETURN = Phrases.of(
+            "return", "returning", "send back", "send it back", "sending back", "send them back", "refund",
+            "money back", "get my money", "להחזיר", "החזרה", "החזר", "החזרת", "אחזיר", "תחזיר", "מחזיר", "מחזירה",
+            "החזרתי", "להחזירו", "להחזירם", "החזיר", "זיכוי", "לזכות", "הכסף בחזרה", "את הכסף");
+    private static final Phrases ADDRESS = Phrases.of(
+            "address", "ship it to", "ship to", "deliver to", "deliver it to", "send it to", "moved",
+            "shipping address", "delivery address", "כתובת", "כתובתי", "הכתובת", "לשלוח ל", "עברתי דירה",
+            "כתובת המשלוח", "כתובת למשלוח", "לשלוח את ההזמנה ל", "שתגיע ל");
+    private static final Phrases TICKET = Phrases.of(
+            "complaint", "complain", "problem", "issue", "broken", "damaged", "defective", "faulty", "doesn't work",
+            "does not work", "not working", "stopped working", "missing", "wrong item", "ticket", "scratched", "torn",
+            "cracked", "never arrived", "report", "dented", "leaking", "leaks", "תלונה", "להתלונן", "בעיה", "תקלה",
+            "שבור", "שבורה", "שבורים", "פגום", "פגומה", "פגומים", "לא עובד", "לא עובדת", "לא עובדים",
+            "הפסיק לעבוד", "הפסיקה לעבוד", "חסר", "חסרה", "קרוע", "קרועה", "פנייה", "כרטיס תמיכה", "מקולקל",
+            "מקולקלת", "פריט שגוי", "שגוי", "סדוק", "סדוקה", "נשבר", "נשברה", "דולף");
+    private static final Phrases STATUS = Phrases.of(
+            "status", "where is", "where's", "wheres", "track", "tracking", "when will", "arrive", "arriving",
+            "arrived", "shipped", "order details", "my orders", "what did i order", "check on", "update on", "look up",
+            "details of", "details on", "what's happening", "whats happening", "what happened", "סטטוס", "מצב",
+            "איפה", "מתי", "מעקב", "הגיעה", "הגיע", "תגיע", "יגיע", "נשלחה", "נשלח", "ההזמנות שלי", "פרטי ההזמנה",
+            "מה עם", "מה קורה עם", "עדכון", "לבדוק את", "לבדוק מה", "פרטים על");
+    private static final Phrases BUY = Phrases.of(
+            "buy", "purchase", "place an order", "place the order", "place a new order", "want to order",
+            "like to order", "love to order", "can i order", "could i order", "i'll take", "i will take", "get me",
+            "order me", "add to cart", "i'll buy", "לקנות", "להזמין", "אזמין", "אקנה", "רכישה", "לרכוש", "אני לוקח",
+            "אני לוקחת", "תזמין לי", "תזמיני לי", "אשמח להזמין", "אשמח לקנות", "הזמנה חדשה");
+    private static final Phrases PRICE = Phrases.of(
+            "how much", "price", "prices", "pricing", "cost", "costs", "quote", "total for", "what would it be",
+            "what's the total", "whats the total", "כמה עולה", "כמה עולים", "כמה עולות", "כמה זה", "כמה יעלה",
+            "כמה יעלו", "כמה תעלה", "מחיר", "מחירים", "הצעת מחיר", "עלות", "כמה זה יוצא", "מה המחיר", "כמה יוצא",
+            "כמה יצא");
+    private static final Phrases FIND = Phrases.of(
+            "do you have", "do you sell", "do you carry", "looking for", "look for", "search", "show me", "in stock",
+            "available", "availability", "recommend", "have any", "got any", "what kind", "selling", "browse",
+            "catalog", "catalogue", "what do you sell", "יש לכם", "יש לך", "יש לכן", "מחפש", "מחפשת", "מחפשים",
+            "במלאי", "זמין", "זמינה", "זמינים", "תראה לי", "תראי לי", "להראות", "ממליץ", "ממליצה", "מה יש",
+            "מוכרים", "קטלוג", "אפשר לראות");
+    private static final Phrases GREETING = Phrases.of(
+            "hi", "hello", "hey", "good morning", "good evening", "good afternoon", "how are you", "who are you",
+            "what can you do", "help", "what's your name", "שלום", "היי", "הי", "בוקר טוב", "ערב טוב", "מה שלומך",
+            "מי אתה", "מי את", "מה אתה יכול", "מה את יכולה", "עזרה", "מה נשמע");
+    private static final Phrases THANKS = Phrases.of(
+            "thanks", "thank you", "thx", "appreciate", "bye", "goodbye", "see you", "that's all", "thats all",
+            "nothing else", "תודה", "תודה רבה", "ביי", "להתראות", "זהו", "זה הכל", "זה הכול", "אין צורך");
+    private static final Phrases POLICY = Phrases.of("policy", "policies", "מדיניות", "תקנון");
+    private static final Phrases ACCOUNT = Phrases.of(
+            "account", "profile", "on file", "default address", "my details", "home address", "חשבון", "בחשבון",
+            "הפרופיל", "פרופיל", "כתובת הבית", "הפרטים שלי");
+    private static final Phrases ORDER_WORD = Phrases.of("order", "orders", "הזמנה", "ההזמנה", "הזמנות", "ההזמנות");
+    private static final Phrases REFERS_BACK = Phrases.of(
+            "it", "that one", "that order", "this order", "the order", "same order", "them", "אותה", "אותו",
+            "אותם", "אותן", "ההזמנה הזו", "ההזמנה הזאת", "הזו", "הזאת", "הזה");
+    private static final Phrases ALSO = Phrases.of("too", "also", "as well", "גם", "וגם");
+
+    private static final Pattern STATUS_QUESTION = Pattern.compile(
+            "(?i)^\\s*(?:is|was|has|have|did|are|were)\\b.*\\b(?:cancel+ed|delivered|shipped|arrived|processed|sent)\\b");
+    private static final Pattern STATUS_QUESTION_HE =
+            Pattern.compile("(?:האם\\s+)?.*(?:בוטלה|בוטל|נמסרה|נמסר|נשלחה|נשלח|הגיעה|הגיע)\\s*\\?");
+
+    private final Supplier<List<Product>> catalog;
+
+    /** A planner that knows the words of {@code catalog}'s products (read anew for each message). */
+    public OfflinePlanner(Supplier<List<Product>> catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public String name() {
+        return "offline";
+    }
+
+    @Override
+    public ObjectNode plan(StepScope step, PlannerInput input) {
+        String text = input.text();
+        Phrases.Message message = new Phrases.Message(text);
+        JsonNode state = input.state();
+        ObjectNode slots = Json.object();
+        Identity identity = identity(text);
+        identity.email.ifPresent(e -> slots.put("email", e));
+        identity.name.ifPresent(n -> slots.put("name", n));
+        identity.postcode.ifPresent(p -> slots.put("postcode", p));
+        Optional<String> orderId = orderId(text);
+        orderId.ifPresent(id -> slots.put("orderId", id));
+        String awaiting = state.path("awaiting").asText("nothing");
+        JsonNode activeGoal = state.path("goal");
+        Optional<Goal> active = activeGoal.isObject() && activeGoal.path("status").asText().equals("active")
+                ? Goal.find(activeGoal.path("name").asText())
+                : Optional.empty();
+        Optional<Goal> lastGoal = activeGoal.isObject() ? Goal.find(activeGoal.path("name").asText()) : Optional.empty();
+        Confirmation answer = Confirmation.of(text);
+
+        Goal goal;
+        Optional<Goal> said = goalOf(message, text);
+        String rest = strip(text, identity, orderId);
+        boolean bare = rest.isBlank() || Words.tokens(rest).size() <= 2 && said.isEmpty();
+        if (said.isPresent()) {
+            goal = said.get();
+            // "the shirt is broken, I want a different size" names a problem and an exchange: the action wins.
+            if (goal == Goal.SMALLTALK && active.isPresent() && !awaiting.equals("nothing") && !isOnlySmallTalk(message)) {
+                goal = active.get();
+            }
+        } else if (active.isPresent()) {
+            goal = active.get();
+        } else if (orderId.isPresent() && lastGoal.isPresent() && ALSO.in(message) && lastGoal.get() != Goal.SMALLTALK) {
+            goal = lastGoal.get();
+        } else if (orderId.isPresent() || identity.any()) {
+            goal = Goal.ORDER_STATUS;
+        } else if (answer == Confirmation.YES && lastGoal.isPresent() && awaiting.equals("confirmation")) {
+            goal = lastGoal.get();
+        } else if (!productWords(text).isEmpty()) {
+            goal = Goal.FIND_PRODUCT;
+        } else {
+            goal = Goal.SMALLTALK;
+        }
+
+        // Words that point back at the order on hand ("cancel it") keep it when the goal changes.
+        if (orderId.isEmpty()
+                && state.path("request").path("orderId").isTextual()
+                && (REFERS_BACK.in(message) || active.isPresent())
+                && goal != Goal.SMALLTALK) {
+            slots.put("orderId", state.path("request").path("orderId").asText());
+        }
+        if (orderId.isEmpty() && goal != Goal.SMALLTALK && !slots.has("orderId")) {
+            lastOrderOfHistory(state).filter(id -> REFERS_BACK.in(message)).ifPresent(id -> slots.put("orderId", id));
+        }
+
+        Goal chosen = goal;
+        boolean continuing = active.isPresent() && active.get() == chosen && said.filter(g -> g == chosen).isEmpty();
+        switch (goal) {
+            case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
+            case RETURN -> {
+                String item = awaiting.equals("item") && continuing ? rest : itemWords(rest, message);
+                if (!item.isBlank()) {
+                    slots.put("item", item);
+                }
+                refundTo(text).ifPresent(r -> slots.put("refundTo", r));
+                reason(text, message).ifPresent(r -> slots.put("reason", r));
+            }
+            case EXCHANGE -> {
+                Optional<String> variant = variantId(text);
+                variant.ifPresent(v -> slots.put("toVariantId", v));
+                if (continuing && awaiting.equals("variant")) {
+                    slots.put("to", rest);
+                } else if (continuing && awaiting.equals("item")) {
+                    slots.put("item", rest);
+                } else {
+                    String[] split = exchangeSplit(rest, message);
+                    if (!split[0].isBlank()) {
+                        slots.put("item", split[0]);
+                    }
+                    if (!split[1].isBlank()) {
+                        slots.put("to", split[1]);
+                    }
+                }
+            }
+            case CHANGE_ADDRESS -> {
+                if (ACCOUNT.in(message) && !ORDER_WORD.in(message) && orderId.isEmpty()) {
+                    slots.put("account", true);
+                }
+                Optional<String> address = continuing && awaiting.equals("address")
+                        ? Optional.of(cleanAddress(rest))
+                        : address(rest);
+                address.filter(a -> !a.isBlank()).ifPresent(a -> slots.put("address", a));
+            }
+            case TICKET -> {
+                String details = rest.strip();
+                if (!details.isBlank() && (!continuing || awaiting.equals("details") || !bare)) {
+                    slots.put("details", details);
+                    slots.put("subject", subject(details));
+                }
+            }
+            case HUMAN -> slots.put("details", text);
+            case FIND_PRODUCT -> {
+                if (!rest.isBlank() && (!continuing || !bare || awaiting.equals("product"))) {
+                    slots.put("query", rest);
+                }
+            }
+            case QUOTE, ORDER -> {
+                ArrayNode items = items(rest);
+                if (!items.isEmpty()) {
+                    slots.set("items", items);
+                } else if (continuing && !bare) {
+                    slots.put("query", rest);
+                }
+            }
+            default -> {}
+        }
+        ObjectNode plan = Json.object();
+        plan.put("goal", goal.id());
+        plan.set("slots", slots);
+        if (answer != Confirmation.NEITHER) {
+            plan.put("confirm", answer == Confirmation.YES ? "yes" : "no");
+        }
+        return plan;
+    }
+
+    // ---------------------------------------------------------------- the goal
+
+    /** The goal the message's own words name, if they name one. */
+    Optional<Goal> goalOf(Phrases.Message message, String text) {
+        if (POLICY.in(message) && orderId(text).isEmpty()) {
+            return Optional.of(Goal.SMALLTALK);
+        }
+        if (HUMAN.in(message)) {
+            return Optional.of(Goal.HUMAN);
+        }
+        if (STATUS_QUESTION.matcher(text).find() || STATUS_QUESTION_HE.matcher(text).find()) {
+            return Optional.of(Goal.ORDER_STATUS);
+        }
+        if (CANCEL.in(message)) {
+            return Optional.of(Goal.CANCEL);
+        }
+        boolean exchange = EXCHANGE.in(message);
+        boolean ret = RETURN.in(message);
+        if (exchange && !(ret && "instead".equals(onlyExchangeWord(message)))) {
+            return Optional.of(Goal.EXCHANGE);
+        }
+        if (ret) {
+            return Optional.of(Goal.RETURN);
+        }
+        if (ADDRESS.in(message)) {
+            return Optional.of(Goal.CHANGE_ADDRESS);
+        }
+        if (TICKET.in(message)) {
+            return Optional.of(Goal.TICKET);
+        }
+        boolean buy = BUY.in(message) || text.strip().toLowerCase(Locale.ROOT).matches("^(?:please\\s+)?order\\b.*");
+        boolean price = PRICE.in(message);
+        if (STATUS.in(message) && !buy && !price) {
+            return Optional.of(Goal.ORDER_STATUS);
+        }
+        if (price) {
+            return Optional.of(Goal.QUOTE);
+        }
+        if (buy) {
+            return Optional.of(Goal.ORDER);
+        }
+        if (FIND.in(message)) {
+            return Optional.of(Goal.FIND_PRODUCT);
+        }
+        if (GREETING.in(message) || THANKS.in(message)) {
+            return Optional.of(Goal.SMALLTALK);
+        }
+        return Optional.empty();
+    }
+
+    private static String onlyExchangeWord(Phrases.Message message) {
+        Phrases instead = Phrases.of("instead");
+        return instead.in(message) && EXCHANGE.count(message) == 1 ? "instead" : "";
+    }
+
+    private static boolean isOnlySmallTalk(Phrases.Message message) {
+        return (GREETING.in(message) || THANKS.in(message)) && message.tokens.size() <= 4;
+    }
+
+    // ---------------------------------------------------------------- identity
+
+    private record Identity(Optional<String> email, Optional<String> name, Optional<String> postcode, String spans) {
+        boolean any() {
+            return email.isPresent() || (name.isPresent() && postcode.isPresent());
+        }
+    }
+
+    private static Identity identity(String text) {
+        Optional<String> email = Optional.empty();
+        Matcher m = EMAIL.matcher(text);
+        if (m.find()) {
+            email = Optional.of(m.group().replaceAll("[.]+$", ""));
+        }
+        String withoutEmail = EMAIL.matcher(text).replaceAll(" ");
+        Optional<String> postcode = Optional.empty();
+        int postcodeAt = -1;
+        Matcher after = POSTCODE_AFTER_WORD.matcher(withoutEmail);
+        if (after.find()) {
+            postcode = Optional.of(after.group(1));
+            postcodeAt = after.start();
+        } else {
+            String masked = ORDER_ID.matcher(withoutEmail).replaceAll(" ");
+            masked = ORDER_NUMBER.matcher(masked).replaceAll(" ");
+            Matcher plain = POSTCODE.matcher(masked);
+            if (plain.find()) {
+                postcode = Optional.of(plain.group(1));
+                postcodeAt = plain.start();
+            }
+        }
+        Optional<String> name = name(withoutEmail, postcodeAt);
+        return new Identity(email, name, postcode, "");
+    }
+
+    private static Optional<String> name(String text, int postcodeAt) {
+        for (Pattern pattern : List.of(NAME_EN, NAME_HE)) {
+            Matcher m = pattern.matcher(text);
+            while (m.find()) {
+                List<String> words = nameWords(m.group(1));
+                if (words.size() >= 2 || (words.size() == 1 && postcodeAt >= 0)) {
+                    return Optional.of(String.join(" ", words));
+                }
+            }
+        }
+        if (postcodeAt > 0) {
+            // "Emma Johnson, 10001" / "נועה כהן מיקוד 6473921": the words just before the postcode.
+            String before = text.substring(0, postcodeAt)
+                    .replaceAll("(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|ו-|,|:|is)\\s*$", " ")
+                    .replaceAll("(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|,|:|is)\\s*$", " ");
+            List<Words.Token> tokens = Words.tokens(before);
+            List<String> words = new ArrayList<>();
+            for (int i = tokens.size() - 1; i >= 0 && words.size() < 3; i--) {
+                String word = tokens.get(i).text();
+                String folded = Words.fold(word);
+                if (NAME_STOP.contains(folded) || word.chars().anyMatch(Character::isDigit)) {
+                    if (words.isEmpty()) {
+                        continue;
+                    }
+                    break;
+                }
+                words.add(0, word);
+            }
+            if (words.size() >= 2) {
+                return Optional.of(String.join(" ", words.subList(Math.max(0, words.size() - 3), words.size())));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> nameWords(String captured) {
+        List<String> words = new ArrayList<>();
+        for (Words.Token token : Words.tokens(captured)) {
+            String folded = Words.fold(token.text());
+            if (NAME_STOP.contains(folded) || token.text().chars().anyMatch(Character::isDigit)) {
+                break;
+            }
+            words.add(token.text());
+        }
+        return words;
+    }
+
+    // ---------------------------------------------------------------- what the message names
+
+    static Optional<String> orderId(String text) {
+        for (Pattern pattern : List.of(ORDER_ID, ORDER_NUMBER, HASH_NUMBER)) {
+            Matcher m = pattern.matcher(text);
+            if (m.find()) {
+                return Optional.of("W" + m.group(1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> variantId(String text) {
+        Matcher m = VARIANT_ID.matcher(text);
+        return m.find() ? Optional.of("V" + m.group(1)) : Optional.empty();
+    }
+
+    private static Optional<String> lastOrderOfHistory(JsonNode state) {
+        JsonNode history = state.path("history");
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (history.get(i).path("orderId").isTextual()) {
+                return Optional.of(history.get(i).path("orderId").asText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The message without the email, the name and postcode, and the order ids it gives. */
+    private static String strip(String text, Identity identity, Optional<String> orderId) {
+        String rest = EMAIL.matcher(text).replaceAll(" ");
+        rest = POSTCODE_AFTER_WORD.matcher(rest).replaceAll(" ");
+        rest = ORDER_NUMBER.matcher(rest).replaceAll(" ");
+        rest = ORDER_ID.matcher(rest).replaceAll(" ");
+        if (identity.postcode.isPresent()) {
+            rest = rest.replace(identity.postcode.get(), " ");
+        }
+        if (identity.name.isPresent()) {
+            rest = rest.replace(identity.name.get(), " ");
+        }
+        rest = rest.replaceAll("(?i)\\b(?:my email(?: address)? is|email:|e-mail:|my name is|my name's|this is|i'm|i am)\\b", " ");
+        rest = rest.replaceAll("(?:המייל שלי(?: הוא)?|האימייל שלי(?: הוא)?|המייל:|שמי|קוראים לי|והמיקוד שלי|המיקוד שלי|מיקוד)", " ");
+        rest = rest.replaceAll("(?i)\\b(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode)\\b", " ");
+        rest = rest.replaceAll("\\s+([,.!?;:])", "$1").replaceAll("^[\\s,.;:!?-]+|[\\s,;:-]+$", "");
+        return rest.replaceAll("\\s{2,}", " ").strip();
+    }
+
+    private static final Phrases ITEM_FLUFF = Phrases.of();
+
+    /** The words that describe the item ("the wool scarf"): the message without goal words and politeness. */
+    private static String itemWords(String rest, Phrases.Message message) {
+        return rest;
+    }
+
+    /**
+     * An exchange's item and the variant wanted: "the linen shirt for a blue one in L" → "the linen shirt",
+     * "a blue one in L"; "את החולצה הכחולה בלבנה" → "את החולצה הכחולה", "בלבנה". Without a clear split, the
+     * whole text is the item and the tool takes the option values that differ from the item's.
+     */
+    private static String[] exchangeSplit(String text, Phrases.Message ignored) {
+        Phrases.Message message = new Phrases.Message(text);
+        int verb = Math.max(0, EXCHANGE.first(message));
+        List<Words.Token> tokens = message.tokens;
+        for (int i = verb + 1; i < tokens.size(); i++) {
+            String word = tokens.get(i).lower();
+            boolean marker = Set.of("for", "to", "into", "with").contains(word);
+            if (marker && describesVariant(message.from(i + 1))) {
+                return new String[] {message.before(i).strip(), message.from(i + 1).strip()};
+            }
+            String token = tokens.get(i).text();
+            if (tokens.get(i).isHebrew() && (token.startsWith("ל") || token.startsWith("ב")) && token.length() > 1) {
+                String bare = token.substring(1);
+                if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע")) {
+                    if (token.startsWith("ב") && bare.equals("מידה") && i + 1 < tokens.size() && i < 3) {
+                        continue;
+                    }
+                    return new String[] {message.before(i).strip(), message.from(i).strip()};
+                }
+            }
+            if (token.equals("ל") || token.equals("תמורת") || token.equals("במקום")) {
+                return new String[] {message.before(i).strip(), message.from(i + 1).strip()};
+            }
+        }
+        return new String[] {text, ""};
+    }
+
+    private static final Set<String> OPTION_WORDS = Set.of(
+            "size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
+
+    private static boolean describesVariant(String tail) {
+        for (Words.Token token : Words.tokens(tail)) {
+            if (OPTION_WORDS.contains(token.lower()) || isOptionWord(token.text()) || token.text().matches("(?i)V\\d{4}|\\d{2}(mm|ml|l)?")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final Set<String> COMMON_VALUES = Set.of(
+            "white", "blue", "beige", "black", "green", "gray", "grey", "red", "brown", "purple", "silver", "tortoise",
+            "navy", "S", "M", "L", "XL");
+
+    private static boolean isOptionWord(String word) {
+        return !Words.optionValues(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
+                .isEmpty();
+    }
+
+    private static final Pattern REASON = Pattern.compile(
+            "(?i)\\b(?:because|since|as|cause|reason(?: is)?:?)\\s+(.{3,200})$|(?:כי|בגלל ש|בגלל|מכיוון ש|מאחר ש|הסיבה(?: היא)?:?)\\s*(.{3,200})$");
+    private static final Phrases KNOWN_REASONS = Phrases.of(
+            "ordered by mistake", "by mistake", "no longer need", "don't need", "do not need", "changed my mind",
+            "found it cheaper", "too small", "too big", "too large", "doesn't fit", "does not fit", "not needed",
+            "בטעות", "לא צריך", "לא צריכה", "התחרטתי", "שיניתי את דעתי", "קטן מדי", "גדול מדי", "לא מתאים",
+            "לא מתאימה", "מצאתי זול יותר");
+
+    private static Optional<String> reason(String text, Phrases.Message message) {
+        Matcher m = REASON.matcher(text);
+        if (m.find()) {
+            String reason = m.group(1) != null ? m.group(1) : m.group(2);
+            return Optional.of(reason.replaceAll("[.!]+$", "").strip());
+        }
+        int known = KNOWN_REASONS.first(message);
+        if (known >= 0) {
+            return Optional.of(message.from(known).replaceAll("[.!]+$", "").strip());
+        }
+        return Optional.empty();
+    }
+
+    private static final Pattern REFUND_TO = Pattern.compile(
+            "(?i)(?:refund(?:ed)?|money|credit(?:ed)?|pay(?: me)? back)\\b[^.]*?\\b(?:to|into|onto|on|as)\\s+(?:my\\s+|a\\s+|the\\s+)?([^.,;]{3,60})|"
+                    + "\\b(?:as|in)\\s+(store credit|a gift card|gift card|credit)|"
+                    + "(?:זיכוי|החזר|הכסף|להחזיר את הכסף)[^.]*?\\s(?:ל|אל|על)\\s*-?\\s*([^.,;]{3,60})|"
+                    + "(?:ל|על|אל)(כרטיס מתנה|כרטיס האשראי|פייפאל|שובר|זיכוי בחנות|חשבון הבנק)");
+
+    private static Optional<String> refundTo(String text) {
+        Matcher m = REFUND_TO.matcher(text);
+        if (m.find()) {
+            for (int g = 1; g <= m.groupCount(); g++) {
+                if (m.group(g) != null) {
+                    return Optional.of(m.group(g).strip());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static final Pattern ADDRESS_AFTER = Pattern.compile(
+            "(?i)(?:\\baddress(?:\\s+(?:is|to|should be|will be))?|\\bship(?:\\s+it)?\\s+to|\\bdeliver(?:\\s+it)?\\s+to|\\bsend(?:\\s+it)?\\s+to|\\bto)\\s*:?\\s+(.*\\d.*)$|"
+                    + "(?:הכתובת(?:\\s+החדשה)?(?:\\s+היא)?|כתובת(?:\\s+חדשה)?|לכתובת|ל-|ל)\\s*:?\\s*(.*\\d.*)$");
+
+    private static Optional<String> address(String text) {
+        Matcher m = ADDRESS_AFTER.matcher(text);
+        while (m.find()) {
+            String found = m.group(1) != null ? m.group(1) : m.group(2);
+            String address = cleanAddress(found);
+            if (address.length() >= 6 && address.chars().anyMatch(Character::isLetter)) {
+                return Optional.of(address);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String cleanAddress(String text) {
+        return text.strip()
+                .replaceAll("(?i)^(?:the new address is|new address is|new address:|my new address is|it's|it is|to)\\s+", "")
+                .replaceAll("^(?:הכתובת החדשה היא|הכתובת החדשה|כתובת חדשה|הכתובת היא)\\s*:?\\s*", "")
+                .replaceAll("(?i)\\s*(?:please|thanks|thank you|תודה|בבקשה)[.!]*$", "")
+                .replaceAll("^[\"“”']+|[\"“”'.!]+$", "")
+                .strip();
+    }
+
+    private static String subject(String details) {
+        String first = details.split("[.!?\\n]")[0].strip();
+        return first.length() > 80 ? first.substring(0, 77) + "…" : first;
+    }
+
+    // ---------------------------------------------------------------- products and quantities
+
+    /** The words of the message that name products of the catalog. */
+    private List<String> productWords(String text) {
+        Set<String> vocabulary = vocabulary();
+        List<String> found = new ArrayList<>();
+        for (Words.Token token : Words.tokens(text)) {
+            if (token.text().length() > 1 && Words.matches(token.text(), vocabulary)) {
+                found.add(token.text());
+            }
+        }
+        return found;
+    }
+
+    private static final java.util.Map<String, Integer> NUMBERS = java.util.Map.ofEntries(
+            java.util.Map.entry("a", 1), java.util.Map.entry("an", 1), java.util.Map.entry("one", 1),
+            java.util.Map.entry("two", 2), java.util.Map.entry("three", 3), java.util.Map.entry("four", 4),
+            java.util.Map.entry("five", 5), java.util.Map.entry("six", 6), java.util.Map.entry("seven", 7),
+            java.util.Map.entry("eight", 8), java.util.Map.entry("nine", 9), java.util.Map.entry("ten", 10),
+            java.util.Map.entry("couple", 2), java.util.Map.entry("pair", 1), java.util.Map.entry("dozen", 12),
+            java.util.Map.entry("אחד", 1), java.util.Map.entry("אחת", 1), java.util.Map.entry("שניים", 2),
+            java.util.Map.entry("שתיים", 2), java.util.Map.entry("שני", 2), java.util.Map.entry("שתי", 2),
+            java.util.Map.entry("שלושה", 3), java.util.Map.entry("שלוש", 3), java.util.Map.entry("שלושת", 3),
+            java.util.Map.entry("ארבעה", 4), java.util.Map.entry("ארבע", 4), java.util.Map.entry("חמישה", 5),
+            java.util.Map.entry("חמש", 5), java.util.Map.entry("שישה", 6), java.util.Map.entry("שש", 6),
+            java.util.Map.entry("שבעה", 7), java.util.Map.entry("שבע", 7), java.util.Map.entry("שמונה", 8),
+            java.util.Map.entry("תשעה", 9), java.util.Map.entry("תשע", 9), java.util.Map.entry("עשרה", 10),
+            java.util.Map.entry("עשר", 10), java.util.Map.entry("זוג", 1), java.util.Map.entry("זוגות", 2));
+
+    private static final Set<String> SIZE_WORDS = Set.of("size", "מידה", "במידה", "למידה", "מידת", "sized");
+
+    /**
+     * The products a message asks for, each with its quantity: "2 blue linen shirts in M and a mug" →
+     * {@code [{"query": "blue linen shirts in M", "quantity": 2}, {"query": "mug", "quantity": 1}]}. Parts that
+     * name no product of the catalog but options ("and one in white") go with the product before them.
+     */
+    ArrayNode items(String text) {
+        Set<String> vocabulary = vocabulary();
+        List<Words.Token> tokens = Words.tokens(text);
+        List<String> parts = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            Words.Token token = tokens.get(i);
+            String word = token.lower();
+            boolean joint = Set.of("and", "plus", "also", "וגם", "ועוד", "ו").contains(word);
+            boolean hebrewAnd = token.isHebrew()
+                    && word.startsWith("ו")
+                    && word.length() > 2
+                    && (NUMBERS.containsKey(Words.fold(word.substring(1))) || Words.matches(word.substring(1), vocabulary));
+            int at = token.start();
+            boolean comma = i > 0 && text.substring(tokens.get(i - 1).start() + tokens.get(i - 1).text().length(), at).matches(".*[,;&+].*");
+            if ((joint || hebrewAnd || comma) && at > from) {
+                parts.add(text.substring(from, at));
+                from = joint ? at + token.text().length() : (hebrewAnd ? at + 1 : at);
+            }
+        }
+        parts.add(text.substring(Math.min(from, text.length())));
+        ArrayNode items = Json.mapper().createArrayNode();
+        String lastProduct = "";
+        for (String raw : parts) {
+            String part = raw.strip().replaceAll("^[,;&+\\s-]+|[,;&+\\s-]+$", "");
+            if (part.isBlank()) {
+                continue;
+            }
+            List<String> named = productWords(part);
+            int quantity = quantity(part);
+            String query = part;
+            if (named.isEmpty()) {
+                if (lastProduct.isEmpty() || !describesVariant(part)) {
+                    continue;
+                }
+                query = lastProduct + " " + part;
+            } else {
+                lastProduct = String.join(" ", named);
+            }
+            ObjectNode item = items.addObject();
+            item.put("query", query);
+            item.put("quantity", quantity);
+        }
+        return items;
+    }
+
+    private Set<String> vocabulary() {
+        Set<String> vocabulary = new LinkedHashSet<>();
+        for (Product product : catalog.get()) {
+            vocabulary.addAll(Words.vocabulary(List.of(product.name(), product.nameHe())));
+            vocabulary.addAll(Words.vocabulary(product.keywords()));
+        }
+        return vocabulary;
+    }
+
+    private static int quantity(String part) {
+        List<Words.Token> tokens = Words.tokens(part);
+        for (int i = 0; i < tokens.size(); i++) {
+            String word = tokens.get(i).lower();
+            boolean afterSize = i > 0 && SIZE_WORDS.contains(Words.fold(tokens.get(i - 1).text()));
+            if (word.matches("\\d{1,2}") && !afterSize) {
+                int n = Integer.parseInt(word);
+                boolean unit = i + 1 < tokens.size() && tokens.get(i + 1).lower().matches("ml|mm|l|liter|liters|ליטר");
+                if (n >= 1 && n <= 20 && !unit) {
+                    return n;
+                }
+            }
+            String folded = Words.fold(tokens.get(i).text());
+            for (String form : Words.forms(tokens.get(i).text())) {
+                Integer n = NUMBERS.get(form);
+                if (n != null && !(form.equals("a") || form.equals("an")) || (n != null && i == 0)) {
+                    return n;
+                }
+            }
+            if (NUMBERS.containsKey(folded) && !folded.equals("a") && !folded.equals("an")) {
+                return NUMBERS.get(folded);
+            }
+        }
+        return 1;
+    }
+}
