@@ -206,7 +206,13 @@ public final class Concierge {
             decision.put("approved", false);
             decision.put("reason", "moved_on");
             Reply left = resume(runner, waiting.get(), decision);
-            conversations.append(user, session, "concierge", left.text(), Optional.of(left.run().runId()), runner.time().now());
+            conversations.append(
+                    user,
+                    session,
+                    "concierge",
+                    left.text(),
+                    Optional.of(left.run().runId()),
+                    runner.time().now());
         }
         RunRequest.Builder request = RunRequest.builder()
                 .user(user)
@@ -237,22 +243,41 @@ public final class Concierge {
         decision.put("reason", reason);
         Reply reply = resume(runner, run, decision);
         String session = run.run().input().path("session").asText();
-        conversations.append(user, session, "concierge", reply.text(), Optional.of(runId), runner.time().now());
+        conversations.append(
+                user,
+                session,
+                "concierge",
+                reply.text(),
+                Optional.of(runId),
+                runner.time().now());
         return reply;
     }
 
     private Reply resume(Runner runner, RunResult waiting, ObjectNode decision) {
         if (waiting.status() != RunStatus.WAITING) {
             throw new WeftException(
-                    ErrorCode.E_RUN_STATE, "run '" + waiting.runId() + "' is " + waiting.status() + "; it waits for nothing");
+                    ErrorCode.E_RUN_STATE,
+                    "run '" + waiting.runId() + "' is " + waiting.status() + "; it waits for nothing");
         }
         return reply(runner.resume(graph, waiting.runId(), decision));
     }
 
     /** Keeps what was said, and returns the reply. */
     private Reply kept(Runner runner, String user, String session, String message, Reply reply) {
-        conversations.append(user, session, "customer", message, Optional.of(reply.run().runId()), runner.time().now());
-        conversations.append(user, session, "concierge", reply.text(), Optional.of(reply.run().runId()), runner.time().now());
+        conversations.append(
+                user,
+                session,
+                "customer",
+                message,
+                Optional.of(reply.run().runId()),
+                runner.time().now());
+        conversations.append(
+                user,
+                session,
+                "concierge",
+                reply.text(),
+                Optional.of(reply.run().runId()),
+                runner.time().now());
         return reply;
     }
 
@@ -262,7 +287,9 @@ public final class Concierge {
      */
     public Optional<RunResult> waiting(Runner runner, String user, String session) {
         List<Conversations.Line> last = conversations.recent(user, session, 1);
-        if (last.isEmpty() || !last.get(0).role().equals("concierge") || last.get(0).runId().isEmpty()) {
+        if (last.isEmpty()
+                || !last.get(0).role().equals("concierge")
+                || last.get(0).runId().isEmpty()) {
             return Optional.empty();
         }
         RunResult run = runner.result(last.get(0).runId().get());
@@ -287,13 +314,16 @@ public final class Concierge {
                         out.path("goal").asText(),
                         out.path("reply").asText(),
                         out.path("language").asText("en"),
-                        out.path("toolCalls").isArray() ? (ArrayNode) out.get("toolCalls") : Json.mapper().createArrayNode());
+                        out.path("toolCalls").isArray()
+                                ? (ArrayNode) out.get("toolCalls")
+                                : Json.mapper().createArrayNode());
             }
             case WAITING -> {
                 JsonNode payload = result.interrupts().getOrDefault("dispatch_specialist", Json.object());
                 JsonNode planned = result.outputs().getOrDefault("apply_plan", Json.object());
                 ArrayNode calls = Json.mapper().createArrayNode();
-                payload.path("results").forEach(r -> calls.add(Dispatch.summary(dev.weft.concierge.spi.ToolResult.fromJson(r))));
+                payload.path("results")
+                        .forEach(r -> calls.add(Dispatch.summary(dev.weft.concierge.spi.ToolResult.fromJson(r))));
                 return new Reply(
                         session,
                         result,
@@ -313,7 +343,8 @@ public final class Concierge {
                         Json.mapper().createArrayNode());
             }
             default -> {
-                RunError error = result.error().orElse(new RunError(ErrorCode.E_NODE_FAILED, "the turn ended " + result.status()));
+                RunError error = result.error()
+                        .orElse(new RunError(ErrorCode.E_NODE_FAILED, "the turn ended " + result.status()));
                 throw new WeftException(error.code(), "turn " + result.runId() + " failed: " + error.message());
             }
         }

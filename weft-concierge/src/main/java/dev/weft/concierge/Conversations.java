@@ -3,7 +3,6 @@ package dev.weft.concierge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.concierge.spi.MemoryFact;
-import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.RunStateException;
 import dev.weft.store.AppDatabase;
@@ -75,8 +74,8 @@ public final class Conversations {
         return db.write("save conversation " + session, c -> {
             int changed;
             if (version == 0) {
-                try (PreparedStatement exists = c.prepareStatement(
-                        "SELECT 1 FROM concierge_sessions WHERE user_id = ? AND session_id = ?")) {
+                try (PreparedStatement exists =
+                        c.prepareStatement("SELECT 1 FROM concierge_sessions WHERE user_id = ? AND session_id = ?")) {
                     exists.setString(1, user);
                     exists.setString(2, session);
                     try (ResultSet row = exists.executeQuery()) {
@@ -114,7 +113,8 @@ public final class Conversations {
     }
 
     private static RunStateException changedMeanwhile(String session) {
-        return new RunStateException("conversation '" + session + "' was changed by another turn meanwhile; say it again");
+        return new RunStateException(
+                "conversation '" + session + "' was changed by another turn meanwhile; say it again");
     }
 
     /** Adds a line to the session's conversation. */
@@ -215,5 +215,4 @@ public final class Conversations {
             return facts.size();
         });
     }
-
 }

@@ -57,7 +57,8 @@ final class Dispatch implements Node {
         String language = state.path("language").asText("en");
         String text = request.path("text").asText();
         if (!goal.hasSpecialist()) {
-            ObjectNode out = output(goal, Replies.smalltalk(language, text, state), Json.object(), List.of(), List.of(), List.of());
+            ObjectNode out = output(
+                    goal, Replies.smalltalk(language, text, state), Json.object(), List.of(), List.of(), List.of());
             return NodeResult.output(out);
         }
         Specialist specialist = concierge.specialist(goal);
@@ -68,7 +69,8 @@ final class Dispatch implements Node {
                 state,
                 Orchestrator.memory(context.outputs().get("read_memory")),
                 (ObjectNode) plan,
-                concierge.recent(Orchestrator.user(context), state.path("session").asText()));
+                concierge.recent(
+                        Orchestrator.user(context), state.path("session").asText()));
         SpecialistOutput first;
         List<ToolResult> results = new ArrayList<>();
         List<ToolResult> earlier = new ArrayList<>();
@@ -77,7 +79,8 @@ final class Dispatch implements Node {
         if (context.resumeValue().isEmpty()) {
             first = specialist.first(context, input);
             if (first.toolCalls().isEmpty()) {
-                return NodeResult.output(output(goal, first.message(), first.stateUpdates(), first.memory(), List.of(), List.of()));
+                return NodeResult.output(
+                        output(goal, first.message(), first.stateUpdates(), first.memory(), List.of(), List.of()));
             }
             for (ToolRequest call : first.toolCalls()) {
                 if (!goal.tools().contains(call.name())) {
@@ -129,7 +132,11 @@ final class Dispatch implements Node {
             throw new WeftException(
                     ErrorCode.E_PASS2_TOOL_REQUEST,
                     "the specialist for " + goal.id() + " asked for tools in its second pass ("
-                            + String.join(", ", second.toolCalls().stream().map(ToolRequest::name).toList())
+                            + String.join(
+                                    ", ",
+                                    second.toolCalls().stream()
+                                            .map(ToolRequest::name)
+                                            .toList())
                             + "), which must answer from the first pass's results; they were not called");
         }
         ObjectNode updates = States.merge(first.stateUpdates(), second.stateUpdates());
@@ -291,7 +298,8 @@ final class Dispatch implements Node {
         out.put("message", message);
         out.set("stateUpdates", updates);
         ArrayNode facts = out.putArray("memory");
-        memory.forEach(f -> facts.addObject().put("kind", f.kind()).put("item", f.item()).put("value", f.value()));
+        memory.forEach(f ->
+                facts.addObject().put("kind", f.kind()).put("item", f.item()).put("value", f.value()));
         ArrayNode calls = out.putArray("toolCalls");
         results.forEach(r -> calls.add(summary(r)));
         ArrayNode changed = out.putArray("changes");

@@ -116,7 +116,8 @@ final class Orchestrator {
     private static JsonNode output(NodeContext context, String node) {
         JsonNode output = context.outputs().get(node);
         if (output == null) {
-            throw new IllegalStateException("node '" + context.nodeId() + "' runs after '" + node + "', which has no output");
+            throw new IllegalStateException(
+                    "node '" + context.nodeId() + "' runs after '" + node + "', which has no output");
         }
         return output;
     }
@@ -149,8 +150,12 @@ final class Orchestrator {
         ArrayNode memory = out.putArray("memory");
         if (customer.path("verified").asBoolean(false)) {
             out.put("customerId", customer.path("id").asText());
-            for (MemoryFact fact : concierge.conversations().memory(customer.path("id").asText())) {
-                memory.addObject().put("kind", fact.kind()).put("item", fact.item()).put("value", fact.value());
+            for (MemoryFact fact :
+                    concierge.conversations().memory(customer.path("id").asText())) {
+                memory.addObject()
+                        .put("kind", fact.kind())
+                        .put("item", fact.item())
+                        .put("value", fact.value());
             }
         }
         return NodeResult.output(out);
@@ -158,8 +163,12 @@ final class Orchestrator {
 
     static List<MemoryFact> memory(JsonNode readMemory) {
         List<MemoryFact> facts = new ArrayList<>();
-        readMemory.path("memory").forEach(f ->
-                facts.add(new MemoryFact(f.path("kind").asText(), f.path("item").asText(), f.path("value").asText())));
+        readMemory
+                .path("memory")
+                .forEach(f -> facts.add(new MemoryFact(
+                        f.path("kind").asText(),
+                        f.path("item").asText(),
+                        f.path("value").asText())));
         return facts;
     }
 
@@ -172,7 +181,8 @@ final class Orchestrator {
         if (language.isEmpty()) {
             language = state.path("language").asText("en");
         }
-        List<String> recent = concierge.recent(user(context), request.path("session").asText());
+        List<String> recent =
+                concierge.recent(user(context), request.path("session").asText());
         ObjectNode plan = concierge
                 .planner()
                 .plan(
@@ -207,7 +217,9 @@ final class Orchestrator {
         boolean onGoal = previous.isObject()
                 && previous.path("name").asText().equals(goal.id())
                 && previous.path("status").asText().equals("active");
-        boolean keepGoal = goal == Goal.SMALLTALK && previous.isObject() && previous.path("status").asText().equals("active");
+        boolean keepGoal = goal == Goal.SMALLTALK
+                && previous.isObject()
+                && previous.path("status").asText().equals("active");
         if (!onGoal && !keepGoal) {
             ObjectNode request = Json.object();
             for (String identity : List.of("email", "name", "postcode")) {
@@ -240,7 +252,8 @@ final class Orchestrator {
         JsonNode dispatched = context.input();
         ObjectNode state = (ObjectNode) output(context, "apply_plan").get("state");
         ObjectNode merged = States.merge(state, dispatched.path("stateUpdates"));
-        ArrayNode history = merged.path("history").isArray() ? (ArrayNode) merged.get("history") : merged.putArray("history");
+        ArrayNode history =
+                merged.path("history").isArray() ? (ArrayNode) merged.get("history") : merged.putArray("history");
         for (JsonNode call : dispatched.path("changes")) {
             ObjectNode entry = history.addObject();
             entry.put("turn", merged.path("turns").asInt());
@@ -276,7 +289,12 @@ final class Orchestrator {
         long loaded = output(context, "load_or_create_state").path("version").asLong();
         long version = concierge
                 .conversations()
-                .save(user(context), state.path("session").asText(), state, loaded, context.time().now());
+                .save(
+                        user(context),
+                        state.path("session").asText(),
+                        state,
+                        loaded,
+                        context.time().now());
         ObjectNode out = Json.object();
         out.set("state", state);
         out.put("version", version);
@@ -288,13 +306,19 @@ final class Orchestrator {
     private static NodeResult writeMemory(Concierge concierge, NodeContext context) {
         JsonNode customer = context.input().path("state").path("customer");
         List<MemoryFact> facts = new ArrayList<>();
-        output(context, "dispatch_specialist").path("memory").forEach(f ->
-                facts.add(new MemoryFact(f.path("kind").asText(), f.path("item").asText(), f.path("value").asText())));
+        output(context, "dispatch_specialist")
+                .path("memory")
+                .forEach(f -> facts.add(new MemoryFact(
+                        f.path("kind").asText(),
+                        f.path("item").asText(),
+                        f.path("value").asText())));
         ObjectNode out = Json.object();
         if (customer.path("verified").asBoolean(false) && !facts.isEmpty()) {
             String id = customer.path("id").asText();
             out.put("customerId", id);
-            out.put("written", concierge.conversations().remember(id, facts, context.time().now()));
+            out.put(
+                    "written",
+                    concierge.conversations().remember(id, facts, context.time().now()));
         } else {
             out.put("written", 0);
         }
@@ -309,9 +333,10 @@ final class Orchestrator {
         if (message.isEmpty()) {
             throw new WeftException(
                     ErrorCode.E_EMPTY_REPLY,
-                    "the specialist for " + dispatched.path("goal").asText() + " gave an empty message; nothing to say");
+                    "the specialist for " + dispatched.path("goal").asText()
+                            + " gave an empty message; nothing to say");
         }
-        JsonNode state = context.input().path("state");
+        JsonNode state = output(context, "validate_and_save_state").path("state");
         ObjectNode out = Json.object();
         out.put("session", state.path("session").asText());
         out.put("goal", dispatched.path("goal").asText());

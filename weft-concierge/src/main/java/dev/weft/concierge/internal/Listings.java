@@ -72,13 +72,18 @@ final class Listings {
         StringBuilder out = new StringBuilder(t(language, "Here's what I found:", "הנה מה שמצאתי:"));
         boolean asked = !search.path("options").isEmpty();
         for (JsonNode product : products) {
-            out.append("\n• ").append(Replies.product(language, product)).append(" — ").append(prices(product));
+            out.append("\n• ")
+                    .append(Replies.product(language, product))
+                    .append(" — ")
+                    .append(prices(product));
             Set<String> matching = new LinkedHashSet<>();
             product.path("matching").forEach(m -> matching.add(m.asText()));
             List<String> inStock = new ArrayList<>();
             List<String> outOfStock = new ArrayList<>();
             for (JsonNode variant : product.path("variants")) {
-                if (asked && !matching.isEmpty() && !matching.contains(variant.path("id").asText())) {
+                if (asked
+                        && !matching.isEmpty()
+                        && !matching.contains(variant.path("id").asText())) {
                     continue;
                 }
                 String options = Replies.options(language, variant.path("options"));
@@ -118,7 +123,9 @@ final class Listings {
             return "";
         }
         String from = "$" + low.setScale(2, java.math.RoundingMode.HALF_UP).toPlainString();
-        return low.compareTo(high) == 0 ? from : from + "–$" + high.setScale(2, java.math.RoundingMode.HALF_UP).toPlainString();
+        return low.compareTo(high) == 0
+                ? from
+                : from + "–$" + high.setScale(2, java.math.RoundingMode.HALF_UP).toPlainString();
     }
 
     static String quote(String language, JsonNode quote) {
@@ -134,9 +141,10 @@ final class Listings {
                     .append(Replies.money(line.path("amount")));
             if (!line.path("inStock").asBoolean()) {
                 int available = line.path("available").asInt();
-                out.append(available == 0
-                        ? t(language, " (out of stock right now)", " (אזל מהמלאי כרגע)")
-                        : t(language, " (only " + available + " in stock)", " (רק " + available + " במלאי)"));
+                out.append(
+                        available == 0
+                                ? t(language, " (out of stock right now)", " (אזל מהמלאי כרגע)")
+                                : t(language, " (only " + available + " in stock)", " (רק " + available + " במלאי)"));
             }
         }
         out.append('\n').append(t(language, "Total: ", "סך הכול: ")).append(Replies.money(quote.path("total")));

@@ -26,7 +26,8 @@ public final class ModelSpecialist implements Specialist {
     }
 
     @Override
-    public SpecialistOutput second(StepScope step, SpecialistInput input, SpecialistOutput first, List<ToolResult> results) {
+    public SpecialistOutput second(
+            StepScope step, SpecialistInput input, SpecialistOutput first, List<ToolResult> results) {
         throw new UnsupportedOperationException("written next");
     }
 }

@@ -36,90 +36,490 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern HASH_NUMBER = Pattern.compile("(?<![\\w@.])#(\\d{4,})\\b");
     private static final Pattern VARIANT_ID = Pattern.compile("(?i)\\bV(\\d{4})\\b");
     private static final Pattern POSTCODE_AFTER_WORD = Pattern.compile(
-            "(?i)(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|מ\\.?ק\\.?)\\s*(?:is|:|הוא|-)?\\s*(\\d{5}|\\d{7})\\b");
+            "(?i)(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|מ\\.?ק\\.?)(?:\\s*(?:is|of|:|-|הוא|היא|שלי|זה))*\\s*(\\d{5}|\\d{7})\\b");
     private static final Pattern POSTCODE = Pattern.compile("(?<![\\w#$.@-])(\\d{5}|\\d{7})(?![\\w@.])");
     private static final Pattern NAME_EN = Pattern.compile(
-            "(?i)\\b(?:my name is|my name's|name is|name's|name:|i am|i'm|im|this is|it's|its)\\s+([\\p{L}'’.-]+(?:\\s+[\\p{L}'’.-]+){0,3})");
+            "(?i)\\b(?:my name is|my name's|name is|name's|name:|full name is)\\s+([\\p{L}'’.-]+(?:\\s+[\\p{L}'’.-]+){0,3})");
+    private static final Pattern NAME_EN_WEAK =
+            Pattern.compile("(?i)\\b(?:i am|i'm|im|this is|it's|its)\\s+([\\p{L}'’.-]+(?:\\s+[\\p{L}'’.-]+){0,3})");
     private static final Pattern NAME_HE = Pattern.compile(
-            "(?:שמי|השם שלי(?:\\s+הוא|\\s+היא)?|קוראים לי|אני|שם:)\\s*[:\\-]?\\s*([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
+            "(?:שמי|השם שלי(?:\\s+הוא|\\s+היא)?|קוראים לי|שם:|שם מלא:?)\\s*[:\\-]?\\s*([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
+    private static final Pattern NAME_HE_WEAK =
+            Pattern.compile("(?:^|\\s)(?:אני|זה|זו|כאן)\\s+([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
 
     private static final Set<String> NAME_STOP = Set.of(
-            "and", "my", "zip", "zipcode", "postcode", "postal", "post", "code", "from", "with", "at", "in", "the",
-            "i", "email", "order", "want", "would", "need", "looking", "calling", "here", "trying", "not", "just", "so",
-            "ו", "מיקוד", "ומיקוד", "המיקוד", "שלי", "רוצה", "מבקש", "מבקשת", "צריך", "צריכה", "מחפש", "מחפשת", "גר",
-            "גרה", "מ", "עם", "לא", "הזמנה", "הזמנתי", "המייל", "מייל", "אימייל", "והמיקוד", "והמייל", "פונה", "כותב",
-            "כותבת", "זה", "זו", "לקוח", "לקוחה", "כאן", "פה", "מתקשר", "מתקשרת", "בקשר", "יכול", "יכולה");
+            "and",
+            "my",
+            "zip",
+            "zipcode",
+            "postcode",
+            "postal",
+            "post",
+            "code",
+            "from",
+            "with",
+            "at",
+            "in",
+            "the",
+            "i",
+            "email",
+            "order",
+            "want",
+            "would",
+            "need",
+            "looking",
+            "calling",
+            "here",
+            "trying",
+            "not",
+            "just",
+            "so",
+            "ו",
+            "מיקוד",
+            "ומיקוד",
+            "המיקוד",
+            "שלי",
+            "רוצה",
+            "מבקש",
+            "מבקשת",
+            "צריך",
+            "צריכה",
+            "מחפש",
+            "מחפשת",
+            "גר",
+            "גרה",
+            "מ",
+            "עם",
+            "לא",
+            "הזמנה",
+            "הזמנתי",
+            "המייל",
+            "מייל",
+            "אימייל",
+            "והמיקוד",
+            "והמייל",
+            "פונה",
+            "כותב",
+            "כותבת",
+            "זה",
+            "זו",
+            "לקוח",
+            "לקוחה",
+            "כאן",
+            "פה",
+            "מתקשר",
+            "מתקשרת",
+            "בקשר",
+            "יכול",
+            "יכולה");
 
     // ---------------------------------------------------------------- goal words
 
     private static final Phrases HUMAN = Phrases.of(
-            "human", "real person", "a person", "live agent", "agent", "representative", "someone real",
-            "talk to someone", "speak to someone", "speak with someone", "talk with someone", "customer service",
-            "manager", "operator", "supervisor", "human being", "נציג", "נציגה", "נציגת", "בן אדם", "אדם אמיתי",
-            "נציג שירות", "אנושי", "מנהל", "לדבר עם מישהו", "לדבר עם אדם", "מוקד");
+            "human",
+            "real person",
+            "a person",
+            "live agent",
+            "agent",
+            "representative",
+            "someone real",
+            "talk to someone",
+            "speak to someone",
+            "speak with someone",
+            "talk with someone",
+            "customer service",
+            "manager",
+            "operator",
+            "supervisor",
+            "human being",
+            "נציג",
+            "נציגה",
+            "נציגת",
+            "בן אדם",
+            "אדם אמיתי",
+            "נציג שירות",
+            "אנושי",
+            "מנהל",
+            "לדבר עם מישהו",
+            "לדבר עם אדם",
+            "מוקד");
     private static final Phrases CANCEL = Phrases.of(
-            "cancel", "cancellation", "call off", "no longer want the order", "stop my order", "stop the order",
-            "revoke", "cancelling", "canceling", "בטל", "לבטל", "תבטל", "תבטלי", "ביטול", "מבטל", "מבטלת", "בטלו",
-            "אבטל", "לבטלה", "לבטלו", "בטלי");
+            "cancel",
+            "cancellation",
+            "call off",
+            "no longer want the order",
+            "stop my order",
+            "stop the order",
+            "revoke",
+            "cancelling",
+            "canceling",
+            "בטל",
+            "לבטל",
+            "תבטל",
+            "תבטלי",
+            "ביטול",
+            "מבטל",
+            "מבטלת",
+            "בטלו",
+            "אבטל",
+            "לבטלה",
+            "לבטלו",
+            "בטלי");
     private static final Phrases EXCHANGE = Phrases.of(
-            "exchange", "exchanging", "swap", "replace", "replacement", "different size", "different color",
-            "different colour", "another size", "another color", "another colour", "other size", "other color",
-            "bigger size", "smaller size", "larger size", "size up", "size down", "change the size", "change the color",
-            "change the colour", "change size", "change color", "instead", "להחליף", "החלפה", "החלף", "תחליף",
-            "תחליפי", "אחליף", "מחליף", "מחליפה", "החלפת", "מידה אחרת", "צבע אחר", "מידה גדולה", "מידה קטנה",
-            "במקום", "לשנות את המידה", "לשנות את הצבע", "לשנות מידה", "לשנות צבע");
+            "exchange",
+            "exchanging",
+            "swap",
+            "replace",
+            "replacement",
+            "different size",
+            "different color",
+            "different colour",
+            "another size",
+            "another color",
+            "another colour",
+            "other size",
+            "other color",
+            "bigger size",
+            "smaller size",
+            "larger size",
+            "size up",
+            "size down",
+            "change the size",
+            "change the color",
+            "change the colour",
+            "change size",
+            "change color",
+            "instead",
+            "להחליף",
+            "החלפה",
+            "החלף",
+            "תחליף",
+            "תחליפי",
+            "אחליף",
+            "מחליף",
+            "מחליפה",
+            "החלפת",
+            "מידה אחרת",
+            "צבע אחר",
+            "מידה גדולה",
+            "מידה קטנה",
+            "במקום",
+            "לשנות את המידה",
+            "לשנות את הצבע",
+            "לשנות מידה",
+            "לשנות צבע");
     private static final Phrases RETURN = Phrases.of(
-            "return", "returning", "send back", "send it back", "sending back", "send them back", "refund",
-            "money back", "get my money", "להחזיר", "החזרה", "החזר", "החזרת", "אחזיר", "תחזיר", "מחזיר", "מחזירה",
-            "החזרתי", "להחזירו", "להחזירם", "החזיר", "זיכוי", "לזכות", "הכסף בחזרה", "את הכסף");
+            "return",
+            "returning",
+            "send back",
+            "send it back",
+            "sending back",
+            "send them back",
+            "refund",
+            "money back",
+            "get my money",
+            "להחזיר",
+            "החזרה",
+            "החזר",
+            "החזרת",
+            "אחזיר",
+            "תחזיר",
+            "מחזיר",
+            "מחזירה",
+            "החזרתי",
+            "להחזירו",
+            "להחזירם",
+            "החזיר",
+            "זיכוי",
+            "לזכות",
+            "הכסף בחזרה",
+            "את הכסף");
     private static final Phrases ADDRESS = Phrases.of(
-            "address", "ship it to", "ship to", "deliver to", "deliver it to", "send it to", "moved",
-            "shipping address", "delivery address", "כתובת", "כתובתי", "הכתובת", "לשלוח ל", "עברתי דירה",
-            "כתובת המשלוח", "כתובת למשלוח", "לשלוח את ההזמנה ל", "שתגיע ל");
+            "address",
+            "ship it to",
+            "ship to",
+            "deliver to",
+            "deliver it to",
+            "send it to",
+            "moved",
+            "shipping address",
+            "delivery address",
+            "כתובת",
+            "כתובתי",
+            "הכתובת",
+            "לשלוח ל",
+            "עברתי דירה",
+            "כתובת המשלוח",
+            "כתובת למשלוח",
+            "לשלוח את ההזמנה ל",
+            "שתגיע ל");
     private static final Phrases TICKET = Phrases.of(
-            "complaint", "complain", "problem", "issue", "broken", "damaged", "defective", "faulty", "doesn't work",
-            "does not work", "not working", "stopped working", "missing", "wrong item", "ticket", "scratched", "torn",
-            "cracked", "never arrived", "report", "dented", "leaking", "leaks", "תלונה", "להתלונן", "בעיה", "תקלה",
-            "שבור", "שבורה", "שבורים", "פגום", "פגומה", "פגומים", "לא עובד", "לא עובדת", "לא עובדים",
-            "הפסיק לעבוד", "הפסיקה לעבוד", "חסר", "חסרה", "קרוע", "קרועה", "פנייה", "כרטיס תמיכה", "מקולקל",
-            "מקולקלת", "פריט שגוי", "שגוי", "סדוק", "סדוקה", "נשבר", "נשברה", "דולף");
+            "complaint",
+            "complain",
+            "problem",
+            "issue",
+            "broken",
+            "damaged",
+            "defective",
+            "faulty",
+            "doesn't work",
+            "does not work",
+            "not working",
+            "stopped working",
+            "missing",
+            "wrong item",
+            "ticket",
+            "scratched",
+            "torn",
+            "cracked",
+            "never arrived",
+            "report",
+            "dented",
+            "leaking",
+            "leaks",
+            "תלונה",
+            "להתלונן",
+            "בעיה",
+            "תקלה",
+            "שבור",
+            "שבורה",
+            "שבורים",
+            "פגום",
+            "פגומה",
+            "פגומים",
+            "לא עובד",
+            "לא עובדת",
+            "לא עובדים",
+            "הפסיק לעבוד",
+            "הפסיקה לעבוד",
+            "חסר",
+            "חסרה",
+            "קרוע",
+            "קרועה",
+            "פנייה",
+            "כרטיס תמיכה",
+            "מקולקל",
+            "מקולקלת",
+            "פריט שגוי",
+            "שגוי",
+            "סדוק",
+            "סדוקה",
+            "נשבר",
+            "נשברה",
+            "דולף");
     private static final Phrases STATUS = Phrases.of(
-            "status", "where is", "where's", "wheres", "track", "tracking", "when will", "arrive", "arriving",
-            "arrived", "shipped", "order details", "my orders", "what did i order", "check on", "update on", "look up",
-            "details of", "details on", "what's happening", "whats happening", "what happened", "סטטוס", "מצב",
-            "איפה", "מתי", "מעקב", "הגיעה", "הגיע", "תגיע", "יגיע", "נשלחה", "נשלח", "ההזמנות שלי", "פרטי ההזמנה",
-            "מה עם", "מה קורה עם", "עדכון", "לבדוק את", "לבדוק מה", "פרטים על");
+            "status",
+            "where is",
+            "where's",
+            "wheres",
+            "track",
+            "tracking",
+            "when will",
+            "arrive",
+            "arriving",
+            "arrived",
+            "shipped",
+            "order details",
+            "my orders",
+            "what did i order",
+            "check on",
+            "update on",
+            "look up",
+            "details of",
+            "details on",
+            "what's happening",
+            "whats happening",
+            "what happened",
+            "סטטוס",
+            "מצב",
+            "איפה",
+            "מתי",
+            "מעקב",
+            "הגיעה",
+            "הגיע",
+            "תגיע",
+            "יגיע",
+            "נשלחה",
+            "נשלח",
+            "ההזמנות שלי",
+            "פרטי ההזמנה",
+            "מה עם",
+            "מה קורה עם",
+            "עדכון",
+            "לבדוק את",
+            "לבדוק מה",
+            "פרטים על");
     private static final Phrases BUY = Phrases.of(
-            "buy", "purchase", "place an order", "place the order", "place a new order", "want to order",
-            "like to order", "love to order", "can i order", "could i order", "i'll take", "i will take", "get me",
-            "order me", "add to cart", "i'll buy", "לקנות", "להזמין", "אזמין", "אקנה", "רכישה", "לרכוש", "אני לוקח",
-            "אני לוקחת", "תזמין לי", "תזמיני לי", "אשמח להזמין", "אשמח לקנות", "הזמנה חדשה");
+            "buy",
+            "purchase",
+            "place an order",
+            "place the order",
+            "place a new order",
+            "want to order",
+            "like to order",
+            "love to order",
+            "can i order",
+            "could i order",
+            "i'll take",
+            "i will take",
+            "get me",
+            "order me",
+            "add to cart",
+            "i'll buy",
+            "לקנות",
+            "להזמין",
+            "אזמין",
+            "אקנה",
+            "רכישה",
+            "לרכוש",
+            "אני לוקח",
+            "אני לוקחת",
+            "תזמין לי",
+            "תזמיני לי",
+            "אשמח להזמין",
+            "אשמח לקנות",
+            "הזמנה חדשה");
     private static final Phrases PRICE = Phrases.of(
-            "how much", "price", "prices", "pricing", "cost", "costs", "quote", "total for", "what would it be",
-            "what's the total", "whats the total", "כמה עולה", "כמה עולים", "כמה עולות", "כמה זה", "כמה יעלה",
-            "כמה יעלו", "כמה תעלה", "מחיר", "מחירים", "הצעת מחיר", "עלות", "כמה זה יוצא", "מה המחיר", "כמה יוצא",
+            "how much",
+            "price",
+            "prices",
+            "pricing",
+            "cost",
+            "costs",
+            "quote",
+            "total for",
+            "what would it be",
+            "what's the total",
+            "whats the total",
+            "כמה עולה",
+            "כמה עולים",
+            "כמה עולות",
+            "כמה זה",
+            "כמה יעלה",
+            "כמה יעלו",
+            "כמה תעלה",
+            "מחיר",
+            "מחירים",
+            "הצעת מחיר",
+            "עלות",
+            "כמה זה יוצא",
+            "מה המחיר",
+            "כמה יוצא",
             "כמה יצא");
     private static final Phrases FIND = Phrases.of(
-            "do you have", "do you sell", "do you carry", "looking for", "look for", "search", "show me", "in stock",
-            "available", "availability", "recommend", "have any", "got any", "what kind", "selling", "browse",
-            "catalog", "catalogue", "what do you sell", "יש לכם", "יש לך", "יש לכן", "מחפש", "מחפשת", "מחפשים",
-            "במלאי", "זמין", "זמינה", "זמינים", "תראה לי", "תראי לי", "להראות", "ממליץ", "ממליצה", "מה יש",
-            "מוכרים", "קטלוג", "אפשר לראות");
+            "do you have",
+            "do you sell",
+            "do you carry",
+            "looking for",
+            "look for",
+            "search",
+            "show me",
+            "in stock",
+            "available",
+            "availability",
+            "recommend",
+            "have any",
+            "got any",
+            "what kind",
+            "selling",
+            "browse",
+            "catalog",
+            "catalogue",
+            "what do you sell",
+            "יש לכם",
+            "יש לך",
+            "יש לכן",
+            "מחפש",
+            "מחפשת",
+            "מחפשים",
+            "במלאי",
+            "זמין",
+            "זמינה",
+            "זמינים",
+            "תראה לי",
+            "תראי לי",
+            "להראות",
+            "ממליץ",
+            "ממליצה",
+            "מה יש",
+            "מוכרים",
+            "קטלוג",
+            "אפשר לראות");
     private static final Phrases GREETING = Phrases.of(
-            "hi", "hello", "hey", "good morning", "good evening", "good afternoon", "how are you", "who are you",
-            "what can you do", "help", "what's your name", "שלום", "היי", "הי", "בוקר טוב", "ערב טוב", "מה שלומך",
-            "מי אתה", "מי את", "מה אתה יכול", "מה את יכולה", "עזרה", "מה נשמע");
+            "hi",
+            "hello",
+            "hey",
+            "good morning",
+            "good evening",
+            "good afternoon",
+            "how are you",
+            "who are you",
+            "what can you do",
+            "help",
+            "what's your name",
+            "שלום",
+            "היי",
+            "הי",
+            "בוקר טוב",
+            "ערב טוב",
+            "מה שלומך",
+            "מי אתה",
+            "מי את",
+            "מה אתה יכול",
+            "מה את יכולה",
+            "עזרה",
+            "מה נשמע");
     private static final Phrases THANKS = Phrases.of(
-            "thanks", "thank you", "thx", "appreciate", "bye", "goodbye", "see you", "that's all", "thats all",
-            "nothing else", "תודה", "תודה רבה", "ביי", "להתראות", "זהו", "זה הכל", "זה הכול", "אין צורך");
+            "thanks",
+            "thank you",
+            "thx",
+            "appreciate",
+            "bye",
+            "goodbye",
+            "see you",
+            "that's all",
+            "thats all",
+            "nothing else",
+            "תודה",
+            "תודה רבה",
+            "ביי",
+            "להתראות",
+            "זהו",
+            "זה הכל",
+            "זה הכול",
+            "אין צורך");
     private static final Phrases POLICY = Phrases.of("policy", "policies", "מדיניות", "תקנון");
     private static final Phrases ACCOUNT = Phrases.of(
-            "account", "profile", "on file", "default address", "my details", "home address", "חשבון", "בחשבון",
-            "הפרופיל", "פרופיל", "כתובת הבית", "הפרטים שלי");
+            "account",
+            "profile",
+            "on file",
+            "default address",
+            "my details",
+            "home address",
+            "חשבון",
+            "בחשבון",
+            "הפרופיל",
+            "פרופיל",
+            "כתובת הבית",
+            "הפרטים שלי");
     private static final Phrases ORDER_WORD = Phrases.of("order", "orders", "הזמנה", "ההזמנה", "הזמנות", "ההזמנות");
     private static final Phrases REFERS_BACK = Phrases.of(
-            "it", "that one", "that order", "this order", "the order", "same order", "them", "אותה", "אותו",
-            "אותם", "אותן", "ההזמנה הזו", "ההזמנה הזאת", "הזו", "הזאת", "הזה");
+            "it",
+            "that one",
+            "that order",
+            "this order",
+            "the order",
+            "same order",
+            "them",
+            "אותה",
+            "אותו",
+            "אותם",
+            "אותן",
+            "ההזמנה הזו",
+            "ההזמנה הזאת",
+            "הזו",
+            "הזאת",
+            "הזה");
     private static final Phrases ALSO = Phrases.of("too", "also", "as well", "גם", "וגם");
 
     private static final Pattern STATUS_QUESTION = Pattern.compile(
@@ -145,7 +545,8 @@ public final class OfflinePlanner implements Planner {
         Phrases.Message message = new Phrases.Message(text);
         JsonNode state = input.state();
         ObjectNode slots = Json.object();
-        Identity identity = identity(text);
+        String awaitingNow = state.path("awaiting").asText("nothing");
+        Identity identity = identity(text, awaitingNow);
         identity.email.ifPresent(e -> slots.put("email", e));
         identity.name.ifPresent(n -> slots.put("name", n));
         identity.postcode.ifPresent(p -> slots.put("postcode", p));
@@ -153,10 +554,12 @@ public final class OfflinePlanner implements Planner {
         orderId.ifPresent(id -> slots.put("orderId", id));
         String awaiting = state.path("awaiting").asText("nothing");
         JsonNode activeGoal = state.path("goal");
-        Optional<Goal> active = activeGoal.isObject() && activeGoal.path("status").asText().equals("active")
-                ? Goal.find(activeGoal.path("name").asText())
-                : Optional.empty();
-        Optional<Goal> lastGoal = activeGoal.isObject() ? Goal.find(activeGoal.path("name").asText()) : Optional.empty();
+        Optional<Goal> active =
+                activeGoal.isObject() && activeGoal.path("status").asText().equals("active")
+                        ? Goal.find(activeGoal.path("name").asText())
+                        : Optional.empty();
+        Optional<Goal> lastGoal =
+                activeGoal.isObject() ? Goal.find(activeGoal.path("name").asText()) : Optional.empty();
         Confirmation answer = Confirmation.of(text);
 
         Goal goal;
@@ -166,12 +569,18 @@ public final class OfflinePlanner implements Planner {
         if (said.isPresent()) {
             goal = said.get();
             // "the shirt is broken, I want a different size" names a problem and an exchange: the action wins.
-            if (goal == Goal.SMALLTALK && active.isPresent() && !awaiting.equals("nothing") && !isOnlySmallTalk(message)) {
+            if (goal == Goal.SMALLTALK
+                    && active.isPresent()
+                    && !awaiting.equals("nothing")
+                    && !isOnlySmallTalk(message)) {
                 goal = active.get();
             }
         } else if (active.isPresent()) {
             goal = active.get();
-        } else if (orderId.isPresent() && lastGoal.isPresent() && ALSO.in(message) && lastGoal.get() != Goal.SMALLTALK) {
+        } else if (orderId.isPresent()
+                && lastGoal.isPresent()
+                && ALSO.in(message)
+                && lastGoal.get() != Goal.SMALLTALK) {
             goal = lastGoal.get();
         } else if (orderId.isPresent() || identity.any()) {
             goal = Goal.ORDER_STATUS;
@@ -195,13 +604,14 @@ public final class OfflinePlanner implements Planner {
         }
 
         Goal chosen = goal;
-        boolean continuing = active.isPresent() && active.get() == chosen && said.filter(g -> g == chosen).isEmpty();
+        boolean continuing = active.isPresent()
+                && active.get() == chosen
+                && said.filter(g -> g == chosen).isEmpty();
         switch (goal) {
             case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
             case RETURN -> {
-                String item = awaiting.equals("item") && continuing ? rest : itemWords(rest, message);
-                if (!item.isBlank()) {
-                    slots.put("item", item);
+                if (!rest.isBlank() && (awaiting.equals("item") && continuing || namesItem(rest))) {
+                    slots.put("item", rest);
                 }
                 refundTo(text).ifPresent(r -> slots.put("refundTo", r));
                 reason(text, message).ifPresent(r -> slots.put("reason", r));
@@ -213,9 +623,11 @@ public final class OfflinePlanner implements Planner {
                     slots.put("to", rest);
                 } else if (continuing && awaiting.equals("item")) {
                     slots.put("item", rest);
+                } else if (continuing && productWords(rest).isEmpty() && describesVariant(rest)) {
+                    slots.put("to", rest);
                 } else {
-                    String[] split = exchangeSplit(rest, message);
-                    if (!split[0].isBlank()) {
+                    String[] split = exchangeSplit(rest);
+                    if (!split[0].isBlank() && (namesItem(split[0]) || !continuing)) {
                         slots.put("item", split[0]);
                     }
                     if (!split[1].isBlank()) {
@@ -227,14 +639,14 @@ public final class OfflinePlanner implements Planner {
                 if (ACCOUNT.in(message) && !ORDER_WORD.in(message) && orderId.isEmpty()) {
                     slots.put("account", true);
                 }
-                Optional<String> address = continuing && awaiting.equals("address")
-                        ? Optional.of(cleanAddress(rest))
-                        : address(rest);
+                Optional<String> address =
+                        continuing && awaiting.equals("address") ? Optional.of(cleanAddress(rest)) : address(rest);
                 address.filter(a -> !a.isBlank()).ifPresent(a -> slots.put("address", a));
             }
             case TICKET -> {
                 String details = rest.strip();
-                if (!details.isBlank() && (!continuing || awaiting.equals("details") || !bare)) {
+                boolean says = continuing && awaiting.equals("details") || describesProblem(details);
+                if (!details.isBlank() && says) {
                     slots.put("details", details);
                     slots.put("subject", subject(details));
                 }
@@ -247,8 +659,15 @@ public final class OfflinePlanner implements Planner {
             }
             case QUOTE, ORDER -> {
                 ArrayNode items = items(rest);
+                JsonNode asked = state.path("request").path("items");
                 if (!items.isEmpty()) {
                     slots.set("items", items);
+                } else if (continuing && asked.isArray() && !asked.isEmpty() && describesVariant(rest)) {
+                    // "black, size M" after "which one?": the options of the item on hand.
+                    ArrayNode with = asked.deepCopy();
+                    ObjectNode last = (ObjectNode) with.get(with.size() - 1);
+                    last.put("query", last.path("query").asText() + " " + rest);
+                    slots.set("items", with);
                 } else if (continuing && !bare) {
                     slots.put("query", rest);
                 }
@@ -274,7 +693,8 @@ public final class OfflinePlanner implements Planner {
         if (HUMAN.in(message)) {
             return Optional.of(Goal.HUMAN);
         }
-        if (STATUS_QUESTION.matcher(text).find() || STATUS_QUESTION_HE.matcher(text).find()) {
+        if (STATUS_QUESTION.matcher(text).find()
+                || STATUS_QUESTION_HE.matcher(text).find()) {
             return Optional.of(Goal.ORDER_STATUS);
         }
         if (CANCEL.in(message)) {
@@ -331,7 +751,8 @@ public final class OfflinePlanner implements Planner {
         }
     }
 
-    private static Identity identity(String text) {
+    private static Identity identity(String text, String awaiting) {
+        boolean awaitingIdentity = awaiting.equals("identity");
         Optional<String> email = Optional.empty();
         Matcher m = EMAIL.matcher(text);
         if (m.find()) {
@@ -348,34 +769,64 @@ public final class OfflinePlanner implements Planner {
             String masked = ORDER_ID.matcher(withoutEmail).replaceAll(" ");
             masked = ORDER_NUMBER.matcher(masked).replaceAll(" ");
             Matcher plain = POSTCODE.matcher(masked);
-            if (plain.find()) {
+            // An address the customer was asked for holds numbers that are no postcode of theirs.
+            if (!awaiting.equals("address") && plain.find()) {
                 postcode = Optional.of(plain.group(1));
                 postcodeAt = plain.start();
             }
         }
         Optional<String> name = name(withoutEmail, postcodeAt);
+        // A bare number is a postcode only beside a name, or when the customer was asked who they are: in
+        // "ship it to 5 Herzl St, 4640005" it is part of an address.
+        if (postcode.isPresent() && !after.find(0) && name.isEmpty() && !awaitingIdentity) {
+            postcode = Optional.empty();
+        }
         return new Identity(email, name, postcode, "");
     }
 
     private static Optional<String> name(String text, int postcodeAt) {
-        for (Pattern pattern : List.of(NAME_EN, NAME_HE)) {
+        for (Pattern pattern : List.of(NAME_EN, NAME_HE, NAME_EN_WEAK, NAME_HE_WEAK)) {
+            boolean weak = pattern == NAME_EN_WEAK || pattern == NAME_HE_WEAK;
             Matcher m = pattern.matcher(text);
             while (m.find()) {
                 List<String> words = nameWords(m.group(1));
+                if (words.size() > 3) {
+                    words = words.subList(0, 3);
+                }
+                boolean capitalized =
+                        !words.isEmpty() && words.stream().allMatch(w -> Character.isUpperCase(w.charAt(0)));
+                // "I'm Emma Johnson" and "אני נועה כהן" say a name only beside a postcode (or in capitals):
+                // "I'm looking for…", "אני מעוניין לבטל" do not.
+                if (weak && postcodeAt < 0 && !capitalized) {
+                    continue;
+                }
                 if (words.size() >= 2 || (words.size() == 1 && postcodeAt >= 0)) {
                     return Optional.of(String.join(" ", words));
                 }
             }
         }
         if (postcodeAt > 0) {
-            // "Emma Johnson, 10001" / "נועה כהן מיקוד 6473921": the words just before the postcode.
+            // "Emma Johnson, 10001" / "נועה כהן מיקוד 6473921": the words just before the postcode, when
+            // they open the message (in "ship it to 55 Rainey Street, Austin, TX 78701" they are a city).
             String before = text.substring(0, postcodeAt)
-                    .replaceAll("(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|ו-|,|:|is)\\s*$", " ")
-                    .replaceAll("(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|,|:|is)\\s*$", " ");
+                    .replaceAll(
+                            "(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|ו-|,|:|is)\\s*$",
+                            " ")
+                    .replaceAll(
+                            "(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|,|:|is)\\s*$",
+                            " ");
             List<Words.Token> tokens = Words.tokens(before);
             List<String> words = new ArrayList<>();
             for (int i = tokens.size() - 1; i >= 0 && words.size() < 3; i--) {
                 String word = tokens.get(i).text();
+                if (!words.isEmpty()) {
+                    String gap = before.substring(
+                            tokens.get(i).start() + word.length(),
+                            tokens.get(i + 1).start());
+                    if (gap.matches("(?s).*[.!?,;:].*")) {
+                        break;
+                    }
+                }
                 String folded = Words.fold(word);
                 if (NAME_STOP.contains(folded) || word.chars().anyMatch(Character::isDigit)) {
                     if (words.isEmpty()) {
@@ -385,12 +836,38 @@ public final class OfflinePlanner implements Planner {
                 }
                 words.add(0, word);
             }
-            if (words.size() >= 2) {
+            int opening = tokens.size() - words.size();
+            boolean street = words.stream().anyMatch(w -> STREET_WORDS.contains(Words.fold(w)));
+            boolean ownClause = opening == 0
+                    || before.substring(0, tokens.get(opening).start()).strip().matches("(?s).*[.!?,;:]$");
+            if (words.size() >= 2 && (opening <= 1 || ownClause) && !street) {
                 return Optional.of(String.join(" ", words.subList(Math.max(0, words.size() - 3), words.size())));
             }
         }
         return Optional.empty();
     }
+
+    private static final Set<String> STREET_WORDS = Set.of(
+            "street",
+            "st",
+            "avenue",
+            "ave",
+            "road",
+            "rd",
+            "blvd",
+            "boulevard",
+            "lane",
+            "drive",
+            "way",
+            "plaza",
+            "place",
+            "רחוב",
+            "רח",
+            "שדרות",
+            "שד",
+            "דרך",
+            "סמטת",
+            "כיכר");
 
     private static List<String> nameWords(String captured) {
         List<String> words = new ArrayList<>();
@@ -443,18 +920,23 @@ public final class OfflinePlanner implements Planner {
         if (identity.name.isPresent()) {
             rest = rest.replace(identity.name.get(), " ");
         }
-        rest = rest.replaceAll("(?i)\\b(?:my email(?: address)? is|email:|e-mail:|my name is|my name's|this is|i'm|i am)\\b", " ");
-        rest = rest.replaceAll("(?:המייל שלי(?: הוא)?|האימייל שלי(?: הוא)?|המייל:|שמי|קוראים לי|והמיקוד שלי|המיקוד שלי|מיקוד)", " ");
+        rest = rest.replaceAll(
+                "(?i)\\b(?:my email(?: address)? is|email:|e-mail:|my name is|my name's|this is|i'm|i am)\\b", " ");
+        rest = rest.replaceAll(
+                "(?:המייל שלי(?: הוא)?|האימייל שלי(?: הוא)?|המייל:|שמי|קוראים לי|והמיקוד שלי|המיקוד שלי|מיקוד)", " ");
         rest = rest.replaceAll("(?i)\\b(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode)\\b", " ");
         rest = rest.replaceAll("\\s+([,.!?;:])", "$1").replaceAll("^[\\s,.;:!?-]+|[\\s,;:-]+$", "");
         return rest.replaceAll("\\s{2,}", " ").strip();
     }
 
-    private static final Phrases ITEM_FLUFF = Phrases.of();
+    private static final Set<String> ALL_WORDS =
+            Set.of("all", "everything", "both", "whole", "entire", "הכל", "כל", "הכול", "שניהם", "שתיהן", "כולם");
 
-    /** The words that describe the item ("the wool scarf"): the message without goal words and politeness. */
-    private static String itemWords(String rest, Phrases.Message message) {
-        return rest;
+    /** Whether {@code text} names an item: a product of the catalog, a variant id, or everything. */
+    private boolean namesItem(String text) {
+        return !productWords(text).isEmpty()
+                || VARIANT_ID.matcher(text).find()
+                || Words.tokens(text).stream().anyMatch(t -> ALL_WORDS.contains(Words.fold(t.text())));
     }
 
     /**
@@ -462,39 +944,52 @@ public final class OfflinePlanner implements Planner {
      * "a blue one in L"; "את החולצה הכחולה בלבנה" → "את החולצה הכחולה", "בלבנה". Without a clear split, the
      * whole text is the item and the tool takes the option values that differ from the item's.
      */
-    private static String[] exchangeSplit(String text, Phrases.Message ignored) {
+    private String[] exchangeSplit(String text) {
         Phrases.Message message = new Phrases.Message(text);
         int verb = Math.max(0, EXCHANGE.first(message));
         List<Words.Token> tokens = message.tokens;
         for (int i = verb + 1; i < tokens.size(); i++) {
             String word = tokens.get(i).lower();
             boolean marker = Set.of("for", "to", "into", "with").contains(word);
-            if (marker && describesVariant(message.from(i + 1))) {
-                return new String[] {message.before(i).strip(), message.from(i + 1).strip()};
+            if (marker
+                    && (describesVariant(message.from(i + 1))
+                            || !productWords(message.from(i + 1)).isEmpty())) {
+                return new String[] {
+                    message.before(i).strip(), message.from(i + 1).strip()
+                };
             }
             String token = tokens.get(i).text();
             if (tokens.get(i).isHebrew() && (token.startsWith("ל") || token.startsWith("ב")) && token.length() > 1) {
                 String bare = token.substring(1);
-                if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע")) {
+                if (isOptionWord(bare)
+                        || bare.equals("מידה")
+                        || bare.equals("צבע")
+                        || Words.matches(bare, vocabulary())) {
                     if (token.startsWith("ב") && bare.equals("מידה") && i + 1 < tokens.size() && i < 3) {
                         continue;
                     }
-                    return new String[] {message.before(i).strip(), message.from(i).strip()};
+                    return new String[] {
+                        message.before(i).strip(), message.from(i).strip()
+                    };
                 }
             }
             if (token.equals("ל") || token.equals("תמורת") || token.equals("במקום")) {
-                return new String[] {message.before(i).strip(), message.from(i + 1).strip()};
+                return new String[] {
+                    message.before(i).strip(), message.from(i + 1).strip()
+                };
             }
         }
         return new String[] {text, ""};
     }
 
-    private static final Set<String> OPTION_WORDS = Set.of(
-            "size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
+    private static final Set<String> OPTION_WORDS =
+            Set.of("size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
 
     private static boolean describesVariant(String tail) {
         for (Words.Token token : Words.tokens(tail)) {
-            if (OPTION_WORDS.contains(token.lower()) || isOptionWord(token.text()) || token.text().matches("(?i)V\\d{4}|\\d{2}(mm|ml|l)?")) {
+            if (OPTION_WORDS.contains(token.lower())
+                    || isOptionWord(token.text())
+                    || token.text().matches("(?i)V\\d{4}|\\d{2}(mm|ml|l)?")) {
                 return true;
             }
         }
@@ -502,8 +997,23 @@ public final class OfflinePlanner implements Planner {
     }
 
     private static final Set<String> COMMON_VALUES = Set.of(
-            "white", "blue", "beige", "black", "green", "gray", "grey", "red", "brown", "purple", "silver", "tortoise",
-            "navy", "S", "M", "L", "XL");
+            "white",
+            "blue",
+            "beige",
+            "black",
+            "green",
+            "gray",
+            "grey",
+            "red",
+            "brown",
+            "purple",
+            "silver",
+            "tortoise",
+            "navy",
+            "S",
+            "M",
+            "L",
+            "XL");
 
     private static boolean isOptionWord(String word) {
         return !Words.optionValues(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
@@ -513,10 +1023,29 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern REASON = Pattern.compile(
             "(?i)\\b(?:because|since|as|cause|reason(?: is)?:?)\\s+(.{3,200})$|(?:כי|בגלל ש|בגלל|מכיוון ש|מאחר ש|הסיבה(?: היא)?:?)\\s*(.{3,200})$");
     private static final Phrases KNOWN_REASONS = Phrases.of(
-            "ordered by mistake", "by mistake", "no longer need", "don't need", "do not need", "changed my mind",
-            "found it cheaper", "too small", "too big", "too large", "doesn't fit", "does not fit", "not needed",
-            "בטעות", "לא צריך", "לא צריכה", "התחרטתי", "שיניתי את דעתי", "קטן מדי", "גדול מדי", "לא מתאים",
-            "לא מתאימה", "מצאתי זול יותר");
+            "ordered by mistake",
+            "by mistake",
+            "no longer need",
+            "don't need",
+            "do not need",
+            "changed my mind",
+            "found it cheaper",
+            "too small",
+            "too big",
+            "too large",
+            "doesn't fit",
+            "does not fit",
+            "not needed",
+            "בטעות",
+            "לא צריך",
+            "לא צריכה",
+            "התחרטתי",
+            "שיניתי את דעתי",
+            "קטן מדי",
+            "גדול מדי",
+            "לא מתאים",
+            "לא מתאימה",
+            "מצאתי זול יותר");
 
     private static Optional<String> reason(String text, Phrases.Message message) {
         Matcher m = REASON.matcher(text);
@@ -549,29 +1078,81 @@ public final class OfflinePlanner implements Planner {
         return Optional.empty();
     }
 
-    private static final Pattern ADDRESS_AFTER = Pattern.compile(
-            "(?i)(?:\\baddress(?:\\s+(?:is|to|should be|will be))?|\\bship(?:\\s+it)?\\s+to|\\bdeliver(?:\\s+it)?\\s+to|\\bsend(?:\\s+it)?\\s+to|\\bto)\\s*:?\\s+(.*\\d.*)$|"
-                    + "(?:הכתובת(?:\\s+החדשה)?(?:\\s+היא)?|כתובת(?:\\s+חדשה)?|לכתובת|ל-|ל)\\s*:?\\s*(.*\\d.*)$");
+    private static final Pattern ADDRESS_MARKER = Pattern.compile(
+            "(?i)(?:\\baddress\\s+(?:is|should be|will be|to)\\b|\\baddress\\s*:|\\bnew address\\b|\\b(?:ship|deliver|send)(?:\\s+(?:it|them|the order|my order))?\\s+to\\b|\\bto\\b)\\s*:?\\s*");
+    private static final Pattern ADDRESS_MARKER_HE = Pattern.compile(
+            "(?:הכתובת החדשה(?:\\s+(?:היא|שלי))?|כתובת חדשה|לכתובת|הכתובת היא)\\s*:?\\s*|(?<=^|\\s)ל-?(?=(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
+    private static final Pattern STREET_START =
+            Pattern.compile("^(?:\\d|(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
 
+    /**
+     * The new address a message gives: what follows "to", "address is", "לכתובת", "לרחוב" and the like,
+     * when it starts like an address (a number, or a street word) and holds a number; cut where the
+     * message goes on to something else ("… 80203. My email is …").
+     */
     private static Optional<String> address(String text) {
-        Matcher m = ADDRESS_AFTER.matcher(text);
-        while (m.find()) {
-            String found = m.group(1) != null ? m.group(1) : m.group(2);
-            String address = cleanAddress(found);
-            if (address.length() >= 6 && address.chars().anyMatch(Character::isLetter)) {
-                return Optional.of(address);
+        for (Pattern marker : List.of(ADDRESS_MARKER, ADDRESS_MARKER_HE)) {
+            Matcher m = marker.matcher(text);
+            while (m.find()) {
+                String tail = text.substring(m.end());
+                boolean explicit =
+                        !m.group().strip().equalsIgnoreCase("to") && !m.group().startsWith("ל");
+                if ((explicit || STREET_START.matcher(tail).find())
+                        && tail.chars().anyMatch(Character::isDigit)) {
+                    String address = cleanAddress(cut(tail));
+                    if (address.length() >= 6 && address.chars().anyMatch(Character::isLetter)) {
+                        return Optional.of(address);
+                    }
+                }
             }
         }
         return Optional.empty();
     }
 
+    private static String cut(String tail) {
+        return tail.split(
+                        "(?i)(?:\\.\\s+|,\\s*|\\s+)(?=(?:my|please|thanks|thank you|and my|i am|i'm|המייל|תודה|שמי|בבקשה)\\b)")[
+                0];
+    }
+
     private static String cleanAddress(String text) {
         return text.strip()
-                .replaceAll("(?i)^(?:the new address is|new address is|new address:|my new address is|it's|it is|to)\\s+", "")
+                .replaceAll(
+                        "(?i)^(?:the new address is|new address is|new address:|my new address is|it's|it is|to)\\s+",
+                        "")
                 .replaceAll("^(?:הכתובת החדשה היא|הכתובת החדשה|כתובת חדשה|הכתובת היא)\\s*:?\\s*", "")
                 .replaceAll("(?i)\\s*(?:please|thanks|thank you|תודה|בבקשה)[.!]*$", "")
                 .replaceAll("^[\"“”']+|[\"“”'.!]+$", "")
                 .strip();
+    }
+
+    private static final Phrases GENERIC_COMPLAINT = Phrases.of(
+            "complaint",
+            "complain",
+            "problem",
+            "issue",
+            "ticket",
+            "report",
+            "support",
+            "i have",
+            "i've got",
+            "there is",
+            "תלונה",
+            "להתלונן",
+            "בעיה",
+            "פנייה",
+            "כרטיס תמיכה",
+            "יש לי",
+            "תמיכה");
+
+    /** Whether a message says what went wrong, beyond "I have a complaint". */
+    private boolean describesProblem(String text) {
+        Phrases.Message message = new Phrases.Message(text);
+        if (!productWords(text).isEmpty() || orderId(text).isPresent()) {
+            return true;
+        }
+        boolean specific = TICKET.count(message) > GENERIC_COMPLAINT.count(message);
+        return specific || message.tokens.size() >= 7;
     }
 
     private static String subject(String details) {
@@ -594,19 +1175,45 @@ public final class OfflinePlanner implements Planner {
     }
 
     private static final java.util.Map<String, Integer> NUMBERS = java.util.Map.ofEntries(
-            java.util.Map.entry("a", 1), java.util.Map.entry("an", 1), java.util.Map.entry("one", 1),
-            java.util.Map.entry("two", 2), java.util.Map.entry("three", 3), java.util.Map.entry("four", 4),
-            java.util.Map.entry("five", 5), java.util.Map.entry("six", 6), java.util.Map.entry("seven", 7),
-            java.util.Map.entry("eight", 8), java.util.Map.entry("nine", 9), java.util.Map.entry("ten", 10),
-            java.util.Map.entry("couple", 2), java.util.Map.entry("pair", 1), java.util.Map.entry("dozen", 12),
-            java.util.Map.entry("אחד", 1), java.util.Map.entry("אחת", 1), java.util.Map.entry("שניים", 2),
-            java.util.Map.entry("שתיים", 2), java.util.Map.entry("שני", 2), java.util.Map.entry("שתי", 2),
-            java.util.Map.entry("שלושה", 3), java.util.Map.entry("שלוש", 3), java.util.Map.entry("שלושת", 3),
-            java.util.Map.entry("ארבעה", 4), java.util.Map.entry("ארבע", 4), java.util.Map.entry("חמישה", 5),
-            java.util.Map.entry("חמש", 5), java.util.Map.entry("שישה", 6), java.util.Map.entry("שש", 6),
-            java.util.Map.entry("שבעה", 7), java.util.Map.entry("שבע", 7), java.util.Map.entry("שמונה", 8),
-            java.util.Map.entry("תשעה", 9), java.util.Map.entry("תשע", 9), java.util.Map.entry("עשרה", 10),
-            java.util.Map.entry("עשר", 10), java.util.Map.entry("זוג", 1), java.util.Map.entry("זוגות", 2));
+            java.util.Map.entry("a", 1),
+            java.util.Map.entry("an", 1),
+            java.util.Map.entry("one", 1),
+            java.util.Map.entry("two", 2),
+            java.util.Map.entry("three", 3),
+            java.util.Map.entry("four", 4),
+            java.util.Map.entry("five", 5),
+            java.util.Map.entry("six", 6),
+            java.util.Map.entry("seven", 7),
+            java.util.Map.entry("eight", 8),
+            java.util.Map.entry("nine", 9),
+            java.util.Map.entry("ten", 10),
+            java.util.Map.entry("couple", 2),
+            java.util.Map.entry("pair", 1),
+            java.util.Map.entry("dozen", 12),
+            java.util.Map.entry("אחד", 1),
+            java.util.Map.entry("אחת", 1),
+            java.util.Map.entry("שניים", 2),
+            java.util.Map.entry("שתיים", 2),
+            java.util.Map.entry("שני", 2),
+            java.util.Map.entry("שתי", 2),
+            java.util.Map.entry("שלושה", 3),
+            java.util.Map.entry("שלוש", 3),
+            java.util.Map.entry("שלושת", 3),
+            java.util.Map.entry("ארבעה", 4),
+            java.util.Map.entry("ארבע", 4),
+            java.util.Map.entry("חמישה", 5),
+            java.util.Map.entry("חמש", 5),
+            java.util.Map.entry("שישה", 6),
+            java.util.Map.entry("שש", 6),
+            java.util.Map.entry("שבעה", 7),
+            java.util.Map.entry("שבע", 7),
+            java.util.Map.entry("שמונה", 8),
+            java.util.Map.entry("תשעה", 9),
+            java.util.Map.entry("תשע", 9),
+            java.util.Map.entry("עשרה", 10),
+            java.util.Map.entry("עשר", 10),
+            java.util.Map.entry("זוג", 1),
+            java.util.Map.entry("זוגות", 2));
 
     private static final Set<String> SIZE_WORDS = Set.of("size", "מידה", "במידה", "למידה", "מידת", "sized");
 
@@ -627,9 +1234,15 @@ public final class OfflinePlanner implements Planner {
             boolean hebrewAnd = token.isHebrew()
                     && word.startsWith("ו")
                     && word.length() > 2
-                    && (NUMBERS.containsKey(Words.fold(word.substring(1))) || Words.matches(word.substring(1), vocabulary));
+                    && (NUMBERS.containsKey(Words.fold(word.substring(1)))
+                            || Words.matches(word.substring(1), vocabulary));
             int at = token.start();
-            boolean comma = i > 0 && text.substring(tokens.get(i - 1).start() + tokens.get(i - 1).text().length(), at).matches(".*[,;&+].*");
+            boolean comma = i > 0
+                    && text.substring(
+                                    tokens.get(i - 1).start()
+                                            + tokens.get(i - 1).text().length(),
+                                    at)
+                            .matches(".*[,;&+].*");
             if ((joint || hebrewAnd || comma) && at > from) {
                 parts.add(text.substring(from, at));
                 from = joint ? at + token.text().length() : (hebrewAnd ? at + 1 : at);
@@ -674,10 +1287,12 @@ public final class OfflinePlanner implements Planner {
         List<Words.Token> tokens = Words.tokens(part);
         for (int i = 0; i < tokens.size(); i++) {
             String word = tokens.get(i).lower();
-            boolean afterSize = i > 0 && SIZE_WORDS.contains(Words.fold(tokens.get(i - 1).text()));
+            boolean afterSize =
+                    i > 0 && SIZE_WORDS.contains(Words.fold(tokens.get(i - 1).text()));
             if (word.matches("\\d{1,2}") && !afterSize) {
                 int n = Integer.parseInt(word);
-                boolean unit = i + 1 < tokens.size() && tokens.get(i + 1).lower().matches("ml|mm|l|liter|liters|ליטר");
+                boolean unit =
+                        i + 1 < tokens.size() && tokens.get(i + 1).lower().matches("ml|mm|l|liter|liters|ליטר");
                 if (n >= 1 && n <= 20 && !unit) {
                     return n;
                 }

@@ -37,9 +37,12 @@ public final class OfflineSpecialist implements Specialist {
         boolean identifying = false;
         if (goal.tools().contains(ShopTools.FIND_BY_EMAIL)) {
             if (request.path("email").isTextual()) {
-                calls.add(new ToolRequest(ShopTools.FIND_BY_EMAIL, args("email", request.path("email").asText())));
+                calls.add(new ToolRequest(
+                        ShopTools.FIND_BY_EMAIL,
+                        args("email", request.path("email").asText())));
                 identifying = true;
-            } else if (request.path("name").isTextual() && request.path("postcode").isTextual()) {
+            } else if (request.path("name").isTextual()
+                    && request.path("postcode").isTextual()) {
                 ObjectNode args = args("name", request.path("name").asText());
                 args.put("postcode", request.path("postcode").asText());
                 calls.add(new ToolRequest(ShopTools.FIND_BY_NAME, args));
@@ -54,15 +57,18 @@ public final class OfflineSpecialist implements Specialist {
             return ask(ask, "identity");
         }
         switch (goal) {
-            case ORDER_STATUS -> calls.add(
-                    request.path("orderId").isTextual()
-                            ? new ToolRequest(ShopTools.GET_ORDER, args("orderId", request.path("orderId").asText()))
-                            : new ToolRequest(ShopTools.LIST_ORDERS, Json.object()));
+            case ORDER_STATUS ->
+                calls.add(
+                        request.path("orderId").isTextual()
+                                ? new ToolRequest(
+                                        ShopTools.GET_ORDER,
+                                        args("orderId", request.path("orderId").asText()))
+                                : new ToolRequest(ShopTools.LIST_ORDERS, Json.object()));
             case CANCEL -> calls.add(new ToolRequest(ShopTools.CANCEL, copy(request, "orderId", "reason")));
-            case RETURN -> calls.add(
-                    new ToolRequest(ShopTools.RETURN, copy(request, "orderId", "item", "refundTo", "reason")));
-            case EXCHANGE -> calls.add(
-                    new ToolRequest(ShopTools.EXCHANGE, copy(request, "orderId", "item", "to", "toVariantId")));
+            case RETURN ->
+                calls.add(new ToolRequest(ShopTools.RETURN, copy(request, "orderId", "item", "refundTo", "reason")));
+            case EXCHANGE ->
+                calls.add(new ToolRequest(ShopTools.EXCHANGE, copy(request, "orderId", "item", "to", "toVariantId")));
             case CHANGE_ADDRESS -> {
                 if (!request.path("address").isTextual()) {
                     if (!identifying) {
@@ -81,7 +87,10 @@ public final class OfflineSpecialist implements Specialist {
                     }
                 } else {
                     ObjectNode args = copy(request, "orderId");
-                    args.put("subject", request.path("subject").asText(request.path("details").asText()));
+                    args.put(
+                            "subject",
+                            request.path("subject")
+                                    .asText(request.path("details").asText()));
                     args.put("body", request.path("details").asText());
                     calls.add(new ToolRequest(ShopTools.TICKET, args));
                 }
@@ -93,7 +102,9 @@ public final class OfflineSpecialist implements Specialist {
             }
             case FIND_PRODUCT -> {
                 if (request.path("query").isTextual()) {
-                    calls.add(new ToolRequest(ShopTools.SEARCH, args("query", request.path("query").asText())));
+                    calls.add(new ToolRequest(
+                            ShopTools.SEARCH,
+                            args("query", request.path("query").asText())));
                 } else {
                     return ask(askProduct(language), "product");
                 }
@@ -104,7 +115,9 @@ public final class OfflineSpecialist implements Specialist {
                     args.set("items", request.path("items").deepCopy());
                     calls.add(new ToolRequest(goal == Goal.QUOTE ? ShopTools.QUOTE : ShopTools.PLACE_ORDER, args));
                 } else if (request.path("query").isTextual()) {
-                    calls.add(new ToolRequest(ShopTools.SEARCH, args("query", request.path("query").asText())));
+                    calls.add(new ToolRequest(
+                            ShopTools.SEARCH,
+                            args("query", request.path("query").asText())));
                 } else if (!identifying) {
                     return ask(askProduct(language), "product");
                 }
@@ -137,13 +150,16 @@ public final class OfflineSpecialist implements Specialist {
                     customer.put("name", result.result().path("name").asText());
                     customer.put("method", result.result().path("method").asText());
                     if (!changed) {
-                        message.append(Replies.verified(language, result.result().path("firstName").asText()));
+                        message.append(Replies.verified(
+                                language, result.result().path("firstName").asText()));
                     }
                 } else {
                     updates.put("awaiting", "identity");
-                    boolean wasVerified = input.state().path("customer").path("verified").asBoolean(false);
+                    boolean wasVerified =
+                            input.state().path("customer").path("verified").asBoolean(false);
                     String notFound = result.name().equals(ShopTools.FIND_BY_EMAIL)
-                            ? Replies.notFoundByEmail(language, result.args().path("email").asText())
+                            ? Replies.notFoundByEmail(
+                                    language, result.args().path("email").asText())
                             : Replies.notFoundByName(language);
                     if (!wasVerified) {
                         return new SpecialistOutput(notFound, List.of(), updates, List.of());
@@ -215,7 +231,10 @@ public final class OfflineSpecialist implements Specialist {
                 yield Replies.placed(language, value);
             }
             case ShopTools.TICKET -> {
-                memory.add(new MemoryFact("issue", value.path("ticketId").asText(), value.path("subject").asText()));
+                memory.add(new MemoryFact(
+                        "issue",
+                        value.path("ticketId").asText(),
+                        value.path("subject").asText()));
                 yield Replies.ticket(language, value);
             }
             case ShopTools.HUMAN -> Replies.human(language, value);
@@ -241,7 +260,8 @@ public final class OfflineSpecialist implements Specialist {
             memory.add(new MemoryFact("size", category, options.path("size").asText()));
         }
         if (options.path("color").isTextual()) {
-            memory.add(new MemoryFact("preference", "color", options.path("color").asText()));
+            memory.add(
+                    new MemoryFact("preference", "color", options.path("color").asText()));
         }
     }
 

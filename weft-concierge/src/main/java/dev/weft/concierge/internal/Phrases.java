@@ -21,9 +21,8 @@ final class Phrases {
     static Phrases of(String... phrases) {
         List<List<String>> list = new ArrayList<>();
         for (String phrase : phrases) {
-            List<String> words = Words.tokens(phrase).stream()
-                    .map(t -> Words.fold(t.text()))
-                    .toList();
+            List<String> words =
+                    Words.tokens(phrase).stream().map(t -> Words.fold(t.text())).toList();
             if (!words.isEmpty()) {
                 list.add(words);
             }
@@ -101,12 +100,16 @@ final class Phrases {
 
         /** The text from word {@code index} on. */
         String from(int index) {
-            return index >= tokens.size() ? "" : text.substring(tokens.get(index).start());
+            return index >= tokens.size()
+                    ? ""
+                    : text.substring(tokens.get(index).start());
         }
 
         /** The text before word {@code index}. */
         String before(int index) {
-            return index >= tokens.size() ? text : text.substring(0, tokens.get(index).start());
+            return index >= tokens.size()
+                    ? text
+                    : text.substring(0, tokens.get(index).start());
         }
 
         static List<String> words(String... words) {

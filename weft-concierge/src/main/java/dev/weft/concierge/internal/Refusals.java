@@ -22,16 +22,25 @@ final class Refusals {
         JsonNode error = result.error().orElseThrow();
         JsonNode details = error.path("details");
         String reason = error.path("reason").asText("");
-        String orderId = details.path("orderId").asText(result.args().path("orderId").asText(""));
+        String orderId =
+                details.path("orderId").asText(result.args().path("orderId").asText(""));
         String status = details.path("status").asText("");
         switch (reason) {
-            case "declined", "moved_on", "confirmed" -> {
+            case "moved_on" -> {
+                // The customer said something else instead: the goal stays on, for what they said next.
+                return Replies.notDone(language, result.name());
+            }
+            case "declined", "confirmed" -> {
                 OfflineSpecialist.done(updates);
                 return Replies.notDone(language, result.name());
             }
             case "not_verified" -> {
                 updates.put("awaiting", "identity");
-                updates.putObject("customer").put("verified", false).putNull("id").putNull("name").putNull("method");
+                updates.putObject("customer")
+                        .put("verified", false)
+                        .putNull("id")
+                        .putNull("name")
+                        .putNull("method");
                 return Replies.askIdentity(language);
             }
             case "order_not_found" -> {
@@ -97,8 +106,9 @@ final class Refusals {
                 }
                 List<String> lines = new ArrayList<>();
                 for (JsonNode order : details.path("orders")) {
-                    lines.add("\n• " + order.path("id").asText() + " — " + Replies.statusWord(language, order.path("status").asText())
-                            + " — " + Replies.items(language, order.path("items")));
+                    lines.add("\n• " + order.path("id").asText() + " — "
+                            + Replies.statusWord(language, order.path("status").asText()) + " — "
+                            + Replies.items(language, order.path("items")));
                 }
                 return t(language, "Which order is it from?", "מאיזו הזמנה?") + String.join("", lines);
             }
@@ -106,7 +116,8 @@ final class Refusals {
                 updates.put("awaiting", "item");
                 List<String> lines = new ArrayList<>();
                 for (JsonNode item : details.path("items")) {
-                    lines.add("\n• " + Replies.item(language, item) + " — " + item.path("orderId").asText() + " ("
+                    lines.add("\n• " + Replies.item(language, item) + " — "
+                            + item.path("orderId").asText() + " ("
                             + Replies.statusWord(language, item.path("status").asText()) + ")");
                 }
                 if (lines.isEmpty()) {
@@ -123,8 +134,8 @@ final class Refusals {
                 OfflineSpecialist.done(updates);
                 return t(
                         language,
-                        "That item was already returned or exchanged" + (orderId.isEmpty() ? "" : " (order " + orderId + ")")
-                                + ".",
+                        "That item was already returned or exchanged"
+                                + (orderId.isEmpty() ? "" : " (order " + orderId + ")") + ".",
                         "הפריט הזה כבר הוחזר או הוחלף" + (orderId.isEmpty() ? "" : " (הזמנה " + orderId + ")") + ".");
             }
             case "choose_variant" -> {
@@ -142,7 +153,8 @@ final class Refusals {
                         "I can only exchange an item for another variant of the same product ("
                                 + details.path("product").asText()
                                 + "). For something else, you can return it and place a new order.",
-                        "אפשר להחליף פריט רק בגרסה אחרת של אותו מוצר (" + details.path("productHe").asText()
+                        "אפשר להחליף פריט רק בגרסה אחרת של אותו מוצר ("
+                                + details.path("productHe").asText()
                                 + "). למוצר אחר אפשר להחזיר אותו ולבצע הזמנה חדשה.");
             }
             case "same_variant" -> {
@@ -166,20 +178,26 @@ final class Refusals {
                 updates.withObjectProperty("request").putNull("refundTo");
                 return t(
                         language,
-                        "Refunds always go back to the original payment (" + details.path("original").asText()
-                                + "), so I can't send it to " + details.path("asked").asText()
-                                + ". Shall I go ahead with the return, refunded to " + details.path("original").asText()
+                        "Refunds always go back to the original payment ("
+                                + details.path("original").asText()
+                                + "), so I can't send it to "
+                                + details.path("asked").asText()
+                                + ". Shall I go ahead with the return, refunded to "
+                                + details.path("original").asText()
                                 + "?",
-                        "החזרים תמיד חוזרים לאמצעי התשלום המקורי (" + details.path("original").asText()
-                                + "), ולכן אי אפשר להעביר אותם ל" + details.path("asked").asText()
-                                + ". להמשיך עם ההחזרה, וההחזר ל" + details.path("original").asText() + "?");
+                        "החזרים תמיד חוזרים לאמצעי התשלום המקורי ("
+                                + details.path("original").asText()
+                                + "), ולכן אי אפשר להעביר אותם ל"
+                                + details.path("asked").asText()
+                                + ". להמשיך עם ההחזרה, וההחזר ל"
+                                + details.path("original").asText() + "?");
             }
             case "product_not_found" -> {
                 updates.put("awaiting", "product");
                 return t(
-                        language,
-                        "I couldn't find “" + details.path("query").asText() + "” in our catalog. ",
-                        "לא מצאתי את “" + details.path("query").asText() + "” בקטלוג שלנו. ")
+                                language,
+                                "I couldn't find “" + details.path("query").asText() + "” in our catalog. ",
+                                "לא מצאתי את “" + details.path("query").asText() + "” בקטלוג שלנו. ")
                         + OfflineSpecialist.askProduct(language);
             }
             case "which_product" -> {
@@ -213,8 +231,8 @@ final class Refusals {
         List<String> inStock = new ArrayList<>();
         for (JsonNode variant : variants) {
             if (variant.path("stock").asInt(1) > 0) {
-                inStock.add(Replies.options(language, variant.path("options")) + " (" + variant.path("variantId").asText()
-                        + ", " + Replies.money(variant.path("price")) + ")");
+                inStock.add(Replies.options(language, variant.path("options")) + " ("
+                        + variant.path("variantId").asText() + ", " + Replies.money(variant.path("price")) + ")");
             }
         }
         if (inStock.isEmpty()) {

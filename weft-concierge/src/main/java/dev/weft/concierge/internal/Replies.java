@@ -49,10 +49,13 @@ public final class Replies {
     }
 
     static String product(String language, JsonNode item) {
-        String name = language.equals("he") && item.path("productHe").isTextual()
-                ? item.path("productHe").asText()
-                : item.path("product").asText(item.path("name").asText());
-        return name;
+        if (language.equals("he")) {
+            String hebrew = item.path("productHe").asText(item.path("nameHe").asText(""));
+            if (!hebrew.isEmpty()) {
+                return hebrew;
+            }
+        }
+        return item.path("product").asText(item.path("name").asText());
     }
 
     /** "Linen Shirt (blue, M)". */
@@ -90,8 +93,9 @@ public final class Replies {
 
     /** "W1002 — pending (not shipped yet) — Linen Shirt (white, L), Ceramic Mug (blue) — $57.00". */
     static String order(String language, JsonNode order) {
-        return order.path("id").asText() + " — " + status(language, order.path("status").asText()) + " — "
-                + items(language, order.path("items")) + " — " + money(order.path("total"));
+        return order.path("id").asText() + " — "
+                + status(language, order.path("status").asText()) + " — " + items(language, order.path("items")) + " — "
+                + money(order.path("total"));
     }
 
     static String orders(String language, JsonNode orders) {
@@ -143,45 +147,56 @@ public final class Replies {
     /** The question a change waits on: what exactly will be done, and a yes or no. */
     public static String confirmation(String language, String tool, JsonNode preview) {
         String question = switch (tool) {
-            case ShopTools.CANCEL -> t(
-                    language,
-                    "To confirm: cancel order " + preview.path("orderId").asText() + " ("
-                            + items(language, preview.path("order").path("items")) + "), with "
-                            + money(preview.path("refund")) + " refunded to your original payment, "
-                            + preview.path("refundTo").asText() + ".",
-                    "לאישור: לבטל את הזמנה " + preview.path("orderId").asText() + " ("
-                            + items(language, preview.path("order").path("items")) + "), וההחזר של "
-                            + money(preview.path("refund")) + " יזוכה לאמצעי התשלום המקורי, "
-                            + preview.path("refundTo").asText() + ".");
-            case ShopTools.RETURN -> t(
-                    language,
-                    "To confirm: return " + items(language, preview.path("items")) + " from order "
-                            + preview.path("orderId").asText() + ", with " + money(preview.path("refund"))
-                            + " refunded to your original payment, " + preview.path("refundTo").asText() + ".",
-                    "לאישור: להחזיר " + items(language, preview.path("items")) + " מהזמנה "
-                            + preview.path("orderId").asText() + ", וההחזר של " + money(preview.path("refund"))
-                            + " יזוכה לאמצעי התשלום המקורי, " + preview.path("refundTo").asText() + ".");
+            case ShopTools.CANCEL ->
+                t(
+                        language,
+                        "To confirm: cancel order " + preview.path("orderId").asText() + " ("
+                                + items(language, preview.path("order").path("items")) + "), with "
+                                + money(preview.path("refund")) + " refunded to your original payment, "
+                                + preview.path("refundTo").asText() + ".",
+                        "לאישור: לבטל את הזמנה " + preview.path("orderId").asText() + " ("
+                                + items(language, preview.path("order").path("items")) + "), וההחזר של "
+                                + money(preview.path("refund")) + " יזוכה לאמצעי התשלום המקורי, "
+                                + preview.path("refundTo").asText() + ".");
+            case ShopTools.RETURN ->
+                t(
+                        language,
+                        "To confirm: return " + items(language, preview.path("items")) + " from order "
+                                + preview.path("orderId").asText() + ", with " + money(preview.path("refund"))
+                                + " refunded to your original payment, "
+                                + preview.path("refundTo").asText() + ".",
+                        "לאישור: להחזיר " + items(language, preview.path("items")) + " מהזמנה "
+                                + preview.path("orderId").asText() + ", וההחזר של " + money(preview.path("refund"))
+                                + " יזוכה לאמצעי התשלום המקורי, "
+                                + preview.path("refundTo").asText() + ".");
             case ShopTools.EXCHANGE -> exchangeQuestion(language, preview);
-            case ShopTools.ORDER_ADDRESS -> t(
-                    language,
-                    "To confirm: ship order " + preview.path("orderId").asText() + " to “" + preview.path("to").asText()
-                            + "” instead of “" + preview.path("from").asText() + "”.",
-                    "לאישור: לשלוח את הזמנה " + preview.path("orderId").asText() + " לכתובת “"
-                            + preview.path("to").asText() + "” במקום “" + preview.path("from").asText() + "”.");
-            case ShopTools.ACCOUNT_ADDRESS -> t(
-                    language,
-                    "To confirm: change the address on your account to “" + preview.path("to").asText()
-                            + "” (orders already placed keep theirs).",
-                    "לאישור: לעדכן את הכתובת בחשבון שלך ל“" + preview.path("to").asText()
-                            + "” (הזמנות קיימות נשארות עם הכתובת שלהן).");
-            case ShopTools.PLACE_ORDER -> t(
-                    language,
-                    "To confirm: order " + lines(language, preview.path("lines")) + " — total "
-                            + money(preview.path("total")) + ", shipped to " + preview.path("address").asText()
-                            + " and paid with " + preview.path("payment").asText() + ".",
-                    "לאישור: להזמין " + lines(language, preview.path("lines")) + " — סך הכול "
-                            + money(preview.path("total")) + ", משלוח ל" + preview.path("address").asText()
-                            + " ותשלום ב-" + preview.path("payment").asText() + ".");
+            case ShopTools.ORDER_ADDRESS ->
+                t(
+                        language,
+                        "To confirm: ship order " + preview.path("orderId").asText() + " to “"
+                                + preview.path("to").asText() + "” instead of “"
+                                + preview.path("from").asText() + "”.",
+                        "לאישור: לשלוח את הזמנה " + preview.path("orderId").asText() + " לכתובת “"
+                                + preview.path("to").asText() + "” במקום “"
+                                + preview.path("from").asText() + "”.");
+            case ShopTools.ACCOUNT_ADDRESS ->
+                t(
+                        language,
+                        "To confirm: change the address on your account to “"
+                                + preview.path("to").asText() + "” (orders already placed keep theirs).",
+                        "לאישור: לעדכן את הכתובת בחשבון שלך ל“"
+                                + preview.path("to").asText() + "” (הזמנות קיימות נשארות עם הכתובת שלהן).");
+            case ShopTools.PLACE_ORDER ->
+                t(
+                        language,
+                        "To confirm: order " + lines(language, preview.path("lines")) + " — total "
+                                + money(preview.path("total")) + ", shipped to "
+                                + preview.path("address").asText()
+                                + " and paid with " + preview.path("payment").asText() + ".",
+                        "לאישור: להזמין " + lines(language, preview.path("lines")) + " — סך הכול "
+                                + money(preview.path("total")) + ", משלוח ל"
+                                + preview.path("address").asText()
+                                + " ותשלום ב-" + preview.path("payment").asText() + ".");
             default -> t(language, "To confirm: " + tool + ".", "לאישור: " + tool + ".");
         };
         return question + " " + t(language, "Shall I go ahead? (yes/no)", "להמשיך? (כן/לא)");
@@ -190,21 +205,25 @@ public final class Replies {
     private static String exchangeQuestion(String language, JsonNode preview) {
         JsonNode from = preview.path("item");
         JsonNode to = preview.path("to");
-        String difference = difference(language, preview.path("priceDifference"), preview.path("payment").asText());
+        String difference = difference(
+                language,
+                preview.path("priceDifference"),
+                preview.path("payment").asText());
         if (preview.path("kind").asText().equals("change")) {
             return t(
                     language,
-                    "To confirm: in your pending order " + preview.path("orderId").asText() + ", change "
-                            + item(language, from) + " to " + item(language, to) + difference + ".",
-                    "לאישור: בהזמנה הממתינה " + preview.path("orderId").asText() + ", לשנות את "
-                            + item(language, from) + " ל" + item(language, to) + difference + ".");
+                    "To confirm: in your pending order "
+                            + preview.path("orderId").asText() + ", change " + item(language, from) + " to "
+                            + item(language, to) + difference + ".",
+                    "לאישור: בהזמנה הממתינה " + preview.path("orderId").asText() + ", לשנות את " + item(language, from)
+                            + " ל" + item(language, to) + difference + ".");
         }
         return t(
                 language,
-                "To confirm: exchange " + item(language, from) + " from order " + preview.path("orderId").asText()
-                        + " for " + item(language, to) + difference + ".",
-                "לאישור: להחליף את " + item(language, from) + " מהזמנה " + preview.path("orderId").asText() + " ב"
-                        + item(language, to) + difference + ".");
+                "To confirm: exchange " + item(language, from) + " from order "
+                        + preview.path("orderId").asText() + " for " + item(language, to) + difference + ".",
+                "לאישור: להחליף את " + item(language, from) + " מהזמנה "
+                        + preview.path("orderId").asText() + " ב" + item(language, to) + difference + ".");
     }
 
     private static String difference(String language, JsonNode amount, String payment) {
@@ -244,20 +263,24 @@ public final class Replies {
         return t(
                 language,
                 "Done — order " + result.path("orderId").asText() + " is cancelled. " + money(result.path("refund"))
-                        + " will be refunded to your original payment, " + result.path("refundTo").asText() + ".",
+                        + " will be refunded to your original payment, "
+                        + result.path("refundTo").asText() + ".",
                 "בוצע — הזמנה " + result.path("orderId").asText() + " בוטלה. " + money(result.path("refund"))
-                        + " יזוכו לאמצעי התשלום המקורי, " + result.path("refundTo").asText() + ".");
+                        + " יזוכו לאמצעי התשלום המקורי, "
+                        + result.path("refundTo").asText() + ".");
     }
 
     static String returned(String language, JsonNode result) {
         return t(
                 language,
                 "Done — the return of " + items(language, result.path("items")) + " from order "
-                        + result.path("orderId").asText() + " is registered (" + result.path("returnId").asText()
+                        + result.path("orderId").asText() + " is registered ("
+                        + result.path("returnId").asText()
                         + "). " + money(result.path("refund")) + " will be refunded to your original payment, "
                         + result.path("refundTo").asText() + ", once we receive it.",
                 "בוצע — ההחזרה של " + items(language, result.path("items")) + " מהזמנה "
-                        + result.path("orderId").asText() + " נרשמה (" + result.path("returnId").asText() + "). "
+                        + result.path("orderId").asText() + " נרשמה ("
+                        + result.path("returnId").asText() + "). "
                         + money(result.path("refund")) + " יזוכו לאמצעי התשלום המקורי, "
                         + result.path("refundTo").asText() + ", כשהפריט יגיע אלינו.");
     }
@@ -268,8 +291,9 @@ public final class Replies {
                     language,
                     "Done — order " + result.path("orderId").asText() + " now has " + item(language, result.path("to"))
                             + " instead of " + item(language, result.path("item")) + ".",
-                    "בוצע — בהזמנה " + result.path("orderId").asText() + " יש עכשיו " + item(language, result.path("to"))
-                            + " במקום " + item(language, result.path("item")) + ".");
+                    "בוצע — בהזמנה " + result.path("orderId").asText() + " יש עכשיו "
+                            + item(language, result.path("to")) + " במקום " + item(language, result.path("item"))
+                            + ".");
         }
         return t(
                 language,
@@ -286,45 +310,58 @@ public final class Replies {
         if (account) {
             return t(
                     language,
-                    "Done — the address on your account is now “" + result.path("to").asText() + "”.",
+                    "Done — the address on your account is now “"
+                            + result.path("to").asText() + "”.",
                     "בוצע — הכתובת בחשבון שלך היא עכשיו “" + result.path("to").asText() + "”.");
         }
         return t(
                 language,
-                "Done — order " + result.path("orderId").asText() + " will be shipped to “" + result.path("to").asText()
-                        + "”.",
-                "בוצע — הזמנה " + result.path("orderId").asText() + " תישלח ל“" + result.path("to").asText() + "”.");
+                "Done — order " + result.path("orderId").asText() + " will be shipped to “"
+                        + result.path("to").asText() + "”.",
+                "בוצע — הזמנה " + result.path("orderId").asText() + " תישלח ל“"
+                        + result.path("to").asText() + "”.");
     }
 
     static String placed(String language, JsonNode result) {
         return t(
                 language,
-                "Done — your order " + result.path("orderId").asText() + " is placed: " + lines(language, result.path("lines"))
-                        + ", total " + money(result.path("total")) + ". It ships to " + result.path("address").asText()
+                "Done — your order " + result.path("orderId").asText() + " is placed: "
+                        + lines(language, result.path("lines"))
+                        + ", total " + money(result.path("total")) + ". It ships to "
+                        + result.path("address").asText()
                         + ", paid with " + result.path("payment").asText() + ".",
                 "בוצע — הזמנה " + result.path("orderId").asText() + " נקלטה: " + lines(language, result.path("lines"))
-                        + ", סך הכול " + money(result.path("total")) + ". המשלוח ל" + result.path("address").asText()
+                        + ", סך הכול " + money(result.path("total")) + ". המשלוח ל"
+                        + result.path("address").asText()
                         + ", והתשלום ב-" + result.path("payment").asText() + ".");
     }
 
     static String ticket(String language, JsonNode result) {
         return t(
                 language,
-                "I've opened ticket " + result.path("ticketId").asText() + " about “" + result.path("subject").asText()
-                        + "”" + (result.has("orderId") ? " (order " + result.path("orderId").asText() + ")" : "")
+                "I've opened ticket " + result.path("ticketId").asText() + " about “"
+                        + result.path("subject").asText()
+                        + "”"
+                        + (result.has("orderId")
+                                ? " (order " + result.path("orderId").asText() + ")"
+                                : "")
                         + ". Our support team will get back to you by email within one business day.",
-                "פתחתי פנייה " + result.path("ticketId").asText() + " בנושא “" + result.path("subject").asText() + "”"
-                        + (result.has("orderId") ? " (הזמנה " + result.path("orderId").asText() + ")" : "")
+                "פתחתי פנייה " + result.path("ticketId").asText() + " בנושא “"
+                        + result.path("subject").asText() + "”"
+                        + (result.has("orderId")
+                                ? " (הזמנה " + result.path("orderId").asText() + ")"
+                                : "")
                         + ". צוות התמיכה יחזור אליך במייל תוך יום עסקים.");
     }
 
     static String human(String language, JsonNode result) {
         return t(
                 language,
-                "I've asked a person from our team to take over (" + result.path("ticketId").asText()
+                "I've asked a person from our team to take over ("
+                        + result.path("ticketId").asText()
                         + "). They'll reply to you by email within one business day.",
-                "ביקשתי מנציג/ה מהצוות שלנו להמשיך איתך (" + result.path("ticketId").asText()
-                        + "). יחזרו אליך במייל תוך יום עסקים.");
+                "ביקשתי מנציג/ה מהצוות שלנו להמשיך איתך ("
+                        + result.path("ticketId").asText() + "). יחזרו אליך במייל תוך יום עסקים.");
     }
 
     /** A change the customer did not say yes to. */
@@ -333,7 +370,8 @@ public final class Replies {
             case ShopTools.CANCEL -> t(language, "cancelled the order", "ביטלתי את ההזמנה");
             case ShopTools.RETURN -> t(language, "registered the return", "רשמתי את ההחזרה");
             case ShopTools.EXCHANGE -> t(language, "made the exchange", "ביצעתי את ההחלפה");
-            case ShopTools.ORDER_ADDRESS, ShopTools.ACCOUNT_ADDRESS -> t(language, "changed the address", "שיניתי את הכתובת");
+            case ShopTools.ORDER_ADDRESS, ShopTools.ACCOUNT_ADDRESS ->
+                t(language, "changed the address", "שיניתי את הכתובת");
             case ShopTools.PLACE_ORDER -> t(language, "placed the order", "ביצעתי את ההזמנה");
             default -> t(language, "done it", "ביצעתי את זה");
         };
@@ -348,15 +386,43 @@ public final class Replies {
     public static String smalltalk(String language, String text, JsonNode state) {
         Phrases.Message message = new Phrases.Message(text);
         boolean policy = Phrases.of("policy", "policies", "מדיניות", "תקנון").in(message);
-        boolean thanks = Phrases.of("thanks", "thank you", "thx", "appreciate", "תודה").in(message);
-        boolean bye = Phrases.of("bye", "goodbye", "see you", "that's all", "thats all", "nothing else", "ביי",
-                        "להתראות", "זהו", "זה הכל", "זה הכול")
+        boolean thanks =
+                Phrases.of("thanks", "thank you", "thx", "appreciate", "תודה").in(message);
+        boolean bye = Phrases.of(
+                        "bye",
+                        "goodbye",
+                        "see you",
+                        "that's all",
+                        "thats all",
+                        "nothing else",
+                        "ביי",
+                        "להתראות",
+                        "זהו",
+                        "זה הכל",
+                        "זה הכול")
                 .in(message);
-        boolean greeting = Phrases.of("hi", "hello", "hey", "good morning", "good evening", "good afternoon", "שלום",
-                        "היי", "הי", "בוקר טוב", "ערב טוב")
+        boolean greeting = Phrases.of(
+                        "hi",
+                        "hello",
+                        "hey",
+                        "good morning",
+                        "good evening",
+                        "good afternoon",
+                        "שלום",
+                        "היי",
+                        "הי",
+                        "בוקר טוב",
+                        "ערב טוב")
                 .in(message);
-        boolean about = Phrases.of("who are you", "what can you do", "help", "מי אתה", "מי את", "מה אתה יכול",
-                        "מה את יכולה", "עזרה")
+        boolean about = Phrases.of(
+                        "who are you",
+                        "what can you do",
+                        "help",
+                        "מי אתה",
+                        "מי את",
+                        "מה אתה יכול",
+                        "מה את יכולה",
+                        "עזרה")
                 .in(message);
         Confirmation confirmation = Confirmation.of(text);
         String active = "";
@@ -402,5 +468,4 @@ public final class Replies {
                                 + " ביטול, החזרה, החלפה ושינוי כתובת.")
                 + active;
     }
-
 }

@@ -23,7 +23,11 @@ import java.util.Map;
 public final class States {
     private static final ObjectNode SCHEMA = load();
     private static final JsonSchema VALIDATOR = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
-            .getSchema(SCHEMA, SchemaValidatorsConfig.builder().pathType(PathType.JSON_POINTER).build());
+            .getSchema(
+                    SCHEMA,
+                    SchemaValidatorsConfig.builder()
+                            .pathType(PathType.JSON_POINTER)
+                            .build());
 
     private States() {}
 
@@ -60,7 +64,8 @@ public final class States {
     /** Every way {@code state} breaks its schema ({@code /customer/id: does not match the regex …}); empty when it fits. */
     public static List<String> violations(JsonNode state) {
         return VALIDATOR.validate(state).stream()
-                .sorted(Comparator.comparing((ValidationMessage m) -> m.getInstanceLocation().toString()))
+                .sorted(Comparator.comparing(
+                        (ValidationMessage m) -> m.getInstanceLocation().toString()))
                 .map(m -> {
                     String where = m.getInstanceLocation().toString();
                     String text = m.getMessage();

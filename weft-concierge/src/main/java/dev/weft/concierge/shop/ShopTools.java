@@ -333,6 +333,13 @@ public final class ShopTools {
             if (variants.size() > 1) {
                 List<Variant> inStock =
                         variants.stream().filter(Variant::inStock).toList();
+                if (inStock.isEmpty()) {
+                    ObjectNode details = variantJson(product, variants.get(0));
+                    details.putObject("options");
+                    details.put("stock", 0);
+                    details.set("alternatives", Json.mapper().createArrayNode());
+                    throw new Refusal(ErrorCode.E_POLICY, "out_of_stock", product.name() + " is out of stock", details);
+                }
                 if (inStock.size() != 1) {
                     throw chooseVariant(product, variants, "say which variant of " + product.name());
                 }

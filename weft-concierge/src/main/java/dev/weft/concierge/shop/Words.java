@@ -220,6 +220,9 @@ public final class Words {
                     continue;
                 }
                 for (int i = 0; i + nameTokens.size() <= tokens.size(); i++) {
+                    if (comparative(tokens, i, nameTokens.size())) {
+                        continue;
+                    }
                     if (matchesAt(
                             tokens, i, nameTokens, value.matches("[A-Za-z]{1,2}") && name.matches("[A-Za-z]{1,2}"))) {
                         found.putIfAbsent(tokens.get(i).start(), value);
@@ -228,6 +231,18 @@ public final class Words {
             }
         }
         return List.copyOf(new LinkedHashSet<>(found.values()));
+    }
+
+    private static final Set<String> DEGREE_BEFORE =
+            Set.of("too", "very", "so", "a bit", "bit", "little", "מאוד", "ממש");
+    private static final Set<String> DEGREE_AFTER = Set.of("מדי", "מידי", "עליי", "עלי", "לי");
+
+    /** "too small", "קטנה מדי", "קטנה עליי": how a thing fits, not a size asked for. */
+    private static boolean comparative(List<Token> tokens, int at, int length) {
+        boolean before = at > 0 && DEGREE_BEFORE.contains(tokens.get(at - 1).lower());
+        boolean after = at + length < tokens.size()
+                && DEGREE_AFTER.contains(fold(tokens.get(at + length).text()));
+        return before || after;
     }
 
     private static boolean matchesAt(List<Token> tokens, int at, List<Token> name, boolean letterSize) {

@@ -56,11 +56,16 @@ public record SpecialistOutput(
 
     public static SpecialistOutput fromJson(JsonNode json) {
         List<ToolRequest> calls = new ArrayList<>();
-        json.path("toolCalls").forEach(c -> calls.add(new ToolRequest(
-                c.path("name").asText(), c.path("args").isObject() ? (ObjectNode) c.get("args") : Json.object())));
+        json.path("toolCalls")
+                .forEach(c -> calls.add(new ToolRequest(
+                        c.path("name").asText(),
+                        c.path("args").isObject() ? (ObjectNode) c.get("args") : Json.object())));
         List<MemoryFact> facts = new ArrayList<>();
-        json.path("memory").forEach(f -> facts.add(new MemoryFact(
-                f.path("kind").asText(), f.path("item").asText(), f.path("value").asText())));
+        json.path("memory")
+                .forEach(f -> facts.add(new MemoryFact(
+                        f.path("kind").asText(),
+                        f.path("item").asText(),
+                        f.path("value").asText())));
         return new SpecialistOutput(
                 json.path("message").asText(""),
                 calls,
