@@ -54,17 +54,18 @@ final class ServeCommand implements Callable<Integer> {
             try {
                 WeftServer.Builder builder = WeftServer.builder();
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
+                dev.weft.assistant.Assistants assistants = Storage.assistants(store);
                 server = builder.store(store)
-                        .assistants(Storage.assistants(store))
+                        .assistants(assistants)
                         .runner(Storage.runner(store))
                         .nodeTypes(Storage.nodeTypes())
-                        .graphs(run -> {
+                        .graphs(run -> assistants.graphOf(run).or(() -> {
                             try {
                                 return Optional.of(Storage.graphOf(run, store));
                             } catch (GraphInvalidException e) {
                                 return Optional.empty();
                             }
-                        })
+                        }))
                         .host(bind)
                         .port(port)
                         .start();

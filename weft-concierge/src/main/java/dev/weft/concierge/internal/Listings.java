@@ -136,9 +136,9 @@ final class Listings {
                     .append(" × ")
                     .append(line.has("options") ? Replies.item(language, line) : Replies.product(language, line))
                     .append(" — ")
-                    .append(Replies.money(line.path("unitPrice")))
+                    .append(range(line.path("unitPrice"), line.path("unitPriceMax")))
                     .append(t(language, " each = ", " ליחידה = "))
-                    .append(Replies.money(line.path("amount")));
+                    .append(range(line.path("amount"), line.path("amountMax")));
             if (!line.path("inStock").asBoolean()) {
                 int available = line.path("available").asInt();
                 out.append(
@@ -147,7 +147,16 @@ final class Listings {
                                 : t(language, " (only " + available + " in stock)", " (רק " + available + " במלאי)"));
             }
         }
-        out.append('\n').append(t(language, "Total: ", "סך הכול: ")).append(Replies.money(quote.path("total")));
+        out.append('\n')
+                .append(t(language, "Total: ", "סך הכול: "))
+                .append(range(quote.path("total"), quote.path("totalMax")));
+        if (quote.has("totalMax")) {
+            out.append(t(language, " (depending on the variant you choose)", " (לפי הגרסה שתבחר/י)"));
+        }
         return out.toString();
+    }
+
+    private static String range(JsonNode low, JsonNode high) {
+        return high.isMissingNode() ? Replies.money(low) : Replies.money(low) + "–" + Replies.money(high);
     }
 }

@@ -1111,7 +1111,7 @@ public final class OfflinePlanner implements Planner {
 
     private static String cut(String tail) {
         return tail.split(
-                        "(?i)(?:\\.\\s+|,\\s*|\\s+)(?=(?:my|please|thanks|thank you|and my|i am|i'm|המייל|תודה|שמי|בבקשה)\\b)")[
+                        "(?i)(?:\\.\\s+|,\\s*|\\s+)(?=(?:my|please|thanks|thank you|and my|i am|i'm|instead|as well|המייל|תודה|שמי|בבקשה|במקום)\\b)")[
                 0];
     }
 
@@ -1122,7 +1122,7 @@ public final class OfflinePlanner implements Planner {
                         "")
                 .replaceAll("^(?:הכתובת החדשה היא|הכתובת החדשה|כתובת חדשה|הכתובת היא)\\s*:?\\s*", "")
                 .replaceAll("(?i)\\s*(?:please|thanks|thank you|תודה|בבקשה)[.!]*$", "")
-                .replaceAll("^[\"“”']+|[\"“”'.!]+$", "")
+                .replaceAll("^[\"“”']+|[\"“”'.!?]+$", "")
                 .strip();
     }
 

@@ -73,10 +73,10 @@ public final class Replies {
 
     static String status(String language, String status) {
         return switch (status) {
-            case "pending" -> t(language, "pending (not shipped yet)", "ממתינה (טרם נשלחה)");
-            case "processed" -> t(language, "processed (on its way)", "בטיפול (בדרך אליך)");
-            case "delivered" -> t(language, "delivered", "נמסרה");
-            case "cancelled" -> t(language, "cancelled", "בוטלה");
+            case "pending" -> t(language, "pending (not shipped yet)", "ממתינה (pending — טרם נשלחה)");
+            case "processed" -> t(language, "processed (on its way)", "בטיפול (processed — בדרך אליך)");
+            case "delivered" -> t(language, "delivered", "נמסרה (delivered)");
+            case "cancelled" -> t(language, "cancelled", "בוטלה (cancelled)");
             default -> status;
         };
     }

@@ -286,33 +286,39 @@ public final class ShopTools {
         ObjectNode out = Json.object();
         ArrayNode lines = out.putArray("lines");
         long total = 0;
+        long totalMax = 0;
         for (JsonNode item : args.path("items")) {
             Product product = product(products, item);
             int quantity = item.path("quantity").asInt(1);
             List<Variant> variants = variants(product, item);
-            Set<Long> prices = new LinkedHashSet<>();
-            variants.forEach(v -> prices.add(v.priceCents()));
-            if (prices.size() > 1) {
-                throw chooseVariant(product, variants, "the variants of " + product.name() + " differ in price");
-            }
-            Variant first = variants.get(0);
+            long low = variants.stream().mapToLong(Variant::priceCents).min().orElseThrow();
+            long high = variants.stream().mapToLong(Variant::priceCents).max().orElseThrow();
             int available = variants.stream().mapToInt(Variant::stock).sum();
             ObjectNode line = lines.addObject();
             line.put("productId", product.id());
             line.put("product", product.name());
             line.put("productHe", product.nameHe());
             if (variants.size() == 1) {
-                line.put("variantId", first.id());
-                line.set("options", first.optionsJson());
+                line.put("variantId", variants.get(0).id());
+                line.set("options", variants.get(0).optionsJson());
             }
             line.put("quantity", quantity);
-            line.put("unitPrice", Money.decimal(first.priceCents()));
-            line.put("amount", Money.decimal(first.priceCents() * quantity));
+            line.put("unitPrice", Money.decimal(low));
+            line.put("amount", Money.decimal(low * quantity));
+            if (high != low) {
+                // The variants asked for differ in price: the quote says from what to what.
+                line.put("unitPriceMax", Money.decimal(high));
+                line.put("amountMax", Money.decimal(high * quantity));
+            }
             line.put("available", available);
             line.put("inStock", available >= quantity);
-            total += first.priceCents() * quantity;
+            total += low * quantity;
+            totalMax += high * quantity;
         }
         out.put("total", Money.decimal(total));
+        if (totalMax != total) {
+            out.put("totalMax", Money.decimal(totalMax));
+        }
         return out;
     }
 
