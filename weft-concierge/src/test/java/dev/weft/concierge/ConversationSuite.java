@@ -54,6 +54,23 @@ public final class ConversationSuite {
             if (in == null) {
                 throw new IllegalStateException(CORPUS + " is missing from the class path");
             }
+            return read(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The conversations of a file of the corpus's format. */
+    public static List<Conversation> read(java.nio.file.Path file) {
+        try (InputStream in = java.nio.file.Files.newInputStream(file)) {
+            return read(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<Conversation> read(InputStream in) {
+        try {
             List<Conversation> conversations = new ArrayList<>();
             for (JsonNode c : Json.mapper().readTree(in)) {
                 List<JsonNode> turns = new ArrayList<>();

@@ -189,7 +189,6 @@ public final class OfflinePlanner implements Planner {
             "change the colour",
             "change size",
             "change color",
-            "instead",
             "להחליף",
             "החלפה",
             "החלף",
@@ -203,11 +202,16 @@ public final class OfflinePlanner implements Planner {
             "צבע אחר",
             "מידה גדולה",
             "מידה קטנה",
-            "במקום",
             "לשנות את המידה",
             "לשנות את הצבע",
             "לשנות מידה",
-            "לשנות צבע");
+            "לשנות צבע",
+            "תחליפו",
+            "נחליף",
+            "להחליפה",
+            "מחליפים",
+            "exchanged",
+            "swapped");
     private static final Phrases RETURN = Phrases.of(
             "return",
             "returning",
@@ -233,7 +237,12 @@ public final class OfflinePlanner implements Planner {
             "זיכוי",
             "לזכות",
             "הכסף בחזרה",
-            "את הכסף");
+            "את הכסף",
+            "תחזירו",
+            "נחזיר",
+            "להחזירה",
+            "מחזירים",
+            "returned");
     private static final Phrases ADDRESS = Phrases.of(
             "address",
             "ship it to",
@@ -522,6 +531,9 @@ public final class OfflinePlanner implements Planner {
             "הזה");
     private static final Phrases ALSO = Phrases.of("too", "also", "as well", "גם", "וגם");
 
+    private static final Pattern SHIP_TO = Pattern.compile(
+            "(?i)\\b(?:ship|send|deliver|redirect|forward)\\b.{0,40}?\\bto\\s+\\d|(?:תשלחו|תשלח|תשלחי|לשלוח|שלחו|תעבירו)\\s.{0,40}?(?:לכתובת|לרחוב|לשדרות|ל-?\\d)");
+    private static final Pattern CANCEL_ROOT = Pattern.compile("^[והשלב]{0,2}(?:ת?בטל|ביטול)");
     private static final Pattern STATUS_QUESTION = Pattern.compile(
             "(?i)^\\s*(?:is|was|has|have|did|are|were)\\b.*\\b(?:cancel+ed|delivered|shipped|arrived|processed|sent)\\b");
     private static final Pattern STATUS_QUESTION_HE =
@@ -604,9 +616,11 @@ public final class OfflinePlanner implements Planner {
         }
 
         Goal chosen = goal;
+        // A bare yes or no answers no question of an item, a variant or an address.
         boolean continuing = active.isPresent()
                 && active.get() == chosen
-                && said.filter(g -> g == chosen).isEmpty();
+                && said.filter(g -> g == chosen).isEmpty()
+                && !(answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3);
         switch (goal) {
             case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
             case RETURN -> {
@@ -697,7 +711,10 @@ public final class OfflinePlanner implements Planner {
                 || STATUS_QUESTION_HE.matcher(text).find()) {
             return Optional.of(Goal.ORDER_STATUS);
         }
-        if (CANCEL.in(message)) {
+        if (CANCEL.in(message)
+                || message.tokens.stream()
+                        .anyMatch(t ->
+                                t.isHebrew() && CANCEL_ROOT.matcher(t.text()).find())) {
             return Optional.of(Goal.CANCEL);
         }
         boolean exchange = EXCHANGE.in(message);
@@ -708,13 +725,19 @@ public final class OfflinePlanner implements Planner {
         if (ret) {
             return Optional.of(Goal.RETURN);
         }
-        if (ADDRESS.in(message)) {
+        if (ADDRESS.in(message) || SHIP_TO.matcher(text).find()) {
             return Optional.of(Goal.CHANGE_ADDRESS);
         }
         if (TICKET.in(message)) {
             return Optional.of(Goal.TICKET);
         }
-        boolean buy = BUY.in(message) || text.strip().toLowerCase(Locale.ROOT).matches("^(?:please\\s+)?order\\b.*");
+        boolean buy = BUY.in(message)
+                || text.strip()
+                        .toLowerCase(Locale.ROOT)
+                        .matches("^(?:please\\s+)?order\\b(?!\\s*(?:#|no\\.?\\s|number|w\\d|\\d|status|details)).*");
+        if (STATUS.in(message) && orderId(text).isPresent() && !PRICE.in(message)) {
+            return Optional.of(Goal.ORDER_STATUS);
+        }
         boolean price = PRICE.in(message);
         if (STATUS.in(message) && !buy && !price) {
             return Optional.of(Goal.ORDER_STATUS);
@@ -1079,7 +1102,7 @@ public final class OfflinePlanner implements Planner {
     }
 
     private static final Pattern ADDRESS_MARKER = Pattern.compile(
-            "(?i)(?:\\baddress\\s+(?:is|should be|will be|to)\\b|\\baddress\\s*:|\\bnew address\\b|\\b(?:ship|deliver|send)(?:\\s+(?:it|them|the order|my order))?\\s+to\\b|\\bto\\b)\\s*:?\\s*");
+            "(?i)(?:\\b(?:(?:my|the)\\s+)?(?:new\\s+)?(?:shipping\\s+|delivery\\s+)?address(?:\\s+(?:is|should be|will be|to|now is))?\\b|\\b(?:ship|deliver|send)(?:\\s+(?:it|them|the order|my order|order\\s+W\\d+))?\\s+to\\b|\\bto\\b)\\s*:?\\s*");
     private static final Pattern ADDRESS_MARKER_HE = Pattern.compile(
             "(?:הכתובת החדשה(?:\\s+(?:היא|שלי))?|כתובת חדשה|לכתובת|הכתובת היא)\\s*:?\\s*|(?<=^|\\s)ל-?(?=(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
     private static final Pattern STREET_START =

@@ -48,20 +48,26 @@ public final class Replies {
         return String.join(", ", values);
     }
 
+    /** The product's name; in Hebrew, its Hebrew name with the catalog's ("חולצת פשתן (Linen Shirt)"). */
     static String product(String language, JsonNode item) {
+        String name = item.path("product").asText(item.path("name").asText());
         if (language.equals("he")) {
             String hebrew = item.path("productHe").asText(item.path("nameHe").asText(""));
             if (!hebrew.isEmpty()) {
-                return hebrew;
+                return hebrew + " (" + name + ")";
             }
         }
-        return item.path("product").asText(item.path("name").asText());
+        return name;
     }
 
-    /** "Linen Shirt (blue, M)". */
+    /** "Linen Shirt (blue, M)"; in Hebrew "חולצת פשתן (Linen Shirt, כחול, M)". */
     static String item(String language, JsonNode item) {
         String options = options(language, item.path("options"));
-        String name = product(language, item);
+        String name = item.path("product").asText(item.path("name").asText());
+        String hebrew = item.path("productHe").asText(item.path("nameHe").asText(""));
+        if (language.equals("he") && !hebrew.isEmpty()) {
+            return hebrew + " (" + name + (options.isEmpty() ? "" : ", " + options) + ")";
+        }
         return options.isEmpty() ? name : name + " (" + options + ")";
     }
 
