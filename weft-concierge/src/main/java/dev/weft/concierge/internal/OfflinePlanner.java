@@ -1118,8 +1118,9 @@ public final class OfflinePlanner implements Planner {
             Matcher m = marker.matcher(text);
             while (m.find()) {
                 String tail = text.substring(m.end());
-                boolean explicit =
-                        !m.group().strip().equalsIgnoreCase("to") && !m.group().startsWith("ל");
+                boolean explicit = marker == ADDRESS_MARKER_HE
+                        ? !m.group().startsWith("ל")
+                        : m.group().strip().matches("(?is).*\\b(?:is|be)$|.*:$");
                 if ((explicit || STREET_START.matcher(tail).find())
                         && tail.chars().anyMatch(Character::isDigit)) {
                     String address = cleanAddress(cut(tail));
