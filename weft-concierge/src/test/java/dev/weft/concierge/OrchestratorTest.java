@@ -79,7 +79,10 @@ final class OrchestratorTest {
                 return plan;
             }
         };
-        Concierge concierge = Concierge.builder(store).planner(planner).specialist(goal, specialist).build();
+        Concierge concierge = Concierge.builder(store)
+                .planner(planner)
+                .specialist(goal, specialist)
+                .build();
         DemoShop.load(concierge.shop(), NOW);
         return concierge;
     }
@@ -103,14 +106,20 @@ final class OrchestratorTest {
 
     private static ObjectNode verifiedAs(String id, String name) {
         ObjectNode updates = Json.object();
-        updates.putObject("customer").put("verified", true).put("id", id).put("name", name).put("method", "email");
+        updates.putObject("customer")
+                .put("verified", true)
+                .put("id", id)
+                .put("name", name)
+                .put("method", "email");
         return updates;
     }
 
     /** The one run that failed. */
     private RunResult lastRun() {
-        return runner.result(
-                store.listRuns(Optional.of(RunStatus.FAILED)).stream().findFirst().orElseThrow().id());
+        return runner.result(store.listRuns(Optional.of(RunStatus.FAILED)).stream()
+                .findFirst()
+                .orElseThrow()
+                .id());
     }
 
     @Test
@@ -135,7 +144,9 @@ final class OrchestratorTest {
                         "write_memory",
                         "finalize_reply");
         assertThat(reply.run().run().graphId()).isEqualTo(Concierge.GRAPH_ID);
-        assertThat(reply.run().steps()).extracting(Step::nodeId).containsExactlyElementsOf(graph.nodes().keySet());
+        assertThat(reply.run().steps())
+                .extracting(Step::nodeId)
+                .containsExactlyElementsOf(graph.nodes().keySet());
         assertThat(reply.goal()).isEqualTo("smalltalk");
     }
 
@@ -160,7 +171,8 @@ final class OrchestratorTest {
                             ObjectNode updates = Json.object();
                             // Verified, but without the customer's id and name: the schema refuses it.
                             updates.putObject("customer").put("verified", true);
-                            return SpecialistOutput.say("You're verified.").withUpdates(updates)
+                            return SpecialistOutput.say("You're verified.")
+                                    .withUpdates(updates)
                                     .withMemory(List.of(new MemoryFact("size", "apparel", "M")));
                         },
                         (input, results) -> SpecialistOutput.say("unused")));
@@ -211,7 +223,8 @@ final class OrchestratorTest {
                             if (breakIt[0]) {
                                 updates.put("turns", -1);
                             }
-                            return SpecialistOutput.say("Noted.").withUpdates(updates)
+                            return SpecialistOutput.say("Noted.")
+                                    .withUpdates(updates)
                                     .withMemory(List.of(new MemoryFact("size", "apparel", "M")));
                         },
                         (input, results) -> SpecialistOutput.say("unused")));
@@ -234,11 +247,12 @@ final class OrchestratorTest {
         Concierge concierge = concierge(
                 Goal.ORDER_STATUS,
                 specialist(
-                        input -> SpecialistOutput.say("You take " + input.memory().stream()
-                                        .filter(f -> f.kind().equals("size"))
-                                        .map(MemoryFact::value)
-                                        .findFirst()
-                                        .orElse("no size"))
+                        input -> SpecialistOutput.say("You take "
+                                        + input.memory().stream()
+                                                .filter(f -> f.kind().equals("size"))
+                                                .map(MemoryFact::value)
+                                                .findFirst()
+                                                .orElse("no size"))
                                 .withUpdates(verifiedAs("C01", "Emma Johnson"))
                                 .withMemory(List.of(new MemoryFact("size", "apparel", "L"))),
                         (input, results) -> SpecialistOutput.say("unused")));
@@ -274,10 +288,9 @@ final class OrchestratorTest {
                 Goal.CANCEL,
                 specialist(
                         input -> SpecialistOutput.call(List.of(new ToolRequest(
-                                ShopTools.FIND_BY_EMAIL,
-                                Json.object().put("email", "mason.martinez@example.com")))),
-                        (input, results) -> SpecialistOutput.call(List.of(new ToolRequest(
-                                ShopTools.CANCEL, Json.object().put("orderId", "W1002"))))));
+                                ShopTools.FIND_BY_EMAIL, Json.object().put("email", "mason.martinez@example.com")))),
+                        (input, results) -> SpecialistOutput.call(List.of(
+                                new ToolRequest(ShopTools.CANCEL, Json.object().put("orderId", "W1002"))))));
 
         assertThatThrownBy(() -> concierge.converse(runner, "web", "s1", "cancel W1002", Optional.empty()))
                 .isInstanceOf(WeftException.class)
@@ -317,14 +330,16 @@ final class OrchestratorTest {
                 Goal.ORDER_STATUS,
                 specialist(
                         input -> SpecialistOutput.call(List.of(new ToolRequest(
-                                        ShopTools.FIND_BY_EMAIL, Json.object().put("email", "emma.johnson@example.com"))))
+                                        ShopTools.FIND_BY_EMAIL,
+                                        Json.object().put("email", "emma.johnson@example.com"))))
                                 .withUpdates(Json.object().put("awaiting", "order")),
-                        (input, results) -> SpecialistOutput.say("Which order?")
-                                .withUpdates(verifiedAs("C01", "Emma Johnson"))));
+                        (input, results) ->
+                                SpecialistOutput.say("Which order?").withUpdates(verifiedAs("C01", "Emma Johnson"))));
 
         concierge.converse(runner, "web", "s1", "status", Optional.empty());
 
-        ObjectNode state = concierge.conversations().load("web", "s1").orElseThrow().state();
+        ObjectNode state =
+                concierge.conversations().load("web", "s1").orElseThrow().state();
         assertThat(state.path("awaiting").asText()).isEqualTo("order");
         assertThat(state.path("customer").path("id").asText()).isEqualTo("C01");
     }
