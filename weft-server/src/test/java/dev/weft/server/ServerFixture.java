@@ -42,9 +42,14 @@ final class ServerFixture implements AutoCloseable {
 
     /** A server configured further by {@code configure}. */
     ServerFixture(Path dir, java.util.function.Consumer<WeftServer.Builder> configure) {
+        this(dir, (builder, store) -> configure.accept(builder));
+    }
+
+    /** A server configured further by {@code configure}, which may use the fixture's store. */
+    ServerFixture(Path dir, java.util.function.BiConsumer<WeftServer.Builder, RunStore> configure) {
         store = Stores.open("sqlite:" + dir.resolve("weft.db"));
         WeftServer.Builder builder = WeftServer.builder();
-        configure.accept(builder);
+        configure.accept(builder, store);
         server = builder.store(store)
                 .port(0)
                 .reminders(false)
