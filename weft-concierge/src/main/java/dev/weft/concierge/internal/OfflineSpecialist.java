@@ -138,23 +138,14 @@ public final class OfflineSpecialist implements Specialist {
         boolean changed = results.stream().anyMatch(r -> r.ok() && isChange(r.name()));
         Optional<ToolResult> main = Optional.empty();
         for (ToolResult result : results) {
-            if (result.name().equals(ShopTools.FIND_BY_EMAIL) || result.name().equals(ShopTools.FIND_BY_NAME)) {
-                ObjectNode request = updates.putObject("request");
-                request.putNull("email");
-                request.putNull("name");
-                request.putNull("postcode");
+            if (Identities.isVerification(result)) {
+                Identities.record(result, updates);
                 if (result.ok()) {
-                    ObjectNode customer = updates.putObject("customer");
-                    customer.put("verified", true);
-                    customer.put("id", result.result().path("customerId").asText());
-                    customer.put("name", result.result().path("name").asText());
-                    customer.put("method", result.result().path("method").asText());
                     if (!changed) {
                         message.append(Replies.verified(
                                 language, result.result().path("firstName").asText()));
                     }
                 } else {
-                    updates.put("awaiting", "identity");
                     boolean wasVerified =
                             input.state().path("customer").path("verified").asBoolean(false);
                     String notFound = result.name().equals(ShopTools.FIND_BY_EMAIL)
