@@ -27,6 +27,8 @@ public final class Main {
                                     Memo's memory search with N memories of a user on SQLite and PostgreSQL: p50/p99, and of each part
               server [--seconds N] [--subscribers S] [--chats C]
                                     weft serve on SQLite: S live run event streams and C chat-completion clients for N s
+              concierge [--runs N]  the offline concierge on SQLite through its conversations corpus, N times:
+                                    turns/s, p50/p99 per turn, and the share of conversations ending as they must
             """;
 
     private Main() {}
@@ -48,6 +50,7 @@ public final class Main {
                 case "mail" -> MailBenchmark.run(rest);
                 case "memory" -> MemoryBenchmark.run(rest);
                 case "server" -> ServerBenchmark.run(rest);
+                case "concierge" -> ConciergeBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

@@ -555,6 +555,7 @@ public final class OfflinePlanner implements Planner {
     public ObjectNode plan(StepScope step, PlannerInput input) {
         String text = input.text();
         Phrases.Message message = new Phrases.Message(text);
+        Catalog catalog = new Catalog(vocabularyOf(this.catalog.get()));
         JsonNode state = input.state();
         ObjectNode slots = Json.object();
         String awaitingNow = state.path("awaiting").asText("nothing");
@@ -598,7 +599,7 @@ public final class OfflinePlanner implements Planner {
             goal = Goal.ORDER_STATUS;
         } else if (answer == Confirmation.YES && lastGoal.isPresent() && awaiting.equals("confirmation")) {
             goal = lastGoal.get();
-        } else if (!productWords(text).isEmpty()) {
+        } else if (!catalog.productWords(text).isEmpty()) {
             goal = Goal.FIND_PRODUCT;
         } else {
             goal = Goal.SMALLTALK;
@@ -624,7 +625,7 @@ public final class OfflinePlanner implements Planner {
         switch (goal) {
             case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
             case RETURN -> {
-                if (!rest.isBlank() && (awaiting.equals("item") && continuing || namesItem(rest))) {
+                if (!rest.isBlank() && (awaiting.equals("item") && continuing || catalog.namesItem(rest))) {
                     slots.put("item", rest);
                 }
                 refundTo(text).ifPresent(r -> slots.put("refundTo", r));
@@ -637,11 +638,11 @@ public final class OfflinePlanner implements Planner {
                     slots.put("to", rest);
                 } else if (continuing && awaiting.equals("item")) {
                     slots.put("item", rest);
-                } else if (continuing && productWords(rest).isEmpty() && describesVariant(rest)) {
+                } else if (continuing && catalog.productWords(rest).isEmpty() && describesVariant(rest)) {
                     slots.put("to", rest);
                 } else {
-                    String[] split = exchangeSplit(rest);
-                    if (!split[0].isBlank() && (namesItem(split[0]) || !continuing)) {
+                    String[] split = catalog.exchangeSplit(rest);
+                    if (!split[0].isBlank() && (catalog.namesItem(split[0]) || !continuing)) {
                         slots.put("item", split[0]);
                     }
                     if (!split[1].isBlank()) {
@@ -659,7 +660,7 @@ public final class OfflinePlanner implements Planner {
             }
             case TICKET -> {
                 String details = rest.strip();
-                boolean says = continuing && awaiting.equals("details") || describesProblem(details);
+                boolean says = continuing && awaiting.equals("details") || catalog.describesProblem(details);
                 if (!details.isBlank() && says) {
                     slots.put("details", details);
                     slots.put("subject", subject(details));
@@ -672,7 +673,7 @@ public final class OfflinePlanner implements Planner {
                 }
             }
             case QUOTE, ORDER -> {
-                ArrayNode items = items(rest);
+                ArrayNode items = catalog.items(rest);
                 JsonNode asked = state.path("request").path("items");
                 if (!items.isEmpty()) {
                     slots.set("items", items);
@@ -955,56 +956,6 @@ public final class OfflinePlanner implements Planner {
     private static final Set<String> ALL_WORDS =
             Set.of("all", "everything", "both", "whole", "entire", "הכל", "כל", "הכול", "שניהם", "שתיהן", "כולם");
 
-    /** Whether {@code text} names an item: a product of the catalog, a variant id, or everything. */
-    private boolean namesItem(String text) {
-        return !productWords(text).isEmpty()
-                || VARIANT_ID.matcher(text).find()
-                || Words.tokens(text).stream().anyMatch(t -> ALL_WORDS.contains(Words.fold(t.text())));
-    }
-
-    /**
-     * An exchange's item and the variant wanted: "the linen shirt for a blue one in L" → "the linen shirt",
-     * "a blue one in L"; "את החולצה הכחולה בלבנה" → "את החולצה הכחולה", "בלבנה". Without a clear split, the
-     * whole text is the item and the tool takes the option values that differ from the item's.
-     */
-    private String[] exchangeSplit(String text) {
-        Phrases.Message message = new Phrases.Message(text);
-        int verb = Math.max(0, EXCHANGE.first(message));
-        List<Words.Token> tokens = message.tokens;
-        for (int i = verb + 1; i < tokens.size(); i++) {
-            String word = tokens.get(i).lower();
-            boolean marker = Set.of("for", "to", "into", "with").contains(word);
-            if (marker
-                    && (describesVariant(message.from(i + 1))
-                            || !productWords(message.from(i + 1)).isEmpty())) {
-                return new String[] {
-                    message.before(i).strip(), message.from(i + 1).strip()
-                };
-            }
-            String token = tokens.get(i).text();
-            if (tokens.get(i).isHebrew() && (token.startsWith("ל") || token.startsWith("ב")) && token.length() > 1) {
-                String bare = token.substring(1);
-                if (isOptionWord(bare)
-                        || bare.equals("מידה")
-                        || bare.equals("צבע")
-                        || Words.matches(bare, vocabulary())) {
-                    if (token.startsWith("ב") && bare.equals("מידה") && i + 1 < tokens.size() && i < 3) {
-                        continue;
-                    }
-                    return new String[] {
-                        message.before(i).strip(), message.from(i).strip()
-                    };
-                }
-            }
-            if (token.equals("ל") || token.equals("תמורת") || token.equals("במקום")) {
-                return new String[] {
-                    message.before(i).strip(), message.from(i + 1).strip()
-                };
-            }
-        }
-        return new String[] {text, ""};
-    }
-
     private static final Set<String> OPTION_WORDS =
             Set.of("size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
 
@@ -1169,34 +1120,12 @@ public final class OfflinePlanner implements Planner {
             "יש לי",
             "תמיכה");
 
-    /** Whether a message says what went wrong, beyond "I have a complaint". */
-    private boolean describesProblem(String text) {
-        Phrases.Message message = new Phrases.Message(text);
-        if (!productWords(text).isEmpty() || orderId(text).isPresent()) {
-            return true;
-        }
-        boolean specific = TICKET.count(message) > GENERIC_COMPLAINT.count(message);
-        return specific || message.tokens.size() >= 7;
-    }
-
     private static String subject(String details) {
         String first = details.split("[.!?\\n]")[0].strip();
         return first.length() > 80 ? first.substring(0, 77) + "…" : first;
     }
 
     // ---------------------------------------------------------------- products and quantities
-
-    /** The words of the message that name products of the catalog. */
-    private List<String> productWords(String text) {
-        Set<String> vocabulary = vocabulary();
-        List<String> found = new ArrayList<>();
-        for (Words.Token token : Words.tokens(text)) {
-            if (token.text().length() > 1 && Words.matches(token.text(), vocabulary)) {
-                found.add(token.text());
-            }
-        }
-        return found;
-    }
 
     private static final java.util.Map<String, Integer> NUMBERS = java.util.Map.ofEntries(
             java.util.Map.entry("a", 1),
@@ -1241,72 +1170,6 @@ public final class OfflinePlanner implements Planner {
 
     private static final Set<String> SIZE_WORDS = Set.of("size", "מידה", "במידה", "למידה", "מידת", "sized");
 
-    /**
-     * The products a message asks for, each with its quantity: "2 blue linen shirts in M and a mug" →
-     * {@code [{"query": "blue linen shirts in M", "quantity": 2}, {"query": "mug", "quantity": 1}]}. Parts that
-     * name no product of the catalog but options ("and one in white") go with the product before them.
-     */
-    ArrayNode items(String text) {
-        Set<String> vocabulary = vocabulary();
-        List<Words.Token> tokens = Words.tokens(text);
-        List<String> parts = new ArrayList<>();
-        int from = 0;
-        for (int i = 0; i < tokens.size(); i++) {
-            Words.Token token = tokens.get(i);
-            String word = token.lower();
-            boolean joint = Set.of("and", "plus", "also", "וגם", "ועוד", "ו").contains(word);
-            boolean hebrewAnd = token.isHebrew()
-                    && word.startsWith("ו")
-                    && word.length() > 2
-                    && (NUMBERS.containsKey(Words.fold(word.substring(1)))
-                            || Words.matches(word.substring(1), vocabulary));
-            int at = token.start();
-            boolean comma = i > 0
-                    && text.substring(
-                                    tokens.get(i - 1).start()
-                                            + tokens.get(i - 1).text().length(),
-                                    at)
-                            .matches(".*[,;&+].*");
-            if ((joint || hebrewAnd || comma) && at > from) {
-                parts.add(text.substring(from, at));
-                from = joint ? at + token.text().length() : (hebrewAnd ? at + 1 : at);
-            }
-        }
-        parts.add(text.substring(Math.min(from, text.length())));
-        ArrayNode items = Json.mapper().createArrayNode();
-        String lastProduct = "";
-        for (String raw : parts) {
-            String part = raw.strip().replaceAll("^[,;&+\\s-]+|[,;&+\\s-]+$", "");
-            if (part.isBlank()) {
-                continue;
-            }
-            List<String> named = productWords(part);
-            int quantity = quantity(part);
-            String query = part;
-            if (named.isEmpty()) {
-                if (lastProduct.isEmpty() || !describesVariant(part)) {
-                    continue;
-                }
-                query = lastProduct + " " + part;
-            } else {
-                lastProduct = String.join(" ", named);
-            }
-            ObjectNode item = items.addObject();
-            item.put("query", query);
-            item.put("quantity", quantity);
-        }
-        return items;
-    }
-
-    private Set<String> vocabulary() {
-        Set<String> vocabulary = new LinkedHashSet<>();
-        for (Product product : catalog.get()) {
-            vocabulary.addAll(Words.vocabulary(List.of(product.name(), product.nameHe())));
-            vocabulary.addAll(Words.vocabulary(product.keywords()));
-        }
-        return vocabulary;
-    }
-
     private static int quantity(String part) {
         List<Words.Token> tokens = Words.tokens(part);
         for (int i = 0; i < tokens.size(); i++) {
@@ -1333,5 +1196,152 @@ public final class OfflinePlanner implements Planner {
             }
         }
         return 1;
+    }
+
+    /** The catalog's words, read once for a message, and what a message's words say of products. */
+    private static final class Catalog {
+        private final Set<String> words;
+
+        Catalog(Set<String> words) {
+            this.words = words;
+        }
+
+        /** Whether {@code text} names an item: a product of the catalog, a variant id, or everything. */
+        private boolean namesItem(String text) {
+            return !productWords(text).isEmpty()
+                    || VARIANT_ID.matcher(text).find()
+                    || Words.tokens(text).stream().anyMatch(t -> ALL_WORDS.contains(Words.fold(t.text())));
+        }
+
+        /**
+         * An exchange's item and the variant wanted: "the linen shirt for a blue one in L" → "the linen shirt",
+         * "a blue one in L"; "את החולצה הכחולה בלבנה" → "את החולצה הכחולה", "בלבנה". Without a clear split, the
+         * whole text is the item and the tool takes the option values that differ from the item's.
+         */
+        private String[] exchangeSplit(String text) {
+            Phrases.Message message = new Phrases.Message(text);
+            int verb = Math.max(0, EXCHANGE.first(message));
+            List<Words.Token> tokens = message.tokens;
+            for (int i = verb + 1; i < tokens.size(); i++) {
+                String word = tokens.get(i).lower();
+                boolean marker = Set.of("for", "to", "into", "with").contains(word);
+                if (marker
+                        && (describesVariant(message.from(i + 1))
+                                || !productWords(message.from(i + 1)).isEmpty())) {
+                    return new String[] {
+                        message.before(i).strip(), message.from(i + 1).strip()
+                    };
+                }
+                String token = tokens.get(i).text();
+                if (tokens.get(i).isHebrew()
+                        && (token.startsWith("ל") || token.startsWith("ב"))
+                        && token.length() > 1) {
+                    String bare = token.substring(1);
+                    if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע") || Words.matches(bare, words)) {
+                        if (token.startsWith("ב") && bare.equals("מידה") && i + 1 < tokens.size() && i < 3) {
+                            continue;
+                        }
+                        return new String[] {
+                            message.before(i).strip(), message.from(i).strip()
+                        };
+                    }
+                }
+                if (token.equals("ל") || token.equals("תמורת") || token.equals("במקום")) {
+                    return new String[] {
+                        message.before(i).strip(), message.from(i + 1).strip()
+                    };
+                }
+            }
+            return new String[] {text, ""};
+        }
+
+        /** Whether a message says what went wrong, beyond "I have a complaint". */
+        private boolean describesProblem(String text) {
+            Phrases.Message message = new Phrases.Message(text);
+            if (!productWords(text).isEmpty() || orderId(text).isPresent()) {
+                return true;
+            }
+            boolean specific = TICKET.count(message) > GENERIC_COMPLAINT.count(message);
+            return specific || message.tokens.size() >= 7;
+        }
+
+        /** The words of the message that name products of the catalog. */
+        private List<String> productWords(String text) {
+            Set<String> vocabulary = words;
+            List<String> found = new ArrayList<>();
+            for (Words.Token token : Words.tokens(text)) {
+                if (token.text().length() > 1 && Words.matches(token.text(), vocabulary)) {
+                    found.add(token.text());
+                }
+            }
+            return found;
+        }
+
+        /**
+         * The products a message asks for, each with its quantity: "2 blue linen shirts in M and a mug" →
+         * {@code [{"query": "blue linen shirts in M", "quantity": 2}, {"query": "mug", "quantity": 1}]}. Parts that
+         * name no product of the catalog but options ("and one in white") go with the product before them.
+         */
+        ArrayNode items(String text) {
+            Set<String> vocabulary = words;
+            List<Words.Token> tokens = Words.tokens(text);
+            List<String> parts = new ArrayList<>();
+            int from = 0;
+            for (int i = 0; i < tokens.size(); i++) {
+                Words.Token token = tokens.get(i);
+                String word = token.lower();
+                boolean joint =
+                        Set.of("and", "plus", "also", "וגם", "ועוד", "ו").contains(word);
+                boolean hebrewAnd = token.isHebrew()
+                        && word.startsWith("ו")
+                        && word.length() > 2
+                        && (NUMBERS.containsKey(Words.fold(word.substring(1)))
+                                || Words.matches(word.substring(1), vocabulary));
+                int at = token.start();
+                boolean comma = i > 0
+                        && text.substring(
+                                        tokens.get(i - 1).start()
+                                                + tokens.get(i - 1).text().length(),
+                                        at)
+                                .matches(".*[,;&+].*");
+                if ((joint || hebrewAnd || comma) && at > from) {
+                    parts.add(text.substring(from, at));
+                    from = joint ? at + token.text().length() : (hebrewAnd ? at + 1 : at);
+                }
+            }
+            parts.add(text.substring(Math.min(from, text.length())));
+            ArrayNode items = Json.mapper().createArrayNode();
+            String lastProduct = "";
+            for (String raw : parts) {
+                String part = raw.strip().replaceAll("^[,;&+\\s-]+|[,;&+\\s-]+$", "");
+                if (part.isBlank()) {
+                    continue;
+                }
+                List<String> named = productWords(part);
+                int quantity = quantity(part);
+                String query = part;
+                if (named.isEmpty()) {
+                    if (lastProduct.isEmpty() || !describesVariant(part)) {
+                        continue;
+                    }
+                    query = lastProduct + " " + part;
+                } else {
+                    lastProduct = String.join(" ", named);
+                }
+                ObjectNode item = items.addObject();
+                item.put("query", query);
+                item.put("quantity", quantity);
+            }
+            return items;
+        }
+    }
+
+    private static Set<String> vocabularyOf(List<Product> products) {
+        Set<String> vocabulary = new LinkedHashSet<>();
+        for (Product product : products) {
+            vocabulary.addAll(Words.vocabulary(List.of(product.name(), product.nameHe())));
+            vocabulary.addAll(Words.vocabulary(product.keywords()));
+        }
+        return vocabulary;
     }
 }
