@@ -230,7 +230,8 @@ final class Orchestrator {
             state.set("request", request);
             ObjectNode next = state.putObject("goal");
             next.put("name", goal.id());
-            next.put("status", "active");
+            // Small talk is answered at once: there is nothing of it for a next message to continue.
+            next.put("status", goal == Goal.SMALLTALK ? "done" : "active");
             next.put("since", turn);
         }
         ObjectNode request = (ObjectNode) state.get("request");

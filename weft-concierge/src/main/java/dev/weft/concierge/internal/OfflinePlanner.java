@@ -37,7 +37,7 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern VARIANT_ID = Pattern.compile("(?i)\\bV(\\d{4})\\b");
     private static final Pattern POSTCODE_AFTER_WORD = Pattern.compile(
             "(?i)(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|מ\\.?ק\\.?)(?:\\s*(?:is|of|:|-|הוא|היא|שלי|זה))*\\s*(\\d{5}|\\d{7})\\b");
-    private static final Pattern POSTCODE = Pattern.compile("(?<![\\w#$.@-])(\\d{5}|\\d{7})(?![\\w@.])");
+    private static final Pattern POSTCODE = Pattern.compile("(?<![\\w#$@-]|\\d\\.)(\\d{5}|\\d{7})(?![\\w@]|\\.\\d)");
     private static final Pattern NAME_EN = Pattern.compile(
             "(?i)\\b(?:my name is|my name's|name is|name's|name:|full name is)\\s+([\\p{L}'’.-]+(?:\\s+[\\p{L}'’.-]+){0,3})");
     private static final Pattern NAME_EN_WEAK =
@@ -832,13 +832,21 @@ public final class OfflinePlanner implements Planner {
         if (postcodeAt > 0) {
             // "Emma Johnson, 10001" / "נועה כהן מיקוד 6473921": the words just before the postcode, when
             // they open the message (in "ship it to 55 Rainey Street, Austin, TX 78701" they are a city).
-            String before = text.substring(0, postcodeAt)
-                    .replaceAll(
-                            "(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|ו-|,|:|is)\\s*$",
-                            " ")
-                    .replaceAll(
-                            "(?i)(zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|and|,|:|is)\\s*$",
-                            " ");
+            // Words that lead to the postcode ("…, zip", "and my postcode is") are no part of the name.
+            String lead =
+                    "(?i)(?:(?<!\\p{L})(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|and|my|is|of)"
+                            + "|(?<!\\p{L})ו?ה?מיקוד(?:\\s+שלי)?|ו-|,|:)\\s*$";
+            String before = text.substring(0, postcodeAt);
+            for (int i = 0; i < 4; i++) {
+                before = before.replaceAll(lead, "");
+            }
+            if (STREET_WORDS.stream()
+                            .anyMatch(street -> Words.tokens(text).stream()
+                                    .anyMatch(t -> Words.fold(t.text()).equals(street)))
+                    || text.contains("כתובת")) {
+                // In an address ("…40, Tel Aviv 6525705") the words before a number are a city.
+                return Optional.empty();
+            }
             List<Words.Token> tokens = Words.tokens(before);
             List<String> words = new ArrayList<>();
             for (int i = tokens.size() - 1; i >= 0 && words.size() < 3; i--) {
@@ -1282,8 +1290,10 @@ public final class OfflinePlanner implements Planner {
          * {@code [{"query": "blue linen shirts in M", "quantity": 2}, {"query": "mug", "quantity": 1}]}. Parts that
          * name no product of the catalog but options ("and one in white") go with the product before them.
          */
-        ArrayNode items(String text) {
-            Set<String> vocabulary = words;
+        ArrayNode items(String words) {
+            Set<String> vocabulary = this.words;
+            // "Running Shoes (gray, 42)": a comma inside parentheses parts no items.
+            String text = maskParenthesized(words);
             List<Words.Token> tokens = Words.tokens(text);
             List<String> parts = new ArrayList<>();
             int from = 0;
@@ -1317,11 +1327,18 @@ public final class OfflinePlanner implements Planner {
                 if (part.isBlank()) {
                     continue;
                 }
+                part = part.replace('\u0001', ',');
                 List<String> named = productWords(part);
                 int quantity = quantity(part);
                 String query = part;
                 if (named.isEmpty()) {
                     if (lastProduct.isEmpty() || !describesVariant(part)) {
+                        continue;
+                    }
+                    if (!startsWithQuantity(part) && !items.isEmpty()) {
+                        // "a cotton t-shirt, white, size M": more of the item before, not another one.
+                        ObjectNode previous = (ObjectNode) items.get(items.size() - 1);
+                        previous.put("query", previous.path("query").asText() + " " + part);
                         continue;
                     }
                     query = lastProduct + " " + part;
@@ -1334,6 +1351,27 @@ public final class OfflinePlanner implements Planner {
             }
             return items;
         }
+    }
+
+    /** {@code text} with the commas inside parentheses hidden (as U+0001), so that they part nothing. */
+    private static String maskParenthesized(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int depth = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            depth += c == '(' ? 1 : c == ')' && depth > 0 ? -1 : 0;
+            out.append(c == ',' && depth > 0 ? '\u0001' : c);
+        }
+        return out.toString();
+    }
+
+    private static boolean startsWithQuantity(String part) {
+        List<Words.Token> tokens = Words.tokens(part);
+        if (tokens.isEmpty()) {
+            return false;
+        }
+        String first = Words.fold(tokens.get(0).text());
+        return first.matches("\\d{1,2}") || NUMBERS.containsKey(first) && !first.equals("a") && !first.equals("an");
     }
 
     private static Set<String> vocabularyOf(List<Product> products) {

@@ -428,7 +428,8 @@ public final class ShopTools {
                     "refunds go to the original payment (" + order.payment().label() + "), not to " + refundTo.get(),
                     details);
         }
-        List<Integer> positions = chosen.stream().map(c -> c.item().position()).toList();
+        List<Integer> positions =
+                chosen.stream().map(c -> c.item().position()).sorted().toList();
         long refund = chosen.stream().mapToLong(c -> c.item().priceCents()).sum();
         ObjectNode out = Json.object();
         out.put("orderId", order.id());
