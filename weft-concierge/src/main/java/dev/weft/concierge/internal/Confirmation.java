@@ -75,7 +75,18 @@ public enum Confirmation {
             "תמשיכי",
             "מעולה",
             "אשמח",
-            "כן כן");
+            "כן כן",
+            "no problem",
+            "no worries",
+            "sure thing",
+            "of course",
+            "certainly",
+            "kk",
+            "כמובן",
+            "בוודאי",
+            "אין בעיה",
+            "לגמרי",
+            "בטח שכן");
     private static final List<List<String>> NO_STARTS = phrases(
             "no",
             "nope",
@@ -127,10 +138,12 @@ public enum Confirmation {
         if (rest.isEmpty()) {
             return NEITHER;
         }
-        if (startsWithAny(rest, NO_STARTS) > 0) {
+        int no = startsWithAny(rest, NO_STARTS);
+        int yes = startsWithAny(rest, YES_STARTS);
+        // The longer opening says it: "no problem" is a yes, "no" a no.
+        if (no > 0 && no >= yes) {
             return NO;
         }
-        int yes = startsWithAny(rest, YES_STARTS);
         if (yes == 0) {
             return NEITHER;
         }

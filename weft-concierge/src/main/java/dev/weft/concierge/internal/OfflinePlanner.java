@@ -534,6 +534,31 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern SHIP_TO = Pattern.compile(
             "(?i)\\b(?:ship|send|deliver|redirect|forward)\\b.{0,40}?\\bto\\s+\\d|(?:תשלחו|תשלח|תשלחי|לשלוח|שלחו|תעבירו)\\s.{0,40}?(?:לכתובת|לרחוב|לשדרות|ל-?\\d)");
     private static final Pattern CANCEL_ROOT = Pattern.compile("^[והשלב]{0,2}(?:ת?בטל|ביטול)");
+    private static final Phrases CHANGE =
+            Phrases.of("change", "modify", "switch", "update", "לשנות", "לעדכן", "תשנה", "תשני", "שינוי", "תחליף");
+    private static final Phrases INSTEAD = Phrases.of("instead", "במקום");
+    private static final Phrases FIT = Phrases.of(
+            "doesn't fit",
+            "does not fit",
+            "didn't fit",
+            "too small",
+            "too big",
+            "too large",
+            "too tight",
+            "too loose",
+            "wrong size",
+            "wrong color",
+            "wrong colour",
+            "לא מתאים",
+            "לא מתאימה",
+            "קטן מדי",
+            "קטנה מדי",
+            "גדול מדי",
+            "גדולה מדי",
+            "מידה לא נכונה",
+            "צבע לא נכון");
+    private static final Pattern WHERE_IS =
+            Pattern.compile("(?i)\\bwhere\\b.{0,30}\\b(?:order|package|parcel|delivery|shipment|stuff|items?)\\b");
     private static final Pattern STATUS_QUESTION = Pattern.compile(
             "(?i)^\\s*(?:is|was|has|have|did|are|were)\\b.*\\b(?:cancel+ed|delivered|shipped|arrived|processed|sent)\\b");
     private static final Pattern STATUS_QUESTION_HE =
@@ -729,6 +754,10 @@ public final class OfflinePlanner implements Planner {
         if (ADDRESS.in(message) || SHIP_TO.matcher(text).find()) {
             return Optional.of(Goal.CHANGE_ADDRESS);
         }
+        // "change my order: the linen shirt in size S instead", "the shirt doesn't fit": another variant.
+        if (CHANGE.in(message) && (describesVariant(text) || INSTEAD.in(message)) || FIT.in(message) && !ret) {
+            return Optional.of(Goal.EXCHANGE);
+        }
         if (TICKET.in(message)) {
             return Optional.of(Goal.TICKET);
         }
@@ -736,11 +765,13 @@ public final class OfflinePlanner implements Planner {
                 || text.strip()
                         .toLowerCase(Locale.ROOT)
                         .matches("^(?:please\\s+)?order\\b(?!\\s*(?:#|no\\.?\\s|number|w\\d|\\d|status|details)).*");
-        if (STATUS.in(message) && orderId(text).isPresent() && !PRICE.in(message)) {
+        if ((STATUS.in(message) || WHERE_IS.matcher(text).find())
+                && orderId(text).isPresent()
+                && !PRICE.in(message)) {
             return Optional.of(Goal.ORDER_STATUS);
         }
         boolean price = PRICE.in(message);
-        if (STATUS.in(message) && !buy && !price) {
+        if ((STATUS.in(message) || WHERE_IS.matcher(text).find()) && !buy && !price) {
             return Optional.of(Goal.ORDER_STATUS);
         }
         if (price) {
