@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.concierge.Goal;
 import dev.weft.concierge.shop.Product;
 import dev.weft.concierge.shop.Words;
+import dev.weft.concierge.spi.MemoryFact;
 import dev.weft.concierge.spi.Planner;
 import dev.weft.concierge.spi.PlannerInput;
 import dev.weft.core.Json;
@@ -580,7 +581,8 @@ public final class OfflinePlanner implements Planner {
     public ObjectNode plan(StepScope step, PlannerInput input) {
         String text = input.text();
         Phrases.Message message = new Phrases.Message(text);
-        Catalog catalog = new Catalog(vocabularyOf(this.catalog.get()));
+        List<Product> products = this.catalog.get();
+        Catalog catalog = new Catalog(vocabularyOf(products));
         JsonNode state = input.state();
         ObjectNode slots = Json.object();
         String awaitingNow = state.path("awaiting").asText("nothing");
@@ -612,6 +614,10 @@ public final class OfflinePlanner implements Planner {
                     && !awaiting.equals("nothing")
                     && !isOnlySmallTalk(message)) {
                 goal = active.get();
+            }
+            // "hi, it's emma.johnson@example.com": a greeting that says who is writing verifies them.
+            if (goal == Goal.SMALLTALK && identity.any() && !POLICY.in(message)) {
+                goal = active.orElse(Goal.ORDER_STATUS);
             }
         } else if (active.isPresent()) {
             goal = active.get();
@@ -701,6 +707,7 @@ public final class OfflinePlanner implements Planner {
                 ArrayNode items = catalog.items(rest);
                 JsonNode asked = state.path("request").path("items");
                 if (!items.isEmpty()) {
+                    items.forEach(item -> rememberedSize((ObjectNode) item, products, input.memory()));
                     slots.set("items", items);
                 } else if (continuing && asked.isArray() && !asked.isEmpty() && describesVariant(rest)) {
                     // "black, size M" after "which one?": the options of the item on hand.
@@ -1382,6 +1389,47 @@ public final class OfflinePlanner implements Planner {
             }
             return items;
         }
+    }
+
+    /**
+     * Adds to an item the size its customer usually takes in its product's category ("a cotton t-shirt in
+     * black" → "… size M"), when the item names no size and the product comes in that size.
+     */
+    private static void rememberedSize(ObjectNode item, List<Product> products, List<MemoryFact> memory) {
+        String query = item.path("query").asText();
+        Product best = null;
+        int top = 0;
+        for (Product product : products) {
+            Set<String> names = Words.vocabulary(List.of(product.name(), product.nameHe()));
+            Set<String> known = Words.vocabulary(product.keywords());
+            int score = 0;
+            for (Words.Token token : Words.tokens(query)) {
+                score += Words.matches(token.text(), names) ? 2 : Words.matches(token.text(), known) ? 1 : 0;
+            }
+            if (score > top) {
+                top = score;
+                best = product;
+            }
+        }
+        if (best == null) {
+            return;
+        }
+        Set<String> sizes = new LinkedHashSet<>();
+        best.variants().forEach(v -> {
+            if (v.options().containsKey("size")) {
+                sizes.add(v.options().get("size"));
+            }
+        });
+        if (sizes.isEmpty() || !Words.optionValues(query, sizes).isEmpty()) {
+            return;
+        }
+        String category = best.category();
+        memory.stream()
+                .filter(f -> f.kind().equals("size") && f.item().equals(category) && sizes.contains(f.value()))
+                .findFirst()
+                .ifPresent(f -> {
+                    item.put("query", query + " size " + f.value());
+                });
     }
 
     /** {@code text} with the commas inside parentheses hidden (as U+0001), so that they part nothing. */
