@@ -59,10 +59,11 @@ final class ConciergeCommand implements Runnable {
             name = "seed",
             mixinStandardHelpOptions = true,
             description = {
-                "Loads the demo shop (again: the same data every time), replacing the shop and every conversation,",
-                "and prints it; --json prints {\"customers\": [{\"id\", \"name\", \"email\", \"postcode\", \"orders\": [{\"id\",",
-                "\"status\", \"items\": [{\"product\", \"variant\", \"price\"}]}]}], \"products\": [{\"id\", \"name\",",
-                "\"variants\": [{\"id\", \"options\", \"price\", \"stock\"}]}]}."
+                "Loads the demo shop and prints it.",
+                "The same data every time; it replaces the shop and every conversation. --json prints {\"customers\":"
+                        + " [{\"id\", \"name\", \"email\", \"postcode\", \"orders\": [{\"id\", \"status\", \"items\":"
+                        + " [{\"product\", \"variant\", \"price\"}]}]}], \"products\": [{\"id\", \"name\", \"variants\":"
+                        + " [{\"id\", \"options\", \"price\", \"stock\"}]}]}."
             })
     static final class Seed extends ConciergeSubcommand {
         @Override
@@ -90,10 +91,11 @@ final class ConciergeCommand implements Runnable {
             name = "ask",
             mixinStandardHelpOptions = true,
             description = {
-                "One customer turn of conversation ID: prints the concierge's reply. A change waits for the",
-                "customer's yes: the next ask in the same session ('yes' / 'כן') carries it out, anything else does",
-                "not. --json prints {\"session\", \"runId\", \"goal\", \"reply\", \"language\", \"toolCalls\": [{\"name\",",
-                "\"args\", \"ok\"}]}. Exit status: 0 answered (or waiting for a yes), 1 the turn failed, 2 bad input."
+                "One customer turn of conversation ID: prints the concierge's reply.",
+                "A change waits for the customer's yes: the next ask of the session ('yes', 'כן') carries it out,"
+                        + " anything else does not. --json prints {\"session\", \"runId\", \"goal\", \"reply\","
+                        + " \"language\", \"toolCalls\": [{\"name\", \"args\", \"ok\"}]}. Exit status: 0 answered (or"
+                        + " waiting for a yes), 1 the turn failed, 2 bad input."
             })
     static final class Ask extends ConciergeSubcommand {
         @Option(names = "--session", paramLabel = "ID", required = true, description = "The conversation.")
@@ -115,6 +117,11 @@ final class ConciergeCommand implements Runnable {
                 throw new WeftException(ErrorCode.E_BAD_INPUT, "the message is empty: say something to the concierge");
             }
             Concierge concierge = concierge(store);
+            if (concierge.shop().products().isEmpty()) {
+                spec.commandLine()
+                        .getErr()
+                        .println("weft: the shop has no products yet; load the demo shop with 'weft concierge seed'");
+            }
             Concierge.Reply reply;
             try {
                 reply = concierge.converse(
@@ -154,8 +161,9 @@ final class ConciergeCommand implements Runnable {
             name = "shop",
             mixinStandardHelpOptions = true,
             description = {
-                "The shop as it now stands: customers with their orders and products with their stock (the shape",
-                "of 'seed --json'), and every return, exchange, refund and ticket."
+                "Prints the shop as it now stands.",
+                "Customers with their orders and products with their stock (the shape of 'seed --json'), and every"
+                        + " return, exchange, refund and ticket."
             })
     static final class ShopState extends ConciergeSubcommand {
         @Override

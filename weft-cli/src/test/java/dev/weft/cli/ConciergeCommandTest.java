@@ -113,10 +113,13 @@ final class ConciergeCommandTest {
         weftDb("concierge", "seed");
 
         CommandRunner.Outcome empty = ask("s1", "   ");
+        CommandRunner.Outcome tooLong = ask("s1", "x".repeat(2001));
         CommandRunner.Outcome noSession = weftDb("concierge", "ask", "--json", "hello");
 
         assertThat(empty.exitCode()).isEqualTo(2);
         assertThat(empty.json().get("error").get("code").asText()).isEqualTo("E_BAD_INPUT");
+        assertThat(tooLong.exitCode()).isEqualTo(2);
+        assertThat(tooLong.json().get("error").get("message").asText()).contains("at most 2000");
         assertThat(noSession.exitCode()).isEqualTo(2);
         assertThat(weftDb("runs", "list", "--json").json()).isEmpty();
     }

@@ -193,6 +193,12 @@ public final class Concierge {
         if (message.isEmpty()) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "the message is empty: say something to the concierge");
         }
+        if (message.length() > Orchestrator.MAX_TEXT) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT,
+                    "the message is " + message.length() + " characters long; the concierge reads at most "
+                            + Orchestrator.MAX_TEXT);
+        }
         Optional<RunResult> waiting = waiting(runner, user, session);
         if (waiting.isPresent()) {
             Confirmation answer = Confirmation.of(message);
