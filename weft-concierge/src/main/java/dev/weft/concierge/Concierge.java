@@ -328,8 +328,11 @@ public final class Concierge {
                 JsonNode payload = result.interrupts().getOrDefault("dispatch_specialist", Json.object());
                 JsonNode planned = result.outputs().getOrDefault("apply_plan", Json.object());
                 ArrayNode calls = Json.mapper().createArrayNode();
-                payload.path("results")
-                        .forEach(r -> calls.add(Dispatch.summary(dev.weft.concierge.spi.ToolResult.fromJson(r))));
+                payload.path("results").forEach(r -> {
+                    if (r.isObject()) {
+                        calls.add(Dispatch.summary(dev.weft.concierge.spi.ToolResult.fromJson(r)));
+                    }
+                });
                 return new Reply(
                         session,
                         result,

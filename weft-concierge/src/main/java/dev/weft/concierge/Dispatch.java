@@ -3,6 +3,7 @@ package dev.weft.concierge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.concierge.internal.Refusals;
 import dev.weft.concierge.internal.Replies;
 import dev.weft.concierge.internal.States;
 import dev.weft.concierge.shop.Refusal;
@@ -24,8 +25,10 @@ import dev.weft.plan.Risk;
 import dev.weft.plan.Tool;
 import dev.weft.plan.ToolContext;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code dispatch_specialist}: seed 004's two-pass dispatch. For a sales or support goal the goal's
@@ -72,10 +75,10 @@ final class Dispatch implements Node {
                 concierge.recent(
                         Orchestrator.user(context), state.path("session").asText()));
         SpecialistOutput first;
-        List<ToolResult> results = new ArrayList<>();
-        List<ToolResult> earlier = new ArrayList<>();
+        ToolResult[] results;
+        Set<Integer> earlier = new HashSet<>();
         List<ObjectNode> changes = new ArrayList<>();
-        int next;
+        Set<Integer> approved = new HashSet<>();
         if (context.resumeValue().isEmpty()) {
             first = specialist.first(context, input);
             if (first.toolCalls().isEmpty()) {
@@ -91,43 +94,88 @@ final class Dispatch implements Node {
                                     + "); nothing was called");
                 }
             }
-            next = 0;
+            results = new ToolResult[first.toolCalls().size()];
         } else {
             JsonNode waited = context.interruptPayload().orElseThrow();
             first = SpecialistOutput.fromJson(waited.path("first"));
-            waited.path("results").forEach(r -> results.add(ToolResult.fromJson(r)));
+            results = new ToolResult[first.toolCalls().size()];
+            JsonNode done = waited.path("results");
+            for (int i = 0; i < results.length; i++) {
+                if (done.path(i).isObject()) {
+                    results[i] = ToolResult.fromJson(done.get(i));
+                    earlier.add(i);
+                }
+            }
             waited.path("changes").forEach(c -> changes.add((ObjectNode) c.deepCopy()));
-            earlier.addAll(results);
-            int index = waited.path("index").asInt();
-            ToolRequest call = first.toolCalls().get(index);
-            ObjectNode args = args(call, state);
             boolean yes = context.resumeValue().get().path("approved").asBoolean(false);
-            ToolResult result = yes
-                    ? call(context, index, call.name(), args, true)
-                    : declined(call.name(), args, context.resumeValue().get());
-            results.add(result);
-            changes.add(change(result, yes));
-            next = index + 1;
+            for (JsonNode index : waited.path("waiting")) {
+                int i = index.asInt();
+                if (yes) {
+                    approved.add(i);
+                } else {
+                    ToolRequest call = first.toolCalls().get(i);
+                    results[i] = declined(
+                            call.name(),
+                            args(call, state),
+                            context.resumeValue().get());
+                    changes.add(change(results[i], false));
+                }
+            }
         }
-        for (int i = next; i < first.toolCalls().size(); i++) {
+        for (int i = 0; i < results.length; i++) {
+            if (results[i] != null) {
+                continue;
+            }
             ToolRequest call = first.toolCalls().get(i);
             ObjectNode args = args(call, state);
-            Tool tool = concierge.tools().registry().find(call.name()).orElseThrow();
-            if (tool.risk(args) == Risk.HIGH) {
-                ObjectNode dry = args.deepCopy();
-                dry.put(ShopTools.DRY_RUN, true);
-                ToolResult check = call(context, i, call.name(), dry, false);
-                if (!check.ok()) {
-                    ToolResult refused = new ToolResult(call.name(), shown(args), false, check.result(), check.error());
-                    results.add(refused);
-                    changes.add(change(refused, false));
+            if (!highRisk(call, args)) {
+                results[i] = call(context, i, call.name(), args, false);
+                continue;
+            }
+            if (approved.contains(i)) {
+                results[i] = call(context, i, call.name(), args, true);
+                changes.add(change(results[i], true));
+                continue;
+            }
+            // This change and every later one check themselves now, so that one yes confirms them all.
+            List<Integer> waiting = new ArrayList<>();
+            List<ToolResult> checks = new ArrayList<>();
+            for (int j = i; j < results.length; j++) {
+                ToolRequest later = first.toolCalls().get(j);
+                ObjectNode laterArgs = args(later, state);
+                if (results[j] != null || !highRisk(later, laterArgs)) {
                     continue;
                 }
-                return NodeResult.interrupt(waiting(context, i, call, args, check, first, results, changes, language));
+                ObjectNode dry = laterArgs.deepCopy();
+                dry.put(ShopTools.DRY_RUN, true);
+                ToolResult check = call(context, j, later.name(), dry, false);
+                if (check.ok()) {
+                    waiting.add(j);
+                    checks.add(check);
+                } else {
+                    results[j] = new ToolResult(later.name(), shown(laterArgs), false, check.result(), check.error());
+                    changes.add(change(results[j], false));
+                }
             }
-            results.add(call(context, i, call.name(), args, false));
+            if (!waiting.isEmpty()) {
+                // What the shop refused of this pass is said before the question about the rest.
+                StringBuilder refused = new StringBuilder();
+                for (int j = i; j < results.length; j++) {
+                    if (results[j] != null
+                            && !results[j].ok()
+                            && highRisk(
+                                    first.toolCalls().get(j),
+                                    args(first.toolCalls().get(j), state))) {
+                        refused.append(Refusals.why(language, goal, results[j], state))
+                                .append(' ');
+                    }
+                }
+                return NodeResult.interrupt(
+                        waiting(context, waiting, checks, first, results, changes, language, refused.toString()));
+            }
         }
-        SpecialistOutput second = specialist.second(context, input, first, List.copyOf(results));
+        List<ToolResult> all = java.util.Arrays.asList(results);
+        SpecialistOutput second = specialist.second(context, input, first, List.copyOf(all));
         if (!second.toolCalls().isEmpty()) {
             throw new WeftException(
                     ErrorCode.E_PASS2_TOOL_REQUEST,
@@ -142,10 +190,17 @@ final class Dispatch implements Node {
         ObjectNode updates = States.merge(first.stateUpdates(), second.stateUpdates());
         List<MemoryFact> memory = new ArrayList<>(first.memory());
         memory.addAll(second.memory());
-        List<ToolResult> now = results.subList(earlier.size(), results.size());
+        List<ToolResult> now = new ArrayList<>();
+        ArrayNode before = Json.mapper().createArrayNode();
+        for (int i = 0; i < results.length; i++) {
+            if (earlier.contains(i)) {
+                before.add(summary(results[i]));
+            } else {
+                now.add(results[i]);
+            }
+        }
         ObjectNode out = output(goal, second.message(), updates, memory, now, changes);
-        ArrayNode before = out.putArray("earlierToolCalls");
-        earlier.forEach(r -> before.add(summary(r)));
+        out.set("earlierToolCalls", before);
         return NodeResult.output(out);
     }
 
@@ -232,33 +287,64 @@ final class Dispatch implements Node {
         return new ToolResult(name, shown(args), false, Json.mapper().nullNode(), Optional.of(error));
     }
 
+    private boolean highRisk(ToolRequest call, ObjectNode args) {
+        Tool tool = concierge.tools().registry().find(call.name()).orElseThrow();
+        return tool.risk(args) == Risk.HIGH;
+    }
+
+    /**
+     * The interrupt a turn waits on: the changes checked and allowed ({@code waiting}, by their call's
+     * index), the question that asks for the customer's yes to all of them, and what the pass has done.
+     */
     private ObjectNode waiting(
             NodeContext context,
-            int index,
-            ToolRequest call,
-            ObjectNode args,
-            ToolResult check,
+            List<Integer> waiting,
+            List<ToolResult> checks,
             SpecialistOutput first,
-            List<ToolResult> results,
+            ToolResult[] results,
             List<ObjectNode> changes,
-            String language) {
+            String language,
+            String refused) {
         ObjectNode payload = Json.object();
         payload.put("type", CONFIRMATION);
-        payload.put("tool", call.name());
-        payload.set("args", shown(args));
-        payload.set("preview", check.result());
-        payload.put("question", Replies.confirmation(language, call.name(), check.result()));
+        ArrayNode indices = payload.putArray("waiting");
+        waiting.forEach(indices::add);
+        ArrayNode asked = payload.putArray("changes_asked");
+        List<Replies.Change> toConfirm = new ArrayList<>();
+        for (int k = 0; k < waiting.size(); k++) {
+            ToolRequest call = first.toolCalls().get(waiting.get(k));
+            ObjectNode one = asked.addObject();
+            one.put("tool", call.name());
+            one.set("args", checks.get(k).args());
+            one.set("preview", checks.get(k).result());
+            toConfirm.add(new Replies.Change(call.name(), checks.get(k).result()));
+        }
+        String prefix = "";
+        for (ToolResult done : results) {
+            if (done != null
+                    && done.ok()
+                    && (done.name().equals(ShopTools.FIND_BY_EMAIL)
+                            || done.name().equals(ShopTools.FIND_BY_NAME))) {
+                prefix = Replies.verifiedBriefly(
+                                language, done.result().path("firstName").asText()) + " ";
+            }
+        }
+        payload.put("question", prefix + refused + Replies.confirmation(language, toConfirm));
         payload.put("language", language);
-        payload.put("index", index);
         payload.set("first", first.toJson());
         ArrayNode done = payload.putArray("results");
-        results.forEach(r -> done.add(r.toJson()));
+        for (ToolResult result : results) {
+            if (result == null) {
+                done.addNull();
+            } else {
+                done.add(result.toJson());
+            }
+        }
         ArrayNode changed = payload.putArray("changes");
         changes.forEach(changed::add);
         ObjectNode event = Json.object();
         event.put("type", CONFIRMATION);
-        event.put("tool", call.name());
-        event.set("args", shown(args));
+        event.set("changes", asked.deepCopy());
         event.put("question", payload.path("question").asText());
         context.emit(PlanEvents.APPROVAL_AWAITING, event);
         return payload;

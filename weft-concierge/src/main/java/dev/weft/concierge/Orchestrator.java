@@ -235,6 +235,10 @@ final class Orchestrator {
             next.put("since", turn);
         }
         ObjectNode request = (ObjectNode) state.get("request");
+        if (plan.path("slots").has("orderId") && !plan.path("slots").has("orderIds")) {
+            // One order named now: the several named before are done with.
+            request.remove("orderIds");
+        }
         plan.path("slots").properties().forEach(slot -> {
             if (!slot.getValue().isNull()) {
                 request.set(slot.getKey(), slot.getValue().deepCopy());

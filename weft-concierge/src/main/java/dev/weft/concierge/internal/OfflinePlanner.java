@@ -530,6 +530,22 @@ public final class OfflinePlanner implements Planner {
             "הזו",
             "הזאת",
             "הזה");
+    private static final Phrases SOME_ITEM = Phrases.of(
+            "item",
+            "items",
+            "something",
+            "product",
+            "one of",
+            "some",
+            "a few",
+            "couple",
+            "פריט",
+            "פריטים",
+            "מוצר",
+            "משהו",
+            "חלק",
+            "אחד",
+            "אחת");
     private static final Phrases ALSO = Phrases.of("too", "also", "as well", "גם", "וגם");
 
     private static final Pattern SHIP_TO = Pattern.compile(
@@ -592,6 +608,12 @@ public final class OfflinePlanner implements Planner {
         identity.postcode.ifPresent(p -> slots.put("postcode", p));
         Optional<String> orderId = orderId(text);
         orderId.ifPresent(id -> slots.put("orderId", id));
+        List<String> orderIds = orderIds(text);
+        if (orderIds.size() > 1) {
+            // "cancel W1032 and W1042": every order the message names.
+            ArrayNode ids = slots.putArray("orderIds");
+            orderIds.forEach(ids::add);
+        }
         String awaiting = state.path("awaiting").asText("nothing");
         JsonNode activeGoal = state.path("goal");
         Optional<Goal> active =
@@ -658,6 +680,9 @@ public final class OfflinePlanner implements Planner {
             case RETURN -> {
                 if (!rest.isBlank() && (awaiting.equals("item") && continuing || catalog.namesItem(rest))) {
                     slots.put("item", rest);
+                } else if (orderId.isPresent() && ORDER_WORD.in(message) && !SOME_ITEM.in(message)) {
+                    // "I'd like to return order W1054": all of it.
+                    slots.put("item", "all");
                 }
                 refundTo(text).ifPresent(r -> slots.put("refundTo", r));
                 reason(text, message).ifPresent(r -> slots.put("reason", r));
@@ -961,6 +986,20 @@ public final class OfflinePlanner implements Planner {
             }
         }
         return Optional.empty();
+    }
+
+    /** Every order id the message names, in order, once each. */
+    static List<String> orderIds(String text) {
+        Set<String> ids = new LinkedHashSet<>();
+        java.util.TreeMap<Integer, String> found = new java.util.TreeMap<>();
+        for (Pattern pattern : List.of(ORDER_ID, ORDER_NUMBER, HASH_NUMBER)) {
+            Matcher m = pattern.matcher(text);
+            while (m.find()) {
+                found.putIfAbsent(m.start(), "W" + m.group(1));
+            }
+        }
+        ids.addAll(found.values());
+        return List.copyOf(ids);
     }
 
     private static Optional<String> variantId(String text) {
@@ -1316,7 +1355,7 @@ public final class OfflinePlanner implements Planner {
             Set<String> vocabulary = words;
             List<String> found = new ArrayList<>();
             for (Words.Token token : Words.tokens(text)) {
-                if (token.text().length() > 1 && Words.matches(token.text(), vocabulary)) {
+                if (token.text().length() > 1 && Words.matchesLoosely(token.text(), vocabulary)) {
                     found.add(token.text());
                 }
             }

@@ -57,14 +57,28 @@ public final class OfflineSpecialist implements Specialist {
             return ask(ask, "identity");
         }
         switch (goal) {
-            case ORDER_STATUS ->
-                calls.add(
-                        request.path("orderId").isTextual()
-                                ? new ToolRequest(
-                                        ShopTools.GET_ORDER,
-                                        args("orderId", request.path("orderId").asText()))
-                                : new ToolRequest(ShopTools.LIST_ORDERS, Json.object()));
-            case CANCEL -> calls.add(new ToolRequest(ShopTools.CANCEL, copy(request, "orderId", "reason")));
+            case ORDER_STATUS -> {
+                if (orders(request).size() > 1) {
+                    orders(request).forEach(id -> calls.add(new ToolRequest(ShopTools.GET_ORDER, args("orderId", id))));
+                } else if (request.path("orderId").isTextual()) {
+                    calls.add(new ToolRequest(
+                            ShopTools.GET_ORDER,
+                            args("orderId", request.path("orderId").asText())));
+                } else {
+                    calls.add(new ToolRequest(ShopTools.LIST_ORDERS, Json.object()));
+                }
+            }
+            case CANCEL -> {
+                if (orders(request).size() > 1) {
+                    for (String id : orders(request)) {
+                        ObjectNode cancel = copy(request, "reason");
+                        cancel.put("orderId", id);
+                        calls.add(new ToolRequest(ShopTools.CANCEL, cancel));
+                    }
+                } else {
+                    calls.add(new ToolRequest(ShopTools.CANCEL, copy(request, "orderId", "reason")));
+                }
+            }
             case RETURN ->
                 calls.add(new ToolRequest(ShopTools.RETURN, copy(request, "orderId", "item", "refundTo", "reason")));
             case EXCHANGE ->
@@ -76,6 +90,12 @@ public final class OfflineSpecialist implements Specialist {
                     }
                 } else if (request.path("account").asBoolean(false)) {
                     calls.add(new ToolRequest(ShopTools.ACCOUNT_ADDRESS, copy(request, "address")));
+                } else if (orders(request).size() > 1) {
+                    for (String id : orders(request)) {
+                        ObjectNode change = copy(request, "address");
+                        change.put("orderId", id);
+                        calls.add(new ToolRequest(ShopTools.ORDER_ADDRESS, change));
+                    }
                 } else {
                     calls.add(new ToolRequest(ShopTools.ORDER_ADDRESS, copy(request, "orderId", "address")));
                 }
@@ -137,6 +157,7 @@ public final class OfflineSpecialist implements Specialist {
         StringBuilder message = new StringBuilder();
         boolean changed = results.stream().anyMatch(r -> r.ok() && isChange(r.name()));
         Optional<ToolResult> main = Optional.empty();
+        List<ToolResult> mains = new ArrayList<>();
         for (ToolResult result : results) {
             if (Identities.isVerification(result)) {
                 Identities.record(result, updates);
@@ -158,8 +179,27 @@ public final class OfflineSpecialist implements Specialist {
                     message.append(notFound);
                 }
             } else {
+                mains.add(result);
                 main = Optional.of(result);
             }
+        }
+        if (mains.size() > 1) {
+            // Several orders at once: what became of each, in turn.
+            List<String> said = new ArrayList<>();
+            boolean any = false;
+            for (ToolResult each : mains) {
+                if (each.ok()) {
+                    said.add(done(language, each, memory, updates));
+                    any = true;
+                } else {
+                    said.add(Refusals.explain(language, goal, each, updates, input.state()));
+                }
+            }
+            if (any) {
+                done(updates);
+            }
+            append(message, String.join("\n", said));
+            return new SpecialistOutput(message.toString(), List.of(), updates, memory);
         }
         if (main.isEmpty()) {
             String ask = switch (goal) {
@@ -284,6 +324,13 @@ public final class OfflineSpecialist implements Specialist {
             message.append(' ');
         }
         message.append(text);
+    }
+
+    /** The several orders the request names, when it names several. */
+    private static List<String> orders(JsonNode request) {
+        List<String> ids = new ArrayList<>();
+        request.path("orderIds").forEach(id -> ids.add(id.asText()));
+        return ids;
     }
 
     private static ObjectNode args(String field, String value) {

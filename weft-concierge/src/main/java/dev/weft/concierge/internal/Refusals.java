@@ -14,8 +14,13 @@ import java.util.List;
  * What the concierge tells the customer when a tool would not do what was asked — the shop's reason, in
  * their words — and what the reply then waits for. Stateless.
  */
-final class Refusals {
+public final class Refusals {
     private Refusals() {}
+
+    /** Why the shop refused {@code result}, as the customer reads it. */
+    public static String why(String language, Goal goal, ToolResult result, JsonNode state) {
+        return explain(language, goal, result, dev.weft.core.Json.object(), state);
+    }
 
     /** Explains {@code result}'s refusal, and sets in {@code updates} what the reply asks for. */
     static String explain(String language, Goal goal, ToolResult result, ObjectNode updates, JsonNode state) {

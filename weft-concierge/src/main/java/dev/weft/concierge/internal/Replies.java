@@ -150,8 +150,30 @@ public final class Replies {
 
     // ---------------------------------------------------------------- confirmations
 
-    /** The question a change waits on: what exactly will be done, and a yes or no. */
-    public static String confirmation(String language, String tool, JsonNode preview) {
+    /** A change a turn waits on: the tool and what its dry run said it would do. */
+    public record Change(String tool, JsonNode preview) {}
+
+    /**
+     * The question a turn waits on: what exactly each change will do ("To confirm: cancel order W1032
+     * (…) … cancel order W1042 (…)"), and one yes or no for all of them.
+     */
+    public static String confirmation(String language, List<Change> changes) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < changes.size(); i++) {
+            String part =
+                    statement(language, changes.get(i).tool(), changes.get(i).preview());
+            parts.add(i == 0 ? part : part.replaceFirst("^(To confirm: |לאישור: )", t(language, "And ", "וגם ")));
+        }
+        return String.join(" ", parts) + " " + t(language, "Shall I go ahead? (yes/no)", "להמשיך? (כן/לא)");
+    }
+
+    /** "Thanks, Emma." — said before a question, once the customer is verified. */
+    public static String verifiedBriefly(String language, String firstName) {
+        return t(language, "Thanks, " + firstName + ".", "תודה " + firstName + ".");
+    }
+
+    /** What one change will do: "To confirm: cancel order W1002 (…), with $57.00 refunded to …". */
+    private static String statement(String language, String tool, JsonNode preview) {
         String question = switch (tool) {
             case ShopTools.CANCEL ->
                 t(
@@ -205,7 +227,7 @@ public final class Replies {
                                 + " ותשלום ב-" + preview.path("payment").asText() + ".");
             default -> t(language, "To confirm: " + tool + ".", "לאישור: " + tool + ".");
         };
-        return question + " " + t(language, "Shall I go ahead? (yes/no)", "להמשיך? (כן/לא)");
+        return question;
     }
 
     private static String exchangeQuestion(String language, JsonNode preview) {

@@ -49,6 +49,9 @@ final class Matching {
                 score += 2;
             } else if (Words.matches(token.text(), vocabulary.keywords())) {
                 score += 1;
+            } else if (Words.matchesLoosely(token.text(), vocabulary.names())
+                    || Words.matchesLoosely(token.text(), vocabulary.keywords())) {
+                score += 1;
             }
         }
         return score;

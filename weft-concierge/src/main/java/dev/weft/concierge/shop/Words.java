@@ -154,6 +154,43 @@ public final class Words {
         return false;
     }
 
+    /**
+     * {@link #matches}, or — for a word of six letters or more — one letter off a word of {@code
+     * vocabulary} ("headphons", "backpak"): a customer's typo in a product's name.
+     */
+    public static boolean matchesLoosely(String word, Set<String> vocabulary) {
+        if (matches(word, vocabulary)) {
+            return true;
+        }
+        String folded = fold(word);
+        if (folded.length() < 6) {
+            return false;
+        }
+        for (String known : vocabulary) {
+            if (Math.abs(known.length() - folded.length()) <= 1 && known.length() >= 5 && oneEditApart(folded, known)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code a} becomes {@code b} by one letter changed, added or taken away. */
+    static boolean oneEditApart(String a, String b) {
+        if (a.equals(b)) {
+            return true;
+        }
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+            i++;
+        }
+        if (a.length() == b.length()) {
+            return a.substring(i + 1).equals(b.substring(i + 1));
+        }
+        return a.length() > b.length()
+                ? a.substring(i + 1).equals(b.substring(i))
+                : a.substring(i).equals(b.substring(i + 1));
+    }
+
     /** The folded forms of every word of {@code words}, for {@link #matches}. */
     public static Set<String> vocabulary(Iterable<String> words) {
         Set<String> vocabulary = new LinkedHashSet<>();
