@@ -90,13 +90,7 @@ final class ChatCommand implements Callable<Integer> {
         }
         try (RunStore store = Storage.open(db)) {
             Memo memo = Storage.memo(store);
-            Runner runner = Storage.runner(store)
-                    .listener(event -> {
-                        inFlight.compareAndSet(null, event.runId());
-                        progress(out, event);
-                    })
-                    .build();
-            onInterrupt(out, runner, inFlight);
+            Runner runner = chatRunner(store, out, inFlight);
             Scheduler reminders = memo.reminders()
                     .start(
                             Duration.ofSeconds(1),
@@ -123,6 +117,18 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
+    /** A runner whose runs' steps print as they go, and whose run in flight Ctrl-C cancels. */
+    private static Runner chatRunner(RunStore store, PrintWriter out, AtomicReference<String> inFlight) {
+        Runner runner = Storage.runner(store)
+                .listener(event -> {
+                    inFlight.compareAndSet(null, event.runId());
+                    progress(out, event);
+                })
+                .build();
+        onInterrupt(out, runner, inFlight);
+        return runner;
+    }
+
     /** A chat with an assistant other than Memo, through the {@link Assistant} interface alone. */
     private int chatWith(PrintWriter out, String who, AtomicReference<String> inFlight) {
         try (RunStore store = Storage.open(db)) {
@@ -132,13 +138,7 @@ final class ChatCommand implements Callable<Integer> {
             }
             Optional<ZoneId> zone = zone();
             Assistant chosen = Assistants.open(assistant, Storage.environment(store));
-            Runner runner = Storage.runner(store)
-                    .listener(event -> {
-                        inFlight.compareAndSet(null, event.runId());
-                        progress(out, event);
-                    })
-                    .build();
-            onInterrupt(out, runner, inFlight);
+            Runner runner = chatRunner(store, out, inFlight);
             String conversation = session == null ? who : session;
             out.println(chosen.description() + " — " + who + ". Write in English or Hebrew; Ctrl-D leaves.");
             out.flush();

@@ -455,7 +455,7 @@ public final class OfflinePlanner implements Planner {
             "מוכרים",
             "קטלוג",
             "אפשר לראות");
-    private static final Phrases GREETING = Phrases.of(
+    static final Phrases GREETING = Phrases.of(
             "hi",
             "hello",
             "hey",
@@ -479,26 +479,21 @@ public final class OfflinePlanner implements Planner {
             "מה את יכולה",
             "עזרה",
             "מה נשמע");
-    private static final Phrases THANKS = Phrases.of(
-            "thanks",
-            "thank you",
-            "thx",
-            "appreciate",
+    static final Phrases THANKS_ONLY = Phrases.of("thanks", "thank you", "thx", "appreciate", "תודה");
+    static final Phrases BYE = Phrases.of(
             "bye",
             "goodbye",
             "see you",
             "that's all",
             "thats all",
             "nothing else",
-            "תודה",
-            "תודה רבה",
             "ביי",
             "להתראות",
             "זהו",
             "זה הכל",
-            "זה הכול",
-            "אין צורך");
-    private static final Phrases POLICY = Phrases.of("policy", "policies", "מדיניות", "תקנון");
+            "זה הכול");
+    static final Phrases THANKS = THANKS_ONLY.and(BYE);
+    static final Phrases POLICY = Phrases.of("policy", "policies", "מדיניות", "תקנון");
     private static final Phrases ACCOUNT = Phrases.of(
             "account",
             "profile",

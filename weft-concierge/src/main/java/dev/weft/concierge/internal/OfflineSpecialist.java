@@ -68,17 +68,7 @@ public final class OfflineSpecialist implements Specialist {
                     calls.add(new ToolRequest(ShopTools.LIST_ORDERS, Json.object()));
                 }
             }
-            case CANCEL -> {
-                if (orders(request).size() > 1) {
-                    for (String id : orders(request)) {
-                        ObjectNode cancel = copy(request, "reason");
-                        cancel.put("orderId", id);
-                        calls.add(new ToolRequest(ShopTools.CANCEL, cancel));
-                    }
-                } else {
-                    calls.add(new ToolRequest(ShopTools.CANCEL, copy(request, "orderId", "reason")));
-                }
-            }
+            case CANCEL -> calls.addAll(perOrder(ShopTools.CANCEL, request, "reason"));
             case RETURN ->
                 calls.add(new ToolRequest(ShopTools.RETURN, copy(request, "orderId", "item", "refundTo", "reason")));
             case EXCHANGE ->
@@ -90,14 +80,8 @@ public final class OfflineSpecialist implements Specialist {
                     }
                 } else if (request.path("account").asBoolean(false)) {
                     calls.add(new ToolRequest(ShopTools.ACCOUNT_ADDRESS, copy(request, "address")));
-                } else if (orders(request).size() > 1) {
-                    for (String id : orders(request)) {
-                        ObjectNode change = copy(request, "address");
-                        change.put("orderId", id);
-                        calls.add(new ToolRequest(ShopTools.ORDER_ADDRESS, change));
-                    }
                 } else {
-                    calls.add(new ToolRequest(ShopTools.ORDER_ADDRESS, copy(request, "orderId", "address")));
+                    calls.addAll(perOrder(ShopTools.ORDER_ADDRESS, request, "address"));
                 }
             }
             case TICKET -> {
@@ -324,6 +308,27 @@ public final class OfflineSpecialist implements Specialist {
             message.append(' ');
         }
         message.append(text);
+    }
+
+    /**
+     * A call of {@code tool} with {@code fields} of the request for each of the several orders it names, or
+     * one call for the order it names (or none: the tool then takes the customer's only candidate).
+     */
+    private static List<ToolRequest> perOrder(String tool, JsonNode request, String... fields) {
+        List<ToolRequest> calls = new ArrayList<>();
+        List<String> ids = orders(request);
+        if (ids.size() <= 1) {
+            List<String> with = new ArrayList<>(List.of(fields));
+            with.add("orderId");
+            calls.add(new ToolRequest(tool, copy(request, with.toArray(String[]::new))));
+            return calls;
+        }
+        for (String id : ids) {
+            ObjectNode args = copy(request, fields);
+            args.put("orderId", id);
+            calls.add(new ToolRequest(tool, args));
+        }
+        return calls;
     }
 
     /** The several orders the request names, when it names several. */

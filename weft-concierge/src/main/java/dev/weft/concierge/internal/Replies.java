@@ -413,45 +413,10 @@ public final class Replies {
 
     public static String smalltalk(String language, String text, JsonNode state) {
         Phrases.Message message = new Phrases.Message(text);
-        boolean policy = Phrases.of("policy", "policies", "מדיניות", "תקנון").in(message);
-        boolean thanks =
-                Phrases.of("thanks", "thank you", "thx", "appreciate", "תודה").in(message);
-        boolean bye = Phrases.of(
-                        "bye",
-                        "goodbye",
-                        "see you",
-                        "that's all",
-                        "thats all",
-                        "nothing else",
-                        "ביי",
-                        "להתראות",
-                        "זהו",
-                        "זה הכל",
-                        "זה הכול")
-                .in(message);
-        boolean greeting = Phrases.of(
-                        "hi",
-                        "hello",
-                        "hey",
-                        "good morning",
-                        "good evening",
-                        "good afternoon",
-                        "שלום",
-                        "היי",
-                        "הי",
-                        "בוקר טוב",
-                        "ערב טוב")
-                .in(message);
-        boolean about = Phrases.of(
-                        "who are you",
-                        "what can you do",
-                        "help",
-                        "מי אתה",
-                        "מי את",
-                        "מה אתה יכול",
-                        "מה את יכולה",
-                        "עזרה")
-                .in(message);
+        boolean policy = OfflinePlanner.POLICY.in(message);
+        boolean thanks = OfflinePlanner.THANKS_ONLY.in(message);
+        boolean bye = OfflinePlanner.BYE.in(message);
+        boolean greeting = OfflinePlanner.GREETING.in(message);
         Confirmation confirmation = Confirmation.of(text);
         String active = "";
         if (policy) {
@@ -471,7 +436,7 @@ public final class Replies {
             return t(language, "You're welcome! Anything else I can do for you?", "בשמחה! יש עוד משהו שאפשר לעזור בו?")
                     + active;
         }
-        if (greeting || about) {
+        if (greeting) {
             return t(
                             language,
                             "Hi! I'm the shop's concierge. I can help you find a product, get a price quote or place an"

@@ -292,99 +292,95 @@ public final class Shop {
     }
 
     public List<ReturnRequest> returns() {
-        return db.read("read the returns", c -> {
-            List<ReturnRequest> returns = new ArrayList<>();
-            try (PreparedStatement select = c.prepareStatement(
-                            "SELECT id, order_id, customer_id, items, refund_cents, refund_to, reason, status, created_at"
-                                    + " FROM concierge_returns ORDER BY id");
-                    ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    List<Integer> positions = new ArrayList<>();
-                    Json.parse(row.getString(4), "returned items").forEach(p -> positions.add(p.asInt()));
-                    returns.add(new ReturnRequest(
-                            row.getString(1),
-                            row.getString(2),
-                            row.getString(3),
-                            positions,
-                            row.getLong(5),
-                            row.getString(6),
-                            Optional.ofNullable(row.getString(7)),
-                            row.getString(8),
-                            Instant.ofEpochMilli(row.getLong(9))));
-                }
-            }
-            return returns;
-        });
+        return list(
+                "read the returns",
+                "SELECT id, order_id, customer_id, items, refund_cents, refund_to, reason, status, created_at"
+                        + " FROM concierge_returns ORDER BY id",
+                row -> new ReturnRequest(
+                        row.getString(1),
+                        row.getString(2),
+                        row.getString(3),
+                        positions(row.getString(4)),
+                        row.getLong(5),
+                        row.getString(6),
+                        Optional.ofNullable(row.getString(7)),
+                        row.getString(8),
+                        Instant.ofEpochMilli(row.getLong(9))));
     }
 
     public List<Exchange> exchanges() {
-        return db.read("read the exchanges", c -> {
-            List<Exchange> exchanges = new ArrayList<>();
-            try (PreparedStatement select = c.prepareStatement(
-                            "SELECT id, order_id, customer_id, item_position, from_variant, to_variant,"
-                                    + " price_difference_cents, status, created_at FROM concierge_exchanges ORDER BY id");
-                    ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    exchanges.add(new Exchange(
-                            row.getString(1),
-                            row.getString(2),
-                            row.getString(3),
-                            row.getInt(4),
-                            row.getString(5),
-                            row.getString(6),
-                            row.getLong(7),
-                            row.getString(8),
-                            Instant.ofEpochMilli(row.getLong(9))));
-                }
-            }
-            return exchanges;
-        });
+        return list(
+                "read the exchanges",
+                "SELECT id, order_id, customer_id, item_position, from_variant, to_variant,"
+                        + " price_difference_cents, status, created_at FROM concierge_exchanges ORDER BY id",
+                row -> new Exchange(
+                        row.getString(1),
+                        row.getString(2),
+                        row.getString(3),
+                        row.getInt(4),
+                        row.getString(5),
+                        row.getString(6),
+                        row.getLong(7),
+                        row.getString(8),
+                        Instant.ofEpochMilli(row.getLong(9))));
     }
 
     public List<Refund> refunds() {
-        return db.read("read the refunds", c -> {
-            List<Refund> refunds = new ArrayList<>();
-            try (PreparedStatement select = c.prepareStatement(
-                            "SELECT id, order_id, customer_id, amount_cents, method, kind, created_at"
-                                    + " FROM concierge_refunds ORDER BY id");
-                    ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    refunds.add(new Refund(
-                            row.getString(1),
-                            row.getString(2),
-                            row.getString(3),
-                            row.getLong(4),
-                            row.getString(5),
-                            row.getString(6),
-                            Instant.ofEpochMilli(row.getLong(7))));
-                }
-            }
-            return refunds;
-        });
+        return list(
+                "read the refunds",
+                "SELECT id, order_id, customer_id, amount_cents, method, kind, created_at"
+                        + " FROM concierge_refunds ORDER BY id",
+                row -> new Refund(
+                        row.getString(1),
+                        row.getString(2),
+                        row.getString(3),
+                        row.getLong(4),
+                        row.getString(5),
+                        row.getString(6),
+                        Instant.ofEpochMilli(row.getLong(7))));
     }
 
     public List<Ticket> tickets() {
-        return db.read("read the tickets", c -> {
-            List<Ticket> tickets = new ArrayList<>();
-            try (PreparedStatement select = c.prepareStatement(
-                            "SELECT id, user_id, session_id, customer_id, order_id, kind, subject, body, status, created_at"
-                                    + " FROM concierge_tickets ORDER BY id");
-                    ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    tickets.add(new Ticket(
-                            row.getString(1),
-                            row.getString(2),
-                            row.getString(3),
-                            Optional.ofNullable(row.getString(4)),
-                            Optional.ofNullable(row.getString(5)),
-                            row.getString(6),
-                            row.getString(7),
-                            row.getString(8),
-                            row.getString(9),
-                            Instant.ofEpochMilli(row.getLong(10))));
+        return list(
+                "read the tickets",
+                "SELECT id, user_id, session_id, customer_id, order_id, kind, subject, body, status, created_at"
+                        + " FROM concierge_tickets ORDER BY id",
+                row -> new Ticket(
+                        row.getString(1),
+                        row.getString(2),
+                        row.getString(3),
+                        Optional.ofNullable(row.getString(4)),
+                        Optional.ofNullable(row.getString(5)),
+                        row.getString(6),
+                        row.getString(7),
+                        row.getString(8),
+                        row.getString(9),
+                        Instant.ofEpochMilli(row.getLong(10))));
+    }
+
+    private static List<Integer> positions(String json) {
+        List<Integer> positions = new ArrayList<>();
+        Json.parse(json, "returned items").forEach(p -> positions.add(p.asInt()));
+        return positions;
+    }
+
+    /** How a row of a result is read. */
+    @FunctionalInterface
+    private interface Row<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** Every row {@code sql} selects, read by {@code row}. */
+    private <T> List<T> list(String what, String sql, Row<T> row) {
+        return db.read(what, c -> {
+            List<T> out = new ArrayList<>();
+            try (PreparedStatement select = c.prepareStatement(sql);
+                    ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    out.add(row.read(rows));
                 }
             }
-            return tickets;
+            return out;
         });
     }
 
@@ -906,7 +902,7 @@ public final class Shop {
             select.setString(1, orderId);
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
-                    Json.parse(row.getString(1), "returned items").forEach(p -> settled.add(p.asInt()));
+                    settled.addAll(positions(row.getString(1)));
                 }
             }
         }

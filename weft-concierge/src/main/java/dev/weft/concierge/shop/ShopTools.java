@@ -1011,17 +1011,13 @@ public final class ShopTools {
         return json;
     }
 
+    /** An order's item: its position, its product and variant, and the price paid for it. */
     private static ObjectNode itemJson(OrderItem item, Catalog catalog) {
         Product product = catalog.productOf(item.variantId());
-        Variant variant = product.variant(item.variantId()).orElseThrow();
         ObjectNode json = Json.object();
         json.put("position", item.position());
-        json.put("productId", product.id());
-        json.put("category", product.category());
-        json.put("product", product.name());
-        json.put("productHe", product.nameHe());
-        json.put("variantId", variant.id());
-        json.set("options", variant.optionsJson());
+        json.setAll(variantJson(product, product.variant(item.variantId()).orElseThrow()));
+        json.remove("stock");
         json.put("price", Money.decimal(item.priceCents()));
         return json;
     }
