@@ -141,7 +141,7 @@ final class ConciergeCommandTest {
         assertThat(out.exitCode()).isZero();
         assertThat(out.out())
                 .contains("concierge> Hi! I'm the shop's concierge")
-                .contains("concierge> To confirm: return Wool Scarf (gray) from order W1054")
+                .contains("concierge> Thanks, Daniel. To confirm: return Wool Scarf (gray) from order W1054")
                 .contains("concierge> Done — the return of Wool Scarf (gray)")
                 .contains("→ ")
                 .doesNotContain("memo>");
