@@ -670,7 +670,10 @@ public final class OfflinePlanner implements Planner {
                 && active.get() == chosen
                 && said.filter(g -> g == chosen).isEmpty()
                 && !(answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3);
-        switch (goal) {
+        // A bare yes or no adds nothing to the request: it only says whether to go on.
+        boolean bareAnswer =
+                answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3;
+        switch (bareAnswer ? Goal.SMALLTALK : goal) {
             case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
             case RETURN -> {
                 if (!rest.isBlank() && (awaiting.equals("item") && continuing || catalog.namesItem(rest))) {
