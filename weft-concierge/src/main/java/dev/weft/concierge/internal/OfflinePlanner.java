@@ -546,6 +546,9 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern SHIP_TO = Pattern.compile(
             "(?i)\\b(?:ship|send|deliver|redirect|forward)\\b.{0,40}?\\bto\\s+\\d|(?:תשלחו|תשלח|תשלחי|לשלוח|שלחו|תעבירו)\\s.{0,40}?(?:לכתובת|לרחוב|לשדרות|ל-?\\d)");
     private static final Pattern CANCEL_ROOT = Pattern.compile("^[והשלב]{0,2}(?:ת?בטל|ביטול)");
+    private static final Pattern ADDRESS_QUESTION = Pattern.compile(
+            "(?i)^\\s*(?:what|which|where|is|can you (?:tell|confirm|check)|could you (?:tell|confirm|check)|"
+                    + "do you have)\\b|^\\s*(?:מה|לאיזו|לאן|איזו|האם)\\s|(?:which|what) address|לאיזו כתובת|מה הכתובת");
     private static final Phrases CHANGE =
             Phrases.of("change", "modify", "switch", "update", "לשנות", "לעדכן", "תשנה", "תשני", "שינוי", "תחליף");
     private static final Phrases INSTEAD = Phrases.of("instead", "במקום");
@@ -775,11 +778,18 @@ public final class OfflinePlanner implements Planner {
         }
         boolean exchange = EXCHANGE.in(message);
         boolean ret = RETURN.in(message);
-        if (exchange && !(ret && "instead".equals(onlyExchangeWord(message)))) {
+        if (exchange) {
             return Optional.of(Goal.EXCHANGE);
         }
         if (ret) {
             return Optional.of(Goal.RETURN);
+        }
+        if (ADDRESS.in(message)
+                && ADDRESS_QUESTION.matcher(text).find()
+                && !SHIP_TO.matcher(text).find()
+                && address(text).isEmpty()) {
+            // "what address is my order going to?": a question about the order, not a new address.
+            return Optional.of(Goal.ORDER_STATUS);
         }
         if (ADDRESS.in(message) || SHIP_TO.matcher(text).find()) {
             return Optional.of(Goal.CHANGE_ADDRESS);
@@ -817,11 +827,6 @@ public final class OfflinePlanner implements Planner {
             return Optional.of(Goal.SMALLTALK);
         }
         return Optional.empty();
-    }
-
-    private static String onlyExchangeWord(Phrases.Message message) {
-        Phrases instead = Phrases.of("instead");
-        return instead.in(message) && EXCHANGE.count(message) == 1 ? "instead" : "";
     }
 
     private static boolean isOnlySmallTalk(Phrases.Message message) {
