@@ -835,7 +835,7 @@ public final class OfflinePlanner implements Planner {
 
     // ---------------------------------------------------------------- identity
 
-    private record Identity(Optional<String> email, Optional<String> name, Optional<String> postcode, String spans) {
+    private record Identity(Optional<String> email, Optional<String> name, Optional<String> postcode) {
         boolean any() {
             return email.isPresent() || (name.isPresent() && postcode.isPresent());
         }
@@ -871,7 +871,7 @@ public final class OfflinePlanner implements Planner {
         if (postcode.isPresent() && !after.find(0) && name.isEmpty() && !awaitingIdentity) {
             postcode = Optional.empty();
         }
-        return new Identity(email, name, postcode, "");
+        return new Identity(email, name, postcode);
     }
 
     private static Optional<String> name(String text, int postcodeAt) {

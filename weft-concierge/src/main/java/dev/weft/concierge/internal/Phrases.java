@@ -2,7 +2,6 @@ package dev.weft.concierge.internal;
 
 import dev.weft.concierge.shop.Words;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -110,10 +109,6 @@ final class Phrases {
             return index >= tokens.size()
                     ? text
                     : text.substring(0, tokens.get(index).start());
-        }
-
-        static List<String> words(String... words) {
-            return Arrays.asList(words);
         }
     }
 }

@@ -5,7 +5,6 @@ import static dev.weft.concierge.internal.Replies.t;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.concierge.Goal;
-import dev.weft.concierge.shop.ShopTools;
 import dev.weft.concierge.spi.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -244,9 +243,5 @@ public final class Refusals {
             return t(language, "None of its other variants is in stock right now.", "אין כרגע גרסאות אחרות במלאי.");
         }
         return t(language, "In stock: ", "במלאי: ") + String.join("; ", inStock) + ".";
-    }
-
-    static boolean isChange(String tool) {
-        return !tool.equals(ShopTools.SEARCH);
     }
 }

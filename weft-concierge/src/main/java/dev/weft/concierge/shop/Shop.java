@@ -1,6 +1,5 @@
 package dev.weft.concierge.shop;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
@@ -1014,10 +1013,5 @@ public final class Shop {
             }
         }
         return prefix + (prefix.equals("W") ? String.valueOf(next) : String.format("%04d", next));
-    }
-
-    /** Reads {@code json} as an object, for callers that keep JSON in text columns. */
-    static JsonNode parse(String json) {
-        return Json.parse(json, "stored JSON");
     }
 }
