@@ -40,6 +40,8 @@ public final class Main {
                                     steps run by worker processes through Redis: the floor (bare XADD/XREADGROUP/XACK)
                                     beside Weft's cost per queued step; 10,000 steps of 50 ms inline and with 1, 2, 4
                                     workers; a worker killed mid-run
+              concierge [--runs N]  the offline concierge on SQLite through its conversations corpus, N times:
+                                    turns/s, p50/p99 per turn, and the share of conversations ending as they must
             """;
 
     private Main() {}
@@ -66,6 +68,7 @@ public final class Main {
                 case "mailflow" -> MailflowBenchmark.run(rest);
                 case "channels" -> ChannelsBenchmark.run(rest);
                 case "workers" -> WorkersBenchmark.run(rest);
+                case "concierge" -> ConciergeBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

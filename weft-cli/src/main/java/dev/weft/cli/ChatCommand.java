@@ -1,6 +1,11 @@
 package dev.weft.cli;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import dev.weft.assistant.Assistant;
+import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Message;
+import dev.weft.assistant.Turn;
+import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
@@ -10,6 +15,7 @@ import dev.weft.memo.Memo;
 import dev.weft.memo.data.Conversation;
 import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.plan.PlanEvents;
+import dev.weft.plan.PlanMode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,6 +23,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -26,23 +33,38 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code weft chat}: a conversation with Memo at a terminal, in English or Hebrew. Each line is a
- * message; the plan and its steps are shown as they run; an approval is asked inline ("yes"/"כן" goes
- * ahead, "no"/"לא" does not), and a question is answered by the next line. While it is open, Memo's
- * reminders fire (for every user of the store) and the user's are printed as they fall due, with any
- * that fired while no chat was open, and the user's connected CalDAV calendar is kept in sync. Ctrl-C cancels the run in flight (at the prompt it leaves);
- * Ctrl-D leaves.
+ * {@code weft chat}: a conversation with an assistant at a terminal, in English or Hebrew — Memo by
+ * default, or any other by name ({@code --assistant concierge}), reached through {@link Assistant}. Each
+ * line is a message; the steps are shown as they run; an approval is asked inline ("yes"/"כן" goes
+ * ahead, "no"/"לא" does not), and a question is answered by the next line. With Memo, while the chat is
+ * open, reminders fire (for every user of the store) and the user's are printed as they fall due, with
+ * any that fired while no chat was open, the user's connected CalDAV calendar is kept in sync, and the last lines of the
+ * conversation are shown. Ctrl-C
+ * cancels the run in flight (at the prompt it leaves); Ctrl-D leaves.
  */
 @Command(
         name = "chat",
         mixinStandardHelpOptions = true,
-        description = "Talk to Memo: reminders, tasks and lists, in English or Hebrew. Ctrl-D leaves.")
+        description = "Talk to an assistant (Memo, the default: reminders, tasks, lists, mail, notes; or --assistant"
+                + " concierge: a shop's sales and support), in English or Hebrew. Ctrl-D leaves.")
 final class ChatCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--user", paramLabel = "ID", description = "Whose Memo (default: WEFT_USER, else your login).")
+    @Option(
+            names = "--assistant",
+            paramLabel = "NAME",
+            description = "Which assistant (default: memo; the others on this build: see 'weft chat --assistant x').")
+    String assistant = Memo.EXECUTOR;
+
+    @Option(names = "--user", paramLabel = "ID", description = "Who talks (default: WEFT_USER, else your login).")
     String user;
+
+    @Option(
+            names = "--session",
+            paramLabel = "ID",
+            description = "Which of your conversations with the assistant (default: your one conversation).")
+    String session;
 
     @Option(names = "--tz", paramLabel = "ZONE", description = "Your time zone (default: this machine's, kept after).")
     String tz;
@@ -64,15 +86,12 @@ final class ChatCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String who = user == null ? MemoCommand.defaultUser() : user;
         AtomicReference<String> inFlight = new AtomicReference<>();
+        if (!assistant.equals(Memo.EXECUTOR)) {
+            return chatWith(out, who, inFlight);
+        }
         try (RunStore store = Storage.open(db)) {
             Memo memo = Storage.memo(store);
-            Runner runner = Storage.runner(store)
-                    .listener(event -> {
-                        inFlight.compareAndSet(null, event.runId());
-                        progress(out, event);
-                    })
-                    .build();
-            onInterrupt(out, runner, inFlight);
+            Runner runner = chatRunner(store, out, inFlight);
             Scheduler reminders = memo.reminders()
                     .start(
                             Duration.ofSeconds(1),
@@ -98,6 +117,72 @@ final class ChatCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         } catch (WeftException e) {
             return WorkflowCommand.failure(spec, false, e);
+        }
+    }
+
+    /** A runner whose runs' steps print as they go, and whose run in flight Ctrl-C cancels. */
+    private static Runner chatRunner(RunStore store, PrintWriter out, AtomicReference<String> inFlight) {
+        Runner runner = Storage.runner(store)
+                .listener(event -> {
+                    inFlight.compareAndSet(null, event.runId());
+                    progress(out, event);
+                })
+                .build();
+        onInterrupt(out, runner, inFlight);
+        return runner;
+    }
+
+    /** A chat with an assistant other than Memo, through the {@link Assistant} interface alone. */
+    private int chatWith(PrintWriter out, String who, AtomicReference<String> inFlight) {
+        try (RunStore store = Storage.open(db)) {
+            if (watchMail) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT, "--watch-mail is Memo's; assistant '" + assistant + "' reads no mail");
+            }
+            Optional<ZoneId> zone = zone();
+            Assistant chosen = Assistants.open(assistant, Storage.environment(store));
+            Runner runner = chatRunner(store, out, inFlight);
+            String conversation = session == null ? who : session;
+            out.println(chosen.description() + " — " + who + ". Write in English or Hebrew; Ctrl-D leaves.");
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String line;
+            while (prompt(out) && (line = in.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    Turn turn = chosen.converse(
+                            runner, new Message(who, conversation, line, zone, PlanMode.AUTO, Optional.empty()));
+                    synchronized (out) {
+                        out.println(chosen.name() + "> " + turn.text().replace("\n", "\n      "));
+                    }
+                } catch (WeftException e) {
+                    out.println(chosen.name() + "> (" + e.code() + ") " + e.getMessage());
+                } finally {
+                    inFlight.set(null);
+                }
+                out.flush();
+            }
+            out.println();
+            return ExitCodes.OK;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("weft: cannot read the terminal: " + e.getMessage());
+            return ExitCodes.FAILED;
+        } catch (WeftException e) {
+            return WorkflowCommand.failure(spec, false, e);
+        }
+    }
+
+    private Optional<ZoneId> zone() {
+        if (tz == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ZoneId.of(tz));
+        } catch (java.time.DateTimeException e) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
         }
     }
 

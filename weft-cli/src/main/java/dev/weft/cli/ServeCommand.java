@@ -67,8 +67,9 @@ final class ServeCommand implements Callable<Integer> {
                 whatsApp = WhatsAppChannel.Settings.fromEnvironment(Env.get());
                 whatsApp.ifPresent(builder::whatsApp);
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
+                dev.weft.assistant.Assistants assistants = Storage.assistants(store);
                 server = builder.store(store)
-                        .assistants(Storage.assistants(store))
+                        .assistants(assistants)
                         .mailflow(Storage::mailflow)
                         .runner(Storage.runner(store, steps))
                         // Stored runs are rebuilt by the server: an assistant's by its assistant, a

@@ -207,8 +207,12 @@ final class Storage {
             return provider.executor(store).graphOf(run).orElseThrow();
         }
         if (!run.source().isObject() || !run.source().has("nodes")) {
-            throw new GraphInvalidException("run '" + run.id() + "' was not started from a workflow file, so"
-                    + " this command cannot rebuild its graph; continue it from the program that started it");
+            // An assistant's turn (the concierge's): rebuilt by the assistant whose run it is.
+            return assistants(store)
+                    .graphOf(run)
+                    .orElseThrow(() -> new GraphInvalidException("run '" + run.id() + "' was not started from a"
+                            + " workflow file, so this command cannot rebuild its graph; continue it from the program"
+                            + " that started it"));
         }
         return Workflow.compile(WorkflowParser.fromJson(run.source(), "run " + run.id()), nodeTypes(store))
                 .graph();

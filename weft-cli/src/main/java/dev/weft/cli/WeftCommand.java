@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             ChatCommand.class,
             MemoCommand.class,
+            ConciergeCommand.class,
             WorkflowCommand.class,
             RunsCommand.class,
             TimeCommand.class,

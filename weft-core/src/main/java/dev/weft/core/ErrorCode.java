@@ -56,5 +56,15 @@ public enum ErrorCode {
     /** A messaging channel's API (Telegram's Bot API, WhatsApp's Graph API) refuses or cannot be reached. */
     E_CHANNEL_UNAVAILABLE,
     /** A queued step's worker entry failed every try and was moved to the dead-letter stream. */
-    E_DEAD_LETTER
+    E_DEAD_LETTER,
+    /** The shop's policy does not allow what a concierge tool was asked (cancel an order that is not pending, …). */
+    E_POLICY,
+    /** A specialist asked for tools in its second pass, which must answer from the first pass's results. */
+    E_PASS2_TOOL_REQUEST,
+    /** A specialist asked for a tool that is not in its list of allowed tools. */
+    E_TOOL_NOT_ALLOWED,
+    /** A conversation's state does not fit its JSON Schema; it was not saved. */
+    E_STATE_INVALID,
+    /** A specialist's reply to the customer is empty. */
+    E_EMPTY_REPLY
 }

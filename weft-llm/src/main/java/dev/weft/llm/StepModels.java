@@ -171,6 +171,100 @@ public final class StepModels {
         return StructuredOutput.text(outcome);
     }
 
+    /**
+     * Seed 004's second pass with structured output: the conversation of the first ({@code prompt}, the
+     * model's {@code calls}, each call's result in order) and the model's answer as JSON valid against
+     * {@code schema} (a strict response format where the provider takes one; a reply that is not valid is
+     * sent back once with the problem). {@code tools} are offered again, as providers require when the
+     * conversation holds tool calls, but a call the model makes now is never followed: it comes back as
+     * {@link SecondPass.ToolsRequested}, for the caller to refuse rather than drop.
+     *
+     * @throws ModelOutputInvalidException naming the bad path when the second reply fails its schema too
+     */
+    public static SecondPass secondPass(
+            StepScope step,
+            Model model,
+            Prompt prompt,
+            List<ToolDefinition> tools,
+            ToolChoice.Calls calls,
+            List<JsonNode> results,
+            JsonNode schema) {
+        Objects.requireNonNull(results, "results");
+        if (results.size() != calls.calls().size()) {
+            throw new IllegalArgumentException(
+                    "one result per call: " + calls.calls().size() + " calls, " + results.size() + " results");
+        }
+        JsonSchemas.Compiled compiled = JsonSchemas.compile(schema);
+        List<ChatMessage> messages = new ArrayList<>(ModelCalls.messages(model, prompt, compiled));
+        messages.add(
+                AiMessage.from(calls.calls().stream().map(ToolCall::request).toList()));
+        for (int i = 0; i < results.size(); i++) {
+            messages.add(ToolExecutionResultMessage.from(calls.calls().get(i).request(), Json.write(results.get(i))));
+        }
+        StepFacts.prompt(step, prompt);
+        ModelCalls.Outcome outcome =
+                ModelCalls.call(step, model, ModelCalls.request(model, messages, compiled, tools), false);
+        StepFacts.call(step, model, outcome);
+        AiMessage first = outcome.response().aiMessage();
+        if (first.hasToolExecutionRequests()) {
+            return requested(first);
+        }
+        String reply = first.text() == null ? "" : first.text();
+        Optional<Problem> problem = problem(reply, compiled);
+        if (problem.isEmpty()) {
+            return new SecondPass.Answer(
+                    dev.weft.llm.internal.JsonExtraction.extract(reply).orElseThrow());
+        }
+        ModelCalls.Outcome again = ModelCalls.call(
+                step,
+                model,
+                ModelCalls.request(
+                        model, ModelCalls.repair(messages, reply, problem.get().message()), compiled, tools),
+                false);
+        StepFacts.call(
+                step,
+                model,
+                outcome.tokens().plus(again.tokens()),
+                outcome.latency().plus(again.latency()),
+                outcome.attempts() + again.attempts());
+        AiMessage second = again.response().aiMessage();
+        if (second.hasToolExecutionRequests()) {
+            return requested(second);
+        }
+        String repaired = second.text() == null ? "" : second.text();
+        Optional<Problem> still = problem(repaired, compiled);
+        if (still.isPresent()) {
+            throw new ModelOutputInvalidException(
+                    still.get().pointer(),
+                    "run '" + step.runId() + "': the model's second-pass reply "
+                            + still.get().message() + " (asked once more with the error; the second reply failed too)");
+        }
+        return new SecondPass.Answer(
+                dev.weft.llm.internal.JsonExtraction.extract(repaired).orElseThrow());
+    }
+
+    private static SecondPass.ToolsRequested requested(AiMessage message) {
+        return new SecondPass.ToolsRequested(message.toolExecutionRequests().stream()
+                .map(dev.langchain4j.agent.tool.ToolExecutionRequest::name)
+                .toList());
+    }
+
+    /** Where a reply fails its schema, and how. */
+    private record Problem(String pointer, String message) {}
+
+    /** What is wrong with {@code reply} as JSON valid against {@code schema}, if anything. */
+    private static Optional<Problem> problem(String reply, JsonSchemas.Compiled schema) {
+        Optional<JsonNode> json = dev.weft.llm.internal.JsonExtraction.extract(reply);
+        if (json.isEmpty()) {
+            return Optional.of(new Problem("/", "holds no JSON"));
+        }
+        List<JsonSchemas.Violation> violations = schema.validate(json.get());
+        if (violations.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Problem(violations.get(0).pointer(), "breaks the schema at " + violations.get(0)));
+    }
+
     private static Map<String, JsonSchemas.Compiled> offered(List<ToolDefinition> tools) {
         Map<String, JsonSchemas.Compiled> offered = new LinkedHashMap<>();
         for (ToolDefinition tool : tools) {

@@ -301,4 +301,35 @@ final class StepModelsTest {
                 .hasMessageContaining("rm_rf")
                 .hasMessageContaining("not offered");
     }
+
+    @Test
+    void aSecondPassAnswersInJsonFromTheResultsAndItsToolRequestsComeBackUncalled() {
+        ToolRegistry tools = ToolRegistry.of(create, wipe);
+        List<ToolDefinition> offered = PlanTools.definitions(tools);
+        ToolChoice.Calls calls = new ToolChoice.Calls(
+                List.of(new ToolCall("call_1", "task.create", Json.parse("{\"title\": \"Call mom\"}", "a"))));
+        List<JsonNode> results = List.of(Json.parse("{\"title\": \"Call mom\"}", "r"));
+        server.enqueue(
+                Reply.text("{\"title\": \"Added: Call mom\"}"),
+                Reply.toolCalls(new FakeModelServer.ToolCall("task.wipe", "{\"title\": \"all\"}")),
+                Reply.text("not JSON"),
+                Reply.text("{\"title\": \"repaired\"}"));
+        ToolContext context = ToolContext.detached("run-1", "A");
+
+        SecondPass answered = StepModels.secondPass(context, model(), PROMPT, offered, calls, results, TITLE);
+        SecondPass again = StepModels.secondPass(context, model(), PROMPT, offered, calls, results, TITLE);
+        SecondPass repaired = StepModels.secondPass(context, model(), PROMPT, offered, calls, results, TITLE);
+
+        assertThat(answered).isEqualTo(new SecondPass.Answer(Json.parse("{\"title\": \"Added: Call mom\"}", "a")));
+        assertThat(again).isEqualTo(new SecondPass.ToolsRequested(List.of("task.wipe")));
+        assertThat(repaired).isEqualTo(new SecondPass.Answer(Json.parse("{\"title\": \"repaired\"}", "a")));
+        assertThat(done).isEmpty();
+        JsonNode first = server.requests().get(0).body();
+        assertThat(first.path("response_format").path("type").asText()).isEqualTo("json_schema");
+        assertThat(first.path("messages")
+                        .get(first.path("messages").size() - 1)
+                        .path("role")
+                        .asText())
+                .isEqualTo("tool");
+    }
 }

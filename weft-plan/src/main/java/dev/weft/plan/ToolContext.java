@@ -43,6 +43,16 @@ public final class ToolContext extends StepView {
     }
 
     /**
+     * A context for a call that work inside a step makes itself, outside the plan pipeline (seed 004's
+     * tool dispatch: a node calling the tools a specialist or a model asked for): the step's run, user,
+     * time, events, facts and durable {@link #once}, under {@code callId} (one per call of the step), and
+     * approved only when a person approved this call ({@code approved}).
+     */
+    public static ToolContext of(StepScope scope, String callId, boolean approved) {
+        return new ToolContext(scope, callId, scope.attempt(), approved, false);
+    }
+
+    /**
      * This context for a call no person approved: a high-risk tool called with it is refused ({@code
      * E_APPROVAL_REQUIRED}). For calls a step makes on a model's say-so (seed 004's tool dispatch).
      */

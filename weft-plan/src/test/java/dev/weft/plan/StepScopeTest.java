@@ -141,4 +141,36 @@ final class StepScopeTest {
         assertThat(context.idempotencyKey()).isEqualTo("run-1/A");
         assertThat(context.approved()).isTrue();
     }
+
+    @Test
+    void aContextForACallAStepMakesItselfIsTheStepsAndApprovedOnlyWhenSaid() {
+        AtomicInteger calls = new AtomicInteger();
+        Map<String, JsonNode> seen = new ConcurrentHashMap<>();
+        dev.weft.core.Graph graph = dev.weft.core.Graph.builder("calls")
+                .node("dispatch", node -> {
+                    ToolContext first = ToolContext.of(node, "call-0", false);
+                    ToolContext second = ToolContext.of(node, "call-1", true);
+                    first.once("call", () -> json("" + calls.incrementAndGet()));
+                    JsonNode again = first.once("call", () -> json("" + calls.incrementAndGet()));
+                    second.once("call", () -> json("" + calls.incrementAndGet()));
+                    seen.put("again", again);
+                    seen.put("first", TextNode.valueOf(first.approved() + " " + first.idempotencyKey()));
+                    seen.put(
+                            "second",
+                            TextNode.valueOf(
+                                    second.approved() + " " + second.user().orElse("")));
+                    return dev.weft.core.NodeResult.output(TextNode.valueOf("done"));
+                })
+                .edge(dev.weft.core.Graph.START, "dispatch")
+                .compile();
+
+        RunResult result = Runner.create()
+                .run(graph, dev.weft.core.RunRequest.builder().user("dana").build());
+
+        assertThat(result.status()).as(result.error().toString()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(calls.get()).isEqualTo(2);
+        assertThat(seen.get("again")).isEqualTo(json("1"));
+        assertThat(seen.get("first").asText()).isEqualTo("false " + result.runId() + "/call-0");
+        assertThat(seen.get("second").asText()).isEqualTo("true dana");
+    }
 }

@@ -60,7 +60,13 @@ final class WebPageIT {
             fail("the page's browser tests need Debian's Chromium: " + CHROMIUM + " and " + CHROMEDRIVER
                     + " (apt-get install -y chromium chromium-driver; .ci/run installs them)");
         }
-        fixture = new ServerFixture(dir);
+        // Every assistant on the class path, the concierge's demo shop loaded.
+        fixture = new ServerFixture(
+                dir,
+                (builder, store) -> builder.assistants(dev.weft.assistant.Assistants.openAll(
+                        dev.weft.assistant.AssistantEnvironment.offline(store, dir))));
+        dev.weft.concierge.shop.DemoShop.load(
+                dev.weft.concierge.shop.Shop.open(fixture.store), java.time.Instant.now());
         // The driver and the browser are named, so Selenium Manager never looks for (or downloads) either.
         service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
@@ -137,6 +143,28 @@ final class WebPageIT {
         assertThat(direction(mine.get(mine.size() - 2))).isEqualTo("ltr");
         hebrew.findElement(By.cssSelector(".plan summary")).click();
         screenshot("memo-chat");
+    }
+
+    @Test
+    void chatsWithTheConciergeInItsTabAndItsYesButtonCarriesTheChangeOut() {
+        logIn("#/concierge");
+
+        WebElement asked = sayToConcierge("I want to return the wool scarf from order W1054. daniel.cohen@example.com");
+        assertThat(asked.getText()).contains("Wool Scarf").contains("Shall I go ahead?");
+        assertThat(asked.getAttribute("data-status")).isEqualTo("WAITING");
+        int before = conciergeReplies().size();
+        asked.findElement(By.cssSelector(".confirm .approve")).click();
+        until(b -> conciergeReplies().size() > before
+                && conciergeReplies().get(before).getAttribute("data-status") != null);
+        WebElement done = conciergeReplies().get(before);
+        WebElement hebrew = sayToConcierge("מה הסטטוס של הזמנה W1052? המייל שלי ronit.dahan@example.co.il");
+
+        assertThat(done.getText()).contains("return of Wool Scarf");
+        assertThat(done.findElement(By.cssSelector(".run-link a")).getAttribute("href"))
+                .contains("#/runs/");
+        assertThat(hebrew.getText()).contains("W1052");
+        assertThat(direction(hebrew.findElement(By.cssSelector(".text")))).isEqualTo("rtl");
+        screenshot("concierge-chat");
     }
 
     @Test
@@ -417,6 +445,21 @@ final class WebPageIT {
         browser.findElement(By.id("send")).click();
         until(b -> replies().size() > before && replies().get(before).getAttribute("data-status") != null);
         return replies().get(before);
+    }
+
+    /** Sends {@code message} to the concierge and waits for its reply; the reply's bubble. */
+    private WebElement sayToConcierge(String message) {
+        int before = conciergeReplies().size();
+        WebElement input = visible(By.id("concierge-message"));
+        input.sendKeys(message);
+        browser.findElement(By.id("concierge-send")).click();
+        until(b -> conciergeReplies().size() > before
+                && conciergeReplies().get(before).getAttribute("data-status") != null);
+        return conciergeReplies().get(before);
+    }
+
+    private List<WebElement> conciergeReplies() {
+        return new ArrayList<>(browser.findElements(By.cssSelector(".msg.concierge:not(.pending)")));
     }
 
     private List<WebElement> replies() {

@@ -1,6 +1,7 @@
 // The page: logs in with an API key, then shows Memo's chat or the runs, by the URL's #fragment.
 import { ApiError, get, key, setKey } from './api.js';
 import { initMemo, watchReminders } from './memo.js';
+import { initConcierge } from './concierge.js';
 import { hideList, initRuns, leaveRun, showList, showRun } from './runs.js';
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +37,11 @@ function route() {
     leaveRun();
     show('runs');
     showList();
+  } else if (hash.startsWith('#/concierge')) {
+    hideList();
+    leaveRun();
+    show('concierge');
+    $('concierge-message').focus();
   } else {
     hideList();
     leaveRun();
@@ -96,6 +102,7 @@ window.addEventListener('pagehide', pause);
 window.addEventListener('pageshow', (e) => e.persisted && resume());
 document.addEventListener('visibilitychange', () => (document.hidden ? pause() : resume()));
 initMemo();
+initConcierge();
 initRuns();
 if (key()) startReminders();
 route();

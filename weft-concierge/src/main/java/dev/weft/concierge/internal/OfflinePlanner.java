@@ -1,0 +1,1506 @@
+package dev.weft.concierge.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.concierge.Goal;
+import dev.weft.concierge.shop.Product;
+import dev.weft.concierge.shop.Words;
+import dev.weft.concierge.spi.MemoryFact;
+import dev.weft.concierge.spi.Planner;
+import dev.weft.concierge.spi.PlannerInput;
+import dev.weft.core.Json;
+import dev.weft.core.StepScope;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The planner that needs no model: rules over the words of a message, in English and Hebrew. It reads
+ * what the message gives (an email, a name and postcode, order ids, the item and the variant wanted,
+ * products and quantities, an address, a reason) and picks the goal by the words that say what the
+ * customer wants, the strongest first (a person, a cancellation, an exchange, a return, an address, a
+ * complaint, an order's status, buying, a price, finding a product, small talk); a message that says no
+ * goal of its own (an email, "the blue one", "W1002") continues the goal on hand. Thread-safe.
+ */
+public final class OfflinePlanner implements Planner {
+    private static final Pattern EMAIL = Pattern.compile("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+");
+    private static final Pattern ORDER_ID = Pattern.compile("(?i)(?<![\\w@.])#?W[- ]?(\\d{4,})\\b");
+    private static final Pattern ORDER_NUMBER = Pattern.compile(
+            "(?i)(?:order|הזמנה|להזמנה|בהזמנה|מהזמנה|ההזמנה|הזמנת)\\s*(?:number|no\\.?|num|#|מספר|מס['׳]?)?\\s*#?\\s*(\\d{4,})\\b");
+    private static final Pattern HASH_NUMBER = Pattern.compile("(?<![\\w@.])#(\\d{4,})\\b");
+    private static final Pattern VARIANT_ID = Pattern.compile("(?i)\\bV(\\d{4})\\b");
+    private static final Pattern POSTCODE_AFTER_WORD = Pattern.compile(
+            "(?i)(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|מיקוד|מ\\.?ק\\.?)(?:\\s*(?:is|of|:|-|הוא|היא|שלי|זה))*\\s*(\\d{5}|\\d{7})\\b");
+    private static final Pattern POSTCODE = Pattern.compile("(?<![\\w#$@-]|\\d\\.)(\\d{5}|\\d{7})(?![\\w@]|\\.\\d)");
+    private static final Pattern NAME_EN = Pattern.compile(
+            "(?i)\\b(?:my name is|my name's|name is|name's|name:|full name is)\\s+([\\p{L}'’.-]+(?:\\s+[\\p{L}'’.-]+){0,3})");
+    private static final Pattern NAME_EN_WEAK =
+            Pattern.compile("(?i)\\b(?:i am|i'm|im|this is|it's|its)\\s+([\\p{L}'’.-]+(?:\\s+[\\p{L}'’.-]+){0,3})");
+    private static final Pattern NAME_HE = Pattern.compile(
+            "(?:שמי|השם שלי(?:\\s+הוא|\\s+היא)?|קוראים לי|שם:|שם מלא:?)\\s*[:\\-]?\\s*([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
+    private static final Pattern NAME_HE_WEAK =
+            Pattern.compile("(?:^|\\s)(?:אני|זה|זו|כאן)\\s+([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
+
+    private static final Set<String> NAME_STOP = Set.of(
+            "and",
+            "my",
+            "zip",
+            "zipcode",
+            "postcode",
+            "postal",
+            "post",
+            "code",
+            "from",
+            "with",
+            "at",
+            "in",
+            "the",
+            "i",
+            "email",
+            "order",
+            "want",
+            "would",
+            "need",
+            "looking",
+            "calling",
+            "here",
+            "trying",
+            "not",
+            "just",
+            "so",
+            "ו",
+            "מיקוד",
+            "ומיקוד",
+            "המיקוד",
+            "שלי",
+            "רוצה",
+            "מבקש",
+            "מבקשת",
+            "צריך",
+            "צריכה",
+            "מחפש",
+            "מחפשת",
+            "גר",
+            "גרה",
+            "מ",
+            "עם",
+            "לא",
+            "הזמנה",
+            "הזמנתי",
+            "המייל",
+            "מייל",
+            "אימייל",
+            "והמיקוד",
+            "והמייל",
+            "פונה",
+            "כותב",
+            "כותבת",
+            "זה",
+            "זו",
+            "לקוח",
+            "לקוחה",
+            "כאן",
+            "פה",
+            "מתקשר",
+            "מתקשרת",
+            "בקשר",
+            "יכול",
+            "יכולה");
+
+    // ---------------------------------------------------------------- goal words
+
+    private static final Phrases HUMAN = Phrases.of(
+            "human",
+            "real person",
+            "a person",
+            "live agent",
+            "agent",
+            "representative",
+            "someone real",
+            "talk to someone",
+            "speak to someone",
+            "speak with someone",
+            "talk with someone",
+            "customer service",
+            "manager",
+            "operator",
+            "supervisor",
+            "human being",
+            "נציג",
+            "נציגה",
+            "נציגת",
+            "בן אדם",
+            "אדם אמיתי",
+            "נציג שירות",
+            "אנושי",
+            "מנהל",
+            "לדבר עם מישהו",
+            "לדבר עם אדם",
+            "מוקד");
+    private static final Phrases CANCEL = Phrases.of(
+            "cancel",
+            "cancellation",
+            "call off",
+            "no longer want the order",
+            "stop my order",
+            "stop the order",
+            "revoke",
+            "cancelling",
+            "canceling",
+            "בטל",
+            "לבטל",
+            "תבטל",
+            "תבטלי",
+            "ביטול",
+            "מבטל",
+            "מבטלת",
+            "בטלו",
+            "אבטל",
+            "לבטלה",
+            "לבטלו",
+            "בטלי");
+    private static final Phrases EXCHANGE = Phrases.of(
+            "exchange",
+            "exchanging",
+            "swap",
+            "replace",
+            "replacement",
+            "different size",
+            "different color",
+            "different colour",
+            "another size",
+            "another color",
+            "another colour",
+            "other size",
+            "other color",
+            "bigger size",
+            "smaller size",
+            "larger size",
+            "size up",
+            "size down",
+            "change the size",
+            "change the color",
+            "change the colour",
+            "change size",
+            "change color",
+            "להחליף",
+            "החלפה",
+            "החלף",
+            "תחליף",
+            "תחליפי",
+            "אחליף",
+            "מחליף",
+            "מחליפה",
+            "החלפת",
+            "מידה אחרת",
+            "צבע אחר",
+            "מידה גדולה",
+            "מידה קטנה",
+            "לשנות את המידה",
+            "לשנות את הצבע",
+            "לשנות מידה",
+            "לשנות צבע",
+            "תחליפו",
+            "נחליף",
+            "להחליפה",
+            "מחליפים",
+            "exchanged",
+            "swapped");
+    private static final Phrases RETURN = Phrases.of(
+            "return",
+            "returning",
+            "send back",
+            "send it back",
+            "sending back",
+            "send them back",
+            "refund",
+            "money back",
+            "get my money",
+            "להחזיר",
+            "החזרה",
+            "החזר",
+            "החזרת",
+            "אחזיר",
+            "תחזיר",
+            "מחזיר",
+            "מחזירה",
+            "החזרתי",
+            "להחזירו",
+            "להחזירם",
+            "החזיר",
+            "זיכוי",
+            "לזכות",
+            "הכסף בחזרה",
+            "את הכסף",
+            "תחזירו",
+            "נחזיר",
+            "להחזירה",
+            "מחזירים",
+            "returned");
+    private static final Phrases ADDRESS = Phrases.of(
+            "address",
+            "ship it to",
+            "ship to",
+            "deliver to",
+            "deliver it to",
+            "send it to",
+            "moved",
+            "shipping address",
+            "delivery address",
+            "כתובת",
+            "כתובתי",
+            "הכתובת",
+            "לשלוח ל",
+            "עברתי דירה",
+            "כתובת המשלוח",
+            "כתובת למשלוח",
+            "לשלוח את ההזמנה ל",
+            "שתגיע ל");
+    private static final Phrases TICKET = Phrases.of(
+            "complaint",
+            "complain",
+            "problem",
+            "issue",
+            "broken",
+            "damaged",
+            "defective",
+            "faulty",
+            "doesn't work",
+            "does not work",
+            "not working",
+            "stopped working",
+            "missing",
+            "wrong item",
+            "ticket",
+            "scratched",
+            "torn",
+            "cracked",
+            "never arrived",
+            "report",
+            "dented",
+            "leaking",
+            "leaks",
+            "תלונה",
+            "להתלונן",
+            "בעיה",
+            "תקלה",
+            "שבור",
+            "שבורה",
+            "שבורים",
+            "פגום",
+            "פגומה",
+            "פגומים",
+            "לא עובד",
+            "לא עובדת",
+            "לא עובדים",
+            "הפסיק לעבוד",
+            "הפסיקה לעבוד",
+            "חסר",
+            "חסרה",
+            "קרוע",
+            "קרועה",
+            "פנייה",
+            "כרטיס תמיכה",
+            "מקולקל",
+            "מקולקלת",
+            "פריט שגוי",
+            "שגוי",
+            "סדוק",
+            "סדוקה",
+            "נשבר",
+            "נשברה",
+            "דולף");
+    private static final Phrases STATUS = Phrases.of(
+            "status",
+            "where is",
+            "where's",
+            "wheres",
+            "track",
+            "tracking",
+            "when will",
+            "arrive",
+            "arriving",
+            "arrived",
+            "shipped",
+            "order details",
+            "my orders",
+            "what did i order",
+            "check on",
+            "update on",
+            "look up",
+            "details of",
+            "details on",
+            "what's happening",
+            "whats happening",
+            "what happened",
+            "סטטוס",
+            "מצב",
+            "איפה",
+            "מתי",
+            "מעקב",
+            "הגיעה",
+            "הגיע",
+            "תגיע",
+            "יגיע",
+            "נשלחה",
+            "נשלח",
+            "ההזמנות שלי",
+            "פרטי ההזמנה",
+            "מה עם",
+            "מה קורה עם",
+            "עדכון",
+            "לבדוק את",
+            "לבדוק מה",
+            "פרטים על");
+    private static final Phrases BUY = Phrases.of(
+            "buy",
+            "purchase",
+            "place an order",
+            "place the order",
+            "place a new order",
+            "want to order",
+            "like to order",
+            "love to order",
+            "can i order",
+            "could i order",
+            "i'll take",
+            "i will take",
+            "get me",
+            "order me",
+            "add to cart",
+            "i'll buy",
+            "לקנות",
+            "להזמין",
+            "אזמין",
+            "אקנה",
+            "רכישה",
+            "לרכוש",
+            "אני לוקח",
+            "אני לוקחת",
+            "תזמין לי",
+            "תזמיני לי",
+            "אשמח להזמין",
+            "אשמח לקנות",
+            "הזמנה חדשה");
+    private static final Phrases PRICE = Phrases.of(
+            "how much",
+            "price",
+            "prices",
+            "pricing",
+            "cost",
+            "costs",
+            "quote",
+            "total for",
+            "what would it be",
+            "what's the total",
+            "whats the total",
+            "כמה עולה",
+            "כמה עולים",
+            "כמה עולות",
+            "כמה זה",
+            "כמה יעלה",
+            "כמה יעלו",
+            "כמה תעלה",
+            "מחיר",
+            "מחירים",
+            "הצעת מחיר",
+            "עלות",
+            "כמה זה יוצא",
+            "מה המחיר",
+            "כמה יוצא",
+            "כמה יצא");
+    private static final Phrases FIND = Phrases.of(
+            "do you have",
+            "do you sell",
+            "do you carry",
+            "looking for",
+            "look for",
+            "search",
+            "show me",
+            "in stock",
+            "available",
+            "availability",
+            "recommend",
+            "have any",
+            "got any",
+            "what kind",
+            "selling",
+            "browse",
+            "catalog",
+            "catalogue",
+            "what do you sell",
+            "יש לכם",
+            "יש לך",
+            "יש לכן",
+            "מחפש",
+            "מחפשת",
+            "מחפשים",
+            "במלאי",
+            "זמין",
+            "זמינה",
+            "זמינים",
+            "תראה לי",
+            "תראי לי",
+            "להראות",
+            "ממליץ",
+            "ממליצה",
+            "מה יש",
+            "מוכרים",
+            "קטלוג",
+            "אפשר לראות");
+    static final Phrases GREETING = Phrases.of(
+            "hi",
+            "hello",
+            "hey",
+            "good morning",
+            "good evening",
+            "good afternoon",
+            "how are you",
+            "who are you",
+            "what can you do",
+            "help",
+            "what's your name",
+            "שלום",
+            "היי",
+            "הי",
+            "בוקר טוב",
+            "ערב טוב",
+            "מה שלומך",
+            "מי אתה",
+            "מי את",
+            "מה אתה יכול",
+            "מה את יכולה",
+            "עזרה",
+            "מה נשמע");
+    static final Phrases THANKS_ONLY = Phrases.of("thanks", "thank you", "thx", "appreciate", "תודה");
+    static final Phrases BYE = Phrases.of(
+            "bye",
+            "goodbye",
+            "see you",
+            "that's all",
+            "thats all",
+            "nothing else",
+            "ביי",
+            "להתראות",
+            "זהו",
+            "זה הכל",
+            "זה הכול");
+    static final Phrases THANKS = THANKS_ONLY.and(BYE);
+    static final Phrases POLICY = Phrases.of("policy", "policies", "מדיניות", "תקנון");
+    private static final Phrases ACCOUNT = Phrases.of(
+            "account",
+            "profile",
+            "on file",
+            "default address",
+            "my details",
+            "home address",
+            "חשבון",
+            "בחשבון",
+            "הפרופיל",
+            "פרופיל",
+            "כתובת הבית",
+            "הפרטים שלי");
+    private static final Phrases ORDER_WORD = Phrases.of("order", "orders", "הזמנה", "ההזמנה", "הזמנות", "ההזמנות");
+    private static final Phrases REFERS_BACK = Phrases.of(
+            "it",
+            "that one",
+            "that order",
+            "this order",
+            "the order",
+            "same order",
+            "them",
+            "אותה",
+            "אותו",
+            "אותם",
+            "אותן",
+            "ההזמנה הזו",
+            "ההזמנה הזאת",
+            "הזו",
+            "הזאת",
+            "הזה");
+    private static final Phrases SOME_ITEM = Phrases.of(
+            "item",
+            "items",
+            "something",
+            "product",
+            "one of",
+            "some",
+            "a few",
+            "couple",
+            "פריט",
+            "פריטים",
+            "מוצר",
+            "משהו",
+            "חלק",
+            "אחד",
+            "אחת");
+    private static final Phrases ALSO = Phrases.of("too", "also", "as well", "גם", "וגם");
+
+    private static final Pattern SHIP_TO = Pattern.compile(
+            "(?i)\\b(?:ship|send|deliver|redirect|forward)\\b.{0,40}?\\bto\\s+\\d|(?:תשלחו|תשלח|תשלחי|לשלוח|שלחו|תעבירו)\\s.{0,40}?(?:לכתובת|לרחוב|לשדרות|ל-?\\d)");
+    private static final Pattern CANCEL_ROOT = Pattern.compile("^[והשלב]{0,2}(?:ת?בטל|ביטול)");
+    private static final Pattern ADDRESS_QUESTION = Pattern.compile(
+            "(?i)^\\s*(?:what|which|where|is|can you (?:tell|confirm|check)|could you (?:tell|confirm|check)|"
+                    + "do you have)\\b|^\\s*(?:מה|לאיזו|לאן|איזו|האם)\\s|(?:which|what) address|לאיזו כתובת|מה הכתובת");
+    private static final Phrases CHANGE =
+            Phrases.of("change", "modify", "switch", "update", "לשנות", "לעדכן", "תשנה", "תשני", "שינוי", "תחליף");
+    private static final Phrases INSTEAD = Phrases.of("instead", "במקום");
+    private static final Phrases FIT = Phrases.of(
+            "doesn't fit",
+            "does not fit",
+            "didn't fit",
+            "too small",
+            "too big",
+            "too large",
+            "too tight",
+            "too loose",
+            "wrong size",
+            "wrong color",
+            "wrong colour",
+            "לא מתאים",
+            "לא מתאימה",
+            "קטן מדי",
+            "קטנה מדי",
+            "גדול מדי",
+            "גדולה מדי",
+            "מידה לא נכונה",
+            "צבע לא נכון");
+    private static final Pattern WHERE_IS =
+            Pattern.compile("(?i)\\bwhere\\b.{0,30}\\b(?:order|package|parcel|delivery|shipment|stuff|items?)\\b");
+    private static final Pattern STATUS_QUESTION = Pattern.compile(
+            "(?i)^\\s*(?:is|was|has|have|did|are|were)\\b.*\\b(?:cancel+ed|delivered|shipped|arrived|processed|sent)\\b");
+    private static final Pattern STATUS_QUESTION_HE =
+            Pattern.compile("(?:האם\\s+)?.*(?:בוטלה|בוטל|נמסרה|נמסר|נשלחה|נשלח|הגיעה|הגיע)\\s*\\?");
+
+    private final Supplier<List<Product>> catalog;
+
+    /** A planner that knows the words of {@code catalog}'s products (read anew for each message). */
+    public OfflinePlanner(Supplier<List<Product>> catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public String name() {
+        return "offline";
+    }
+
+    @Override
+    public ObjectNode plan(StepScope step, PlannerInput input) {
+        String text = input.text();
+        Phrases.Message message = new Phrases.Message(text);
+        List<Product> products = this.catalog.get();
+        Catalog catalog = new Catalog(vocabularyOf(products));
+        JsonNode state = input.state();
+        ObjectNode slots = Json.object();
+        String awaitingNow = state.path("awaiting").asText("nothing");
+        Identity identity = identity(text, awaitingNow);
+        identity.email.ifPresent(e -> slots.put("email", e));
+        identity.name.ifPresent(n -> slots.put("name", n));
+        identity.postcode.ifPresent(p -> slots.put("postcode", p));
+        Optional<String> orderId = orderId(text);
+        orderId.ifPresent(id -> slots.put("orderId", id));
+        List<String> orderIds = orderIds(text);
+        if (orderIds.size() > 1) {
+            // "cancel W1032 and W1042": every order the message names.
+            ArrayNode ids = slots.putArray("orderIds");
+            orderIds.forEach(ids::add);
+        }
+        String awaiting = state.path("awaiting").asText("nothing");
+        JsonNode activeGoal = state.path("goal");
+        Optional<Goal> active =
+                activeGoal.isObject() && activeGoal.path("status").asText().equals("active")
+                        ? Goal.find(activeGoal.path("name").asText())
+                        : Optional.empty();
+        Optional<Goal> lastGoal =
+                activeGoal.isObject() ? Goal.find(activeGoal.path("name").asText()) : Optional.empty();
+        Confirmation answer = Confirmation.of(text);
+
+        Goal goal;
+        Optional<Goal> said = goalOf(message, text);
+        String rest = strip(text, identity, orderId);
+        boolean bare = rest.isBlank() || Words.tokens(rest).size() <= 2 && said.isEmpty();
+        if (said.isPresent()) {
+            goal = said.get();
+            // "the shirt is broken, I want a different size" names a problem and an exchange: the action wins.
+            if (goal == Goal.SMALLTALK
+                    && active.isPresent()
+                    && !awaiting.equals("nothing")
+                    && !isOnlySmallTalk(message)) {
+                goal = active.get();
+            }
+            // "hi, it's emma.johnson@example.com": a greeting that says who is writing verifies them.
+            if (goal == Goal.SMALLTALK && identity.any() && !POLICY.in(message)) {
+                goal = active.orElse(Goal.ORDER_STATUS);
+            }
+        } else if (active.isPresent()) {
+            goal = active.get();
+        } else if (orderId.isPresent()
+                && lastGoal.isPresent()
+                && ALSO.in(message)
+                && lastGoal.get() != Goal.SMALLTALK) {
+            goal = lastGoal.get();
+        } else if (orderId.isPresent() || identity.any()) {
+            goal = Goal.ORDER_STATUS;
+        } else if (answer == Confirmation.YES && lastGoal.isPresent() && awaiting.equals("confirmation")) {
+            goal = lastGoal.get();
+        } else if (!catalog.productWords(text).isEmpty()) {
+            goal = Goal.FIND_PRODUCT;
+        } else {
+            goal = Goal.SMALLTALK;
+        }
+
+        // Words that point back at the order on hand ("cancel it") keep it when the goal changes.
+        if (orderId.isEmpty()
+                && state.path("request").path("orderId").isTextual()
+                && (REFERS_BACK.in(message) || active.isPresent())
+                && goal != Goal.SMALLTALK) {
+            slots.put("orderId", state.path("request").path("orderId").asText());
+        }
+        if (orderId.isEmpty() && goal != Goal.SMALLTALK && !slots.has("orderId")) {
+            lastOrderOfHistory(state).filter(id -> REFERS_BACK.in(message)).ifPresent(id -> slots.put("orderId", id));
+        }
+
+        Goal chosen = goal;
+        // A bare yes or no answers no question of an item, a variant or an address.
+        boolean continuing = active.isPresent()
+                && active.get() == chosen
+                && said.filter(g -> g == chosen).isEmpty()
+                && !(answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3);
+        // A bare yes or no adds nothing to the request: it only says whether to go on.
+        boolean bareAnswer =
+                answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3;
+        switch (bareAnswer ? Goal.SMALLTALK : goal) {
+            case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
+            case RETURN -> {
+                if (!rest.isBlank() && (awaiting.equals("item") && continuing || catalog.namesItem(rest))) {
+                    slots.put("item", rest);
+                } else if (orderId.isPresent() && ORDER_WORD.in(message) && !SOME_ITEM.in(message)) {
+                    // "I'd like to return order W1054": all of it.
+                    slots.put("item", "all");
+                }
+                refundTo(text).ifPresent(r -> slots.put("refundTo", r));
+                reason(text, message).ifPresent(r -> slots.put("reason", r));
+            }
+            case EXCHANGE -> {
+                Optional<String> variant = variantId(text);
+                variant.ifPresent(v -> slots.put("toVariantId", v));
+                if (continuing && awaiting.equals("variant")) {
+                    slots.put("to", rest);
+                } else if (continuing && awaiting.equals("item")) {
+                    slots.put("item", rest);
+                } else if (continuing && catalog.productWords(rest).isEmpty() && describesVariant(rest)) {
+                    slots.put("to", rest);
+                } else {
+                    String[] split = catalog.exchangeSplit(rest);
+                    if (!split[0].isBlank() && (catalog.namesItem(split[0]) || !continuing)) {
+                        slots.put("item", split[0]);
+                    }
+                    if (!split[1].isBlank()) {
+                        slots.put("to", split[1]);
+                    }
+                }
+            }
+            case CHANGE_ADDRESS -> {
+                if (ACCOUNT.in(message) && !ORDER_WORD.in(message) && orderId.isEmpty()) {
+                    slots.put("account", true);
+                }
+                Optional<String> address =
+                        continuing && awaiting.equals("address") ? Optional.of(cleanAddress(rest)) : address(rest);
+                address.filter(a -> !a.isBlank()).ifPresent(a -> slots.put("address", a));
+            }
+            case TICKET -> {
+                String details = rest.strip();
+                boolean says = continuing && awaiting.equals("details") || catalog.describesProblem(details);
+                if (!details.isBlank() && says) {
+                    slots.put("details", details);
+                    slots.put("subject", subject(details));
+                }
+            }
+            case HUMAN -> slots.put("details", text);
+            case FIND_PRODUCT -> {
+                if (!rest.isBlank() && (!continuing || !bare || awaiting.equals("product"))) {
+                    slots.put("query", rest);
+                }
+            }
+            case QUOTE, ORDER -> {
+                ArrayNode items = catalog.items(rest);
+                JsonNode asked = state.path("request").path("items");
+                if (!items.isEmpty()) {
+                    items.forEach(item -> rememberedSize((ObjectNode) item, products, input.memory()));
+                    slots.set("items", items);
+                } else if (continuing && asked.isArray() && !asked.isEmpty() && describesVariant(rest)) {
+                    // "black, size M" after "which one?": the options of the item on hand.
+                    ArrayNode with = asked.deepCopy();
+                    ObjectNode last = (ObjectNode) with.get(with.size() - 1);
+                    last.put("query", last.path("query").asText() + " " + rest);
+                    slots.set("items", with);
+                } else if (continuing && !bare) {
+                    slots.put("query", rest);
+                }
+            }
+            default -> {}
+        }
+        ObjectNode plan = Json.object();
+        plan.put("goal", goal.id());
+        plan.set("slots", slots);
+        if (answer != Confirmation.NEITHER) {
+            plan.put("confirm", answer == Confirmation.YES ? "yes" : "no");
+        }
+        return plan;
+    }
+
+    // ---------------------------------------------------------------- the goal
+
+    /** The goal the message's own words name, if they name one. */
+    Optional<Goal> goalOf(Phrases.Message message, String text) {
+        if (POLICY.in(message) && orderId(text).isEmpty()) {
+            return Optional.of(Goal.SMALLTALK);
+        }
+        if (HUMAN.in(message)) {
+            return Optional.of(Goal.HUMAN);
+        }
+        if (STATUS_QUESTION.matcher(text).find()
+                || STATUS_QUESTION_HE.matcher(text).find()) {
+            return Optional.of(Goal.ORDER_STATUS);
+        }
+        if (CANCEL.in(message)
+                || message.tokens.stream()
+                        .anyMatch(t ->
+                                t.isHebrew() && CANCEL_ROOT.matcher(t.text()).find())) {
+            return Optional.of(Goal.CANCEL);
+        }
+        boolean exchange = EXCHANGE.in(message);
+        boolean ret = RETURN.in(message);
+        if (exchange) {
+            return Optional.of(Goal.EXCHANGE);
+        }
+        if (ret) {
+            return Optional.of(Goal.RETURN);
+        }
+        if (ADDRESS.in(message)
+                && ADDRESS_QUESTION.matcher(text).find()
+                && !SHIP_TO.matcher(text).find()
+                && address(text).isEmpty()) {
+            // "what address is my order going to?": a question about the order, not a new address.
+            return Optional.of(Goal.ORDER_STATUS);
+        }
+        if (ADDRESS.in(message) || SHIP_TO.matcher(text).find()) {
+            return Optional.of(Goal.CHANGE_ADDRESS);
+        }
+        // "change my order: the linen shirt in size S instead", "the shirt doesn't fit": another variant.
+        if (CHANGE.in(message) && (describesVariant(text) || INSTEAD.in(message)) || FIT.in(message) && !ret) {
+            return Optional.of(Goal.EXCHANGE);
+        }
+        if (TICKET.in(message)) {
+            return Optional.of(Goal.TICKET);
+        }
+        boolean buy = BUY.in(message)
+                || text.strip()
+                        .toLowerCase(Locale.ROOT)
+                        .matches("^(?:please\\s+)?order\\b(?!\\s*(?:#|no\\.?\\s|number|w\\d|\\d|status|details)).*");
+        if ((STATUS.in(message) || WHERE_IS.matcher(text).find())
+                && orderId(text).isPresent()
+                && !PRICE.in(message)) {
+            return Optional.of(Goal.ORDER_STATUS);
+        }
+        boolean price = PRICE.in(message);
+        if ((STATUS.in(message) || WHERE_IS.matcher(text).find()) && !buy && !price) {
+            return Optional.of(Goal.ORDER_STATUS);
+        }
+        if (price) {
+            return Optional.of(Goal.QUOTE);
+        }
+        if (buy) {
+            return Optional.of(Goal.ORDER);
+        }
+        if (FIND.in(message)) {
+            return Optional.of(Goal.FIND_PRODUCT);
+        }
+        if (GREETING.in(message) || THANKS.in(message)) {
+            return Optional.of(Goal.SMALLTALK);
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isOnlySmallTalk(Phrases.Message message) {
+        return (GREETING.in(message) || THANKS.in(message)) && message.tokens.size() <= 4;
+    }
+
+    // ---------------------------------------------------------------- identity
+
+    private record Identity(Optional<String> email, Optional<String> name, Optional<String> postcode) {
+        boolean any() {
+            return email.isPresent() || (name.isPresent() && postcode.isPresent());
+        }
+    }
+
+    private static Identity identity(String text, String awaiting) {
+        boolean awaitingIdentity = awaiting.equals("identity");
+        Optional<String> email = Optional.empty();
+        Matcher m = EMAIL.matcher(text);
+        if (m.find()) {
+            email = Optional.of(m.group().replaceAll("[.]+$", ""));
+        }
+        String withoutEmail = EMAIL.matcher(text).replaceAll(" ");
+        Optional<String> postcode = Optional.empty();
+        int postcodeAt = -1;
+        Matcher after = POSTCODE_AFTER_WORD.matcher(withoutEmail);
+        if (after.find()) {
+            postcode = Optional.of(after.group(1));
+            postcodeAt = after.start();
+        } else {
+            String masked = ORDER_ID.matcher(withoutEmail).replaceAll(" ");
+            masked = ORDER_NUMBER.matcher(masked).replaceAll(" ");
+            Matcher plain = POSTCODE.matcher(masked);
+            // An address the customer was asked for holds numbers that are no postcode of theirs.
+            if (!awaiting.equals("address") && plain.find()) {
+                postcode = Optional.of(plain.group(1));
+                postcodeAt = plain.start();
+            }
+        }
+        Optional<String> name = name(withoutEmail, postcodeAt);
+        // A bare number is a postcode only beside a name, or when the customer was asked who they are: in
+        // "ship it to 5 Herzl St, 4640005" it is part of an address.
+        if (postcode.isPresent() && !after.find(0) && name.isEmpty() && !awaitingIdentity) {
+            postcode = Optional.empty();
+        }
+        return new Identity(email, name, postcode);
+    }
+
+    private static Optional<String> name(String text, int postcodeAt) {
+        for (Pattern pattern : List.of(NAME_EN, NAME_HE, NAME_EN_WEAK, NAME_HE_WEAK)) {
+            boolean weak = pattern == NAME_EN_WEAK || pattern == NAME_HE_WEAK;
+            Matcher m = pattern.matcher(text);
+            while (m.find()) {
+                List<String> words = nameWords(m.group(1));
+                if (words.size() > 3) {
+                    words = words.subList(0, 3);
+                }
+                boolean capitalized =
+                        !words.isEmpty() && words.stream().allMatch(w -> Character.isUpperCase(w.charAt(0)));
+                // "I'm Emma Johnson" and "אני נועה כהן" say a name only beside a postcode (or in capitals):
+                // "I'm looking for…", "אני מעוניין לבטל" do not.
+                if (weak && postcodeAt < 0 && !capitalized) {
+                    continue;
+                }
+                if (words.size() >= 2 || (words.size() == 1 && postcodeAt >= 0)) {
+                    return Optional.of(String.join(" ", words));
+                }
+            }
+        }
+        if (postcodeAt > 0) {
+            // "Emma Johnson, 10001" / "נועה כהן מיקוד 6473921": the words just before the postcode, when
+            // they open the message (in "ship it to 55 Rainey Street, Austin, TX 78701" they are a city).
+            // Words that lead to the postcode ("…, zip", "and my postcode is") are no part of the name.
+            String lead =
+                    "(?i)(?:(?<!\\p{L})(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode|and|my|is|of)"
+                            + "|(?<!\\p{L})ו?ה?מיקוד(?:\\s+שלי)?|ו-|,|:)\\s*$";
+            String before = text.substring(0, postcodeAt);
+            for (int i = 0; i < 4; i++) {
+                before = before.replaceAll(lead, "");
+            }
+            if (STREET_WORDS.stream()
+                            .anyMatch(street -> Words.tokens(text).stream()
+                                    .anyMatch(t -> Words.fold(t.text()).equals(street)))
+                    || text.contains("כתובת")) {
+                // In an address ("…40, Tel Aviv 6525705") the words before a number are a city.
+                return Optional.empty();
+            }
+            List<Words.Token> tokens = Words.tokens(before);
+            List<String> words = new ArrayList<>();
+            for (int i = tokens.size() - 1; i >= 0 && words.size() < 3; i--) {
+                String word = tokens.get(i).text();
+                if (!words.isEmpty()) {
+                    String gap = before.substring(
+                            tokens.get(i).start() + word.length(),
+                            tokens.get(i + 1).start());
+                    if (gap.matches("(?s).*[.!?,;:].*")) {
+                        break;
+                    }
+                }
+                String folded = Words.fold(word);
+                if (NAME_STOP.contains(folded) || word.chars().anyMatch(Character::isDigit)) {
+                    if (words.isEmpty()) {
+                        continue;
+                    }
+                    break;
+                }
+                words.add(0, word);
+            }
+            int opening = tokens.size() - words.size();
+            boolean street = words.stream().anyMatch(w -> STREET_WORDS.contains(Words.fold(w)));
+            boolean ownClause = opening == 0
+                    || before.substring(0, tokens.get(opening).start()).strip().matches("(?s).*[.!?,;:]$");
+            if (words.size() >= 2 && (opening <= 1 || ownClause) && !street) {
+                return Optional.of(String.join(" ", words.subList(Math.max(0, words.size() - 3), words.size())));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static final Set<String> STREET_WORDS = Set.of(
+            "street",
+            "st",
+            "avenue",
+            "ave",
+            "road",
+            "rd",
+            "blvd",
+            "boulevard",
+            "lane",
+            "drive",
+            "way",
+            "plaza",
+            "place",
+            "רחוב",
+            "רח",
+            "שדרות",
+            "שד",
+            "דרך",
+            "סמטת",
+            "כיכר");
+
+    private static List<String> nameWords(String captured) {
+        List<String> words = new ArrayList<>();
+        for (Words.Token token : Words.tokens(captured)) {
+            String folded = Words.fold(token.text());
+            if (NAME_STOP.contains(folded) || token.text().chars().anyMatch(Character::isDigit)) {
+                break;
+            }
+            words.add(token.text());
+        }
+        return words;
+    }
+
+    // ---------------------------------------------------------------- what the message names
+
+    static Optional<String> orderId(String text) {
+        for (Pattern pattern : List.of(ORDER_ID, ORDER_NUMBER, HASH_NUMBER)) {
+            Matcher m = pattern.matcher(text);
+            if (m.find()) {
+                return Optional.of("W" + m.group(1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every order id the message names, in order, once each. */
+    static List<String> orderIds(String text) {
+        Set<String> ids = new LinkedHashSet<>();
+        java.util.TreeMap<Integer, String> found = new java.util.TreeMap<>();
+        for (Pattern pattern : List.of(ORDER_ID, ORDER_NUMBER, HASH_NUMBER)) {
+            Matcher m = pattern.matcher(text);
+            while (m.find()) {
+                found.putIfAbsent(m.start(), "W" + m.group(1));
+            }
+        }
+        ids.addAll(found.values());
+        return List.copyOf(ids);
+    }
+
+    private static Optional<String> variantId(String text) {
+        Matcher m = VARIANT_ID.matcher(text);
+        return m.find() ? Optional.of("V" + m.group(1)) : Optional.empty();
+    }
+
+    private static Optional<String> lastOrderOfHistory(JsonNode state) {
+        JsonNode history = state.path("history");
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (history.get(i).path("orderId").isTextual()) {
+                return Optional.of(history.get(i).path("orderId").asText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The message without the email, the name and postcode, and the order ids it gives. */
+    private static String strip(String text, Identity identity, Optional<String> orderId) {
+        String rest = EMAIL.matcher(text).replaceAll(" ");
+        rest = POSTCODE_AFTER_WORD.matcher(rest).replaceAll(" ");
+        rest = ORDER_NUMBER.matcher(rest).replaceAll(" ");
+        rest = ORDER_ID.matcher(rest).replaceAll(" ");
+        if (identity.postcode.isPresent()) {
+            rest = rest.replace(identity.postcode.get(), " ");
+        }
+        if (identity.name.isPresent()) {
+            rest = rest.replace(identity.name.get(), " ");
+        }
+        rest = rest.replaceAll(
+                "(?i)\\b(?:my email(?: address)? is|email:|e-mail:|my name is|my name's|this is|i'm|i am)\\b", " ");
+        rest = rest.replaceAll(
+                "(?:המייל שלי(?: הוא)?|האימייל שלי(?: הוא)?|המייל:|שמי|קוראים לי|והמיקוד שלי|המיקוד שלי|מיקוד)", " ");
+        rest = rest.replaceAll("(?i)\\b(?:zip\\s*code|zipcode|zip|post\\s*code|postal\\s*code|postcode)\\b", " ");
+        rest = rest.replaceAll("\\s+([,.!?;:])", "$1").replaceAll("^[\\s,.;:!?-]+|[\\s,;:-]+$", "");
+        return rest.replaceAll("\\s{2,}", " ").strip();
+    }
+
+    private static final Set<String> ALL_WORDS =
+            Set.of("all", "everything", "both", "whole", "entire", "הכל", "כל", "הכול", "שניהם", "שתיהן", "כולם");
+
+    private static final Set<String> OPTION_WORDS =
+            Set.of("size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
+
+    private static boolean describesVariant(String tail) {
+        for (Words.Token token : Words.tokens(tail)) {
+            if (OPTION_WORDS.contains(token.lower())
+                    || isOptionWord(token.text())
+                    || token.text().matches("(?i)V\\d{4}|\\d{2}(mm|ml|l)?")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final Set<String> COMMON_VALUES = Set.of(
+            "white",
+            "blue",
+            "beige",
+            "black",
+            "green",
+            "gray",
+            "grey",
+            "red",
+            "brown",
+            "purple",
+            "silver",
+            "tortoise",
+            "navy",
+            "S",
+            "M",
+            "L",
+            "XL");
+
+    private static boolean isOptionWord(String word) {
+        return !Words.optionValues(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
+                .isEmpty();
+    }
+
+    private static final Pattern REASON = Pattern.compile(
+            "(?i)\\b(?:because|since|as|cause|reason(?: is)?:?)\\s+(.{3,200})$|(?:כי|בגלל ש|בגלל|מכיוון ש|מאחר ש|הסיבה(?: היא)?:?)\\s*(.{3,200})$");
+    private static final Phrases KNOWN_REASONS = Phrases.of(
+            "ordered by mistake",
+            "by mistake",
+            "no longer need",
+            "don't need",
+            "do not need",
+            "changed my mind",
+            "found it cheaper",
+            "too small",
+            "too big",
+            "too large",
+            "doesn't fit",
+            "does not fit",
+            "not needed",
+            "בטעות",
+            "לא צריך",
+            "לא צריכה",
+            "התחרטתי",
+            "שיניתי את דעתי",
+            "קטן מדי",
+            "גדול מדי",
+            "לא מתאים",
+            "לא מתאימה",
+            "מצאתי זול יותר");
+
+    private static Optional<String> reason(String text, Phrases.Message message) {
+        Matcher m = REASON.matcher(text);
+        if (m.find()) {
+            String reason = m.group(1) != null ? m.group(1) : m.group(2);
+            return Optional.of(reason.replaceAll("[.!]+$", "").strip());
+        }
+        int known = KNOWN_REASONS.first(message);
+        if (known >= 0) {
+            return Optional.of(message.from(known).replaceAll("[.!]+$", "").strip());
+        }
+        return Optional.empty();
+    }
+
+    private static final Pattern REFUND_TO = Pattern.compile(
+            "(?i)(?:refund(?:ed)?|money|credit(?:ed)?|pay(?: me)? back)\\b[^.]*?\\b(?:to|into|onto|on|as)\\s+(?:my\\s+|a\\s+|the\\s+)?([^.,;]{3,60})|"
+                    + "\\b(?:as|in)\\s+(store credit|a gift card|gift card|credit)|"
+                    + "(?:זיכוי|החזר|הכסף|להחזיר את הכסף)[^.]*?\\s(?:ל|אל|על)\\s*-?\\s*([^.,;]{3,60})|"
+                    + "(?:ל|על|אל)(כרטיס מתנה|כרטיס האשראי|פייפאל|שובר|זיכוי בחנות|חשבון הבנק)");
+
+    private static Optional<String> refundTo(String text) {
+        Matcher m = REFUND_TO.matcher(text);
+        if (m.find()) {
+            for (int g = 1; g <= m.groupCount(); g++) {
+                if (m.group(g) != null) {
+                    return Optional.of(m.group(g).strip());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static final Pattern ADDRESS_MARKER = Pattern.compile(
+            "(?i)(?:\\b(?:(?:my|the)\\s+)?(?:new\\s+)?(?:shipping\\s+|delivery\\s+)?address(?:\\s+(?:is|should be|will be|to|now is))?\\b|\\b(?:ship|deliver|send)(?:\\s+(?:it|them|the order|my order|order\\s+W\\d+))?\\s+to\\b|\\bto\\b)\\s*:?\\s*");
+    private static final Pattern ADDRESS_MARKER_HE = Pattern.compile(
+            "(?:הכתובת החדשה(?:\\s+(?:היא|שלי))?|כתובת חדשה|לכתובת|הכתובת היא)\\s*:?\\s*|(?<=^|\\s)ל-?(?=(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
+    private static final Pattern STREET_START =
+            Pattern.compile("^(?:\\d|(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
+
+    /**
+     * The new address a message gives: what follows "to", "address is", "לכתובת", "לרחוב" and the like,
+     * when it starts like an address (a number, or a street word) and holds a number; cut where the
+     * message goes on to something else ("… 80203. My email is …").
+     */
+    private static Optional<String> address(String text) {
+        for (Pattern marker : List.of(ADDRESS_MARKER, ADDRESS_MARKER_HE)) {
+            Matcher m = marker.matcher(text);
+            while (m.find()) {
+                String tail = text.substring(m.end());
+                boolean explicit = marker == ADDRESS_MARKER_HE
+                        ? !m.group().startsWith("ל")
+                        : m.group().strip().matches("(?is).*\\b(?:is|be)$|.*:$");
+                if ((explicit || STREET_START.matcher(tail).find())
+                        && tail.chars().anyMatch(Character::isDigit)) {
+                    String address = cleanAddress(cut(tail));
+                    if (address.length() >= 6 && address.chars().anyMatch(Character::isLetter)) {
+                        return Optional.of(address);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String cut(String tail) {
+        return tail.split(
+                        "(?i)(?:\\.\\s+|,\\s*|\\s+)(?=(?:my|please|thanks|thank you|and my|i am|i'm|instead|as well|המייל|תודה|שמי|בבקשה|במקום)\\b)")[
+                0];
+    }
+
+    private static String cleanAddress(String text) {
+        return text.strip()
+                .replaceAll(
+                        "(?i)^(?:the new address is|new address is|new address:|my new address is|it's|it is|to)\\s+",
+                        "")
+                .replaceAll("^(?:הכתובת החדשה היא|הכתובת החדשה|כתובת חדשה|הכתובת היא)\\s*:?\\s*", "")
+                .replaceAll("(?i)\\s*(?:please|thanks|thank you|תודה|בבקשה)[.!]*$", "")
+                .replaceAll("^[\"“”']+|[\"“”'.!?]+$", "")
+                .strip();
+    }
+
+    private static final Phrases GENERIC_COMPLAINT = Phrases.of(
+            "complaint",
+            "complain",
+            "problem",
+            "issue",
+            "ticket",
+            "report",
+            "support",
+            "i have",
+            "i've got",
+            "there is",
+            "תלונה",
+            "להתלונן",
+            "בעיה",
+            "פנייה",
+            "כרטיס תמיכה",
+            "יש לי",
+            "תמיכה");
+
+    private static String subject(String details) {
+        String first = details.split("[.!?\\n]")[0].strip();
+        return first.length() > 80 ? first.substring(0, 77) + "…" : first;
+    }
+
+    // ---------------------------------------------------------------- products and quantities
+
+    private static final java.util.Map<String, Integer> NUMBERS = java.util.Map.ofEntries(
+            java.util.Map.entry("a", 1),
+            java.util.Map.entry("an", 1),
+            java.util.Map.entry("one", 1),
+            java.util.Map.entry("two", 2),
+            java.util.Map.entry("three", 3),
+            java.util.Map.entry("four", 4),
+            java.util.Map.entry("five", 5),
+            java.util.Map.entry("six", 6),
+            java.util.Map.entry("seven", 7),
+            java.util.Map.entry("eight", 8),
+            java.util.Map.entry("nine", 9),
+            java.util.Map.entry("ten", 10),
+            java.util.Map.entry("couple", 2),
+            java.util.Map.entry("pair", 1),
+            java.util.Map.entry("dozen", 12),
+            java.util.Map.entry("אחד", 1),
+            java.util.Map.entry("אחת", 1),
+            java.util.Map.entry("שניים", 2),
+            java.util.Map.entry("שתיים", 2),
+            java.util.Map.entry("שני", 2),
+            java.util.Map.entry("שתי", 2),
+            java.util.Map.entry("שלושה", 3),
+            java.util.Map.entry("שלוש", 3),
+            java.util.Map.entry("שלושת", 3),
+            java.util.Map.entry("ארבעה", 4),
+            java.util.Map.entry("ארבע", 4),
+            java.util.Map.entry("חמישה", 5),
+            java.util.Map.entry("חמש", 5),
+            java.util.Map.entry("שישה", 6),
+            java.util.Map.entry("שש", 6),
+            java.util.Map.entry("שבעה", 7),
+            java.util.Map.entry("שבע", 7),
+            java.util.Map.entry("שמונה", 8),
+            java.util.Map.entry("תשעה", 9),
+            java.util.Map.entry("תשע", 9),
+            java.util.Map.entry("עשרה", 10),
+            java.util.Map.entry("עשר", 10),
+            java.util.Map.entry("זוג", 1),
+            java.util.Map.entry("זוגות", 2));
+
+    private static final Set<String> SIZE_WORDS = Set.of("size", "מידה", "במידה", "למידה", "מידת", "sized");
+
+    private static int quantity(String part) {
+        List<Words.Token> tokens = Words.tokens(part);
+        for (int i = 0; i < tokens.size(); i++) {
+            String word = tokens.get(i).lower();
+            boolean afterSize =
+                    i > 0 && SIZE_WORDS.contains(Words.fold(tokens.get(i - 1).text()));
+            if (word.matches("\\d{1,2}") && !afterSize) {
+                int n = Integer.parseInt(word);
+                boolean unit =
+                        i + 1 < tokens.size() && tokens.get(i + 1).lower().matches("ml|mm|l|liter|liters|ליטר");
+                if (n >= 1 && n <= 20 && !unit) {
+                    return n;
+                }
+            }
+            String folded = Words.fold(tokens.get(i).text());
+            for (String form : Words.forms(tokens.get(i).text())) {
+                Integer n = NUMBERS.get(form);
+                if (n != null && !(form.equals("a") || form.equals("an")) || (n != null && i == 0)) {
+                    return n;
+                }
+            }
+            if (NUMBERS.containsKey(folded) && !folded.equals("a") && !folded.equals("an")) {
+                return NUMBERS.get(folded);
+            }
+        }
+        return 1;
+    }
+
+    /** The catalog's words, read once for a message, and what a message's words say of products. */
+    private static final class Catalog {
+        private final Set<String> words;
+
+        Catalog(Set<String> words) {
+            this.words = words;
+        }
+
+        /** Whether {@code text} names an item: a product of the catalog, a variant id, or everything. */
+        private boolean namesItem(String text) {
+            return !productWords(text).isEmpty()
+                    || VARIANT_ID.matcher(text).find()
+                    || Words.tokens(text).stream().anyMatch(t -> ALL_WORDS.contains(Words.fold(t.text())));
+        }
+
+        /**
+         * An exchange's item and the variant wanted: "the linen shirt for a blue one in L" → "the linen shirt",
+         * "a blue one in L"; "את החולצה הכחולה בלבנה" → "את החולצה הכחולה", "בלבנה". Without a clear split, the
+         * whole text is the item and the tool takes the option values that differ from the item's.
+         */
+        private String[] exchangeSplit(String text) {
+            Phrases.Message message = new Phrases.Message(text);
+            int verb = Math.max(0, EXCHANGE.first(message));
+            List<Words.Token> tokens = message.tokens;
+            for (int i = verb + 1; i < tokens.size(); i++) {
+                String word = tokens.get(i).lower();
+                boolean marker = Set.of("for", "to", "into", "with").contains(word);
+                if (marker
+                        && (describesVariant(message.from(i + 1))
+                                || !productWords(message.from(i + 1)).isEmpty())) {
+                    return new String[] {
+                        message.before(i).strip(), message.from(i + 1).strip()
+                    };
+                }
+                String token = tokens.get(i).text();
+                if (tokens.get(i).isHebrew()
+                        && (token.startsWith("ל") || token.startsWith("ב"))
+                        && token.length() > 1) {
+                    String bare = token.substring(1);
+                    if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע") || Words.matches(bare, words)) {
+                        if (token.startsWith("ב") && bare.equals("מידה") && i + 1 < tokens.size() && i < 3) {
+                            continue;
+                        }
+                        return new String[] {
+                            message.before(i).strip(), message.from(i).strip()
+                        };
+                    }
+                }
+                if (token.equals("ל") || token.equals("תמורת") || token.equals("במקום")) {
+                    return new String[] {
+                        message.before(i).strip(), message.from(i + 1).strip()
+                    };
+                }
+            }
+            return new String[] {text, ""};
+        }
+
+        /** Whether a message says what went wrong, beyond "I have a complaint". */
+        private boolean describesProblem(String text) {
+            Phrases.Message message = new Phrases.Message(text);
+            if (!productWords(text).isEmpty() || orderId(text).isPresent()) {
+                return true;
+            }
+            boolean specific = TICKET.count(message) > GENERIC_COMPLAINT.count(message);
+            return specific || message.tokens.size() >= 7;
+        }
+
+        /** The words of the message that name products of the catalog. */
+        private List<String> productWords(String text) {
+            Set<String> vocabulary = words;
+            List<String> found = new ArrayList<>();
+            for (Words.Token token : Words.tokens(text)) {
+                if (token.text().length() > 1 && Words.matchesLoosely(token.text(), vocabulary)) {
+                    found.add(token.text());
+                }
+            }
+            return found;
+        }
+
+        /**
+         * The products a message asks for, each with its quantity: "2 blue linen shirts in M and a mug" →
+         * {@code [{"query": "blue linen shirts in M", "quantity": 2}, {"query": "mug", "quantity": 1}]}. Parts that
+         * name no product of the catalog but options ("and one in white") go with the product before them.
+         */
+        ArrayNode items(String words) {
+            Set<String> vocabulary = this.words;
+            // "Running Shoes (gray, 42)": a comma inside parentheses parts no items.
+            String text = maskParenthesized(words);
+            List<Words.Token> tokens = Words.tokens(text);
+            List<String> parts = new ArrayList<>();
+            int from = 0;
+            for (int i = 0; i < tokens.size(); i++) {
+                Words.Token token = tokens.get(i);
+                String word = token.lower();
+                boolean joint =
+                        Set.of("and", "plus", "also", "וגם", "ועוד", "ו").contains(word);
+                boolean hebrewAnd = token.isHebrew()
+                        && word.startsWith("ו")
+                        && word.length() > 2
+                        && (NUMBERS.containsKey(Words.fold(word.substring(1)))
+                                || Words.matches(word.substring(1), vocabulary));
+                int at = token.start();
+                boolean comma = i > 0
+                        && text.substring(
+                                        tokens.get(i - 1).start()
+                                                + tokens.get(i - 1).text().length(),
+                                        at)
+                                .matches(".*[,;&+].*");
+                if ((joint || hebrewAnd || comma) && at > from) {
+                    parts.add(text.substring(from, at));
+                    from = joint ? at + token.text().length() : (hebrewAnd ? at + 1 : at);
+                }
+            }
+            parts.add(text.substring(Math.min(from, text.length())));
+            ArrayNode items = Json.mapper().createArrayNode();
+            String lastProduct = "";
+            for (String raw : parts) {
+                String part = raw.strip().replaceAll("^[,;&+\\s-]+|[,;&+\\s-]+$", "");
+                if (part.isBlank()) {
+                    continue;
+                }
+                part = part.replace('\u0001', ',');
+                List<String> named = productWords(part);
+                int quantity = quantity(part);
+                String query = part;
+                if (named.isEmpty()) {
+                    if (lastProduct.isEmpty() || !describesVariant(part)) {
+                        continue;
+                    }
+                    if (!startsWithQuantity(part) && !items.isEmpty()) {
+                        // "a cotton t-shirt, white, size M": more of the item before, not another one.
+                        ObjectNode previous = (ObjectNode) items.get(items.size() - 1);
+                        previous.put("query", previous.path("query").asText() + " " + part);
+                        continue;
+                    }
+                    query = lastProduct + " " + part;
+                } else {
+                    lastProduct = String.join(" ", named);
+                }
+                ObjectNode item = items.addObject();
+                item.put("query", query);
+                item.put("quantity", quantity);
+            }
+            return items;
+        }
+    }
+
+    /**
+     * Adds to an item the size its customer usually takes in its product's category ("a cotton t-shirt in
+     * black" → "… size M"), when the item names no size and the product comes in that size.
+     */
+    private static void rememberedSize(ObjectNode item, List<Product> products, List<MemoryFact> memory) {
+        String query = item.path("query").asText();
+        Product best = null;
+        int top = 0;
+        for (Product product : products) {
+            Set<String> names = Words.vocabulary(List.of(product.name(), product.nameHe()));
+            Set<String> known = Words.vocabulary(product.keywords());
+            int score = 0;
+            for (Words.Token token : Words.tokens(query)) {
+                score += Words.matches(token.text(), names) ? 2 : Words.matches(token.text(), known) ? 1 : 0;
+            }
+            if (score > top) {
+                top = score;
+                best = product;
+            }
+        }
+        if (best == null) {
+            return;
+        }
+        Set<String> sizes = new LinkedHashSet<>();
+        best.variants().forEach(v -> {
+            if (v.options().containsKey("size")) {
+                sizes.add(v.options().get("size"));
+            }
+        });
+        if (sizes.isEmpty() || !Words.optionValues(query, sizes).isEmpty()) {
+            return;
+        }
+        String category = best.category();
+        memory.stream()
+                .filter(f -> f.kind().equals("size") && f.item().equals(category) && sizes.contains(f.value()))
+                .findFirst()
+                .ifPresent(f -> {
+                    item.put("query", query + " size " + f.value());
+                });
+    }
+
+    /** {@code text} with the commas inside parentheses hidden (as U+0001), so that they part nothing. */
+    private static String maskParenthesized(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int depth = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            depth += c == '(' ? 1 : c == ')' && depth > 0 ? -1 : 0;
+            out.append(c == ',' && depth > 0 ? '\u0001' : c);
+        }
+        return out.toString();
+    }
+
+    private static boolean startsWithQuantity(String part) {
+        List<Words.Token> tokens = Words.tokens(part);
+        if (tokens.isEmpty()) {
+            return false;
+        }
+        String first = Words.fold(tokens.get(0).text());
+        return first.matches("\\d{1,2}") || NUMBERS.containsKey(first) && !first.equals("a") && !first.equals("an");
+    }
+
+    private static Set<String> vocabularyOf(List<Product> products) {
+        Set<String> vocabulary = new LinkedHashSet<>();
+        for (Product product : products) {
+            vocabulary.addAll(Words.vocabulary(List.of(product.name(), product.nameHe())));
+            vocabulary.addAll(Words.vocabulary(product.keywords()));
+        }
+        return vocabulary;
+    }
+}
