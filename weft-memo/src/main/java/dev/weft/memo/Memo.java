@@ -225,6 +225,7 @@ public final class Memo {
         }
         ZonedDateTime at = now.atZone(user.zone());
         Planner.Context planning = new Planner.Context(language, at);
+        planning = referent(runner, user.id(), now).map(planning::about).orElse(planning);
         Plan plan = plan(message, planning);
         ObjectNode input = Json.object();
         input.put("message", message);
@@ -257,6 +258,14 @@ public final class Memo {
      * repair, is an error ({@code E_MODEL_OUTPUT_INVALID}), not a silent fallback.
      */
     private Plan plan(String message, Planner.Context context) {
+        if (!(planner instanceof OfflinePlanner)) {
+            // What "it" is, the conversation knows: a follow-up about it is read the same with a model.
+            Optional<Plan> followUp = OFFLINE.followUp(message, context);
+            if (followUp.isPresent()) {
+                context.facts().put("planner", "offline");
+                return followUp.get();
+            }
+        }
         try {
             return planner.plan(message, context);
         } catch (ModelUnavailableException | ModelTransientException e) {
@@ -268,6 +277,72 @@ public final class Memo {
     }
 
     private static final OfflinePlanner OFFLINE = new OfflinePlanner();
+
+    /** How long after Memo's reply "it" still means what that reply was about. */
+    private static final java.time.Duration FOLLOW_UP = java.time.Duration.ofMinutes(30);
+
+    /**
+     * What "it" means for {@code user} now: the one task or event that their latest request (of the
+     * last three that Memo answered in the past half hour, the newest that touched any) made, changed
+     * or found; empty when that request touched several, or none did.
+     */
+    private Optional<Planner.Referent> referent(Runner runner, String user, Instant now) {
+        List<Conversation.Message> recent = data.conversation().recent(user, 8);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = recent.size() - 1; i >= 0 && seen.size() < 3; i--) {
+            Conversation.Message said = recent.get(i);
+            if (said.role() != Conversation.Role.MEMO
+                    || said.runId().isEmpty()
+                    || said.at().isBefore(now.minus(FOLLOW_UP))
+                    || !seen.add(said.runId().get())) {
+                continue;
+            }
+            Optional<dev.weft.core.Run> stored =
+                    runner.store().findRun(said.runId().get());
+            if (stored.isEmpty() || !PlanExecutor.isPlanRun(stored.get())) {
+                continue;
+            }
+            List<StepOutcome> touched = PlanExecutor.outcomes(
+                            runner.result(said.runId().get()))
+                    .values()
+                    .stream()
+                    .flatMap(o -> o.leaves().stream())
+                    .filter(o -> o.status() == StepOutcome.Status.SUCCEEDED)
+                    .filter(o -> o.tool().equals(MemoTools.TASKS) || o.tool().equals(MemoTools.CALENDAR))
+                    .toList();
+            for (int j = touched.size() - 1; j >= 0; j--) {
+                StepOutcome outcome = touched.get(j);
+                String kind = outcome.tool().equals(MemoTools.TASKS) ? "task" : "event";
+                JsonNode result = outcome.result();
+                JsonNode one = result.path(kind);
+                JsonNode many = result.path(kind + "s");
+                if (!one.isObject() && many.isArray()) {
+                    if (many.size() != 1) {
+                        return Optional.empty();
+                    }
+                    one = many.get(0);
+                }
+                if (one.isObject() && one.hasNonNull("id")) {
+                    return Optional.of(referentOf(kind, one));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Planner.Referent referentOf(String kind, JsonNode item) {
+        String text = item.path(kind.equals("task") ? "text" : "summary").asText("");
+        String when = item.path(kind.equals("task") ? "dueDate" : "start").asText("");
+        Optional<ZonedDateTime> at = Optional.empty();
+        try {
+            if (when.length() > 10) {
+                at = Optional.of(java.time.OffsetDateTime.parse(when).toZonedDateTime());
+            }
+        } catch (java.time.format.DateTimeParseException e) {
+            at = Optional.empty();
+        }
+        return new Planner.Referent(kind, item.get("id").asText(), text, at);
+    }
 
     /** Below this confidence, a plan that changes or deletes something asks first. */
     static final double UNSURE = 0.5;

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
 import dev.weft.memo.internal.SecondBrainResolver;
+import dev.weft.memo.internal.planning.FollowUps;
 import dev.weft.memo.internal.planning.Parts;
 import dev.weft.memo.internal.planning.Readers;
 import dev.weft.memo.internal.planning.Reading;
 import dev.weft.memo.internal.planning.Request;
+import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.memo.internal.understanding.Utterances;
 import dev.weft.plan.Plan;
 import dev.weft.plan.PlanStep;
@@ -15,6 +17,7 @@ import dev.weft.time.Language;
 import dev.weft.time.TimeParser;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The planner that needs no model. A message splits into requests ({@link Parts}); each request's
@@ -48,6 +51,10 @@ public final class OfflinePlanner implements Planner {
 
     @Override
     public Plan plan(String message, Context context) {
+        Optional<Plan> followUp = followUp(message, context);
+        if (followUp.isPresent()) {
+            return followUp.get();
+        }
         String text = message.strip();
         List<Parts.Part> parts = Parts.split(text, context.language());
         List<PlanStep> steps = new ArrayList<>();
@@ -85,6 +92,45 @@ public final class OfflinePlanner implements Planner {
                 ? (steps.size() > 1 ? "multi_task" : "operation")
                 : steps.get(0).capability().equals("meta") ? "meta" : "conversation";
         return new Plan(intent, Math.round(confidence * 1000) / 1000.0, steps);
+    }
+
+    /**
+     * The plan of a follow-up about what the user's last request made, changed or found ("move it to
+     * 10", "תמחק את זה"), when the context has such a thing and the message is one; empty otherwise, and
+     * for "undo", which undoes rather than edits.
+     */
+    public Optional<Plan> followUp(String message, Context context) {
+        if (context.referent().isEmpty()) {
+            return Optional.empty();
+        }
+        String text = message.strip();
+        if (Parts.split(text, context.language()).size() != 1) {
+            return Optional.empty();
+        }
+        Request request = request(text, context);
+        Readers.Understood intent = Readers.understand(request);
+        if (intent.intent() == Intent.UNDO) {
+            return Optional.empty();
+        }
+        return FollowUps.read(request, context.referent().get()).map(reading -> {
+            ObjectNode fact = context.facts().putArray("understood").addObject();
+            fact.put("step", "A");
+            fact.put("intent", "followup");
+            fact.put(
+                    "about",
+                    context.referent().get().kind() + ":"
+                            + context.referent().get().id());
+            return new Plan(
+                    "operation",
+                    0.9,
+                    List.of(new PlanStep(
+                            "A",
+                            reading.capability(),
+                            reading.action(),
+                            reading.constraints(),
+                            reading.changes(),
+                            List.of())));
+        });
     }
 
     private Request request(String part, Context context) {

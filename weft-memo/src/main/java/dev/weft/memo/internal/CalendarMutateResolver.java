@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
 import dev.weft.memo.MemoTools;
 import dev.weft.memo.data.Event;
+import dev.weft.memo.internal.planning.Times;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.Resolution;
 import dev.weft.plan.ResolveContext;
@@ -249,7 +250,15 @@ final class CalendarMutateResolver implements Resolver {
         ObjectNode fields = Json.object();
         copy(changes, fields, "summary", "location", "description", "attendees", "reminderMinutesBefore");
         Optional<String> start = text(changes, "start");
-        Optional<String> startTime = text(changes, "startTime");
+        Optional<String> startTime = text(changes, "startTime")
+                .or(() -> text(changes, "clock").map(clock -> {
+                    // An hour said bare ("to 4"): the one of 04:00 and 16:00 nearer the event's own start.
+                    String[] hm = clock.split(":");
+                    int hour = Times.nearest(
+                            Integer.parseInt(hm[0]),
+                            Optional.of(found.shown().start().atZone(zone)));
+                    return String.format("%02d:%s", hour, hm[1]);
+                }));
         Optional<Duration> lasts = changes.has("durationMinutes")
                 ? Optional.of(Duration.ofMinutes(changes.get("durationMinutes").asLong()))
                 : Optional.empty();

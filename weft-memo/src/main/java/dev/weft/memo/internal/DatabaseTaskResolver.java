@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.memo.MemoTools;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.Task;
+import dev.weft.memo.internal.planning.Times;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.Resolution;
 import dev.weft.plan.ResolveContext;
@@ -136,8 +137,13 @@ final class DatabaseTaskResolver implements Resolver {
                 .filter(t -> !reminders || (t.isReminder() && !t.completed()))
                 .toList();
         String language = language(context);
-        // "cancel my alarm": with no words to go by, the user's reminders are the candidates.
-        List<Task> found = query.isBlank() && reminders ? tasks : EntityLookup.best(query, tasks, Task::text);
+        String id = c.path("taskId").asText("");
+        List<Task> named = tasks.stream().filter(t -> t.id().equals(id)).toList();
+        // A follow-up's "it" is the task the conversation was about, if the user still has it; "cancel my
+        // alarm", with no words to go by, has the user's reminders as candidates.
+        List<Task> found = !named.isEmpty()
+                ? named
+                : query.isBlank() && reminders ? tasks : EntityLookup.best(query, tasks, Task::text);
         Object picked = pick(
                 found,
                 context,
@@ -159,6 +165,20 @@ final class DatabaseTaskResolver implements Resolver {
         if (step.action().equals("update_task")) {
             copy(c, args, "dueDate", "text", "reminder", "reminderRecurrence");
             ZoneId zone = resolvers.zone(context);
+            if (c.has("clock") && !args.has("dueDate")) {
+                // An hour said bare ("to 10"): on the task's day, the one of 10:00 and 22:00 nearer its time.
+                String[] hm = c.get("clock").asText().split(":");
+                Optional<ZonedDateTime> was = task.dueAt().map(at -> at.atZone(zone));
+                ZonedDateTime now = now(context, zone);
+                ZonedDateTime due = was.orElse(now)
+                        .withHour(Times.nearest(Integer.parseInt(hm[0]), was))
+                        .withMinute(Integer.parseInt(hm[1]))
+                        .truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+                if (was.isEmpty() && due.isBefore(now)) {
+                    due = due.plusDays(1);
+                }
+                args.put("dueDate", iso(due));
+            }
             if (c.has("delayMinutes")) {
                 // "snooze it by 10 minutes": from when it was due, or from now.
                 ZonedDateTime from = task.dueAt()

@@ -221,6 +221,16 @@ public final class MemoResolvers {
         List<Event> events = data.events().all(context.user().orElseThrow()).stream()
                 .filter(e -> !recurringOnly || e.recurs())
                 .toList();
+        Optional<Event> named = text(c, "eventId")
+                .flatMap(id -> events.stream().filter(e -> e.id().equals(id)).findFirst());
+        if (named.isPresent()) {
+            // A follow-up's "it": the event the conversation was about, if the user still has it.
+            Event event = named.get();
+            Instant day = now(context, zone).toLocalDate().atStartOfDay(zone).toInstant();
+            return EventLookup.find("", List.of(event), Optional.empty(), Optional.empty(), day).stream()
+                    .findFirst()
+                    .orElse(new EventLookup.Found(event, new Event.Occurrence(event, event.start(), event.end())));
+        }
         Instant today = now(context, zone).toLocalDate().atStartOfDay(zone).toInstant();
         String what = words.isEmpty()
                 ? Texts.of(language, "an event then", "אירוע בזמן הזה")

@@ -70,12 +70,22 @@ public final class CalendarRequests {
                     changes.put("summary", Words.trim(Words.either(rename, "to", "to2")));
                     yield new Reading("calendar", "update_event", c, changes);
                 }
-                Matcher where = WHERE.matcher(r.rest());
+                String rest = r.rest();
+                Optional<Times.BareClock> bare = when.isEmpty() ? Times.bareClock(rest) : Optional.empty();
+                if (bare.isPresent()) {
+                    // "move the dentist to 4": which 4 the resolver says, by the event's own time.
+                    rest = rest.substring(0, bare.get().start());
+                    changes.put(
+                            "clock",
+                            String.format(
+                                    "%d:%02d", bare.get().hour(), bare.get().minute()));
+                }
+                Matcher where = WHERE.matcher(rest);
                 if (where.find()) {
                     changes.put("location", Words.trim(Words.either(where, "en", "he")));
-                    c.put("summary", summary(r.rest().substring(0, where.start()), r.language()));
+                    c.put("summary", summary(rest.substring(0, where.start()), r.language()));
                 } else {
-                    c.put("summary", summary(r.rest(), r.language()));
+                    c.put("summary", summary(rest, r.language()));
                 }
                 when.ifPresent(t -> {
                     if (Times.clockOnly(t)) {

@@ -119,7 +119,17 @@ public final class TaskRequests {
                     c.put("text", Words.trim(Words.either(rename, "to", "to2")));
                     return Reading.of("database", "update_task", c);
                 }
-                c.put("query", taskText(r.rest(), r.language()));
+                String rest = r.rest();
+                Optional<Times.BareClock> bare = when.isEmpty() ? Times.bareClock(rest) : Optional.empty();
+                if (bare.isPresent()) {
+                    // "move the bank reminder to 10": which 10 the resolver says, by the task's own time.
+                    rest = rest.substring(0, bare.get().start());
+                    c.put(
+                            "clock",
+                            String.format(
+                                    "%d:%02d", bare.get().hour(), bare.get().minute()));
+                }
+                c.put("query", taskText(rest, r.language()));
                 if (alarm) {
                     c.put("type", "reminder");
                 }

@@ -59,6 +59,49 @@ public final class Times {
     private Times() {}
 
     /**
+     * A clock said as a bare number at the end of a change ("move the dentist to 4", "תעביר את הפגישה
+     * ל-11"), which weft-time leaves unread as it could be a count: {@code H:MM} for {@link #nearest},
+     * and where it starts.
+     */
+    public record BareClock(int hour, int minute, int start) {}
+
+    private static final Pattern BARE_CLOCK = Pattern.compile(
+            "\\s+(?:to|at|for|until|till|around|ל-?|ב-?|לשעה\\s+|בשעה\\s+)\\s*(?<h>\\d{1,2})(?:[:.](?<m>[0-5]\\d))?"
+                    + "\\s*(?:o'?clock|instead|במקום)?\\s*[.!]*$",
+            FLAGS);
+
+    /** The bare clock at the end of {@code text}, if it says one (an hour up to 23). */
+    public static Optional<BareClock> bareClock(String text) {
+        Matcher m = BARE_CLOCK.matcher(text);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        int hour = Integer.parseInt(m.group("h"));
+        if (hour > 23) {
+            return Optional.empty();
+        }
+        return Optional.of(new BareClock(hour, m.group("m") == null ? 0 : Integer.parseInt(m.group("m")), m.start()));
+    }
+
+    /**
+     * Of the two readings of an hour said without am or pm ({@code hour} and {@code hour + 12}), the one
+     * nearer {@code was}, the time the thing had; without one, the afternoon for 1 to 6 (nobody sets
+     * 3 a.m. without saying so). An hour after 12 is as said.
+     */
+    public static int nearest(int hour, Optional<ZonedDateTime> was) {
+        if (hour > 12) {
+            return hour;
+        }
+        int morning = hour % 12;
+        int afternoon = morning + 12;
+        if (was.isEmpty()) {
+            return hour >= 1 && hour <= 6 ? afternoon : hour;
+        }
+        int then = was.get().getHour() * 60 + was.get().getMinute();
+        return Math.abs(morning * 60 - then) <= Math.abs(afternoon * 60 - then) ? morning : afternoon;
+    }
+
+    /**
      * The time a request is about: its expression, once the meals that name events are passed over
      * when the request says another time; a day and a clock said apart ("tomorrow to call mom at 6pm")
      * made one; else the first that says more than a lone word.
