@@ -151,7 +151,7 @@ final class MemoCommandTest {
                 .contains("memo> אזכיר לך: \"לקחת כדורים\" — כל יום ב-08:00.")
                 .contains("Shall I go ahead? (yes/no)")
                 .contains("memo> Deleted 2 tasks.")
-                .contains("memo> You have no open tasks there.")
+                .contains("memo> You have no open tasks.")
                 .contains("→ A taskOperations create");
     }
 

@@ -157,6 +157,13 @@ final class FollowUpTest {
     }
 
     @Test
+    void anEmptyAnswerSaysWhatWasAskedFor() {
+        assertThat(ask("dana", "what are my reminders?").text()).isEqualTo("You have no reminders.");
+        assertThat(ask("dana", "what do I have to do tomorrow?").text()).isEqualTo("You have no open tasks then.");
+        assertThat(ask("yael", "אילו תזכורות יש לי?").text()).isEqualTo("אין לך תזכורות.");
+    }
+
+    @Test
     void aFollowUpIsUndoneLikeAnyChange() {
         ask("dana", "remind me tomorrow at 9 to call the bank");
         ask("dana", "move it to 10");

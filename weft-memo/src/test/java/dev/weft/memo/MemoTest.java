@@ -215,7 +215,7 @@ final class MemoTest {
         Memo.Reply omer = ask("omer", "what are my tasks?");
         Memo.Reply guess = ask("omer", "delete the reminder to call the bank");
 
-        assertThat(omer.text()).isEqualTo("You have no open tasks there.");
+        assertThat(omer.text()).isEqualTo("You have no open tasks.");
         assertThat(guess.text()).contains("I couldn't find");
         assertThatThrownBy(() -> memo.approve(runner, waiting.run().runId(), "omer", List.of()))
                 .isInstanceOf(ForbiddenException.class);

@@ -334,7 +334,19 @@ public final class Replies {
             case "find_task" -> {
                 JsonNode tasks = result.path("tasks");
                 if (tasks.isEmpty()) {
-                    return Texts.of(language, "You have no open tasks there.", "אין לך משימות פתוחות.");
+                    JsonNode asked = step.constraints();
+                    boolean reminders = asked.path("type").asText("").equals("reminder");
+                    String window = asked.path("window").asText("all");
+                    boolean then = !window.equals("all") && !window.isEmpty();
+                    return reminders
+                            ? Texts.of(
+                                    language,
+                                    then ? "You have no reminders then." : "You have no reminders.",
+                                    then ? "אין לך תזכורות בזמן הזה." : "אין לך תזכורות.")
+                            : Texts.of(
+                                    language,
+                                    then ? "You have no open tasks then." : "You have no open tasks.",
+                                    then ? "אין לך משימות פתוחות בזמן הזה." : "אין לך משימות פתוחות.");
                 }
                 StringBuilder text = new StringBuilder(Texts.of(
                         language,
