@@ -192,8 +192,10 @@ final class FollowUpTest {
         assertThat(onlyTask("dana").text()).isEqualTo("call the bank");
 
         clock.set(clock.get().plus(Duration.ofMinutes(31)));
-        ask("dana", "move it to 10");
+        Memo.Reply late = ask("dana", "move it to 10");
         assertThat(local(onlyTask("dana").dueAt().orElseThrow())).isEqualTo("2026-11-25T09:00");
+        assertThat(late.text()).startsWith("I'm not sure what \"it\" is here. Say its name");
+        assertThat(ask("yael", "תמחק אותה").text()).startsWith("לא ברור לי");
     }
 
     @Test

@@ -138,6 +138,9 @@ final class DatabaseTaskResolver implements Resolver {
                 .toList();
         String language = language(context);
         String id = c.path("taskId").asText("");
+        if (id.isEmpty()) {
+            MemoResolvers.unnamed(query, language(context));
+        }
         List<Task> named = tasks.stream().filter(t -> t.id().equals(id)).toList();
         // A follow-up's "it" is the task the conversation was about, if the user still has it; "cancel my
         // alarm", with no words to go by, has the user's reminders as candidates.

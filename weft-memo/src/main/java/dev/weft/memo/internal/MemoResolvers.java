@@ -87,6 +87,26 @@ public final class MemoResolvers {
         return text.matches("\\d{1,2}") ? Optional.of(Integer.parseInt(text)) : Optional.empty();
     }
 
+    private static final java.util.regex.Pattern PRONOUN = java.util.regex.Pattern.compile(
+            "(?iU)^(?:it|that|this|them|that one|this one|זה|את זה|אותו|אותה|אותם|אותן)$");
+
+    /**
+     * "move it to 10" when nothing was said before it: "it" names nothing to look up, so Memo says so
+     * rather than that no event is called "it".
+     *
+     * @throws NotFoundException when {@code words} are only a pronoun
+     */
+    static void unnamed(String words, String language) {
+        if (PRONOUN.matcher(words.strip()).matches()) {
+            throw new NotFoundException(Texts.of(
+                    language,
+                    "I'm not sure what \"" + words.strip()
+                            + "\" is here. Say its name, e.g. \"move the dentist to 10\".",
+                    "לא ברור לי למה הכוונה ב\"" + words.strip()
+                            + "\". אפשר לומר את השם, למשל \"תעביר את רופא השיניים ל-10\"."));
+        }
+    }
+
     /** One of {@code found} for the user's words: the only one, the one they chose, or a question. */
     static <T> Object pick(
             List<T> found, ResolveContext context, String what, java.util.function.Function<T, String> label) {
@@ -216,6 +236,9 @@ public final class MemoResolvers {
         String language = language(context);
         ZoneId zone = zone(context);
         String words = c.path("summary").asText("").trim();
+        if (!c.has("eventId")) {
+            unnamed(words, language);
+        }
         Optional<Instant> from = text(c, "timeMin").map(t -> EventLookup.instant("timeMin", t, zone));
         Optional<Instant> to = text(c, "timeMax").map(t -> EventLookup.windowEnd("timeMax", t, zone));
         List<Event> events = data.events().all(context.user().orElseThrow()).stream()
