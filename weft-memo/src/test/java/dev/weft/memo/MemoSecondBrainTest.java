@@ -138,6 +138,33 @@ final class MemoSecondBrainTest {
     }
 
     @Test
+    void aCorrectionChangesWhatIsKept_neverDeletesIt_andIsKeptWhenNothingWasBefore() {
+        ask("dana", "remember that my locker code is 1234");
+        ask("dana", "remember that the gate code is 9999");
+
+        Memo.Reply corrected = ask("dana", "actually my locker code is 5678 now");
+        Memo.Reply set = ask("dana", "update the gate code to 4455");
+        Memo.Reply fresh = ask("dana", "correction: the plumber is Avi, not Moshe");
+
+        assertThat(corrected.text()).isEqualTo("Updated what I keep: \"my locker code is 5678 now\".");
+        assertThat(set.text()).isEqualTo("Updated what I keep: \"the gate code: 4455\".");
+        assertThat(fresh.run().status()).isEqualTo(dev.weft.core.RunStatus.COMPLETED);
+        assertThat(memo.data().memories().all("dana"))
+                .extracting(m -> m.content())
+                .containsExactlyInAnyOrder(
+                        "my locker code is 5678 now", "the gate code: 4455", "the plumber is Avi, not Moshe");
+
+        ask("yael", "תזכור שהקוד של השער הוא 1111");
+        Memo.Reply hebrew = ask("yael", "בעצם הקוד של השער הוא עכשיו 2222");
+        assertThat(hebrew.text()).startsWith("עדכנתי");
+        assertThat(memo.data().memories().all("yael"))
+                .extracting(m -> m.content())
+                .containsExactly("הקוד של השער הוא עכשיו 2222");
+        ask("yael", "תשכח את הקוד של השער");
+        assertThat(memo.data().memories().all("yael")).isEmpty();
+    }
+
+    @Test
     void summarizesWhatWasSaidAboutAProject() {
         ask("dana", "remember that the vendor for Apollo is late again.");
         ask("dana", "remember that I had a great lunch");

@@ -127,8 +127,16 @@ public final class SecondBrainResolver implements Resolver {
     private Resolution withMemory(PlanStep step, ResolveContext context, JsonNode c, String language) {
         String query = c.path("query").asText("").strip();
         List<Memory> memories = data.memories().all(context.user().orElseThrow());
+        List<Memory> found = EntityLookup.best(query, memories, Memory::content);
+        String content = c.path("content").asText("").strip();
+        if (found.isEmpty() && step.action().equals("update_memory") && !content.isEmpty()) {
+            // A correction of something never kept ("actually my locker code is 5678 now") is kept as said.
+            ObjectNode args = MemoResolvers.args("store");
+            args.put("content", content);
+            return Resolution.execute(MemoTools.MEMORY, args);
+        }
         Object picked = MemoResolvers.pick(
-                EntityLookup.best(query, memories, Memory::content),
+                found,
                 context,
                 Texts.of(language, "a memory about \"" + query + "\"", "משהו ששמרתי על \"" + query + "\""),
                 Memory::content);

@@ -59,6 +59,11 @@ public final class MemoryRequests {
                     c.put("content", Words.trim(Words.either(update, "to", "le")));
                     return Reading.of("second-brain", "update_memory", c);
                 }
+                if (!DELETES.matcher(text).find()) {
+                    // "actually my locker code is 5678 now", "update the door code to 4455", "תיקון: …":
+                    // a correction of what Memo keeps, never a deletion of it.
+                    return correction(text);
+                }
                 c.put(
                         "query",
                         query(FORGET.matcher(text)
@@ -88,6 +93,59 @@ public final class MemoryRequests {
                 return Reading.of("second-brain", "search_memory", c);
             }
         }
+    }
+
+    /** Words that delete: without one, a request the classifier finds close to "forget" corrects. */
+    private static final Pattern DELETES = Pattern.compile(
+            "\\b(?:forget|delete|remove|erase|drop|scrap|wipe|clear)\\b"
+                    + "|(?:^|\\s)(?:תשכח|תשכחי|שכח|שכחי|תמחק|תמחקי|מחק|מחקי|תסיר|תסירי|הסר|תוריד|תורידי)(?=\\s|$)",
+            FLAGS);
+
+    /** How a correction begins or ends: "actually", "correction:", "update that", "בעצם", "תיקון:", "תעדכן". */
+    private static final Pattern CORRECTION_LEAD = Pattern.compile(
+            "^(?:actually|fyi|just so you know|heads up|oops|sorry)\\s*[:,-]?\\s*"
+                    + "|^(?:correction|update|note|small correction)\\s*[:,-]\\s*"
+                    + "|^(?:בעצם|לידיעתך|רק שתדע|טעות שלי|סליחה)\\s*[:,-]?\\s*|^(?:תיקון|עדכון)\\s*[:,-]\\s*",
+            FLAGS);
+
+    private static final Pattern CORRECTION_TAIL = Pattern.compile(
+            "\\s*[,.;-]?\\s*(?:(?:please\\s+)?(?:update|change|correct|fix) (?:that|it|this)(?:\\s+please)?"
+                    + "|(?:תעדכן|תעדכני|עדכן|עדכני|תתקן|תתקני)(?:\\s+את\\s+זה)?(?:\\s+בבקשה)?)\\s*[.!]*$",
+            FLAGS);
+
+    /** "update the door code to 4455", "set my parking spot to B12", "תעדכן את הקוד של הדלת ל-1290". */
+    private static final Pattern SET_TO = Pattern.compile(
+            "^(?:please\\s+)?(?:update|change|set|correct|make)\\s+(?<what>.+?)\\s+to\\s+(?<to>\\S.*)$"
+                    + "|^(?:בבקשה\\s+)?(?:תעדכן|תעדכני|עדכן|עדכני|תשנה|תשני|שנה|שני)\\s+(?:את\\s+)?(?<mah>.+?)\\s+ל-?(?<le>\\S.*)$",
+            FLAGS);
+
+    /** The subject of a corrected fact: the words before "is now", "changed to", "היא עכשיו", "השתנה ל". */
+    private static final Pattern SUBJECT = Pattern.compile(
+            "^(?<what>.+?)\\s+(?:is now|are now|is actually|are actually|has changed to|have changed to|changed to|moved to"
+                    + "|now (?:opens|closes|starts|costs|lives|works)|(?:raised|lowered|changed) (?:his|her|their|its|the) \\w+ to"
+                    + "|is|are|was|were)\\s"
+                    + "|^(?<mah>.+?)\\s+(?:היא עכשיו|הוא עכשיו|הם עכשיו|הן עכשיו|השתנה ל|השתנתה ל|השתנו ל|עבר ל|עברה ל|עברו ל"
+                    + "|העלה את|העלתה את|הוריד את|הורידה את|היא|הוא|הם|הן|זה)\\s",
+            FLAGS);
+
+    /** A correction of a kept fact: which memory (its words) and what it says now. */
+    private static Reading correction(String text) {
+        String said = CORRECTION_TAIL
+                .matcher(CORRECTION_LEAD.matcher(text.strip()).replaceFirst(""))
+                .replaceFirst("")
+                .strip();
+        ObjectNode c = Json.object();
+        Matcher set = SET_TO.matcher(said);
+        if (set.matches()) {
+            String what = Words.trim(Words.either(set, "what", "mah"));
+            c.put("query", what);
+            c.put("content", what + ": " + Words.trim(Words.either(set, "to", "le")));
+            return Reading.of("second-brain", "update_memory", c);
+        }
+        Matcher subject = SUBJECT.matcher(said);
+        c.put("query", subject.find() ? Words.trim(Words.either(subject, "what", "mah")) : said);
+        c.put("content", said);
+        return Reading.of("second-brain", "update_memory", c);
     }
 
     /** What a question about memories is about: the words after "about", "on", "על". */
