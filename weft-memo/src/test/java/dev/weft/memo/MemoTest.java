@@ -68,6 +68,27 @@ final class MemoTest {
     }
 
     @Test
+    void aRequestNotToBeRemindedOrWokenCancels_andNeverSetsOne() {
+        ask("dana", "wake me up tomorrow at 6");
+        ask("dana", "remind me tomorrow at 9 to call mom");
+        ask("dana", "remind me tomorrow at 10 to pay rent");
+        assertThat(memo.data().tasks().all("dana")).hasSize(3);
+
+        Memo.Reply alarm = ask("dana", "don't wake me up tomorrow at 6");
+        Memo.Reply mom = ask("dana", "don't remind me to call mom");
+
+        assertThat(alarm.run().status()).as(alarm.json().toString()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(mom.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(memo.data().tasks().all("dana"))
+                .extracting(dev.weft.memo.data.Task::text)
+                .containsExactly("pay rent");
+
+        ask("yael", "תעיר אותי מחר ב-7");
+        ask("yael", "אל תעיר אותי מחר ב-7");
+        assertThat(memo.data().tasks().all("yael")).isEmpty();
+    }
+
+    @Test
     void setsAReminderInEnglishAndListsIt() {
         Memo.Reply set = ask("dana", "remind me tomorrow at 9 to call the bank");
         Memo.Reply listed = ask("dana", "what are my tasks for tomorrow?");

@@ -147,6 +147,13 @@ final class DatabaseTaskResolver implements Resolver {
         List<Task> found = !named.isEmpty()
                 ? named
                 : query.isBlank() && reminders ? tasks : EntityLookup.best(query, tasks, Task::text);
+        if (named.isEmpty() && !step.action().equals("update_task") && c.hasNonNull("dueDate")) {
+            // "cancel my alarm tomorrow at 6": of those, the ones due then (that minute, or that day).
+            List<Task> then = dueThen(found, c.get("dueDate").asText(), resolvers.zone(context));
+            if (!then.isEmpty()) {
+                found = then;
+            }
+        }
         Object picked = pick(
                 found,
                 context,
@@ -202,6 +209,30 @@ final class DatabaseTaskResolver implements Resolver {
             }
         }
         return Resolution.execute(MemoTools.TASKS, args);
+    }
+
+    /** Those of {@code tasks} due at {@code due}: its minute for a date-time, any time of its day for a date. */
+    private static List<Task> dueThen(List<Task> tasks, String due, ZoneId zone) {
+        try {
+            if (due.length() <= 10) {
+                java.time.LocalDate day = java.time.LocalDate.parse(due);
+                return tasks.stream()
+                        .filter(t -> t.dueAt()
+                                .map(at -> at.atZone(zone).toLocalDate().equals(day))
+                                .orElse(false))
+                        .toList();
+            }
+            java.time.Instant at =
+                    java.time.OffsetDateTime.parse(due).toInstant().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+            return tasks.stream()
+                    .filter(t -> t.dueAt()
+                            .map(d -> d.truncatedTo(java.time.temporal.ChronoUnit.MINUTES)
+                                    .equals(at))
+                            .orElse(false))
+                    .toList();
+        } catch (java.time.format.DateTimeParseException e) {
+            return tasks;
+        }
     }
 
     /** A task's due date for a time the user answered: an instant to the minute, a day as a date. */

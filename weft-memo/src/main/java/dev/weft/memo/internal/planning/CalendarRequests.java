@@ -29,8 +29,10 @@ public final class CalendarRequests {
             "\\b(?:meetings|events|appointments|calendar|schedule|everything)\\b|פגישות|אירועים|היומן|הלו\"ז|כל מה",
             FLAGS);
     private static final Pattern RENAME = Pattern.compile(
-            "^(?:please\\s+)?(?:rename|retitle)\\s+(?:the\\s+|my\\s+)?(?<from>.+?)\\s+(?:to|as)\\s+(?<to>.+)$"
-                    + "|^(?:תשנה|שנה|תשני)\\s+את\\s+(?:ה)?שם\\s+(?:של\\s+)?(?<from2>.+?)\\s+ל-?(?<to2>\\S.*)$",
+            "^(?:please\\s+)?(?:(?:rename|retitle)\\s+(?:the\\s+|my\\s+)?"
+                    + "|(?:change|update|set)\\s+the\\s+(?:name|title)\\s+of\\s+(?:the\\s+|my\\s+)?)(?<from>.+?)\\s+(?:to|as)\\s+(?<to>.+)$"
+                    + "|^(?:בבקשה\\s+)?(?:תשנה|שנה|תשני|שני|תחליף|תחליפי|החלף)\\s+את\\s+(?:ה)?(?:שם|כותרת)\\s+(?:של\\s+)?"
+                    + "(?<from2>.+?)\\s+ל-?(?<to2>\\S.*)$",
             FLAGS);
     private static final Pattern WHERE = Pattern.compile(
             "\\b(?:location|place|venue)\\s+(?:of\\s+.+?\\s+)?to\\s+(?<en>.+)$|(?:המיקום|המקום)\\s+(?:של\\s+.+?\\s+)?ל-?(?<he>.+)$",
@@ -65,9 +67,20 @@ public final class CalendarRequests {
             }
             case CALENDAR_UPDATE -> {
                 Matcher rename = RENAME.matcher(r.text());
-                if (rename.find() && when.isEmpty()) {
-                    c.put("summary", summary(Words.either(rename, "from", "from2"), r.language()));
-                    changes.put("summary", Words.trim(Words.either(rename, "to", "to2")));
+                if (rename.find()) {
+                    String from = Words.either(rename, "from", "from2");
+                    int to = rename.group("to") != null ? rename.start("to") : rename.start("to2");
+                    if (when.isPresent() && when.get().span().start() < to) {
+                        // "rename tomorrow's meeting to budget sync": the time finds the event.
+                        from = from.replace(when.get().text().strip(), " ")
+                                .replaceAll("(?iU)'s\\b", "")
+                                .replaceAll("\\s{2,}", " ");
+                        Times.window(when.get(), c, "timeMin", "timeMax");
+                    }
+                    c.put("summary", summary(from, r.language()));
+                    changes.put(
+                            "summary",
+                            Words.trim(Words.either(rename, "to", "to2")).replaceAll("^[\"'“”]+|[\"'“”]+$", ""));
                     yield new Reading("calendar", "update_event", c, changes);
                 }
                 String rest = r.rest();
@@ -178,6 +191,21 @@ public final class CalendarRequests {
                         "(?U)\\s*,?\\s*(?:ו)?(?:תכניס|תוסיף|תרשום|תרשמי|תכניסי)(?:\\s+את\\s+זה)?\\s+(?:ל|ב)(?:ה)?(?:יומן|לו\"ז)\\b.*$",
                         "")
                 .replaceAll("(?U)(?:^|\\s+)(?:ל|ב|מ)(?:ה)?(?:יומן|לוח השנה|לו\"ז)(?=\\s|$)", " ")
+                .replaceAll(
+                        "(?iU)^(?:sorry,?\\s+)?i\\s+(?:can'?t|cannot|won'?t|will not|am not going to|'m not going to)\\s+"
+                                + "(?:make(?:\\s+it\\s+to)?|come to|attend|go to|do|join)\\s+(?:the\\s+|my\\s+)?",
+                        "")
+                .replaceAll(
+                        "(?iU)\\s*,?\\s*(?:so\\s+|please\\s+)?(?:take|get|remove|cancel|delete|drop|scrap|clear)\\s+(?:it|that|this)"
+                                + "(?:\\s+(?:off|from))?(?:\\s+(?:my|the)\\s+(?:calendar|schedule|diary))?\\s*[.!]*$",
+                        "")
+                .replaceAll(
+                        "(?U)^(?:אני\\s+)?לא\\s+(?:יכול|יכולה|אוכל|אספיק|מגיע|מגיעה|אגיע)(?:\\s+להגיע)?\\s+(?:ל|אל\\s+)?(?:ה)?",
+                        "")
+                .replaceAll(
+                        "(?U)\\s*,?\\s*(?:אז\\s+)?(?:תוריד|תורידי|תמחק|תמחקי|תבטל|תבטלי|מחק|בטל)\\s+(?:את\\s+)?(?:זה|אותה|אותו)"
+                                + "(?:\\s+(?:מה|מ)(?:ה)?(?:יומן|לו\"ז))?\\s*[.!]*$",
+                        "")
                 .replaceAll("(?iU)^i'?m\\s+(?:away|off|on vacation|on holiday|out of (?:the )?office)\\b", "Away")
                 .replaceAll("(?U)^אני\\s+(?:בחופש|בחופשה|לא במשרד)", "חופש")
                 .replaceAll("(?iU)\\s+(?:to|for|as)\\s*$", "")

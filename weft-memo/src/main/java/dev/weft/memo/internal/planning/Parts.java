@@ -51,8 +51,12 @@ public final class Parts {
     private static final Pattern ANAPHOR = Pattern.compile(
             "^(?:and\\s+)?(?:please\\s+)?(?:put|add|save|write|mark|schedule|book|note|log|keep|set|tick|check|cross|remind me about)"
                     + "\\s+(?:it|this|that|them)\\b(?:\\s+(?:in|on|to|into|off|down|as)\\b.*)?[.!]*$"
-                    + "|^(?:ו)?(?:תכניס|תכניסי|תוסיף|תוסיפי|תרשום|תרשמי|תשמור|תסמן|תסמני|תקבע)(?:\\s+את\\s+(?:זה|זאת|הכל))?"
-                    + "(?:\\s+(?:ל|ב)(?:ה)?(?:יומן|רשימה|לו\"ז|משימות))?(?:\\s+(?:שזה\\s+)?(?:בוצע|נעשה))?\\s*[.!]*$",
+                    + "|^(?:and\\s+|so\\s+)?(?:please\\s+)?(?:take|get|remove|cancel|delete|drop|scrap|clear)\\s+(?:it|this|that)"
+                    + "(?:\\s+(?:off|from|out of))?(?:\\s+(?:my|the)\\s+(?:calendar|schedule|diary))?[.!]*$"
+                    + "|^(?:ו)?(?:תכניס|תכניסי|תוסיף|תוסיפי|תרשום|תרשמי|תשמור|תסמן|תסמני|תקבע|תשים|תשימי|שים)(?:\\s+את\\s+(?:זה|זאת|הכל))?"
+                    + "(?:\\s+(?:ל|ב)(?:ה)?(?:יומן|רשימה|לו\"ז|משימות))?(?:\\s+(?:שזה\\s+)?(?:בוצע|נעשה))?\\s*[.!]*$"
+                    + "|^(?:ו|אז\\s+)?(?:תוריד|תורידי|תמחק|תמחקי|תבטל|תבטלי|מחק|בטל)\\s+(?:את\\s+)?(?:זה|אותה|אותו)"
+                    + "(?:\\s+(?:מה|מ)(?:ה)?(?:יומן|לו\"ז))?\\s*[.!]*$",
             FLAGS);
 
     /** One request of a message, and whether it depends on the one before it. */

@@ -68,9 +68,31 @@ public final class TaskRequests {
                     + "אני חייב|אני חייבת|אל תשכח(?: להזכיר לי)?|אל תיתן לי לשכוח|תדאג ש)\\s*[:\\-]?\\s*",
             FLAGS);
 
+    /**
+     * A request not to be reminded or woken: "don't wake me up tomorrow at 6", "no alarm tomorrow", "don't
+     * remind me to call mom", "אל תעיר אותי מחר ב-6", "בלי שעון מעורר מחר". It cancels; it never sets one.
+     */
+    private static final Pattern NEGATED = Pattern.compile(
+            "^(?:please\\s+|and\\s+|but\\s+|oh\\s+and\\s+)*(?:don'?t|do not|no need to|never|you don'?t need to|there'?s no need to)\\s+"
+                    + "(?:wake me(?:\\s+up)?|get me up|remind me(?:\\s+(?:to|about|of|that))?"
+                    + "|set (?:an?|the|my) (?:alarm|reminder)(?:\\s+(?:to|for|about))?|(?:ping|nudge|bug) me(?:\\s+(?:to|about))?)"
+                    + "|^(?:please\\s+)?no (?:more\\s+)?(?:alarms?|reminders?|wake-?up(?:\\s+call)?)\\b(?:\\s+(?:for|about|to))?"
+                    + "|^(?:בבקשה\\s+)?(?:אל|לא צריך|אין צורך|אין צורך ל|לא צריך ל)\\s*-?\\s*(?:תעיר|תעירי|להעיר)(?:\\s+אותי)?"
+                    + "|^(?:בבקשה\\s+)?(?:אל|לא צריך|אין צורך)\\s*-?\\s*(?:תזכיר|תזכירי|להזכיר)(?:\\s+לי)?(?:\\s+(?:על|ש|ל))?"
+                    + "|^(?:בלי|אין|לא צריך)\\s+(?:שעון(?:\\s+מעורר)?|השכמה|תזכורת|אלרם)(?=\\s|$)",
+            FLAGS);
+
     private TaskRequests() {}
 
     static Reading read(Intent intent, Request r) {
+        Matcher negated = NEGATED.matcher(r.text());
+        if (intent == Intent.TASK_CREATE && negated.find()) {
+            // Not to be reminded is to cancel what would remind: the words after the negation name it.
+            String rest = NEGATED.matcher(r.rest()).replaceFirst("").strip();
+            return read(
+                    Intent.TASK_DELETE,
+                    new Request(r.text(), r.language(), r.now(), r.times(), r.chosen(), r.length(), r.kept(), rest));
+        }
         ObjectNode c = Json.object();
         String text = r.text();
         Optional<TimeExpression> when = r.when();
@@ -100,7 +122,10 @@ public final class TaskRequests {
                 c.put("query", said);
                 if (alarm) {
                     c.put("type", "reminder");
-                    when.ifPresent(t -> Times.dueOf(t, r.now()).ifPresent(d -> c.put("dueDate", d)));
+                    // An alarm's clock said alone is in the morning, as when it was set ("at 6" is 06:00).
+                    when.map(t -> alarm ? Times.morning(t, r.now()) : t)
+                            .flatMap(t -> Times.dueOf(t, r.now()))
+                            .ifPresent(d -> c.put("dueDate", d));
                 }
                 return Reading.of("database", "delete_task", c);
             }
