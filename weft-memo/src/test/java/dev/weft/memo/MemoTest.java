@@ -89,6 +89,29 @@ final class MemoTest {
     }
 
     @Test
+    void anAlarmIsTurnedOffByItsTime() {
+        ask("omer", "wake me up tomorrow at 7am");
+        ask("omer", "wake me up tomorrow at 8am");
+        ask("omer", "turn off the 7am alarm");
+        assertThat(memo.data().tasks().all("omer"))
+                .extracting(t -> t.dueAt()
+                        .orElseThrow()
+                        .atZone(ZoneId.of("Asia/Jerusalem"))
+                        .getHour())
+                .containsExactly(8);
+
+        ask("noa", "תעיר אותי ב-6:30");
+        ask("noa", "תעיר אותי ב-7");
+        ask("noa", "תכבה את השעון של 7");
+        assertThat(memo.data().tasks().all("noa"))
+                .extracting(t -> t.dueAt()
+                        .orElseThrow()
+                        .atZone(ZoneId.of("Asia/Jerusalem"))
+                        .getMinute())
+                .containsExactly(30);
+    }
+
+    @Test
     void setsAReminderInEnglishAndListsIt() {
         Memo.Reply set = ask("dana", "remind me tomorrow at 9 to call the bank");
         Memo.Reply listed = ask("dana", "what are my tasks for tomorrow?");

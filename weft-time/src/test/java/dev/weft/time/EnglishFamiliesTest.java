@@ -38,6 +38,16 @@ final class EnglishFamiliesTest {
     }
 
     @Test
+    void aNumberAfterTheBeforeAmPmOrMinutesIsAClockNotADayOfTheMonth() {
+        TimeExpression seven = READ.parse("turn off the 7am alarm");
+        assertThat(seven.text()).isEqualTo("7am");
+        assertThat(((TimeExpression.Instant) seven).value())
+                .isEqualTo(((TimeExpression.Instant) READ.parse("7am")).value());
+        assertThat(READ.parse("cancel the 6:30 alarm").text()).isEqualTo("6:30");
+        READ.instant("the 7th", "2026-12-07", Grain.DAY);
+    }
+
+    @Test
     void countedWeekdaysFromNowOrAgoSkipToday() {
         READ.instant("three mondays from now", "2026-12-07", Grain.DAY);
         READ.instant("2 saturdays from now", "2026-12-05", Grain.DAY);

@@ -986,6 +986,10 @@ final class EnglishGrammar extends Grammar {
             if (word(i + 1, "st", "nd", "rd", "th") && adjacent(i + 1)) {
                 return new Hit<>(v, i + 2);
             }
+            if (word(i + 1, "am", "pm", "oclock") || (sym(i + 1, ':') && num(i + 2))) {
+                // "the 7am alarm", "the 6:30 train": a clock, not a day of the month.
+                return null;
+            }
             return needOrdinal ? null : new Hit<>(v, i + 1);
         }
         if (i < size && tok(i).isWord()) {

@@ -82,6 +82,16 @@ public final class TaskRequests {
                     + "|^(?:בלי|אין|לא צריך)\\s+(?:שעון(?:\\s+מעורר)?|השכמה|תזכורת|אלרם)(?=\\s|$)",
             FLAGS);
 
+    /** What names an alarm rather than what it is for: "turn off", "the", "alarm", "השעון המעורר", "של". */
+    private static final Pattern ALARM_WORDS = Pattern.compile(
+            "\\b(?:turn off|switch off|shut off|disable|kill|cancel|delete|remove|stop|the|my|alarms?|wake-?up|am|pm|for|at)\\b"
+                    + "|(?:^|\\s)(?:תכבה|תכבי|כבה|תבטל|תבטלי|בטל|תמחק|תמחקי|מחק|את|ה?שעון|ה?מעורר|ה?שעונים|ה?השכמה|השכמה|של|ה?אלרם)(?=\\s|$)",
+            FLAGS);
+
+    /** An alarm's hour said bare at the end: "the 7 alarm" read as words, "השעון של 7", "ההשכמה של 6:30". */
+    private static final Pattern ALARM_HOUR =
+            Pattern.compile("(?:^|\\s)(?:של|ב-?|ל-?|at|for)?\\s*(?<h>\\d{1,2})(?:[:.](?<m>[0-5]\\d))?\\s*$", FLAGS);
+
     private TaskRequests() {}
 
     static Reading read(Intent intent, Request r) {
@@ -119,11 +129,31 @@ public final class TaskRequests {
                     }
                     return Reading.of("database", "delete_tasks", c);
                 }
+                if (alarm) {
+                    // "turn off the 7am alarm", "תכבה את השעון של 7": the alarm is found by its time, not words.
+                    Matcher hour = ALARM_HOUR.matcher(said);
+                    if (when.isEmpty() && hour.find()) {
+                        int h = Integer.parseInt(hour.group("h"));
+                        int m = hour.group("m") == null ? 0 : Integer.parseInt(hour.group("m"));
+                        if (h <= 23 && m <= 59) {
+                            java.time.ZonedDateTime at = r.now()
+                                    .withHour(h)
+                                    .withMinute(m)
+                                    .truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+                            c.put(
+                                    "dueDate",
+                                    (at.isBefore(r.now()) ? at.plusDays(1) : at)
+                                            .format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+                        }
+                        said = said.substring(0, hour.start());
+                    }
+                    said = Words.trim(ALARM_WORDS.matcher(said).replaceAll(" "));
+                }
                 c.put("query", said);
                 if (alarm) {
                     c.put("type", "reminder");
                     // An alarm's clock said alone is in the morning, as when it was set ("at 6" is 06:00).
-                    when.map(t -> alarm ? Times.morning(t, r.now()) : t)
+                    when.map(t -> Times.morning(t, r.now()))
                             .flatMap(t -> Times.dueOf(t, r.now()))
                             .ifPresent(d -> c.put("dueDate", d));
                 }
