@@ -89,6 +89,15 @@ final class MemoTest {
     }
 
     @Test
+    void aTimerIsAReminderThatLongFromNow() {
+        ask("omer", "set a timer for 10 minutes");
+        ask("noa", "תפעיל טיימר לעשרים דקות");
+        assertThat(memo.data().tasks().all("omer").get(0).dueAt()).contains(NOW.plus(Duration.ofMinutes(10)));
+        assertThat(memo.data().tasks().all("noa").get(0).dueAt()).contains(NOW.plus(Duration.ofMinutes(20)));
+        assertThat(memo.data().tasks().all("noa").get(0).text()).isEqualTo("טיימר");
+    }
+
+    @Test
     void anAlarmIsTurnedOffByItsTime() {
         ask("omer", "wake me up tomorrow at 7am");
         ask("omer", "wake me up tomorrow at 8am");

@@ -41,6 +41,16 @@ public final class ListRequests {
     private static final Pattern SHOPPING_WORDS = Pattern.compile(
             "\\b(?:buy|bought|shopping|groceries|grocery|out of|ran out)\\b|קניות|לקנות|קניתי|נגמר|סופר", FLAGS);
 
+    /** A list named first, its items after it: "לרשימת הקניות עגבניות ומלפפונים", "לרשימה: חלב". */
+    private static final Pattern HE_AFTER_LIST = Pattern.compile(
+            "(?:^|\\s)(?:ל|ב)(?:רשימת\\s+(?:ה)?(?<name>[\\p{L}\\p{N}'\"-]+)|(?:ה)?רשימה(?:\\s+(?:שלי|שלנו))?)\\s*[:,-]?\\s+(?:את\\s+)?(?<items>\\S.*)$",
+            FLAGS);
+
+    /** "add to my shopping list eggs and milk", "put on the list: bread". */
+    private static final Pattern EN_AFTER_LIST = Pattern.compile(
+            "\\b(?:to|on|onto)\\s+(?:the\\s+|my\\s+|our\\s+)?(?:(?<name>[\\p{L}\\p{N}'-]+(?:\\s+[\\p{L}\\p{N}'-]+)?)\\s+)?list\\s*[:,-]?\\s+(?<items>\\S.*)$",
+            FLAGS);
+
     private ListRequests() {}
 
     static Reading read(Intent intent, Request r) {
@@ -61,7 +71,21 @@ public final class ListRequests {
             }
             case LIST_ADD -> {
                 ArrayNode items = c.putArray("items");
-                itemsBefore(text, language).forEach(items::add);
+                List<String> before = itemsBefore(text, language);
+                if (before.isEmpty()) {
+                    // "תוסיף לרשימת הקניות עגבניות ומלפפונים", "add to my shopping list: eggs and milk": after it.
+                    Matcher after = (r.hebrew() ? HE_AFTER_LIST : EN_AFTER_LIST).matcher(text);
+                    if (after.find()) {
+                        List<String> named = Words.items(after.group("items"), language);
+                        if (!named.isEmpty()) {
+                            before = named;
+                            if (after.group("name") != null) {
+                                c.put("listName", after.group("name").trim());
+                            }
+                        }
+                    }
+                }
+                before.forEach(items::add);
                 yield Reading.of("database", "add_item", c);
             }
             case LIST_REMOVE_ITEM -> {

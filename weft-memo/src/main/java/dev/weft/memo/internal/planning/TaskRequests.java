@@ -59,7 +59,9 @@ public final class TaskRequests {
             FLAGS);
     private static final Pattern HE_LEAD = Pattern.compile(
             "^(?:בבקשה\\s+)?(?:תזכיר לי|תזכירי לי|הזכר לי|תנדנד לי|תנדנדי לי|תעדכן אותי|תזכורת|תוסיף משימה|הוסף משימה|"
-                    + "תוסיפי משימה|צור משימה|תצור משימה|משימה חדשה|משימה|תוסיף תזכורת|צור תזכורת|תקבע תזכורת|תגדיר תזכורת|"
+                    + "תוסיפי משימה|צור משימה|תצור משימה|משימה חדשה|משימה|"
+                    + "(?:תוסיף|תוסיפי|הוסף|צור|תצור|תקבע|קבע|תגדיר|תשים|תשימי|שים|תעשה|תעשי|תכין|תכיני|תכניס|תרשום)(?: לי)? תזכורת"
+                    + "(?:\\s+(?:על|לגבי)(?=\\s))?|"
                     + "(?:תכוון|תכווני|תגדיר|תשים|תקבע)(?: לי)? (?:שעון מעורר|השכמה|התראה)|תעיר אותי|תעירי אותי|"
                     + "(?:תמחק|מחק|תמחקי|בטל|תבטל|תבטלי|תכבה|תכבי) את (?:ה)?(?:משימה|תזכורת|שעון המעורר|השעון המעורר|התראה)"
                     + "(?:\\s+(?:על|של))?|(?:תמחק|מחק|תמחקי|בטל|תבטל) (?:ה)?(?:משימה|תזכורת)|תפסיק להזכיר לי|"
@@ -91,6 +93,12 @@ public final class TaskRequests {
     /** An alarm's hour said bare at the end: "the 7 alarm" read as words, "השעון של 7", "ההשכמה של 6:30". */
     private static final Pattern ALARM_HOUR =
             Pattern.compile("(?:^|\\s)(?:של|ב-?|ל-?|at|for)?\\s*(?<h>\\d{1,2})(?:[:.](?<m>[0-5]\\d))?\\s*$", FLAGS);
+
+    /** A timer and the words that set it: "set a timer", "start a 10 minute timer", "תפעיל טיימר". */
+    private static final Pattern TIMER = Pattern.compile(
+            "\\b(?:(?:set|start|put on|make)\\s+(?:me\\s+)?(?:an?\\s+)?)?timer\\b(?:\\s+(?:for|of))?"
+                    + "|(?:^|\\s)(?:(?:תפעיל|תפעילי|הפעל|תשים|תשימי|שים|תכוון|תכווני|תגדיר|תעשה)(?:\\s+לי)?\\s+)?טיימר(?:\\s+(?:ל|של))?(?=\\s|$)",
+            FLAGS);
 
     private TaskRequests() {}
 
@@ -212,6 +220,23 @@ public final class TaskRequests {
             return Reading.of("database", "create_tasks", c);
         }
         String said = taskText(r.rest(), r.language());
+        Optional<java.time.Duration> timer =
+                TIMER.matcher(text).find() && r.when().isEmpty()
+                        ? r.length().map(Times.Length::duration).or(() -> Times.lasting(text, r.language()))
+                        : Optional.empty();
+        if (timer.isPresent()) {
+            // "set a timer for 10 minutes", "טיימר ל-20 דקות": a reminder that long from now.
+            c.put("text", r.hebrew() ? "טיימר" : "Timer");
+            c.put("isReminder", true);
+            c.put(
+                    "dueDate",
+                    r.now()
+                            .plus(timer.get())
+                            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                            .format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+            c.put("reminder", "0 minutes");
+            return Reading.of("database", "create_task", c);
+        }
         if (said.isEmpty() && alarm) {
             said = r.hebrew() ? "שעון מעורר" : "Alarm";
         }

@@ -158,6 +158,12 @@ public final class Times {
 
     private static final dev.weft.time.TimeParser TIME = dev.weft.time.TimeParser.create();
 
+    /** How long {@code text} says something lasts ("for 10 minutes", "עשרים דקות"), by weft-time. */
+    static Optional<Duration> lasting(String text, String language) {
+        return TIME.length(
+                text, language.equals("he") ? dev.weft.time.Language.HEBREW : dev.weft.time.Language.ENGLISH);
+    }
+
     /** A day and a clock said apart, read as if said together: the clock on that day. */
     private static Optional<TimeExpression.Instant> reread(
             TimeExpression.Instant day, TimeExpression.Instant clock, ZonedDateTime now, String language) {
