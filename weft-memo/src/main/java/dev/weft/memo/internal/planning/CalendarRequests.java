@@ -206,6 +206,10 @@ public final class CalendarRequests {
                         "(?U)\\s*,?\\s*(?:אז\\s+)?(?:תוריד|תורידי|תמחק|תמחקי|תבטל|תבטלי|מחק|בטל)\\s+(?:את\\s+)?(?:זה|אותה|אותו)"
                                 + "(?:\\s+(?:מה|מ)(?:ה)?(?:יומן|לו\"ז))?\\s*[.!]*$",
                         "")
+                .replaceAll(
+                        "(?iU)^(?:i\\s+have|i've\\s+got|i\\s+got|we\\s+have)\\s+(?!to\\b)(?:an?\\s+|my\\s+|the\\s+|our\\s+)?",
+                        "")
+                .replaceAll("(?U)^(?:יש\\s+לי|יש\\s+לנו)\\s+", "")
                 .replaceAll("(?iU)^i'?m\\s+(?:away|off|on vacation|on holiday|out of (?:the )?office)\\b", "Away")
                 .replaceAll("(?U)^אני\\s+(?:בחופש|בחופשה|לא במשרד)", "חופש")
                 .replaceAll("(?iU)\\s+(?:to|for|as)\\s*$", "")

@@ -43,8 +43,20 @@ public final class Readers {
                     .orElseThrow();
             return new Understood(topic, ranked.outOfScope());
         }
+        if (ranked.top() == Intent.CALENDAR_CREATE
+                && ASKS.matcher(request.text().strip()).find()) {
+            // "do I have a meeting with Avi on Wednesday at 12:30?", "יש לי פגישה עם אבי ביום רביעי?": a
+            // question about the calendar, never an event to make.
+            return new Understood(Intent.CALENDAR_QUERY, ranked.confidence());
+        }
         return new Understood(ranked.top(), ranked.top().outOfScope() ? ranked.outOfScope() : ranked.confidence());
     }
+
+    /** A question about what is there, not a request to add: "do I have…?", "is there…?", "יש לי…?", "האם…". */
+    private static final java.util.regex.Pattern ASKS = java.util.regex.Pattern.compile(
+            "^(?:so\\s+|and\\s+|hey\\s+|um\\s+)?(?:do|did|have|am|is|are|was|were)\\s+(?:i|there|we)\\b(?!.*\\b(?:add|put|schedule|book)\\b)"
+                    + "|^(?:האם\\s+)?(?:יש\\s+לי|יש\\s+לנו|יש|אני|קבעתי|קבענו)\\b.*\\?\\s*$|^האם\\s",
+            Words.FLAGS);
 
     /** The plan step's reading of {@code request} for {@code intent}, by the reader of its capability. */
     public static Reading read(Intent intent, Request request) {
