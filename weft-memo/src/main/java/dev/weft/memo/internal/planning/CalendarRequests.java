@@ -26,7 +26,8 @@ public final class CalendarRequests {
             "\\b(?:am i (?:free|available|busy)|free at|available|busy|do i have time)\\b|פנוי|פנויה|עסוק|עסוקה|יש לי זמן",
             FLAGS);
     private static final Pattern EVENTS_PLURAL = Pattern.compile(
-            "\\b(?:meetings|events|appointments|calendar|schedule|everything)\\b|פגישות|אירועים|היומן|הלו\"ז|כל מה",
+            "\\b(?:meetings|events|appointments|everything)\\b|\\b(?:clear|wipe|empty|free up)\\s+(?:my\\s+|the\\s+)?(?:calendar|schedule)\\b"
+                    + "|פגישות|אירועים|(?:תנקה|תנקי|נקה|לנקות|תפנה|תפני|פנה|לפנות)\\s+(?:לי\\s+)?(?:את\\s+)?(?:היומן|הלו\"ז)|כל מה",
             FLAGS);
     private static final Pattern RENAME = Pattern.compile(
             "^(?:please\\s+)?(?:(?:rename|retitle)\\s+(?:the\\s+|my\\s+)?"
@@ -39,6 +40,17 @@ public final class CalendarRequests {
             FLAGS);
 
     private CalendarRequests() {}
+
+    /** Said of an event that will not happen: "was cancelled", "is off", "בוטלה", "התבטל". */
+    private static final String CANCELLED_WORDS =
+            "(?:was|got|has been|is|have been|were|are)\\s+(?:cancell?ed|called off)\\b|(?:בוטל|בוטלה|בוטלו|התבטל|התבטלה|התבטלו|מבוטל|מבוטלת)(?=\\s|$|[.,!])";
+
+    private static final Pattern CANCELLED = Pattern.compile(CANCELLED_WORDS, FLAGS);
+
+    /** "the meeting with the bank was cancelled", "הפגישה עם הבנק מחר בוטלה, תוריד אותה": the event goes. */
+    static boolean saysCancelled(String text) {
+        return CANCELLED.matcher(text).find();
+    }
 
     static Reading read(Intent intent, Request r) {
         ObjectNode c = Json.object();
@@ -187,6 +199,15 @@ public final class CalendarRequests {
                 .replaceAll(
                         "(?iU)\\s+(?:to|in|on|from|into)\\s+(?:my\\s+|the\\s+)?(?:calendar|schedule|diary)\\b.*$", "")
                 .replaceAll("(?iU)\\s+(?:is cancelled|is canceled|is off)\\b.*$", "")
+                .replaceAll("(?iU)\\s+" + CANCELLED_WORDS + ".*$", "")
+                .replaceAll("(?U)^(?:אין\\s+יותר|כבר\\s+אין)\\s+", "")
+                .replaceAll("(?iU)^(?:the|my|our)\\s+(?=\\p{L})", "")
+                .replaceAll(
+                        "(?U)^ה(?=(?:פגישה|פגישת|ישיבה|ישיבת|שיחה|שיחת|ארוחה|ארוחת|תור|אירוע|מסיבה|מסיבת|הרצאה|טיסה|שיעור|אימון|ריאיון))",
+                        "")
+                .replaceAll("(?U)^(?:תסמן|תסמני|סמן|סמני)(?:\\s+(?:לי|ביומן))*\\s+(?:ש)?", "")
+                .replaceAll("(?U)^ש?אני\\s+(?:בחופש|בחופשה|לא במשרד)", "חופש")
+                .replaceAll("(?U)\\s+כל\\s*$", "")
                 .replaceAll(
                         "(?U)\\s*,?\\s*(?:ו)?(?:תכניס|תוסיף|תרשום|תרשמי|תכניסי)(?:\\s+את\\s+זה)?\\s+(?:ל|ב)(?:ה)?(?:יומן|לו\"ז)\\b.*$",
                         "")
@@ -203,7 +224,7 @@ public final class CalendarRequests {
                         "(?U)^(?:אני\\s+)?לא\\s+(?:יכול|יכולה|אוכל|אספיק|מגיע|מגיעה|אגיע)(?:\\s+להגיע)?\\s+(?:ל|אל\\s+)?(?:ה)?",
                         "")
                 .replaceAll(
-                        "(?U)\\s*,?\\s*(?:אז\\s+)?(?:תוריד|תורידי|תמחק|תמחקי|תבטל|תבטלי|מחק|בטל)\\s+(?:את\\s+)?(?:זה|אותה|אותו)"
+                        "(?U)\\s*,?\\s*(?:אז\\s+)?(?:תוריד|תורידי|תמחק|תמחקי|תבטל|תבטלי|מחק|בטל)(?:\\s+(?:את\\s+)?(?:זה|אותה|אותו))?"
                                 + "(?:\\s+(?:מה|מ)(?:ה)?(?:יומן|לו\"ז))?\\s*[.!]*$",
                         "")
                 .replaceAll(

@@ -39,8 +39,8 @@ public final class MemoryRequests {
             "^(?:(?:just so you know|for the record|fyi|(?:please\\s+)?(?:remember|note|keep in mind|don'?t forget|write down"
                     + "|store the thought|store the idea|store|save|keep)(?:\\s+(?:the thought|the idea|this))?)(?:\\s+that)?\\b\\s*[:,]?\\s*"
                     + "|idea:\\s*|thought:\\s*|(?:quick thought|an idea) (?:about|for) [^:]+:\\s*)"
-                    + "|^(?:לידיעתך|רק שתדע|תזכור|תזכרי|שים לב|שימי לב|תשמור|תשמרי|שמור|תרשום לך|אל תשכח|רעיון(?: ל[^:]+)?:|מחשבה:)"
-                    + "\\s*(?:ש)?\\s*,?\\s*",
+                    + "|^(?:לידיעתך|רק שתדע|תזכור|תזכרי|שים לב|שימי לב|תשמור|תשמרי|שמור|שמרי|תרשום לך|אל תשכח|רעיון(?: ל[^:]+)?:|מחשבה:)"
+                    + "(?:\\s+(?:לי|לך))?\\s*(?:ש)?\\s*,?\\s*",
             FLAGS);
 
     private static final Pattern TRAILING_KEEP = Pattern.compile(

@@ -43,6 +43,10 @@ public final class Readers {
                     .orElseThrow();
             return new Understood(topic, ranked.outOfScope());
         }
+        if (ranked.top() == Intent.CALENDAR_UPDATE && CalendarRequests.saysCancelled(request.text())) {
+            // "the meeting with the bank tomorrow was cancelled, take it off": not a change of it.
+            return new Understood(Intent.CALENDAR_DELETE, ranked.confidence());
+        }
         if (ranked.top() == Intent.CALENDAR_CREATE
                 && ASKS.matcher(request.text().strip()).find()) {
             // "do I have a meeting with Avi on Wednesday at 12:30?", "יש לי פגישה עם אבי ביום רביעי?": a

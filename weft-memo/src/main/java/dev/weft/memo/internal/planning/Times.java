@@ -45,7 +45,8 @@ public final class Times {
             FLAGS);
     /** Meals, which weft-time reads as times of day but requests name as events: "move lunch with Noa". */
     private static final Pattern MEAL = Pattern.compile(
-            "^(?:the\\s+|my\\s+)?(?:lunch|dinner|breakfast|brunch|supper)$|^(?:ארוחת\\s+)?(?:צהריים|ערב|בוקר)$", FLAGS);
+            "^(?:the\\s+|my\\s+)?(?:lunch|dinner|breakfast|brunch|supper)$|^(?:ארוחת\\s+)?ה?(?:צהריים|ערב|בוקר)$",
+            FLAGS);
     /** A time of day said by its part: "this evening", "tonight", "in the morning", "הערב", "אחה"צ". */
     private static final Pattern PART_OF_DAY = Pattern.compile(
             "\\b(?<morning>morning)\\b|\\b(?<afternoon>afternoon)\\b|\\b(?<evening>evening)\\b|\\b(?<night>tonight|night)\\b"
