@@ -89,6 +89,26 @@ final class MemoTest {
     }
 
     @Test
+    void wordsAboutAChangeThatAskForNoneChangeNothing() {
+        ask("dana", "add dentist on Monday at 4pm");
+        ask("dana", "remind me tomorrow at 9 to call the bank");
+
+        Memo.Reply negated = ask("dana", "don't delete the dentist appointment");
+        Memo.Reply hebrew = ask("dana", "אל תמחק את הפגישה");
+        Memo.Reply question = ask("dana", "should I cancel the dentist?");
+        Memo.Reply past = ask("dana", "I deleted the wrong reminder yesterday");
+        Memo.Reply never = ask("dana", "forget it");
+
+        assertThat(negated.text()).isEqualTo("OK, I won't. Nothing was changed.");
+        assertThat(hebrew.text()).startsWith("בסדר, לא אעשה את זה");
+        assertThat(question.text()).startsWith("I didn't change anything.");
+        assertThat(past.text()).contains("\"undo\" takes back your last change");
+        assertThat(never.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(memo.data().events().all("dana")).hasSize(1);
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
+    }
+
+    @Test
     void aTimerIsAReminderThatLongFromNow() {
         ask("omer", "set a timer for 10 minutes");
         ask("noa", "תפעיל טיימר לעשרים דקות");

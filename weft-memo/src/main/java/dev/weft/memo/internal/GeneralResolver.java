@@ -51,6 +51,10 @@ final class GeneralResolver implements Resolver {
         String language = language(context);
         if (topic.equals("clock")) {
             args.put("text", Replies.clock(now(context, resolvers.zone(context)), language));
+        } else if (step.constraints().hasNonNull("notACommand")) {
+            args.put(
+                    "text",
+                    Replies.notACommand(step.constraints().get("notACommand").asText(), language));
         } else if (!topic.isEmpty()) {
             args.put("text", Replies.outOfScope(topic, language));
         } else {

@@ -54,6 +54,29 @@ public final class Replies {
     }
 
     /**
+     * The answer to words about a change that ask for none ({@code negated}: "don't delete the
+     * meeting"; {@code question}: "should I cancel it?"; {@code past}: "I deleted the wrong list"):
+     * nothing was done, and how to ask for what they might want.
+     */
+    public static String notACommand(String kind, String language) {
+        return switch (kind) {
+            case "negated" ->
+                Texts.of(language, "OK, I won't. Nothing was changed.", "בסדר, לא אעשה את זה. לא שיניתי כלום.");
+            case "past" ->
+                Texts.of(
+                        language,
+                        "I didn't change anything now. If it was something I did, \"undo\" takes back your last change.",
+                        "לא שיניתי כלום עכשיו. אם זה משהו שעשיתי, \"בטל את זה\" מחזיר את השינוי האחרון.");
+            default ->
+                Texts.of(
+                        language,
+                        "I didn't change anything. If you want me to, say it as a request, e.g. \"delete the dentist"
+                                + " appointment\".",
+                        "לא שיניתי כלום. אם תרצה שאעשה את זה, אפשר לבקש, למשל \"תמחק את התור לרופא השיניים\".");
+        };
+    }
+
+    /**
      * The honest answer to a request Memo does not do, by its topic ({@code weather}, {@code music},
      * …): what it cannot do, and what it can. Nothing was done.
      */

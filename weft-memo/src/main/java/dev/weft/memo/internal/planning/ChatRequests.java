@@ -22,6 +22,7 @@ public final class ChatRequests {
             // Memo undoes the user's last run before this step says what it undid.
             return Reading.of("meta", "undo", Json.object());
         }
+        NotCommands.kind(r.text()).ifPresent(kind -> c.put("notACommand", kind));
         if (intent.outOfScope()) {
             c.put("outOfScope", intent.label().substring("oos.".length()));
         }

@@ -25,6 +25,13 @@ public final class Readers {
     public static Understood understand(Request request) {
         IntentClassifier.Classification ranked =
                 CLASSIFIER.classify(Utterances.tokens(request.text(), request.times()));
+        if (NotCommands.kind(request.text()).isPresent()
+                && (changes(ranked.top())
+                        || MemoryRequests.FORGET.matcher(request.text()).find())) {
+            // "don't delete the meeting", "should I cancel it?", "why did you delete my reminder?", "I deleted
+            // the wrong list", "forget it": words about a change are not a request to make one.
+            return new Understood(Intent.SMALL_TALK, Math.max(ranked.probability(Intent.SMALL_TALK), 0.9));
+        }
         if (MemoryRequests.UPDATE.matcher(request.text()).find()
                 || MemoryRequests.FORGET.matcher(request.text()).find()) {
             return new Understood(Intent.MEMORY_FORGET, Math.max(ranked.probability(Intent.MEMORY_FORGET), 0.9));
@@ -54,6 +61,30 @@ public final class Readers {
             return new Understood(Intent.CALENDAR_QUERY, ranked.confidence());
         }
         return new Understood(ranked.top(), ranked.top().outOfScope() ? ranked.outOfScope() : ranked.confidence());
+    }
+
+    /** Whether {@code intent} makes, changes, deletes or sends something. */
+    private static boolean changes(Intent intent) {
+        return switch (intent) {
+            case CALENDAR_CREATE,
+                    CALENDAR_UPDATE,
+                    CALENDAR_DELETE,
+                    TASK_CREATE,
+                    TASK_UPDATE,
+                    TASK_DELETE,
+                    TASK_COMPLETE,
+                    LIST_CREATE,
+                    LIST_ADD,
+                    LIST_REMOVE_ITEM,
+                    LIST_DELETE,
+                    LIST_CHECK,
+                    EMAIL_SEND,
+                    EMAIL_REPLY,
+                    EMAIL_FORWARD,
+                    EMAIL_MANAGE,
+                    MEMORY_FORGET -> true;
+            default -> false;
+        };
     }
 
     /** A question about what is there, not a request to add: "do I have…?", "is there…?", "יש לי…?", "האם…". */

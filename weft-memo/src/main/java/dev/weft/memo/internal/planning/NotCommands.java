@@ -1,0 +1,58 @@
+package dev.weft.memo.internal.planning;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Words about a change that ask for none: a change said not to be made ("don't delete the meeting",
+ * "אל תמחק את הפגישה", "don't send that email"), a question whether or why ("should I cancel the
+ * dentist?", "is it ok to move the meeting to 5?", "why did you delete my reminder?", "למה מחקת…?", "מה
+ * יקרה אם אבטל…?"), or what the user did themselves ("I deleted the wrong reminder", "מחקתי בטעות את
+ * הרשימה"). Memo answers them and changes nothing.
+ */
+public final class NotCommands {
+    private static final int FLAGS = Words.FLAGS;
+
+    private static final String EN_CHANGE = "(?:delete|remove|cancel|clear|erase|drop|send|email|forward|reply|move"
+            + "|reschedule|change|add|create|set|book|schedule|archive|mark|complete|tick|forget|wipe|empty|touch)";
+
+    private static final Pattern NEGATED = Pattern.compile(
+            "^(?:please\\s+|no,?\\s+|wait,?\\s+|oh\\s+|and\\s+|but\\s+)*(?:don'?t|do not|never|no need to|you don'?t need to"
+                    + "|there'?s no need to|stop,?\\s+don'?t)\\s+(?:\\w+\\s+)?" + EN_CHANGE + "\\b"
+                    + "|^(?:בבקשה\\s+|לא,?\\s+|רגע,?\\s+)*(?:אל|לא צריך ל?|אין צורך ל?)\\s*-?\\s*"
+                    + "(?:ת|ל)(?:מחק|מחוק|בטל|סיר|ריד|וריד|שלח|שלוח|עביר|זיז|שנה|וסיף|קבע|סמן|שכח|עדכן|נקה|רוקן|ארכב)\\S*"
+                    + "|^(?:oh\\s+|ok\\s+|okay\\s+)?(?:forget (?:about )?it|never ?mind|nvm)[.!]*$"
+                    + "|^(?:עזוב|עזבי|תשכח מזה|תשכחי מזה|לא משנה)[,.!]*(?:\\s+(?:לא משנה|עזוב|זה))?[.!]*$",
+            FLAGS);
+
+    private static final Pattern QUESTION = Pattern.compile(
+            "^(?:so\\s+|hmm,?\\s+|um,?\\s+)?(?:should i|shall i|do you think i should|would it be ok to|is it ok(?:ay)? to|is it a good idea to"
+                    + "|can i|could i|what happens if|what if i|why did you|why would you|did you|have you|how come you)\\s+"
+                    + "(?:\\w+\\s+){0,2}?" + EN_CHANGE + "\\b"
+                    + "|^(?:למה|מדוע|איך זה ש|האם כדאי ל?|כדאי ל|מה יקרה אם|מה אם|אפשר ש)\\s*(?:\\S+\\s+){0,2}?"
+                    + "(?:מחקת|ביטלת|העברת|שלחת|שינית|הזזת|מחקת|הוספת|ל?מחוק|ל?בטל|ל?העביר|ל?שלוח|ל?שנות|אמחק|אבטל|אעביר|אשלח|אשנה)",
+            FLAGS);
+
+    private static final Pattern PAST = Pattern.compile(
+            "^(?:oops,?\\s+|ugh,?\\s+|oh no,?\\s+)?i\\s+(?:accidentally\\s+|just\\s+|already\\s+|mistakenly\\s+)?"
+                    + "(?:deleted|removed|cancell?ed|erased|cleared|sent|moved|archived|lost)\\b"
+                    + "|^(?:אופס,?\\s+)?(?:מחקתי|ביטלתי|שלחתי|העברתי|הזזתי|איבדתי)\\b",
+            FLAGS);
+
+    private NotCommands() {}
+
+    /** {@code negated}, {@code question} or {@code past} when {@code text} is such words; empty otherwise. */
+    public static Optional<String> kind(String text) {
+        String t = text.strip();
+        if (NEGATED.matcher(t).find()) {
+            return Optional.of("negated");
+        }
+        if (QUESTION.matcher(t).find()) {
+            return Optional.of("question");
+        }
+        if (PAST.matcher(t).find()) {
+            return Optional.of("past");
+        }
+        return Optional.empty();
+    }
+}
