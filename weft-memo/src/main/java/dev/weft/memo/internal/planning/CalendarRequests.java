@@ -41,6 +41,14 @@ public final class CalendarRequests {
 
     private CalendarRequests() {}
 
+    /** An interval "4pm to 5" said in a move: the event's time, then where it goes. */
+    private static final Pattern FROM_TO = Pattern.compile(
+            "^(?:the\\s+)?\\S+(?:\\s+(?:am|pm))?\\s+(?:to|till|until|->)\\s+(?<h>\\d{1,2})(?::(?<m>[0-5]\\d))?\\s*(?<ampm>am|pm)?$",
+            FLAGS);
+
+    private static final Pattern MOVE =
+            Pattern.compile("\\b(?:move|push|pull|shift|bump|reschedule|postpone|delay|bring|change)\\b", FLAGS);
+
     /** Said of an event that will not happen: "was cancelled", "is off", "בוטלה", "התבטל". */
     private static final String CANCELLED_WORDS =
             "(?:was|got|has been|is|have been|were|are)\\s+(?:cancell?ed|called off)\\b|(?:בוטל|בוטלה|בוטלו|התבטל|התבטלה|התבטלו|מבוטל|מבוטלת)(?=\\s|$|[.,!])";
@@ -104,6 +112,49 @@ public final class CalendarRequests {
                             "clock",
                             String.format(
                                     "%d:%02d", bare.get().hour(), bare.get().minute()));
+                }
+                if (when.isPresent()
+                        && when.get() instanceof TimeExpression.Interval span
+                        && span.grain().compareTo(dev.weft.time.Grain.DAY) < 0) {
+                    Matcher moved = FROM_TO.matcher(span.text().strip());
+                    if (moved.matches() && MOVE.matcher(r.text()).find()) {
+                        // "move the 4pm to 5": not an event from 4 to 5, but the 4pm one moved to 5.
+                        Times.window(
+                                new TimeExpression.Instant(
+                                        span.text(), span.span(), span.from(), dev.weft.time.Grain.HOUR),
+                                c,
+                                "timeMin",
+                                "timeMax");
+                        int hour = Integer.parseInt(moved.group("h"));
+                        int minute = moved.group("m") == null ? 0 : Integer.parseInt(moved.group("m"));
+                        String half = moved.group("ampm") == null
+                                ? ""
+                                : moved.group("ampm").toLowerCase();
+                        if (half.isEmpty()) {
+                            changes.put("clock", String.format("%d:%02d", hour, minute));
+                        } else {
+                            int h24 = half.startsWith("p") ? hour % 12 + 12 : hour % 12;
+                            changes.put("startTime", String.format("%02d:%02d", h24, minute));
+                        }
+                        c.put("summary", summary(rest, r.language()));
+                        yield new Reading("calendar", "update_event", c, changes);
+                    }
+                }
+                Optional<Times.BareClock> to = when.isPresent() && Times.clockOnly(when.get())
+                        ? Times.bareClock(r.text())
+                                .filter(b -> b.start() >= when.get().span().end())
+                        : Optional.empty();
+                if (to.isPresent()) {
+                    // "move the 4pm to 5": the time said finds the event, the bare hour is where it goes.
+                    Times.window(when.get(), c, "timeMin", "timeMax");
+                    changes.put(
+                            "clock",
+                            String.format("%d:%02d", to.get().hour(), to.get().minute()));
+                    String named = Times.bareClock(rest)
+                            .map(b -> r.rest().substring(0, b.start()))
+                            .orElse(rest);
+                    c.put("summary", summary(named, r.language()));
+                    yield new Reading("calendar", "update_event", c, changes);
                 }
                 Matcher where = WHERE.matcher(rest);
                 if (where.find()) {
@@ -237,6 +288,10 @@ public final class CalendarRequests {
                 .replaceAll("(?U)\\s+(?:ל|ל-)\\s*$", "")
                 .trim();
         String done = Words.trim(text);
+        if (done.matches("(?iU)(?:my|the|our|one|זו|זאת|הזה|הזאת|את)")) {
+            // "cancel my 3pm": what is left names no event; its time finds it.
+            done = "";
+        }
         return done.isEmpty() ? (language.equals("he") ? "אירוע" : "Event") : done;
     }
 }

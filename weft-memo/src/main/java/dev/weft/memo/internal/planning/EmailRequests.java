@@ -17,7 +17,18 @@ public final class EmailRequests {
 
     private static final Pattern EMAIL_ADDRESS =
             Pattern.compile("[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+");
-    private static final Pattern DRAFT = Pattern.compile("\\b(?:draft|compose)\\b|טיוטה|תנסח|נסח|תנסחי", FLAGS);
+    /** "…but don't send it yet", "…אבל אל תשלח עדיין": written and kept, not sent. */
+    private static final String HOLD_WORDS =
+            "\\b(?:don'?t|do not)\\s+send\\b|\\bwithout sending\\b|(?:אל|לא)\\s+(?:ת|ל)שלו?ח|בלי\\s+לשלוח";
+
+    private static final Pattern DRAFT =
+            Pattern.compile("\\b(?:draft|compose)\\b|טיוטה|תנסח|נסח|תנסחי|" + HOLD_WORDS, FLAGS);
+
+    private static final Pattern HOLD = Pattern.compile(
+            "\\s*[,;-]?\\s*(?:(?:but|and)\\s+)?(?:(?:don'?t|do not)\\s+send(?:\\s+it)?(?:\\s+(?:yet|now|just yet))?|without sending(?:\\s+it)?)"
+                    + "\\s*[.!]*$|\\s*[,;-]?\\s*(?:אבל\\s+|ו)?(?:(?:אל|לא)\\s+(?:ת|ל)שלו?ח(?:\\s+(?:אותו|את זה))?(?:\\s+(?:עדיין|בינתיים|עוד))?"
+                    + "|בלי\\s+לשלוח(?:\\s+(?:אותו|את זה))?)\\s*[.!]*$",
+            FLAGS);
     private static final Pattern REPLY_TO = Pattern.compile(
             "^(?:please\\s+)?(?:reply|respond|answer|write back)\\s+(?:yes\\s+|no\\s+)?to\\s+(?!(?:the|that|this|her|his|their|my)\\b)(?<en>[\\p{L}.@+'-]+?)(?:'s)?(?=[\\s:,]|$)"
                     + "|^(?:please\\s+)?answer\\s+(?<en3>[\\p{L}.@+'-]+?)'s\\b"
@@ -121,8 +132,10 @@ public final class EmailRequests {
             }
             case EMAIL_SEND -> {
                 recipients(text, c);
-                if (!body.isEmpty()) {
-                    c.put("body", body);
+                // "…but don't send it yet": the body is what comes before.
+                String written = HOLD.matcher(body).replaceFirst("").strip();
+                if (!written.isEmpty()) {
+                    c.put("body", written);
                 }
                 yield Reading.of("gmail", DRAFT.matcher(text).find() ? "compose_email" : "send_email", c);
             }

@@ -83,7 +83,47 @@ public final class IntentTraining {
                 sha.update(Files.readAllBytes(file));
             }
         }
+        // The times found in each sentence are words of it ("TIME"), so a weft-time that reads other
+        // times makes another model: its classes are inputs too.
+        timeClasses(sha);
         return java.util.HexFormat.of().formatHex(sha.digest());
+    }
+
+    /** Feeds {@code sha} the bytes of weft-time's classes, in the order of their names, from its jar or directory. */
+    private static void timeClasses(java.security.MessageDigest sha) throws IOException {
+        java.net.URL where = dev.weft.time.TimeParser.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation();
+        Path source;
+        try {
+            source = Path.of(where.toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException("weft-time's classes are not at a path: " + where, e);
+        }
+        java.util.TreeMap<String, byte[]> classes = new java.util.TreeMap<>();
+        if (Files.isDirectory(source)) {
+            try (var files = Files.walk(source)) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                    classes.put(source.relativize(file).toString(), Files.readAllBytes(file));
+                }
+            }
+        } else {
+            try (var jar = new java.util.jar.JarFile(source.toFile())) {
+                for (var entry : java.util.Collections.list(jar.entries())) {
+                    if (entry.getName().endsWith(".class")) {
+                        try (var in = jar.getInputStream(entry)) {
+                            classes.put(entry.getName(), in.readAllBytes());
+                        }
+                    }
+                }
+            }
+        }
+        for (var entry : classes.entrySet()) {
+            sha.update(entry.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            sha.update(entry.getValue());
+        }
     }
 
     /** Every template's sentences, read as the classifier reads a request (times found in it). */
