@@ -51,7 +51,10 @@ final class BlindSetsTest {
             List<ConversationSuite.Conversation> conversations = conversations(set);
 
             assertThat(conversations).as(set).hasSizeGreaterThanOrEqualTo(40);
-            assertThat(conversations.stream().filter(c -> c.language().equals("he")).count() * 2)
+            assertThat(conversations.stream()
+                                    .filter(c -> c.language().equals("he"))
+                                    .count()
+                            * 2)
                     .as(set)
                     .isGreaterThanOrEqualTo(conversations.size());
         }
@@ -69,7 +72,8 @@ final class BlindSetsTest {
         List<ConversationSuite.Outcome> outcomes = run("holdout");
 
         // Only the tally: the held-out conversations are not for reading while tuning.
-        long passed = outcomes.stream().filter(ConversationSuite.Outcome::passed).count();
+        long passed =
+                outcomes.stream().filter(ConversationSuite.Outcome::passed).count();
         assertThat(share(outcomes))
                 .as(passed + "/" + outcomes.size() + " held-out conversations end right")
                 .isGreaterThanOrEqualTo(HOLDOUT_FLOOR);

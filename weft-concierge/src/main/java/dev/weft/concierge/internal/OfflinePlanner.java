@@ -688,7 +688,13 @@ public final class OfflinePlanner implements Planner {
         boolean bareAnswer =
                 answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3;
         switch (bareAnswer ? Goal.SMALLTALK : goal) {
-            case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
+            case CANCEL -> {
+                reason(text, message).ifPresent(r -> slots.put("reason", r));
+                // "the smart watch one", answering which order: the order is told by what it holds.
+                if (orderId.isEmpty() && !rest.isBlank() && catalog.namesItem(rest)) {
+                    slots.put("item", rest);
+                }
+            }
             case RETURN -> {
                 if (!rest.isBlank() && (awaiting.equals("item") && continuing || catalog.namesItem(rest))) {
                     slots.put("item", rest);
@@ -931,9 +937,10 @@ public final class OfflinePlanner implements Planner {
             for (int i = 0; i < 4; i++) {
                 before = before.replaceAll(lead, "");
             }
+            // Street words with their Hebrew prefixes too ("לרחוב דיזנגוף 100, תל אביב 6433222").
             boolean anAddress = STREET_WORDS.stream()
                             .anyMatch(street -> Words.tokens(text).stream()
-                                    .anyMatch(t -> Words.fold(t.text()).equals(street)))
+                                    .anyMatch(t -> Words.forms(t.text()).contains(street)))
                     || text.contains("כתובת");
             List<Words.Token> tokens = Words.tokens(before);
             List<String> words = new ArrayList<>();
@@ -962,7 +969,8 @@ public final class OfflinePlanner implements Planner {
                 return Optional.empty();
             }
             String preceding = before.substring(0, tokens.get(opening).start()).strip();
-            boolean ownClause = opening == 0 || preceding.matches("(?s).*[.!?,;:]$");
+            // "… from W1038 רונית דהן 2620101": an order id ends what was asked as a full stop would.
+            boolean ownClause = opening == 0 || preceding.matches("(?s).*[.!?,;:]$|(?is).*(?<![\\w@.])#?W\\d{4,}$");
             // In an address ("…40, Tel Aviv 6525705") the words before a number are a city; a name and
             // postcode stand in a sentence of their own, opening the message or after a full stop.
             boolean ownSentence = opening == 0 || preceding.matches("(?s).*[.!?]$");
@@ -1034,7 +1042,8 @@ public final class OfflinePlanner implements Planner {
     }
 
     private static final Pattern CLAUSE = Pattern.compile(
-            "(?i)\\s+(?:and|also|plus|but|then)\\s+|[,;?!]|\\.(?:\\s|$)|\\s+(?:וגם|ואז|אבל|ובנוסף|בנוסף)\\s+");
+            "(?i)\\s+(?:and|also|plus|but|then)\\s+|[,;?!]|\\.(?:\\s|$)|\\s+(?:וגם|ואז|אבל|ובנוסף|בנוסף)\\s+"
+                    + "|\\s+(?=ו(?:מה|איפה|מתי|האם|למה|תבטל|תחזיר|תחליף|תשנה|לבטל|להחזיר|להחליף|לשנות)(?:\\s|$))");
 
     /** Of {@code ids}, those named in parts of {@code text} that ask for {@code goal} or for nothing else. */
     private List<String> ownOrders(String text, List<String> ids, Goal goal) {
