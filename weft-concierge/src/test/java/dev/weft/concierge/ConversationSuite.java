@@ -50,9 +50,14 @@ public final class ConversationSuite {
 
     /** Every conversation of the corpus. */
     public static List<Conversation> corpus() {
-        try (InputStream in = ConversationSuite.class.getResourceAsStream(CORPUS)) {
+        return corpus(CORPUS);
+    }
+
+    /** Every conversation of a file of the corpus's format on the class path ({@code resource}). */
+    public static List<Conversation> corpus(String resource) {
+        try (InputStream in = ConversationSuite.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(CORPUS + " is missing from the class path");
+                throw new IllegalStateException(resource + " is missing from the class path");
             }
             return read(in);
         } catch (IOException e) {

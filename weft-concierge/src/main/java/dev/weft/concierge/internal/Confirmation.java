@@ -120,6 +120,9 @@ public enum Confirmation {
             "תעצרי",
             "לא צריך",
             "שכח מזה");
+    private static final java.util.regex.Pattern CORRECTION = java.util.regex.Pattern.compile(
+            "(?i)(?<![\\w@.])#?W[- ]?\\d{4,}\\b|(?<![\\w@.])#\\d{4,}\\b|[\\w.+-]+@[\\w-]+\\.|\\b(?:i\\s+)?meant\\b|\\bi mean\\b"
+                    + "|\\bwrong (?:order|one|item|email)\\b|טעיתי|התכוונתי|התכוונת|התבלבלתי|טעות שלי");
     private static final Set<String> LEADING = Set.of("please", "בבקשה", "um", "well", "oh", "hmm", "אה", "אמ");
     private static final Set<String> CHANGE_OF_MIND =
             Set.of("but", "actually", "instead", "however", "rather", "אבל", "בעצם", "במקום", "רק");
@@ -140,9 +143,10 @@ public enum Confirmation {
         }
         int no = startsWithAny(rest, NO_STARTS);
         int yes = startsWithAny(rest, YES_STARTS);
-        // The longer opening says it: "no problem" is a yes, "no" a no.
+        // The longer opening says it: "no problem" is a yes, "no" a no — unless the no goes on to put the
+        // request right ("wait, I meant W1047", "רגע, טעיתי, התכוונתי ל-W1047"): that is a new message.
         if (no > 0 && no >= yes) {
-            return NO;
+            return CORRECTION.matcher(text).find() ? NEITHER : NO;
         }
         if (yes == 0) {
             return NEITHER;

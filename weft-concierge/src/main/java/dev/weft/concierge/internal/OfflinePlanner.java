@@ -145,124 +145,128 @@ public final class OfflinePlanner implements Planner {
             "לדבר עם אדם",
             "מוקד");
     private static final Phrases CANCEL = Phrases.of(
-            "cancel",
-            "cancellation",
-            "call off",
-            "no longer want the order",
-            "stop my order",
-            "stop the order",
-            "revoke",
-            "cancelling",
-            "canceling",
-            "בטל",
-            "לבטל",
-            "תבטל",
-            "תבטלי",
-            "ביטול",
-            "מבטל",
-            "מבטלת",
-            "בטלו",
-            "אבטל",
-            "לבטלה",
-            "לבטלו",
-            "בטלי");
+                    "cancel",
+                    "cancellation",
+                    "call off",
+                    "no longer want the order",
+                    "stop my order",
+                    "stop the order",
+                    "revoke",
+                    "cancelling",
+                    "canceling",
+                    "בטל",
+                    "לבטל",
+                    "תבטל",
+                    "תבטלי",
+                    "ביטול",
+                    "מבטל",
+                    "מבטלת",
+                    "בטלו",
+                    "אבטל",
+                    "לבטלה",
+                    "לבטלו",
+                    "בטלי")
+            .withTypos();
     private static final Phrases EXCHANGE = Phrases.of(
-            "exchange",
-            "exchanging",
-            "swap",
-            "replace",
-            "replacement",
-            "different size",
-            "different color",
-            "different colour",
-            "another size",
-            "another color",
-            "another colour",
-            "other size",
-            "other color",
-            "bigger size",
-            "smaller size",
-            "larger size",
-            "size up",
-            "size down",
-            "change the size",
-            "change the color",
-            "change the colour",
-            "change size",
-            "change color",
-            "להחליף",
-            "החלפה",
-            "החלף",
-            "תחליף",
-            "תחליפי",
-            "אחליף",
-            "מחליף",
-            "מחליפה",
-            "החלפת",
-            "מידה אחרת",
-            "צבע אחר",
-            "מידה גדולה",
-            "מידה קטנה",
-            "לשנות את המידה",
-            "לשנות את הצבע",
-            "לשנות מידה",
-            "לשנות צבע",
-            "תחליפו",
-            "נחליף",
-            "להחליפה",
-            "מחליפים",
-            "exchanged",
-            "swapped");
+                    "exchange",
+                    "exchanging",
+                    "swap",
+                    "replace",
+                    "replacement",
+                    "different size",
+                    "different color",
+                    "different colour",
+                    "another size",
+                    "another color",
+                    "another colour",
+                    "other size",
+                    "other color",
+                    "bigger size",
+                    "smaller size",
+                    "larger size",
+                    "size up",
+                    "size down",
+                    "change the size",
+                    "change the color",
+                    "change the colour",
+                    "change size",
+                    "change color",
+                    "להחליף",
+                    "החלפה",
+                    "החלף",
+                    "תחליף",
+                    "תחליפי",
+                    "אחליף",
+                    "מחליף",
+                    "מחליפה",
+                    "החלפת",
+                    "מידה אחרת",
+                    "צבע אחר",
+                    "מידה גדולה",
+                    "מידה קטנה",
+                    "לשנות את המידה",
+                    "לשנות את הצבע",
+                    "לשנות מידה",
+                    "לשנות צבע",
+                    "תחליפו",
+                    "נחליף",
+                    "להחליפה",
+                    "מחליפים",
+                    "exchanged",
+                    "swapped")
+            .withTypos();
     private static final Phrases RETURN = Phrases.of(
-            "return",
-            "returning",
-            "send back",
-            "send it back",
-            "sending back",
-            "send them back",
-            "refund",
-            "money back",
-            "get my money",
-            "להחזיר",
-            "החזרה",
-            "החזר",
-            "החזרת",
-            "אחזיר",
-            "תחזיר",
-            "מחזיר",
-            "מחזירה",
-            "החזרתי",
-            "להחזירו",
-            "להחזירם",
-            "החזיר",
-            "זיכוי",
-            "לזכות",
-            "הכסף בחזרה",
-            "את הכסף",
-            "תחזירו",
-            "נחזיר",
-            "להחזירה",
-            "מחזירים",
-            "returned");
+                    "return",
+                    "returning",
+                    "send back",
+                    "send it back",
+                    "sending back",
+                    "send them back",
+                    "refund",
+                    "money back",
+                    "get my money",
+                    "להחזיר",
+                    "החזרה",
+                    "החזר",
+                    "החזרת",
+                    "אחזיר",
+                    "תחזיר",
+                    "מחזיר",
+                    "מחזירה",
+                    "החזרתי",
+                    "להחזירו",
+                    "להחזירם",
+                    "החזיר",
+                    "זיכוי",
+                    "לזכות",
+                    "הכסף בחזרה",
+                    "את הכסף",
+                    "תחזירו",
+                    "נחזיר",
+                    "להחזירה",
+                    "מחזירים",
+                    "returned")
+            .withTypos();
     private static final Phrases ADDRESS = Phrases.of(
-            "address",
-            "ship it to",
-            "ship to",
-            "deliver to",
-            "deliver it to",
-            "send it to",
-            "moved",
-            "shipping address",
-            "delivery address",
-            "כתובת",
-            "כתובתי",
-            "הכתובת",
-            "לשלוח ל",
-            "עברתי דירה",
-            "כתובת המשלוח",
-            "כתובת למשלוח",
-            "לשלוח את ההזמנה ל",
-            "שתגיע ל");
+                    "address",
+                    "ship it to",
+                    "ship to",
+                    "deliver to",
+                    "deliver it to",
+                    "send it to",
+                    "moved",
+                    "shipping address",
+                    "delivery address",
+                    "כתובת",
+                    "כתובתי",
+                    "הכתובת",
+                    "לשלוח ל",
+                    "עברתי דירה",
+                    "כתובת המשלוח",
+                    "כתובת למשלוח",
+                    "לשלוח את ההזמנה ל",
+                    "שתגיע ל")
+            .withTypos();
     private static final Phrases TICKET = Phrases.of(
             "complaint",
             "complain",
@@ -605,8 +609,15 @@ public final class OfflinePlanner implements Planner {
         identity.name.ifPresent(n -> slots.put("name", n));
         identity.postcode.ifPresent(p -> slots.put("postcode", p));
         Optional<String> orderId = orderId(text);
-        orderId.ifPresent(id -> slots.put("orderId", id));
         List<String> orderIds = orderIds(text);
+        Optional<Goal> own = goalOf(message, text);
+        if (orderIds.size() > 1 && own.isPresent()) {
+            // "cancel W1022 and what's the status of W1040": an order named in a part of the message that
+            // asks for something else is not one to act on.
+            orderIds = ownOrders(text, orderIds, own.get());
+            orderId = orderIds.stream().findFirst();
+        }
+        orderId.ifPresent(id -> slots.put("orderId", id));
         if (orderIds.size() > 1) {
             // "cancel W1032 and W1042": every order the message names.
             ArrayNode ids = slots.putArray("orderIds");
@@ -677,7 +688,13 @@ public final class OfflinePlanner implements Planner {
         boolean bareAnswer =
                 answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3;
         switch (bareAnswer ? Goal.SMALLTALK : goal) {
-            case CANCEL -> reason(text, message).ifPresent(r -> slots.put("reason", r));
+            case CANCEL -> {
+                reason(text, message).ifPresent(r -> slots.put("reason", r));
+                // "the smart watch one", answering which order: the order is told by what it holds.
+                if (orderId.isEmpty() && !rest.isBlank() && catalog.namesItem(rest)) {
+                    slots.put("item", rest);
+                }
+            }
             case RETURN -> {
                 if (!rest.isBlank() && (awaiting.equals("item") && continuing || catalog.namesItem(rest))) {
                     slots.put("item", rest);
@@ -856,13 +873,22 @@ public final class OfflinePlanner implements Planner {
             postcode = Optional.of(after.group(1));
             postcodeAt = after.start();
         } else {
-            String masked = ORDER_ID.matcher(withoutEmail).replaceAll(" ");
-            masked = ORDER_NUMBER.matcher(masked).replaceAll(" ");
+            // Order ids are blanked out letter for letter, so that a postcode's place is its place in the text.
+            String masked = blank(ORDER_NUMBER, blank(ORDER_ID, withoutEmail));
             Matcher plain = POSTCODE.matcher(masked);
             // An address the customer was asked for holds numbers that are no postcode of theirs.
-            if (!awaiting.equals("address") && plain.find()) {
-                postcode = Optional.of(plain.group(1));
-                postcodeAt = plain.start();
+            while (!awaiting.equals("address") && plain.find()) {
+                if (postcode.isEmpty()) {
+                    postcode = Optional.of(plain.group(1));
+                    postcodeAt = plain.start();
+                }
+                // "… to 77 Lake Shore Drive, Chicago, IL 60611. Olivia Brown, 60614": the number a name
+                // stands before is the postcode, not the one that ends an address.
+                if (name(withoutEmail, plain.start()).isPresent()) {
+                    postcode = Optional.of(plain.group(1));
+                    postcodeAt = plain.start();
+                    break;
+                }
             }
         }
         Optional<String> name = name(withoutEmail, postcodeAt);
@@ -872,6 +898,11 @@ public final class OfflinePlanner implements Planner {
             postcode = Optional.empty();
         }
         return new Identity(email, name, postcode);
+    }
+
+    /** {@code text} with what {@code pattern} matches replaced by as many spaces. */
+    private static String blank(Pattern pattern, String text) {
+        return pattern.matcher(text).replaceAll(m -> " ".repeat(m.group().length()));
     }
 
     private static Optional<String> name(String text, int postcodeAt) {
@@ -906,13 +937,11 @@ public final class OfflinePlanner implements Planner {
             for (int i = 0; i < 4; i++) {
                 before = before.replaceAll(lead, "");
             }
-            if (STREET_WORDS.stream()
+            // Street words with their Hebrew prefixes too ("לרחוב דיזנגוף 100, תל אביב 6433222").
+            boolean anAddress = STREET_WORDS.stream()
                             .anyMatch(street -> Words.tokens(text).stream()
-                                    .anyMatch(t -> Words.fold(t.text()).equals(street)))
-                    || text.contains("כתובת")) {
-                // In an address ("…40, Tel Aviv 6525705") the words before a number are a city.
-                return Optional.empty();
-            }
+                                    .anyMatch(t -> Words.forms(t.text()).contains(street)))
+                    || text.contains("כתובת");
             List<Words.Token> tokens = Words.tokens(before);
             List<String> words = new ArrayList<>();
             for (int i = tokens.size() - 1; i >= 0 && words.size() < 3; i--) {
@@ -936,9 +965,16 @@ public final class OfflinePlanner implements Planner {
             }
             int opening = tokens.size() - words.size();
             boolean street = words.stream().anyMatch(w -> STREET_WORDS.contains(Words.fold(w)));
-            boolean ownClause = opening == 0
-                    || before.substring(0, tokens.get(opening).start()).strip().matches("(?s).*[.!?,;:]$");
-            if (words.size() >= 2 && (opening <= 1 || ownClause) && !street) {
+            if (words.isEmpty()) {
+                return Optional.empty();
+            }
+            String preceding = before.substring(0, tokens.get(opening).start()).strip();
+            // "… from W1038 רונית דהן 2620101": an order id ends what was asked as a full stop would.
+            boolean ownClause = opening == 0 || preceding.matches("(?s).*[.!?,;:]$|(?is).*(?<![\\w@.])#?W\\d{4,}$");
+            // In an address ("…40, Tel Aviv 6525705") the words before a number are a city; a name and
+            // postcode stand in a sentence of their own, opening the message or after a full stop.
+            boolean ownSentence = opening == 0 || preceding.matches("(?s).*[.!?]$");
+            if (words.size() >= 2 && (opening <= 1 || ownClause) && !street && (!anAddress || ownSentence)) {
                 return Optional.of(String.join(" ", words.subList(Math.max(0, words.size() - 3), words.size())));
             }
         }
@@ -1003,6 +1039,22 @@ public final class OfflinePlanner implements Planner {
         }
         ids.addAll(found.values());
         return List.copyOf(ids);
+    }
+
+    private static final Pattern CLAUSE = Pattern.compile(
+            "(?i)\\s+(?:and|also|plus|but|then)\\s+|[,;?!]|\\.(?:\\s|$)|\\s+(?:וגם|ואז|אבל|ובנוסף|בנוסף)\\s+"
+                    + "|\\s+(?=ו(?:מה|איפה|מתי|האם|למה|תבטל|תחזיר|תחליף|תשנה|לבטל|להחזיר|להחליף|לשנות)(?:\\s|$))");
+
+    /** Of {@code ids}, those named in parts of {@code text} that ask for {@code goal} or for nothing else. */
+    private List<String> ownOrders(String text, List<String> ids, Goal goal) {
+        List<String> kept = new ArrayList<>();
+        for (String clause : CLAUSE.split(text)) {
+            Optional<Goal> asked = goalOf(new Phrases.Message(clause), clause);
+            if (asked.isEmpty() || asked.get() == goal || asked.get() == Goal.SMALLTALK) {
+                orderIds(clause).stream().filter(ids::contains).forEach(kept::add);
+            }
+        }
+        return kept.isEmpty() ? ids : List.copyOf(new LinkedHashSet<>(kept));
     }
 
     private static Optional<String> variantId(String text) {
@@ -1143,7 +1195,8 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern ADDRESS_MARKER = Pattern.compile(
             "(?i)(?:\\b(?:(?:my|the)\\s+)?(?:new\\s+)?(?:shipping\\s+|delivery\\s+)?address(?:\\s+(?:is|should be|will be|to|now is))?\\b|\\b(?:ship|deliver|send)(?:\\s+(?:it|them|the order|my order|order\\s+W\\d+))?\\s+to\\b|\\bto\\b)\\s*:?\\s*");
     private static final Pattern ADDRESS_MARKER_HE = Pattern.compile(
-            "(?:הכתובת החדשה(?:\\s+(?:היא|שלי))?|כתובת חדשה|לכתובת|הכתובת היא)\\s*:?\\s*|(?<=^|\\s)ל-?(?=(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
+            "(?:הכתובת החדשה(?:\\s+(?:היא|שלי))?|כתובת חדשה|לכתובת|הכתובת היא)\\s*:?\\s*|(?<=^|\\s)ל-?(?=(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)"
+                    + "|:\\s*(?=(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
     private static final Pattern STREET_START =
             Pattern.compile("^(?:\\d|(?:רחוב|רח['׳]|שדרות|שד['׳]|דרך|סמטת|כיכר|שכונת)\\s)");
 

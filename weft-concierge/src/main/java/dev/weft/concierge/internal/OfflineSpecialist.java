@@ -68,7 +68,7 @@ public final class OfflineSpecialist implements Specialist {
                     calls.add(new ToolRequest(ShopTools.LIST_ORDERS, Json.object()));
                 }
             }
-            case CANCEL -> calls.addAll(perOrder(ShopTools.CANCEL, request, "reason"));
+            case CANCEL -> calls.addAll(perOrder(ShopTools.CANCEL, request, "reason", "item"));
             case RETURN ->
                 calls.add(new ToolRequest(ShopTools.RETURN, copy(request, "orderId", "item", "refundTo", "reason")));
             case EXCHANGE ->

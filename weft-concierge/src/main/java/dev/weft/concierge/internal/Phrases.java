@@ -12,9 +12,24 @@ import java.util.Set;
  */
 final class Phrases {
     private final List<List<String>> phrases;
+    private final boolean typos;
 
     private Phrases(List<List<String>> phrases) {
+        this(phrases, false);
+    }
+
+    private Phrases(List<List<String>> phrases, boolean typos) {
         this.phrases = phrases;
+        this.typos = typos;
+    }
+
+    /**
+     * These phrases, where a one-word phrase of six letters or more is also found with a customer's typo in
+     * an English word: one letter changed, added, dropped, or two side by side swapped ("cancle", "retrun",
+     * "adress").
+     */
+    Phrases withTypos() {
+        return new Phrases(phrases, true);
     }
 
     static Phrases of(String... phrases) {
@@ -33,14 +48,14 @@ final class Phrases {
     Phrases and(Phrases other) {
         List<List<String>> both = new ArrayList<>(phrases);
         both.addAll(other.phrases);
-        return new Phrases(List.copyOf(both));
+        return new Phrases(List.copyOf(both), typos && other.typos);
     }
 
     /** How many of the phrases the message's words hold. */
     int count(Message message) {
         int count = 0;
         for (List<String> phrase : phrases) {
-            if (message.find(phrase) >= 0) {
+            if (find(message, phrase) >= 0) {
                 count++;
             }
         }
@@ -55,12 +70,28 @@ final class Phrases {
     int first(Message message) {
         int first = -1;
         for (List<String> phrase : phrases) {
-            int at = message.find(phrase);
+            int at = find(message, phrase);
             if (at >= 0 && (first < 0 || at < first)) {
                 first = at;
             }
         }
         return first;
+    }
+
+    private int find(Message message, List<String> phrase) {
+        int at = message.find(phrase);
+        if (at >= 0 || !typos || phrase.size() != 1 || phrase.get(0).length() < 6) {
+            return at;
+        }
+        String wanted = phrase.get(0);
+        for (int i = 0; i < message.tokens.size(); i++) {
+            Words.Token token = message.tokens.get(i);
+            String word = Words.fold(token.text());
+            if (!token.isHebrew() && word.length() >= 5 && Words.typoOf(word, wanted)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** A message read once: its words and each word's forms. */

@@ -390,7 +390,8 @@ public final class ShopTools {
 
     private JsonNode cancel(ObjectNode args, ToolContext context) {
         Customer customer = customer(args, context);
-        Order order = pendingOrder(customer, text(args, "orderId"), "cancel");
+        Order order = pendingOrder(
+                customer, text(args, "orderId"), "cancel", text(args, "item").orElse(""));
         String reason = text(args, "reason").orElse("");
         ObjectNode out = Json.object();
         out.put("orderId", order.id());
@@ -497,7 +498,7 @@ public final class ShopTools {
 
     private JsonNode changeOrderAddress(ObjectNode args, ToolContext context) {
         Customer customer = customer(args, context);
-        Order order = pendingOrder(customer, text(args, "orderId"), "change");
+        Order order = pendingOrder(customer, text(args, "orderId"), "change", "");
         String address = address(args);
         ObjectNode out = Json.object();
         out.put("orderId", order.id());
@@ -838,7 +839,7 @@ public final class ShopTools {
      * The pending order a cancellation or change is for: {@code orderId}, or the customer's only pending
      * order.
      */
-    private Order pendingOrder(Customer customer, Optional<String> orderId, String what) {
+    private Order pendingOrder(Customer customer, Optional<String> orderId, String what, String words) {
         if (orderId.isPresent()) {
             Order order = ownOrder(customer, orderId.get());
             if (order.status() != OrderStatus.PENDING) {
@@ -853,6 +854,27 @@ public final class ShopTools {
             return pending.get(0);
         }
         Catalog catalog = catalog();
+        if (!words.isBlank()) {
+            // "the one with the smart watch": the only pending order holding what the words name.
+            List<Order> named = new ArrayList<>();
+            int top = 0;
+            for (Order order : pending) {
+                int score = order.items().stream()
+                        .mapToInt(i -> Matching.score(catalog.productOf(i.variantId()), words))
+                        .max()
+                        .orElse(0);
+                if (score > top) {
+                    top = score;
+                    named.clear();
+                }
+                if (score == top && score > 0) {
+                    named.add(order);
+                }
+            }
+            if (named.size() == 1) {
+                return named.get(0);
+            }
+        }
         ObjectNode details = Json.object();
         details.put("action", what);
         ArrayNode orders = details.putArray("orders");

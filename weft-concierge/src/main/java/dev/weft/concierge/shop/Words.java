@@ -167,11 +167,35 @@ public final class Words {
             return false;
         }
         for (String known : vocabulary) {
-            if (Math.abs(known.length() - folded.length()) <= 1 && known.length() >= 5 && oneEditApart(folded, known)) {
+            if (known.length() >= 5 && typoOf(folded, known)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code word} is {@code known} written with one slip: {@link #oneEditApart one letter off}, or
+     * two letters side by side swapped ("cancle" for "cancel", "retrun" for "return"); not the word itself
+     * in letters only (digits name ids and sizes, not words).
+     */
+    public static boolean typoOf(String word, String known) {
+        if (word.equals(known) || word.chars().anyMatch(Character::isDigit)) {
+            return false;
+        }
+        if (word.length() == known.length()) {
+            int i = 0;
+            while (i < word.length() && word.charAt(i) == known.charAt(i)) {
+                i++;
+            }
+            if (i + 1 < word.length()
+                    && word.charAt(i) == known.charAt(i + 1)
+                    && word.charAt(i + 1) == known.charAt(i)
+                    && word.substring(i + 2).equals(known.substring(i + 2))) {
+                return true;
+            }
+        }
+        return Math.abs(word.length() - known.length()) <= 1 && oneEditApart(word, known);
     }
 
     /** Whether {@code a} becomes {@code b} by one letter changed, added or taken away. */
