@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Words about a change that ask for none: a change said not to be made ("don't delete the meeting",
+ * Words about a change that ask for none ("don't forget to…" and "אל תשכח…" ask for a reminder, and are not these): a change said not to be made ("don't delete the meeting",
  * "אל תמחק את הפגישה", "don't send that email"), a question whether or why ("should I cancel the
  * dentist?", "is it ok to move the meeting to 5?", "why did you delete my reminder?", "למה מחקת…?", "מה
  * יקרה אם אבטל…?"), or what the user did themselves ("I deleted the wrong reminder", "מחקתי בטעות את
@@ -14,13 +14,13 @@ public final class NotCommands {
     private static final int FLAGS = Words.FLAGS;
 
     private static final String EN_CHANGE = "(?:delete|remove|cancel|clear|erase|drop|send|email|forward|reply|move"
-            + "|reschedule|change|add|create|set|book|schedule|archive|mark|complete|tick|forget|wipe|empty|touch)";
+            + "|reschedule|change|add|create|set|book|schedule|archive|mark|complete|tick|wipe|empty|touch)";
 
     private static final Pattern NEGATED = Pattern.compile(
             "^(?:please\\s+|no,?\\s+|wait,?\\s+|oh\\s+|and\\s+|but\\s+)*(?:don'?t|do not|never|no need to|you don'?t need to"
                     + "|there'?s no need to|stop,?\\s+don'?t)\\s+(?:\\w+\\s+)?" + EN_CHANGE + "\\b"
                     + "|^(?:בבקשה\\s+|לא,?\\s+|רגע,?\\s+)*(?:אל|לא צריך ל?|אין צורך ל?)\\s*-?\\s*"
-                    + "(?:ת|ל)(?:מחק|מחוק|בטל|סיר|ריד|וריד|שלח|שלוח|עביר|זיז|שנה|וסיף|קבע|סמן|שכח|עדכן|נקה|רוקן|ארכב)\\S*"
+                    + "(?:ת|ל)(?:מחק|מחוק|בטל|סיר|ריד|וריד|שלח|שלוח|עביר|זיז|שנה|וסיף|קבע|סמן|עדכן|נקה|רוקן|ארכב)\\S*"
                     + "|^(?:oh\\s+|ok\\s+|okay\\s+)?(?:forget (?:about )?it|never ?mind|nvm)[.!]*$"
                     + "|^(?:עזוב|עזבי|תשכח מזה|תשכחי מזה|לא משנה)[,.!]*(?:\\s+(?:לא משנה|עזוב|זה))?[.!]*$",
             FLAGS);

@@ -63,28 +63,9 @@ public final class Readers {
         return new Understood(ranked.top(), ranked.top().outOfScope() ? ranked.outOfScope() : ranked.confidence());
     }
 
-    /** Whether {@code intent} makes, changes, deletes or sends something. */
+    /** Whether {@code intent} makes, changes, deletes or sends something (undo and keeping a thought aside). */
     private static boolean changes(Intent intent) {
-        return switch (intent) {
-            case CALENDAR_CREATE,
-                    CALENDAR_UPDATE,
-                    CALENDAR_DELETE,
-                    TASK_CREATE,
-                    TASK_UPDATE,
-                    TASK_DELETE,
-                    TASK_COMPLETE,
-                    LIST_CREATE,
-                    LIST_ADD,
-                    LIST_REMOVE_ITEM,
-                    LIST_DELETE,
-                    LIST_CHECK,
-                    EMAIL_SEND,
-                    EMAIL_REPLY,
-                    EMAIL_FORWARD,
-                    EMAIL_MANAGE,
-                    MEMORY_FORGET -> true;
-            default -> false;
-        };
+        return intent.writes() && intent != Intent.UNDO && intent != Intent.MEMORY_STORE;
     }
 
     /** A question about what is there, not a request to add: "do I have…?", "is there…?", "יש לי…?", "האם…". */
