@@ -27,16 +27,18 @@ public final class NotCommands {
 
     private static final Pattern QUESTION = Pattern.compile(
             "^(?:so\\s+|hmm,?\\s+|um,?\\s+)?(?:should i|shall i|do you think i should|would it be ok to|is it ok(?:ay)? to|is it a good idea to"
-                    + "|can i|could i|what happens if|what if i|why did you|why would you|did you|have you|how come you)\\s+"
+                    + "|what happens if|what if i|why did you|why would you|did you|have you|how come you)\\s+"
                     + "(?:\\w+\\s+){0,2}?" + EN_CHANGE + "\\b"
-                    + "|^(?:למה|מדוע|איך זה ש|האם כדאי ל?|כדאי ל|מה יקרה אם|מה אם|אפשר ש)\\s*(?:\\S+\\s+){0,2}?"
+                    + "|^(?:למה|מדוע|איך זה ש|האם כדאי ל?|כדאי ל|מה יקרה אם|מה אם)\\s*(?:\\S+\\s+){0,2}?"
                     + "(?:מחקת|ביטלת|העברת|שלחת|שינית|הזזת|מחקת|הוספת|ל?מחוק|ל?בטל|ל?העביר|ל?שלוח|ל?שנות|אמחק|אבטל|אעביר|אשלח|אשנה)",
             FLAGS);
 
     private static final Pattern PAST = Pattern.compile(
-            "^(?:oops,?\\s+|ugh,?\\s+|oh no,?\\s+)?i\\s+(?:accidentally\\s+|just\\s+|already\\s+|mistakenly\\s+)?"
+            "^(?!.*\\b(?:remove|delete|take|cancel|clear|drop|update|change|move)\\s+(?:it|that|them|this)\\b)"
+                    + "(?!.*(?:תמחק|תמחקי|תוריד|תורידי|תבטל|תבטלי|תעדכן|תעדכני|תעביר|תעבירי))"
+                    + "(?:(?:oops,?\\s+|ugh,?\\s+|oh no,?\\s+)?i\\s+(?:accidentally\\s+|just\\s+|already\\s+|mistakenly\\s+)?"
                     + "(?:deleted|removed|cancell?ed|erased|cleared|sent|moved|archived|lost)\\b"
-                    + "|^(?:אופס,?\\s+)?(?:מחקתי|ביטלתי|שלחתי|העברתי|הזזתי|איבדתי)\\b",
+                    + "|(?:אופס,?\\s+)?(?:מחקתי|ביטלתי|שלחתי|העברתי|הזזתי|איבדתי)\\b)",
             FLAGS);
 
     private NotCommands() {}
