@@ -577,10 +577,16 @@ public final class Memo {
     public Reply converse(Runner runner, Request request, Optional<RunResult> waiting) {
         if (waiting.isPresent() && waiting.get().status() == RunStatus.WAITING) {
             String runId = waiting.get().runId();
-            boolean question = waiting.get().interrupts().values().stream()
-                    .anyMatch(p -> p.path("type").asText().equals("clarify"));
-            if (question) {
+            Optional<JsonNode> question = waiting.get().interrupts().values().stream()
+                    .filter(p -> p.path("type").asText().equals("clarify"))
+                    .findFirst();
+            if (question.isPresent() && answers(question.get(), request.message())) {
                 return answer(runner, runId, request.user(), request.message());
+            }
+            if (question.isPresent()) {
+                // "which one?" answered with a request that names none of them ("what do I have
+                // tomorrow?"): a new message; the question stays where it was.
+                return ask(runner, request);
             }
             if (YES.matcher(request.message()).matches()) {
                 return approve(runner, runId, request.user(), List.of());
@@ -591,6 +597,51 @@ public final class Memo {
         }
         return ask(runner, request);
     }
+
+    private static final Pattern ORDINAL = Pattern.compile(
+            "(?iU)^(?:the\\s+)?(?:first|second|third|fourth|last|both|all|none|neither)(?:\\s+one)?[.!]*$"
+                    + "|^(?:ה)?(?:ראשון|ראשונה|שני|שנייה|שלישי|שלישית|רביעי|אחרון|אחרונה)[.!]*$|^(?:שניהם|כולם|אף אחד)[.!]*$");
+
+    /**
+     * Whether {@code line} answers the question {@code asked}: any line answers a question without
+     * options ("what should I remind you of?"); one with options is answered by a number, an ordinal,
+     * or words one of the options has.
+     */
+    static boolean answers(JsonNode asked, String line) {
+        JsonNode options = asked.path("options");
+        String said = line.strip();
+        if (!options.isArray()
+                || options.isEmpty()
+                || said.matches("\\d{1,2}")
+                || ORDINAL.matcher(said).matches()) {
+            return true;
+        }
+        java.util.Set<String> words = words(said);
+        for (JsonNode option : options) {
+            for (String word : words(option.asText().replaceFirst("^\\s*\\d{1,2}\\.\\s*", ""))) {
+                if (words.contains(word)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The words of {@code text} that tell things apart: lower case, two letters or more, Hebrew without ה/ו/ל/ב/ש in front. */
+    private static java.util.Set<String> words(String text) {
+        java.util.Set<String> words = new java.util.HashSet<>();
+        for (String word : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            String bare = word.length() > 3 ? word.replaceFirst("^[הולבשמ]{1,2}(?=\\p{IsHebrew}{2})", "") : word;
+            if (bare.length() >= 2 && !STOP.contains(bare)) {
+                words.add(bare);
+            }
+        }
+        return words;
+    }
+
+    private static final java.util.Set<String> STOP = java.util.Set.of(
+            "the", "to", "a", "an", "my", "of", "on", "at", "in", "and", "is", "it", "what", "do", "have", "את", "של",
+            "על", "יש", "לי", "מה", "זה");
 
     /**
      * A notification as its user reads it: a calendar conflict as it was told them; a reminder that fell

@@ -157,6 +157,34 @@ final class FollowUpTest {
     }
 
     @Test
+    void aRequestThatNamesNoneOfAQuestionsOptionsIsANewMessage_andTheQuestionWaits() {
+        ask("dana", "remind me tomorrow at 9 to call Dana about the contract");
+        ask("dana", "remind me tomorrow at 10 to call Dana about the invoice");
+        Memo.Reply which = memo.converse(
+                runner,
+                new Memo.Request("dana", "delete the reminder to call Dana", Optional.of(ZONE), PlanMode.AUTO),
+                memo.waiting(runner, "dana"));
+        assertThat(which.run().status()).isEqualTo(RunStatus.WAITING);
+
+        Memo.Reply other = memo.converse(
+                runner,
+                new Memo.Request("dana", "what do I have tomorrow?", Optional.of(ZONE), PlanMode.AUTO),
+                memo.waiting(runner, "dana"));
+        assertThat(other.run().runId()).isNotEqualTo(which.run().runId());
+        assertThat(memo.data().tasks().all("dana")).hasSize(2);
+
+        // Words of an option answer it, as a number does.
+        Memo.Reply answered = memo.converse(
+                runner,
+                new Memo.Request("dana", "the invoice one", Optional.of(ZONE), PlanMode.AUTO),
+                Optional.of(runner.result(which.run().runId())));
+        assertThat(answered.run().runId()).isEqualTo(which.run().runId());
+        assertThat(memo.data().tasks().all("dana"))
+                .extracting(Task::text)
+                .containsExactly("call Dana about the contract");
+    }
+
+    @Test
     void anEmptyAnswerSaysWhatWasAskedFor() {
         assertThat(ask("dana", "what are my reminders?").text()).isEqualTo("You have no reminders.");
         assertThat(ask("dana", "what do I have to do tomorrow?").text()).isEqualTo("You have no open tasks then.");

@@ -86,6 +86,11 @@ final class MemoTest {
         ask("yael", "תעיר אותי מחר ב-7");
         ask("yael", "אל תעיר אותי מחר ב-7");
         assertThat(memo.data().tasks().all("yael")).isEmpty();
+
+        // Nothing due then: said so, and no other reminder is offered in its place.
+        Memo.Reply none = ask("dana", "don't wake me up tomorrow at 7");
+        assertThat(none.text()).isEqualTo("You have no alarm or reminder due then.");
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
     }
 
     @Test

@@ -90,8 +90,8 @@ final class DatabaseListResolver implements Resolver {
         if (name.isBlank()) {
             throw new dev.weft.core.NotFoundException(Texts.of(
                     language,
-                    "I'm not sure which list you mean. Say its name, e.g. \"clear the shopping list\".",
-                    "לא ברור לי איזו רשימה. אפשר לומר את השם שלה, למשל \"תנקה את רשימת הקניות\"."));
+                    "I'm not sure which list you mean. Say its name, e.g. \"clear the shopping list\"",
+                    "לא ברור לי איזו רשימה. אפשר לומר את השם שלה, למשל \"תנקה את רשימת הקניות\""));
         }
         Object picked = pick(
                 found,

@@ -150,8 +150,15 @@ final class DatabaseTaskResolver implements Resolver {
         if (named.isEmpty() && !step.action().equals("update_task") && c.hasNonNull("dueDate")) {
             // "cancel my alarm tomorrow at 6": of those, the ones due then (that minute, or that day).
             List<Task> then = dueThen(found, c.get("dueDate").asText(), resolvers.zone(context));
-            if (!then.isEmpty()) {
+            if (!then.isEmpty() || (query.isBlank() && reminders)) {
+                // "don't wake me up at 7" with nothing due at 7 finds nothing, not every other reminder.
                 found = then;
+                if (then.isEmpty()) {
+                    throw new dev.weft.core.NotFoundException(Texts.of(
+                            language(context),
+                            "You have no alarm or reminder due then",
+                            "אין לך שעון מעורר או תזכורת בזמן הזה"));
+                }
             }
         }
         Object picked = pick(

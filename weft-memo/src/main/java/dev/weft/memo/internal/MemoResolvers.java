@@ -101,9 +101,9 @@ public final class MemoResolvers {
             throw new NotFoundException(Texts.of(
                     language,
                     "I'm not sure what \"" + words.strip()
-                            + "\" is here. Say its name, e.g. \"move the dentist to 10\".",
+                            + "\" is here. Say its name, e.g. \"move the dentist to 10\"",
                     "לא ברור לי למה הכוונה ב\"" + words.strip()
-                            + "\". אפשר לומר את השם, למשל \"תעביר את רופא השיניים ל-10\"."));
+                            + "\". אפשר לומר את השם, למשל \"תעביר את רופא השיניים ל-10\""));
         }
     }
 
