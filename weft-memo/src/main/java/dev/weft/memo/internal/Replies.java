@@ -119,6 +119,11 @@ public final class Replies {
                 };
             case "device" ->
                 new String[] {"I can't change your device's settings.", "אני לא יכול לשנות הגדרות במכשיר."};
+            case "payments" ->
+                new String[] {
+                    "I can't make payments or see your bank account, but I can remind you to pay.",
+                    "אני לא יכול לשלם או לראות את חשבון הבנק שלך, אבל אני יכול להזכיר לך לשלם."
+                };
             default -> new String[] {"I can't help with that.", "בזה אני לא יכול לעזור."};
         };
         return Texts.of(

@@ -12,6 +12,13 @@ import dev.weft.memo.internal.understanding.Intent;
 public final class ChatRequests {
     private ChatRequests() {}
 
+    /** Paying, transferring and bank accounts: "pay my electricity bill", "תעביר 200 שקל לעומר בביט". */
+    private static final java.util.regex.Pattern MONEY = java.util.regex.Pattern.compile(
+            "\\b(?:pay|paying|payment|transfer|wire|venmo|paypal|bank account|balance|bills?|dollars|shekels|nis|\\$\\d+)\\b"
+                    + "|(?:^|\\s)(?:תשלם|תשלמי|לשלם|שלם|תעביר\\s+\\d+|העברה|בביט|בפייבוקס|שקל|שקלים|ש\"ח|בחשבון הבנק|חשבון החשמל|חשבון המים"
+                    + "|כמה כסף|יתרה)(?=\\s|$|[?.,!])",
+            Words.FLAGS);
+
     static Reading read(Intent intent, Request r) {
         ObjectNode c = Json.object();
         c.put("message", r.text());
@@ -24,7 +31,10 @@ public final class ChatRequests {
         }
         NotCommands.kind(r.text()).ifPresent(kind -> c.put("notACommand", kind));
         if (intent.outOfScope()) {
-            c.put("outOfScope", intent.label().substring("oos.".length()));
+            // Money has no topic of its own in the classifier; it is told by its words.
+            c.put(
+                    "outOfScope",
+                    MONEY.matcher(r.text()).find() ? "payments" : intent.label().substring("oos.".length()));
         }
         return Reading.of("general", "respond", c);
     }
