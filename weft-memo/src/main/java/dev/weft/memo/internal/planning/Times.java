@@ -57,6 +57,8 @@ public final class Times {
     private static final Pattern RELATIVE =
             Pattern.compile("^(?:in|within|after)\\b|^(?:בעוד|עוד|תוך|אחרי)(?:\\s|$)", FLAGS);
 
+    private static final Pattern SPACES = Pattern.compile("\\s{2,}");
+
     private Times() {}
 
     /**
@@ -192,7 +194,7 @@ public final class Times {
             int end = Math.max(start, Math.min(span.end(), out.length()));
             out.replace(start, end, " ");
         }
-        return out.toString().replaceAll("\\s{2,}", " ").trim();
+        return SPACES.matcher(out).replaceAll(" ").trim();
     }
 
     /** A clock hour said alone: "at 3", "ב-3", "3:30" — no am/pm, no part of the day, no leading zero. */

@@ -28,12 +28,18 @@ final class Words {
         return m.group(english) != null ? m.group(english) : m.group(hebrew);
     }
 
+    // Compiled once: trim runs many times for every message.
+    private static final Pattern TRAIL_EN = Pattern.compile("(?iU)\\s+(?:at|on|in|by|for|from|to)\\s*$");
+    private static final Pattern TRAIL_HE = Pattern.compile("(?U)\\s+(?:ב|ב-|מ|עד|ל|ל-)\\s*$");
+    private static final Pattern SPACES = Pattern.compile("\\s{2,}");
+    private static final Pattern MARKS = Pattern.compile("^[\\s,.:;!\\-\"']+|[\\s,.:;!?\\-\"']+$");
+
     /** What is left of a text once its request words are gone, without dangling prepositions and marks. */
     static String trim(String text) {
-        return text.replaceAll("(?iU)\\s+(?:at|on|in|by|for|from|to)\\s*$", "")
-                .replaceAll("(?U)\\s+(?:ב|ב-|מ|עד|ל|ל-)\\s*$", "")
-                .replaceAll("\\s{2,}", " ")
-                .replaceAll("^[\\s,.:;!\\-\"']+|[\\s,.:;!?\\-\"']+$", "");
+        String trimmed = TRAIL_EN.matcher(text).replaceAll("");
+        trimmed = TRAIL_HE.matcher(trimmed).replaceAll("");
+        trimmed = SPACES.matcher(trimmed).replaceAll(" ");
+        return MARKS.matcher(trimmed).replaceAll("");
     }
 
     /** Items said in a row: "milk, eggs and bread", "חלב, ביצים ולחם". */

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 public final class Utterances {
     private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.UNICODE_CHARACTER_CLASS;
 
+    private static final Pattern QUOTES = Pattern.compile("['’׳\"״]");
     private static final Pattern LEAD = Pattern.compile(
             "^(?:(?:hey|hi|yo|ok(?:ay)?|so|um+|uh+|er+m?|hmm+|well|olly|alexa|siri|google|assistant|memo|please|"
                     + "excuse me|quick question|היי|הי|אממ+|אה+|אוקיי|אוקי|טוב|נו|ממו|בבקשה)(?:\\s*[,.!:-]\\s*|\\s+))+",
@@ -86,7 +87,7 @@ public final class Utterances {
                 tokens.add("EMAIL");
                 at++;
             } else if (words.find(at) && words.start() == at) {
-                String word = words.group().replaceAll("['’׳\"״]", "");
+                String word = QUOTES.matcher(words.group()).replaceAll("");
                 tokens.add(NUMBER.matcher(word).matches() ? "NUM" : word);
                 at = words.end();
             } else {
