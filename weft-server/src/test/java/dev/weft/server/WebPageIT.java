@@ -278,11 +278,18 @@ final class WebPageIT {
                         .path("approvedBy")
                         .asText())
                 .isEqualTo("dana");
-        browser.findElement(By.cssSelector("#steps li[data-node='refund'] summary"))
-                .click();
-        assertThat(browser.findElement(By.cssSelector("#steps li[data-node='refund']"))
-                        .getText())
-                .contains("\"approvedBy\": \"dana\"");
+        // The steps re-render as the run's last events arrive: open the step's output, again if a
+        // re-render closed it, until it shows who approved it.
+        until(b -> {
+            WebElement step = b.findElement(By.cssSelector("#steps li[data-node='refund']"));
+            if (step.getText().contains("\"approvedBy\": \"dana\"")) {
+                return true;
+            }
+            if (step.findElement(By.tagName("details")).getAttribute("open") == null) {
+                step.findElement(By.tagName("summary")).click();
+            }
+            return null;
+        });
         screenshotWholePage("run-approved");
     }
 
@@ -302,10 +309,13 @@ final class WebPageIT {
             return shown.equals(runId) ? null : shown;
         });
         until(b -> status().equals("COMPLETED"));
-        assertThat(browser.findElement(By.cssSelector("#steps li[data-node='approve']"))
-                        .getText())
-                .contains("pinned");
-        assertThat(node("refund").getAttribute("data-status")).isEqualTo("COMPLETED");
+        // Read through until: the steps may re-render between finding one and reading it.
+        until(b -> b.findElement(By.cssSelector("#steps li[data-node='approve']"))
+                        .getText()
+                        .contains("pinned")
+                ? true
+                : null);
+        until(b -> node("refund").getAttribute("data-status").equals("COMPLETED"));
 
         browser.get(fixture.base + "#/runs/" + runId);
         until(b -> runShown().equals(runId) && status().equals("COMPLETED"));

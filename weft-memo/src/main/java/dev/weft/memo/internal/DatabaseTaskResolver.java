@@ -231,12 +231,13 @@ final class DatabaseTaskResolver implements Resolver {
             }
             java.time.Instant at =
                     java.time.OffsetDateTime.parse(due).toInstant().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
-            return tasks.stream()
+            List<Task> thatMinute = tasks.stream()
                     .filter(t -> t.dueAt()
                             .map(d -> d.truncatedTo(java.time.temporal.ChronoUnit.MINUTES)
                                     .equals(at))
                             .orElse(false))
                     .toList();
+            return thatMinute;
         } catch (java.time.format.DateTimeParseException e) {
             return tasks;
         }

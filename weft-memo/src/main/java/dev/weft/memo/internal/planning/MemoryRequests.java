@@ -39,7 +39,8 @@ public final class MemoryRequests {
             "^(?:(?:just so you know|for the record|fyi|(?:please\\s+)?(?:remember|note|keep in mind|don'?t forget|write down"
                     + "|store the thought|store the idea|store|save|keep)(?:\\s+(?:the thought|the idea|this))?)(?:\\s+that)?\\b\\s*[:,]?\\s*"
                     + "|idea:\\s*|thought:\\s*|(?:quick thought|an idea) (?:about|for) [^:]+:\\s*)"
-                    + "|^(?:לידיעתך|רק שתדע|תזכור|תזכרי|שים לב|שימי לב|תשמור|תשמרי|שמור|שמרי|תרשום לך|אל תשכח|רעיון(?: ל[^:]+)?:|מחשבה:)"
+                    + "|^(?:לידיעתך|רק שתדע|תזכור|תזכרי|לזכור|שים לב|שימי לב|תשמור|תשמרי|שמור|שמרי|תרשום לך|תרשום לעצמך|תרשמי לעצמך"
+                    + "|רשום לעצמך|אל תשכח|רעיון(?: ל[^:]+)?:|מחשבה:)"
                     + "(?:\\s+(?:לי|לך))?\\s*(?:ש)?\\s*,?\\s*",
             FLAGS);
 
@@ -161,6 +162,8 @@ public final class MemoryRequests {
     /** A thought as it is kept: without the words that introduce it. */
     static String thought(String text) {
         String kept = THOUGHT_LEAD.matcher(text).replaceFirst("");
+        // "תשמור לי רעיון: …": a lead after a lead.
+        kept = THOUGHT_LEAD.matcher(kept).replaceFirst("");
         kept = TRAILING_KEEP.matcher(kept).replaceFirst("");
         kept = Words.trim(kept);
         return kept.isEmpty() ? Words.trim(text) : kept;

@@ -81,14 +81,21 @@ public final class TaskRequests {
                     + "|^(?:please\\s+)?no (?:more\\s+)?(?:alarms?|reminders?|wake-?up(?:\\s+call)?)\\b(?:\\s+(?:for|about|to))?"
                     + "|^(?:בבקשה\\s+)?(?:אל|לא צריך|אין צורך|אין צורך ל|לא צריך ל)\\s*-?\\s*(?:תעיר|תעירי|להעיר)(?:\\s+אותי)?"
                     + "|^(?:בבקשה\\s+)?(?:אל|לא צריך|אין צורך)\\s*-?\\s*(?:תזכיר|תזכירי|להזכיר)(?:\\s+לי)?(?:\\s+(?:על|ש|ל))?"
-                    + "|^(?:בלי|אין|לא צריך)\\s+(?:שעון(?:\\s+מעורר)?|השכמה|תזכורת|אלרם)(?=\\s|$)",
+                    + "|^(?:בלי|אין|לא צריך|אין צורך|אין לי צורך|לא צריך לי)\\s*(?:ב|ל)?-?\\s*(?:ה)?(?:שעון(?:\\s+(?:ה)?מעורר)?|השכמה|תזכורת|אלרם)(?=\\s|$)"
+                    + "|^(?:no need for|i don'?t need|we don'?t need|i won'?t need)\\s+(?:an?\\s+|the\\s+|my\\s+)?(?:alarm|reminder|wake-?up(?:\\s+call)?)\\b"
+                    + "(?:\\s+(?:for|about|to))?",
             FLAGS);
 
     /** What names an alarm rather than what it is for: "turn off", "the", "alarm", "השעון המעורר", "של". */
     private static final Pattern ALARM_WORDS = Pattern.compile(
-            "\\b(?:turn off|switch off|shut off|disable|kill|cancel|delete|remove|stop|the|my|alarms?|wake-?up|am|pm|for|at)\\b"
-                    + "|(?:^|\\s)(?:תכבה|תכבי|כבה|תבטל|תבטלי|בטל|תמחק|תמחקי|מחק|את|ה?שעון|ה?מעורר|ה?שעונים|ה?השכמה|השכמה|של|ה?אלרם)(?=\\s|$)",
+            "\\b(?:turn off|switch off|shut off|disable|kill|cancel|delete|remove|stop|move|change|push|set|reset|the|my"
+                    + "|alarms?|wake-?up|am|pm|for|at|to)\\b"
+                    + "|(?:^|\\s)(?:תכבה|תכבי|כבה|תבטל|תבטלי|בטל|תמחק|תמחקי|מחק|תזיז|תזיזי|הזז|תשנה|תשני|שנה|תעביר|תעבירי|תדחה|תדחי"
+                    + "|את|ה?שעון|ה?מעורר|ה?שעונים|ה?השכמה|השכמה|של|ה?אלרם)(?=\\s|$)",
             FLAGS);
+
+    private static final Pattern PART_OF_DAY =
+            Pattern.compile("\\b(?:morning|afternoon|evening|night|tonight)\\b|בוקר|ערב|לילה|צהריים|אחה\"צ", FLAGS);
 
     /** An alarm's hour said bare at the end: "the 7 alarm" read as words, "השעון של 7", "ההשכמה של 6:30". */
     private static final Pattern ALARM_HOUR =
@@ -161,7 +168,9 @@ public final class TaskRequests {
                 if (alarm) {
                     c.put("type", "reminder");
                     // An alarm's clock said alone is in the morning, as when it was set ("at 6" is 06:00).
-                    when.map(t -> Times.morning(t, r.now()))
+                    // A part of the day ("tomorrow morning's alarm") is no alarm's time: which one is asked.
+                    when.filter(t -> !PART_OF_DAY.matcher(t.text()).find())
+                            .map(t -> Times.morning(t, r.now()))
                             .flatMap(t -> Times.dueOf(t, r.now()))
                             .ifPresent(d -> c.put("dueDate", d));
                 }
@@ -192,7 +201,13 @@ public final class TaskRequests {
                             String.format(
                                     "%d:%02d", bare.get().hour(), bare.get().minute()));
                 }
-                c.put("query", taskText(rest, r.language()));
+                c.put(
+                        "query",
+                        alarm
+                                ? Words.trim(ALARM_WORDS
+                                        .matcher(taskText(rest, r.language()))
+                                        .replaceAll(" "))
+                                : taskText(rest, r.language()));
                 if (alarm) {
                     c.put("type", "reminder");
                 }
@@ -200,7 +215,10 @@ public final class TaskRequests {
                 if (snooze.find()) {
                     c.put("delayMinutes", Integer.parseInt(Words.either(snooze, "en", "he")));
                 } else {
-                    when.flatMap(t -> Times.dueOf(t, r.now())).ifPresent(d -> c.put("dueDate", d));
+                    // "move my alarm to 7:30" is in the morning, as an alarm set at 7:30 is.
+                    when.map(t -> alarm ? Times.morning(t, r.now()) : t)
+                            .flatMap(t -> Times.dueOf(t, r.now()))
+                            .ifPresent(d -> c.put("dueDate", d));
                 }
                 return Reading.of("database", "update_task", c);
             }
