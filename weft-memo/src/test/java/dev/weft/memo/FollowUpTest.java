@@ -151,6 +151,9 @@ final class FollowUpTest {
         ask("yael", "תדחה אותה בחצי שעה");
         assertThat(local(onlyTask("yael").dueAt().orElseThrow())).isEqualTo("2026-11-25T22:30");
 
+        ask("yael", "תקרא לזה לקנות פרחים לאמא");
+        assertThat(onlyTask("yael").text()).isEqualTo("לקנות פרחים לאמא");
+
         ask("yael", "תמחק את זה");
         assertThat(memo.data().tasks().all("yael")).isEmpty();
         assertThat(set.run().status()).isEqualTo(RunStatus.COMPLETED);

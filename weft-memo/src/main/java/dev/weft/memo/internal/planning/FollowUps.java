@@ -107,6 +107,8 @@ public final class FollowUps {
                     + "|בבוקר|בערב|בלילה|בצהריים|צהריים|אחה\"צ|אחר הצהריים|חצות|לפנות",
             FLAGS);
 
+    private static final Pattern NUMBER = Pattern.compile("(\\d{1,3})");
+
     private FollowUps() {}
 
     /** Whether a correction says a time and nothing else ("wait, what's on tomorrow?" asks something). */
@@ -130,11 +132,12 @@ public final class FollowUps {
         }
         Matcher rename = RENAME.matcher(text);
         if (rename.matches()) {
-            String name = Words.trim(
-                            Words.either(rename, "en", "en2").isEmpty()
-                                    ? Words.either(rename, "he", "he2")
-                                    : Words.either(rename, "en", "en2"))
-                    .replaceAll("^[\"'“”]+|[\"'“”.!]+$", "");
+            String said = java.util.stream.Stream.of("en", "en2", "he", "he2")
+                    .map(rename::group)
+                    .filter(java.util.Objects::nonNull)
+                    .findFirst()
+                    .orElse("");
+            String name = Words.trim(said).replaceAll("^[\"'“”]+|[\"'“”.!]+$", "");
             if (name.isEmpty()) {
                 return Optional.empty();
             }
@@ -253,7 +256,7 @@ public final class FollowUps {
             return Optional.of(Duration.ofMinutes(Math.round(amount * (hours ? 60 : 1))));
         }
         String he = m.group("he").replaceAll("\\s+", " ");
-        Matcher number = Pattern.compile("(\\d{1,3})").matcher(he);
+        Matcher number = NUMBER.matcher(he);
         if (number.find()) {
             long n = Long.parseLong(number.group(1));
             return Optional.of(he.contains("שעות") ? Duration.ofHours(n) : Duration.ofMinutes(n));
