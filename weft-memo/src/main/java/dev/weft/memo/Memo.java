@@ -225,7 +225,9 @@ public final class Memo {
         }
         ZonedDateTime at = now.atZone(user.zone());
         Planner.Context planning = new Planner.Context(language, at);
-        planning = referent(runner, user.id(), now).map(planning::about).orElse(planning);
+        if (dev.weft.memo.internal.planning.FollowUps.mayRefer(message)) {
+            planning = referent(runner, user.id(), now).map(planning::about).orElse(planning);
+        }
         Plan plan = plan(message, planning);
         ObjectNode input = Json.object();
         input.put("message", message);

@@ -109,7 +109,21 @@ public final class FollowUps {
 
     private static final Pattern NUMBER = Pattern.compile("(\\d{1,3})");
 
+    /** Words without which a message refers to nothing said before: a pronoun or a correction. */
+    private static final Pattern REFERS = Pattern.compile(
+            "\\b(?:it|that|this|them|actually|instead|no|nope|wait|rather|make)\\b"
+                    + "|זה|זאת|אותו|אותה|אותם|אותן|לזה|בעצם|במקום|רגע|לא,",
+            FLAGS);
+
     private FollowUps() {}
+
+    /**
+     * Whether {@code message} may be a follow-up at all, so that what it would refer to is looked up
+     * only then (it costs reading the user's last runs).
+     */
+    public static boolean mayRefer(String message) {
+        return REFERS.matcher(message).find();
+    }
 
     /** Whether a correction says a time and nothing else ("wait, what's on tomorrow?" asks something). */
     private static boolean onlyATime(Request r) {
