@@ -289,16 +289,12 @@ public final class Memo {
      * or found; empty when that request touched several, or none did.
      */
     private Optional<Planner.Referent> referent(Runner runner, String user, Instant now) {
-        List<Conversation.Message> recent = data.conversation().recent(user, 8);
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (int i = recent.size() - 1; i >= 0 && seen.size() < 3; i--) {
-            Conversation.Message said = recent.get(i);
-            if (said.role() != Conversation.Role.MEMO
-                    || said.runId().isEmpty()
-                    || said.at().isBefore(now.minus(FOLLOW_UP))
-                    || !seen.add(said.runId().get())) {
-                continue;
-            }
+        List<Conversation.Message> replies = runsSaid(user, 8).stream()
+                .filter(said ->
+                        said.role() == Conversation.Role.MEMO && !said.at().isBefore(now.minus(FOLLOW_UP)))
+                .limit(3)
+                .toList();
+        for (Conversation.Message said : replies) {
             Optional<dev.weft.core.Run> stored =
                     runner.store().findRun(said.runId().get());
             if (stored.isEmpty() || !PlanExecutor.isPlanRun(stored.get())) {
@@ -330,6 +326,23 @@ public final class Memo {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The lines of {@code user}'s last {@code last} that carry a run, newest first, one for each run (a
+     * question and its answer are one run).
+     */
+    private List<Conversation.Message> runsSaid(String user, int last) {
+        List<Conversation.Message> recent = data.conversation().recent(user, last);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<Conversation.Message> runs = new java.util.ArrayList<>();
+        for (int i = recent.size() - 1; i >= 0; i--) {
+            Optional<String> id = recent.get(i).runId();
+            if (id.isPresent() && seen.add(id.get())) {
+                runs.add(recent.get(i));
+            }
+        }
+        return runs;
     }
 
     private static Planner.Referent referentOf(String kind, JsonNode item) {
@@ -437,13 +450,8 @@ public final class Memo {
 
     /** The user's latest finished run with something done that can be undone, and not undone yet. */
     private Optional<RunResult> lastUndoable(Runner runner, String user) {
-        List<Conversation.Message> recent = data.conversation().recent(user, 40);
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (int i = recent.size() - 1; i >= 0; i--) {
-            Optional<String> id = recent.get(i).runId();
-            if (id.isEmpty() || !seen.add(id.get())) {
-                continue;
-            }
+        for (Conversation.Message said : runsSaid(user, 40)) {
+            Optional<String> id = said.runId();
             RunResult run = runner.result(id.get());
             if (!run.status().isFinished()
                     || isUndo(PlanParser.fromJson(run.run().input().path("plan")))) {
@@ -618,32 +626,10 @@ public final class Memo {
                 || ORDINAL.matcher(said).matches()) {
             return true;
         }
-        java.util.Set<String> words = words(said);
-        for (JsonNode option : options) {
-            for (String word : words(option.asText().replaceFirst("^\\s*\\d{1,2}\\.\\s*", ""))) {
-                if (words.contains(word)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        List<String> named = new java.util.ArrayList<>();
+        options.forEach(option -> named.add(option.asText().replaceFirst("^\\s*\\d{1,2}\\.\\s*", "")));
+        return !dev.weft.memo.internal.EntityLookup.best(said, named, o -> o).isEmpty();
     }
-
-    /** The words of {@code text} that tell things apart: lower case, two letters or more, Hebrew without ה/ו/ל/ב/ש in front. */
-    private static java.util.Set<String> words(String text) {
-        java.util.Set<String> words = new java.util.HashSet<>();
-        for (String word : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            String bare = word.length() > 3 ? word.replaceFirst("^[הולבשמ]{1,2}(?=\\p{IsHebrew}{2})", "") : word;
-            if (bare.length() >= 2 && !STOP.contains(bare)) {
-                words.add(bare);
-            }
-        }
-        return words;
-    }
-
-    private static final java.util.Set<String> STOP = java.util.Set.of(
-            "the", "to", "a", "an", "my", "of", "on", "at", "in", "and", "is", "it", "what", "do", "have", "את", "של",
-            "על", "יש", "לי", "מה", "זה");
 
     /**
      * A notification as its user reads it: a calendar conflict as it was told them; a reminder that fell
