@@ -95,7 +95,8 @@ final class FollowUpTest {
         assertThat(local(onlyTask("dana").dueAt().orElseThrow())).isEqualTo("2026-11-25T10:00");
         assertThat(moved.text()).contains("call the bank").contains("10:00");
 
-        ask("dana", "actually make it 11 instead");
+        // A typo in the correction's word is still a correction.
+        ask("dana", "actualy make it 11 instead");
         assertThat(local(onlyTask("dana").dueAt().orElseThrow())).isEqualTo("2026-11-25T11:00");
 
         ask("dana", "push it by an hour");

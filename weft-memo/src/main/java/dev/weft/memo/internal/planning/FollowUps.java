@@ -32,7 +32,7 @@ public final class FollowUps {
 
     /** "delete it", "cancel that one", "get rid of it", "תמחק את זה", "תבטלי אותה". */
     private static final Pattern DELETE = Pattern.compile(
-            "^(?:please\\s+|actually\\s+|no\\s+)?(?:delete|remove|cancel|scrap|drop|erase|get rid of|forget(?:\\s+about)?)\\s+"
+            "^(?:please\\s+|(?:ac?t?u?a?l+y|actaully)\\s+|no\\s+)?(?:delete|remove|cancel|scrap|drop|erase|get rid of|forget(?:\\s+about)?)\\s+"
                     + IT_EN + "(?:\\s+please)?[.!]*$"
                     + "|^(?:בבקשה\\s+|בעצם\\s+)?(?:תמחק|תמחקי|מחק|מחקי|תבטל|תבטלי|תוריד|תורידי|הורד|תשכח|תשכחי|תעיף|תעיפי)\\s+"
                     + IT_HE + "(?:\\s+בבקשה)?[.!]*$",
@@ -50,15 +50,16 @@ public final class FollowUps {
 
     /** "call it standup", "rename it to standup", "change its name to …", "תקרא לזה …", "תשנה את השם ל…". */
     private static final Pattern RENAME = Pattern.compile(
-            "^(?:please\\s+|actually\\s+)?(?:call|name|rename|retitle|title)\\s+" + IT_EN + "(?:\\s+to)?\\s+(?<en>.+)$"
-                    + "|^(?:please\\s+|actually\\s+)?change\\s+(?:its|the)\\s+(?:name|title)\\s+to\\s+(?<en2>.+)$"
+            "^(?:please\\s+|(?:ac?t?u?a?l+y|actaully)\\s+)?(?:call|name|rename|retitle|title)\\s+" + IT_EN
+                    + "(?:\\s+to)?\\s+(?<en>.+)$"
+                    + "|^(?:please\\s+|(?:ac?t?u?a?l+y|actaully)\\s+)?change\\s+(?:its|the)\\s+(?:name|title)\\s+to\\s+(?<en2>.+)$"
                     + "|^(?:בעצם\\s+)?(?:תקרא|תקראי|קרא|קראי)\\s+(?:לזה|לו|לה)\\s+(?<he>.+)$"
                     + "|^(?:בעצם\\s+)?(?:תשנה|תשני|שנה|שני)\\s+(?:את\\s+)?(?:השם|הכותרת)(?:\\s+(?:שלו|שלה))?\\s+ל-?\\s*(?<he2>.+)$",
             FLAGS);
 
     /** A change of time said of "it": "move it", "push that", "make it", "תעביר את זה", "תדחה אותה". */
     private static final Pattern MOVE_IT = Pattern.compile(
-            "^(?:please\\s+|actually\\s+|no\\s*,?\\s+|wait\\s*,?\\s+|oh\\s*,?\\s+|sorry\\s*,?\\s+|can you\\s+|could you\\s+)*"
+            "^(?:please\\s+|(?:ac?t?u?a?l+y|actaully)\\s+|no\\s*,?\\s+|wait\\s*,?\\s+|oh\\s*,?\\s+|sorry\\s*,?\\s+|can you\\s+|could you\\s+)*"
                     + "(?:move|push|pull|shift|bump|change|make|reschedule|postpone|delay|set|put|switch|bring)\\s+"
                     + IT_EN
                     + "|^(?:בבקשה\\s+|בעצם\\s+|לא\\s*,?\\s+|רגע\\s*,?\\s+|סליחה\\s*,?\\s+|אפשר\\s+)*"
@@ -69,7 +70,7 @@ public final class FollowUps {
 
     /** A correction that says only the new time: "actually 11", "make that 5pm", "no, at 6", "בעצם ב-11". */
     private static final Pattern CORRECTION = Pattern.compile(
-            "^(?:actually|no|nope|wait|sorry|oops|oh|rather|make\\s+that|change\\s+that\\s+to|scratch\\s+that)\\b"
+            "^(?:ac?t?u?a?l+y|actaully|no|nope|wait|sorry|oops|oh|rather|make\\s+that|change\\s+that\\s+to|scratch\\s+that)\\b"
                     + "|\\binstead\\b"
                     + "|^(?:בעצם|לא|רגע|סליחה|אופס|אה|עדיף)(?=\\s|,|$)|במקום(?:\\s+זה)?\\s*[.!]*$",
             FLAGS);
@@ -96,7 +97,7 @@ public final class FollowUps {
 
     /** What a correction may say besides its time: "actually", "no", "make that", "instead", "at", "to". */
     private static final Pattern FILLER = Pattern.compile(
-            "\\b(?:actually|no|nope|wait|sorry|oops|oh|rather|make|that|change|to|scratch|instead|please|at|for|it"
+            "\\b(?:ac?t?u?a?l+y|actaully|no|nope|wait|sorry|oops|oh|rather|make|that|change|to|scratch|instead|please|at|for|it"
                     + "|am|pm|a\\.m\\.|p\\.m\\.|o'?clock|let's|lets|say|better|then)\\b"
                     + "|(?:^|\\s)(?:בעצם|לא|רגע|סליחה|אופס|אה|עדיף|במקום|זה|בשעה|לשעה|אז|בבקשה)(?=\\s|$|[.,!?])|\\d",
             FLAGS);
@@ -111,7 +112,7 @@ public final class FollowUps {
 
     /** Words without which a message refers to nothing said before: a pronoun or a correction. */
     private static final Pattern REFERS = Pattern.compile(
-            "\\b(?:it|that|this|them|actually|instead|no|nope|wait|rather|make)\\b"
+            "\\b(?:it|that|this|them|ac?t?u?a?l+y|actaully|instead|no|nope|wait|rather|make)\\b"
                     + "|זה|זאת|אותו|אותה|אותם|אותן|לזה|בעצם|במקום|רגע|לא,",
             FLAGS);
 
