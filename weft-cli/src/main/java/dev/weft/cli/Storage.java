@@ -177,22 +177,37 @@ final class Storage {
 
     /** {@code WEFT_REDIS_TAKEBACK} (such as {@code 10s}, {@code 2m} or ISO-8601), else the default. */
     static Duration takeBack() {
-        String text = Env.get().get("WEFT_REDIS_TAKEBACK");
+        return duration("WEFT_REDIS_TAKEBACK", RedisSteps.DEFAULT_TAKE_BACK, false);
+    }
+
+    /**
+     * The duration the environment variable {@code name} gives ({@code 30d}, {@code 12h}, {@code 45m},
+     * {@code 10s} or ISO-8601), else {@code otherwise}; zero ({@code 0s}, or {@code off}) only where
+     * {@code zeroTurnsOff}.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for anything else
+     */
+    static Duration duration(String name, Duration otherwise, boolean zeroTurnsOff) {
+        String text = Env.get().get(name);
         if (text == null || text.isBlank()) {
-            return RedisSteps.DEFAULT_TAKE_BACK;
+            return otherwise;
         }
-        Duration takeBack;
+        if (zeroTurnsOff && text.strip().equalsIgnoreCase("off")) {
+            return Duration.ZERO;
+        }
+        Duration duration;
         try {
-            takeBack = RunsCommand.Prune.duration(text);
+            duration = RunsCommand.Prune.duration(text);
         } catch (WeftException e) {
-            takeBack = Duration.ZERO;
+            duration = Duration.ofSeconds(-1);
         }
-        if (takeBack.isZero() || takeBack.isNegative()) {
+        if (duration.isNegative() || (duration.isZero() && !zeroTurnsOff)) {
             throw new WeftException(
                     ErrorCode.E_BAD_INPUT,
-                    "WEFT_REDIS_TAKEBACK must be a positive duration such as 10s, 2m or PT30S; was '" + text + "'");
+                    name + " must be a " + (zeroTurnsOff ? "duration (0s or off: never)" : "positive duration")
+                            + " such as 10s, 2m or PT30S; was '" + text + "'");
         }
-        return takeBack;
+        return duration;
     }
 
     /**

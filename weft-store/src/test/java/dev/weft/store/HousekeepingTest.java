@@ -127,6 +127,32 @@ final class HousekeepingTest {
     }
 
     @Test
+    void onPostgresqlTooOnlyTheResultsOfFinishedRunsGo() {
+        try (RunStore postgres = Stores.open(EmbeddedPostgres.shared().freshUrl())) {
+            RunStore sqlite = store;
+            store = postgres;
+            try {
+                String finished = run(RunStatus.COMPLETED);
+                String waiting = run(RunStatus.WAITING);
+                keys(finished);
+                keys(waiting);
+
+                int deleted = Housekeeping.builder(postgres)
+                        .clock(new MovableClock(Instant.now().plus(Duration.ofDays(8))))
+                        .build()
+                        .runOnce()
+                        .get("idempotency");
+
+                assertThat(deleted).isEqualTo(2);
+                assertThat(gone(finished)).isTrue();
+                assertThat(kept(waiting)).isTrue();
+            } finally {
+                store = sqlite;
+            }
+        }
+    }
+
+    @Test
     void theResultsOfARunStillRunningOrWaitingStayWhateverTheirAge() {
         String running = run(RunStatus.RUNNING);
         String waiting = run(RunStatus.WAITING);
