@@ -29,7 +29,8 @@ import picocli.CommandLine.Command;
             MailflowCommand.class,
             McpCommand.class,
             ChannelsCommand.class,
-            WorkerCommand.class
+            WorkerCommand.class,
+            SecretsCommand.class
         })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec

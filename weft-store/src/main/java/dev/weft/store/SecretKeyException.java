@@ -10,7 +10,7 @@ import dev.weft.core.WeftException;
 public final class SecretKeyException extends WeftException {
     private static final long serialVersionUID = 1L;
 
-    SecretKeyException(String message) {
+    public SecretKeyException(String message) {
         super(ErrorCode.E_SECRET_KEY, message);
     }
 }

@@ -1,0 +1,13 @@
+package dev.weft.memo.data;
+
+import dev.weft.store.spi.SealedColumns;
+import java.util.List;
+
+/** Memo's sealed secrets: the passwords and tokens of users' mail accounts and calendar connections. */
+public final class MemoSealedColumns implements SealedColumns {
+    @Override
+    public List<SealedColumn> sealedColumns() {
+        return List.of(
+                new SealedColumn("memo_mail_accounts", "secret"), new SealedColumn("memo_caldav_accounts", "secret"));
+    }
+}
