@@ -22,6 +22,16 @@ public interface Assistant {
     String description();
 
     /**
+     * Whether a request that names no conversation may continue its user's one conversation (Memo:
+     * yes, a user is one person). An assistant that serves many people under one user (the concierge:
+     * a shop's customers under the shop's key) says no: such a request then gets a conversation of its
+     * own, so that nothing one person proved in a conversation is shared with the next.
+     */
+    default boolean continuesUnnamedConversations() {
+        return true;
+    }
+
+    /**
      * One turn of {@code message}'s conversation: when the conversation waits on a question the message
      * answers it, when it waits on an approval a "yes" / "no" (in the user's language) approves or
      * rejects it, and otherwise the message starts a new run.

@@ -1,5 +1,7 @@
 package dev.weft.bench;
 
+import java.util.Optional;
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.concierge.Concierge;
 import dev.weft.concierge.ConversationSuite;
 import dev.weft.core.Runner;
@@ -51,7 +53,7 @@ public final class ConciergeBenchmark {
             Path dir = temporary();
             List<ConversationSuite.Outcome> outcomes = new ArrayList<>();
             try (RunStore store = Stores.open("sqlite:" + dir.resolve("concierge.db"))) {
-                Concierge concierge = Concierge.open(store);
+                Concierge concierge = Concierge.open(store, Optional.empty(), ShopPolicy.demo());
                 Runner runner = Runner.builder().store(store).build();
                 for (ConversationSuite.Conversation conversation : corpus) {
                     outcomes.add(ConversationSuite.run(

@@ -153,6 +153,11 @@ public final class OfflineSpecialist implements Specialist {
                 } else {
                     boolean wasVerified =
                             input.state().path("customer").path("verified").asBoolean(false);
+                    Optional<String> refused =
+                            result.error().flatMap(error -> Replies.identityRefused(language, error));
+                    if (refused.isPresent()) {
+                        return new SpecialistOutput(refused.get(), List.of(), updates, List.of());
+                    }
                     String notFound = result.name().equals(ShopTools.FIND_BY_EMAIL)
                             ? Replies.notFoundByEmail(
                                     language, result.args().path("email").asText())

@@ -648,6 +648,25 @@ public final class Shop {
         });
     }
 
+    /** Who a conversation acts for, and how it came to ({@code email}, {@code code}, {@code token}, …). */
+    public record Identity(String customerId, String method) {}
+
+    /** Who {@code user}'s session {@code session} acts for, if anyone. */
+    public Optional<Identity> identity(String user, String session) {
+        return db.read("read a session's identity", c -> {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT customer_id, method FROM concierge_identities WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next()
+                            ? Optional.of(new Identity(row.getString(1), row.getString(2)))
+                            : Optional.<Identity>empty();
+                }
+            }
+        });
+    }
+
     /** The customer {@code user}'s session {@code session} verified, if it did. */
     public Optional<Customer> verifiedCustomer(String user, String session) {
         return db.read("read a session's identity", c -> {
@@ -666,6 +685,205 @@ public final class Shop {
         });
     }
 
+    /** The customer a storefront vouched for in a conversation, and how ({@code token} or {@code key}). */
+    public record Vouched(String email, String source) {
+        public Vouched {
+            Objects.requireNonNull(email, "email");
+            Objects.requireNonNull(source, "source");
+        }
+    }
+
+    /** What the storefront vouched for in {@code user}'s session {@code session}, if it ever did. */
+    public Optional<Vouched> vouched(String user, String session) {
+        return db.read("read a session's vouch", c -> {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT email, source FROM concierge_vouches WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next()
+                            ? Optional.of(new Vouched(row.getString(1), row.getString(2)))
+                            : Optional.<Vouched>empty();
+                }
+            }
+        });
+    }
+
+    /**
+     * Records that the storefront vouched for {@code email} in {@code user}'s session {@code session}, and
+     * that the session acts for that customer when the shop has one with that email.
+     *
+     * @return the customer, when the shop has one with that email
+     */
+    public Optional<Customer> vouch(String user, String session, String email, String source, Instant now) {
+        Optional<Customer> customer = customerByEmail(email);
+        db.write("record a session's vouch", c -> {
+            try (PreparedStatement delete =
+                    c.prepareStatement("DELETE FROM concierge_vouches WHERE user_id = ? AND session_id = ?")) {
+                delete.setString(1, user);
+                delete.setString(2, session);
+                delete.executeUpdate();
+            }
+            try (PreparedStatement insert =
+                    c.prepareStatement("INSERT INTO concierge_vouches (user_id, session_id, email, source, vouched_at)"
+                            + " VALUES (?, ?, ?, ?, ?)")) {
+                insert.setString(1, user);
+                insert.setString(2, session);
+                insert.setString(3, email.strip().toLowerCase(Locale.ROOT));
+                insert.setString(4, source);
+                insert.setLong(5, now.toEpochMilli());
+                insert.executeUpdate();
+            }
+            return null;
+        });
+        customer.ifPresent(found -> verify(user, session, found.id(), source, now));
+        return customer;
+    }
+
+    /** What became of a code said back: see {@link #checkCode}. */
+    public sealed interface CodeCheck {
+        /** The code is right: the conversation now acts for {@code customerId}; {@code text} asked for it. */
+        record Accepted(String customerId, Optional<String> text) implements CodeCheck {}
+
+        /** The code is not the one sent; {@code triesLeft} more may be made. */
+        record Wrong(int triesLeft) implements CodeCheck {}
+
+        /** The code waited for has expired: a new one must be asked for. */
+        record Expired() implements CodeCheck {}
+
+        /** Every try of the code waited for was used: a new one must be asked for. */
+        record Exhausted() implements CodeCheck {}
+
+        /** The conversation waits for no code. */
+        record NoneWaiting() implements CodeCheck {}
+    }
+
+    /**
+     * Keeps the code {@code user}'s session {@code session} now waits for (replacing any earlier one): its
+     * hash, for customer {@code customerId}, with {@code tries} tries until {@code expires}, asked for by
+     * run {@code runId}.
+     */
+    public void awaitCode(
+            String user,
+            String session,
+            String customerId,
+            String codeHash,
+            int tries,
+            Instant expires,
+            String runId,
+            Instant now) {
+        db.write("keep a one-time code", c -> {
+            try (PreparedStatement delete =
+                    c.prepareStatement("DELETE FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+                delete.setString(1, user);
+                delete.setString(2, session);
+                delete.executeUpdate();
+            }
+            try (PreparedStatement insert = c.prepareStatement(
+                    "INSERT INTO concierge_codes (user_id, session_id, customer_id, code_hash, tries_left, expires_at,"
+                            + " run_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)")) {
+                insert.setString(1, user);
+                insert.setString(2, session);
+                insert.setString(3, customerId);
+                insert.setString(4, codeHash);
+                insert.setInt(5, tries);
+                insert.setLong(6, expires.toEpochMilli());
+                insert.setString(7, runId);
+                insert.setLong(8, now.toEpochMilli());
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Keeps {@code text}, the message of run {@code runId}, as what the code that run asked for is for. */
+    public void codeAskedBy(String user, String session, String runId, String text) {
+        db.write("keep what a code is for", c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE concierge_codes SET text = ? WHERE user_id = ?"
+                    + " AND session_id = ? AND run_id = ? AND text IS NULL")) {
+                update.setString(1, text);
+                update.setString(2, user);
+                update.setString(3, session);
+                update.setString(4, runId);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Whether {@code user}'s session {@code session} waits for a code (one that expired or was used up included). */
+    public boolean awaitsCode(String user, String session) {
+        return db.read("read a session's code", c -> {
+            try (PreparedStatement select =
+                    c.prepareStatement("SELECT 1 FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+    }
+
+    /**
+     * Checks a code said back in {@code user}'s session {@code session} (by its hash) in one transaction: a
+     * right one, in time and with tries left, verifies the session for the code's customer and is used
+     * up; a wrong one uses a try.
+     */
+    public CodeCheck checkCode(String user, String session, String codeHash, Instant now) {
+        return db.write("check a one-time code", c -> {
+            String customerId;
+            String hash;
+            int triesLeft;
+            long expires;
+            String text;
+            try (PreparedStatement select = c.prepareStatement("SELECT customer_id, code_hash, tries_left, expires_at,"
+                    + " text FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return new CodeCheck.NoneWaiting();
+                    }
+                    customerId = row.getString(1);
+                    hash = row.getString(2);
+                    triesLeft = row.getInt(3);
+                    expires = row.getLong(4);
+                    text = row.getString(5);
+                }
+            }
+            if (expires <= now.toEpochMilli()) {
+                deleteCode(c, user, session);
+                return new CodeCheck.Expired();
+            }
+            if (triesLeft <= 0) {
+                return new CodeCheck.Exhausted();
+            }
+            if (java.security.MessageDigest.isEqual(
+                    hash.getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                    codeHash.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+                deleteCode(c, user, session);
+                return new CodeCheck.Accepted(customerId, Optional.ofNullable(text));
+            }
+            try (PreparedStatement update = c.prepareStatement(
+                    "UPDATE concierge_codes SET tries_left = tries_left - 1 WHERE user_id = ? AND session_id = ?")) {
+                update.setString(1, user);
+                update.setString(2, session);
+                update.executeUpdate();
+            }
+            return new CodeCheck.Wrong(triesLeft - 1);
+        });
+    }
+
+    private static void deleteCode(Connection c, String user, String session) throws SQLException {
+        try (PreparedStatement delete =
+                c.prepareStatement("DELETE FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+            delete.setString(1, user);
+            delete.setString(2, session);
+            delete.executeUpdate();
+        }
+    }
+
     /** The positions of {@code order}'s items already returned or exchanged. */
     public List<Integer> settledItems(String orderId) {
         return db.read("read what was returned of " + orderId, c -> settled(c, orderId));
@@ -681,6 +899,8 @@ public final class Shop {
         Objects.requireNonNull(data, "data");
         db.write("load the demo shop", c -> {
             for (String table : List.of(
+                    "concierge_codes",
+                    "concierge_vouches",
                     "concierge_memory",
                     "concierge_messages",
                     "concierge_sessions",
