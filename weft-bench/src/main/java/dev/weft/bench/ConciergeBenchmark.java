@@ -1,9 +1,8 @@
 package dev.weft.bench;
 
-import java.util.Optional;
-import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.concierge.Concierge;
 import dev.weft.concierge.ConversationSuite;
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.Stores;
@@ -16,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code weft-bench concierge [--runs N]}: the offline concierge (rules, no model) on SQLite, through its

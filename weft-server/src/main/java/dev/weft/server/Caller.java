@@ -1,16 +1,37 @@
 package dev.weft.server;
 
+import dev.weft.assistant.Vouch;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Run;
 import dev.weft.core.WeftException;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Objects;
+import java.util.Optional;
 
-/** Who a request acts for: the user of its API key, and whether that key is an admin's. */
-record Caller(String user, boolean admin, String keyId) {
+/**
+ * Who a request acts for: the user of its API key, whether that key is an admin's, and the shop customer
+ * the key was made for, if any (then the assistants act for that customer only).
+ */
+record Caller(String user, boolean admin, String keyId, Optional<String> customer) {
     Caller {
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(keyId, "keyId");
+        Objects.requireNonNull(customer, "customer");
+    }
+
+    Caller(String user, boolean admin, String keyId) {
+        this(user, admin, keyId, Optional.empty());
+    }
+
+    /**
+     * The routes a key made for one customer reaches: talking to an assistant, nothing else (not the
+     * runs, conversations or data of the key's user, which are every customer's).
+     */
+    static boolean customerMayReach(String path) {
+        return path.equals("/v1/models")
+                || path.equals("/v1/chat/completions")
+                || (path.startsWith("/api/assistants/") && path.endsWith("/messages"));
     }
 
     /** The caller the authentication filter found for {@code req}. */
@@ -23,5 +44,28 @@ record Caller(String user, boolean admin, String keyId) {
     /** Whether this caller may see {@code run}: their own, or any for an admin. */
     boolean sees(Run run) {
         return admin || run.user().map(user::equals).orElse(false);
+    }
+
+    /**
+     * Who the caller vouches the person speaking is: the customer its key was made for, or the token of
+     * the {@code X-Weft-Customer} header (checked by the assistant, which knows the shop's key). Every
+     * route that talks to an assistant passes it on with the message.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a customer token sent with a key made for one customer
+     */
+    Optional<Vouch> vouch(ServerRequest req) {
+        Optional<String> token = req.headers()
+                .first(HeaderNames.create("X-Weft-Customer"))
+                .map(String::strip)
+                .filter(t -> !t.isEmpty());
+        if (customer().isPresent()) {
+            if (token.isPresent()) {
+                throw new WeftException(
+                        ErrorCode.E_BAD_INPUT,
+                        "this key was made for one customer; it takes no X-Weft-Customer header");
+            }
+            return Optional.of(new Vouch.BoundKey(customer().get()));
+        }
+        return token.map(Vouch.SignedToken::new);
     }
 }
