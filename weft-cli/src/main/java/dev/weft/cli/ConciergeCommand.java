@@ -67,11 +67,20 @@ final class ConciergeCommand implements Runnable {
                         + " [{\"id\", \"options\", \"price\", \"stock\"}]}]}."
             })
     static final class Seed extends ConciergeSubcommand {
+        @Option(
+                names = "--owner",
+                paramLabel = "USER",
+                description = "Loads the demo shop as USER's own (the user of the shop's keys): only USER's"
+                        + " shop and conversations are replaced, and no other user sees it. Default: the default"
+                        + " shop, which every user who owns none sees; loading it replaces everything.")
+        String owner;
+
         @Override
         int call(RunStore store, PrintWriter out) {
             Shop shop = concierge(store).shop();
-            DemoShop.load(shop, Instant.now());
-            ObjectNode loaded = DemoShop.toJson(shop);
+            String whose = owner == null ? Shop.DEFAULT_OWNER : owner;
+            DemoShop.load(shop, whose, Instant.now());
+            ObjectNode loaded = DemoShop.toJson(shop, whose);
             if (json) {
                 out.println(Json.write(loaded));
                 return ExitCodes.OK;
@@ -181,10 +190,13 @@ final class ConciergeCommand implements Runnable {
                         + " return, exchange, refund and ticket."
             })
     static final class ShopState extends ConciergeSubcommand {
+        @Option(names = "--owner", paramLabel = "USER", description = "USER's shop (default: the default shop).")
+        String owner;
+
         @Override
         int call(RunStore store, PrintWriter out) {
             Shop shop = concierge(store).shop();
-            ObjectNode state = DemoShop.toJson(shop);
+            ObjectNode state = DemoShop.toJson(shop, owner == null ? Shop.DEFAULT_OWNER : owner);
             ObjectNode changes = shop.snapshot();
             for (String list : List.of("returns", "exchanges", "refunds", "tickets")) {
                 state.set(list, changes.get(list));

@@ -112,7 +112,7 @@ public final class Concierge {
             }
             this.specialists = byGoal;
         } else {
-            this.planner = builder.planner.orElseGet(() -> new OfflinePlanner(shop::products));
+            this.planner = builder.planner.orElseGet(() -> new OfflinePlanner(shop::allProducts));
             Map<Goal, Specialist> byGoal = new EnumMap<>(Goal.class);
             Specialist offline = new OfflineSpecialist();
             for (Goal goal : Goal.values()) {

@@ -10,6 +10,10 @@ import dev.weft.concierge.shop.DemoShop;
 import dev.weft.concierge.shop.OrderStatus;
 import dev.weft.concierge.shop.Shop;
 import dev.weft.core.Json;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -162,5 +166,39 @@ final class CustomerVouchingOverHttpTest {
         assertThat(runs.status()).isEqualTo(403);
         assertThat(runs.code()).isEqualTo("E_FORBIDDEN");
         assertThat(withToken.status()).isEqualTo(400);
+    }
+
+    @Test
+    void overMcpKnowingAnotherCustomersEmailChangesNothingAndChatsDoNotShareAConversation() {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(
+                        fixture.base.toString())
+                .endpoint("/mcp")
+                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + fixture.dana))
+                .build();
+        try (McpSyncClient client = McpClient.sync(transport)
+                .requestTimeout(Duration.ofSeconds(30))
+                .build()) {
+            client.initialize();
+            McpSchema.CallToolResult asked = client.callTool(McpSchema.CallToolRequest.builder("concierge_chat")
+                    .arguments(Map.of("message", "cancel W1002, my email is " + MASON))
+                    .build());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> first = (Map<String, Object>) asked.structuredContent();
+            String session = (String) first.get("session");
+            McpSchema.CallToolResult yes = client.callTool(McpSchema.CallToolRequest.builder("concierge_chat")
+                    .arguments(Map.of("message", "yes", "session", session))
+                    .build());
+            McpSchema.CallToolResult unnamed = client.callTool(McpSchema.CallToolRequest.builder("concierge_chat")
+                    .arguments(Map.of("message", "yes"))
+                    .build());
+
+            assertThat(asked.isError()).isFalse();
+            assertThat((String) first.get("status")).isEqualTo("COMPLETED");
+            assertThat(yes.isError()).isFalse();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> other = (Map<String, Object>) unnamed.structuredContent();
+            assertThat(other.get("session")).isNotEqualTo(session);
+        }
+        assertThat(w1002()).isEqualTo(OrderStatus.PENDING);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
+import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.AppDatabase;
 import java.sql.Connection;
@@ -105,13 +106,48 @@ public final class Shop {
 
     // ---------------------------------------------------------------- the catalog
 
-    /** Every product, with its variants, in catalog order. */
+    /** The owner of the shop every user who owns none of their own sees (what {@code seed} loads by default). */
+    public static final String DEFAULT_OWNER = "";
+
+    /** Every product of the default shop, with its variants, in catalog order. */
     public List<Product> products() {
-        return db.read("read the catalog", Shop::products);
+        return products(DEFAULT_OWNER);
+    }
+
+    /** Every product of {@code owner}'s shop, with its variants, in catalog order. */
+    public List<Product> products(String owner) {
+        return db.read("read the catalog of '" + owner + "'", c -> products(c, Optional.of(owner)));
+    }
+
+    /** Every product of every shop (to tell a product's name when reading a message; never to act). */
+    public List<Product> allProducts() {
+        return db.read("read every catalog", c -> products(c, Optional.empty()));
     }
 
     public Optional<Product> product(String id) {
         return products().stream().filter(p -> p.id().equals(id)).findFirst();
+    }
+
+    /** Product {@code id} of {@code owner}'s shop. */
+    public Optional<Product> product(String owner, String id) {
+        return products(owner).stream().filter(p -> p.id().equals(id)).findFirst();
+    }
+
+    /**
+     * Whose shop {@code user} talks for: their own when they own one (a shop loaded for them), else the
+     * default shop. A shop's key sees nothing of another's.
+     */
+    public String ownerOf(String user) {
+        return db.read("find the shop of " + user, c -> {
+            try (PreparedStatement select = c.prepareStatement("SELECT 1 FROM concierge_customers WHERE org = ?"
+                    + " UNION SELECT 1 FROM concierge_products WHERE org = ?")) {
+                select.setString(1, user);
+                select.setString(2, user);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? user : DEFAULT_OWNER;
+                }
+            }
+        });
     }
 
     /** The product that has variant {@code variantId}. */
@@ -119,10 +155,15 @@ public final class Shop {
         return products().stream().filter(p -> p.variant(variantId).isPresent()).findFirst();
     }
 
-    private static List<Product> products(Connection c) throws SQLException {
+    private static List<Product> products(Connection c, Optional<String> owner) throws SQLException {
         Map<String, List<Variant>> variants = new LinkedHashMap<>();
-        try (PreparedStatement select = c.prepareStatement(
-                "SELECT id, product_id, options, price_cents, stock FROM concierge_variants ORDER BY product_id, position")) {
+        try (PreparedStatement select = c.prepareStatement("SELECT id, product_id, options, price_cents, stock FROM"
+                + " concierge_variants"
+                + (owner.isPresent() ? " WHERE product_id IN (SELECT id FROM concierge_products WHERE org = ?)" : "")
+                + " ORDER BY product_id, position")) {
+            if (owner.isPresent()) {
+                select.setString(1, owner.get());
+            }
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
                     variants.computeIfAbsent(row.getString(2), k -> new ArrayList<>())
@@ -136,8 +177,12 @@ public final class Shop {
             }
         }
         List<Product> products = new ArrayList<>();
-        try (PreparedStatement select = c.prepareStatement(
-                "SELECT id, name, name_he, category, keywords, description FROM concierge_products ORDER BY id")) {
+        try (PreparedStatement select =
+                c.prepareStatement("SELECT id, name, name_he, category, keywords, description FROM concierge_products"
+                        + (owner.isPresent() ? " WHERE org = ?" : "") + " ORDER BY id")) {
+            if (owner.isPresent()) {
+                select.setString(1, owner.get());
+            }
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
                     List<String> keywords = new ArrayList<>();
@@ -166,8 +211,14 @@ public final class Shop {
 
     // ---------------------------------------------------------------- customers
 
+    /** The default shop's customers. */
     public List<Customer> customers() {
-        return db.read("read the customers", c -> customers(c, "", null));
+        return customers(DEFAULT_OWNER);
+    }
+
+    /** The customers of {@code owner}'s shop. */
+    public List<Customer> customers(String owner) {
+        return db.read("read the customers", c -> customers(c, " WHERE org = ?", owner));
     }
 
     public Optional<Customer> customer(String id) {
@@ -175,17 +226,38 @@ public final class Shop {
                 .findFirst();
     }
 
-    /** The customer whose email is {@code email}, ignoring case and surrounding spaces. */
+    /** The default shop's customer whose email is {@code email}, ignoring case and surrounding spaces. */
     public Optional<Customer> customerByEmail(String email) {
+        return customerByEmail(DEFAULT_OWNER, email);
+    }
+
+    /** The customer of {@code owner}'s shop whose email is {@code email}, ignoring case and surrounding spaces. */
+    public Optional<Customer> customerByEmail(String owner, String email) {
         String wanted = email.strip().toLowerCase(Locale.ROOT);
-        return db.read("find a customer by email", c -> customers(c, " WHERE lower(email) = ?", wanted)).stream()
+        return db
+                .read("find a customer by email", c -> {
+                    try (PreparedStatement select = c.prepareStatement(
+                            "SELECT id FROM concierge_customers" + " WHERE org = ? AND lower(email) = ?")) {
+                        select.setString(1, owner);
+                        select.setString(2, wanted);
+                        try (ResultSet row = select.executeQuery()) {
+                            return row.next() ? customers(c, " WHERE id = ?", row.getString(1)) : List.<Customer>of();
+                        }
+                    }
+                })
+                .stream()
                 .findFirst();
     }
 
-    /** The customers whose postcode is {@code postcode} (spaces and dashes ignored). */
+    /** The default shop's customers whose postcode is {@code postcode} (spaces and dashes ignored). */
     public List<Customer> customersByPostcode(String postcode) {
+        return customersByPostcode(DEFAULT_OWNER, postcode);
+    }
+
+    /** The customers of {@code owner}'s shop whose postcode is {@code postcode} (spaces and dashes ignored). */
+    public List<Customer> customersByPostcode(String owner, String postcode) {
         String wanted = postcode.replaceAll("[\\s-]", "");
-        return customers().stream()
+        return customers(owner).stream()
                 .filter(c -> c.postcode().replaceAll("[\\s-]", "").equals(wanted))
                 .toList();
     }
@@ -716,7 +788,7 @@ public final class Shop {
      * @return the customer, when the shop has one with that email
      */
     public Optional<Customer> vouch(String user, String session, String email, String source, Instant now) {
-        Optional<Customer> customer = customerByEmail(email);
+        Optional<Customer> customer = customerByEmail(ownerOf(user), email);
         db.write("record a session's vouch", c -> {
             try (PreparedStatement delete =
                     c.prepareStatement("DELETE FROM concierge_vouches WHERE user_id = ? AND session_id = ?")) {
@@ -896,8 +968,41 @@ public final class Shop {
      * memory — with {@code data}, in one transaction.
      */
     public void load(DemoShop.Data data, Instant now) {
+        load(data, DEFAULT_OWNER, now);
+    }
+
+    /**
+     * Loads {@code data} as {@code owner}'s shop, in one transaction. The default shop's load replaces
+     * everything in the concierge's tables (every shop, session, identity, message and memory); another
+     * owner's replaces that owner's shop and conversations only.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} when an id of {@code data} is another shop's (ids are the
+     *     shop's own: a product, customer or order id names one thing across shops)
+     */
+    public void load(DemoShop.Data data, String owner, Instant now) {
         Objects.requireNonNull(data, "data");
-        db.write("load the demo shop", c -> {
+        Objects.requireNonNull(owner, "owner");
+        db.write("load the shop of '" + owner + "'", c -> {
+            if (!owner.equals(DEFAULT_OWNER)) {
+                forget(c, owner);
+                taken(
+                        c,
+                        "concierge_products",
+                        data.products().stream().map(Product::id).toList(),
+                        owner);
+                taken(
+                        c,
+                        "concierge_customers",
+                        data.customers().stream().map(Customer::id).toList(),
+                        owner);
+                taken(
+                        c,
+                        "concierge_orders",
+                        data.orders().stream().map(Order::id).toList(),
+                        owner);
+                insert(c, data, owner);
+                return null;
+            }
             for (String table : List.of(
                     "concierge_codes",
                     "concierge_vouches",
@@ -918,73 +1023,129 @@ public final class Shop {
                     delete.executeUpdate();
                 }
             }
-            try (PreparedStatement product = c.prepareStatement(
-                            "INSERT INTO concierge_products (id, name, name_he, category, keywords, description)"
-                                    + " VALUES (?, ?, ?, ?, ?, ?)");
-                    PreparedStatement variant = c.prepareStatement(
-                            "INSERT INTO concierge_variants (id, product_id, position, options, price_cents, stock)"
-                                    + " VALUES (?, ?, ?, ?, ?, ?)")) {
-                for (Product p : data.products()) {
-                    product.setString(1, p.id());
-                    product.setString(2, p.name());
-                    product.setString(3, p.nameHe());
-                    product.setString(4, p.category());
-                    product.setString(5, Json.write(p.keywords()));
-                    product.setString(6, p.description());
-                    product.executeUpdate();
-                    int position = 0;
-                    for (Variant v : p.variants()) {
-                        variant.setString(1, v.id());
-                        variant.setString(2, p.id());
-                        variant.setInt(3, ++position);
-                        variant.setString(4, Json.write(v.optionsJson()));
-                        variant.setLong(5, v.priceCents());
-                        variant.setInt(6, v.stock());
-                        variant.executeUpdate();
-                    }
-                }
-            }
-            try (PreparedStatement customer = c.prepareStatement(
-                    "INSERT INTO concierge_customers (id, name, email, postcode, address, payment, language)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                for (Customer x : data.customers()) {
-                    customer.setString(1, x.id());
-                    customer.setString(2, x.name());
-                    customer.setString(3, x.email());
-                    customer.setString(4, x.postcode());
-                    customer.setString(5, x.address());
-                    customer.setString(6, Json.write(x.payment().toJson()));
-                    customer.setString(7, x.language());
-                    customer.executeUpdate();
-                }
-            }
-            try (PreparedStatement order = c.prepareStatement(
-                            "INSERT INTO concierge_orders (id, customer_id, status, address, payment, cancel_reason,"
-                                    + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-                    PreparedStatement item = c.prepareStatement(
-                            "INSERT INTO concierge_order_items (order_id, position, variant_id, price_cents)"
-                                    + " VALUES (?, ?, ?, ?)")) {
-                for (Order o : data.orders()) {
-                    order.setString(1, o.id());
-                    order.setString(2, o.customerId());
-                    order.setString(3, o.status().label());
-                    order.setString(4, o.address());
-                    order.setString(5, Json.write(o.payment().toJson()));
-                    order.setString(6, o.cancelReason().orElse(null));
-                    order.setLong(7, o.createdAt().toEpochMilli());
-                    order.setLong(8, o.updatedAt().toEpochMilli());
-                    order.executeUpdate();
-                    for (OrderItem i : o.items()) {
-                        item.setString(1, o.id());
-                        item.setInt(2, i.position());
-                        item.setString(3, i.variantId());
-                        item.setLong(4, i.priceCents());
-                        item.executeUpdate();
-                    }
-                }
-            }
+            insert(c, data, owner);
             return null;
         });
+    }
+
+    /** Deletes {@code owner}'s shop and conversations. */
+    private static void forget(Connection c, String owner) throws SQLException {
+        String customers = "(SELECT id FROM concierge_customers WHERE org = ?)";
+        String orders = "(SELECT id FROM concierge_orders WHERE org = ?)";
+        String products = "(SELECT id FROM concierge_products WHERE org = ?)";
+        for (String delete : List.of(
+                "DELETE FROM concierge_codes WHERE user_id = ? OR customer_id IN " + customers,
+                "DELETE FROM concierge_vouches WHERE user_id = ?",
+                "DELETE FROM concierge_messages WHERE user_id = ?",
+                "DELETE FROM concierge_sessions WHERE user_id = ?",
+                "DELETE FROM concierge_identities WHERE user_id = ? OR customer_id IN " + customers,
+                "DELETE FROM concierge_memory WHERE customer_id IN " + customers,
+                "DELETE FROM concierge_tickets WHERE user_id = ? OR customer_id IN " + customers,
+                "DELETE FROM concierge_refunds WHERE order_id IN " + orders,
+                "DELETE FROM concierge_exchanges WHERE order_id IN " + orders,
+                "DELETE FROM concierge_returns WHERE order_id IN " + orders,
+                "DELETE FROM concierge_order_items WHERE order_id IN " + orders,
+                "DELETE FROM concierge_orders WHERE org = ?",
+                "DELETE FROM concierge_customers WHERE org = ?",
+                "DELETE FROM concierge_variants WHERE product_id IN " + products,
+                "DELETE FROM concierge_products WHERE org = ?")) {
+            try (PreparedStatement statement = c.prepareStatement(delete)) {
+                int parameters = (int) delete.chars().filter(ch -> ch == '?').count();
+                for (int i = 1; i <= parameters; i++) {
+                    statement.setString(i, owner);
+                }
+                statement.executeUpdate();
+            }
+        }
+    }
+
+    /** @throws WeftException {@code E_BAD_INPUT} when one of {@code ids} is a row of {@code table} another shop has */
+    private static void taken(Connection c, String table, List<String> ids, String owner) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT org FROM " + table + " WHERE id = ?")) {
+            for (String id : ids) {
+                select.setString(1, id);
+                try (ResultSet row = select.executeQuery()) {
+                    if (row.next() && !row.getString(1).equals(owner)) {
+                        String other = row.getString(1).isEmpty() ? "the default shop" : "'" + row.getString(1) + "'";
+                        throw new WeftException(
+                                ErrorCode.E_BAD_INPUT,
+                                id + " is " + other + "'s already: a shop's ids are its own, so the same data cannot"
+                                        + " be loaded for two owners; nothing was loaded");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void insert(Connection c, DemoShop.Data data, String owner) throws SQLException {
+        try (PreparedStatement product = c.prepareStatement(
+                        "INSERT INTO concierge_products (id, name, name_he, category, keywords, description, org)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement variant = c.prepareStatement(
+                        "INSERT INTO concierge_variants (id, product_id, position, options, price_cents, stock)"
+                                + " VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (Product p : data.products()) {
+                product.setString(1, p.id());
+                product.setString(2, p.name());
+                product.setString(3, p.nameHe());
+                product.setString(4, p.category());
+                product.setString(5, Json.write(p.keywords()));
+                product.setString(6, p.description());
+                product.setString(7, owner);
+                product.executeUpdate();
+                int position = 0;
+                for (Variant v : p.variants()) {
+                    variant.setString(1, v.id());
+                    variant.setString(2, p.id());
+                    variant.setInt(3, ++position);
+                    variant.setString(4, Json.write(v.optionsJson()));
+                    variant.setLong(5, v.priceCents());
+                    variant.setInt(6, v.stock());
+                    variant.executeUpdate();
+                }
+            }
+        }
+        try (PreparedStatement customer = c.prepareStatement(
+                "INSERT INTO concierge_customers (id, name, email, postcode, address, payment, language, org)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (Customer x : data.customers()) {
+                customer.setString(1, x.id());
+                customer.setString(2, x.name());
+                customer.setString(3, x.email());
+                customer.setString(4, x.postcode());
+                customer.setString(5, x.address());
+                customer.setString(6, Json.write(x.payment().toJson()));
+                customer.setString(7, x.language());
+                customer.setString(8, owner);
+                customer.executeUpdate();
+            }
+        }
+        try (PreparedStatement order = c.prepareStatement(
+                        "INSERT INTO concierge_orders (id, customer_id, status, address, payment, cancel_reason,"
+                                + " created_at, updated_at, org) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement item = c.prepareStatement(
+                        "INSERT INTO concierge_order_items (order_id, position, variant_id, price_cents)"
+                                + " VALUES (?, ?, ?, ?)")) {
+            for (Order o : data.orders()) {
+                order.setString(1, o.id());
+                order.setString(2, o.customerId());
+                order.setString(3, o.status().label());
+                order.setString(4, o.address());
+                order.setString(5, Json.write(o.payment().toJson()));
+                order.setString(6, o.cancelReason().orElse(null));
+                order.setLong(7, o.createdAt().toEpochMilli());
+                order.setLong(8, o.updatedAt().toEpochMilli());
+                order.setString(9, owner);
+                order.executeUpdate();
+                for (OrderItem i : o.items()) {
+                    item.setString(1, o.id());
+                    item.setInt(2, i.position());
+                    item.setString(3, i.variantId());
+                    item.setLong(4, i.priceCents());
+                    item.executeUpdate();
+                }
+            }
+        }
     }
 
     /**

@@ -142,7 +142,7 @@ public final class ShopTools {
         String given = args.path("email").asText().strip();
         Matcher m = EMAIL.matcher(given);
         String email = m.find() ? m.group() : given;
-        Optional<Customer> found = shop.customerByEmail(email);
+        Optional<Customer> found = shop.customerByEmail(shop.ownerOf(user), email);
         return identify(
                 user,
                 args,
@@ -160,7 +160,7 @@ public final class ShopTools {
         String user = user(context);
         String name = args.path("name").asText().strip();
         String postcode = args.path("postcode").asText().strip();
-        List<Customer> found = shop.customersByPostcode(postcode).stream()
+        List<Customer> found = shop.customersByPostcode(shop.ownerOf(user), postcode).stream()
                 .filter(c -> nameMatches(c.name(), name))
                 .toList();
         return identify(
@@ -293,6 +293,11 @@ public final class ShopTools {
                                 + " their full name and postcode"));
     }
 
+    /** Whose shop the call is in: the run's user's own, or the default shop ({@link Shop#ownerOf}). */
+    private String owner(ToolContext context) {
+        return context.user().map(shop::ownerOf).orElse(Shop.DEFAULT_OWNER);
+    }
+
     private static String user(ToolContext context) {
         return context.user()
                 .orElseThrow(() -> new ForbiddenException(
@@ -347,7 +352,7 @@ public final class ShopTools {
 
     private JsonNode search(ObjectNode args, ToolContext context) {
         String query = args.path("query").asText();
-        List<Product> products = shop.products();
+        List<Product> products = shop.products(owner(context));
         List<Product> found = Matching.ranked(products, query);
         Set<String> named = new LinkedHashSet<>(Words.optionValues(query, Words.allOptionValues(products)));
         if (found.isEmpty() && !named.isEmpty()) {
@@ -374,7 +379,7 @@ public final class ShopTools {
 
     private JsonNode getProduct(ObjectNode args, ToolContext context) {
         String id = args.path("productId").asText().toUpperCase(Locale.ROOT);
-        Product product = shop.product(id)
+        Product product = shop.product(owner(context), id)
                 .orElseThrow(() -> new Refusal(
                         ErrorCode.E_NOT_FOUND, "product_not_found", "there is no product " + id, details("query", id)));
         ObjectNode out = Json.object();
@@ -383,7 +388,7 @@ public final class ShopTools {
     }
 
     private JsonNode quote(ObjectNode args, ToolContext context) {
-        List<Product> products = shop.products();
+        List<Product> products = shop.products(owner(context));
         ObjectNode out = Json.object();
         ArrayNode lines = out.putArray("lines");
         long total = 0;
@@ -427,7 +432,7 @@ public final class ShopTools {
 
     private JsonNode placeOrder(ObjectNode args, ToolContext context) {
         Customer customer = customer(args, context);
-        List<Product> products = shop.products();
+        List<Product> products = shop.products(owner(context));
         List<String> variantIds = new ArrayList<>();
         ObjectNode out = Json.object();
         ArrayNode lines = Json.mapper().createArrayNode();
@@ -1109,7 +1114,8 @@ public final class ShopTools {
     }
 
     private Catalog catalog() {
-        List<Product> products = shop.products();
+        // Every shop's: an order is read by its own customer's shop, and ids are unique across shops.
+        List<Product> products = shop.allProducts();
         Map<String, Product> byVariant = new LinkedHashMap<>();
         products.forEach(p -> p.variants().forEach(v -> byVariant.put(v.id(), p)));
         return new Catalog(products, byVariant);

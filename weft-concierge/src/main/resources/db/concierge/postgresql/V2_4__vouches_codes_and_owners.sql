@@ -9,7 +9,7 @@ CREATE TABLE concierge_vouches (
     session_id TEXT    NOT NULL,
     email      TEXT    NOT NULL,
     source     TEXT    NOT NULL,
-    vouched_at INTEGER NOT NULL,
+    vouched_at BIGINT NOT NULL,
     PRIMARY KEY (user_id, session_id)
 );
 
@@ -21,9 +21,17 @@ CREATE TABLE concierge_codes (
     customer_id TEXT    NOT NULL REFERENCES concierge_customers (id),
     code_hash   TEXT    NOT NULL,
     tries_left  INTEGER NOT NULL,
-    expires_at  INTEGER NOT NULL,
+    expires_at  BIGINT NOT NULL,
     run_id      TEXT    NOT NULL,
     text        TEXT,
-    created_at  INTEGER NOT NULL,
+    created_at  BIGINT NOT NULL,
     PRIMARY KEY (user_id, session_id)
 );
+
+-- Whose shop a row is (the API user who owns it; '' is the default shop, seen by every user who owns
+-- none): one shop's key sees nothing of another's. Ids stay unique across shops.
+ALTER TABLE concierge_products ADD COLUMN org TEXT NOT NULL DEFAULT '';
+ALTER TABLE concierge_customers ADD COLUMN org TEXT NOT NULL DEFAULT '';
+ALTER TABLE concierge_orders ADD COLUMN org TEXT NOT NULL DEFAULT '';
+CREATE INDEX concierge_customers_by_org ON concierge_customers (org, email);
+CREATE INDEX concierge_products_by_org ON concierge_products (org, id);
