@@ -57,8 +57,10 @@ final class ConciergeOverTelegramTest {
                 store,
                 Optional.empty(),
                 ShopPolicy.fromEnvironment(Map.of(
-                        "WEFT_SHOP_SMTP", "smtp://127.0.0.1:" + mail.getSmtp().getPort(),
-                        "WEFT_SHOP_FROM", "shop@example.com")));
+                        "WEFT_SHOP_SMTP",
+                        "smtp://127.0.0.1:" + mail.getSmtp().getPort(),
+                        "WEFT_SHOP_FROM",
+                        "shop@example.com")));
         shop = concierge.shop();
         DemoShop.load(shop, Instant.now());
         api = new FakeBotApi();
@@ -95,7 +97,11 @@ final class ConciergeOverTelegramTest {
     private String say(long chat, String text) {
         int before = api.sent().size();
         api.say(chat, "chat " + chat, text);
-        return api.await(m -> api.sent().size() > before && m.chatId().equals(Long.toString(chat)), WAIT)
+        return api.await(
+                        m -> m.chatId().equals(Long.toString(chat))
+                                && api.sent().subList(before, api.sent().size()).stream()
+                                        .anyMatch(later -> later == m),
+                        WAIT)
                 .text();
     }
 
