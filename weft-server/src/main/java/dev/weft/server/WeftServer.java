@@ -447,6 +447,7 @@ public final class WeftServer implements AutoCloseable {
             new RunsApi(backend).register(routes);
             new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
+            new AssistantMessagesApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
             new MailflowApi(backend, mail).register(routes);

@@ -170,14 +170,12 @@ final class CustomerVouchingOverHttpTest {
 
     @Test
     void overMcpKnowingAnotherCustomersEmailChangesNothingAndChatsDoNotShareAConversation() {
-        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(
-                        fixture.base.toString())
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(fixture.base.toString())
                 .endpoint("/mcp")
                 .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + fixture.dana))
                 .build();
-        try (McpSyncClient client = McpClient.sync(transport)
-                .requestTimeout(Duration.ofSeconds(30))
-                .build()) {
+        try (McpSyncClient client =
+                McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
             client.initialize();
             McpSchema.CallToolResult asked = client.callTool(McpSchema.CallToolRequest.builder("concierge_chat")
                     .arguments(Map.of("message", "cancel W1002, my email is " + MASON))
@@ -199,6 +197,33 @@ final class CustomerVouchingOverHttpTest {
             Map<String, Object> other = (Map<String, Object>) unnamed.structuredContent();
             assertThat(other.get("session")).isNotEqualTo(session);
         }
+        assertThat(w1002()).isEqualTo(OrderStatus.PENDING);
+    }
+
+    @Test
+    void theAssistantsMessagesRouteActsForTheVouchedCustomerOnly() {
+        ServerFixture.Answer asked = fixture.send(fixture.request(
+                        "api/assistants/concierge/messages", Optional.of(fixture.dana))
+                .header("Content-Type", "application/json")
+                .header("X-Weft-Customer", token(MASON))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"message\": \"cancel W1002\", \"session\": \"r-1\"}"))
+                .build());
+        ServerFixture.Answer forged =
+                fixture.send(fixture.request("api/assistants/concierge/messages", Optional.of(fixture.dana))
+                        .header("Content-Type", "application/json")
+                        .header(
+                                "X-Weft-Customer",
+                                CustomerTokens.hs256("some-other-key-of-at-least-32-bytes!!")
+                                        .sign(MASON, Instant.now().plus(Duration.ofMinutes(10))))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"message\": \"yes\", \"session\": \"r-1\"}"))
+                        .build());
+        ServerFixture.Answer unvouched = fixture.post(
+                "api/assistants/concierge/messages", fixture.dana, "{\"message\": \"yes\", \"session\": \"r-1\"}");
+
+        assertThat(asked.status()).as(asked.raw().body()).isEqualTo(200);
+        assertThat(asked.body().path("reply").asText()).contains("Shall I go ahead?");
+        assertThat(forged.code()).isEqualTo("E_CUSTOMER_TOKEN_INVALID");
+        assertThat(unvouched.code()).isEqualTo("E_CUSTOMER_TOKEN_INVALID");
         assertThat(w1002()).isEqualTo(OrderStatus.PENDING);
     }
 }
