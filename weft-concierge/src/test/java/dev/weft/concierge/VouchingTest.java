@@ -278,4 +278,42 @@ final class VouchingTest {
         assertThat(ShopPolicy.fromEnvironment(Map.of()).verification()).isEqualTo(ShopPolicy.Verification.CODE);
         assertThat(CodeSender.smtp(URI.create("smtp://127.0.0.1:1"), "a@b.c")).isNotNull();
     }
+
+    @Test
+    void byDefaultNothingOfAnAccountIsReadBeforeTheCode() {
+        Concierge.Reply status = say("chat-8", "what's the status of order W1002? my email is " + MASON);
+
+        assertThat(status.text()).contains("six-digit code").doesNotContain("pending");
+    }
+
+    @Test
+    void aShopThatOpensOrderStatusShowsANamedOrdersStatusBeforeTheCodeButNothingMore() throws Exception {
+        ShopPolicy open = ShopPolicy.fromEnvironment(Map.of(
+                "WEFT_SHOP_SMTP", "smtp://127.0.0.1:" + mail.getSmtp().getPort(),
+                "WEFT_SHOP_FROM", "shop@example.com",
+                "WEFT_SHOP_OPEN_READS", "order_status"));
+        Concierge shop = Concierge.open(store, Optional.empty(), open);
+
+        Concierge.Reply status = shop.converse(
+                runner, "shop", "open-1", "what's the status of order W1002? my email is " + MASON, Optional.empty());
+        Concierge.Reply again =
+                shop.converse(runner, "shop", "open-1", "and the status of W1002 again? " + MASON, Optional.empty());
+        Concierge.Reply cancel =
+                shop.converse(runner, "shop", "open-1", "cancel order W1002, " + MASON, Optional.empty());
+        shop.converse(runner, "shop", "open-1", "yes", Optional.empty());
+        int mailed = mail.getReceivedMessages().length;
+        Concierge.Reply others = shop.converse(
+                runner, "shop", "open-2", "what's the status of order W1003? my email is " + MASON, Optional.empty());
+
+        assertThat(status.text()).contains("W1002", "pending", "six-digit code");
+        assertThat(again.text()).contains("pending");
+        assertThat(mailed)
+                .as("one code for the conversation, not one per message")
+                .isEqualTo(1);
+        assertThat(cancel.waiting()).isFalse();
+        assertThat(w1002()).isEqualTo(OrderStatus.PENDING);
+        assertThat(others.text()).doesNotContain("W1003 is");
+        assertThatThrownBy(() -> ShopPolicy.fromEnvironment(Map.of("WEFT_SHOP_OPEN_READS", "everything")))
+                .hasMessageContaining("'none' (the default) or 'order_status'");
+    }
 }

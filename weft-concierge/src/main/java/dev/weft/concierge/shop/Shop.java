@@ -883,6 +883,21 @@ public final class Shop {
         });
     }
 
+    /** The customer whose code {@code user}'s session {@code session} waits for, while it can still be said back. */
+    public Optional<String> codeWaiting(String user, String session, Instant now) {
+        return db.read("read a session's code", c -> {
+            try (PreparedStatement select = c.prepareStatement("SELECT customer_id FROM concierge_codes"
+                    + " WHERE user_id = ? AND session_id = ? AND expires_at > ? AND tries_left > 0")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                select.setLong(3, now.toEpochMilli());
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? Optional.of(row.getString(1)) : Optional.<String>empty();
+                }
+            }
+        });
+    }
+
     /** Whether {@code user}'s session {@code session} waits for a code (one that expired or was used up included). */
     public boolean awaitsCode(String user, String session) {
         return db.read("read a session's code", c -> {

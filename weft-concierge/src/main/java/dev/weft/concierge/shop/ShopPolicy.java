@@ -17,7 +17,8 @@ import java.util.Optional;
  * retail policy — an email, or a name and postcode, is taken as proof — for demonstrations and
  * benchmarks only.
  */
-public record ShopPolicy(Verification verification, Optional<CustomerTokens> tokens, Optional<CodeSender> codes) {
+public record ShopPolicy(
+        Verification verification, Optional<CustomerTokens> tokens, Optional<CodeSender> codes, OpenReads openReads) {
     /** How a customer nobody vouches for proves who they are. */
     public enum Verification {
         /** A six-digit code mailed to the account's address, said back in the conversation. */
@@ -26,34 +27,52 @@ public record ShopPolicy(Verification verification, Optional<CustomerTokens> tok
         DEMO
     }
 
+    /** What of an account a customer who has only named it (not proved it yet) may read. */
+    public enum OpenReads {
+        /** Nothing of an account (the default): not an order's status, not its address. */
+        NONE,
+        /**
+         * The status of an order the customer names by its number, when the email (or name and postcode)
+         * they named is the order's customer's: what a parcel-tracking page shows. Nothing is changed, and
+         * no other order is listed, before the code.
+         */
+        ORDER_STATUS
+    }
+
     public ShopPolicy {
         Objects.requireNonNull(verification, "verification");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(codes, "codes");
+        Objects.requireNonNull(openReads, "openReads");
     }
 
     /** Codes, with no way to send them and no shop key: only what needs no account can be done. */
     public static ShopPolicy strict() {
-        return new ShopPolicy(Verification.CODE, Optional.empty(), Optional.empty());
+        return new ShopPolicy(Verification.CODE, Optional.empty(), Optional.empty(), OpenReads.NONE);
     }
 
     /** τ-bench's retail policy: an email, or a name and postcode, verifies a customer. */
     public static ShopPolicy demo() {
-        return new ShopPolicy(Verification.DEMO, Optional.empty(), Optional.empty());
+        return new ShopPolicy(Verification.DEMO, Optional.empty(), Optional.empty(), OpenReads.NONE);
     }
 
     public ShopPolicy tokens(CustomerTokens tokens) {
-        return new ShopPolicy(verification, Optional.of(tokens), codes);
+        return new ShopPolicy(verification, Optional.of(tokens), codes, openReads);
     }
 
     public ShopPolicy codes(CodeSender codes) {
-        return new ShopPolicy(verification, tokens, Optional.of(codes));
+        return new ShopPolicy(verification, tokens, Optional.of(codes), openReads);
+    }
+
+    public ShopPolicy openReads(OpenReads openReads) {
+        return new ShopPolicy(verification, tokens, codes, openReads);
     }
 
     /**
      * The policy the environment sets: {@code WEFT_SHOP_VERIFY} ({@code code}, the default, or {@code
      * demo}), {@code WEFT_SHOP_SECRET} (the shop's HS256 key, at least 32 bytes), {@code WEFT_SHOP_SMTP}
-     * ({@code smtp://host:port}) and {@code WEFT_SHOP_FROM} (the codes' sender).
+     * ({@code smtp://host:port}), {@code WEFT_SHOP_FROM} (the codes' sender) and {@code
+     * WEFT_SHOP_OPEN_READS} ({@code none}, the default, or {@code order_status}).
      *
      * @throws WeftException {@code E_SHOP_CONFIG_INVALID} for a setting that is wrong, naming it
      */
@@ -67,7 +86,16 @@ public record ShopPolicy(Verification verification, Optional<CustomerTokens> tok
                         ErrorCode.E_SHOP_CONFIG_INVALID,
                         "WEFT_SHOP_VERIFY must be 'code' (the default) or 'demo', was '" + mode + "'");
         };
-        ShopPolicy policy = new ShopPolicy(verification, Optional.empty(), Optional.empty());
+        String reads = env.getOrDefault("WEFT_SHOP_OPEN_READS", "none").strip().toLowerCase(Locale.ROOT);
+        OpenReads openReads = switch (reads) {
+            case "", "none" -> OpenReads.NONE;
+            case "order_status" -> OpenReads.ORDER_STATUS;
+            default ->
+                throw new WeftException(
+                        ErrorCode.E_SHOP_CONFIG_INVALID,
+                        "WEFT_SHOP_OPEN_READS must be 'none' (the default) or 'order_status', was '" + reads + "'");
+        };
+        ShopPolicy policy = new ShopPolicy(verification, Optional.empty(), Optional.empty(), openReads);
         String secret = env.getOrDefault("WEFT_SHOP_SECRET", "");
         if (!secret.isEmpty()) {
             policy = policy.tokens(CustomerTokens.hs256(secret));
