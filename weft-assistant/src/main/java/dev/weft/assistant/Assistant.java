@@ -22,13 +22,14 @@ public interface Assistant {
     String description();
 
     /**
-     * Whether a request that names no conversation may continue its user's one conversation (Memo:
-     * yes, a user is one person). An assistant that serves many people under one user (the concierge:
-     * a shop's customers under the shop's key) says no: such a request then gets a conversation of its
-     * own, so that nothing one person proved in a conversation is shared with the next.
+     * Whether the assistant serves many people under one user (the concierge: a shop's customers under
+     * the shop's key) rather than its user alone (Memo). Such an assistant never continues a user's one
+     * conversation for a request that names none — each such request gets a conversation of its own, so
+     * that nothing one person proved is shared with the next — and it is the only kind a key made for
+     * one customer may talk to.
      */
-    default boolean continuesUnnamedConversations() {
-        return true;
+    default boolean servesCustomers() {
+        return false;
     }
 
     /**

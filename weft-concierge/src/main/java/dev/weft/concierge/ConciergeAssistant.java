@@ -47,8 +47,8 @@ public final class ConciergeAssistant implements Assistant {
 
     /** A shop's key serves many customers: a request that names no conversation gets one of its own. */
     @Override
-    public boolean continuesUnnamedConversations() {
-        return false;
+    public boolean servesCustomers() {
+        return true;
     }
 
     @Override

@@ -293,7 +293,7 @@ public final class AssistantTools {
         // conversation: what one person proved there would be the next one's.
         String session = args.hasNonNull("session")
                 ? Catalog.text(args, "session")
-                : assistant.continuesUnnamedConversations() ? user : "mcp-" + dev.weft.core.RunIds.next();
+                : !assistant.servesCustomers() ? user : "mcp-" + dev.weft.core.RunIds.next();
         Message message = Message.of(user, text).session(session);
         if (args.hasNonNull("zone")) {
             try {

@@ -48,10 +48,10 @@ final class AssistantMessagesApi {
         }
         String session = body.session() != null && !body.session().isBlank()
                 ? body.session()
-                : assistant.continuesUnnamedConversations() ? caller.user() : "api-" + RunIds.next();
+                : !assistant.servesCustomers() ? caller.user() : "api-" + RunIds.next();
         Turn turn = assistant.converse(
                 backend.runner(),
-                Message.of(caller.user(), body.message()).session(session).vouch(caller.vouch(req)));
+                Message.of(caller.user(), body.message()).session(session).vouch(caller.vouch(req, assistant)));
         res.header(HeaderNames.create("X-Weft-Session"), session);
         Http.ok(res, turn.json().deepCopy().put("session", session));
     }

@@ -1,5 +1,6 @@
 package dev.weft.server;
 
+import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Vouch;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Run;
@@ -47,25 +48,32 @@ record Caller(String user, boolean admin, String keyId, Optional<String> custome
     }
 
     /**
-     * Who the caller vouches the person speaking is: the customer its key was made for, or the token of
-     * the {@code X-Weft-Customer} header (checked by the assistant, which knows the shop's key). Every
-     * route that talks to an assistant passes it on with the message.
+     * Who the caller vouches the person speaking to {@code assistant} is: the customer its key was made
+     * for, or the token of the {@code X-Weft-Customer} header (checked by the assistant, which knows the
+     * shop's key). Every route that talks to an assistant passes it on with the message.
      *
-     * @throws WeftException {@code E_BAD_INPUT} for a customer token sent with a key made for one customer
+     * @throws WeftException {@code E_FORBIDDEN} when the key was made for one customer and the assistant
+     *     serves no customers (Memo would act as the shop's own user); {@code E_BAD_INPUT} for a customer
+     *     token sent with a key made for one customer
      */
-    Optional<Vouch> vouch(ServerRequest req) {
+    Optional<Vouch> vouch(ServerRequest req, Assistant assistant) {
         Optional<String> token = req.headers()
                 .first(HeaderNames.create("X-Weft-Customer"))
                 .map(String::strip)
                 .filter(t -> !t.isEmpty());
-        if (customer().isPresent()) {
-            if (token.isPresent()) {
-                throw new WeftException(
-                        ErrorCode.E_BAD_INPUT,
-                        "this key was made for one customer; it takes no X-Weft-Customer header");
-            }
-            return Optional.of(new Vouch.BoundKey(customer().get()));
+        if (customer().isEmpty()) {
+            return token.map(Vouch.SignedToken::new);
         }
-        return token.map(Vouch.SignedToken::new);
+        if (!assistant.servesCustomers()) {
+            throw new WeftException(
+                    ErrorCode.E_FORBIDDEN,
+                    "this key was made for one customer: it talks to the assistants that serve customers only,"
+                            + " not to '" + assistant.name() + "'");
+        }
+        if (token.isPresent()) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT, "this key was made for one customer; it takes no X-Weft-Customer header");
+        }
+        return Optional.of(new Vouch.BoundKey(customer().get()));
     }
 }

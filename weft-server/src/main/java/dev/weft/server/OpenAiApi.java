@@ -87,12 +87,11 @@ final class OpenAiApi {
                 .or(() -> Optional.of(body.path("user").asText("")).filter(s -> !s.isBlank()));
         // An assistant that serves many people under one key never puts unnamed requests in one
         // conversation: what one person proved there would be the next one's.
-        String session = named.orElseGet(
-                () -> assistant.continuesUnnamedConversations() ? caller.user() : "v1-" + RunIds.next());
+        String session = named.orElseGet(() -> !assistant.servesCustomers() ? caller.user() : "v1-" + RunIds.next());
         res.header(HeaderNames.create("X-Weft-Session"), session);
         Message message = Message.of(caller.user(), text)
                 .session(session)
-                .vouch(caller.vouch(req))
+                .vouch(caller.vouch(req, assistant))
                 .zone(MemoApi.zone(req.headers()
                         .first(HeaderNames.create("X-Weft-Timezone"))
                         .orElse(null)));

@@ -166,6 +166,11 @@ final class CustomerVouchingOverHttpTest {
         assertThat(runs.status()).isEqualTo(403);
         assertThat(runs.code()).isEqualTo("E_FORBIDDEN");
         assertThat(withToken.status()).isEqualTo(400);
+        ServerFixture.Answer memo = fixture.post(
+                "v1/chat/completions",
+                emmasKey,
+                "{\"model\": \"memo\", \"messages\": [{\"role\": \"user\", \"content\": \"show my tasks\"}]}");
+        assertThat(memo.status()).as("Memo would act as the shop's own user").isEqualTo(403);
     }
 
     @Test

@@ -239,6 +239,9 @@ public final class ShopTools {
                 throw codeSent(details);
             }
             String code = OneTimeCodes.next();
+            // Mailed first, kept after: a code is waited for only once it was handed to the mail server, so
+            // a crash between the two leaves no code that nobody received (the next try mails a new one).
+            policy.codes().get().send(customer.email(), code, OneTimeCodes.LIFETIME);
             shop.awaitCode(
                     user,
                     session,
@@ -248,7 +251,6 @@ public final class ShopTools {
                     now.plus(OneTimeCodes.LIFETIME),
                     context.runId(),
                     now);
-            policy.codes().get().send(customer.email(), code, OneTimeCodes.LIFETIME);
         }
         // Said the same whether or not the shop has such a customer, so that nobody learns who does.
         throw codeSent(details);
