@@ -135,7 +135,8 @@ public final class Concierge {
 
     /**
      * The offline concierge over {@code store}'s database (its tables made or brought up to date) — its
-     * graph compiled now, so that one that does not compile stops here.
+     * graph compiled now, so that one that does not compile stops here — under the strict policy ({@link
+     * ShopPolicy#strict()}: it acts only for customers a storefront vouches for).
      *
      * @throws dev.weft.core.GraphInvalidException when the orchestrator graph does not compile
      * @throws IllegalArgumentException for a store with no database (the in-memory store)
@@ -144,7 +145,7 @@ public final class Concierge {
         return builder(store).build();
     }
 
-    /** The concierge planning and answering with {@code model}: the planner with structured output, the specialists with tool calling in their first pass and structured output in their second. */
+    /** The concierge, under the strict policy, planning and answering with {@code model}: the planner with structured output, the specialists with tool calling in their first pass and structured output in their second. */
     public static Concierge open(RunStore store, Model model) {
         return builder(store).model(model).build();
     }
