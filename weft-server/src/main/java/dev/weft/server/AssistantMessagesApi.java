@@ -5,7 +5,6 @@ import dev.weft.assistant.Message;
 import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.NotFoundException;
-import dev.weft.core.RunIds;
 import dev.weft.core.WeftException;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
@@ -48,7 +47,7 @@ final class AssistantMessagesApi {
         }
         String session = body.session() != null && !body.session().isBlank()
                 ? body.session()
-                : !assistant.servesCustomers() ? caller.user() : "api-" + RunIds.next();
+                : caller.unnamedSession(req, assistant, "api");
         Turn turn = assistant.converse(
                 backend.runner(),
                 Message.of(caller.user(), body.message()).session(session).vouch(caller.vouch(req, assistant)));

@@ -76,4 +76,46 @@ record Caller(String user, boolean admin, String keyId, Optional<String> custome
         }
         return Optional.of(new Vouch.BoundKey(customer().get()));
     }
+
+    /**
+     * The conversation of a request to {@code assistant} that names none. For Memo, the user's one
+     * conversation. For an assistant that serves customers, never the key's one: the vouched customer's
+     * own ({@code customer:<email>}, the email a key was made for or the token's {@code sub}, which the
+     * assistant checks with the token and holds the conversation to), else a new one ({@code
+     * <prefix>-<id>}).
+     */
+    String unnamedSession(ServerRequest req, Assistant assistant, String prefix) {
+        if (!assistant.servesCustomers()) {
+            return user;
+        }
+        Optional<String> email = customer()
+                .or(() -> req.headers()
+                        .first(HeaderNames.create("X-Weft-Customer"))
+                        .flatMap(Caller::subject));
+        return email.map(e -> "customer:" + e.strip().toLowerCase(java.util.Locale.ROOT))
+                .orElseGet(() -> prefix + "-" + dev.weft.core.RunIds.next());
+    }
+
+    /**
+     * The {@code sub} a JWT names, read without checking it: only to name the conversation, which the
+     * assistant holds to the customer of a token it did check.
+     */
+    private static Optional<String> subject(String token) {
+        String[] parts = token.strip().split("\\.");
+        if (parts.length != 3) {
+            return Optional.empty();
+        }
+        try {
+            String payload = new String(
+                    java.util.Base64.getUrlDecoder().decode(parts[1]), java.nio.charset.StandardCharsets.UTF_8);
+            String sub = dev.weft.core.Json.parse(payload, "a customer token's claims")
+                    .path("sub")
+                    .asText("");
+            return sub.isBlank() || sub.length() > 190 || sub.chars().anyMatch(Character::isISOControl)
+                    ? Optional.empty()
+                    : Optional.of(sub);
+        } catch (IllegalArgumentException | WeftException e) {
+            return Optional.empty();
+        }
+    }
 }

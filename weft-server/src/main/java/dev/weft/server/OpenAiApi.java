@@ -85,9 +85,9 @@ final class OpenAiApi {
         Optional<String> named = req.headers()
                 .first(HeaderNames.create("X-Weft-Session"))
                 .or(() -> Optional.of(body.path("user").asText("")).filter(s -> !s.isBlank()));
-        // An assistant that serves many people under one key never puts unnamed requests in one
+        // An assistant that serves many people under one key never puts unnamed requests in the key's one
         // conversation: what one person proved there would be the next one's.
-        String session = named.orElseGet(() -> !assistant.servesCustomers() ? caller.user() : "v1-" + RunIds.next());
+        String session = named.orElseGet(() -> caller.unnamedSession(req, assistant, "v1"));
         res.header(HeaderNames.create("X-Weft-Session"), session);
         Message message = Message.of(caller.user(), text)
                 .session(session)

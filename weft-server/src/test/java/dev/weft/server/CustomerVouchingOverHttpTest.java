@@ -139,6 +139,28 @@ final class CustomerVouchingOverHttpTest {
     }
 
     @Test
+    void aVouchedCustomerWhoNamesNoConversationContinuesTheirOwn() {
+        ServerFixture.Answer asked =
+                say(fixture.dana, Optional.empty(), Optional.of(token(MASON)), "Please cancel W1002");
+        ServerFixture.Answer yes = say(fixture.dana, Optional.empty(), Optional.of(token(MASON)), "yes");
+
+        assertThat(asked.raw().headers().firstValue("X-Weft-Session")).contains("customer:" + MASON);
+        assertThat(reply(asked)).contains("Shall I go ahead?");
+        assertThat(reply(yes)).contains("cancelled");
+        assertThat(w1002()).isEqualTo(OrderStatus.CANCELLED);
+    }
+
+    @Test
+    void anUnvouchedRequestCannotReachAVouchedCustomersConversation() {
+        say(fixture.dana, Optional.empty(), Optional.of(token(MASON)), "Please cancel W1002");
+
+        ServerFixture.Answer stranger = say(fixture.dana, Optional.of("customer:" + MASON), Optional.empty(), "yes");
+
+        assertThat(stranger.code()).isEqualTo("E_CUSTOMER_TOKEN_INVALID");
+        assertThat(w1002()).isEqualTo(OrderStatus.PENDING);
+    }
+
+    @Test
     void requestsThatNameNoConversationNeverShareOne() {
         ServerFixture.Answer vouched = say(fixture.dana, Optional.empty(), Optional.of(token(MASON)), "cancel W1002");
         ServerFixture.Answer stranger = say(fixture.dana, Optional.empty(), Optional.empty(), "yes");
