@@ -318,7 +318,8 @@ public final class Concierge {
                 throw new WeftException(
                         ErrorCode.E_CUSTOMER_TOKEN_INVALID,
                         "conversation '" + session + "' is one a storefront vouched for; each of its messages must"
-                                + " carry its customer's token (X-Weft-Customer); nothing was done");
+                                + " carry its customer's token (X-Weft-Customer, --customer-token) or come with"
+                                + " the customer's key; nothing was done");
             }
             return Optional.empty();
         }
