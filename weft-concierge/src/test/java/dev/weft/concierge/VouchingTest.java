@@ -316,4 +316,19 @@ final class VouchingTest {
         assertThatThrownBy(() -> ShopPolicy.fromEnvironment(Map.of("WEFT_SHOP_OPEN_READS", "everything")))
                 .hasMessageContaining("'none' (the default) or 'order_status'");
     }
+
+    @Test
+    void inHebrewTheCodeIsAskedForAndCheckedInHebrew() throws Exception {
+        Concierge.Reply asked = say("he-1", "אני רוצה לבטל את הזמנה W1002, המייל שלי " + MASON);
+        String code = codeMailedTo(MASON);
+        String wrong = code.equals("000000") ? "111111" : "000000";
+
+        Concierge.Reply missed = say("he-1", "הקוד הוא " + wrong);
+        Concierge.Reply verified = say("he-1", "הקוד הוא " + code);
+
+        assertThat(asked.text()).contains("קוד בן שש ספרות");
+        assertThat(missed.text()).contains("הקוד הזה לא נכון");
+        assertThat(verified.text()).contains("הקוד נכון", "W1002");
+        assertThat(verified.waiting()).isTrue();
+    }
 }
