@@ -66,5 +66,9 @@ public enum ErrorCode {
     /** A conversation's state does not fit its JSON Schema; it was not saved. */
     E_STATE_INVALID,
     /** A specialist's reply to the customer is empty. */
-    E_EMPTY_REPLY
+    E_EMPTY_REPLY,
+    /** An OAuth sign-in ended without a grant: denied, expired, a redirect with another state, or a refused code. */
+    E_AUTH_FAILED,
+    /** The provider no longer honours a signed-in account's grant ({@code invalid_grant}): connect it again. */
+    E_AUTH_REVOKED
 }
