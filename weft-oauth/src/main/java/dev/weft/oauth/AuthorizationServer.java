@@ -114,7 +114,8 @@ public final class AuthorizationServer {
         try {
             AuthorizationServerMetadata metadata = AuthorizationServerMetadata.parse(response.getBodyAsJSONObject());
             if (metadata.getTokenEndpointURI() == null) {
-                throw new WeftException(ErrorCode.E_AUTH_FAILED, "the discovery document " + url + " names no token_endpoint");
+                throw new WeftException(
+                        ErrorCode.E_AUTH_FAILED, "the discovery document " + url + " names no token_endpoint");
             }
             return new AuthorizationServer(client, metadata, clock);
         } catch (ParseException e) {
@@ -150,7 +151,8 @@ public final class AuthorizationServer {
         try {
             listener = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
         } catch (IOException e) {
-            throw new WeftException(ErrorCode.E_AUTH_FAILED, "cannot listen on 127.0.0.1 for the sign-in's redirect: " + e);
+            throw new WeftException(
+                    ErrorCode.E_AUTH_FAILED, "cannot listen on 127.0.0.1 for the sign-in's redirect: " + e);
         }
         URI redirect = URI.create("http://127.0.0.1:" + listener.getAddress().getPort() + "/");
         CompletableFuture<URI> cameBack = new CompletableFuture<>();
@@ -196,8 +198,9 @@ public final class AuthorizationServer {
                         "the browser came back with another sign-in's state; nothing was kept, sign in again");
             }
             if (!response.indicatesSuccess()) {
-                throw new SignInFailedException("the sign-in at " + client.provider().id() + " was refused: "
-                        + describe(response.toErrorResponse().getErrorObject()));
+                throw new SignInFailedException(
+                        "the sign-in at " + client.provider().id() + " was refused: "
+                                + describe(response.toErrorResponse().getErrorObject()));
             }
             AuthorizationCode code = response.toSuccessResponse().getAuthorizationCode();
             if (code == null) {
@@ -205,7 +208,8 @@ public final class AuthorizationServer {
             }
             return grant(new AuthorizationCodeGrant(code, redirect, verifier), scopes, Optional.empty());
         } catch (ParseException e) {
-            throw new SignInFailedException("the browser came back with a redirect that cannot be read: " + e.getMessage());
+            throw new SignInFailedException(
+                    "the browser came back with a redirect that cannot be read: " + e.getMessage());
         } finally {
             listener.stop(0);
         }
@@ -275,7 +279,8 @@ public final class AuthorizationServer {
                 continue;
             }
             if (com.nimbusds.oauth2.sdk.OAuth2Error.ACCESS_DENIED.equals(error)) {
-                throw new SignInFailedException("the sign-in at " + client.provider().id() + " was denied; nothing was kept");
+                throw new SignInFailedException(
+                        "the sign-in at " + client.provider().id() + " was denied; nothing was kept");
             }
             if (DeviceAuthorizationGrantError.EXPIRED_TOKEN.equals(error)) {
                 throw expired();
@@ -344,7 +349,9 @@ public final class AuthorizationServer {
                     + " offline access)");
         }
         AccessToken access = tokens.getAccessToken();
-        String scope = access.getScope() == null ? String.join(" ", scopes) : access.getScope().toString();
+        String scope = access.getScope() == null
+                ? String.join(" ", scopes)
+                : access.getScope().toString();
         return new Grant(
                 client.provider(),
                 account.orElseGet(() -> account(response)),
@@ -395,7 +402,8 @@ public final class AuthorizationServer {
         } catch (ParseException e) {
             throw new WeftException(
                     ErrorCode.E_AUTH_FAILED,
-                    "the token endpoint's answer (HTTP " + http.getStatusCode() + ") cannot be read: " + e.getMessage());
+                    "the token endpoint's answer (HTTP " + http.getStatusCode() + ") cannot be read: "
+                            + e.getMessage());
         }
     }
 
@@ -406,8 +414,9 @@ public final class AuthorizationServer {
     }
 
     private SignInFailedException expired() {
-        return new SignInFailedException("the device code expired before the sign-in was approved; nothing was kept, run"
-                + " the command again");
+        return new SignInFailedException(
+                "the device code expired before the sign-in was approved; nothing was kept, run"
+                        + " the command again");
     }
 
     private static HTTPResponse send(HTTPRequest request, String what) {
@@ -417,7 +426,9 @@ public final class AuthorizationServer {
             return request.send();
         } catch (IOException e) {
             throw new TransientException(
-                    ErrorCode.E_AUTH_FAILED, "cannot reach " + what + " (" + request.getURI().getHost() + "): " + e, e);
+                    ErrorCode.E_AUTH_FAILED,
+                    "cannot reach " + what + " (" + request.getURI().getHost() + "): " + e,
+                    e);
         }
     }
 
@@ -425,8 +436,8 @@ public final class AuthorizationServer {
         try {
             return cameBack.get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new SignInFailedException(
-                    "nobody signed in within " + wait.toMinutes() + " minutes; nothing was kept, run the command again");
+            throw new SignInFailedException("nobody signed in within " + wait.toMinutes()
+                    + " minutes; nothing was kept, run the command again");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SignInFailedException("the sign-in was interrupted; nothing was kept");

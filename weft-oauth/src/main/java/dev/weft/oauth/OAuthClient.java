@@ -39,9 +39,11 @@ public record OAuthClient(OAuthProvider provider, URI issuer, String clientId, O
                             + " and set " + provider.clientIdVariable() + " (and " + provider.clientSecretVariable()
                             + " when it has a secret); docs/oauth.md says how step by step");
         }
-        String issuerText = environment.getOrDefault(provider.issuerVariable(), "").trim();
+        String issuerText =
+                environment.getOrDefault(provider.issuerVariable(), "").trim();
         URI issuer = issuerText.isEmpty() ? provider.defaultIssuer() : parseIssuer(provider, issuerText);
-        String secret = environment.getOrDefault(provider.clientSecretVariable(), "").trim();
+        String secret =
+                environment.getOrDefault(provider.clientSecretVariable(), "").trim();
         return new OAuthClient(provider, issuer, id, secret.isEmpty() ? Optional.empty() : Optional.of(secret));
     }
 
