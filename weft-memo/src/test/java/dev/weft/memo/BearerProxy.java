@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  * forwards it with the server's own Basic login; anything else is answered 401 as Google's CalDAV
  * answers an expired token. Thread-safe.
  */
-final class BearerProxy implements AutoCloseable {
+public final class BearerProxy implements AutoCloseable {
     private static final Set<String> NOT_FORWARDED =
             Set.of("authorization", "host", "connection", "content-length", "transfer-encoding", "expect", "upgrade");
 
@@ -45,7 +45,7 @@ final class BearerProxy implements AutoCloseable {
     }
 
     /** A proxy on a free port of the loopback before {@code target}, logging in there as {@code login}. */
-    static BearerProxy start(URI target, String login, String password, Predicate<String> admits) {
+    public static BearerProxy start(URI target, String login, String password, Predicate<String> admits) {
         try {
             HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
             BearerProxy proxy = new BearerProxy(http, target, login, password, admits);
@@ -58,12 +58,12 @@ final class BearerProxy implements AutoCloseable {
     }
 
     /** The proxy's root, standing for the server's. */
-    URI url() {
+    public URI url() {
         return URI.create("http://127.0.0.1:" + http.getAddress().getPort() + "/");
     }
 
     /** How many requests came without a token the authorization server admits. */
-    int refused() {
+    public int refused() {
         return refused.get();
     }
 

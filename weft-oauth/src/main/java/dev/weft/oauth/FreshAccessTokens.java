@@ -50,6 +50,20 @@ public final class FreshAccessTokens implements AccessTokenSource {
         if (grant.freshAt(clock.instant(), margin)) {
             return grant.accessToken();
         }
+        return refresh(grant);
+    }
+
+    /**
+     * A new access token even though the kept one has not expired by the clock: for a server that refused
+     * the kept one (its clock runs ahead, or the provider ended the token early).
+     *
+     * @throws GrantRevokedException {@code E_AUTH_REVOKED} when the provider no longer honours the grant
+     */
+    public synchronized String refreshedAccessToken() {
+        return refresh(store.read());
+    }
+
+    private String refresh(Grant grant) {
         Grant refreshed = server.get().refresh(grant);
         store.write(refreshed);
         return refreshed.accessToken();

@@ -162,16 +162,37 @@ public final class CalDavSync {
             Optional<String> calendar,
             ZoneId zone,
             Instant now) {
-        return connect(
-                user,
-                server,
-                grant.account(),
-                CalendarAccounts.Auth.OAUTH2,
-                grant.accessToken(),
-                calendar,
-                zone,
-                now,
-                Optional.of(new SignedIn(client, grant)));
+        try {
+            return connect(
+                    user,
+                    server,
+                    grant.account(),
+                    CalendarAccounts.Auth.OAUTH2,
+                    grant.accessToken(),
+                    calendar,
+                    zone,
+                    now,
+                    Optional.of(new SignedIn(client, grant)));
+        } catch (WeftException e) {
+            if (e.code() != ErrorCode.E_CALENDAR_LOGIN_FAILED) {
+                throw e;
+            }
+            // The token may have ended while the calendar was looked for (short-lived tokens): once more
+            // with a new one; a server that refuses that one too refuses the account.
+            dev.weft.oauth.Grant refreshed = dev.weft.oauth.AuthorizationServer.discover(
+                            client, java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+                    .refresh(grant);
+            return connect(
+                    user,
+                    server,
+                    refreshed.account(),
+                    CalendarAccounts.Auth.OAUTH2,
+                    refreshed.accessToken(),
+                    calendar,
+                    zone,
+                    now,
+                    Optional.of(new SignedIn(client, refreshed)));
+        }
     }
 
     private record SignedIn(dev.weft.oauth.OAuthClient client, dev.weft.oauth.Grant grant) {}
@@ -264,14 +285,26 @@ public final class CalDavSync {
         return locked(user, () -> {
             Account account = accounts.require(user);
             try {
-                CalDavClient client = accounts.client(account, now);
-                Report pulled = pull(client, account, now);
-                return pulled.plus(push(client, account, now));
+                try {
+                    return syncWith(accounts.client(account, now), account, now);
+                } catch (WeftException e) {
+                    if (e.code() != ErrorCode.E_CALENDAR_LOGIN_FAILED || !accounts.signedIn(account)) {
+                        throw e;
+                    }
+                    // The server refused a token the clock still calls good (skew, or ended early): once more
+                    // with a new one; what the first try synced is kept and the second goes on from there.
+                    return syncWith(accounts.refreshedClient(account, now), accounts.require(user), now);
+                }
             } catch (WeftException e) {
                 accounts.failed(user, e.code() + ": " + e.getMessage());
                 throw e;
             }
         });
+    }
+
+    private Report syncWith(CalDavClient client, Account account, Instant now) {
+        Report pulled = pull(client, account, now);
+        return pulled.plus(push(client, account, now));
     }
 
     /**

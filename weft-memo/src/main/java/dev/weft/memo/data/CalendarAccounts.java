@@ -113,14 +113,27 @@ public final class CalendarAccounts {
      * @throws dev.weft.oauth.GrantRevokedException {@code E_AUTH_REVOKED} when the provider revoked the sign-in
      */
     CalDavClient client(Account account, Instant now) {
-        if (account.auth() == Auth.OAUTH2
-                && grants.find(account.user(), OAuthGrants.Purpose.CALENDAR).isPresent()) {
+        if (signedIn(account)) {
             return new CalDavClient(
                     account.login(),
                     Auth.OAUTH2,
                     grants.accessToken(account.user(), OAuthGrants.Purpose.CALENDAR, now));
         }
         return new CalDavClient(account.login(), account.auth(), secret(account));
+    }
+
+    /** Whether {@code account} was signed in with OAuth (its token comes from a kept grant). */
+    boolean signedIn(Account account) {
+        return account.auth() == Auth.OAUTH2
+                && grants.find(account.user(), OAuthGrants.Purpose.CALENDAR).isPresent();
+    }
+
+    /** A client of a signed-in {@code account} with a token refreshed now, for a server that refused the kept one. */
+    CalDavClient refreshedClient(Account account, Instant now) {
+        return new CalDavClient(
+                account.login(),
+                Auth.OAUTH2,
+                grants.refreshedAccessToken(account.user(), OAuthGrants.Purpose.CALENDAR, now));
     }
 
     /** Keeps a new connection of {@code user} (replacing theirs, and forgetting what it synced). */

@@ -127,6 +127,20 @@ public final class OAuthGrants {
      *     naming the command that connects again
      */
     public String accessToken(String user, Purpose purpose, Instant now) {
+        return token(user, purpose, now, false);
+    }
+
+    /**
+     * A new access token of {@code user}'s grant for {@code purpose}, even though the kept one has not
+     * expired: for a server that refused the kept one.
+     *
+     * @throws GrantRevokedException as {@link #accessToken}
+     */
+    public String refreshedAccessToken(String user, Purpose purpose, Instant now) {
+        return token(user, purpose, now, true);
+    }
+
+    private String token(String user, Purpose purpose, Instant now, boolean force) {
         Row kept = db.read("read the " + purpose + " sign-in of " + user, c -> row(c, user, purpose))
                 .orElseThrow(() -> new IllegalStateException("no " + purpose + " sign-in for " + user));
         if (kept.kept().revokedAt().isPresent()) {
@@ -138,7 +152,7 @@ public final class OAuthGrants {
         OAuthClient client = new OAuthClient(
                 kept.kept().provider(), kept.kept().issuer(), kept.kept().clientId(), kept.clientSecret(this));
         Clock at = Clock.fixed(now, java.time.ZoneOffset.UTC);
-        AccessTokenSource tokens = FreshAccessTokens.create(
+        FreshAccessTokens tokens = FreshAccessTokens.create(
                 () -> AuthorizationServer.discover(client, at),
                 new GrantStore() {
                     @Override
@@ -157,7 +171,7 @@ public final class OAuthGrants {
                 at,
                 margin.get());
         try {
-            return tokens.accessToken();
+            return force ? tokens.refreshedAccessToken() : tokens.accessToken();
         } catch (GrantRevokedException e) {
             markRevoked(kept.kept(), now);
             throw revoked(kept.kept(), e.getMessage());
