@@ -136,6 +136,20 @@ final class SignedInCalendarIT {
     }
 
     @Test
+    void aServerThatRefusesATokenTheClockCallsGoodIsTriedOnceMoreWithANewOne() {
+        google.accessTokenLifetime(Duration.ofHours(1));
+        connect(signInWithBrowser());
+        radicale.put("dana", name, "retro.ics", event("retro-1", "Retro"));
+        google.endAccessTokens();
+
+        CalDavSync.Report report = memo.calendar().sync("dana");
+
+        assertThat(report.pulled()).isEqualTo(1);
+        assertThat(google.refreshes()).isEqualTo(1);
+        assertThat(caldav.refused()).isEqualTo(1);
+    }
+
+    @Test
     void connectsWithADeviceCodeApprovedOnAnotherDevice() {
         AtomicReference<DevicePrompt> shown = new AtomicReference<>();
         Grant grant = server.signInWithDeviceCode(OAuthProvider.GOOGLE.calendarScopes(), shown::set, pause -> {

@@ -158,6 +158,11 @@ public final class FakeAuthorizationServer implements AutoCloseable {
         refreshTokens.clear();
     }
 
+    /** Ends every access token issued so far before its time (grants stay good: a refresh gives a new one). */
+    public void endAccessTokens() {
+        accessTokens.replaceAll((token, expiry) -> clock.instant());
+    }
+
     /** How many refresh-token grants were answered with a new access token. */
     public int refreshes() {
         return refreshes.get();
