@@ -54,6 +54,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import net.minidev.json.JSONObject;
 
 /**
  * A provider's authorization server as the user's own client uses it: its endpoints read from its
@@ -238,13 +239,19 @@ public final class AuthorizationServer {
                 "the device authorization endpoint");
         DeviceAuthorizationSuccessResponse started;
         try {
-            DeviceAuthorizationResponse response = DeviceAuthorizationResponse.parse(http);
-            if (!response.indicatesSuccess()) {
+            if (!http.indicatesSuccess()) {
                 throw new SignInFailedException(client.provider().id() + " refused to start a device sign-in: "
-                        + describe(response.toErrorResponse().getErrorObject())
+                        + describe(DeviceAuthorizationResponse.parse(http)
+                                .toErrorResponse()
+                                .getErrorObject())
                         + " (Google allows the device flow for a few scopes only: sign in with a browser instead)");
             }
-            started = response.toSuccessResponse();
+            JSONObject body = http.getBodyAsJSONObject();
+            if (!body.containsKey("verification_uri") && body.get("verification_url") != null) {
+                // Google still names it as the drafts of RFC 8628 did
+                body.put("verification_uri", body.get("verification_url"));
+            }
+            started = DeviceAuthorizationSuccessResponse.parse(body);
         } catch (ParseException e) {
             throw new SignInFailedException("the device authorization answer cannot be read: " + e.getMessage());
         }

@@ -124,6 +124,17 @@ final class AuthorizationServerTest {
     }
 
     @Test
+    void signInWithDeviceCode_readsTheVerificationPageAsGoogleNamesIt() {
+        fake.nameVerificationUrlAsGoogleDoes();
+        AtomicReference<DevicePrompt> shown = new AtomicReference<>();
+
+        server.signInWithDeviceCode(
+                SCOPES, shown::set, duration -> fake.approve(shown.get().userCode()));
+
+        assertThat(shown.get().verificationUri()).isEqualTo(URI.create(fake.issuer() + "/activate"));
+    }
+
+    @Test
     void signInWithDeviceCode_keepsPollingWhileTheUserHasNotAnswered() {
         AtomicReference<DevicePrompt> shown = new AtomicReference<>();
         List<Duration> pauses = new ArrayList<>();

@@ -67,6 +67,7 @@ public final class FakeAuthorizationServer implements AutoCloseable {
     private final Clock clock;
     private volatile Duration accessTokenLifetime = Duration.ofHours(1);
     private final AtomicBoolean denyNextAuthorization = new AtomicBoolean();
+    private final AtomicBoolean verificationUrl = new AtomicBoolean();
     private final AtomicInteger slowDowns = new AtomicInteger();
     private final AtomicInteger refreshes = new AtomicInteger();
     private final AtomicInteger polls = new AtomicInteger();
@@ -135,6 +136,11 @@ public final class FakeAuthorizationServer implements AutoCloseable {
     /** The user refuses the next sign-in in the browser. */
     public void denyNextAuthorization() {
         denyNextAuthorization.set(true);
+    }
+
+    /** Names the verification page {@code verification_url} from now on, as Google's device endpoint does. */
+    public void nameVerificationUrlAsGoogleDoes() {
+        verificationUrl.set(true);
     }
 
     /** The next {@code count} device-code polls are told to slow down. */
@@ -304,7 +310,7 @@ public final class FakeAuthorizationServer implements AutoCloseable {
         ObjectNode answer = Json.object();
         answer.put("device_code", deviceCode);
         answer.put("user_code", userCode);
-        answer.put("verification_uri", issuer() + "/activate");
+        answer.put(verificationUrl.get() ? "verification_url" : "verification_uri", issuer() + "/activate");
         answer.put("expires_in", 600);
         answer.put("interval", 1);
         json(exchange, 200, answer);
