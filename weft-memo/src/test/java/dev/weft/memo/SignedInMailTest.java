@@ -191,6 +191,22 @@ final class SignedInMailTest {
     }
 
     @Test
+    void theNoticeOfARevokedSignInIsInTheUsersLanguage() {
+        data.updateUser(new dev.weft.memo.data.User("noa", "he", JERUSALEM, NOW));
+        microsoft.revokeEverything();
+        clock.advance(Duration.ofSeconds(3));
+
+        assertThatThrownBy(() -> call("{\"operation\": \"search\", \"query\": \"budget\"}"))
+                .isInstanceOf(WeftException.class);
+
+        assertThat(data.notifications().pending("noa"))
+                .filteredOn(n -> n.type().equals(OAuthGrants.REVOKED))
+                .singleElement()
+                .satisfies(n -> assertThat(n.text())
+                        .contains("לתיבת הדואר", "בוטלה", "weft memo mail connect --user noa --microsoft"));
+    }
+
+    @Test
     void addingAPasswordAccountForgetsTheSignIn() {
         data.mail()
                 .add(

@@ -249,26 +249,41 @@ public final class OAuthGrants {
     }
 
     private void markRevoked(Kept kept, Instant now) {
-        boolean first = db.write("mark the " + kept.purpose() + " sign-in of " + kept.user() + " revoked", c -> {
-            try (PreparedStatement update = c.prepareStatement("UPDATE memo_oauth_grants SET revoked_at = ? WHERE"
-                    + " user_id = ? AND purpose = ? AND revoked_at IS NULL")) {
-                update.setLong(1, now.toEpochMilli());
-                update.setString(2, kept.user());
-                update.setString(3, kept.purpose().name());
-                return update.executeUpdate() > 0;
-            }
-        });
-        if (first) {
-            String what = kept.purpose() == Purpose.CALENDAR ? "calendar" : "mailbox";
+        Optional<String> language =
+                db.write("mark the " + kept.purpose() + " sign-in of " + kept.user() + " revoked", c -> {
+                    try (PreparedStatement update = c.prepareStatement("UPDATE memo_oauth_grants SET revoked_at = ?"
+                            + " WHERE user_id = ? AND purpose = ? AND revoked_at IS NULL")) {
+                        update.setLong(1, now.toEpochMilli());
+                        update.setString(2, kept.user());
+                        update.setString(3, kept.purpose().name());
+                        if (update.executeUpdate() == 0) {
+                            return Optional.<String>empty();
+                        }
+                    }
+                    try (PreparedStatement select =
+                            c.prepareStatement("SELECT language FROM memo_users WHERE id = ?")) {
+                        select.setString(1, kept.user());
+                        try (ResultSet row = select.executeQuery()) {
+                            return Optional.of(row.next() ? row.getString(1) : "en");
+                        }
+                    }
+                });
+        if (language.isPresent()) {
+            String command = kept.purpose().connectCommand(kept.user(), kept.provider());
+            boolean calendar = kept.purpose() == Purpose.CALENDAR;
+            String text = language.get().equals("he")
+                    ? "Memo לא יכול עוד לגשת " + (calendar ? "ליומן" : "לתיבת הדואר") + " שלך (" + kept.account()
+                            + "): ההרשאה ב-" + kept.provider().id() + " בוטלה. אפשר לחבר מחדש עם '" + command + "'."
+                    : "Memo can no longer reach your " + (calendar ? "calendar" : "mailbox") + " ("
+                            + kept.account() + "): the " + kept.provider().id() + " sign-in was revoked. Connect it"
+                            + " again with '" + command + "'.";
             notifications.add(new Notification(
                     kept.user(),
                     REVOKED + ":" + kept.purpose().name().toLowerCase(Locale.ROOT) + "@" + now.toEpochMilli(),
                     REVOKED,
                     "oauth",
                     kept.purpose().name().toLowerCase(Locale.ROOT),
-                    "Memo can no longer reach your " + what + " (" + kept.account() + "): the "
-                            + kept.provider().id() + " sign-in was revoked. Connect it again with '"
-                            + kept.purpose().connectCommand(kept.user(), kept.provider()) + "'.",
+                    text,
                     now,
                     now,
                     false));
