@@ -10,6 +10,7 @@ import dev.weft.memo.CalendarSync;
 import dev.weft.memo.Memo;
 import dev.weft.memo.data.CalDavSync;
 import dev.weft.memo.data.CalendarAccounts;
+import dev.weft.memo.data.OAuthGrants;
 import dev.weft.oauth.OAuthProvider;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
@@ -220,13 +221,17 @@ final class MemoCalendarSyncCommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            CalendarAccounts.Account account =
-                    MemoMailCommand.data(store).calendars().require(id);
+            var data = MemoMailCommand.data(store);
+            CalendarAccounts.Account account = data.calendars().require(id);
+            Optional<OAuthGrants.Kept> grant = data.grants().find(id, OAuthGrants.Purpose.CALENDAR);
             if (json) {
-                out.println(Json.write(describe(account)));
+                ObjectNode node = describe(account);
+                grant.ifPresent(g -> node.set("signIn", describe(g)));
+                out.println(Json.write(node));
             } else {
                 out.println("'" + account.calendarName() + "' " + account.calendar() + " (login " + account.login()
                         + (account.auth() == CalendarAccounts.Auth.OAUTH2 ? ", OAuth2" : "") + ")");
+                grant.ifPresent(g -> out.println("  " + signIn(g)));
                 out.println("  last sync: "
                         + account.syncedAt().map(Instant::toString).orElse("never")
                         + account.lastError().map(e -> "; last error: " + e).orElse(""));
@@ -265,6 +270,27 @@ final class MemoCalendarSyncCommand {
         node.put("provider", signedIn.client().provider().id());
         node.put("account", signedIn.grant().account());
         node.put("expiresAt", signedIn.grant().expiresAt().toString());
+    }
+
+    /** A kept sign-in as {@code show --json} prints it: never a token. */
+    static ObjectNode describe(OAuthGrants.Kept grant) {
+        ObjectNode node = Json.object();
+        node.put("provider", grant.provider().id());
+        node.put("account", grant.account());
+        node.put("scope", grant.scope());
+        node.put("expiresAt", grant.expiresAt().toString());
+        grant.revokedAt().ifPresent(at -> node.put("revokedAt", at.toString()));
+        return node;
+    }
+
+    /** A kept sign-in as {@code show} prints it. */
+    static String signIn(OAuthGrants.Kept grant) {
+        return "signed in to " + grant.provider().id() + " as " + grant.account()
+                + grant.revokedAt()
+                        .map(at -> "; revoked at " + at + ": connect again with '"
+                                + grant.purpose().connectCommand(grant.user(), grant.provider()) + "'")
+                        .orElse("; the access token is refreshed before it expires (now until " + grant.expiresAt()
+                                + ")");
     }
 
     private static ObjectNode describe(CalendarAccounts.Account account) {

@@ -9,6 +9,7 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.memo.data.MailAccounts;
 import dev.weft.memo.data.MailOperations;
 import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.OAuthGrants;
 import dev.weft.oauth.OAuthProvider;
 import java.io.Console;
 import java.io.PrintWriter;
@@ -305,15 +306,20 @@ final class MemoMailCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            MailAccounts.Account account = data(store).mail().require(id);
+            MemoData data = data(store);
+            MailAccounts.Account account = data.mail().require(id);
+            java.util.Optional<OAuthGrants.Kept> grant = data.grants().find(id, OAuthGrants.Purpose.MAIL);
             if (json) {
-                out.println(Json.write(describe(account)));
+                ObjectNode node = describe(account);
+                grant.ifPresent(g -> node.set("signIn", MemoCalendarSyncCommand.describe(g)));
+                out.println(Json.write(node));
             } else {
                 out.println(account.address() + " (login " + account.login() + ")");
                 out.println("  IMAP " + account.imapHost() + ":" + account.imapPort() + ", SMTP " + account.smtpHost()
                         + ":" + account.smtpPort() + ", "
                         + account.security().name().toLowerCase(java.util.Locale.ROOT)
                         + (account.auth() == MailAccounts.Auth.OAUTH2 ? ", OAuth2" : ""));
+                grant.ifPresent(g -> out.println("  " + MemoCalendarSyncCommand.signIn(g)));
             }
             return ExitCodes.OK;
         }

@@ -207,7 +207,12 @@ final class OAuthConnectIT {
         assertThat(revoked.err())
                 .contains("E_AUTH_REVOKED", "weft memo calendar connect --user dana --google")
                 .doesNotContain("Exception", "\tat ");
-        assertThat(run("memo", "calendar", "show", "--user", "dana").out()).contains("E_AUTH_REVOKED");
+        assertThat(run("memo", "calendar", "show", "--user", "dana").out())
+                .contains("E_AUTH_REVOKED", "signed in to google as dana@gmail.example; revoked at");
+        JsonNode shown =
+                run("memo", "calendar", "show", "--user", "dana", "--json").json();
+        assertThat(shown.path("signIn").path("revokedAt").isTextual()).isTrue();
+        assertThat(shown.toString()).doesNotContain(first);
     }
 
     @Test
@@ -272,6 +277,12 @@ final class OAuthConnectIT {
 
             assertThat(checked.exitCode()).as(checked.out()).isZero();
             assertThat(checked.out()).contains("IMAP 127.0.0.1", "SMTP 127.0.0.1");
+            assertThat(run("memo", "mail", "show", "--user", "dana", "--json")
+                            .json()
+                            .path("signIn")
+                            .path("account")
+                            .asText())
+                    .isEqualTo("dana@gmail.example");
         } finally {
             mail.stop();
         }
