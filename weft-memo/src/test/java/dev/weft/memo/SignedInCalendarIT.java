@@ -150,6 +150,28 @@ final class SignedInCalendarIT {
     }
 
     @Test
+    void keepsAndRefreshesTheGrantOnPostgreSqlToo() {
+        store.close();
+        store = Stores.open(dev.weft.store.EmbeddedPostgres.shared().freshUrl());
+        memo = Memo.open(store, clock::instant);
+        memo.data().calendars().secrets().useKeyFile(dir.resolve("mail.key"));
+        memo.data().grants().useClock(clock);
+        connect(signInWithBrowser());
+        radicale.put("dana", name, "pg.ics", event("pg-1", "Planning"));
+
+        clock.advance(Duration.ofSeconds(3));
+
+        assertThat(memo.calendar().sync("dana").pulled()).isEqualTo(1);
+        assertThat(google.refreshes()).isEqualTo(1);
+        assertThat(memo.data()
+                        .grants()
+                        .find("dana", OAuthGrants.Purpose.CALENDAR)
+                        .orElseThrow()
+                        .account())
+                .isEqualTo("dana@gmail.example");
+    }
+
+    @Test
     void connectsWithADeviceCodeApprovedOnAnotherDevice() {
         AtomicReference<DevicePrompt> shown = new AtomicReference<>();
         Grant grant = server.signInWithDeviceCode(OAuthProvider.GOOGLE.calendarScopes(), shown::set, pause -> {
