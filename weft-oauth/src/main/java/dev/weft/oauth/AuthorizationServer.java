@@ -15,6 +15,8 @@ import com.nimbusds.oauth2.sdk.TokenResponse;
 import com.nimbusds.oauth2.sdk.TokenRevocationRequest;
 import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
 import com.nimbusds.oauth2.sdk.auth.ClientAuthentication;
+import com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod;
+import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretPost;
 import com.nimbusds.oauth2.sdk.auth.Secret;
 import com.nimbusds.oauth2.sdk.device.DeviceAuthorizationGrantError;
@@ -414,10 +416,21 @@ public final class AuthorizationServer {
         }
     }
 
-    /** The client secret sent in the request's body (client_secret_post), when the client has one. */
+    /**
+     * How the client proves itself, when it has a secret: HTTP Basic (client_secret_basic, which every
+     * server must take, RFC 6749 §2.3.1), or in the request's body when the server names only that.
+     */
     private Optional<ClientAuthentication> authentication() {
-        return client.clientSecret()
-                .map(secret -> new ClientSecretPost(new ClientID(client.clientId()), new Secret(secret)));
+        return client.clientSecret().map(secret -> {
+            ClientID id = new ClientID(client.clientId());
+            List<ClientAuthenticationMethod> methods = metadata.getTokenEndpointAuthMethods();
+            boolean bodyOnly = methods != null
+                    && !methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+                    && methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+            return bodyOnly
+                    ? new ClientSecretPost(id, new Secret(secret))
+                    : new ClientSecretBasic(id, new Secret(secret));
+        });
     }
 
     private SignInFailedException expired() {

@@ -58,6 +58,17 @@ final class AuthorizationServerTest {
     }
 
     @Test
+    void aClientWithASecretProvesItselfWithHttpBasicUnlessTheServerTakesItInTheBodyOnly() {
+        server.signInWithBrowser(SCOPES, Browser::open, Duration.ofSeconds(30));
+        fake.takeTheSecretInTheBodyOnly();
+        AuthorizationServer bodyOnly = AuthorizationServer.discover(server.client(), clock);
+
+        bodyOnly.signInWithBrowser(SCOPES, Browser::open, Duration.ofSeconds(30));
+
+        assertThat(fake.clientAuthentications()).containsExactly("basic", "post");
+    }
+
+    @Test
     void signInWithBrowser_signsInAPublicClientThatHasNoSecret() {
         try (FakeAuthorizationServer publicServer =
                 FakeAuthorizationServer.start("weft-public", Optional.empty(), "noa@contoso.com", clock)) {

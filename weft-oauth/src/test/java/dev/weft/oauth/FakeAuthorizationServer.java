@@ -68,6 +68,8 @@ public final class FakeAuthorizationServer implements AutoCloseable {
     private volatile Duration accessTokenLifetime = Duration.ofHours(1);
     private final AtomicBoolean denyNextAuthorization = new AtomicBoolean();
     private final AtomicBoolean verificationUrl = new AtomicBoolean();
+    private final AtomicBoolean secretInBodyOnly = new AtomicBoolean();
+    private final List<String> clientAuthentications = new CopyOnWriteArrayList<>();
     private final AtomicInteger slowDowns = new AtomicInteger();
     private final AtomicInteger refreshes = new AtomicInteger();
     private final AtomicInteger polls = new AtomicInteger();
@@ -136,6 +138,16 @@ public final class FakeAuthorizationServer implements AutoCloseable {
     /** The user refuses the next sign-in in the browser. */
     public void denyNextAuthorization() {
         denyNextAuthorization.set(true);
+    }
+
+    /** Takes the client's secret in the request's body only from now on, and says so in its discovery document. */
+    public void takeTheSecretInTheBodyOnly() {
+        secretInBodyOnly.set(true);
+    }
+
+    /** How the client proved itself at each request: {@code basic}, {@code post} or {@code none}. */
+    public List<String> clientAuthentications() {
+        return List.copyOf(clientAuthentications);
     }
 
     /** Names the verification page {@code verification_url} from now on, as Google's device endpoint does. */
@@ -211,6 +223,11 @@ public final class FakeAuthorizationServer implements AutoCloseable {
         document.putArray("subject_types_supported").add("public");
         document.putArray("id_token_signing_alg_values_supported").add("HS256");
         document.putArray("code_challenge_methods_supported").add("S256");
+        var methods = document.putArray("token_endpoint_auth_methods_supported");
+        if (!secretInBodyOnly.get()) {
+            methods.add("client_secret_basic");
+        }
+        methods.add("client_secret_post");
         json(exchange, 200, document);
     }
 
@@ -371,7 +388,11 @@ public final class FakeAuthorizationServer implements AutoCloseable {
 
     private boolean clientAuthenticated(HttpExchange exchange, Map<String, String> form) {
         String basic = exchange.getRequestHeaders().getFirst("Authorization");
+        clientAuthentications.add(basic != null ? "basic" : form.containsKey("client_secret") ? "post" : "none");
         if (basic != null && basic.startsWith("Basic ")) {
+            if (secretInBodyOnly.get()) {
+                return false;
+            }
             String[] pair =
                     new String(Base64.getDecoder().decode(basic.substring(6)), StandardCharsets.UTF_8).split(":", 2);
             return pair.length == 2
