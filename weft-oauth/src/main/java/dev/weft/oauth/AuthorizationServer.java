@@ -57,6 +57,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import net.minidev.json.JSONObject;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A provider's authorization server as the user's own client uses it: its endpoints read from its
@@ -474,7 +475,7 @@ public final class AuthorizationServer {
         return error.getCode() + (error.getDescription() == null ? "" : " (" + error.getDescription() + ")");
     }
 
-    private static URI required(URI uri, String name) {
+    private static URI required(@Nullable URI uri, String name) {
         if (uri == null) {
             throw new WeftException(ErrorCode.E_AUTH_FAILED, "the provider's discovery document names no " + name);
         }
