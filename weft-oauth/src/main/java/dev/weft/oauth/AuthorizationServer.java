@@ -418,19 +418,20 @@ public final class AuthorizationServer {
     }
 
     /**
-     * How the client proves itself, when it has a secret: HTTP Basic (client_secret_basic, which every
-     * server must take, RFC 6749 §2.3.1), or in the request's body when the server names only that.
+     * How the client proves itself, when it has a secret: in the request's body with its id
+     * (client_secret_post, as Google's and Microsoft's token requests are documented), or with HTTP Basic
+     * when the discovery document names only that.
      */
     private Optional<ClientAuthentication> authentication() {
         return client.clientSecret().map(secret -> {
             ClientID id = new ClientID(client.clientId());
             List<ClientAuthenticationMethod> methods = metadata.getTokenEndpointAuthMethods();
-            boolean bodyOnly = methods != null
-                    && !methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
-                    && methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST);
-            return bodyOnly
-                    ? new ClientSecretPost(id, new Secret(secret))
-                    : new ClientSecretBasic(id, new Secret(secret));
+            boolean basicOnly = methods != null
+                    && methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+                    && !methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+            return basicOnly
+                    ? new ClientSecretBasic(id, new Secret(secret))
+                    : new ClientSecretPost(id, new Secret(secret));
         });
     }
 

@@ -58,14 +58,14 @@ final class AuthorizationServerTest {
     }
 
     @Test
-    void aClientWithASecretProvesItselfWithHttpBasicUnlessTheServerTakesItInTheBodyOnly() {
+    void aClientWithASecretSendsItInTheBodyUnlessTheServerTakesItWithBasicOnly() {
         server.signInWithBrowser(SCOPES, Browser::open, Duration.ofSeconds(30));
-        fake.takeTheSecretInTheBodyOnly();
-        AuthorizationServer bodyOnly = AuthorizationServer.discover(server.client(), clock);
+        fake.takeTheSecretWithBasicOnly();
+        AuthorizationServer basicOnly = AuthorizationServer.discover(server.client(), clock);
 
-        bodyOnly.signInWithBrowser(SCOPES, Browser::open, Duration.ofSeconds(30));
+        basicOnly.signInWithBrowser(SCOPES, Browser::open, Duration.ofSeconds(30));
 
-        assertThat(fake.clientAuthentications()).containsExactly("basic", "post");
+        assertThat(fake.clientAuthentications()).containsExactly("post", "basic");
     }
 
     @Test

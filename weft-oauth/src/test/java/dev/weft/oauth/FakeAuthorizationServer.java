@@ -68,7 +68,7 @@ public final class FakeAuthorizationServer implements AutoCloseable {
     private volatile Duration accessTokenLifetime = Duration.ofHours(1);
     private final AtomicBoolean denyNextAuthorization = new AtomicBoolean();
     private final AtomicBoolean verificationUrl = new AtomicBoolean();
-    private final AtomicBoolean secretInBodyOnly = new AtomicBoolean();
+    private final AtomicBoolean secretWithBasicOnly = new AtomicBoolean();
     private final List<String> clientAuthentications = new CopyOnWriteArrayList<>();
     private final AtomicInteger slowDowns = new AtomicInteger();
     private final AtomicInteger refreshes = new AtomicInteger();
@@ -140,9 +140,9 @@ public final class FakeAuthorizationServer implements AutoCloseable {
         denyNextAuthorization.set(true);
     }
 
-    /** Takes the client's secret in the request's body only from now on, and says so in its discovery document. */
-    public void takeTheSecretInTheBodyOnly() {
-        secretInBodyOnly.set(true);
+    /** Takes the client's secret with HTTP Basic only from now on, and says so in its discovery document. */
+    public void takeTheSecretWithBasicOnly() {
+        secretWithBasicOnly.set(true);
     }
 
     /** How the client proved itself at each request: {@code basic}, {@code post} or {@code none}. */
@@ -224,10 +224,10 @@ public final class FakeAuthorizationServer implements AutoCloseable {
         document.putArray("id_token_signing_alg_values_supported").add("HS256");
         document.putArray("code_challenge_methods_supported").add("S256");
         var methods = document.putArray("token_endpoint_auth_methods_supported");
-        if (!secretInBodyOnly.get()) {
-            methods.add("client_secret_basic");
+        methods.add("client_secret_basic");
+        if (!secretWithBasicOnly.get()) {
+            methods.add("client_secret_post");
         }
-        methods.add("client_secret_post");
         json(exchange, 200, document);
     }
 
@@ -389,10 +389,10 @@ public final class FakeAuthorizationServer implements AutoCloseable {
     private boolean clientAuthenticated(HttpExchange exchange, Map<String, String> form) {
         String basic = exchange.getRequestHeaders().getFirst("Authorization");
         clientAuthentications.add(basic != null ? "basic" : form.containsKey("client_secret") ? "post" : "none");
+        if (secretWithBasicOnly.get() && basic == null && form.containsKey("client_secret")) {
+            return false;
+        }
         if (basic != null && basic.startsWith("Basic ")) {
-            if (secretInBodyOnly.get()) {
-                return false;
-            }
             String[] pair =
                     new String(Base64.getDecoder().decode(basic.substring(6)), StandardCharsets.UTF_8).split(":", 2);
             return pair.length == 2
