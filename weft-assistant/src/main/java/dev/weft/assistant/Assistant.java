@@ -31,6 +31,15 @@ public interface Assistant {
     Turn converse(Runner runner, Message message);
 
     /**
+     * The run that the next message of {@code user}'s conversation {@code session} would continue (one
+     * of theirs that waits on a person), so that a caller streaming a turn follows that run and no
+     * other; empty when the next message starts a new run.
+     */
+    default Optional<String> continues(Runner runner, String user, String session) {
+        return Optional.empty();
+    }
+
+    /**
      * Approves what {@code user}'s waiting run {@code runId} waits for ({@code steps}, or all of it when
      * empty) and continues it.
      *

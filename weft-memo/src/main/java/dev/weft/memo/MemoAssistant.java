@@ -56,6 +56,12 @@ public final class MemoAssistant implements Assistant {
         return turn(reply, usage(runner, reply.run(), continued ? before : 0, !continued));
     }
 
+    /** Memo keeps one conversation per user: its waiting run is continued whatever the session. */
+    @Override
+    public Optional<String> continues(Runner runner, String user, String session) {
+        return memo.waiting(runner, user).map(RunResult::runId);
+    }
+
     @Override
     public Turn approve(Runner runner, String user, String runId, List<String> steps) {
         long before = lastSequence(runner, runId);
