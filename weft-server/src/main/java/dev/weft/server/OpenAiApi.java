@@ -36,6 +36,35 @@ final class OpenAiApi {
         this.backend = backend;
     }
 
+    /** Whether {@code path} is one of the OpenAI protocol's, whose errors have OpenAI's shape. */
+    static boolean isOpenAi(String path) {
+        return path.startsWith("/v1/");
+    }
+
+    /**
+     * OpenAI's error shape, {@code {"error": {"message", "type", "param", "code"}}}: the type its SDKs
+     * map from the status, the field at fault when one is, and Weft's stable code as the {@code code}.
+     */
+    static ObjectNode errorBody(int status, WeftException e) {
+        ObjectNode root = Json.object();
+        ObjectNode error = root.putObject("error");
+        error.put("message", e.getMessage());
+        error.put("type", switch (status) {
+            case 401 -> "authentication_error";
+            case 403 -> "permission_error";
+            case 404 -> "not_found_error";
+            case 429 -> "rate_limit_error";
+            default -> status >= 500 ? "server_error" : "invalid_request_error";
+        });
+        if (e instanceof InvalidParameterException p) {
+            error.put("param", p.param());
+        } else {
+            error.putNull("param");
+        }
+        error.put("code", e.code().name());
+        return root;
+    }
+
     void register(Routes routes) {
         routes.get("/v1/models", this::models);
         routes.post("/v1/chat/completions", this::completions);

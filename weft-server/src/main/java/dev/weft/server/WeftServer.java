@@ -407,13 +407,17 @@ public final class WeftServer implements AutoCloseable {
 
             HttpRouting.Builder routing = HttpRouting.builder();
             routing.addFilter((chain, req, res) -> filter(chain, req, res, keys, backend, inFlight));
-            routing.error(WeftException.class, (req, res, e) -> Http.error(res, e));
+            routing.error(WeftException.class, (req, res, e) -> Http.error(req.path().path(), res, e));
             routing.error(UncheckedIOException.class, (req, res, e) -> {
                 // the client went away mid-answer; nothing to send
             });
             routing.error(RuntimeException.class, (req, res, e) -> {
                 LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + req.prologue(), e);
-                Http.error(res, 500, ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
+                Http.error(
+                        req.path().path(),
+                        res,
+                        new WeftException(
+                                ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage()));
             });
             Routes routes = new Routes(routing);
             routes.get("/healthz", (req, res) -> Http.ok(res, Json.object().put("status", "ok")));
@@ -422,6 +426,7 @@ public final class WeftServer implements AutoCloseable {
             new RunsApi(backend).register(routes);
             new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
+            new ResponsesApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
             new MailflowApi(backend, mail).register(routes);
@@ -444,11 +449,12 @@ public final class WeftServer implements AutoCloseable {
             });
             new ChannelRoutes(whatsApp).register(routes);
             routing.any((req, res) -> Http.error(
+                    req.path().path(),
                     res,
-                    404,
-                    ErrorCode.E_NOT_FOUND,
-                    "no route " + req.prologue().method().text() + " "
-                            + req.path().path()));
+                    new WeftException(
+                            ErrorCode.E_NOT_FOUND,
+                            "no route " + req.prologue().method().text() + " "
+                                    + req.path().path())));
 
             WebServer web = WebServer.builder()
                     .host(host)
@@ -526,13 +532,14 @@ public final class WeftServer implements AutoCloseable {
             if (key.isEmpty()) {
                 res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer");
                 Http.error(
+                        path,
                         res,
-                        401,
-                        ErrorCode.E_UNAUTHORIZED,
-                        header.isEmpty()
-                                ? "an API key is required: send 'Authorization: Bearer <key>' (make one with"
-                                        + " 'weft keys create --user ID')"
-                                : "the API key is not known, or was revoked");
+                        new WeftException(
+                                ErrorCode.E_UNAUTHORIZED,
+                                header.isEmpty()
+                                        ? "an API key is required: send 'Authorization: Bearer <key>' (make one"
+                                                + " with 'weft keys create --user ID')"
+                                        : "the API key is not known, or was revoked"));
                 return;
             }
             req.context()
