@@ -427,6 +427,8 @@ public final class WeftServer implements AutoCloseable {
             new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
             new ResponsesApi(backend).register(routes);
+            new AssistantsApi(backend).register(routes);
+            new A2aApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
             new MailflowApi(backend, mail).register(routes);
@@ -521,7 +523,10 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
                 return;
             }
-            if (WebPage.isPage(path) || MailflowApi.isWebhook(path) || ChannelRoutes.isWebhook(path)) {
+            if (WebPage.isPage(path)
+                    || MailflowApi.isWebhook(path)
+                    || ChannelRoutes.isWebhook(path)
+                    || A2aApi.isCard(path)) {
                 chain.proceed();
                 return;
             }

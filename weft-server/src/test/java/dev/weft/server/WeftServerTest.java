@@ -79,11 +79,13 @@ final class WeftServerTest {
                     || parts[1].equals("/readyz")
                     || WebPage.isPage(parts[1])
                     || MailflowApi.isWebhook(parts[1])
-                    || ChannelRoutes.isWebhook(parts[1])) {
-                // the webhooks are signed with their own secrets instead (MailflowApiTest, WhatsAppWebhookTest)
+                    || ChannelRoutes.isWebhook(parts[1])
+                    || A2aApi.isCard(parts[1])) {
+                // the webhooks are signed with their own secrets instead (MailflowApiTest, WhatsAppWebhookTest);
+                // agent cards are public, as A2A clients read them before they have a key (A2aApiTest)
                 continue;
             }
-            String path = parts[1].substring(1).replace("{id}", "some-run");
+            String path = parts[1].substring(1).replace("{id}", "some-run").replace("{name}", "memo");
             for (Optional<String> key : List.of(Optional.<String>empty(), Optional.of("weft_not-a-key"))) {
                 HttpRequest.Builder request = fixture.request(path, key);
                 ServerFixture.Answer answer = fixture.send(
