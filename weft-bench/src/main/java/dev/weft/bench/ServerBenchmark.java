@@ -192,7 +192,8 @@ public final class ServerBenchmark {
         Collections.sort(sorted);
         List<Long> sortedResponses = new ArrayList<>(responseLatencies);
         Collections.sort(sortedResponses);
-        System.out.printf("%-44s %16s %16s%n", "weft-bench server (SQLite, 127.0.0.1)", "chat/completions", "responses");
+        System.out.printf(
+                "%-44s %16s %16s%n", "weft-bench server (SQLite, 127.0.0.1)", "chat/completions", "responses");
         System.out.printf("%-44s %16d%n", "seconds", seconds);
         System.out.printf("%-44s %16d%n", "event streams held open", subscribers);
         System.out.printf("%-44s %16d%n", "clients (half of each route streamed)", chats);
@@ -202,10 +203,14 @@ public final class ServerBenchmark {
         System.out.printf("%-44s %16d %16d%n", "clients on the route", chats - onResponses, onResponses);
         System.out.printf("%-44s %16d %16d%n", "answered", sorted.size(), sortedResponses.size());
         System.out.printf("%-44s %16d %16d%n", "failed", failures.get(), responseFailures.get());
-        System.out.printf("%-44s %16.1f %16.1f%n", "completions / s", sorted.size() / wall, sortedResponses.size() / wall);
-        System.out.printf("%-44s %16.1f %16.1f%n", "latency p50 ms", percentile(sorted, 0.50), percentile(sortedResponses, 0.50));
-        System.out.printf("%-44s %16.1f %16.1f%n", "latency p99 ms", percentile(sorted, 0.99), percentile(sortedResponses, 0.99));
-        System.out.printf("%-44s %16.1f %16.1f%n", "latency max ms", percentile(sorted, 1.0), percentile(sortedResponses, 1.0));
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "completions / s", sorted.size() / wall, sortedResponses.size() / wall);
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "latency p50 ms", percentile(sorted, 0.50), percentile(sortedResponses, 0.50));
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "latency p99 ms", percentile(sorted, 0.99), percentile(sortedResponses, 0.99));
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "latency max ms", percentile(sorted, 1.0), percentile(sortedResponses, 1.0));
         System.out.printf("%-44s %16s%n", "streams that saw their run complete", sawEnd.get() + " / " + subscribers);
         System.out.printf("%-44s %16.0f%n", "peak heap MiB", heap.peakUsedBytes() / 1048576.0);
     }

@@ -93,7 +93,9 @@ final class A2aApi {
 
     void register(Routes routes) {
         routes.get(CARD, (req, res) -> card(req, res, DEFAULT_AGENT));
-        routes.get("/a2a/{name}" + CARD, (req, res) -> card(req, res, req.path().pathParameters().get("name")));
+        routes.get(
+                "/a2a/{name}" + CARD,
+                (req, res) -> card(req, res, req.path().pathParameters().get("name")));
         routes.post("/a2a/{name}", this::rpc);
     }
 
@@ -150,15 +152,15 @@ final class A2aApi {
         String host = req.headers()
                 .first(HeaderNames.HOST)
                 .orElse(req.localPeer().host() + ":" + req.localPeer().port());
-        String scheme = req.headers()
-                .first(HeaderNames.create("X-Forwarded-Proto"))
-                .orElse(req.isSecure() ? "https" : "http");
+        String scheme =
+                req.headers().first(HeaderNames.create("X-Forwarded-Proto")).orElse(req.isSecure() ? "https" : "http");
         return scheme + "://" + host + "/";
     }
 
     private void rpc(ServerRequest req, ServerResponse res) {
         Caller caller = Caller.of(req);
-        Assistant assistant = backend.assistants().get(req.path().pathParameters().get("name"));
+        Assistant assistant =
+                backend.assistants().get(req.path().pathParameters().get("name"));
         JsonNode body;
         try {
             body = Utils.OBJECT_MAPPER.readTree(Http.bytes(req));
@@ -177,14 +179,22 @@ final class A2aApi {
             JsonNode params = body.path("params");
             switch (body.path("method").asText()) {
                 case SendMessageRequest.METHOD ->
-                    send(res, new SendMessageResponse(id, turn(caller, assistant, params(params, MessageSendParams.class))));
+                    send(
+                            res,
+                            new SendMessageResponse(
+                                    id, turn(caller, assistant, params(params, MessageSendParams.class))));
                 case SendStreamingMessageRequest.METHOD ->
                     stream(res, id, caller, assistant, params(params, MessageSendParams.class));
                 case GetTaskRequest.METHOD -> {
                     TaskQueryParams query = params(params, TaskQueryParams.class);
-                    send(res, new GetTaskResponse(id, task(known(caller, assistant, query.id()), query.historyLength())));
+                    send(
+                            res,
+                            new GetTaskResponse(id, task(known(caller, assistant, query.id()), query.historyLength())));
                 }
-                case CancelTaskRequest.METHOD -> send(res, new CancelTaskResponse(id, cancel(caller, assistant, params(params, TaskIdParams.class))));
+                case CancelTaskRequest.METHOD ->
+                    send(
+                            res,
+                            new CancelTaskResponse(id, cancel(caller, assistant, params(params, TaskIdParams.class))));
                 default -> throw new MethodNotFoundError();
             }
         } catch (JSONRPCError e) {
@@ -225,8 +235,8 @@ final class A2aApi {
         try {
             return Utils.OBJECT_MAPPER.treeToValue(params, type);
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new InvalidParamsError(
-                    "\"params\" are not " + type.getSimpleName() + ": " + e.getMessage().lines().findFirst().orElse(""));
+            throw new InvalidParamsError("\"params\" are not " + type.getSimpleName() + ": "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
@@ -263,16 +273,19 @@ final class A2aApi {
             A2aTasks.Stored task = known(caller, assistant, sent.getTaskId());
             Run run = run(task.id());
             if (run.status() != RunStatus.WAITING) {
-                throw new InvalidParamsError("task '" + task.id() + "' is " + state(run.status()).asString()
-                        + ": it takes no more messages; send one without a taskId to start a new task");
+                throw new InvalidParamsError(
+                        "task '" + task.id() + "' is " + state(run.status()).asString()
+                                + ": it takes no more messages; send one without a taskId to start a new task");
             }
             if (sent.getContextId() != null && !sent.getContextId().equals(task.contextId())) {
-                throw new InvalidParamsError(
-                        "task '" + task.id() + "' belongs to context '" + task.contextId() + "', not '"
-                                + sent.getContextId() + "'");
+                throw new InvalidParamsError("task '" + task.id() + "' belongs to context '" + task.contextId()
+                        + "', not '" + sent.getContextId() + "'");
             }
-            if (!assistant.continues(backend.runner(), caller.user(), task.contextId()).equals(Optional.of(task.id()))) {
-                throw new InvalidParamsError("task '" + task.id() + "' no longer waits on its conversation's next message");
+            if (!assistant
+                    .continues(backend.runner(), caller.user(), task.contextId())
+                    .equals(Optional.of(task.id()))) {
+                throw new InvalidParamsError(
+                        "task '" + task.id() + "' no longer waits on its conversation's next message");
             }
             taskId = task.id();
             contextId = task.contextId();
@@ -285,10 +298,11 @@ final class A2aApi {
             taskId = continued.orElse(newRunId);
             continued.flatMap(t -> tasks.find(caller.user(), t)).ifPresent(t -> history.addAll(t.history()));
         }
-        Message kept = new Message.Builder(sent).taskId(taskId).contextId(contextId).build();
+        Message kept =
+                new Message.Builder(sent).taskId(taskId).contextId(contextId).build();
         history.add(kept);
-        dev.weft.assistant.Message message = dev.weft.assistant.Message.of(caller.user(), text.toString())
-                .session(contextId);
+        dev.weft.assistant.Message message =
+                dev.weft.assistant.Message.of(caller.user(), text.toString()).session(contextId);
         return new Turning(taskId, newRunId, contextId, history, message);
     }
 
@@ -320,7 +334,8 @@ final class A2aApi {
      * ({@code working}), the model's words as its run produces them (artifact updates of the reply), and
      * the final status update, {@code input-required} when the run waits for the user.
      */
-    private void stream(ServerResponse res, @Nullable Object id, Caller caller, Assistant assistant, MessageSendParams params) {
+    private void stream(
+            ServerResponse res, @Nullable Object id, Caller caller, Assistant assistant, MessageSendParams params) {
         Turning turning = prepare(caller, assistant, params);
         try (StreamedTurn turn = StreamedTurn.start(backend, assistant, turning.message(), turning.newRunId());
                 EventStream sink = EventStream.open(res)) {
@@ -368,7 +383,10 @@ final class A2aApi {
         A2aTasks.Stored task = known(caller, assistant, params.id());
         if (run(task.id()).status().isFinished()) {
             throw new TaskNotCancelableError(
-                    null, "task '" + task.id() + "' is " + state(run(task.id()).status()).asString(), null);
+                    null,
+                    "task '" + task.id() + "' is "
+                            + state(run(task.id()).status()).asString(),
+                    null);
         }
         backend.runner().cancel(task.id());
         return task(task, 0);
@@ -404,7 +422,8 @@ final class A2aApi {
                 .contextId(stored.contextId())
                 .status(new TaskStatus(state, said.orElse(null), null))
                 .history(history)
-                .metadata(Map.of("weft/runId", run.id(), "weft/status", run.status().name()));
+                .metadata(Map.of(
+                        "weft/runId", run.id(), "weft/status", run.status().name()));
         if (state == TaskState.COMPLETED && said.isPresent()) {
             task.artifacts(List.of(reply(((TextPart) said.get().getParts().get(0)).getText())));
         }

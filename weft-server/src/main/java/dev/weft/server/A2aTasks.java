@@ -96,7 +96,8 @@ final class A2aTasks {
         try {
             return Utils.OBJECT_MAPPER.writeValueAsString(history);
         } catch (JsonProcessingException e) {
-            throw new WeftException(ErrorCode.E_INTERNAL, "cannot write an A2A task's history: " + e.getOriginalMessage());
+            throw new WeftException(
+                    ErrorCode.E_INTERNAL, "cannot write an A2A task's history: " + e.getOriginalMessage());
         }
     }
 
@@ -105,7 +106,8 @@ final class A2aTasks {
             return Utils.OBJECT_MAPPER.readValue(history, MESSAGES);
         } catch (JsonProcessingException e) {
             throw new WeftException(
-                    ErrorCode.E_STORE_UNAVAILABLE, "A2A task " + id + "'s stored history is not readable: " + e.getOriginalMessage());
+                    ErrorCode.E_STORE_UNAVAILABLE,
+                    "A2A task " + id + "'s stored history is not readable: " + e.getOriginalMessage());
         }
     }
 }

@@ -30,16 +30,17 @@ final class AssistantsApi {
     }
 
     /** A message to an assistant: its text, and optionally the conversation and the user's time zone. */
-    record Body(@Nullable String text, @Nullable String session, @Nullable String zone) {}
+    record Body(
+            @Nullable String text,
+            @Nullable String session,
+            @Nullable String zone) {}
 
     private void list(ServerRequest req, ServerResponse res) {
         Caller.of(req);
         ObjectNode root = Json.object();
         ArrayNode all = root.putArray("assistants");
         for (Assistant assistant : backend.assistants().all()) {
-            ObjectNode one = all.addObject()
-                    .put("name", assistant.name())
-                    .put("description", assistant.description());
+            ObjectNode one = all.addObject().put("name", assistant.name()).put("description", assistant.description());
             ArrayNode tools = one.putArray("tools");
             for (Tool tool : assistant.tools().all()) {
                 tools.addObject()
@@ -53,7 +54,8 @@ final class AssistantsApi {
 
     private void message(ServerRequest req, ServerResponse res) {
         Caller caller = Caller.of(req);
-        Assistant assistant = backend.assistants().get(req.path().pathParameters().get("name"));
+        Assistant assistant =
+                backend.assistants().get(req.path().pathParameters().get("name"));
         Body body = Http.body(req, Body.class);
         if (body.text() == null || body.text().isBlank()) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "\"text\" is required: what to say to " + assistant.name());

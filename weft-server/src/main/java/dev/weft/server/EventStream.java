@@ -46,7 +46,12 @@ final class EventStream implements AutoCloseable {
      * @throws UncheckedIOException when the client has gone
      */
     void event(String type, String text) {
-        write(new StringBuilder(text.length() + type.length() + 24).append("event: ").append(type).append('\n'), text);
+        write(
+                new StringBuilder(text.length() + type.length() + 24)
+                        .append("event: ")
+                        .append(type)
+                        .append('\n'),
+                text);
     }
 
     private void write(StringBuilder event, String text) {

@@ -49,13 +49,15 @@ final class OpenAiApi {
         ObjectNode root = Json.object();
         ObjectNode error = root.putObject("error");
         error.put("message", e.getMessage());
-        error.put("type", switch (status) {
-            case 401 -> "authentication_error";
-            case 403 -> "permission_error";
-            case 404 -> "not_found_error";
-            case 429 -> "rate_limit_error";
-            default -> status >= 500 ? "server_error" : "invalid_request_error";
-        });
+        error.put(
+                "type",
+                switch (status) {
+                    case 401 -> "authentication_error";
+                    case 403 -> "permission_error";
+                    case 404 -> "not_found_error";
+                    case 429 -> "rate_limit_error";
+                    default -> status >= 500 ? "server_error" : "invalid_request_error";
+                });
         if (e instanceof InvalidParameterException p) {
             error.put("param", p.param());
         } else {

@@ -84,8 +84,10 @@ final class ResponsesApi {
                         .orElse(null)));
         long created = backend.runner().time().now().getEpochSecond();
         ObjectNode response = response(id, created, request);
-        keep(caller, request, id, session, response);
         if (request.stream()) {
+            // The stream names the response at once: it is kept first, so that it can be read back while
+            // the turn runs. A plain response is kept once, when it is done, before it is answered.
+            keep(caller, request, id, session, response);
             stream(res, caller, request, message, id, session, response);
             return;
         }
@@ -127,10 +129,7 @@ final class ResponsesApi {
                     sink,
                     "response.output_item.added",
                     Json.object().put("output_index", 0).set("item", item));
-            events.send(
-                    sink,
-                    "response.content_part.added",
-                    part(itemId).set("part", text("")));
+            events.send(sink, "response.content_part.added", part(itemId).set("part", text("")));
             StringBuilder streamed = new StringBuilder();
             for (Optional<String> word = turn.next(); word.isPresent(); word = turn.next()) {
                 streamed.append(word.get());
@@ -163,7 +162,9 @@ final class ResponsesApi {
             events.send(
                     sink,
                     "response.output_item.done",
-                    Json.object().put("output_index", 0).set("item", response.path("output").get(0)));
+                    Json.object()
+                            .put("output_index", 0)
+                            .set("item", response.path("output").get(0)));
             events.send(sink, "response.completed", Json.object().set("response", response));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -192,7 +193,8 @@ final class ResponsesApi {
             throw new InvalidParameterException(
                     ErrorCode.E_BAD_INPUT,
                     "model",
-                    "\"model\" must name an assistant: one of " + String.join(", ", backend.assistants().names()));
+                    "\"model\" must name an assistant: one of "
+                            + String.join(", ", backend.assistants().names()));
         }
         String model = modelNode.asText();
         Assistant assistant = backend.assistants()
@@ -214,7 +216,9 @@ final class ResponsesApi {
         if (!previousId.isMissingNode() && !previousId.isNull()) {
             if (!previousId.isTextual() || previousId.asText().isBlank()) {
                 throw new InvalidParameterException(
-                        ErrorCode.E_BAD_INPUT, "previous_response_id", "\"previous_response_id\" must be a response id");
+                        ErrorCode.E_BAD_INPUT,
+                        "previous_response_id",
+                        "\"previous_response_id\" must be a response id");
             }
             StoredResponses.Stored found = responses
                     .find(caller.user(), previousId.asText())
@@ -226,8 +230,7 @@ final class ResponsesApi {
                 throw new InvalidParameterException(
                         ErrorCode.E_BAD_INPUT,
                         "previous_response_id",
-                        "response '" + found.id() + "' is " + found.model() + "'s conversation, not " + model
-                                + "'s");
+                        "response '" + found.id() + "' is " + found.model() + "'s conversation, not " + model + "'s");
             }
             previous = Optional.of(found);
         }
@@ -276,7 +279,8 @@ final class ResponsesApi {
                 for (JsonNode part : content) {
                     String kind = part.path("type").asText();
                     if (kind.equals("input_text") || kind.equals("text")) {
-                        text.append(text.isEmpty() ? "" : "\n").append(part.path("text").asText());
+                        text.append(text.isEmpty() ? "" : "\n")
+                                .append(part.path("text").asText());
                     }
                 }
             }
@@ -286,7 +290,8 @@ final class ResponsesApi {
             }
             return text.toString();
         }
-        throw new InvalidParameterException(ErrorCode.E_BAD_INPUT, "input", "\"input\" has no message of role \"user\"");
+        throw new InvalidParameterException(
+                ErrorCode.E_BAD_INPUT, "input", "\"input\" has no message of role \"user\"");
     }
 
     private void keep(Caller caller, Request request, String id, String session, ObjectNode response) {

@@ -13,8 +13,7 @@ import java.util.Optional;
 /**
  * The Responses API's responses (table {@code server_responses}), each in its user's own rows: the
  * response object as it was last served, and the conversation a later response continues when it
- * names this one as its {@code previous_response_id}. A response is kept before its turn runs (in
- * progress) and kept again when the turn is over. Thread-safe.
+ * names this one as its {@code previous_response_id}. Thread-safe.
  */
 final class StoredResponses {
     /** A stored response: whose, for which assistant, in which conversation, and the object itself. */
@@ -37,8 +36,8 @@ final class StoredResponses {
     /** Keeps {@code response}, or replaces the one of its id (which must be the same user's). */
     void put(Stored response, Instant now) {
         db.write("keep response " + response.id() + " of " + response.user(), connection -> {
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE server_responses SET body = ? WHERE id = ? AND user_id = ?")) {
+            try (PreparedStatement update =
+                    connection.prepareStatement("UPDATE server_responses SET body = ? WHERE id = ? AND user_id = ?")) {
                 update.setString(1, Json.write(response.body()));
                 update.setString(2, response.id());
                 update.setString(3, response.user());
@@ -74,8 +73,7 @@ final class StoredResponses {
                     }
                     JsonNode body = Json.parse(row.getString(5), "stored response " + id);
                     return Optional.of(new Stored(
-                            row.getString(1), row.getString(2), row.getString(3), row.getString(4), (ObjectNode)
-                                    body));
+                            row.getString(1), row.getString(2), row.getString(3), row.getString(4), (ObjectNode) body));
                 }
             }
         });

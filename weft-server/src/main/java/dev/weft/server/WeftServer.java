@@ -407,7 +407,8 @@ public final class WeftServer implements AutoCloseable {
 
             HttpRouting.Builder routing = HttpRouting.builder();
             routing.addFilter((chain, req, res) -> filter(chain, req, res, keys, backend, inFlight));
-            routing.error(WeftException.class, (req, res, e) -> Http.error(req.path().path(), res, e));
+            routing.error(
+                    WeftException.class, (req, res, e) -> Http.error(req.path().path(), res, e));
             routing.error(UncheckedIOException.class, (req, res, e) -> {
                 // the client went away mid-answer; nothing to send
             });
@@ -416,8 +417,7 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(
                         req.path().path(),
                         res,
-                        new WeftException(
-                                ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage()));
+                        new WeftException(ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage()));
             });
             Routes routes = new Routes(routing);
             routes.get("/healthz", (req, res) -> Http.ok(res, Json.object().put("status", "ok")));

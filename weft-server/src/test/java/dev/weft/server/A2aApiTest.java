@@ -55,10 +55,14 @@ final class A2aApiTest {
 
         assertThat(root.status()).isEqualTo(200);
         assertThat(root.body()).isEqualTo(memo.body());
-        assertThat(root.body().path("url").asText()).isEqualTo(fixture.base.resolve("a2a/memo").toString());
-        assertThat(root.body().path("skills")).extracting(s -> s.path("id").asText()).contains("taskOperations");
+        assertThat(root.body().path("url").asText())
+                .isEqualTo(fixture.base.resolve("a2a/memo").toString());
+        assertThat(root.body().path("skills"))
+                .extracting(s -> s.path("id").asText())
+                .contains("taskOperations");
         assertThat(root.body().path("security").get(0).has("bearer")).isTrue();
-        assertThat(fixture.get("a2a/nobody/.well-known/agent-card.json", Optional.empty()).status())
+        assertThat(fixture.get("a2a/nobody/.well-known/agent-card.json", Optional.empty())
+                        .status())
                 .isEqualTo(404);
     }
 
@@ -75,7 +79,13 @@ final class A2aApiTest {
         assertThat(fixture.get("api/runs/" + taskId, fixture.dana).status()).isEqualTo(200);
         assertThat(got.path("result").path("status").path("state").asText()).isEqualTo("completed");
         assertThat(got.path("result").path("history")).hasSize(2);
-        assertThat(got.path("result").path("artifacts").get(0).path("parts").get(0).path("text").asText())
+        assertThat(got.path("result")
+                        .path("artifacts")
+                        .get(0)
+                        .path("parts")
+                        .get(0)
+                        .path("text")
+                        .asText())
                 .startsWith("I'll remind you");
     }
 
@@ -89,11 +99,20 @@ final class A2aApiTest {
         ObjectNode answer = send("yes");
         ((ObjectNode) answer.path("message")).put("taskId", taskId);
 
-        assertThat(rpc(fixture.omer, "tasks/get", Json.object().put("id", taskId)).path("error").path("code").asInt())
+        assertThat(rpc(fixture.omer, "tasks/get", Json.object().put("id", taskId))
+                        .path("error")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(-32001);
-        assertThat(rpc(fixture.omer, "tasks/cancel", Json.object().put("id", taskId)).path("error").path("code").asInt())
+        assertThat(rpc(fixture.omer, "tasks/cancel", Json.object().put("id", taskId))
+                        .path("error")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(-32001);
-        assertThat(rpc(fixture.omer, "message/send", answer).path("error").path("code").asInt())
+        assertThat(rpc(fixture.omer, "message/send", answer)
+                        .path("error")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(-32001);
         assertThat(rpc(fixture.dana, "tasks/get", Json.object().put("id", taskId))
                         .path("result")
@@ -112,9 +131,15 @@ final class A2aApiTest {
         ObjectNode more = send("yes");
         ((ObjectNode) more.path("message")).put("taskId", taskId);
 
-        assertThat(rpc(fixture.dana, "message/send", more).path("error").path("code").asInt())
+        assertThat(rpc(fixture.dana, "message/send", more)
+                        .path("error")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(-32602);
-        assertThat(rpc(fixture.dana, "tasks/cancel", Json.object().put("id", taskId)).path("error").path("code").asInt())
+        assertThat(rpc(fixture.dana, "tasks/cancel", Json.object().put("id", taskId))
+                        .path("error")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(-32002);
     }
 
@@ -125,7 +150,9 @@ final class A2aApiTest {
         JsonNode unknown = rpc(fixture.dana, "tasks/list", Json.object());
         JsonNode noText = rpc(fixture.dana, "message/send", Json.object());
         ServerFixture.Answer wrongKey = fixture.post(
-                "a2a/memo", "weft_nope", Json.write(Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tasks/get")));
+                "a2a/memo",
+                "weft_nope",
+                Json.write(Json.object().put("jsonrpc", "2.0").put("id", 1).put("method", "tasks/get")));
 
         assertThat(notJson.body().path("error").path("code").asInt()).isEqualTo(-32700);
         assertThat(notRpc.body().path("error").path("code").asInt()).isEqualTo(-32600);

@@ -44,7 +44,8 @@ final class AgentProtocolsForeignClientsIT {
         assertThat(out.path("plain").path("status").asText()).isEqualTo("completed");
         assertThat(out.path("plain").path("text").asText()).startsWith("I'll remind you: \"call the bank\"");
         assertThat(out.path("plain").path("instructions").asText()).isEqualTo("Be brief.");
-        assertThat(out.path("plain").path("usage").path("total_tokens").isNumber()).isTrue();
+        assertThat(out.path("plain").path("usage").path("total_tokens").isNumber())
+                .isTrue();
         List<String> types = new ArrayList<>();
         out.path("stream").path("types").forEach(t -> types.add(t.asText()));
         assertThat(types)
@@ -78,11 +79,13 @@ final class AgentProtocolsForeignClientsIT {
         assertThat(out.path("error").isMissingNode()).as("%s", out).isTrue();
         JsonNode card = out.path("card");
         assertThat(card.path("name").asText()).isEqualTo("memo");
-        assertThat(card.path("url").asText()).isEqualTo(fixture.base.resolve("a2a/memo").toString());
+        assertThat(card.path("url").asText())
+                .isEqualTo(fixture.base.resolve("a2a/memo").toString());
         assertThat(card.path("protocolVersion").asText()).isEqualTo("0.3.0");
         assertThat(card.path("streaming").asBoolean()).isTrue();
         assertThat(card.path("skills")).isNotEmpty();
-        assertThat(card.path("securitySchemes").path("bearer").path("scheme").asText()).isEqualTo("bearer");
+        assertThat(card.path("securitySchemes").path("bearer").path("scheme").asText())
+                .isEqualTo("bearer");
         assertThat(out.path("sent").path("kind").asText()).isEqualTo("task");
         assertThat(out.path("sent").path("state").asText()).isEqualTo("completed");
         assertThat(out.path("sent").path("text").asText()).startsWith("I'll remind you: \"call the bank\"");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.assistant.AssistantEnvironment;
 import dev.weft.assistant.Assistants;
-import dev.weft.core.Json;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,14 +38,23 @@ final class AssistantsApiTest {
     void theListNamesEveryAssistantWithItsTools() {
         JsonNode list = fixture.get("api/assistants", fixture.dana).body();
 
-        assertThat(list.path("assistants")).extracting(a -> a.path("name").asText()).contains("memo", "concierge");
+        assertThat(list.path("assistants"))
+                .extracting(a -> a.path("name").asText())
+                .contains("memo", "concierge");
         assertThat(list.path("assistants").get(0).path("tools")).isNotEmpty();
-        assertThat(list.path("assistants").get(0).path("tools").get(0).path("risk").asText()).isNotBlank();
+        assertThat(list.path("assistants")
+                        .get(0)
+                        .path("tools")
+                        .get(0)
+                        .path("risk")
+                        .asText())
+                .isNotBlank();
     }
 
     @Test
     void eachAssistantAnswersItsMessageWithTheReplyItsRunItsStatusAndItsLanguage() {
-        ServerFixture.Answer memo = say(fixture.dana, "memo", "{\"text\": \"remind me tomorrow at 9 to call the bank\"}");
+        ServerFixture.Answer memo =
+                say(fixture.dana, "memo", "{\"text\": \"remind me tomorrow at 9 to call the bank\"}");
         ServerFixture.Answer concierge =
                 say(fixture.dana, "concierge", "{\"text\": \"מה שעות הפתיחה שלכם?\", \"session\": \"web-1\"}");
 
@@ -65,7 +73,8 @@ final class AssistantsApiTest {
     @Test
     void aWaitingTurnIsContinuedByTheNextMessageOfItsConversation() {
         say(fixture.dana, "memo", "{\"text\": \"remind me tomorrow at 9 to call the bank\"}");
-        JsonNode asked = say(fixture.dana, "memo", "{\"text\": \"delete all my reminders\"}").body();
+        JsonNode asked = say(fixture.dana, "memo", "{\"text\": \"delete all my reminders\"}")
+                .body();
         JsonNode yes = say(fixture.dana, "memo", "{\"text\": \"yes\"}").body();
 
         assertThat(asked.path("status").asText()).isEqualTo("WAITING");

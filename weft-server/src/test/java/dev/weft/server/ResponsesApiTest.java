@@ -41,7 +41,12 @@ final class ResponsesApiTest {
     }
 
     private static String outputText(JsonNode response) {
-        return response.path("output").get(0).path("content").get(0).path("text").asText();
+        return response.path("output")
+                .get(0)
+                .path("content")
+                .get(0)
+                .path("text")
+                .asText();
     }
 
     @Test
@@ -102,7 +107,8 @@ final class ResponsesApiTest {
         ObjectNode yes = ask("yes").put("previous_response_id", asked.path("id").asText());
         JsonNode done = create(fixture.dana, yes).body();
 
-        assertThat(done.path("previous_response_id").asText()).isEqualTo(asked.path("id").asText());
+        assertThat(done.path("previous_response_id").asText())
+                .isEqualTo(asked.path("id").asText());
         assertThat(done.path("weft").path("runId").asText())
                 .isEqualTo(asked.path("weft").path("runId").asText());
         assertThat(done.path("weft").path("status").asText()).isEqualTo("COMPLETED");
@@ -118,8 +124,7 @@ final class ResponsesApiTest {
                 .asText();
 
         ServerFixture.Answer read = fixture.get("v1/responses/" + id, fixture.omer);
-        ServerFixture.Answer continued =
-                create(fixture.omer, ask("yes").put("previous_response_id", id));
+        ServerFixture.Answer continued = create(fixture.omer, ask("yes").put("previous_response_id", id));
 
         assertThat(read.status()).isEqualTo(404);
         assertThat(read.body().path("error").path("type").asText()).isEqualTo("not_found_error");
@@ -140,7 +145,9 @@ final class ResponsesApiTest {
                                 "input",
                                 Json.mapper()
                                         .createArrayNode()
-                                        .add(Json.object().put("role", "assistant").put("content", "hi"))));
+                                        .add(Json.object()
+                                                .put("role", "assistant")
+                                                .put("content", "hi"))));
         ServerFixture.Answer wrongKey = fixture.post("v1/responses", "weft_nope", Json.write(ask("hi")));
 
         assertThat(unknownModel.status()).isEqualTo(404);
@@ -160,8 +167,8 @@ final class ResponsesApiTest {
     void aStreamIsOpenAisTypedEventsNumberedInOrderAndEndsWithTheCompletedResponse() {
         String raw = fixture.raw(fixture.request("v1/responses", Optional.of(fixture.dana))
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(
-                                Json.write(ask("remind me tomorrow at 9 to call the bank").put("stream", true))))
+                        .POST(HttpRequest.BodyPublishers.ofString(Json.write(
+                                ask("remind me tomorrow at 9 to call the bank").put("stream", true))))
                         .build())
                 .body();
         List<String> types = new ArrayList<>();
