@@ -24,6 +24,7 @@ import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.AppDatabase;
+import dev.weft.workflow.A2aNodeType;
 import dev.weft.workflow.NodeTypes;
 import dev.weft.workflow.Workflow;
 import dev.weft.workflow.WorkflowParser;
@@ -251,8 +252,9 @@ public final class WeftServer implements AutoCloseable {
 
         /**
          * The node types uploaded workflows may use, and stored workflow runs are rebuilt with (default:
-         * the standard ones and {@code agent}, on the model the environment and {@code
-         * $WEFT_HOME/config.json} configure, offline when they name none).
+         * the standard ones, {@code agent}, on the model the environment and {@code
+         * $WEFT_HOME/config.json} configure, offline when they name none, and {@code a2a}, its tokens
+         * from the environment).
          */
         public Builder nodeTypes(NodeTypes nodeTypes) {
             this.nodeTypes = Objects.requireNonNull(nodeTypes, "nodeTypes");
@@ -372,7 +374,9 @@ public final class WeftServer implements AutoCloseable {
             }
             Runner built = runs.build();
             NodeTypes types = nodeTypes == null
-                    ? NodeTypes.standard().with(AgentNodeType.create(Models.fromEnvironment()))
+                    ? NodeTypes.standard()
+                            .with(AgentNodeType.create(Models.fromEnvironment()))
+                            .with(A2aNodeType.create())
                     : nodeTypes;
             Mailflow mail = mailflow.apply(store);
             Function<Run, Optional<Graph>> graphsOf = graphs == null
