@@ -91,7 +91,8 @@ final class ChatCommand implements Callable<Integer> {
         }
         try (RunStore store = Storage.open(db)) {
             Memo memo = Storage.memo(store);
-            Runner runner = chatRunner(store, out, inFlight);
+            SpokenWords words = new SpokenWords(out, "memo");
+            Runner runner = chatRunner(store, out, inFlight, words);
             Scheduler reminders = memo.reminders()
                     .start(
                             Duration.ofSeconds(1),
@@ -101,7 +102,7 @@ final class ChatCommand implements Callable<Integer> {
             AutoCloseable mail = watchMail ? watchMail(out, memo, who) : () -> {};
             AutoCloseable calendar = syncCalendar(out, memo, who);
             try {
-                return converse(out, memo, runner, who, inFlight);
+                return converse(out, memo, runner, who, inFlight, words);
             } finally {
                 notices.interrupt();
                 reminders.stop();
@@ -120,12 +121,17 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
-    /** A runner whose runs' steps print as they go, and whose run in flight Ctrl-C cancels. */
-    private static Runner chatRunner(RunStore store, PrintWriter out, AtomicReference<String> inFlight) {
+    /**
+     * A runner whose runs' steps print as they go, the model's words of a reply among them, and whose run
+     * in flight Ctrl-C cancels.
+     */
+    private static Runner chatRunner(
+            RunStore store, PrintWriter out, AtomicReference<String> inFlight, SpokenWords words) {
         Runner runner = Storage.runner(store)
                 .listener(event -> {
                     inFlight.compareAndSet(null, event.runId());
                     progress(out, event);
+                    words.onEvent(event);
                 })
                 .build();
         onInterrupt(out, runner, inFlight);
@@ -141,7 +147,8 @@ final class ChatCommand implements Callable<Integer> {
             }
             Optional<ZoneId> zone = zone();
             Assistant chosen = Assistants.open(assistant, Storage.environment(store));
-            Runner runner = chatRunner(store, out, inFlight);
+            SpokenWords words = new SpokenWords(out, chosen.name());
+            Runner runner = chatRunner(store, out, inFlight, words);
             String conversation = session == null ? who : session;
             out.println(chosen.description() + " — " + who + ". Write in English or Hebrew; Ctrl-D leaves.");
             out.flush();
@@ -154,10 +161,9 @@ final class ChatCommand implements Callable<Integer> {
                 try {
                     Turn turn = chosen.converse(
                             runner, new Message(who, conversation, line, zone, PlanMode.AUTO, Optional.empty()));
-                    synchronized (out) {
-                        out.println(chosen.name() + "> " + turn.text().replace("\n", "\n      "));
-                    }
+                    words.finish(turn.text());
                 } catch (WeftException e) {
+                    words.abandon();
                     out.println(chosen.name() + "> (" + e.code() + ") " + e.getMessage());
                 } finally {
                     inFlight.set(null);
@@ -186,7 +192,8 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
-    private int converse(PrintWriter out, Memo memo, Runner runner, String who, AtomicReference<String> inFlight)
+    private int converse(
+            PrintWriter out, Memo memo, Runner runner, String who, AtomicReference<String> inFlight, SpokenWords words)
             throws IOException {
         out.println("Memo — " + who + ". Write in English or Hebrew; Ctrl-D leaves. (\"help\" / \"עזרה\")");
         for (Conversation.Message earlier : memo.data().conversation().recent(who, 4)) {
@@ -203,11 +210,10 @@ final class ChatCommand implements Callable<Integer> {
             }
             try {
                 Memo.Reply reply = next(memo, runner, who, line, waiting);
-                synchronized (out) {
-                    out.println("memo> " + reply.text().replace("\n", "\n      "));
-                }
+                words.finish(reply.text());
                 waiting = reply.run().status() == RunStatus.WAITING ? Optional.of(reply) : Optional.empty();
             } catch (WeftException e) {
+                words.abandon();
                 out.println("memo> (" + e.code() + ") " + e.getMessage());
             } finally {
                 inFlight.set(null);

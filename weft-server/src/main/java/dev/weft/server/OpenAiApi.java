@@ -174,20 +174,7 @@ final class OpenAiApi {
      * reply after that; all of it when nothing was streamed or the reply does not hold the words.
      */
     static String remainder(String streamed, String reply) {
-        String said = streamed.strip();
-        if (said.isEmpty()) {
-            return reply;
-        }
-        int at = reply.indexOf(said);
-        if (at < 0) {
-            return reply.isEmpty() ? "" : "\n\n" + reply;
-        }
-        String before = reply.substring(0, at).strip();
-        String after = reply.substring(at + said.length());
-        if (before.isEmpty()) {
-            return after;
-        }
-        return (after.isBlank() ? "" : after) + "\n\n" + before;
+        return Turn.remainder(streamed, reply);
     }
 
     private static ObjectNode usage(Turn.Usage usage) {
