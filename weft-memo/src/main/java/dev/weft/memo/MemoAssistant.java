@@ -185,6 +185,15 @@ public final class MemoAssistant implements Assistant {
             }
 
             @Override
+            public Optional<ObjectNode> describe(String user, String id) {
+                return memo.data().notifications().find(user, id).map(n -> {
+                    ObjectNode json = n.toJson();
+                    json.put("notice", memo.notice(n));
+                    return json;
+                });
+            }
+
+            @Override
             public void onNotice(Runnable listener) {
                 memo.reminders().onFire(notification -> listener.run());
             }

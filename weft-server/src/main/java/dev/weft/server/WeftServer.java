@@ -2,7 +2,9 @@ package dev.weft.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
+import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Notices;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
 import dev.weft.channels.NoticeDelivery;
@@ -393,12 +395,13 @@ public final class WeftServer implements AutoCloseable {
                     types,
                     java.util.concurrent.ConcurrentHashMap.newKeySet());
             Webhooks webhooks = new Webhooks(AppDatabase.of(store));
-            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero()
+            // What Memo tells its users unasked, through its Assistant interface: the server reads no tables of Memo's.
+            Optional<Notices> memoNotices = all.find(Memo.EXECUTOR).flatMap(Assistant::notices);
+            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero() || memoNotices.isEmpty()
                     ? Optional.empty()
                     : Optional.of(WebhookDispatcher.start(
                             webhooks,
-                            memo.data().notifications(),
-                            memo::notice,
+                            memoNotices.get(),
                             webhookInterval,
                             webhookBackoff,
                             webhookLease,
