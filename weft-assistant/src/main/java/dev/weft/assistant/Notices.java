@@ -37,6 +37,17 @@ public interface Notices {
         return Optional.empty();
     }
 
+    /**
+     * {@code user}'s notices that no client has shown yet, oldest first, as {@link #describe} describes
+     * them (each with its {@code id} and {@code type}); none by default.
+     */
+    default List<ObjectNode> unshown(String user) {
+        return List.of();
+    }
+
+    /** Records that {@code user}'s notices {@code ids} were shown (sent to a client) at {@code at}. */
+    default void shown(String user, List<String> ids, Instant at) {}
+
     /** Calls {@code listener} whenever this process makes a notice, so it can be delivered at once. */
     void onNotice(Runnable listener);
 

@@ -1,9 +1,11 @@
 package dev.weft.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
 import dev.weft.assistant.Message;
+import dev.weft.assistant.Notices;
 import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
@@ -12,8 +14,8 @@ import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.memo.data.Conversation;
-import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.plan.PlanEvents;
 import dev.weft.plan.PlanMode;
 import java.io.BufferedReader;
@@ -97,8 +99,10 @@ final class ChatCommand implements Callable<Integer> {
                     .start(
                             Duration.ofSeconds(1),
                             "weft-chat-" + ProcessHandle.current().pid());
+            // Due reminders through Memo's Assistant interface: the chat reads no table of Memo's for them.
+            Notices due = new MemoAssistant(memo).notices().orElseThrow();
             Thread notices =
-                    Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, memo, who));
+                    Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, due, who));
             AutoCloseable mail = watchMail ? watchMail(out, memo, who) : () -> {};
             AutoCloseable calendar = syncCalendar(out, memo, who);
             try {
@@ -289,22 +293,21 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     /** Prints the user's reminders as they fall due, and any that fell due while no chat was open. */
-    private static void printDue(PrintWriter out, Memo memo, String who) {
+    private static void printDue(PrintWriter out, Notices notices, String who) {
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                List<Notification> due = memo.data().notifications().pending(who);
+                List<ObjectNode> due = notices.unshown(who);
                 if (!due.isEmpty()) {
                     synchronized (out) {
                         out.print("\r");
-                        for (Notification n : due) {
-                            out.println(memo.notice(n));
+                        for (ObjectNode n : due) {
+                            out.println(n.path("notice").asText());
                         }
                         out.print("you> ");
                         out.flush();
                     }
-                    memo.data()
-                            .notifications()
-                            .delivered(who, due.stream().map(Notification::id).toList(), Instant.now());
+                    notices.shown(
+                            who, due.stream().map(n -> n.path("id").asText()).toList(), Instant.now());
                 }
                 Thread.sleep(1000);
             } catch (InterruptedException e) {

@@ -186,11 +186,25 @@ public final class MemoAssistant implements Assistant {
 
             @Override
             public Optional<ObjectNode> describe(String user, String id) {
-                return memo.data().notifications().find(user, id).map(n -> {
-                    ObjectNode json = n.toJson();
-                    json.put("notice", memo.notice(n));
-                    return json;
-                });
+                return memo.data().notifications().find(user, id).map(this::described);
+            }
+
+            @Override
+            public List<ObjectNode> unshown(String user) {
+                return memo.data().notifications().pending(user).stream()
+                        .map(this::described)
+                        .toList();
+            }
+
+            @Override
+            public void shown(String user, List<String> ids, java.time.Instant at) {
+                memo.data().notifications().delivered(user, ids, at);
+            }
+
+            private ObjectNode described(dev.weft.memo.data.Notifications.Notification n) {
+                ObjectNode json = n.toJson();
+                json.put("notice", memo.notice(n));
+                return json;
             }
 
             @Override

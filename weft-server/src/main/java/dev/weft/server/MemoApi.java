@@ -3,13 +3,13 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.assistant.Assistant;
+import dev.weft.assistant.Notices;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.RunIds;
 import dev.weft.core.RunJson;
 import dev.weft.core.WeftException;
 import dev.weft.memo.Memo;
-import dev.weft.memo.data.Notifications;
 import dev.weft.plan.PlanMode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
@@ -220,10 +220,16 @@ final class MemoApi {
      */
     private void notifications(ServerRequest req, ServerResponse res) {
         String user = Caller.of(req).user();
+        Notices notices = backend.assistants()
+                .get(MEMO)
+                .notices()
+                .orElseThrow(() -> new WeftException(ErrorCode.E_NOT_FOUND, "assistant '" + MEMO + "' tells nothing"));
         if (!req.headers().first(HeaderNames.ACCEPT).orElse("").contains("text/event-stream")) {
             ObjectNode node = Json.object();
             ArrayNode items = node.putArray("notifications");
-            backend.memo().data().notifications().recent(user, 50).forEach(n -> items.add(notice(n)));
+            for (Notices.Notice n : notices.recent(user, 50)) {
+                notices.describe(user, n.id()).ifPresent(items::add);
+            }
             Http.ok(res, node);
             return;
         }
@@ -232,15 +238,14 @@ final class MemoApi {
         try (SseSink sink = res.sink(SseSink.TYPE)) {
             long quietSince = System.nanoTime();
             while (!backend.stopping().get()) {
-                List<Notifications.Notification> due =
-                        backend.memo().data().notifications().pending(user);
-                for (Notifications.Notification n : due) {
+                for (ObjectNode n : notices.unshown(user)) {
+                    String id = n.path("id").asText();
                     sink.emit(SseEvent.builder()
-                            .id(n.id())
-                            .name(n.type())
-                            .data(Json.write(notice(n)))
+                            .id(id)
+                            .name(n.path("type").asText("notice"))
+                            .data(Json.write(n))
                             .build());
-                    backend.memo().data().notifications().delivered(user, List.of(n.id()), Instant.now());
+                    notices.shown(user, List.of(id), Instant.now());
                     quietSince = System.nanoTime();
                 }
                 if (System.nanoTime() - quietSince > RunsApi.KEEP_ALIVE.toNanos()) {
@@ -254,12 +259,6 @@ final class MemoApi {
         } finally {
             backend.hub().unsubscribe(topic(user));
         }
-    }
-
-    private ObjectNode notice(Notifications.Notification n) {
-        ObjectNode node = n.toJson();
-        node.put("notice", backend.memo().notice(n));
-        return node;
     }
 
     /** The user's memories: those matching {@code ?q=} best (words and meaning), else the latest; {@code ?limit=} 1–50. */
