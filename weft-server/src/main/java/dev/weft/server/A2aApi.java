@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Turn;
+import dev.weft.assistant.Vouch;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
@@ -182,9 +183,20 @@ final class A2aApi {
                     send(
                             res,
                             new SendMessageResponse(
-                                    id, turn(caller, assistant, params(params, MessageSendParams.class))));
+                                    id,
+                                    turn(
+                                            caller,
+                                            assistant,
+                                            params(params, MessageSendParams.class),
+                                            caller.vouch(req, assistant))));
                 case SendStreamingMessageRequest.METHOD ->
-                    stream(res, id, caller, assistant, params(params, MessageSendParams.class));
+                    stream(
+                            res,
+                            id,
+                            caller,
+                            assistant,
+                            params(params, MessageSendParams.class),
+                            caller.vouch(req, assistant));
                 case GetTaskRequest.METHOD -> {
                     TaskQueryParams query = params(params, TaskQueryParams.class);
                     send(
@@ -251,7 +263,7 @@ final class A2aApi {
             List<Message> history,
             dev.weft.assistant.Message message) {}
 
-    private Turning prepare(Caller caller, Assistant assistant, MessageSendParams params) {
+    private Turning prepare(Caller caller, Assistant assistant, MessageSendParams params, Optional<Vouch> vouch) {
         Message sent = params.message();
         if (sent == null) {
             throw new InvalidParamsError("\"params.message\" is required");
@@ -301,8 +313,9 @@ final class A2aApi {
         Message kept =
                 new Message.Builder(sent).taskId(taskId).contextId(contextId).build();
         history.add(kept);
-        dev.weft.assistant.Message message =
-                dev.weft.assistant.Message.of(caller.user(), text.toString()).session(contextId);
+        dev.weft.assistant.Message message = dev.weft.assistant.Message.of(caller.user(), text.toString())
+                .session(contextId)
+                .vouch(vouch);
         return new Turning(taskId, newRunId, contextId, history, message);
     }
 
@@ -323,8 +336,8 @@ final class A2aApi {
         return task(stored, 0);
     }
 
-    private Task turn(Caller caller, Assistant assistant, MessageSendParams params) {
-        Turning turning = prepare(caller, assistant, params);
+    private Task turn(Caller caller, Assistant assistant, MessageSendParams params, Optional<Vouch> vouch) {
+        Turning turning = prepare(caller, assistant, params, vouch);
         Turn turn = assistant.converse(backend.runner(), turning.message().runId(turning.newRunId()));
         return finish(caller, assistant, turning, turn);
     }
@@ -335,8 +348,13 @@ final class A2aApi {
      * the final status update, {@code input-required} when the run waits for the user.
      */
     private void stream(
-            ServerResponse res, @Nullable Object id, Caller caller, Assistant assistant, MessageSendParams params) {
-        Turning turning = prepare(caller, assistant, params);
+            ServerResponse res,
+            @Nullable Object id,
+            Caller caller,
+            Assistant assistant,
+            MessageSendParams params,
+            Optional<Vouch> vouch) {
+        Turning turning = prepare(caller, assistant, params, vouch);
         try (StreamedTurn turn = StreamedTurn.start(backend, assistant, turning.message(), turning.newRunId());
                 EventStream sink = EventStream.open(res)) {
             sink.data(json(new SendStreamingMessageResponse(

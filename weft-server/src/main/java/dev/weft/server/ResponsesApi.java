@@ -73,15 +73,20 @@ final class ResponsesApi {
         Caller caller = Caller.of(req);
         Request request = read(caller, Http.tree(req));
         String id = "resp_" + RunIds.next();
+        // A new conversation unless the previous response's or X-Weft-Session's; with an assistant that
+        // serves many people under one key, a vouched customer's own (Caller.unnamedSession).
         String session = request.previous()
                 .map(StoredResponses.Stored::session)
                 .or(() -> req.headers().first(HeaderNames.create("X-Weft-Session")))
-                .orElse(id);
+                .orElseGet(() -> request.assistant().servesCustomers()
+                        ? caller.unnamedSession(req, request.assistant(), "resp")
+                        : id);
         Message message = Message.of(caller.user(), request.text())
                 .session(session)
                 .zone(MemoApi.zone(req.headers()
                         .first(HeaderNames.create("X-Weft-Timezone"))
-                        .orElse(null)));
+                        .orElse(null)))
+                .vouch(caller.vouch(req, request.assistant()));
         long created = backend.runner().time().now().getEpochSecond();
         ObjectNode response = response(id, created, request);
         if (request.stream()) {

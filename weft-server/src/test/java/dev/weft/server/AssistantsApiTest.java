@@ -86,13 +86,15 @@ final class AssistantsApiTest {
     void badMessagesAreRefusedWithACodeAndStartNothing() {
         ServerFixture.Answer unknown = say(fixture.dana, "clippy", "{\"text\": \"hi\"}");
         ServerFixture.Answer empty = say(fixture.dana, "memo", "{\"text\": \"  \"}");
-        ServerFixture.Answer unknownField = say(fixture.dana, "memo", "{\"message\": \"hi\"}");
+        ServerFixture.Answer unknownField = say(fixture.dana, "memo", "{\"txt\": \"hi\"}");
+        ServerFixture.Answer both = say(fixture.dana, "memo", "{\"text\": \"hi\", \"message\": \"hi\"}");
         ServerFixture.Answer badZone = say(fixture.dana, "memo", "{\"text\": \"hi\", \"zone\": \"Mars/Olympus\"}");
 
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.body().path("error").path("message").asText()).contains("memo", "concierge");
         assertThat(empty.code()).isEqualTo("E_BAD_INPUT");
         assertThat(unknownField.code()).isEqualTo("E_BAD_INPUT");
+        assertThat(both.code()).isEqualTo("E_BAD_INPUT");
         assertThat(badZone.code()).isEqualTo("E_BAD_INPUT");
         assertThat(fixture.get("api/runs", fixture.dana).body().path("runs")).isEmpty();
     }

@@ -85,7 +85,8 @@ final class WeftServerTest {
                 // agent cards are public, as A2A clients read them before they have a key (A2aApiTest)
                 continue;
             }
-            String path = parts[1].substring(1).replace("{id}", "some-run").replace("{name}", "memo");
+            // Every path parameter ({id}, {name}) gets a value: the key is checked before any is read.
+            String path = parts[1].substring(1).replaceAll("\\{[a-z]+\\}", "some-run");
             for (Optional<String> key : List.of(Optional.<String>empty(), Optional.of("weft_not-a-key"))) {
                 HttpRequest.Builder request = fixture.request(path, key);
                 ServerFixture.Answer answer = fixture.send(
