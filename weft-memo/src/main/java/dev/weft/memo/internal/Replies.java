@@ -326,6 +326,12 @@ public final class Replies {
         String message = outcome.error().map(e -> e.message()).orElse("");
         return switch (code) {
             case "E_NO_RESOLVER" -> Texts.of(language, "I can't do that yet.", "את זה אני עדיין לא יודע לעשות.");
+            case "E_STEP_MISMATCH" ->
+                // A model steered past its step (by text it read): say so plainly; nothing was done.
+                Texts.of(
+                        language,
+                        "I stopped a step: what came back was not what you asked for, so I did nothing there.",
+                        "עצרתי צעד: מה שחזר לא היה מה שביקשת, ולכן לא עשיתי שם כלום.");
             case "E_NOT_FOUND" -> message.replaceFirst("^step '[^']*': ", "") + ".";
             case "E_MAIL_NOT_CONFIGURED", "E_MAIL_UNAVAILABLE" ->
                 MailReplies.failed(
