@@ -192,4 +192,35 @@ final class ModelHeldToItsStepTest {
         assertThat(reply.text()).contains("dentist");
         assertThat(memo.data().events().all("dana")).hasSize(2);
     }
+
+    @Test
+    void aDeleteTheUsersWordsDidNotAskForWaitsForThemAndSaysSo() {
+        Memo offline = Memo.open(store);
+        offline.ask(
+                runner, new Memo.Request("dana", "remind me to call Dana at 5pm", Optional.of(ZONE), PlanMode.AUTO));
+        server.enqueue(
+                Reply.text(plan(
+                        READ_LATEST,
+                        "{\"id\": \"B\", \"capability\": \"database\", \"action\": \"delete_tasks\","
+                                + " \"constraints\": {\"window\": \"all\"}, \"changes\": {}, \"dependsOn\": [\"A\"]}")),
+                Reply.text("{\"operation\": \"deleteAll\", \"where\": {\"window\": \"all\"}}"));
+
+        Memo.Reply reply = memo.ask(
+                runner,
+                new Memo.Request("dana", "go through my latest email and handle it", Optional.of(ZONE), PlanMode.AUTO));
+
+        assertThat(reply.run().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(reply.run().interrupts().get("step:B").path("held").asBoolean())
+                .isTrue();
+        assertThat(reply.text())
+                .contains("You didn't ask for this in so many words")
+                .contains("delete your reminder \"call Dana\"");
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
+
+        Memo.Reply rejected = memo.converse(
+                runner, new Memo.Request("dana", "no", Optional.of(ZONE), PlanMode.AUTO), memo.waiting(runner, "dana"));
+
+        assertThat(rejected.run().status()).isNotEqualTo(RunStatus.WAITING);
+        assertThat(memo.data().tasks().all("dana")).hasSize(1);
+    }
 }

@@ -13,7 +13,8 @@ import java.util.function.Predicate;
 /**
  * Holds a plan to what its message asks, after planning and whichever planner made it (issue 37's
  * safety invariants): a message that only asks to read yields no step that changes anything (each is
- * replaced by the read of the same things where there is one, else dropped), and a change whose words
+ * replaced by the read of the same things where there is one, else dropped), a request the assistant
+ * does not do yields no such step at all ({@link Guarded#outOfScope}), and a change whose words
  * the message does not contain is held for a person ({@link PlanRequest#holding}). Immutable and
  * thread-safe.
  */
@@ -43,22 +44,24 @@ public final class ChangeGuard {
      * What the guard made of a plan: the plan to run, the steps to hold for a person, and, for the
      * record, the changes it took out (each with its replacement, if any).
      */
-    public record Guarded(Plan plan, Set<String> held, List<PlanStep> withdrawn) {
+    public record Guarded(Plan plan, Set<String> held, List<PlanStep> withdrawn, Optional<String> outOfScope) {
         public Guarded {
             Objects.requireNonNull(plan, "plan");
+            Objects.requireNonNull(outOfScope, "outOfScope");
             held = Set.copyOf(held);
             withdrawn = List.copyOf(withdrawn);
         }
 
         /** Whether the guard changed nothing. */
         public boolean untouched() {
-            return held.isEmpty() && withdrawn.isEmpty();
+            return held.isEmpty() && withdrawn.isEmpty() && outOfScope.isEmpty();
         }
     }
 
     /** {@code plan} held to {@code message} (in {@code language}). */
     public Guarded guard(Plan plan, String message, String language) {
-        boolean onlyRead = acts.asksOnlyToRead(message, language);
+        Optional<String> outOfScope = acts.outsideScope(message, language);
+        boolean onlyRead = outOfScope.isEmpty() && acts.asksOnlyToRead(message, language);
         List<PlanStep> kept = new ArrayList<>();
         List<PlanStep> withdrawn = new ArrayList<>();
         Set<String> dropped = new HashSet<>();
@@ -66,6 +69,9 @@ public final class ChangeGuard {
         for (PlanStep step : plan.steps()) {
             if (!changes.test(step)) {
                 kept.add(step);
+            } else if (outOfScope.isPresent()) {
+                withdrawn.add(step);
+                dropped.add(step.id());
             } else if (onlyRead) {
                 withdrawn.add(step);
                 Optional<PlanStep> read = readInstead.apply(step);
@@ -82,7 +88,7 @@ public final class ChangeGuard {
             }
         }
         if (withdrawn.isEmpty() && held.isEmpty()) {
-            return new Guarded(plan, Set.of(), List.of());
+            return new Guarded(plan, Set.of(), List.of(), outOfScope);
         }
         List<PlanStep> steps = new ArrayList<>();
         for (PlanStep step : kept) {
@@ -99,6 +105,6 @@ public final class ChangeGuard {
                                     step.changes(),
                                     dependsOn));
         }
-        return new Guarded(new Plan(plan.intentType(), plan.confidence(), steps), held, withdrawn);
+        return new Guarded(new Plan(plan.intentType(), plan.confidence(), steps), held, withdrawn, outOfScope);
     }
 }

@@ -13,6 +13,15 @@ public interface RequestActs {
      */
     boolean asksOnlyToRead(String message, String language);
 
+    /**
+     * The topic of a request the assistant does not do, said as a command ("pay the electricity bill
+     * with my Visa": payments; "schedule an uber": transport): no step planned for it may change
+     * anything. Empty for a request the assistant may act on.
+     */
+    default java.util.Optional<String> outsideScope(String message, String language) {
+        return java.util.Optional.empty();
+    }
+
     /** Whether the words of {@code message} ask for the change {@code step} would make. */
     boolean asksFor(String message, String language, PlanStep step);
 }

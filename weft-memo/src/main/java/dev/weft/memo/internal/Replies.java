@@ -279,6 +279,14 @@ public final class Replies {
         return String.join("\n", lines).trim();
     }
 
+    /**
+     * What a run waiting on {@code payload} says to the user: its question, or, for an approval, the
+     * sentence that names what the call will change ("This will delete your 3 reminders: …").
+     */
+    public static String pending(String language, JsonNode payload, ZoneId zone) {
+        return waiting(language, payload, zone);
+    }
+
     private static String waiting(String language, JsonNode payload, ZoneId zone) {
         if (payload.path("type").asText().equals("clarify")) {
             StringBuilder text = new StringBuilder(payload.path("question").asText());
@@ -286,22 +294,68 @@ public final class Replies {
             return text.toString();
         }
         JsonNode args = payload.path("args");
-        String what = payload.path("tool").asText().equals(MemoTools.CALENDAR)
-                ? CalendarReplies.pending(language, args, zone)
-                : payload.path("tool").asText().equals(MemoTools.MAIL)
-                        ? MailReplies.pending(language, args)
-                        : switch (args.path("operation").asText()) {
-                            case "deleteAll" ->
-                                Texts.of(language, "delete all the matching tasks", "למחוק את כל המשימות המתאימות");
-                            case "deleteMultiple" -> Texts.of(language, "delete several items", "למחוק כמה פריטים");
-                            default ->
-                                payload.path("tool").asText() + " "
-                                        + args.path("operation").asText();
-                        };
+        String what =
+                payload.path("touches").isArray() && !payload.path("touches").isEmpty()
+                        ? touching(language, args.path("operation").asText(), payload.path("touches"))
+                        : payload.path("tool").asText().equals(MemoTools.CALENDAR)
+                                ? CalendarReplies.pending(language, args, zone)
+                                : payload.path("tool").asText().equals(MemoTools.MAIL)
+                                        ? MailReplies.pending(language, args)
+                                        : switch (args.path("operation").asText()) {
+                                            case "deleteAll" ->
+                                                Texts.of(
+                                                        language,
+                                                        "delete all the matching tasks",
+                                                        "למחוק את כל המשימות המתאימות");
+                                            case "deleteMultiple" ->
+                                                Texts.of(language, "delete several items", "למחוק כמה פריטים");
+                                            default ->
+                                                payload.path("tool").asText() + " "
+                                                        + args.path("operation").asText();
+                                        };
+        // A change the user's words did not ask for (held for them) says so before what it would do.
+        boolean held = payload.path("held").asBoolean(false);
         return Texts.of(
                 language,
-                "This will " + what + ". Shall I go ahead? (yes/no)",
-                "זה עומד " + what + ". להמשיך? (כן/לא)");
+                (held ? "You didn't ask for this in so many words, so I'm checking first. " : "") + "This will " + what
+                        + ". Shall I go ahead? (yes/no)",
+                (held ? "לא ביקשת את זה במפורש, אז אני בודק קודם. " : "") + "זה עומד " + what + ". להמשיך? (כן/לא)");
+    }
+
+    /** How many tasks are shown by name in a question; the rest are counted. */
+    private static final int NAMED = 5;
+
+    /**
+     * What a task call would do, naming the tasks it touches: "delete your 3 reminders: call Dana,
+     * pills, stretch", "למחוק את 3 התזכורות שלך: …".
+     */
+    static String touching(String language, String operation, JsonNode touches) {
+        int count = touches.size();
+        boolean reminders = true;
+        List<String> names = new ArrayList<>();
+        for (JsonNode t : touches) {
+            reminders &= t.path("reminder").asBoolean(false);
+            if (names.size() < NAMED) {
+                names.add(t.path("text").asText());
+            }
+        }
+        String listed = String.join(", ", names)
+                + (count > NAMED
+                        ? Texts.of(language, " and " + (count - NAMED) + " more", " ועוד " + (count - NAMED))
+                        : "");
+        boolean one = count == 1;
+        String en = one
+                ? (reminders ? "your reminder" : "your task") + " \"" + names.get(0) + "\""
+                : "your " + count + (reminders ? " reminders: " : " tasks: ") + listed;
+        String he = one
+                ? (reminders ? "התזכורת שלך" : "המשימה שלך") + " \"" + names.get(0) + "\""
+                : count + (reminders ? " התזכורות שלך: " : " המשימות שלך: ") + listed;
+        return switch (operation) {
+            case "complete", "completeAll" ->
+                Texts.of(language, "mark " + en + " as done", "לסמן את " + he + " כבוצעו");
+            case "update", "updateAll" -> Texts.of(language, "change " + en, "לשנות את " + he);
+            default -> Texts.of(language, "delete " + en, "למחוק את " + he);
+        };
     }
 
     private static String line(String language, PlanStep step, StepOutcome outcome, ZoneId zone) {
