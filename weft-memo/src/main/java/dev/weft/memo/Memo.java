@@ -331,6 +331,10 @@ public final class Memo {
                 } else {
                     action = "find_task";
                     copy(c, read, "window", "type");
+                    if (read.path("window").asText("").equals("all")) {
+                        // A bulk change's "every window" is a read's no window at all.
+                        read.remove("window");
+                    }
                     if (!read.has("type")
                             && (c.path("isReminder").asBoolean(false)
                                     || c.path("isAlarm").asBoolean(false))) {

@@ -51,6 +51,8 @@ public final class MessageActs implements RequestActs {
                     + "|tell me|show me|show|list|read me|read out|give me|let me know|let me see|look up|find me"
                     + "|check|confirm|verify|remind me (?:what|when|where|who|which|if|whether|how)|i want to know"
                     + "|i'd like to know|do you know|display|view|see my|summarize|summarise|sum up|recap|go over"
+                    + "|i was wondering|i wonder|wondering|(?:my\\s+)?(?:calendar|schedule|agenda|diary|day)\\s+(?:for|on"
+                    + "|this|next|today|tomorrow|tonight)|(?:ה)?יומן\\s+(?:של|ל|ב|מחר|היום)"
                     + "|סכם|תסכם|תסכמי|סיכום של"
                     + "|מה|מתי|איפה|מי|כמה|איזה|איזו|אילו|האם|למה|איך|תגיד[יו]? לי|תגידי לי|ספר לי|תספר[יו]? לי"
                     + "|תראה לי|תראי לי|הראה לי|תציג|הצג|תקריא|תבדוק|בדוק|תאשר|אשר לי|תזכיר[יו]? לי (?:מה|מתי|איפה"
