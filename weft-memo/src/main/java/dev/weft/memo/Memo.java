@@ -343,7 +343,9 @@ public final class Memo {
                 }
             }
             case "calendar" -> {
-                if (c.path("summary").isTextual() && !step.action().equals("create_event")) {
+                if (c.path("summary").isTextual()
+                        && !c.has("timeMin")
+                        && !step.action().equals("create_event")) {
                     action = "find_event";
                     copy(c, read, "summary", "timeMin", "timeMax");
                 } else {

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 public final class MessageActs implements RequestActs {
     /** Where a command may begin: the start of a sentence, or after a joiner or a politeness. */
     private static final String LEAD = "(?:^|[.?!;,:\\n]\\s*|\\b(?:and|then|also|so|please|pls|plz|now|just|and then"
-            + "|(?:can|could|would|will) you(?: please)?|i (?:want|need) you to|i'?d like you to|go ahead and|make sure to"
+            + "|(?:can|could|would|will) you(?: please)?|(?:can|could|shall|should) we|(?:can|could|may) i (?:get|have)|i (?:want|need) you to|i'?d like you to|go ahead and|make sure to"
             + "|וגם|ואז|וגם תעשה|בבקשה|אפשר|תוכל|תוכלי|אתה יכול|את יכולה|אני רוצה ש|אני צריך ש)\\s+)";
 
     /** English verbs that change what the user has, said as a command. */
@@ -25,8 +25,8 @@ public final class MessageActs implements RequestActs {
             "add|create|set(?:\\s+up)?|schedule|book|put|make|plan|arrange|delete|remove"
                     + "|cancel|clear|erase|drop|scrap|wipe|trash|get rid|move|reschedule|push|postpone|delay|shift|bring"
                     + "|change|update|rename|edit|mark|complete|finish|check off|tick|turn|switch|enable|disable|activate"
-                    + "|deactivate|send|reply|respond to|forward|email|archive|star|unstar|forget|save|note|jot|write"
-                    + "|remember|store|snooze|block|invite|pay|order|buy|call it|wake me|remind me (?!(?:what|when|where"
+                    + "|deactivate|send|shoot|draft|compose|ping|give me a heads up|give me \\w+ more minutes|reply|respond to|forward|email|archive|star|unstar|forget|save|note|jot|write"
+                    + "|remember|store|snooze|block|invite|pay|order|buy|call it|wake me|remind me (?!when\\b(?!.*\\bto\\b))(?!(?:what|where"
                     + "|who|which|if|whether|how)\\b)";
 
     /** Hebrew verbs that change what the user has, as commands (imperative or future, any person). */
@@ -34,7 +34,8 @@ public final class MessageActs implements RequestActs {
             + "|תסיר[יו]?|הסר|תנקה|נקה|תוריד[יו]?|הורד|תזיז[יו]?|הזז|תשנה|שנה|תעדכן[יו]?|עדכן|תדחה|דחה|תקדים"
             + "|תסמן[יו]?|סמן|תשלח[יו]?|שלח|תענה|ענה|תעביר[יו]?|העבר|תרשום|רשום|תשמור|שמור|תכבה|כבה|תדליק|הדלק"
             + "|תעיר|תארכב|תשכח|שכח|תסיים|תכתוב|תזכיר[יו]? לי (?!מה|מתי|איפה|מי|איזה|אם)|תזכירי|תפעיל|הפעל|תכניס"
-            + "|תקרא לזה|תעשה|תזמין|תשלם";
+            + "|תקרא לזה|תעשה|תזמין|תשלם|להוסיף|לקבוע|ליצור|למחוק|לבטל|להסיר|להזיז|לשנות|לעדכן|לדחות|להקדים"
+            + "|לסמן|לשלוח|לענות|להעביר|לרשום|לשמור|לכבות|להדליק|להעיר|להזכיר|לשים|להכניס|לתזמן|לשריין|לחסום|לארגן";
 
     private static final Pattern CHANGE_COMMAND = Pattern.compile(
             LEAD + "(?:" + EN_CHANGE + ")\\b|(?:^|[\\s.?!;,:]|ו)(?:" + HE_CHANGE + ")(?=\\s|$|[.?!,])",
@@ -48,8 +49,8 @@ public final class MessageActs implements RequestActs {
                     + "|our|this|that|these|those|he|she|they|everything|something|all|dana|me)\\b"
                     + "|(?:can|could|would|will)\\s+you\\s+(?:please\\s+)?(?:tell|show|list|read|check|confirm|find"
                     + "|look|see|give me|let me know|remind me (?:what|when|where|who|which|if|whether))"
-                    + "|tell me|show me|show|list|read me|read out|give me|let me know|let me see|look up|find me"
-                    + "|check|confirm|verify|remind me (?:what|when|where|who|which|if|whether|how)|i want to know"
+                    + "|tell me|show me|show|list|read me|read out|give me (?:my|the|a list|an overview|a summary)|let me know|let me see|look up|find me"
+                    + "|check|confirm|verify|remind me (?:what|where|who|which|if|whether|how)|remind me when(?!.*\\bto\\b)|i want to know"
                     + "|i'd like to know|do you know|display|view|see my|summarize|summarise|sum up|recap|go over"
                     + "|i was wondering|i wonder|wondering|(?:my\\s+)?(?:calendar|schedule|agenda|diary|day)\\s+(?:for|on"
                     + "|this|next|today|tomorrow|tonight)|(?:ה)?יומן\\s+(?:של|ל|ב|מחר|היום)"
@@ -108,11 +109,22 @@ public final class MessageActs implements RequestActs {
         return java.util.Optional.empty();
     }
 
+    /**
+     * A request said as a question for something to be done or had ("אפשר שעון מעורר בעוד עשרים דקות?",
+     * "can I get an alarm at 6?"): never a read, whatever its question mark.
+     */
+    private static final Pattern ASKS_FOR = Pattern.compile(
+            "^(?:(?:אפשר|תוכל|תוכלי|אתה יכול|את יכולה)(?!\\s+(?:לדעת|לראות|להגיד|לספר|לבדוק|לשמוע|להראות))"
+                    + "|(?:can|could|may) (?:i|we) (?:get|have))(?=\\s|$)",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+
     @Override
     public boolean asksOnlyToRead(String message, String language) {
         String said = message.strip().toLowerCase(Locale.ROOT);
         boolean reads = READS.matcher(said).find() || said.endsWith("?");
-        return reads && !CHANGE_COMMAND.matcher(said).find();
+        return reads
+                && !ASKS_FOR.matcher(said).find()
+                && !CHANGE_COMMAND.matcher(said).find();
     }
 
     @Override
