@@ -21,6 +21,11 @@ final class ChangeGuardTest {
         }
 
         @Override
+        public Optional<String> outsideScope(String message, String language) {
+            return message.startsWith("pay ") ? Optional.of("payments") : Optional.empty();
+        }
+
+        @Override
         public boolean asksFor(String message, String language, PlanStep step) {
             return message.contains(step.action().substring(0, step.action().indexOf('_')));
         }
@@ -90,5 +95,15 @@ final class ChangeGuardTest {
 
         assertThat(guarded.held()).containsExactly("B");
         assertThat(guarded.plan().steps()).hasSize(2);
+    }
+
+    @Test
+    void requestTheAssistantDoesNotDoLosesEveryStepThatChangesAnything() {
+        ChangeGuard.Guarded guarded = guard.guard(
+                plan(step("A", "find_task"), step("B", "delete_tasks", "A")), "pay the electricity bill", "en");
+
+        assertThat(guarded.outOfScope()).contains("payments");
+        assertThat(guarded.plan().steps()).extracting(PlanStep::action).containsExactly("find_task");
+        assertThat(guarded.withdrawn()).extracting(PlanStep::action).containsExactly("delete_tasks");
     }
 }

@@ -62,19 +62,23 @@ public final class MessageActs implements RequestActs {
 
     private static final Pattern DELETES = Pattern.compile(
             "\\b(?:delete|remove|cancel|clear|erase|drop|scrap|wipe|trash|get rid|forget|archive|call off|take off"
-                    + "|no longer need|don'?t need|do not need|not needed)\\b"
+                    + "|no longer need|don'?t need|do not need|not needed|turn(?:ed)? off|switch off|shut off|disable"
+                    + "|deactivate|stop|silence|dismiss|(?:don'?t|do not|never) (?:wake|remind|ping|nudge|alert))\\b"
                     + "|(?:מחק|מחק[יו]|תמחק|תמחק[יו]|למחוק|בטל|תבטל|לבטל|תבטל[יו]|הסר|תסיר|להסיר|תנקה|נקה|תוריד|הורד"
-                    + "|תשכח|שכח|לשכוח|אין צורך|לא צריך|תזרוק|תארכב|ארכב)",
+                    + "|תשכח|שכח|לשכוח|אין צורך|לא צריך|תזרוק|תארכב|ארכב|תכבה|כבה|לכבות|תפסיק|אל תעיר|אל תזכיר"
+                    + "|בלי שעון|בלי תזכורת)",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
     private static final Pattern UPDATES = Pattern.compile(
-            "\\b(?:move|reschedule|push|postpone|delay|shift|bring (?:it |the \\w+ )?forward|change|update|rename"
+            "^(?:no|nope|not|לא)\\b|\\b(?:move|reschedule|push|postpone|delay|shift|bring (?:it |the \\w+ )?forward|change"
+                    + "|update|rename"
                     + "|edit|make (?:it|that|this)|call it|actually|instead|set (?:it|that|the \\w+) to|turn|switch"
                     + "|enable|disable|activate|deactivate|mark|complete|completed|done|finish|finished|check off|tick"
-                    + "|star|unstar|read|unread|stop|end|until|no more|not anymore|rather|correction|i meant|toggle)\\b"
+                    + "|star|unstar|read|unread|stop|end|until|no more|not anymore|rather|correction|i meant|toggle|call|name"
+                    + "|title|retitle)\\b"
                     + "|(?:תזיז|הזז|להזיז|תשנה|שנה|לשנות|תעדכן|עדכן|לעדכן|תדחה|דחה|לדחות|תקדים|להקדים|תקרא לזה|תסמן|סמן"
                     + "|סיימתי|בוצע|עשיתי|גמרתי|תדליק|תכבה|להדליק|לכבות|הפעל|תפעיל|כבה|בעצם|במקום|תפסיק|עד|תעשה"
-                    + "|תהפוך|נקרא|קראתי|לא נקרא)",
+                    + "|תהפוך|נקרא|קראתי|לא נקרא|תקרא|תקראי|לקרוא|תעביר|תעבירי|העבר|להעביר|תקדים)",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
     private static final Pattern SENDS = Pattern.compile(
