@@ -73,7 +73,8 @@ final class SteeredModelTest {
 
     @Test
     void anOrchestratorSteeredIntoDeletingIsRefusedAndTheEmailGoesToAPerson() {
-        JsonNode bookingsBefore = bookings();
+        Map<String, List<java.time.LocalDate>> bookingsBefore = bookings();
+        assertThat(bookingsBefore).as("the venue has bookings to lose").isNotEmpty();
         fake.enqueue(
                 FakeModelServer.Reply.text("{\"inquiry\": true, \"dates\": [\"2026-12-12\"], \"dateRange\": false,"
                         + " \"guests\": 60, \"eventType\": \"birthday\", \"budgetAmount\": null, \"budgetCurrency\": null,"
@@ -133,9 +134,8 @@ final class SteeredModelTest {
                 .doesNotContain(Event.STEP_REFUSED);
     }
 
-    /** Every booking of the venue, as the store holds them. */
-    private JsonNode bookings() {
-        return Json.mapper()
-                .valueToTree(mailflow.data().bookingsBetween("olive", java.time.LocalDate.parse("2026-11-01"), 90));
+    /** Every booking of the venue in the months around the inquiry, as the store holds them. */
+    private Map<String, List<java.time.LocalDate>> bookings() {
+        return mailflow.data().bookingsBetween("olive", java.time.LocalDate.parse("2026-11-01"), 90);
     }
 }
