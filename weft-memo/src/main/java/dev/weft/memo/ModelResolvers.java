@@ -28,8 +28,8 @@ import java.util.Set;
 
 /**
  * Memo's resolvers on the model path (seed 002): each of DatabaseTask, DatabaseList, CalendarFind and
- * CalendarMutate has a fixed system prompt — its rules and its tool's input schema (the schema slice),
- * the same bytes for every step — and turns the steps that need no lookup (creating, listing, bulk
+ * CalendarMutate has a fixed system prompt per action — its rules and the slice of its tool's input
+ * schema that action may use, the same bytes for every such step — and turns the steps that need no lookup (creating, listing, bulk
  * changes over a window) into its tool's arguments through structured output, with one repair. Steps
  * that name a task, list or event by its words keep the offline lookup (never an id from the model),
  * with its numbered question when several match; General answers in words with the model; Meta stays
