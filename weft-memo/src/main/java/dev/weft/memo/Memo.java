@@ -793,16 +793,28 @@ public final class Memo {
                 ? Instant.now()
                 : java.time.OffsetDateTime.parse(asked).toInstant();
         interrupts.replaceAll((node, payload) -> {
+            String tool = payload.path("tool").asText();
             if (!payload.path("type").asText().equals("approval")
-                    || !payload.path("tool").asText().equals(MemoTools.TASKS)
+                    || !(tool.equals(MemoTools.TASKS) || tool.equals(MemoTools.CALENDAR))
                     || !(payload.path("args") instanceof ObjectNode args)) {
                 return payload;
             }
-            List<dev.weft.memo.data.Task> touched = new dev.weft.memo.data.TaskOperations(data)
-                    .touched(args, new dev.weft.memo.data.OperationContext(user.id(), user.zone(), now, "touched"));
+            dev.weft.memo.data.OperationContext reading =
+                    new dev.weft.memo.data.OperationContext(user.id(), user.zone(), now, "touched");
             ObjectNode named = payload.deepCopy();
             ArrayNode touches = named.putArray("touches");
-            touched.forEach(t -> touches.addObject().put("text", t.text()).put("reminder", t.isReminder()));
+            if (tool.equals(MemoTools.TASKS)) {
+                new dev.weft.memo.data.TaskOperations(data)
+                        .touched(args, reading)
+                        .forEach(t -> touches.addObject()
+                                .put("text", t.text())
+                                .put("kind", t.isReminder() ? "reminder" : "task"));
+            } else {
+                new dev.weft.memo.data.CalendarOperations(data)
+                        .touched(args, reading)
+                        .forEach(e ->
+                                touches.addObject().put("text", e.summary()).put("kind", "event"));
+            }
             return named;
         });
         return interrupts;

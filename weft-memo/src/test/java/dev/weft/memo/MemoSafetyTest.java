@@ -129,6 +129,19 @@ final class MemoSafetyTest {
     }
 
     @Test
+    void aCalendarBulkDeleteNamesTheEventsItWillDelete() {
+        ask("dentist on Thursday at 10");
+        ask("lunch with Avi on Thursday at 13");
+        ask("yoga on Friday at 8");
+
+        Memo.Reply reply = ask("cancel everything on Thursday");
+
+        assertThat(reply.run().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(reply.text()).contains("dentist").contains("lunch with Avi").doesNotContain("yoga");
+        assertThat(memo.data().events().all("dana")).hasSize(3);
+    }
+
+    @Test
     void theQuestionIsAskedInHebrewToAHebrewRequest() {
         Memo.Reply reply = ask("תמחק את כל התזכורות שלי");
 

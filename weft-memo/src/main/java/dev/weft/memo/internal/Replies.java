@@ -294,9 +294,15 @@ public final class Replies {
             return text.toString();
         }
         JsonNode args = payload.path("args");
-        String what =
-                payload.path("touches").isArray() && !payload.path("touches").isEmpty()
-                        ? touching(language, args.path("operation").asText(), payload.path("touches"))
+        JsonNode touches = payload.path("touches");
+        boolean range = payload.path("tool").asText().equals(MemoTools.CALENDAR)
+                && args.path("operation").asText().equals("delete")
+                && !args.has("eventId");
+        String what = range && !touches.isEmpty()
+                // A range says its days, then the events in it.
+                ? CalendarReplies.pending(language, args, zone) + ": " + named(language, touches)
+                : touches.isArray() && !touches.isEmpty()
+                        ? touching(language, args.path("operation").asText(), touches)
                         : payload.path("tool").asText().equals(MemoTools.CALENDAR)
                                 ? CalendarReplies.pending(language, args, zone)
                                 : payload.path("tool").asText().equals(MemoTools.MAIL)
@@ -322,6 +328,17 @@ public final class Replies {
                 (held ? "לא ביקשת את זה במפורש, אז אני בודק קודם. " : "") + "זה עומד " + what + ". להמשיך? (כן/לא)");
     }
 
+    /** The names of what a call touches, the first few of them: "call Dana, pills and 3 more". */
+    private static String named(String language, JsonNode touches) {
+        List<String> names = new ArrayList<>();
+        touches.forEach(t -> names.add(t.path("text").asText()));
+        int count = names.size();
+        return String.join(", ", names.subList(0, Math.min(count, NAMED)))
+                + (count > NAMED
+                        ? Texts.of(language, " and " + (count - NAMED) + " more", " ועוד " + (count - NAMED))
+                        : "");
+    }
+
     /** How many tasks are shown by name in a question; the rest are counted. */
     private static final int NAMED = 5;
 
@@ -331,25 +348,33 @@ public final class Replies {
      */
     static String touching(String language, String operation, JsonNode touches) {
         int count = touches.size();
-        boolean reminders = true;
+        java.util.Set<String> kinds = new java.util.HashSet<>();
         List<String> names = new ArrayList<>();
         for (JsonNode t : touches) {
-            reminders &= t.path("reminder").asBoolean(false);
+            kinds.add(t.path("kind").asText("task"));
             if (names.size() < NAMED) {
                 names.add(t.path("text").asText());
             }
         }
-        String listed = String.join(", ", names)
-                + (count > NAMED
-                        ? Texts.of(language, " and " + (count - NAMED) + " more", " ועוד " + (count - NAMED))
-                        : "");
+        String listed = named(language, touches);
         boolean one = count == 1;
-        String en = one
-                ? (reminders ? "your reminder" : "your task") + " \"" + names.get(0) + "\""
-                : "your " + count + (reminders ? " reminders: " : " tasks: ") + listed;
+        // Named for what they all are: reminders, events, or tasks (a mix is "tasks").
+        String kind = kinds.size() == 1 ? kinds.iterator().next() : "task";
+        String en = one ? "your " + kind + " \"" + names.get(0) + "\"" : "your " + count + " " + kind + "s: " + listed;
         String he = one
-                ? (reminders ? "התזכורת שלך" : "המשימה שלך") + " \"" + names.get(0) + "\""
-                : count + (reminders ? " התזכורות שלך: " : " המשימות שלך: ") + listed;
+                ? switch (kind) {
+                            case "reminder" -> "התזכורת שלך";
+                            case "event" -> "האירוע שלך";
+                            default -> "המשימה שלך";
+                        }
+                        + " \"" + names.get(0) + "\""
+                : count
+                        + switch (kind) {
+                            case "reminder" -> " התזכורות שלך: ";
+                            case "event" -> " האירועים שלך: ";
+                            default -> " המשימות שלך: ";
+                        }
+                        + listed;
         return switch (operation) {
             case "complete", "completeAll" ->
                 Texts.of(language, "mark " + en + " as done", "לסמן את " + he + " כבוצעו");
