@@ -237,7 +237,9 @@ final class MemoCalendarTest {
         Memo.Reply waiting = step("dana", "clear my calendar tomorrow", "delete_events", """
                 {"timeMin": "2026-11-25T00:00:00+02:00", "timeMax": "2026-11-25T23:59:59+02:00"}""", "{}");
         assertThat(waiting.run().status()).isEqualTo(RunStatus.WAITING);
-        assertThat(waiting.text()).isEqualTo("This will delete every event on Wed 25 Nov. Shall I go ahead? (yes/no)");
+        assertThat(waiting.text())
+                .isEqualTo("This will delete every event on Wed 25 Nov: meeting with Dana, call with Omer. Shall I go"
+                        + " ahead? (yes/no)");
         assertThat(summaries("dana")).hasSize(3);
 
         Memo.Reply done = memo.approve(runner, waiting.run().runId(), "dana", List.of());

@@ -135,6 +135,16 @@ public final class TaskRequests {
             case TASK_DELETE -> {
                 List<String> kept = r.kept().stream().map(Words.Kept::said).toList();
                 String said = taskText(r.rest(), r.language());
+                if (!plural
+                        && said.isEmpty()
+                        && !alarm
+                        && typeOf(text).filter("reminder"::equals).isPresent()) {
+                    // "delete the reminder": one of them, asked which when there are several (seed 002),
+                    // never all of them.
+                    c.put("query", "");
+                    typeOf(text).ifPresent(type -> c.put("type", type));
+                    return Reading.of("database", "delete_task", c);
+                }
                 if (plural || (said.isEmpty() && !alarm)) {
                     c.put("window", when.map(t -> Times.windowName(t, r.now())).orElse("all"));
                     typeOf(text).ifPresent(type -> c.put("type", type));
