@@ -10,7 +10,6 @@ import dev.weft.concierge.internal.OfflinePlanner;
 import dev.weft.concierge.internal.OfflineSpecialist;
 import dev.weft.concierge.shop.Shop;
 import dev.weft.concierge.shop.ShopTools;
-import dev.weft.concierge.shop.Words;
 import dev.weft.concierge.spi.Planner;
 import dev.weft.concierge.spi.Specialist;
 import dev.weft.core.ErrorCode;
@@ -342,7 +341,10 @@ public final class Concierge {
                         calls);
             }
             case CANCELLED -> {
-                String language = Words.language(input.path("text").asText()).orElse("en");
+                String language = dev.weft.language.Language.of(
+                                input.path("text").asText())
+                        .map(dev.weft.language.Language::code)
+                        .orElse("en");
                 return new Reply(
                         session,
                         result,

@@ -143,6 +143,11 @@ public enum Language {
         return of(text).orElse(otherwise);
     }
 
+    /** The {@link #code} of {@link #of}, English when the text does not tell: for callers that speak in codes. */
+    public static String codeOf(String text) {
+        return of(text, ENGLISH).code();
+    }
+
     /** The languages in the order they are tried when a text does not tell. */
     public static List<Language> all() {
         return List.of(values());

@@ -4,13 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.concierge.Goal;
+import dev.weft.concierge.shop.OptionValues;
 import dev.weft.concierge.shop.Product;
-import dev.weft.concierge.shop.Words;
 import dev.weft.concierge.spi.MemoryFact;
 import dev.weft.concierge.spi.Planner;
 import dev.weft.concierge.spi.PlannerInput;
 import dev.weft.core.Json;
 import dev.weft.core.StepScope;
+import dev.weft.language.Folding;
+import dev.weft.language.Forms;
+import dev.weft.language.NumberWords;
+import dev.weft.language.Token;
+import dev.weft.language.Tokens;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -636,7 +641,7 @@ public final class OfflinePlanner implements Planner {
         Goal goal;
         Optional<Goal> said = goalOf(message, text);
         String rest = strip(text, identity, orderId);
-        boolean bare = rest.isBlank() || Words.tokens(rest).size() <= 2 && said.isEmpty();
+        boolean bare = rest.isBlank() || Tokens.of(rest).size() <= 2 && said.isEmpty();
         if (said.isPresent()) {
             goal = said.get();
             // "the shirt is broken, I want a different size" names a problem and an exchange: the action wins.
@@ -683,10 +688,9 @@ public final class OfflinePlanner implements Planner {
         boolean continuing = active.isPresent()
                 && active.get() == chosen
                 && said.filter(g -> g == chosen).isEmpty()
-                && !(answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3);
+                && !(answer != Confirmation.NEITHER && Tokens.of(rest).size() <= 3);
         // A bare yes or no adds nothing to the request: it only says whether to go on.
-        boolean bareAnswer =
-                answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3;
+        boolean bareAnswer = answer != Confirmation.NEITHER && Tokens.of(rest).size() <= 3;
         switch (bareAnswer ? Goal.SMALLTALK : goal) {
             case CANCEL -> {
                 reason(text, message).ifPresent(r -> slots.put("reason", r));
@@ -939,10 +943,10 @@ public final class OfflinePlanner implements Planner {
             }
             // Street words with their Hebrew prefixes too ("לרחוב דיזנגוף 100, תל אביב 6433222").
             boolean anAddress = STREET_WORDS.stream()
-                            .anyMatch(street -> Words.tokens(text).stream()
-                                    .anyMatch(t -> Words.forms(t.text()).contains(street)))
+                            .anyMatch(street -> Tokens.of(text).stream()
+                                    .anyMatch(t -> Forms.of(t.text()).contains(street)))
                     || text.contains("כתובת");
-            List<Words.Token> tokens = Words.tokens(before);
+            List<Token> tokens = Tokens.of(before);
             List<String> words = new ArrayList<>();
             for (int i = tokens.size() - 1; i >= 0 && words.size() < 3; i--) {
                 String word = tokens.get(i).text();
@@ -954,7 +958,7 @@ public final class OfflinePlanner implements Planner {
                         break;
                     }
                 }
-                String folded = Words.fold(word);
+                String folded = Folding.fold(word);
                 if (NAME_STOP.contains(folded) || word.chars().anyMatch(Character::isDigit)) {
                     if (words.isEmpty()) {
                         continue;
@@ -964,7 +968,7 @@ public final class OfflinePlanner implements Planner {
                 words.add(0, word);
             }
             int opening = tokens.size() - words.size();
-            boolean street = words.stream().anyMatch(w -> STREET_WORDS.contains(Words.fold(w)));
+            boolean street = words.stream().anyMatch(w -> STREET_WORDS.contains(Folding.fold(w)));
             if (words.isEmpty()) {
                 return Optional.empty();
             }
@@ -1005,8 +1009,8 @@ public final class OfflinePlanner implements Planner {
 
     private static List<String> nameWords(String captured) {
         List<String> words = new ArrayList<>();
-        for (Words.Token token : Words.tokens(captured)) {
-            String folded = Words.fold(token.text());
+        for (Token token : Tokens.of(captured)) {
+            String folded = Folding.fold(token.text());
             if (NAME_STOP.contains(folded) || token.text().chars().anyMatch(Character::isDigit)) {
                 break;
             }
@@ -1100,7 +1104,7 @@ public final class OfflinePlanner implements Planner {
             Set.of("size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
 
     private static boolean describesVariant(String tail) {
-        for (Words.Token token : Words.tokens(tail)) {
+        for (Token token : Tokens.of(tail)) {
             if (OPTION_WORDS.contains(token.lower())
                     || isOptionWord(token.text())
                     || token.text().matches("(?i)V\\d{4}|\\d{2}(mm|ml|l)?")) {
@@ -1130,7 +1134,7 @@ public final class OfflinePlanner implements Planner {
             "XL");
 
     private static boolean isOptionWord(String word) {
-        return !Words.optionValues(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
+        return !OptionValues.named(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
                 .isEmpty();
     }
 
@@ -1268,55 +1272,28 @@ public final class OfflinePlanner implements Planner {
 
     // ---------------------------------------------------------------- products and quantities
 
-    private static final java.util.Map<String, Integer> NUMBERS = java.util.Map.ofEntries(
-            java.util.Map.entry("a", 1),
-            java.util.Map.entry("an", 1),
-            java.util.Map.entry("one", 1),
-            java.util.Map.entry("two", 2),
-            java.util.Map.entry("three", 3),
-            java.util.Map.entry("four", 4),
-            java.util.Map.entry("five", 5),
-            java.util.Map.entry("six", 6),
-            java.util.Map.entry("seven", 7),
-            java.util.Map.entry("eight", 8),
-            java.util.Map.entry("nine", 9),
-            java.util.Map.entry("ten", 10),
-            java.util.Map.entry("couple", 2),
-            java.util.Map.entry("pair", 1),
-            java.util.Map.entry("dozen", 12),
-            java.util.Map.entry("אחד", 1),
-            java.util.Map.entry("אחת", 1),
-            java.util.Map.entry("שניים", 2),
-            java.util.Map.entry("שתיים", 2),
-            java.util.Map.entry("שני", 2),
-            java.util.Map.entry("שתי", 2),
-            java.util.Map.entry("שלושה", 3),
-            java.util.Map.entry("שלוש", 3),
-            java.util.Map.entry("שלושת", 3),
-            java.util.Map.entry("ארבעה", 4),
-            java.util.Map.entry("ארבע", 4),
-            java.util.Map.entry("חמישה", 5),
-            java.util.Map.entry("חמש", 5),
-            java.util.Map.entry("שישה", 6),
-            java.util.Map.entry("שש", 6),
-            java.util.Map.entry("שבעה", 7),
-            java.util.Map.entry("שבע", 7),
-            java.util.Map.entry("שמונה", 8),
-            java.util.Map.entry("תשעה", 9),
-            java.util.Map.entry("תשע", 9),
-            java.util.Map.entry("עשרה", 10),
-            java.util.Map.entry("עשר", 10),
-            java.util.Map.entry("זוג", 1),
-            java.util.Map.entry("זוגות", 2));
+    /** The shop's own counting words beside the language layer's numbers: a pair of shoes is one item. */
+    private static final java.util.Map<String, Integer> COUNT_WORDS =
+            java.util.Map.of("a", 1, "an", 1, "pair", 1, "זוג", 1, "זוגות", 2);
+
+    /** The count one word says ("two", "שלושת", "pair"), from one to twenty, or null. */
+    private static @org.jspecify.annotations.Nullable Integer count(String word) {
+        Integer own = COUNT_WORDS.get(Folding.fold(word));
+        if (own != null) {
+            return own;
+        }
+        java.util.OptionalInt n = NumberWords.ofWord(word);
+        return n.isPresent() && n.getAsInt() >= 1 && n.getAsInt() <= 20 ? n.getAsInt() : null;
+    }
 
     private static final Set<String> SIZE_WORDS = Set.of("size", "מידה", "במידה", "למידה", "מידת", "sized");
 
     private static int quantity(String part) {
-        List<Words.Token> tokens = Words.tokens(part);
+        List<Token> tokens = Tokens.of(part);
         for (int i = 0; i < tokens.size(); i++) {
             String word = tokens.get(i).lower();
             boolean afterSize =
-                    i > 0 && SIZE_WORDS.contains(Words.fold(tokens.get(i - 1).text()));
+                    i > 0 && SIZE_WORDS.contains(Folding.fold(tokens.get(i - 1).text()));
             if (word.matches("\\d{1,2}") && !afterSize) {
                 int n = Integer.parseInt(word);
                 boolean unit =
@@ -1325,15 +1302,11 @@ public final class OfflinePlanner implements Planner {
                     return n;
                 }
             }
-            String folded = Words.fold(tokens.get(i).text());
-            for (String form : Words.forms(tokens.get(i).text())) {
-                Integer n = NUMBERS.get(form);
-                if (n != null && !(form.equals("a") || form.equals("an")) || (n != null && i == 0)) {
-                    return n;
-                }
-            }
-            if (NUMBERS.containsKey(folded) && !folded.equals("a") && !folded.equals("an")) {
-                return NUMBERS.get(folded);
+            String folded = Folding.fold(tokens.get(i).text());
+            boolean article = folded.equals("a") || folded.equals("an");
+            Integer n = count(tokens.get(i).text());
+            if (n != null && (!article || i == 0)) {
+                return n;
             }
         }
         return 1;
@@ -1351,7 +1324,7 @@ public final class OfflinePlanner implements Planner {
         private boolean namesItem(String text) {
             return !productWords(text).isEmpty()
                     || VARIANT_ID.matcher(text).find()
-                    || Words.tokens(text).stream().anyMatch(t -> ALL_WORDS.contains(Words.fold(t.text())));
+                    || Tokens.of(text).stream().anyMatch(t -> ALL_WORDS.contains(Folding.fold(t.text())));
         }
 
         /**
@@ -1362,7 +1335,7 @@ public final class OfflinePlanner implements Planner {
         private String[] exchangeSplit(String text) {
             Phrases.Message message = new Phrases.Message(text);
             int verb = Math.max(0, EXCHANGE.first(message));
-            List<Words.Token> tokens = message.tokens;
+            List<Token> tokens = message.tokens;
             for (int i = verb + 1; i < tokens.size(); i++) {
                 String word = tokens.get(i).lower();
                 boolean marker = Set.of("for", "to", "into", "with").contains(word);
@@ -1378,7 +1351,7 @@ public final class OfflinePlanner implements Planner {
                         && (token.startsWith("ל") || token.startsWith("ב"))
                         && token.length() > 1) {
                     String bare = token.substring(1);
-                    if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע") || Words.matches(bare, words)) {
+                    if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע") || Forms.matches(bare, words)) {
                         if (token.startsWith("ב") && bare.equals("מידה") && i + 1 < tokens.size() && i < 3) {
                             continue;
                         }
@@ -1410,8 +1383,8 @@ public final class OfflinePlanner implements Planner {
         private List<String> productWords(String text) {
             Set<String> vocabulary = words;
             List<String> found = new ArrayList<>();
-            for (Words.Token token : Words.tokens(text)) {
-                if (token.text().length() > 1 && Words.matchesLoosely(token.text(), vocabulary)) {
+            for (Token token : Tokens.of(text)) {
+                if (token.text().length() > 1 && Forms.matchesLoosely(token.text(), vocabulary)) {
                     found.add(token.text());
                 }
             }
@@ -1427,19 +1400,18 @@ public final class OfflinePlanner implements Planner {
             Set<String> vocabulary = this.words;
             // "Running Shoes (gray, 42)": a comma inside parentheses parts no items.
             String text = maskParenthesized(words);
-            List<Words.Token> tokens = Words.tokens(text);
+            List<Token> tokens = Tokens.of(text);
             List<String> parts = new ArrayList<>();
             int from = 0;
             for (int i = 0; i < tokens.size(); i++) {
-                Words.Token token = tokens.get(i);
+                Token token = tokens.get(i);
                 String word = token.lower();
                 boolean joint =
                         Set.of("and", "plus", "also", "וגם", "ועוד", "ו").contains(word);
                 boolean hebrewAnd = token.isHebrew()
                         && word.startsWith("ו")
                         && word.length() > 2
-                        && (NUMBERS.containsKey(Words.fold(word.substring(1)))
-                                || Words.matches(word.substring(1), vocabulary));
+                        && (count(word.substring(1)) != null || Forms.matches(word.substring(1), vocabulary));
                 int at = token.start();
                 boolean comma = i > 0
                         && text.substring(
@@ -1495,11 +1467,11 @@ public final class OfflinePlanner implements Planner {
         Product best = null;
         int top = 0;
         for (Product product : products) {
-            Set<String> names = Words.vocabulary(List.of(product.name(), product.nameHe()));
-            Set<String> known = Words.vocabulary(product.keywords());
+            Set<String> names = Forms.vocabulary(List.of(product.name(), product.nameHe()));
+            Set<String> known = Forms.vocabulary(product.keywords());
             int score = 0;
-            for (Words.Token token : Words.tokens(query)) {
-                score += Words.matches(token.text(), names) ? 2 : Words.matches(token.text(), known) ? 1 : 0;
+            for (Token token : Tokens.of(query)) {
+                score += Forms.matches(token.text(), names) ? 2 : Forms.matches(token.text(), known) ? 1 : 0;
             }
             if (score > top) {
                 top = score;
@@ -1515,7 +1487,7 @@ public final class OfflinePlanner implements Planner {
                 sizes.add(v.options().get("size"));
             }
         });
-        if (sizes.isEmpty() || !Words.optionValues(query, sizes).isEmpty()) {
+        if (sizes.isEmpty() || !OptionValues.named(query, sizes).isEmpty()) {
             return;
         }
         String category = best.category();
@@ -1540,19 +1512,19 @@ public final class OfflinePlanner implements Planner {
     }
 
     private static boolean startsWithQuantity(String part) {
-        List<Words.Token> tokens = Words.tokens(part);
+        List<Token> tokens = Tokens.of(part);
         if (tokens.isEmpty()) {
             return false;
         }
-        String first = Words.fold(tokens.get(0).text());
-        return first.matches("\\d{1,2}") || NUMBERS.containsKey(first) && !first.equals("a") && !first.equals("an");
+        String first = Folding.fold(tokens.get(0).text());
+        return first.matches("\\d{1,2}") || count(first) != null && !first.equals("a") && !first.equals("an");
     }
 
     private static Set<String> vocabularyOf(List<Product> products) {
         Set<String> vocabulary = new LinkedHashSet<>();
         for (Product product : products) {
-            vocabulary.addAll(Words.vocabulary(List.of(product.name(), product.nameHe())));
-            vocabulary.addAll(Words.vocabulary(product.keywords()));
+            vocabulary.addAll(Forms.vocabulary(List.of(product.name(), product.nameHe())));
+            vocabulary.addAll(Forms.vocabulary(product.keywords()));
         }
         return vocabulary;
     }

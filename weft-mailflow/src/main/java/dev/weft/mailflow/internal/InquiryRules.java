@@ -1,5 +1,6 @@
 package dev.weft.mailflow.internal;
 
+import dev.weft.language.NumberWords;
 import dev.weft.time.Grain;
 import dev.weft.time.Language;
 import dev.weft.time.TimeExpression;
@@ -72,7 +73,7 @@ public final class InquiryRules {
                     + "|of\\s+us|individuals|seated|standing|ladies|women|men|girls|boys|students|members|seniors|teens|teenagers|youngsters|kids"
                     + "|classmates|alumni|trainees|clients|customers|volunteers|staff|workers|relatives|family|cousins|graduates"
                     + "|parents|grandparents|couples|souls|bodies|participants|team\\s+members|partners|executives|managers|speakers)";
-    private static final String NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.ENGLISH_WORD + ")(?:ish|\\+)?";
+    private static final String NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + NumberWords.ENGLISH + ")(?:ish|\\+)?";
     private static final String NOT_A_COUNT =
             "(?!\\s*(?:hours?|hrs?|minutes?|mins?|days?|nights?|am|pm|a\\.m|p\\.m|o'?clock|:|%|\\$|usd|eur|nis|ils"
                     + "|k\\b|courses?|years?|weeks?|months?|couples|rooms?|tables?|st\\b|nd\\b|rd\\b|th\\b|[./-]\\d))";
@@ -110,7 +111,7 @@ public final class InquiryRules {
             "(?:אורחים|אורחות|איש|אנשים|משתתפים|משתתפות|מוזמנים|מוזמנות|סועדים|נפשות|מבוגרים|ילדים"
                     + "|עובדים|חברים|חברות|חברי\\s+צוות|בנות|בנים|נשים|גברים|סטודנטים|תלמידים|חניכים|בני\\s+משפחה|בני\\s+המשפחה"
                     + "|קרובי\\s+משפחה|הורים|חיילים|לקוחות|מתנדבים|זוגות|ילדות|נערים|נערות|מנהלים|בוגרים|חברי\\s+מחזור)";
-    private static final String HE_NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.HEBREW_WORD + ")";
+    private static final String HE_NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + NumberWords.HEBREW + ")";
     private static final String HE_NOT_A_COUNT = "(?!\\s*(?:שעות|שעה|ימים|יום|לילות|ש\"ח|₪|שקל|אלף|%|:|\\.\\d|/\\d|-\\d"
             + "|ב(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)|ל(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני"
             + "|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)))";
@@ -502,22 +503,14 @@ public final class InquiryRules {
         return index < 0 ? null : Month.of(index + 1);
     }
 
-    /** Hebrew when Hebrew letters outnumber Latin ones; the venue's language when the text has neither. */
+    /**
+     * The inquiry's language by its words (the language layer's {@link dev.weft.language.Language#of}: a Hebrew name in
+     * an English mail leaves it English); the venue's language when the text does not tell.
+     */
     static String language(String text, String venueLanguage) {
-        int hebrew = 0;
-        int latin = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= '\u05d0' && c <= '\u05ea') {
-                hebrew++;
-            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-                latin++;
-            }
-        }
-        if (hebrew == 0 && latin == 0) {
-            return venueLanguage;
-        }
-        return hebrew * 2 >= latin ? "he" : "en";
+        return dev.weft.language.Language.of(text)
+                .map(dev.weft.language.Language::code)
+                .orElse(venueLanguage);
     }
 
     /** Sentences: split after . ! ? and a space, but not after an abbreviation ("Dec. 5th", "approx. 40"); and at line ends. */
@@ -560,7 +553,7 @@ public final class InquiryRules {
                     int value = -1;
                     for (int g = 1; g <= m.groupCount(); g++) {
                         if (m.group(g) != null) {
-                            OptionalInt n = Numbers.parse(m.group(g));
+                            OptionalInt n = NumberWords.parse(m.group(g));
                             if (n.isPresent()) {
                                 value = Math.max(value, n.getAsInt());
                             }
@@ -593,7 +586,7 @@ public final class InquiryRules {
             int total = 0;
             for (int g = 1; g <= m.groupCount(); g++) {
                 if (m.group(g) != null) {
-                    total += Numbers.parse(m.group(g)).orElse(0);
+                    total += NumberWords.parse(m.group(g)).orElse(0);
                 }
             }
             best = Math.max(best, total);
