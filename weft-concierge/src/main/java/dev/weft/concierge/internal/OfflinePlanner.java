@@ -642,7 +642,18 @@ public final class OfflinePlanner implements Planner {
         Optional<Goal> said = goalOf(message, text);
         String rest = strip(text, identity, orderId);
         boolean bare = rest.isBlank() || Tokens.of(rest).size() <= 2 && said.isEmpty();
-        if (said.isPresent()) {
+        // "And in color white, size M?" after a question about a product: the same question, of that product.
+        boolean namesAnOrder = orderId.isPresent();
+        Optional<Goal> aboutProduct = lastGoal.filter(g -> g == Goal.FIND_PRODUCT || g == Goal.QUOTE)
+                // "ומה עם באפור?": "what about" also asks after an order, but not with a colour and no order.
+                .filter(g -> said.isEmpty()
+                        || said.get() == g
+                        || said.get() == Goal.SMALLTALK
+                        || said.get() == Goal.ORDER_STATUS && !identity.any() && !ORDER_WORD.in(message))
+                .filter(g -> !namesAnOrder && catalog.productWords(rest).isEmpty() && describesVariant(rest));
+        if (aboutProduct.isPresent()) {
+            goal = aboutProduct.get();
+        } else if (said.isPresent()) {
             goal = said.get();
             // "the shirt is broken, I want a different size" names a problem and an exchange: the action wins.
             if (goal == Goal.SMALLTALK
@@ -746,14 +757,22 @@ public final class OfflinePlanner implements Planner {
             }
             case HUMAN -> slots.put("details", text);
             case FIND_PRODUCT -> {
-                if (!rest.isBlank() && (!continuing || !bare || awaiting.equals("product"))) {
+                String asked = state.path("request").path("query").asText("");
+                if (aboutProduct.isPresent() && !asked.isBlank()) {
+                    slots.put("query", asked + " " + rest);
+                } else if (!rest.isBlank() && (!continuing || !bare || awaiting.equals("product"))) {
                     slots.put("query", rest);
                 }
             }
             case QUOTE, ORDER -> {
                 ArrayNode items = catalog.items(rest);
                 JsonNode asked = state.path("request").path("items");
-                if (!items.isEmpty()) {
+                if (aboutProduct.isPresent() && asked.isArray() && !asked.isEmpty()) {
+                    ArrayNode with = asked.deepCopy();
+                    ObjectNode last = (ObjectNode) with.get(with.size() - 1);
+                    last.put("query", last.path("query").asText() + " " + rest);
+                    slots.set("items", with);
+                } else if (!items.isEmpty()) {
                     items.forEach(item -> rememberedSize((ObjectNode) item, products, input.memory()));
                     slots.set("items", items);
                 } else if (continuing && asked.isArray() && !asked.isEmpty() && describesVariant(rest)) {

@@ -5,6 +5,7 @@ import dev.weft.time.Grain;
 import dev.weft.time.Language;
 import dev.weft.time.TimeExpression;
 import dev.weft.time.TimeParser;
+import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.Month;
 import java.time.YearMonth;
@@ -55,6 +56,15 @@ public final class InquiryRules {
     /** "12-14.12", "12-14/12/2026" */
     private static final Pattern NUMERIC_RANGE =
             Pattern.compile("(?<![\\d/.])(\\d{1,2})\\s*-\\s*(\\d{1,2})[./](\\d{1,2})(?:[./](\\d{2,4}))?(?![\\d/])");
+
+    /** "the second weekend of January", "first weekend in May 2027". */
+    private static final Pattern EN_NTH_WEEKEND = Pattern.compile(
+            "\\b(?:the\\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\\s+weekend\\s+(?:of|in)\\s+" + EN_MONTH
+                    + YEAR + "\\b",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    /** "סוף השבוע השני של ינואר", "בסופ\"ש הראשון במאי". */
+    private static final Pattern HE_NTH_WEEKEND = Pattern.compile("(?:ב|ל)?(?:סוף\\s*(?:ה)?שבוע|סופ[\"״]?ש|סופש)\\s+"
+            + "(ה?(?:ראשון|שני|שלישי|רביעי|אחרון))\\s+(?:של\\s+|ב|ל)?" + HE_MONTH + "(?:\\s*(\\d{4}))?");
 
     private static final Pattern VAGUE = Pattern.compile(
             "(?i)\\b(early|late|beginning|end of|mid|middle|sometime)\\b|תחילת|בתחילת|סוף|בסוף|אמצע|באמצע|מתישהו");
@@ -265,6 +275,16 @@ public final class InquiryRules {
                 blank(forGuests, m.start(), m.end());
             }
         }
+        for (Pattern weekend : List.of(EN_NTH_WEEKEND, HE_NTH_WEEKEND)) {
+            Matcher m = weekend.matcher(masked);
+            while (m.find()) {
+                Optional<List<LocalDate>> days = nthWeekend(weekend == HE_NTH_WEEKEND, m, today);
+                if (days.isPresent()) {
+                    addOption(options, past, days.get(), today);
+                    blank(masked, m.start(), m.end());
+                }
+            }
+        }
         Count count = guests(forGuests.toString(), language);
         count.spans().forEach(span -> blank(masked, span[0], span[1]));
         // weft-time reads ט"ו באב but not a prefix before it (לט"ו באב): set the prefix apart.
@@ -274,6 +294,7 @@ public final class InquiryRules {
         }
         String dated = masked.toString();
         boolean nextYear = NEXT_YEAR.matcher(body).find();
+        List<LocalDate> weekdaysAlone = new ArrayList<>();
         int offset = 0;
         for (String sentence : SENTENCE.split(dated)) {
             int at = dated.indexOf(sentence, offset);
@@ -317,7 +338,11 @@ public final class InquiryRules {
                                 && !instant.text().matches(".*\\d{4}.*")) {
                             day = day.plusYears(1);
                         }
-                        addOption(options, past, List.of(day), today);
+                        if (WEEKDAY_ALONE.matcher(clean(instant.text())).matches()) {
+                            weekdaysAlone.add(day);
+                        } else {
+                            addOption(options, past, List.of(day), today);
+                        }
                     }
                     case TimeExpression.Interval interval -> {
                         if (!NAMES_DAY.matcher(clean(interval.text())).matches()) {
@@ -340,6 +365,15 @@ public final class InquiryRules {
                         // a recurring booking is for a person to answer
                     }
                 }
+            }
+        }
+        // "a workshop on Thursday, followed by a dinner on Friday, December 17-18": a weekday said beside
+        // dates is the weekday of one of them, not a day of its own.
+        for (LocalDate day : weekdaysAlone) {
+            boolean named =
+                    options.stream().flatMap(List::stream).anyMatch(d -> d.getDayOfWeek() == day.getDayOfWeek());
+            if (!named) {
+                addOption(options, past, List.of(day), today);
             }
         }
         OptionalInt guests = count.value();
@@ -480,6 +514,32 @@ public final class InquiryRules {
             out.add(days);
         }
         return Optional.of(out);
+    }
+
+    /**
+     * The days of "the second weekend of January": the n-th Saturday of the month (the last one for
+     * "last") with the Sunday after it in English, the Friday before it in Hebrew (an Israeli weekend);
+     * the month's next occurrence that is not past unless a year is said.
+     */
+    private static Optional<List<LocalDate>> nthWeekend(boolean hebrew, Matcher m, LocalDate today) {
+        java.util.OptionalInt nth = NumberWords.ordinal(m.group(1));
+        Month month = hebrew ? hebrewMonth(m.group(2)) : englishMonth(m.group(2));
+        if (nth.isEmpty() || month == null) {
+            return Optional.empty();
+        }
+        int year = m.group(3) != null ? Integer.parseInt(m.group(3)) : today.getYear();
+        YearMonth ym = YearMonth.of(year, month);
+        if (m.group(3) == null && ym.atEndOfMonth().isBefore(today)) {
+            ym = ym.plusYears(1);
+        }
+        LocalDate firstSaturday = ym.atDay(1).with(java.time.temporal.TemporalAdjusters.nextOrSame(DayOfWeek.SATURDAY));
+        LocalDate saturday = nth.getAsInt() < 0
+                ? ym.atEndOfMonth().with(java.time.temporal.TemporalAdjusters.previousOrSame(DayOfWeek.SATURDAY))
+                : firstSaturday.plusWeeks(nth.getAsInt() - 1L);
+        if (!YearMonth.from(saturday).equals(ym)) {
+            return Optional.empty();
+        }
+        return Optional.of(hebrew ? List.of(saturday.minusDays(1), saturday) : List.of(saturday, saturday.plusDays(1)));
     }
 
     private static Month englishMonth(String text) {
