@@ -35,6 +35,9 @@ import java.util.regex.Pattern;
  * goal of its own (an email, "the blue one", "W1002") continues the goal on hand. Thread-safe.
  */
 public final class OfflinePlanner implements Planner {
+    /** The words the rules below look for, as data: read first, as the constants below are made from them. */
+    private static final PlannerWords WORDS = PlannerWords.load("planner-words.tsv");
+
     private static final Pattern EMAIL = Pattern.compile("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+");
     private static final Pattern ORDER_ID = Pattern.compile("(?i)(?<![\\w@.])#?W[- ]?(\\d{4,})\\b");
     private static final Pattern ORDER_NUMBER = Pattern.compile(
@@ -53,102 +56,11 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern NAME_HE_WEAK =
             Pattern.compile("(?:^|\\s)(?:אני|זה|זו|כאן)\\s+([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
 
-    private static final Set<String> NAME_STOP = Set.of(
-            "and",
-            "my",
-            "zip",
-            "zipcode",
-            "postcode",
-            "postal",
-            "post",
-            "code",
-            "from",
-            "with",
-            "at",
-            "in",
-            "the",
-            "i",
-            "email",
-            "order",
-            "want",
-            "would",
-            "need",
-            "looking",
-            "calling",
-            "here",
-            "trying",
-            "not",
-            "just",
-            "so",
-            "ו",
-            "מיקוד",
-            "ומיקוד",
-            "המיקוד",
-            "שלי",
-            "רוצה",
-            "מבקש",
-            "מבקשת",
-            "צריך",
-            "צריכה",
-            "מחפש",
-            "מחפשת",
-            "גר",
-            "גרה",
-            "מ",
-            "עם",
-            "לא",
-            "הזמנה",
-            "הזמנתי",
-            "המייל",
-            "מייל",
-            "אימייל",
-            "והמיקוד",
-            "והמייל",
-            "פונה",
-            "כותב",
-            "כותבת",
-            "זה",
-            "זו",
-            "לקוח",
-            "לקוחה",
-            "כאן",
-            "פה",
-            "מתקשר",
-            "מתקשרת",
-            "בקשר",
-            "יכול",
-            "יכולה");
+    private static final Set<String> NAME_STOP = WORDS.set("NAME_STOP");
 
     // ---------------------------------------------------------------- goal words
 
-    private static final Phrases HUMAN = Phrases.of(
-            "human",
-            "real person",
-            "a person",
-            "live agent",
-            "agent",
-            "representative",
-            "someone real",
-            "talk to someone",
-            "speak to someone",
-            "speak with someone",
-            "talk with someone",
-            "customer service",
-            "manager",
-            "operator",
-            "supervisor",
-            "human being",
-            "נציג",
-            "נציגה",
-            "נציגת",
-            "בן אדם",
-            "אדם אמיתי",
-            "נציג שירות",
-            "אנושי",
-            "מנהל",
-            "לדבר עם מישהו",
-            "לדבר עם אדם",
-            "מוקד");
+    private static final Phrases HUMAN = WORDS.phrases("HUMAN");
     private static final Phrases CANCEL = Phrases.of(
                     "cancel",
                     "cancellation",
@@ -272,285 +184,21 @@ public final class OfflinePlanner implements Planner {
                     "לשלוח את ההזמנה ל",
                     "שתגיע ל")
             .withTypos();
-    private static final Phrases TICKET = Phrases.of(
-            "complaint",
-            "complain",
-            "problem",
-            "issue",
-            "broken",
-            "damaged",
-            "defective",
-            "faulty",
-            "doesn't work",
-            "does not work",
-            "not working",
-            "stopped working",
-            "missing",
-            "wrong item",
-            "ticket",
-            "scratched",
-            "torn",
-            "cracked",
-            "never arrived",
-            "report",
-            "dented",
-            "leaking",
-            "leaks",
-            "תלונה",
-            "להתלונן",
-            "בעיה",
-            "תקלה",
-            "שבור",
-            "שבורה",
-            "שבורים",
-            "פגום",
-            "פגומה",
-            "פגומים",
-            "לא עובד",
-            "לא עובדת",
-            "לא עובדים",
-            "הפסיק לעבוד",
-            "הפסיקה לעבוד",
-            "חסר",
-            "חסרה",
-            "קרוע",
-            "קרועה",
-            "פנייה",
-            "כרטיס תמיכה",
-            "מקולקל",
-            "מקולקלת",
-            "פריט שגוי",
-            "שגוי",
-            "סדוק",
-            "סדוקה",
-            "נשבר",
-            "נשברה",
-            "דולף");
-    private static final Phrases STATUS = Phrases.of(
-            "status",
-            "where is",
-            "where's",
-            "wheres",
-            "track",
-            "tracking",
-            "when will",
-            "arrive",
-            "arriving",
-            "arrived",
-            "shipped",
-            "order details",
-            "my orders",
-            "what did i order",
-            "check on",
-            "update on",
-            "look up",
-            "details of",
-            "details on",
-            "what's happening",
-            "whats happening",
-            "what happened",
-            "סטטוס",
-            "מצב",
-            "איפה",
-            "מתי",
-            "מעקב",
-            "הגיעה",
-            "הגיע",
-            "תגיע",
-            "יגיע",
-            "נשלחה",
-            "נשלח",
-            "ההזמנות שלי",
-            "פרטי ההזמנה",
-            "מה עם",
-            "מה קורה עם",
-            "עדכון",
-            "לבדוק את",
-            "לבדוק מה",
-            "פרטים על");
-    private static final Phrases BUY = Phrases.of(
-            "buy",
-            "purchase",
-            "place an order",
-            "place the order",
-            "place a new order",
-            "want to order",
-            "like to order",
-            "love to order",
-            "can i order",
-            "could i order",
-            "i'll take",
-            "i will take",
-            "get me",
-            "order me",
-            "add to cart",
-            "i'll buy",
-            "לקנות",
-            "להזמין",
-            "אזמין",
-            "אקנה",
-            "רכישה",
-            "לרכוש",
-            "אני לוקח",
-            "אני לוקחת",
-            "תזמין לי",
-            "תזמיני לי",
-            "אשמח להזמין",
-            "אשמח לקנות",
-            "הזמנה חדשה");
-    private static final Phrases PRICE = Phrases.of(
-            "how much",
-            "price",
-            "prices",
-            "pricing",
-            "cost",
-            "costs",
-            "quote",
-            "total for",
-            "what would it be",
-            "what's the total",
-            "whats the total",
-            "כמה עולה",
-            "כמה עולים",
-            "כמה עולות",
-            "כמה זה",
-            "כמה יעלה",
-            "כמה יעלו",
-            "כמה תעלה",
-            "מחיר",
-            "מחירים",
-            "הצעת מחיר",
-            "עלות",
-            "כמה זה יוצא",
-            "מה המחיר",
-            "כמה יוצא",
-            "כמה יצא");
-    private static final Phrases FIND = Phrases.of(
-            "do you have",
-            "do you sell",
-            "do you carry",
-            "looking for",
-            "look for",
-            "search",
-            "show me",
-            "in stock",
-            "available",
-            "availability",
-            "recommend",
-            "have any",
-            "got any",
-            "what kind",
-            "selling",
-            "browse",
-            "catalog",
-            "catalogue",
-            "what do you sell",
-            "יש לכם",
-            "יש לך",
-            "יש לכן",
-            "מחפש",
-            "מחפשת",
-            "מחפשים",
-            "במלאי",
-            "זמין",
-            "זמינה",
-            "זמינים",
-            "תראה לי",
-            "תראי לי",
-            "להראות",
-            "ממליץ",
-            "ממליצה",
-            "מה יש",
-            "מוכרים",
-            "קטלוג",
-            "אפשר לראות");
-    static final Phrases GREETING = Phrases.of(
-            "hi",
-            "hello",
-            "hey",
-            "good morning",
-            "good evening",
-            "good afternoon",
-            "how are you",
-            "who are you",
-            "what can you do",
-            "help",
-            "what's your name",
-            "שלום",
-            "היי",
-            "הי",
-            "בוקר טוב",
-            "ערב טוב",
-            "מה שלומך",
-            "מי אתה",
-            "מי את",
-            "מה אתה יכול",
-            "מה את יכולה",
-            "עזרה",
-            "מה נשמע");
-    static final Phrases THANKS_ONLY = Phrases.of("thanks", "thank you", "thx", "appreciate", "תודה");
-    static final Phrases BYE = Phrases.of(
-            "bye",
-            "goodbye",
-            "see you",
-            "that's all",
-            "thats all",
-            "nothing else",
-            "ביי",
-            "להתראות",
-            "זהו",
-            "זה הכל",
-            "זה הכול");
+    private static final Phrases TICKET = WORDS.phrases("TICKET");
+    private static final Phrases STATUS = WORDS.phrases("STATUS");
+    private static final Phrases BUY = WORDS.phrases("BUY");
+    private static final Phrases PRICE = WORDS.phrases("PRICE");
+    private static final Phrases FIND = WORDS.phrases("FIND");
+    static final Phrases GREETING = WORDS.phrases("GREETING");
+    static final Phrases THANKS_ONLY = WORDS.phrases("THANKS_ONLY");
+    static final Phrases BYE = WORDS.phrases("BYE");
     static final Phrases THANKS = THANKS_ONLY.and(BYE);
-    static final Phrases POLICY = Phrases.of("policy", "policies", "מדיניות", "תקנון");
-    private static final Phrases ACCOUNT = Phrases.of(
-            "account",
-            "profile",
-            "on file",
-            "default address",
-            "my details",
-            "home address",
-            "חשבון",
-            "בחשבון",
-            "הפרופיל",
-            "פרופיל",
-            "כתובת הבית",
-            "הפרטים שלי");
-    private static final Phrases ORDER_WORD = Phrases.of("order", "orders", "הזמנה", "ההזמנה", "הזמנות", "ההזמנות");
-    private static final Phrases REFERS_BACK = Phrases.of(
-            "it",
-            "that one",
-            "that order",
-            "this order",
-            "the order",
-            "same order",
-            "them",
-            "אותה",
-            "אותו",
-            "אותם",
-            "אותן",
-            "ההזמנה הזו",
-            "ההזמנה הזאת",
-            "הזו",
-            "הזאת",
-            "הזה");
-    private static final Phrases SOME_ITEM = Phrases.of(
-            "item",
-            "items",
-            "something",
-            "product",
-            "one of",
-            "some",
-            "a few",
-            "couple",
-            "פריט",
-            "פריטים",
-            "מוצר",
-            "משהו",
-            "חלק",
-            "אחד",
-            "אחת");
-    private static final Phrases ALSO = Phrases.of("too", "also", "as well", "גם", "וגם");
+    static final Phrases POLICY = WORDS.phrases("POLICY");
+    private static final Phrases ACCOUNT = WORDS.phrases("ACCOUNT");
+    private static final Phrases ORDER_WORD = WORDS.phrases("ORDER_WORD");
+    private static final Phrases REFERS_BACK = WORDS.phrases("REFERS_BACK");
+    private static final Phrases SOME_ITEM = WORDS.phrases("SOME_ITEM");
+    private static final Phrases ALSO = WORDS.phrases("ALSO");
 
     private static final Pattern SHIP_TO = Pattern.compile(
             "(?i)\\b(?:ship|send|deliver|redirect|forward)\\b.{0,40}?\\bto\\s+\\d|(?:תשלחו|תשלח|תשלחי|לשלוח|שלחו|תעבירו)\\s.{0,40}?(?:לכתובת|לרחוב|לשדרות|ל-?\\d)");
@@ -558,29 +206,9 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern ADDRESS_QUESTION = Pattern.compile(
             "(?i)^\\s*(?:what|which|where|is|can you (?:tell|confirm|check)|could you (?:tell|confirm|check)|"
                     + "do you have)\\b|^\\s*(?:מה|לאיזו|לאן|איזו|האם)\\s|(?:which|what) address|לאיזו כתובת|מה הכתובת");
-    private static final Phrases CHANGE =
-            Phrases.of("change", "modify", "switch", "update", "לשנות", "לעדכן", "תשנה", "תשני", "שינוי", "תחליף");
-    private static final Phrases INSTEAD = Phrases.of("instead", "במקום");
-    private static final Phrases FIT = Phrases.of(
-            "doesn't fit",
-            "does not fit",
-            "didn't fit",
-            "too small",
-            "too big",
-            "too large",
-            "too tight",
-            "too loose",
-            "wrong size",
-            "wrong color",
-            "wrong colour",
-            "לא מתאים",
-            "לא מתאימה",
-            "קטן מדי",
-            "קטנה מדי",
-            "גדול מדי",
-            "גדולה מדי",
-            "מידה לא נכונה",
-            "צבע לא נכון");
+    private static final Phrases CHANGE = WORDS.phrases("CHANGE");
+    private static final Phrases INSTEAD = WORDS.phrases("INSTEAD");
+    private static final Phrases FIT = WORDS.phrases("FIT");
     private static final Pattern WHERE_IS =
             Pattern.compile("(?i)\\bwhere\\b.{0,30}\\b(?:order|package|parcel|delivery|shipment|stuff|items?)\\b");
     private static final Pattern STATUS_QUESTION = Pattern.compile(
@@ -1004,27 +632,7 @@ public final class OfflinePlanner implements Planner {
         return Optional.empty();
     }
 
-    private static final Set<String> STREET_WORDS = Set.of(
-            "street",
-            "st",
-            "avenue",
-            "ave",
-            "road",
-            "rd",
-            "blvd",
-            "boulevard",
-            "lane",
-            "drive",
-            "way",
-            "plaza",
-            "place",
-            "רחוב",
-            "רח",
-            "שדרות",
-            "שד",
-            "דרך",
-            "סמטת",
-            "כיכר");
+    private static final Set<String> STREET_WORDS = WORDS.set("STREET_WORDS");
 
     private static List<String> nameWords(String captured) {
         List<String> words = new ArrayList<>();
@@ -1116,11 +724,9 @@ public final class OfflinePlanner implements Planner {
         return rest.replaceAll("\\s{2,}", " ").strip();
     }
 
-    private static final Set<String> ALL_WORDS =
-            Set.of("all", "everything", "both", "whole", "entire", "הכל", "כל", "הכול", "שניהם", "שתיהן", "כולם");
+    private static final Set<String> ALL_WORDS = WORDS.set("ALL_WORDS");
 
-    private static final Set<String> OPTION_WORDS =
-            Set.of("size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
+    private static final Set<String> OPTION_WORDS = WORDS.set("OPTION_WORDS");
 
     private static boolean describesVariant(String tail) {
         for (Token token : Tokens.of(tail)) {
@@ -1133,24 +739,7 @@ public final class OfflinePlanner implements Planner {
         return false;
     }
 
-    private static final Set<String> COMMON_VALUES = Set.of(
-            "white",
-            "blue",
-            "beige",
-            "black",
-            "green",
-            "gray",
-            "grey",
-            "red",
-            "brown",
-            "purple",
-            "silver",
-            "tortoise",
-            "navy",
-            "S",
-            "M",
-            "L",
-            "XL");
+    private static final Set<String> COMMON_VALUES = WORDS.set("COMMON_VALUES");
 
     private static boolean isOptionWord(String word) {
         return !OptionValues.named(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
@@ -1159,30 +748,7 @@ public final class OfflinePlanner implements Planner {
 
     private static final Pattern REASON = Pattern.compile(
             "(?i)\\b(?:because|since|as|cause|reason(?: is)?:?)\\s+(.{3,200})$|(?:כי|בגלל ש|בגלל|מכיוון ש|מאחר ש|הסיבה(?: היא)?:?)\\s*(.{3,200})$");
-    private static final Phrases KNOWN_REASONS = Phrases.of(
-            "ordered by mistake",
-            "by mistake",
-            "no longer need",
-            "don't need",
-            "do not need",
-            "changed my mind",
-            "found it cheaper",
-            "too small",
-            "too big",
-            "too large",
-            "doesn't fit",
-            "does not fit",
-            "not needed",
-            "בטעות",
-            "לא צריך",
-            "לא צריכה",
-            "התחרטתי",
-            "שיניתי את דעתי",
-            "קטן מדי",
-            "גדול מדי",
-            "לא מתאים",
-            "לא מתאימה",
-            "מצאתי זול יותר");
+    private static final Phrases KNOWN_REASONS = WORDS.phrases("KNOWN_REASONS");
 
     private static Optional<String> reason(String text, Phrases.Message message) {
         Matcher m = REASON.matcher(text);
@@ -1265,24 +831,7 @@ public final class OfflinePlanner implements Planner {
                 .strip();
     }
 
-    private static final Phrases GENERIC_COMPLAINT = Phrases.of(
-            "complaint",
-            "complain",
-            "problem",
-            "issue",
-            "ticket",
-            "report",
-            "support",
-            "i have",
-            "i've got",
-            "there is",
-            "תלונה",
-            "להתלונן",
-            "בעיה",
-            "פנייה",
-            "כרטיס תמיכה",
-            "יש לי",
-            "תמיכה");
+    private static final Phrases GENERIC_COMPLAINT = WORDS.phrases("GENERIC_COMPLAINT");
 
     private static String subject(String details) {
         String first = details.split("[.!?\\n]")[0].strip();
@@ -1305,7 +854,7 @@ public final class OfflinePlanner implements Planner {
         return n.isPresent() && n.getAsInt() >= 1 && n.getAsInt() <= 20 ? n.getAsInt() : null;
     }
 
-    private static final Set<String> SIZE_WORDS = Set.of("size", "מידה", "במידה", "למידה", "מידת", "sized");
+    private static final Set<String> SIZE_WORDS = WORDS.set("SIZE_WORDS");
 
     private static int quantity(String part) {
         List<Token> tokens = Tokens.of(part);
