@@ -98,6 +98,10 @@ final class Orchestrator {
                 dev.weft.language.Language.of(text)
                         .map(dev.weft.language.Language::code)
                         .orElse(""));
+        if (input.path("customer").isObject()) {
+            // The customer a storefront vouched for: the turn acts for them whatever the state said.
+            out.set("customer", input.get("customer").deepCopy());
+        }
         return NodeResult.output(out);
     }
 
@@ -141,6 +145,10 @@ final class Orchestrator {
             out.set("state", States.fresh(session, language.isEmpty() ? "en" : language));
             out.put("version", 0);
             out.put("created", true);
+        }
+        if (request.path("customer").isObject()) {
+            ((ObjectNode) out.get("state"))
+                    .set("customer", request.get("customer").deepCopy());
         }
         return NodeResult.output(out);
     }
