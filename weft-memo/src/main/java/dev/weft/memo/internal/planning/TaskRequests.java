@@ -1,10 +1,9 @@
 package dev.weft.memo.internal.planning;
 
-import dev.weft.language.Cues;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.language.Cues;
 import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.time.TimeExpression;
 import java.util.List;
