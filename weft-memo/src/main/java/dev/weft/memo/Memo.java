@@ -219,7 +219,7 @@ public final class Memo {
         if (message.isEmpty()) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "the message is empty: say something to Memo");
         }
-        String language = OfflinePlanner.languageOf(message);
+        String language = dev.weft.language.Language.codeOf(message);
         Instant now = runner.time().now();
         User user;
         try {
@@ -730,7 +730,7 @@ public final class Memo {
         }
         List<String> named = new java.util.ArrayList<>();
         options.forEach(option -> named.add(option.asText().replaceFirst("^\\s*\\d{1,2}\\.\\s*", "")));
-        return !dev.weft.memo.internal.EntityLookup.best(said, named, o -> o).isEmpty();
+        return !dev.weft.language.EntityMatch.best(said, named, o -> o).isEmpty();
     }
 
     /**
@@ -743,7 +743,7 @@ public final class Memo {
             return notification.text();
         }
         User user = userOf(notification.user());
-        String language = OfflinePlanner.languageOf(notification.text());
+        String language = dev.weft.language.Language.codeOf(notification.text());
         return Replies.reminder(language, notification.text(), notification.dueAt(), notification.late(), user.zone());
     }
 

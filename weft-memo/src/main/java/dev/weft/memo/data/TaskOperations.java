@@ -383,7 +383,7 @@ public final class TaskOperations {
         }
         for (JsonNode kept : where.path("exceptText")) {
             // What the request keeps out ("…but keep the one about the bank") is never touched.
-            if (!dev.weft.memo.internal.EntityLookup.best(kept.asText(), List.of(task), Task::text)
+            if (!dev.weft.language.EntityMatch.best(kept.asText(), List.of(task), Task::text)
                     .isEmpty()) {
                 return false;
             }

@@ -3,6 +3,7 @@ package dev.weft.memo.internal.planning;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.language.Cues;
 import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.time.TimeExpression;
 import java.util.List;
@@ -111,12 +112,19 @@ public final class TaskRequests {
 
     static Reading read(Intent intent, Request r) {
         Matcher negated = NEGATED.matcher(r.text());
-        if (intent == Intent.TASK_CREATE && negated.find()) {
+        boolean about = intent == Intent.TASK_CREATE
+                || intent == Intent.TASK_DELETE
+                // "אין צורך בשעון מעורר מחר" read as a question about alarms; "אין תזכורות מחר?" still asks.
+                || intent == Intent.TASK_QUERY && !Cues.question(r.text());
+        if (about && negated.find()) {
             // Not to be reminded is to cancel what would remind: the words after the negation name it.
             String rest = NEGATED.matcher(r.rest()).replaceFirst("").strip();
-            return read(
-                    Intent.TASK_DELETE,
-                    new Request(r.text(), r.language(), r.now(), r.times(), r.chosen(), r.length(), r.kept(), rest));
+            if (intent != Intent.TASK_DELETE || !rest.equals(r.rest())) {
+                return read(
+                        Intent.TASK_DELETE,
+                        new Request(
+                                r.text(), r.language(), r.now(), r.times(), r.chosen(), r.length(), r.kept(), rest));
+            }
         }
         ObjectNode c = Json.object();
         String text = r.text();
