@@ -2,6 +2,8 @@ package dev.weft.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Turn;
 import dev.weft.assistant.Vouch;
@@ -49,6 +51,7 @@ import io.a2a.spec.TaskStatus;
 import io.a2a.spec.TaskStatusUpdateEvent;
 import io.a2a.spec.TextPart;
 import io.a2a.util.Utils;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -61,10 +64,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A2A (Agent2Agent, protocol 0.3): every assistant is an agent at {@code /a2a/{name}} — its card at
+ * A2A (Agent2Agent, protocols 1.0 and 0.3): every assistant is an agent at {@code /a2a/{name}} — its card at
  * {@code /a2a/{name}/.well-known/agent-card.json} (Memo's also at {@code /.well-known/agent-card.json}),
  * JSON-RPC at the card's {@code url}: {@code message/send}, {@code message/stream} (server-sent events),
  * {@code tasks/get}, {@code tasks/cancel}. A task is one of the assistant's runs, its id the run's, its
@@ -72,6 +76,12 @@ import org.jspecify.annotations.Nullable;
  * input-required} state, and the next message on that task (its {@code taskId}) answers it. Calls act
  * as the API key's user; another user's task is not found. The protocol's types, requests, responses and
  * errors are the A2A Java SDK's; the routing is Helidon's.
+ *
+ * <p>Both protocol versions are served at the same endpoint, told apart by the method a request names:
+ * 1.0's {@code SendMessage}, {@code SendStreamingMessage}, {@code GetTask} and {@code CancelTask} are
+ * answered in 1.0's shapes ({@link A2aV1}), 0.3's {@code message/send}, … in 0.3's. The card carries
+ * both: 0.3's {@code url}, {@code protocolVersion} and {@code preferredTransport}, and 1.0's {@code
+ * supportedInterfaces}, which names the same endpoint once for each version.
  */
 final class A2aApi {
     /** The A2A protocol version served: the JSON-RPC methods {@code message/send}, {@code tasks/get}, …. */
@@ -83,6 +93,12 @@ final class A2aApi {
     private static final String DEFAULT_AGENT = "memo";
 
     private static final String SECURITY_SCHEME = "bearer";
+
+    /** The header an A2A 1.0 client names its protocol version in; absent means 0.3. */
+    private static final HeaderName VERSION_HEADER = HeaderNames.create("A2A-Version");
+
+    /** A2A's JSON-RPC error code for a protocol version the agent does not serve. */
+    private static final int VERSION_NOT_SUPPORTED = -32009;
 
     private final Backend backend;
     private final A2aTasks tasks;
@@ -145,7 +161,23 @@ final class A2aApi {
                                 .build()))
                 .security(List.of(Map.of(SECURITY_SCHEME, List.of())))
                 .build();
-        send(res, card);
+        ObjectNode both = Utils.OBJECT_MAPPER.valueToTree(card);
+        // A 1.0 client reads only supportedInterfaces and prefers the one of version 1.0; a 0.3
+        // client reads url and protocolVersion and ignores the field it does not know.
+        ArrayNode interfaces = both.putArray("supportedInterfaces");
+        for (String version : List.of(A2aV1.VERSION, PROTOCOL)) {
+            interfaces
+                    .addObject()
+                    .put("url", url)
+                    .put("protocolBinding", "JSONRPC")
+                    .put("protocolVersion", version);
+        }
+        both.putArray("securityRequirements")
+                .addObject()
+                .putObject("schemes")
+                .putObject(SECURITY_SCHEME)
+                .putArray("list");
+        send(res, both);
     }
 
     /** The server's address as the client reached it, ending in {@code /}. */
@@ -177,36 +209,46 @@ final class A2aApi {
                     || !body.path("method").isTextual()) {
                 throw new InvalidRequestError("a JSON-RPC 2.0 request with a method is expected");
             }
+            version(req);
             JsonNode params = body.path("params");
-            switch (body.path("method").asText()) {
+            String method = body.path("method").asText();
+            boolean v1 = A2aV1.METHODS.containsKey(method);
+            switch (v1 ? A2aV1.METHODS.get(method) : method) {
                 case SendMessageRequest.METHOD ->
-                    send(
+                    answer(
                             res,
                             new SendMessageResponse(
                                     id,
                                     turn(
                                             caller,
                                             assistant,
-                                            params(params, MessageSendParams.class),
-                                            caller.vouch(req, assistant))));
+                                            params(v1 ? A2aV1.sendParams(params) : params, MessageSendParams.class),
+                                            caller.vouch(req, assistant))),
+                            v1,
+                            A2aV1::wrapped);
                 case SendStreamingMessageRequest.METHOD ->
                     stream(
                             res,
                             id,
                             caller,
                             assistant,
-                            params(params, MessageSendParams.class),
-                            caller.vouch(req, assistant));
+                            params(v1 ? A2aV1.sendParams(params) : params, MessageSendParams.class),
+                            caller.vouch(req, assistant),
+                            v1);
                 case GetTaskRequest.METHOD -> {
                     TaskQueryParams query = params(params, TaskQueryParams.class);
-                    send(
+                    answer(
                             res,
-                            new GetTaskResponse(id, task(known(caller, assistant, query.id()), query.historyLength())));
+                            new GetTaskResponse(id, task(known(caller, assistant, query.id()), query.historyLength())),
+                            v1,
+                            A2aV1::task);
                 }
                 case CancelTaskRequest.METHOD ->
-                    send(
+                    answer(
                             res,
-                            new CancelTaskResponse(id, cancel(caller, assistant, params(params, TaskIdParams.class))));
+                            new CancelTaskResponse(id, cancel(caller, assistant, params(params, TaskIdParams.class))),
+                            v1,
+                            A2aV1::task);
                 default -> throw new MethodNotFoundError();
             }
         } catch (JSONRPCError e) {
@@ -216,6 +258,37 @@ final class A2aApi {
         } catch (WeftException e) {
             send(res, new JSONRPCErrorResponse(id, error(e)));
         }
+    }
+
+    /**
+     * Refuses a request whose {@code A2A-Version} header names a version not served; no header is 0.3,
+     * as the 1.0 specification has it.
+     */
+    private static void version(ServerRequest req) {
+        Optional<String> asked = req.headers().first(VERSION_HEADER).map(String::strip);
+        if (asked.isPresent()
+                && !asked.get().isEmpty()
+                && !asked.get().startsWith(A2aV1.VERSION)
+                && !asked.get().startsWith("0.3")) {
+            throw new JSONRPCError(
+                    VERSION_NOT_SUPPORTED,
+                    "A2A version '" + asked.get() + "' is not served; this agent speaks 1.0 and 0.3",
+                    Map.of("supported", List.of(A2aV1.VERSION, PROTOCOL)));
+        }
+    }
+
+    /** Sends {@code response}, its {@code result} in 1.0's shape ({@code toV1}) when the call was 1.0's. */
+    private static void answer(ServerResponse res, Object response, boolean v1, UnaryOperator<JsonNode> toV1) {
+        send(res, v1 ? v1(response, toV1) : response);
+    }
+
+    private static JsonNode v1(Object response, UnaryOperator<JsonNode> toV1) {
+        ObjectNode tree = Utils.OBJECT_MAPPER.valueToTree(response);
+        JsonNode result = tree.get("result");
+        if (result != null && !result.isNull()) {
+            tree.set("result", toV1.apply(result));
+        }
+        return tree;
     }
 
     /** The JSON-RPC error a failure of the assistant's is reported as (its Weft code in {@code data}). */
@@ -353,29 +426,34 @@ final class A2aApi {
             Caller caller,
             Assistant assistant,
             MessageSendParams params,
-            Optional<Vouch> vouch) {
+            Optional<Vouch> vouch,
+            boolean v1) {
         Turning turning = prepare(caller, assistant, params, vouch);
         try (StreamedTurn turn = StreamedTurn.start(backend, assistant, turning.message(), turning.newRunId());
                 EventStream sink = EventStream.open(res)) {
-            sink.data(json(new SendStreamingMessageResponse(
-                    id,
-                    new Task.Builder()
-                            .id(turning.taskId())
-                            .contextId(turning.contextId())
-                            .status(new TaskStatus(TaskState.WORKING))
-                            .history(turning.history())
-                            .build())));
+            sink.data(event(
+                    v1,
+                    new SendStreamingMessageResponse(
+                            id,
+                            new Task.Builder()
+                                    .id(turning.taskId())
+                                    .contextId(turning.contextId())
+                                    .status(new TaskStatus(TaskState.WORKING))
+                                    .history(turning.history())
+                                    .build())));
             boolean appending = false;
             for (Optional<String> word = turn.next(); word.isPresent(); word = turn.next()) {
-                sink.data(json(new SendStreamingMessageResponse(
-                        id,
-                        new TaskArtifactUpdateEvent.Builder()
-                                .taskId(turning.taskId())
-                                .contextId(turning.contextId())
-                                .artifact(reply(word.get()))
-                                .append(appending)
-                                .lastChunk(false)
-                                .build())));
+                sink.data(event(
+                        v1,
+                        new SendStreamingMessageResponse(
+                                id,
+                                new TaskArtifactUpdateEvent.Builder()
+                                        .taskId(turning.taskId())
+                                        .contextId(turning.contextId())
+                                        .artifact(reply(word.get()))
+                                        .append(appending)
+                                        .lastChunk(false)
+                                        .build())));
                 appending = true;
             }
             Task done;
@@ -385,16 +463,25 @@ final class A2aApi {
                 JSONRPCError error = e.getCause() instanceof WeftException w
                         ? error(w)
                         : new InternalError(String.valueOf(e.getCause()));
-                sink.data(json(new SendStreamingMessageResponse(id, error)));
+                sink.data(event(v1, new SendStreamingMessageResponse(id, error)));
                 return;
             }
-            sink.data(json(new SendStreamingMessageResponse(
-                    id, new TaskStatusUpdateEvent(done.getId(), done.getStatus(), done.getContextId(), true, null))));
+            sink.data(event(
+                    v1,
+                    new SendStreamingMessageResponse(
+                            id,
+                            new TaskStatusUpdateEvent(
+                                    done.getId(), done.getStatus(), done.getContextId(), true, null))));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (UncheckedIOException e) {
             // The client left; the run goes on and is kept, and tasks/get shows how it ended.
         }
+    }
+
+    /** One event of a stream, as the version of the call spells it. */
+    private static String event(boolean v1, SendStreamingMessageResponse event) {
+        return json(v1 ? v1(event, A2aV1::wrapped) : event);
     }
 
     private Task cancel(Caller caller, Assistant assistant, TaskIdParams params) {
