@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import java.net.http.HttpRequest;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -160,5 +162,151 @@ final class A2aApiTest {
         assertThat(noText.path("error").path("code").asInt()).isEqualTo(-32602);
         assertThat(wrongKey.status()).isEqualTo(401);
         assertThat(fixture.get("api/runs", fixture.dana).body().path("runs")).isEmpty();
+    }
+
+    /** A 1.0 request ({@code A2A-Version: 1.0}) and its answer. */
+    private JsonNode rpcV1(String key, String method, ObjectNode params) {
+        ObjectNode request = Json.object().put("jsonrpc", "2.0").put("id", 9).put("method", method);
+        request.set("params", params);
+        ServerFixture.Answer answer = fixture.send(fixture.request("a2a/memo", Optional.of(key))
+                .header("Content-Type", "application/json")
+                .header("A2A-Version", "1.0")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(request)))
+                .build());
+        assertThat(answer.status()).as(answer.raw().body()).isEqualTo(200);
+        return answer.body();
+    }
+
+    private static ObjectNode sendV1(String text) {
+        ObjectNode message =
+                Json.object().put("messageId", "m1-" + text.hashCode()).put("role", "ROLE_USER");
+        message.putArray("parts").addObject().put("text", text);
+        ObjectNode params = Json.object();
+        params.set("message", message);
+        return params;
+    }
+
+    @Test
+    void theCardOffersTheSameEndpointToA10AndA03Client() {
+        JsonNode card = fixture.get("a2a/memo/.well-known/agent-card.json", Optional.empty())
+                .body();
+        String endpoint = fixture.base.resolve("a2a/memo").toString();
+
+        assertThat(card.path("supportedInterfaces"))
+                .extracting(i ->
+                        i.path("url").asText() + " " + i.path("protocolBinding").asText() + " "
+                                + i.path("protocolVersion").asText())
+                .containsExactly(endpoint + " JSONRPC 1.0", endpoint + " JSONRPC 0.3.0");
+        assertThat(card.path("url").asText()).isEqualTo(endpoint);
+        assertThat(card.path("protocolVersion").asText()).isEqualTo("0.3.0");
+        assertThat(card.path("securityRequirements").get(0).path("schemes").has("bearer"))
+                .isTrue();
+    }
+
+    @Test
+    void a10SendMessageAnswersInTheShapesOf10AndAWaitingTaskIsAnsweredByItsNextMessage() {
+        JsonNode asked = rpcV1(fixture.dana, "SendMessage", sendV1("delete all my reminders"))
+                .path("result");
+        String taskId = asked.path("task").path("id").asText();
+        ObjectNode yes = sendV1("yes");
+        ((ObjectNode) yes.path("message")).put("taskId", taskId);
+
+        JsonNode approved = rpcV1(fixture.dana, "SendMessage", yes).path("result");
+        JsonNode got = rpcV1(fixture.dana, "GetTask", Json.object().put("id", taskId));
+
+        assertThat(asked.path("task").path("status").path("state").asText()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+        JsonNode question = asked.path("task").path("status").path("message");
+        assertThat(question.path("role").asText()).isEqualTo("ROLE_AGENT");
+        assertThat(question.path("parts").get(0).has("kind")).isFalse();
+        assertThat(question.path("parts").get(0).path("text").asText()).isNotBlank();
+        assertThat(asked.path("task").has("kind")).isFalse();
+        assertThat(approved.path("task").path("id").asText()).isEqualTo(taskId);
+        assertThat(approved.path("task").path("status").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(got.path("result").path("status").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(got.path("result").path("history"))
+                .extracting(m -> m.path("role").asText())
+                .containsExactly("ROLE_USER", "ROLE_AGENT", "ROLE_USER", "ROLE_AGENT");
+        assertThat(got.path("result")
+                        .path("artifacts")
+                        .get(0)
+                        .path("parts")
+                        .get(0)
+                        .has("text"))
+                .isTrue();
+    }
+
+    @Test
+    void a10CallForAnotherUsersTaskIsNotFoundAndCancelTaskEndsAWaitingOne() {
+        String taskId = rpcV1(fixture.dana, "SendMessage", sendV1("delete all my reminders"))
+                .path("result")
+                .path("task")
+                .path("id")
+                .asText();
+
+        JsonNode omers = rpcV1(fixture.omer, "CancelTask", Json.object().put("id", taskId));
+        JsonNode cancelled = rpcV1(fixture.dana, "CancelTask", Json.object().put("id", taskId));
+
+        assertThat(omers.path("error").path("code").asInt()).isEqualTo(-32001);
+        assertThat(cancelled.path("result").path("status").path("state").asText())
+                .isEqualTo("TASK_STATE_CANCELED");
+    }
+
+    @Test
+    void aMessagePartWithNothingInItIsRefusedAndStartsNoTask() {
+        ObjectNode params = sendV1("ignored");
+        ((ObjectNode) params.path("message")).putArray("parts").addObject().put("mediaType", "text/plain");
+
+        JsonNode refused = rpcV1(fixture.dana, "SendMessage", params);
+
+        assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32602);
+        assertThat(refused.path("error").path("message").asText()).contains("\"text\"");
+        assertThat(fixture.get("api/runs", fixture.dana).body().path("runs")).isEmpty();
+    }
+
+    @Test
+    void anA2aVersionThatIsNotServedIsRefusedWithVersionNotSupported() {
+        ObjectNode request = Json.object().put("jsonrpc", "2.0").put("id", 3).put("method", "SendMessage");
+        request.set("params", sendV1("remind me tomorrow at 9 to call the bank"));
+
+        ServerFixture.Answer answer = fixture.send(fixture.request("a2a/memo", Optional.of(fixture.dana))
+                .header("Content-Type", "application/json")
+                .header("A2A-Version", "2.0")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(request)))
+                .build());
+
+        assertThat(answer.body().path("error").path("code").asInt()).isEqualTo(-32009);
+        assertThat(answer.body().path("error").path("message").asText()).contains("1.0 and 0.3");
+        assertThat(answer.body().path("id").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void a10StreamSendsTheTaskThenItsStatusUpdatesEachWrappedAsIn10() {
+        ObjectNode request = Json.object().put("jsonrpc", "2.0").put("id", 5).put("method", "SendStreamingMessage");
+        request.set("params", sendV1("remind me tomorrow at 9 to call the bank"));
+
+        String stream = fixture.raw(fixture.request("a2a/memo", Optional.of(fixture.dana))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "text/event-stream")
+                        .header("A2A-Version", "1.0")
+                        .POST(HttpRequest.BodyPublishers.ofString(Json.write(request)))
+                        .build())
+                .body();
+        List<JsonNode> events = stream.lines()
+                .filter(l -> l.startsWith("data:"))
+                .map(l -> Json.parse(l.substring("data:".length()).strip(), "event"))
+                .toList();
+
+        assertThat(events).allSatisfy(e -> assertThat(e.path("id").asInt()).isEqualTo(5));
+        assertThat(events.getFirst()
+                        .path("result")
+                        .path("task")
+                        .path("status")
+                        .path("state")
+                        .asText())
+                .isEqualTo("TASK_STATE_WORKING");
+        JsonNode last = events.getLast().path("result").path("statusUpdate");
+        assertThat(last.path("status").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(last.has("final")).as("1.0 ends a stream by closing it").isFalse();
+        assertThat(last.has("kind")).isFalse();
     }
 }

@@ -3,6 +3,7 @@ package dev.weft.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.weft.assistant.AssistantEnvironment;
 import dev.weft.assistant.Assistants;
 import java.nio.file.Path;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The protocols clients and agents speak now, called by clients nobody here wrote, run as processes:
  * the official OpenAI client from npm against {@code /v1/responses}, and the A2A JavaScript SDK against
- * the assistants' A2A endpoints.
+ * the assistants' A2A endpoints, both its 0.3 line (protocol 0.3) and its current line with default
+ * options (protocol 1.0), at the same endpoints.
  */
 final class AgentProtocolsForeignClientsIT {
     @TempDir
@@ -99,6 +101,51 @@ final class AgentProtocolsForeignClientsIT {
         assertThat(out.path("cancel").path("cancelled").asText()).isEqualTo("canceled");
         assertThat(out.path("cancel").path("afterCancel").asText()).isEqualTo("canceled");
         assertThat(out.path("wrongKey").path("message").asText()).contains("401");
+        assertThat(out.path("otherUser").path("code").asInt()).isEqualTo(-32001);
+        assertThat(out.path("concierge").path("name").asText()).isEqualTo("concierge");
+        assertThat(out.path("concierge").path("url").asText())
+                .isEqualTo(fixture.base.resolve("a2a/concierge").toString());
+    }
+
+    @Test
+    void theCurrentA2aJavaScriptSdkWithDefaultOptionsTalksA2a10ToTheSameAgents() {
+        JsonNode out = ExternalClients.a2aNodeV1(fixture.base, fixture.dana, fixture.omer);
+
+        assertThat(out.path("error").isMissingNode()).as("%s", out).isTrue();
+        String endpoint = fixture.base.resolve("a2a/memo").toString();
+        JsonNode card = out.path("card");
+        assertThat(card.path("name").asText()).isEqualTo("memo");
+        assertThat(card.path("interfaces").get(0).path("url").asText()).isEqualTo(endpoint);
+        assertThat(card.path("interfaces").get(0).path("protocolVersion").asText())
+                .isEqualTo("1.0");
+        assertThat(card.path("protocolVersion").asText())
+                .as("the version the client chose")
+                .isEqualTo("1.0");
+        assertThat(card.path("streaming").asBoolean()).isTrue();
+        assertThat(card.path("skills")).isNotEmpty();
+        List<String> methods = new ArrayList<>();
+        out.path("methods").forEach(m -> methods.add(m.asText()));
+        assertThat(methods).containsExactlyInAnyOrder("SendMessage", "SendStreamingMessage", "GetTask", "CancelTask");
+        assertThat(out.path("versions")).containsExactly(TextNode.valueOf("1.0"));
+        assertThat(out.path("sent").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(out.path("sent").path("text").asText()).startsWith("I'll remind you: \"call the bank\"");
+        assertThat(out.path("stream").path("events").get(0).asText()).isEqualTo("task");
+        assertThat(out.path("stream").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(out.path("stream").path("text").asText()).contains("call the bank");
+        assertThat(out.path("approval").path("asked").asText()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+        assertThat(out.path("approval").path("askedText").asText()).contains("Shall I go ahead?");
+        assertThat(out.path("approval").path("sameTask").asBoolean()).isTrue();
+        assertThat(out.path("approval").path("approved").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(out.path("approval").path("approvedText").asText()).startsWith("Deleted 1");
+        assertThat(out.path("approval").path("got").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(out.path("approval").path("history").asInt())
+                .as("two messages asked and answered, two agreed and done")
+                .isEqualTo(4);
+        assertThat(out.path("cancel").path("waiting").asText()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+        assertThat(out.path("cancel").path("cancelled").asText()).isEqualTo("TASK_STATE_CANCELED");
+        assertThat(out.path("cancel").path("afterCancel").asText()).isEqualTo("TASK_STATE_CANCELED");
+        assertThat(out.path("wrongKey").path("message").asText()).contains("401");
+        assertThat(out.path("otherUser").path("name").asText()).isEqualTo("JsonRpcTaskNotFoundError");
         assertThat(out.path("otherUser").path("code").asInt()).isEqualTo(-32001);
         assertThat(out.path("concierge").path("name").asText()).isEqualTo("concierge");
         assertThat(out.path("concierge").path("url").asText())

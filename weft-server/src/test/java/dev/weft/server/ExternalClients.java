@@ -27,14 +27,23 @@ final class ExternalClients {
     static final String OPENAI_NPM = "openai@6.49.0";
 
     /**
-     * The A2A JavaScript SDK: the 0.3 line speaks A2A protocol 0.3 ({@code message/send}, {@code
-     * tasks/get}, …), the version the server and the A2A Java SDK's types speak.
+     * The A2A JavaScript SDK's 0.3 line, which speaks A2A protocol 0.3 ({@code message/send}, {@code
+     * tasks/get}, …), the version the A2A Java SDK's types speak.
      */
     static final String A2A_NPM = "@a2a-js/sdk@0.3.14";
+
+    /**
+     * The A2A JavaScript SDK's current line, which speaks A2A protocol 1.0 ({@code SendMessage}, {@code
+     * GetTask}, …, the {@code A2A-Version: 1.0} header) and reaches a 0.3 agent only in a legacy mode
+     * it is not in by default.
+     */
+    static final String A2A_V1_NPM = "@a2a-js/sdk@1.3.0";
 
     private static final Path NODE_DIR = Path.of("target", "node-openai").toAbsolutePath();
 
     private static final Path A2A_DIR = Path.of("target", "node-a2a").toAbsolutePath();
+
+    private static final Path A2A_V1_DIR = Path.of("target", "node-a2a-1").toAbsolutePath();
 
     private ExternalClients() {}
 
@@ -86,6 +95,19 @@ final class ExternalClients {
         return script(
                 A2A_DIR,
                 "a2a-client.mjs",
+                List.of(),
+                Map.of("WEFT_BASE", base.toString(), "WEFT_KEY", key, "WEFT_OTHER_KEY", otherKey));
+    }
+
+    /**
+     * What the current A2A JavaScript SDK, with its default options, made of the same conversation
+     * (a2a-client-v1.mjs), as the owner of {@code key}, with {@code otherKey} another user's.
+     */
+    static JsonNode a2aNodeV1(URI base, String key, String otherKey) {
+        install(A2A_V1_DIR, A2A_V1_NPM, "node_modules/@a2a-js/sdk/package.json");
+        return script(
+                A2A_V1_DIR,
+                "a2a-client-v1.mjs",
                 List.of(),
                 Map.of("WEFT_BASE", base.toString(), "WEFT_KEY", key, "WEFT_OTHER_KEY", otherKey));
     }
