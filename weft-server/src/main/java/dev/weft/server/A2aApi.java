@@ -84,7 +84,7 @@ import org.jspecify.annotations.Nullable;
  * supportedInterfaces}, which names the same endpoint once for each version.
  */
 final class A2aApi {
-    /** The A2A protocol version served: the JSON-RPC methods {@code message/send}, {@code tasks/get}, …. */
+    /** The older A2A protocol version served, the A2A Java SDK's: the methods {@code message/send}, …. */
     static final String PROTOCOL = "0.3.0";
 
     private static final String CARD = "/.well-known/agent-card.json";
@@ -273,7 +273,7 @@ final class A2aApi {
             throw new JSONRPCError(
                     VERSION_NOT_SUPPORTED,
                     "A2A version '" + asked.get() + "' is not served; this agent speaks 1.0 and 0.3",
-                    Map.of("supported", List.of(A2aV1.VERSION, PROTOCOL)));
+                    Map.of("code", ErrorCode.E_BAD_INPUT.name(), "supported", List.of(A2aV1.VERSION, PROTOCOL)));
         }
     }
 

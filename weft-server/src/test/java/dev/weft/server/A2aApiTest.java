@@ -277,6 +277,9 @@ final class A2aApiTest {
         assertThat(answer.body().path("error").path("code").asInt()).isEqualTo(-32009);
         assertThat(answer.body().path("error").path("message").asText()).contains("1.0 and 0.3");
         assertThat(answer.body().path("id").asInt()).isEqualTo(3);
+        assertThat(answer.body().path("error").path("data").path("code").asText())
+                .isEqualTo("E_BAD_INPUT");
+        assertThat(fixture.get("api/runs", fixture.dana).body().path("runs")).isEmpty();
     }
 
     @Test
