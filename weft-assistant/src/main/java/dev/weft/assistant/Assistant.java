@@ -54,6 +54,17 @@ public interface Assistant {
         throw new NotFoundException("assistant '" + name() + "' cannot undo its runs");
     }
 
+    /**
+     * The turn of {@code user}'s run {@code runId}, which {@link #converse} started earlier with that id
+     * (a channel handling a message again after its process died): the reply the run gives now, so that
+     * the message is answered without a second run. Empty when the assistant cannot say (the default).
+     *
+     * @throws NotFoundException for a run that does not exist ({@code E_FORBIDDEN} for another user's)
+     */
+    default Optional<Turn> turnOf(Runner runner, String user, String runId) {
+        return Optional.empty();
+    }
+
     /** What the assistant tells its users unasked (reminders), for channels to deliver; none by default. */
     default Optional<Notices> notices() {
         return Optional.empty();

@@ -5,6 +5,7 @@ import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistants;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
+import dev.weft.channels.InboxWorker;
 import dev.weft.channels.NoticeDelivery;
 import dev.weft.channels.WhatsAppChannel;
 import dev.weft.core.ErrorCode;
@@ -191,8 +192,18 @@ public final class WeftServer implements AutoCloseable {
         private Duration webhookBackoff = Duration.ofSeconds(1);
         private Duration webhookLease = Duration.ofSeconds(30);
         private WhatsAppChannel.Settings whatsapp;
+        private Duration channelRetention = InboxWorker.DEFAULT_RETENTION;
 
         private Builder() {}
+
+        /** How long the channels' finished inbox and outbox rows are kept (default 14 days). */
+        public Builder channelRetention(Duration retention) {
+            if (retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("the channels' retention must be positive, was " + retention);
+            }
+            this.channelRetention = retention;
+            return this;
+        }
 
         /** Serves WhatsApp's webhook at {@code /channels/whatsapp} with these settings (default: none, 404). */
         public Builder whatsApp(WhatsAppChannel.Settings settings) {
@@ -431,7 +442,8 @@ public final class WeftServer implements AutoCloseable {
             Optional<WhatsAppChannel> whatsApp = Optional.ofNullable(whatsapp).map(settings -> {
                 Conversations conversations = Conversations.builder(ChannelStore.open(store), all, built)
                         .build();
-                WhatsAppChannel channel = WhatsAppChannel.create(settings, conversations);
+                WhatsAppChannel channel = WhatsAppChannel.create(settings, conversations, channelRetention)
+                        .start();
                 NoticeDelivery notices = NoticeDelivery.start(
                         conversations.store(),
                         all,
