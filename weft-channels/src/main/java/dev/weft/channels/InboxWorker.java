@@ -273,7 +273,9 @@ public final class InboxWorker implements AutoCloseable {
         stopped = true;
         LockSupport.unpark(loop);
         try {
-            loop.join(Duration.ofSeconds(5));
+            if (loop.getState() != Thread.State.NEW) {
+                loop.join(Duration.ofSeconds(5));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
