@@ -560,34 +560,45 @@ public final class ChannelStore {
         });
     }
 
-    /** Claims notice {@code noticeId} of {@code user} for {@code chat}; false when it was claimed already. */
-    boolean claim(String user, String noticeId, Chat chat, Instant at) {
-        return db.write("claim notice " + noticeId, connection -> {
+    /**
+     * Claims notice {@code noticeId} of {@code user} for {@code chat} and, in the same transaction, puts
+     * {@code text} in the outbox for it (keyed {@code notice:<user>:<notice id>}), to be sent as a reply
+     * is; false when the notice was claimed already. A process that dies after this leaves the notice
+     * in the outbox for the next one, never lost and never sent twice.
+     */
+    boolean enqueueNotice(String user, String noticeId, Chat chat, String text, Instant at) {
+        return db.write("queue notice " + noticeId, connection -> {
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO channel_deliveries (user_id, notice_id, channel, chat_id, status, updated_at)"
-                            + " VALUES (?, ?, ?, ?, 'CLAIMED', ?) ON CONFLICT (user_id, notice_id) DO NOTHING")) {
+                            + " VALUES (?, ?, ?, ?, 'QUEUED', ?) ON CONFLICT (user_id, notice_id) DO NOTHING")) {
                 insert.setString(1, user);
                 insert.setString(2, noticeId);
                 insert.setString(3, chat.channel());
                 insert.setString(4, chat.chatId());
                 insert.setLong(5, at.toEpochMilli());
-                return insert.executeUpdate() == 1;
+                if (insert.executeUpdate() == 0) {
+                    return false;
+                }
             }
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO channel_outbox (channel, message_id, chat_id, text, status, attempts, created_at,"
+                            + " updated_at) VALUES (?, ?, ?, ?, 'PENDING', 0, ?, ?)"
+                            + " ON CONFLICT (channel, message_id) DO NOTHING")) {
+                insert.setString(1, chat.channel());
+                insert.setString(2, noticeKey(user, noticeId));
+                insert.setString(3, chat.chatId());
+                insert.setString(4, text);
+                insert.setLong(5, at.toEpochMilli());
+                insert.setLong(6, at.toEpochMilli());
+                insert.executeUpdate();
+            }
+            return true;
         });
     }
 
-    /** Records how the delivery of a claimed notice ended ({@code SENT} or {@code FAILED}). */
-    void delivered(String user, String noticeId, String status, Instant at) {
-        db.write("record the delivery of notice " + noticeId, connection -> {
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE channel_deliveries SET status = ?, updated_at = ? WHERE user_id = ? AND notice_id = ?")) {
-                update.setString(1, status);
-                update.setLong(2, at.toEpochMilli());
-                update.setString(3, user);
-                update.setString(4, noticeId);
-                return update.executeUpdate();
-            }
-        });
+    /** The outbox key of {@code user}'s notice {@code noticeId}. */
+    static String noticeKey(String user, String noticeId) {
+        return "notice:" + user + ":" + noticeId;
     }
 
     private static Pairing pairing(ResultSet row) throws SQLException {

@@ -121,7 +121,7 @@ public final class InboxWorker implements AutoCloseable {
         }
         int queued = 0;
         for (ChannelStore.Reply reply : store.replies(channel, ChannelStore.OutboxStatus.PENDING)) {
-            if (now.isBefore(reply.updatedAt().plus(backoff(reply.attempts())))) {
+            if (reply.attempts() > 0 && now.isBefore(reply.updatedAt().plus(backoff(reply.attempts())))) {
                 continue;
             }
             if (inFlight.add("out:" + reply.messageId())) {

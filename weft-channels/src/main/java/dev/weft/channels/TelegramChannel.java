@@ -180,6 +180,11 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
     }
 
     @Override
+    public void outboxChanged() {
+        inbox.wake();
+    }
+
+    @Override
     public void send(String chatId, String text) {
         for (int start = 0; start < text.length(); start += MAX_TEXT) {
             ObjectNode body = Json.object();

@@ -230,6 +230,11 @@ public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
     }
 
     @Override
+    public void outboxChanged() {
+        inbox.wake();
+    }
+
+    @Override
     public void send(String chatId, String text) {
         String root = settings.graphUrl().toString();
         URI uri = URI.create((root.endsWith("/") ? root : root + "/") + settings.phoneNumberId() + "/messages");

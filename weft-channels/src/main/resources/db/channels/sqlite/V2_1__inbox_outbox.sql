@@ -43,3 +43,6 @@ CREATE TABLE channel_cursors (
     updated_at  INTEGER NOT NULL,
     PRIMARY KEY (channel, account)
 );
+
+-- A notice (a reminder) for a chat is now claimed here as QUEUED and put in channel_outbox in the same
+-- transaction (keyed notice:<user>:<notice id>); rows from before this version stay CLAIMED/SENT/FAILED.

@@ -67,9 +67,14 @@ final class ChannelStoreTest {
             store.subjects(chat, List.of("task-1"), now);
             assertThat(store.chatOf("dana", "task-1")).contains(chat);
             assertThat(store.chatOf("omer", "task-1")).isEmpty();
-            assertThat(store.claim("dana", "n1", chat, now)).isTrue();
-            assertThat(store.claim("dana", "n1", chat, now)).isFalse();
-            store.delivered("dana", "n1", "SENT", now);
+            assertThat(store.enqueueNotice("dana", "n1", chat, "⏰ Reminder: call", now))
+                    .isTrue();
+            assertThat(store.enqueueNotice("dana", "n1", chat, "⏰ Reminder: call", now))
+                    .isFalse();
+            assertThat(store.reply("telegram", ChannelStore.noticeKey("dana", "n1")))
+                    .get()
+                    .extracting(ChannelStore.Reply::text, ChannelStore.Reply::status)
+                    .containsExactly("⏰ Reminder: call", ChannelStore.OutboxStatus.PENDING);
             assertThat(store.forget("telegram", "1")).isTrue();
             assertThat(store.chat("telegram", "1")).isEqualTo(Optional.empty());
         }
