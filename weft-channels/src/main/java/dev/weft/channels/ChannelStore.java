@@ -338,10 +338,11 @@ public final class ChannelStore {
     }
 
     /**
-     * Deletes what is finished and older than {@code before}: inbound messages answered ({@code DONE})
-     * and replies whose sending ended ({@code SENT}, {@code FAILED}, {@code UNKNOWN}). Messages still
-     * waiting or being handled, and replies not yet sent, are kept whatever their age. How many rows
-     * went, inbound and outbound.
+     * Deletes what is finished and older than {@code before}: inbound messages answered ({@code DONE}),
+     * replies whose sending ended ({@code SENT}, {@code FAILED}, {@code UNKNOWN}) and the claims of
+     * notices whose reply went with them ({@link NoticeDelivery} passes over notices older than the same
+     * cut-off, so a pruned claim is never sent again). Messages still waiting or being handled, and
+     * replies not yet sent, are kept whatever their age. How many rows went, inbound and outbound.
      */
     public Pruned prune(Instant before) {
         return db.write("prune the channels' inbox and outbox", connection -> {
@@ -356,6 +357,19 @@ public final class ChannelStore {
                     "DELETE FROM channel_outbox WHERE status IN ('SENT', 'FAILED', 'UNKNOWN') AND updated_at < ?")) {
                 delete.setLong(1, before.toEpochMilli());
                 outbound = delete.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM channel_deliveries WHERE status <> 'QUEUED' AND updated_at < ?")) {
+                delete.setLong(1, before.toEpochMilli());
+                outbound += delete.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM channel_deliveries WHERE status = 'QUEUED' AND updated_at < ? AND NOT EXISTS"
+                            + " (SELECT 1 FROM channel_outbox o WHERE o.channel = channel_deliveries.channel"
+                            + " AND o.message_id = 'notice:' || channel_deliveries.user_id || ':'"
+                            + " || channel_deliveries.notice_id)")) {
+                delete.setLong(1, before.toEpochMilli());
+                outbound += delete.executeUpdate();
             }
             return new Pruned(inbound, outbound);
         });

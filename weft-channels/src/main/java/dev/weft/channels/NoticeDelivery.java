@@ -30,12 +30,19 @@ public final class NoticeDelivery implements AutoCloseable {
     private final Map<String, ChannelSender> senders = new LinkedHashMap<>();
     private final Duration interval;
     private final Clock clock;
+    private final Duration retention;
     private final Thread loop;
     private volatile boolean stopped;
 
     private NoticeDelivery(
-            ChannelStore store, Assistants assistants, List<ChannelSender> senders, Duration interval, Clock clock) {
+            ChannelStore store,
+            Assistants assistants,
+            List<ChannelSender> senders,
+            Duration interval,
+            Clock clock,
+            Duration retention) {
         this.store = store;
+        this.retention = retention;
         this.assistants = assistants;
         senders.forEach(sender -> this.senders.put(sender.channel(), sender));
         this.interval = interval;
@@ -46,10 +53,28 @@ public final class NoticeDelivery implements AutoCloseable {
     /** Starts delivering to the chats of {@code senders}' channels, looking every {@code interval}. */
     public static NoticeDelivery start(
             ChannelStore store, Assistants assistants, List<ChannelSender> senders, Duration interval, Clock clock) {
+        return start(store, assistants, senders, interval, clock, InboxWorker.DEFAULT_RETENTION);
+    }
+
+    /**
+     * Starts delivering to the chats of {@code senders}' channels, looking every {@code interval}; a
+     * notice older than {@code retention} (the channels' inbox and outbox retention, after which its
+     * claim is pruned) is not sent.
+     */
+    public static NoticeDelivery start(
+            ChannelStore store,
+            Assistants assistants,
+            List<ChannelSender> senders,
+            Duration interval,
+            Clock clock,
+            Duration retention) {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("the interval must be positive, was " + interval);
         }
-        NoticeDelivery delivery = new NoticeDelivery(store, assistants, senders, interval, clock);
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("the retention must be positive, was " + retention);
+        }
+        NoticeDelivery delivery = new NoticeDelivery(store, assistants, senders, interval, clock, retention);
         for (Assistant assistant : assistants.all()) {
             assistant.notices().ifPresent(notices -> notices.onNotice(delivery::wake));
         }
@@ -95,7 +120,8 @@ public final class NoticeDelivery implements AutoCloseable {
                     continue;
                 }
                 for (Notices.Notice notice : notices.get().recent(user.getKey(), 50)) {
-                    if (notice.at().isBefore(since)) {
+                    if (notice.at().isBefore(since)
+                            || notice.at().isBefore(clock.instant().minus(retention))) {
                         continue;
                     }
                     ChannelStore.Chat target = store.chatOf(user.getKey(), notice.subject())

@@ -231,6 +231,27 @@ final class InboxWorkerTest {
                 "me",
                 "",
                 clock.instant());
+        ChannelStore.Chat chat = chats.chat("telegram", "26").orElseThrow();
+        assertThat(chats.enqueueNotice("gal", "reminder-1", chat, "⏰ Reminder: call", clock.instant()))
+                .isTrue();
+        assertThat(chats.enqueueNotice("gal", "reminder-2", chat, "⏰ Reminder: not sent yet", clock.instant()))
+                .isTrue();
+        ChannelStore.Reply notice = chats.reply("telegram", ChannelStore.noticeKey("gal", "reminder-1"))
+                .orElseThrow();
+        chats.move(
+                notice,
+                ChannelStore.OutboxStatus.PENDING,
+                ChannelStore.OutboxStatus.SENDING,
+                "me",
+                "",
+                clock.instant());
+        chats.move(
+                chats.reply("telegram", notice.messageId()).orElseThrow(),
+                ChannelStore.OutboxStatus.SENDING,
+                ChannelStore.OutboxStatus.SENT,
+                "me",
+                "",
+                clock.instant());
         telegram = TelegramChannel.create(
                 api.url(), FakeBotApi.TOKEN, conversations, Duration.ofSeconds(1), Duration.ofDays(3));
         InboxWorker worker = telegram.inbox();
@@ -238,11 +259,19 @@ final class InboxWorkerTest {
         clock.advance(Duration.ofDays(2));
         assertThat(worker.prune()).isEqualTo(new ChannelStore.Pruned(0, 0));
         clock.advance(Duration.ofDays(2));
-        assertThat(worker.prune()).isEqualTo(new ChannelStore.Pruned(1, 1));
+        assertThat(worker.prune())
+                .as("the answered message; the sent reply, the sent reminder and its claim")
+                .isEqualTo(new ChannelStore.Pruned(1, 3));
         assertThat(chats.open("telegram", 10))
                 .extracting(k -> k.message().messageId())
                 .containsExactly("26:2");
         assertThat(chats.reply("telegram", "26:1")).isEmpty();
+        assertThat(chats.reply("telegram", ChannelStore.noticeKey("gal", "reminder-2")))
+                .as("a reminder not yet sent is kept")
+                .isPresent();
+        assertThat(chats.enqueueNotice("gal", "reminder-2", chat, "⏰ again", clock.instant()))
+                .as("and still claimed")
+                .isFalse();
     }
 
     @Test

@@ -125,12 +125,13 @@ final class ChannelsCommand implements Runnable {
                                 Storage.runner(store).build())
                         .assistant(assistant)
                         .build();
+                Duration retention = InboxWorker.retentionFromEnvironment(Env.get());
                 TelegramChannel telegram = TelegramChannel.create(
                         apiUrl == null ? TelegramChannel.DEFAULT_API : URI.create(apiUrl),
                         token,
                         conversations,
                         Duration.ofSeconds(30),
-                        InboxWorker.retentionFromEnvironment(Env.get()));
+                        retention);
                 String bot = telegram.me().path("username").asText("bot");
                 telegram.start();
                 running.add(telegram);
@@ -147,7 +148,8 @@ final class ChannelsCommand implements Runnable {
                         assistants,
                         List.of(telegram),
                         Duration.ofSeconds(1),
-                        Clock.systemUTC()));
+                        Clock.systemUTC(),
+                        retention));
                 out.println("weft channels: Telegram bot @" + bot + " is answering (assistant '" + assistant
                         + "'); unknown chats get a pairing code for 'weft channels approve CODE'. SIGTERM or Ctrl-C"
                         + " stops it.");

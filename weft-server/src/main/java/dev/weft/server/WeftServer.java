@@ -449,7 +449,8 @@ public final class WeftServer implements AutoCloseable {
                         all,
                         List.of(channel),
                         Duration.ofSeconds(1),
-                        java.time.Clock.systemUTC());
+                        java.time.Clock.systemUTC(),
+                        channelRetention);
                 stops.add(notices::close);
                 stops.add(channel::close);
                 return channel;
