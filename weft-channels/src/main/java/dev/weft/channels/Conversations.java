@@ -175,11 +175,34 @@ public final class Conversations {
         if (run.status() == RunStatus.RUNNING) {
             Optional<Graph> graph = assistant.graphOf(run);
             boolean recoverable = runner.recoverable().stream().anyMatch(r -> r.id().equals(run.id()));
-            if (graph.isPresent() && recoverable) {
-                runner.recover(graph.get(), run.id());
+            try {
+                if (graph.isPresent() && recoverable) {
+                    runner.recover(graph.get(), run.id());
+                }
+            } catch (WeftException taken) {
+                // Another recoverer (weft serve's recovery watcher) took the run first.
+                LOG.log(System.Logger.Level.INFO, "channels: run " + run.id() + " is recovered elsewhere: " + taken);
             }
+            awaitEnd(run.id());
         }
         return assistant.turnOf(runner, chat.user(), run.id());
+    }
+
+    /** Waits, a minute at most, for run {@code runId} (being recovered by some process) to stop running. */
+    private void awaitEnd(String runId) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline
+                && runner.store()
+                        .findRun(runId)
+                        .map(r -> r.status() == RunStatus.RUNNING)
+                        .orElse(false)) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** A new code for an unknown chat (or its code again), or word that no more can wait now. */
