@@ -119,6 +119,67 @@ final class ChannelsFaultIT {
         assertUnknownOnlyWhenKilledAfterTheSend(db, point);
     }
 
+    /**
+     * Kills at no chosen point: three bots in a row are killed a random while into a burst of messages
+     * (in a turn, between writes, mid-send — wherever the moment falls), and a fourth answers the rest.
+     * Every message is answered exactly once, or — only when the kill fell between the provider taking
+     * the reply and the outbox saying so — its reply is listed UNKNOWN; no reminder is made twice.
+     */
+    @Test
+    void aTelegramBotKilledAtRandomMomentsOfABurstAnswersEveryMessageOnce() throws Exception {
+        String db = "sqlite:" + dir.resolve("weft.db");
+        paired(db, "telegram", "602");
+        List<String> names =
+                List.of("Avi", "Ben", "Chen", "Dalia", "Eli", "Fanny", "Gili", "Hila", "Itai", "Yoni", "Keren", "Lea");
+        java.util.Random random = new java.util.Random(35);
+        try (FakeBotApi api = new FakeBotApi()) {
+            List<String> args = List.of(
+                    "channels",
+                    "telegram",
+                    "--token-from-env",
+                    "TELEGRAM_TOKEN",
+                    "--api-url",
+                    api.url().toString(),
+                    "--db",
+                    db);
+            Map<String, String> env = Map.of("TELEGRAM_TOKEN", FakeBotApi.TOKEN);
+            for (int round = 0; round < 3; round++) {
+                Child bot = Child.start(dir, args, env, Optional.empty());
+                bot.await(line -> line.contains("is answering"));
+                for (String name : names.subList(round * 4, round * 4 + 4)) {
+                    api.say(602, "Dana", "remind me tomorrow at 9 to call " + name);
+                }
+                // The kill lands wherever this random while ends: the moment is not chosen.
+                Thread.sleep(100 + random.nextInt(1500));
+                bot.kill();
+            }
+            Child last = Child.start(dir, args, env, Optional.empty());
+            try {
+                last.await(line -> line.contains("is answering"));
+                api.say(602, "Dana", "create a shopping list with milk and eggs");
+                api.await(m -> m.chatId().equals("602") && m.text().contains("milk"), WAIT);
+            } finally {
+                last.kill();
+            }
+            JsonNode unknown =
+                    weft("channels", "outbox", "--json", "--db", db).json().path("replies");
+            for (String name : names) {
+                long replies = api.sent().stream()
+                        .filter(m -> m.text().contains("call " + name))
+                        .count();
+                assertThat(replies)
+                        .as("replies to 'call " + name + "' (outbox: " + unknown + ")")
+                        .isLessThanOrEqualTo(1);
+                if (replies == 0) {
+                    assertThat(unknown.toString())
+                            .as("a reply not sent is listed as unknown")
+                            .contains("UNKNOWN");
+                }
+            }
+        }
+        assertThat(tasksOf(db, "dana")).as("each reminder made once").isEqualTo(names.size());
+    }
+
     @ParameterizedTest(name = "killed at {0}")
     @ValueSource(strings = {"channels.after-turn", "channels.after-send"})
     void aWhatsAppWebhookKilledWhileAnsweringAnswersEachMessageOnceAfterARestart(String point) throws Exception {
