@@ -113,7 +113,8 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
             try {
                 pollOnce();
                 backoff = Duration.ofSeconds(1);
-            } catch (WeftException e) {
+            } catch (RuntimeException e) {
+                // The API or the store failed: nothing was kept past the offset, so the poll is repeated.
                 if (stopped) {
                     return;
                 }
