@@ -13,6 +13,7 @@ ALTER TABLE channel_inbound ADD COLUMN lease_until INTEGER;
 ALTER TABLE channel_inbound ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX channel_inbound_open ON channel_inbound (channel, status, seq);
 CREATE INDEX channel_inbound_age ON channel_inbound (status, updated_at);
+CREATE INDEX channel_inbound_seq ON channel_inbound (seq);
 
 -- The reply to each inbound message, keyed by it: written before it is sent, so a message handled
 -- again after a crash finds its reply and never sends a second. PENDING until sent; SENDING while the
