@@ -66,5 +66,15 @@ public enum ErrorCode {
     /** A conversation's state does not fit its JSON Schema; it was not saved. */
     E_STATE_INVALID,
     /** A specialist's reply to the customer is empty. */
-    E_EMPTY_REPLY
+    E_EMPTY_REPLY,
+    /**
+     * A shop customer's token ({@code X-Weft-Customer}, {@code --customer-token}) is malformed, not signed
+     * with the shop's key, expired or without a subject; or a conversation a storefront vouched for got a
+     * message without its customer's token.
+     */
+    E_CUSTOMER_TOKEN_INVALID,
+    /** The shop's settings ({@code WEFT_SHOP_*}) are wrong: a key shorter than 32 bytes, a bad SMTP URL, an unknown mode. */
+    E_SHOP_CONFIG_INVALID,
+    /** A one-time code said back to the concierge is not the one sent, has expired, or has had its three tries. */
+    E_CODE_INVALID
 }
