@@ -76,5 +76,9 @@ public enum ErrorCode {
     /** The shop's settings ({@code WEFT_SHOP_*}) are wrong: a key shorter than 32 bytes, a bad SMTP URL, an unknown mode. */
     E_SHOP_CONFIG_INVALID,
     /** A one-time code said back to the concierge is not the one sent, has expired, or has had its three tries. */
-    E_CODE_INVALID
+    E_CODE_INVALID,
+    /** An OAuth sign-in ended without a grant: denied, expired, a redirect with another state, or a refused code. */
+    E_AUTH_FAILED,
+    /** The provider no longer honours a signed-in account's grant ({@code invalid_grant}): connect it again. */
+    E_AUTH_REVOKED
 }
