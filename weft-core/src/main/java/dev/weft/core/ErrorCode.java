@@ -66,5 +66,10 @@ public enum ErrorCode {
     /** A conversation's state does not fit its JSON Schema; it was not saved. */
     E_STATE_INVALID,
     /** A specialist's reply to the customer is empty. */
-    E_EMPTY_REPLY
+    E_EMPTY_REPLY,
+    /**
+     * An effect may or may not have happened (an SMTP timeout after DATA, an MCP call cut by a lost
+     * connection) and nothing can tell which: it is not made again on its own; a person decides.
+     */
+    E_OUTCOME_UNKNOWN
 }
