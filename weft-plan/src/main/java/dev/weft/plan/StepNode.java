@@ -218,7 +218,9 @@ final class StepNode implements Node {
                                 .map(e -> e.code() == ErrorCode.E_OUTCOME_UNKNOWN)
                                 .orElse(false))
                 .toList();
-        if (unknown.isEmpty() || tool.risk() != Risk.HIGH) {
+        if (unknown.isEmpty()
+                || tool.risk() != Risk.HIGH
+                || unknown.stream().anyMatch(o -> tool.risk(o.args()) != Risk.HIGH)) {
             return Optional.empty();
         }
         String message = unknown.get(0).error().orElseThrow().message();
