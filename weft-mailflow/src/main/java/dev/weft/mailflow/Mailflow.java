@@ -16,6 +16,7 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.llm.ModelSettings;
 import dev.weft.llm.Models;
 import dev.weft.mailflow.internal.DefaultTemplate;
+import dev.weft.mailflow.internal.GraphMailer;
 import dev.weft.mailflow.internal.Mailer;
 import dev.weft.mailflow.internal.VenueNodes;
 import dev.weft.store.Secrets;
@@ -69,8 +70,15 @@ public final class Mailflow {
                 "add the venue's mailbox again with 'weft mailflow venue add'");
         this.clock = builder.clock;
         this.mailer = new Mailer(builder.mailProperties);
-        this.types = VenueNodes.types(
-                new VenueNodes.Services(store, data, secrets, builder.models, mailer, builder.afterSmtp));
+        this.types = VenueNodes.types(new VenueNodes.Services(
+                store,
+                data,
+                secrets,
+                builder.models,
+                mailer,
+                GraphMailer.create(Duration.ofSeconds(30)),
+                builder.graphTokens.orElseGet(() -> GraphTokens.stored(secrets)),
+                builder.afterSmtp));
     }
 
     public static Builder builder() {
@@ -530,6 +538,7 @@ public final class Mailflow {
         private Properties mailProperties = new Properties();
         private Clock clock = Clock.systemUTC();
         private Runnable afterSmtp = () -> {};
+        private Optional<GraphTokens> graphTokens = Optional.empty();
 
         private Builder() {}
 
@@ -539,6 +548,15 @@ public final class Mailflow {
          */
         Builder afterSmtp(Runnable afterSmtp) {
             this.afterSmtp = Objects.requireNonNull(afterSmtp, "afterSmtp");
+            return this;
+        }
+
+        /**
+         * Where the access tokens of venues' Graph mailboxes come from; by default the token stored with
+         * each venue's Graph mailbox ({@link GraphTokens#stored}).
+         */
+        public Builder graphTokens(GraphTokens graphTokens) {
+            this.graphTokens = Optional.of(Objects.requireNonNull(graphTokens, "graphTokens"));
             return this;
         }
 

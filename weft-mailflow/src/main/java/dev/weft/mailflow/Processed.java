@@ -140,6 +140,14 @@ public record Processed(
                     .ifPresent(e -> node.set("error", RunJson.error(r.run().error())));
             if (!r.interrupts().isEmpty()) {
                 node.put("waitingFor", "approval");
+                // A reply that may have been sent waits for a person to say whether to send it again.
+                r.interrupts().values().stream()
+                        .filter(payload -> payload.has("code"))
+                        .findFirst()
+                        .ifPresent(payload -> {
+                            node.put("code", payload.path("code").asText());
+                            node.put("question", payload.path("question").asText());
+                        });
             }
         });
         return node;

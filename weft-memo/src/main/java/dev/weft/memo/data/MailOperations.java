@@ -490,25 +490,30 @@ public final class MailOperations {
             }
             Submission submission = new Submission(message);
             Session session = session(account);
+            boolean taken = false;
             try (Transport transport = session.getTransport(smtpProtocol(account))) {
                 transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
                 transport.sendMessage(submission, envelope.toArray(Address[]::new));
+                taken = true;
             } catch (MessagingException e) {
-                if (!submission.written()) {
+                if (taken) {
+                    // Only the goodbye failed: the server had answered that it took the mail.
+                } else if (!submission.written()) {
                     // Refused or unreachable before it was given the mail: nothing went out.
                     accounts.forgetIntent(context.user(), id);
                     throw unavailable(account, "SMTP", e);
+                } else {
+                    // The server has the mail and its answer was lost: it went if its trace is there.
+                    if (!wentAlready(box, account, sent, id)) {
+                        throw new OutcomeUnknownException(
+                                "the mail '" + message.getSubject() + "' (" + id + ") may have been sent: SMTP "
+                                        + account.smtpHost() + ":" + account.smtpPort()
+                                        + " took it and did not answer (" + String.valueOf(e.getMessage()) + ")",
+                                e);
+                    }
+                    accounts.markSent(context.user(), id, context.now());
+                    return sentResult(message, id, false);
                 }
-                // The server has the mail and its answer was lost: it went if its trace is there.
-                if (!wentAlready(box, account, sent, id)) {
-                    throw new OutcomeUnknownException(
-                            "the mail '" + message.getSubject() + "' (" + id + ") may have been sent: SMTP "
-                                    + account.smtpHost() + ":" + account.smtpPort()
-                                    + " took it and did not answer (" + String.valueOf(e.getMessage()) + ")",
-                            e);
-                }
-                accounts.markSent(context.user(), id, context.now());
-                return sentResult(message, id, false);
             }
             accepted.run();
             accounts.markSent(context.user(), id, context.now());
