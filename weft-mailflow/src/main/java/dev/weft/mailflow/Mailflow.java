@@ -469,7 +469,45 @@ public final class Mailflow {
                 .input(input)
                 .source(ConnectionResolver.source(venue, stored, graphId))
                 .build();
-        return runner.run(graph, request);
+        return handedOff(runner.run(graph, request));
+    }
+
+    /** The event that hands a run's email to a person: the agent could not answer it. */
+    public static final String HANDOFF_EVENT = "mailflow.handoff";
+
+    /**
+     * A run that met a node's visit limit ({@code E_VISIT_LIMIT}: the agent kept writing a reply its
+     * guardrail refused) is not left a bare failure: it is flagged with a {@value #HANDOFF_EVENT} event
+     * saying that a person must answer the email, which {@code weft runs show --events} and the API show,
+     * and the processed email says {@code handoff} (see {@link Processed#toJson}). Once per run.
+     */
+    private RunResult handedOff(RunResult result) {
+        boolean limit = result.status() == dev.weft.core.RunStatus.FAILED
+                && result.run()
+                        .error()
+                        .map(e -> e.code() == ErrorCode.E_VISIT_LIMIT)
+                        .orElse(false);
+        if (!limit) {
+            return result;
+        }
+        List<dev.weft.core.Event> events = store.events(result.runId());
+        if (events.stream().anyMatch(e -> e.type().equals(HANDOFF_EVENT))) {
+            return result;
+        }
+        ObjectNode data = Json.object();
+        data.put("handoff", true);
+        data.put("code", ErrorCode.E_VISIT_LIMIT.name());
+        data.put("reason", Processed.VISIT_LIMIT_HANDOFF);
+        data.put("cause", result.run().error().orElseThrow().message());
+        store.appendEvent(new dev.weft.core.Event(
+                result.runId(),
+                events.isEmpty() ? 1 : events.get(events.size() - 1).sequence() + 1,
+                HANDOFF_EVENT,
+                Optional.empty(),
+                0,
+                clock.instant(),
+                data));
+        return result;
     }
 
     /** A venue's template as stored and compiled, kept by template id until its version changes. */
