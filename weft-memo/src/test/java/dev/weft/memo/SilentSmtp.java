@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * nothing (the mail never arrives, and the client cannot tell). Each connection keeps the mode it
  * started with. Thread-safe.
  */
-final class SilentSmtp implements AutoCloseable {
-    enum Mode {
+public final class SilentSmtp implements AutoCloseable {
+    public enum Mode {
         PASS,
         DELIVER_THEN_SILENT,
         HOLD_SILENT
@@ -34,23 +34,23 @@ final class SilentSmtp implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicInteger dataEnds = new AtomicInteger();
 
-    SilentSmtp(int targetPort, Mode mode) throws IOException {
+    public SilentSmtp(int targetPort, Mode mode) throws IOException {
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.target = targetPort;
         this.mode = mode;
         Thread.ofVirtual().name("silent-smtp").start(this::accept);
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
-    void mode(Mode mode) {
+    public void mode(Mode mode) {
         this.mode = mode;
     }
 
     /** How many mails' DATA reached their final dot here, on any connection. */
-    int dataEnds() {
+    public int dataEnds() {
         return dataEnds.get();
     }
 
