@@ -156,7 +156,7 @@ public final class McpConnection implements AutoCloseable {
                                 .findFirst();
                     }
                     // A call in flight when the process dies fails at once rather than waiting out its timeout.
-                    process.ifPresent(p -> p.onExit().thenRun(() -> dropDead(made)));
+                    process.ifPresent(p -> watchExit(p, made));
                 } else {
                     made.initialize();
                 }
@@ -185,6 +185,32 @@ public final class McpConnection implements AutoCloseable {
             process = java.util.Optional.empty();
         }
     }
+
+    /**
+     * Closes {@code made} as soon as its server process {@code server} exits. Watched from a virtual
+     * thread of its own rather than {@link ProcessHandle#onExit}, whose future completes on the common
+     * pool — on a small machine its one worker may be the very call waiting for the dead server.
+     */
+    private void watchExit(ProcessHandle server, McpSyncClient made) {
+        Thread.ofVirtual().name("mcp-exit-" + config.name()).start(() -> {
+            try {
+                while (server.isAlive()) {
+                    synchronized (this) {
+                        if (client != made) {
+                            return;
+                        }
+                    }
+                    Thread.sleep(EXIT_POLL.toMillis());
+                }
+                dropDead(made);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** How often a stdio server's process is looked at while its connection is in use. */
+    private static final Duration EXIT_POLL = Duration.ofMillis(100);
 
     /**
      * Forgets {@code dead}, whose server process exited, and closes it at once: a graceful close waits

@@ -46,10 +46,7 @@ final class McpCallFaultIT {
     Path dir;
 
     private Path log;
-    /**
-     * Where the calls wait, off the common pool: a process's exit is signalled there ({@link
-     * ProcessHandle#onExit}), and on a small machine its one worker would be the call waiting for it.
-     */
+    /** Where the calls wait while the test cuts them: a thread each. */
     private final java.util.concurrent.ExecutorService calls =
             java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
