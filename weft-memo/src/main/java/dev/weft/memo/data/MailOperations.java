@@ -480,7 +480,6 @@ public final class MailOperations {
                         + " may have been sent: an earlier attempt was cut after Memo meant to send it, and no"
                         + " copy of it is in Sent or INBOX");
             }
-            accounts.intendToSend(context.user(), id, context.now());
             boolean ownCopy = ownCopy(account, message);
             List<Address> envelope = new ArrayList<>(List.of(message.getAllRecipients()));
             if (ownCopy) {
@@ -493,6 +492,9 @@ public final class MailOperations {
             boolean taken = false;
             try (Transport transport = session.getTransport(smtpProtocol(account))) {
                 transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
+                // Recorded once the server is reached and has taken the login, just before it is given the
+                // mail: a crash while connecting leaves no intent to ask a person about.
+                accounts.intendToSend(context.user(), id, context.now());
                 transport.sendMessage(submission, envelope.toArray(Address[]::new));
                 taken = true;
             } catch (MessagingException e) {
