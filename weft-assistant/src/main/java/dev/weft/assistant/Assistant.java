@@ -22,6 +22,17 @@ public interface Assistant {
     String description();
 
     /**
+     * Whether the assistant serves many people under one user (the concierge: a shop's customers under
+     * the shop's key) rather than its user alone (Memo). Such an assistant never continues a user's one
+     * conversation for a request that names none — each such request gets a conversation of its own, so
+     * that nothing one person proved is shared with the next — and it is the only kind a key made for
+     * one customer may talk to.
+     */
+    default boolean servesCustomers() {
+        return false;
+    }
+
+    /**
      * One turn of {@code message}'s conversation: when the conversation waits on a question the message
      * answers it, when it waits on an approval a "yes" / "no" (in the user's language) approves or
      * rejects it, and otherwise the message starts a new run.

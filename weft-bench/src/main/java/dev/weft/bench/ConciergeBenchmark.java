@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import dev.weft.concierge.Concierge;
 import dev.weft.concierge.ConversationSuite;
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.Stores;
@@ -14,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code weft-bench concierge [--runs N]}: the offline concierge (rules, no model) on SQLite, through its
@@ -51,7 +53,7 @@ public final class ConciergeBenchmark {
             Path dir = temporary();
             List<ConversationSuite.Outcome> outcomes = new ArrayList<>();
             try (RunStore store = Stores.open("sqlite:" + dir.resolve("concierge.db"))) {
-                Concierge concierge = Concierge.open(store);
+                Concierge concierge = Concierge.open(store, Optional.empty(), ShopPolicy.demo());
                 Runner runner = Runner.builder().store(store).build();
                 for (ConversationSuite.Conversation conversation : corpus) {
                     outcomes.add(ConversationSuite.run(

@@ -139,8 +139,10 @@ public final class ChannelStore {
     }
 
     /**
-     * Keeps {@code pairing} unless its channel already has {@code maxPending} codes or the chat has one;
-     * whether it was kept. Expired codes do not count.
+     * Keeps {@code pairing} unless the chat has a code already; whether it was kept. When its channel
+     * already holds {@code maxPending} codes the oldest are dropped to make room, so that a flood of
+     * strangers bounds the table but never keeps a newcomer (the owner) from getting a code. Expired codes
+     * do not count.
      */
     boolean addPairing(Pairing pairing, int maxPending) {
         return db.write("keep a pairing code", connection -> {
@@ -154,8 +156,9 @@ public final class ChannelStore {
                 count.setString(1, pairing.channel());
                 try (ResultSet row = count.executeQuery()) {
                     row.next();
-                    if (row.getInt(1) >= maxPending) {
-                        return false;
+                    int over = row.getInt(1) - maxPending + 1;
+                    if (over > 0 && !hasCode(connection, pairing.channel(), pairing.chatId())) {
+                        dropOldest(connection, pairing.channel(), over);
                     }
                 }
             }
@@ -171,6 +174,26 @@ public final class ChannelStore {
                 return insert.executeUpdate() == 1;
             }
         });
+    }
+
+    private static boolean hasCode(Connection connection, String channel, String chatId) throws SQLException {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT 1 FROM channel_pairings WHERE channel = ? AND chat_id = ?")) {
+            select.setString(1, channel);
+            select.setString(2, chatId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private static void dropOldest(Connection connection, String channel, int count) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM channel_pairings WHERE code IN"
+                + " (SELECT code FROM channel_pairings WHERE channel = ? ORDER BY created_at, code LIMIT ?)")) {
+            delete.setString(1, channel);
+            delete.setInt(2, count);
+            delete.executeUpdate();
+        }
     }
 
     /**

@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * with, as the user the owner chose for it, and the turn's reply is what the channel sends back. An
  * approval or a question waiting in the conversation is answered by the next message ("yes", "כן",
  * "2"), as the assistant's {@code converse} does. A chat nobody approved gets a short pairing code and
- * nothing else ({@code weft channels approve CODE}); codes expire, and a channel holds only a few
- * pending at once. A message delivered twice (a webhook retried, a poll repeated) is handled once,
+ * nothing else ({@code weft channels approve CODE}); codes expire, and a channel holds a bounded number
+ * pending at once, dropping the oldest for a newcomer, so that strangers cannot lock the owner out. A message delivered twice (a webhook retried, a poll repeated) is handled once,
  * whichever process gets it. Messages of one chat are handled one at a time, in order. Thread-safe.
  */
 public final class Conversations {
@@ -135,13 +135,14 @@ public final class Conversations {
         }
     }
 
-    /** A new code for an unknown chat (or its code again), or word that no more can wait now. */
+    /** A new code for an unknown chat, or its code again. */
     private String pairingReply(Inbound message) {
         boolean hebrew = HEBREW.matcher(message.text()).find();
         Optional<ChannelStore.Pairing> known = store.pendingFor(message.channel(), message.chatId(), clock.instant());
         if (known.isPresent()) {
             return pairingText(known.get(), hebrew);
         }
+        // A code collides with another only by chance: a new one is drawn then.
         for (int attempt = 0; attempt < 3; attempt++) {
             ChannelStore.Pairing pairing = new ChannelStore.Pairing(
                     code(),
@@ -158,16 +159,10 @@ public final class Conversations {
             if (raced.isPresent()) {
                 return pairingText(raced.get(), hebrew);
             }
-            if (store.pending(clock.instant()).stream()
-                            .filter(p -> p.channel().equals(message.channel()))
-                            .count()
-                    >= maxPending) {
-                break;
-            }
         }
         return hebrew
-                ? "יש כרגע יותר מדי בקשות חיבור ממתינות. נסו שוב מאוחר יותר."
-                : "Too many chats are waiting to be let in right now. Please try again later.";
+                ? "לא הצלחתי ליצור קוד חיבור כרגע. נסו שוב."
+                : "I could not make a pairing code just now. Please try again.";
     }
 
     private String pairingText(ChannelStore.Pairing pairing, boolean hebrew) {
@@ -258,7 +253,7 @@ public final class Conversations {
         private final Runner runner;
         private Clock clock = Clock.systemUTC();
         private Duration codeLifetime = Duration.ofHours(1);
-        private int maxPending = 3;
+        private int maxPending = 100;
         private String assistant;
 
         private Builder(ChannelStore store, Assistants assistants, Runner runner) {
@@ -282,7 +277,10 @@ public final class Conversations {
             return this;
         }
 
-        /** How many codes a channel holds pending at once (default 3). */
+        /**
+         * How many codes a channel holds pending at once (default 100); past it the oldest is dropped, so a
+         * flood of strangers never keeps the owner from getting a code.
+         */
         public Builder maxPending(int max) {
             if (max < 1) {
                 throw new IllegalArgumentException("at least one code must be able to wait, was " + max);

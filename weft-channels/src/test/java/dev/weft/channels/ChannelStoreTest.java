@@ -49,8 +49,11 @@ final class ChannelStoreTest {
             assertThat(store.addPairing(
                             new ChannelStore.Pairing("DDDD-DDDD", "telegram", "3", "Maya", now, now.plusSeconds(60)),
                             2))
-                    .as("two pending at most")
-                    .isFalse();
+                    .as("a newcomer is kept; the oldest code makes room")
+                    .isTrue();
+            assertThat(store.pending(now))
+                    .extracting(ChannelStore.Pairing::code)
+                    .containsExactly("CCCC-CCCC", "DDDD-DDDD");
             assertThat(store.pending(now.plus(Duration.ofMinutes(2)))).isEmpty();
 
             assertThat(store.addPairing(

@@ -2,6 +2,7 @@ package dev.weft.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Vouch;
 import dev.weft.concierge.Concierge;
 import dev.weft.concierge.ConciergeAssistant;
 import dev.weft.concierge.shop.DemoShop;
@@ -66,11 +67,20 @@ final class ConciergeCommand implements Runnable {
                         + " [{\"id\", \"options\", \"price\", \"stock\"}]}]}."
             })
     static final class Seed extends ConciergeSubcommand {
+        @Option(
+                names = "--owner",
+                paramLabel = "USER",
+                description = "Loads the demo shop as USER's own (the user of the shop's keys): only USER's"
+                        + " shop and conversations are replaced, and no other user sees it. Default: the default"
+                        + " shop, which every user who owns none sees; loading it replaces everything.")
+        String owner;
+
         @Override
         int call(RunStore store, PrintWriter out) {
             Shop shop = concierge(store).shop();
-            DemoShop.load(shop, Instant.now());
-            ObjectNode loaded = DemoShop.toJson(shop);
+            String whose = owner == null ? Shop.DEFAULT_OWNER : owner;
+            DemoShop.load(shop, whose, Instant.now());
+            ObjectNode loaded = DemoShop.toJson(shop, whose);
             if (json) {
                 out.println(Json.write(loaded));
                 return ExitCodes.OK;
@@ -81,7 +91,10 @@ final class ConciergeCommand implements Runnable {
             }
             out.println("Loaded the demo shop: " + loaded.get("products").size() + " products, "
                     + loaded.get("customers").size() + " customers, " + orders + " orders. Try:");
-            out.println("  weft concierge ask --session try-1 \"Where is my order W1049? liam.smith@example.com\"");
+            out.println(
+                    "  WEFT_SHOP_VERIFY=demo weft concierge ask --session try-1 \"Where is my order W1049? liam.smith@example.com\"");
+            out.println(
+                    "  (outside the demo a customer is vouched for with --customer-token, or proves the address by a code)");
             out.println("  weft chat --assistant concierge");
             return ExitCodes.OK;
         }
@@ -93,7 +106,10 @@ final class ConciergeCommand implements Runnable {
             description = {
                 "One customer turn of conversation ID: prints the concierge's reply.",
                 "A change waits for the customer's yes: the next ask of the session ('yes', 'כן') carries it out,"
-                        + " anything else does not. --json prints {\"session\", \"runId\", \"goal\", \"reply\","
+                        + " anything else does not. Who the customer is: --customer-token (the storefront vouches),"
+                        + " else a one-time code mailed to the account's address (WEFT_SHOP_SMTP) said back in the"
+                        + " conversation; WEFT_SHOP_VERIFY=demo takes an email as proof (a demo only)."
+                        + " A bad token fails with E_CUSTOMER_TOKEN_INVALID (exit 1) and changes nothing. --json prints {\"session\", \"runId\", \"goal\", \"reply\","
                         + " \"language\", \"toolCalls\": [{\"name\", \"args\", \"ok\"}]}. Exit status: 0 answered (or"
                         + " waiting for a yes), 1 the turn failed, 2 bad input."
             })
@@ -106,6 +122,13 @@ final class ConciergeCommand implements Runnable {
                 paramLabel = "ID",
                 description = "Whose conversations (default: WEFT_USER, else your login).")
         String user;
+
+        @Option(
+                names = "--customer-token",
+                paramLabel = "JWT",
+                description = "The storefront vouches for the customer: a JWT signed HS256 with WEFT_SHOP_SECRET,"
+                        + " its sub the customer's email. The conversation then acts for that customer only.")
+        String customerToken;
 
         @Parameters(paramLabel = "MESSAGE", arity = "0..*", description = "What the customer says.")
         List<String> words = new ArrayList<>();
@@ -129,7 +152,8 @@ final class ConciergeCommand implements Runnable {
                         user == null ? MemoCommand.defaultUser() : user,
                         session,
                         message,
-                        Optional.empty());
+                        Optional.empty(),
+                        Optional.ofNullable(customerToken).map(Vouch.SignedToken::new));
             } catch (WeftException e) {
                 if (e.code() == ErrorCode.E_BAD_INPUT) {
                     throw e;
@@ -166,10 +190,13 @@ final class ConciergeCommand implements Runnable {
                         + " return, exchange, refund and ticket."
             })
     static final class ShopState extends ConciergeSubcommand {
+        @Option(names = "--owner", paramLabel = "USER", description = "USER's shop (default: the default shop).")
+        String owner;
+
         @Override
         int call(RunStore store, PrintWriter out) {
             Shop shop = concierge(store).shop();
-            ObjectNode state = DemoShop.toJson(shop);
+            ObjectNode state = DemoShop.toJson(shop, owner == null ? Shop.DEFAULT_OWNER : owner);
             ObjectNode changes = shop.snapshot();
             for (String list : List.of("returns", "exchanges", "refunds", "tickets")) {
                 state.set(list, changes.get(list));

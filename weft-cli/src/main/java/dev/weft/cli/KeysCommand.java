@@ -49,20 +49,31 @@ final class KeysCommand implements Runnable {
         @Option(names = "--admin", description = "The key sees every user's runs.")
         boolean admin;
 
+        @Option(
+                names = "--customer",
+                paramLabel = "EMAIL",
+                description = "Makes the key for one shop customer: the concierge acts for that customer only,"
+                        + " and the key reaches the chat routes only (/v1/chat/completions,"
+                        + " /api/assistants/NAME/messages).")
+        String customer;
+
         @Override
         int call(RunStore store, PrintWriter out) {
-            ApiKeys.Created created = ApiKeys.open(store).create(user, admin, Instant.now());
+            ApiKeys.Created created =
+                    ApiKeys.open(store).create(user, admin, java.util.Optional.ofNullable(customer), Instant.now());
             if (json) {
                 ObjectNode node = Json.object();
                 node.put("key", created.secret());
                 node.put("id", created.key().id());
                 node.put("user", created.key().user());
                 node.put("admin", created.key().admin());
+                created.key().customer().ifPresent(c -> node.put("customer", c));
                 out.println(Json.write(node));
             } else {
                 out.println(created.secret());
                 PrintWriter err = spec.commandLine().getErr();
                 err.println("(key " + created.key().id() + " for " + user + (admin ? ", admin" : "")
+                        + created.key().customer().map(c -> ", customer " + c).orElse("")
                         + "; it is shown only this once)");
                 err.flush();
             }
@@ -85,6 +96,7 @@ final class KeysCommand implements Runnable {
                             .put("id", key.id())
                             .put("user", key.user())
                             .put("admin", key.admin())
+                            .put("customer", key.customer().orElse(null))
                             .put("createdAt", key.createdAt().toString())
                             .put(
                                     "revokedAt",

@@ -67,6 +67,7 @@ final class ServeCommand implements Callable<Integer> {
                 whatsApp = WhatsAppChannel.Settings.fromEnvironment(Env.get());
                 whatsApp.ifPresent(builder::whatsApp);
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
+                mcpSessions(builder);
                 dev.weft.assistant.Assistants assistants = Storage.assistants(store);
                 server = builder.store(store)
                         .assistants(assistants)
@@ -119,5 +120,27 @@ final class ServeCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * MCP sessions' idle time ({@code WEFT_MCP_SESSION_IDLE}, an ISO-8601 duration such as {@code PT30M})
+     * and how many may be open ({@code WEFT_MCP_MAX_SESSIONS}).
+     */
+    private static void mcpSessions(WeftServer.Builder builder) {
+        String idle = Env.get().getOrDefault("WEFT_MCP_SESSION_IDLE", "").strip();
+        String max = Env.get().getOrDefault("WEFT_MCP_MAX_SESSIONS", "").strip();
+        if (idle.isEmpty() && max.isEmpty()) {
+            return;
+        }
+        try {
+            builder.mcpSessions(
+                    idle.isEmpty() ? java.time.Duration.ofMinutes(30) : java.time.Duration.parse(idle),
+                    max.isEmpty() ? 1000 : Integer.parseInt(max));
+        } catch (java.time.format.DateTimeParseException | IllegalArgumentException e) {
+            throw new WeftException(
+                    dev.weft.core.ErrorCode.E_BAD_INPUT,
+                    "WEFT_MCP_SESSION_IDLE must be an ISO-8601 duration (PT30M) and WEFT_MCP_MAX_SESSIONS a"
+                            + " positive number; " + e.getMessage());
+        }
     }
 }

@@ -100,7 +100,7 @@ final class Storage {
                 Models.resolve(ModelSettings.none("flags"), Env.get()).config();
         Optional<Model> model =
                 config.provider() == Provider.OFFLINE ? Optional.empty() : Optional.of(Model.create(config));
-        return new AssistantEnvironment(store, model, TimeSource.system(), Detached.home());
+        return new AssistantEnvironment(store, model, TimeSource.system(), Detached.home(), Env.get());
     }
 
     /**

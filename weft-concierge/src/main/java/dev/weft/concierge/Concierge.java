@@ -3,12 +3,17 @@ package dev.weft.concierge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.assistant.Vouch;
 import dev.weft.concierge.internal.Confirmation;
 import dev.weft.concierge.internal.ModelPlanner;
 import dev.weft.concierge.internal.ModelSpecialist;
 import dev.weft.concierge.internal.OfflinePlanner;
 import dev.weft.concierge.internal.OfflineSpecialist;
+import dev.weft.concierge.internal.Replies;
+import dev.weft.concierge.internal.States;
+import dev.weft.concierge.shop.OneTimeCodes;
 import dev.weft.concierge.shop.Shop;
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.concierge.shop.ShopTools;
 import dev.weft.concierge.shop.Words;
 import dev.weft.concierge.spi.Planner;
@@ -16,6 +21,9 @@ import dev.weft.concierge.spi.Specialist;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Graph;
 import dev.weft.core.Json;
+import dev.weft.core.NodeContext;
+import dev.weft.core.NodeResult;
+import dev.weft.core.NodeSpec;
 import dev.weft.core.Run;
 import dev.weft.core.RunError;
 import dev.weft.core.RunRequest;
@@ -46,6 +54,8 @@ public final class Concierge {
     public static final String NAME = "concierge";
     /** The id of the orchestrator graph, under which every turn's run is stored. */
     public static final String GRAPH_ID = "concierge.handle_message";
+    /** The id of the one-node graph that checks a one-time code said back; its runs are turns too. */
+    public static final String CODE_GRAPH_ID = "concierge.check_code";
 
     /**
      * What one turn did: the conversation, the run (completed, or waiting for the customer's yes), the goal
@@ -85,10 +95,11 @@ public final class Concierge {
     private final Planner planner;
     private final Map<Goal, Specialist> specialists;
     private final Graph graph;
+    private final Graph codeGraph;
 
     private Concierge(Builder builder) {
         this.shop = Shop.open(builder.store);
-        this.tools = new ShopTools(shop);
+        this.tools = new ShopTools(shop, builder.policy);
         this.conversations = new Conversations(shop.database());
         if (builder.model.isPresent()) {
             Model model = builder.model.get();
@@ -101,7 +112,7 @@ public final class Concierge {
             }
             this.specialists = byGoal;
         } else {
-            this.planner = builder.planner.orElseGet(() -> new OfflinePlanner(shop::products));
+            this.planner = builder.planner.orElseGet(() -> new OfflinePlanner(shop::allProducts));
             Map<Goal, Specialist> byGoal = new EnumMap<>(Goal.class);
             Specialist offline = new OfflineSpecialist();
             for (Goal goal : Goal.values()) {
@@ -112,11 +123,20 @@ public final class Concierge {
             this.specialists = byGoal;
         }
         this.graph = Orchestrator.compile(this, builder.edit);
+        this.codeGraph = Graph.builder(CODE_GRAPH_ID)
+                .node(NodeSpec.builder("check_code", this::checkCode)
+                        .type("concierge")
+                        .maxVisits(1)
+                        .build())
+                .edge(Graph.START, "check_code")
+                .edge("check_code", Graph.END)
+                .compile();
     }
 
     /**
      * The offline concierge over {@code store}'s database (its tables made or brought up to date) — its
-     * graph compiled now, so that one that does not compile stops here.
+     * graph compiled now, so that one that does not compile stops here — under the strict policy ({@link
+     * ShopPolicy#strict()}: it acts only for customers a storefront vouches for).
      *
      * @throws dev.weft.core.GraphInvalidException when the orchestrator graph does not compile
      * @throws IllegalArgumentException for a store with no database (the in-memory store)
@@ -125,9 +145,16 @@ public final class Concierge {
         return builder(store).build();
     }
 
-    /** The concierge planning and answering with {@code model}: the planner with structured output, the specialists with tool calling in their first pass and structured output in their second. */
+    /** The concierge, under the strict policy, planning and answering with {@code model}: the planner with structured output, the specialists with tool calling in their first pass and structured output in their second. */
     public static Concierge open(RunStore store, Model model) {
         return builder(store).model(model).build();
+    }
+
+    /** The concierge under {@code policy} (how customers are verified), with {@code model} when present. */
+    public static Concierge open(RunStore store, Optional<Model> model, ShopPolicy policy) {
+        Builder builder = builder(store).policy(policy);
+        model.ifPresent(builder::model);
+        return builder.build();
     }
 
     static Builder builder(RunStore store) {
@@ -137,6 +164,19 @@ public final class Concierge {
     /** The compiled orchestrator graph every turn runs. */
     public Graph graph() {
         return graph;
+    }
+
+    /** The graph of {@code run}, one of the concierge's turns. */
+    public Optional<Graph> graphOf(Run run) {
+        if (run.graphId().equals(GRAPH_ID)) {
+            return Optional.of(graph);
+        }
+        return run.graphId().equals(CODE_GRAPH_ID) ? Optional.of(codeGraph) : Optional.empty();
+    }
+
+    /** How the concierge verifies customers. */
+    public ShopPolicy policy() {
+        return tools.policy();
     }
 
     public Shop shop() {
@@ -170,7 +210,7 @@ public final class Concierge {
 
     /** Whether {@code run} is a turn of the concierge. */
     public boolean owns(Run run) {
-        return run.graphId().equals(GRAPH_ID);
+        return run.graphId().equals(GRAPH_ID) || run.graphId().equals(CODE_GRAPH_ID);
     }
 
     /**
@@ -183,6 +223,24 @@ public final class Concierge {
      *     the code of a turn that fails ({@code E_STATE_INVALID}, {@code E_PASS2_TOOL_REQUEST}, …)
      */
     public Reply converse(Runner runner, String user, String session, String text, Optional<String> runId) {
+        return converse(runner, user, session, text, runId, Optional.empty());
+    }
+
+    /**
+     * One message, as {@link #converse(Runner, String, String, String, Optional)}, from the customer
+     * {@code vouch} names when a storefront vouches: the conversation then acts for that customer only,
+     * and every later message of it must be vouched for the same customer. Where nothing vouches and the
+     * conversation waits for a one-time code, a message that says six digits is checked as the code (a
+     * run of its own); the right code verifies the conversation and carries on the message that asked
+     * for it.
+     *
+     * @throws WeftException {@code E_CUSTOMER_TOKEN_INVALID} for a token that is malformed, not the shop's
+     *     or expired, for a shop with no key, or for an unvouched message in a conversation a storefront
+     *     vouched for; {@code E_FORBIDDEN} for a vouch for another customer than the conversation's.
+     *     Nothing runs and nothing changes.
+     */
+    public Reply converse(
+            Runner runner, String user, String session, String text, Optional<String> runId, Optional<Vouch> vouch) {
         try {
             RunRequest.requireUser(user);
         } catch (IllegalArgumentException e) {
@@ -198,6 +256,13 @@ public final class Concierge {
                     ErrorCode.E_BAD_INPUT,
                     "the message is " + message.length() + " characters long; the concierge reads at most "
                             + Orchestrator.MAX_TEXT);
+        }
+        Optional<ObjectNode> vouched = vouched(runner, user, session, vouch);
+        if (vouched.isEmpty() && shop.awaitsCode(user, session)) {
+            Optional<String> code = OneTimeCodes.said(message);
+            if (code.isPresent()) {
+                return codeSaid(runner, user, session, message, code.get(), runId);
+            }
         }
         Optional<RunResult> waiting = waiting(runner, user, session);
         if (waiting.isPresent()) {
@@ -220,12 +285,178 @@ public final class Concierge {
                     Optional.of(left.run().runId()),
                     runner.time().now());
         }
+        Reply reply = turn(runner, user, session, message, runId, vouched);
+        shop.codeAskedBy(user, session, reply.run().runId(), message);
+        return kept(runner, user, session, message, reply);
+    }
+
+    private Reply turn(
+            Runner runner,
+            String user,
+            String session,
+            String message,
+            Optional<String> runId,
+            Optional<ObjectNode> vouched) {
+        ObjectNode input = Json.object().put("session", session).put("text", message);
+        vouched.ifPresent(customer -> input.set("customer", customer));
         RunRequest.Builder request = RunRequest.builder()
                 .user(user)
-                .input(Json.object().put("session", session).put("text", message))
+                .input(input)
                 .source(Json.object().put("kind", NAME));
         runId.ifPresent(request::runId);
-        return kept(runner, user, session, message, reply(runner.run(graph, request.build())));
+        return reply(runner.run(graph, request.build()));
+    }
+
+    /**
+     * Checks {@code vouch} and records it for the conversation: the state's customer that the turn is to
+     * start from (empty when nothing vouches, or the shop has no customer with the vouched email).
+     */
+    private Optional<ObjectNode> vouched(Runner runner, String user, String session, Optional<Vouch> vouch) {
+        Optional<Shop.Vouched> before = shop.vouched(user, session);
+        if (vouch.isEmpty()) {
+            if (before.isPresent()) {
+                throw new WeftException(
+                        ErrorCode.E_CUSTOMER_TOKEN_INVALID,
+                        "conversation '" + session + "' is one a storefront vouched for; each of its messages must"
+                                + " carry its customer's token (X-Weft-Customer, --customer-token) or come with"
+                                + " the customer's key; nothing was done");
+            }
+            return Optional.empty();
+        }
+        String email;
+        String source;
+        switch (vouch.get()) {
+            case Vouch.SignedToken token -> {
+                email = tools.policy()
+                        .tokens()
+                        .orElseThrow(() -> new WeftException(
+                                ErrorCode.E_CUSTOMER_TOKEN_INVALID,
+                                "this shop takes no customer tokens: WEFT_SHOP_SECRET is not set; nothing was done"))
+                        .email(token.token(), runner.time().now());
+                source = "token";
+            }
+            case Vouch.BoundKey key -> {
+                email = key.email().strip().toLowerCase(java.util.Locale.ROOT);
+                source = "key";
+            }
+        }
+        if (before.isPresent() && !before.get().email().equalsIgnoreCase(email)) {
+            throw new WeftException(
+                    ErrorCode.E_FORBIDDEN,
+                    "conversation '" + session + "' is another customer's: a conversation acts for one customer;"
+                            + " start another; nothing was done");
+        }
+        return shop.vouch(user, session, email, source, runner.time().now()).map(customer -> {
+            ObjectNode json = Json.object();
+            json.put("verified", true);
+            json.put("id", customer.id());
+            json.put("name", customer.name());
+            json.put("method", source);
+            return json;
+        });
+    }
+
+    /**
+     * A one-time code said back: checked by a run of its own ({@link #CODE_GRAPH_ID}); when it is right,
+     * the message that asked for it is carried on in the same reply.
+     */
+    private Reply codeSaid(
+            Runner runner, String user, String session, String message, String code, Optional<String> runId) {
+        ObjectNode input = Json.object().put("session", session).put("code", code);
+        RunRequest.Builder request = RunRequest.builder()
+                .user(user)
+                .input(input)
+                .source(Json.object().put("kind", NAME));
+        runId.ifPresent(request::runId);
+        RunResult checked = runner.run(codeGraph, request.build());
+        Reply reply = reply(checked);
+        String asked = checked.output().path("carryOn").asText("");
+        if (!asked.isEmpty()) {
+            Reply carried = turn(runner, user, session, asked, Optional.empty(), Optional.empty());
+            reply = new Reply(
+                    session,
+                    carried.run(),
+                    carried.goal(),
+                    reply.text() + " " + carried.text(),
+                    carried.language(),
+                    concat(reply.toolCalls(), carried.toolCalls()));
+        }
+        return kept(runner, user, session, message, reply);
+    }
+
+    private static ArrayNode concat(ArrayNode first, ArrayNode second) {
+        ArrayNode all = first.deepCopy();
+        all.addAll(second.deepCopy());
+        return all;
+    }
+
+    /** {@code check_code}: the code said back, against the one the conversation waits for. */
+    private NodeResult checkCode(NodeContext context) {
+        String user = Orchestrator.user(context);
+        String session = context.input().path("session").asText();
+        Optional<Conversations.Saved> saved = conversations.load(user, session);
+        String language =
+                saved.map(s -> s.state().path("language").asText("en")).orElse("en");
+        Shop.CodeCheck check = shop.checkCode(
+                user,
+                session,
+                OneTimeCodes.hash(user, session, context.input().path("code").asText()),
+                context.time().now());
+        ObjectNode out = Json.object();
+        out.put("session", session);
+        out.put("goal", "verify_code");
+        out.put("language", language);
+        ObjectNode call = out.putArray("toolCalls").addObject();
+        call.put("name", "verify_code");
+        call.putObject("args");
+        String reply;
+        switch (check) {
+            case Shop.CodeCheck.Accepted accepted -> {
+                var customer = shop.customer(accepted.customerId()).orElseThrow();
+                shop.verify(user, session, customer.id(), "code", context.time().now());
+                if (saved.isPresent()) {
+                    ObjectNode state = saved.get().state().deepCopy();
+                    ObjectNode verified = state.putObject("customer");
+                    verified.put("verified", true);
+                    verified.put("id", customer.id());
+                    verified.put("name", customer.name());
+                    verified.put("method", "code");
+                    state.put("awaiting", "nothing");
+                    if (States.violations(state).isEmpty()) {
+                        conversations.save(
+                                user,
+                                session,
+                                state,
+                                saved.get().version(),
+                                context.time().now());
+                    }
+                }
+                reply = Replies.codeAccepted(language, customer.firstName());
+                accepted.text().ifPresent(text -> out.put("carryOn", text));
+                call.put("ok", true);
+            }
+            case Shop.CodeCheck.Wrong wrong -> {
+                reply = Replies.codeWrong(language, wrong.triesLeft());
+                call.put("ok", false);
+            }
+            case Shop.CodeCheck.Expired expired -> {
+                reply = Replies.codeExpired(language);
+                call.put("ok", false);
+            }
+            case Shop.CodeCheck.Exhausted exhausted -> {
+                reply = Replies.codeUsedUp(language);
+                call.put("ok", false);
+            }
+            case Shop.CodeCheck.NoneWaiting none -> {
+                reply = Replies.codeExpired(language);
+                call.put("ok", false);
+            }
+        }
+        if (!call.path("ok").asBoolean()) {
+            call.put("code", ErrorCode.E_CODE_INVALID.name());
+        }
+        out.put("reply", reply);
+        return NodeResult.output(out);
     }
 
     /** Says yes to what {@code user}'s waiting turn {@code runId} asks, and continues it. */
@@ -366,6 +597,7 @@ public final class Concierge {
         private Optional<Planner> planner = Optional.empty();
         private final Map<Goal, Specialist> specialists = new EnumMap<>(Goal.class);
         private Consumer<Graph.Builder> edit = graph -> {};
+        private ShopPolicy policy = ShopPolicy.strict();
 
         private Builder(RunStore store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -373,6 +605,12 @@ public final class Concierge {
 
         Builder model(Model model) {
             this.model = Optional.of(model);
+            return this;
+        }
+
+        /** How customers are verified (default: {@link ShopPolicy#strict()}). */
+        Builder policy(ShopPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

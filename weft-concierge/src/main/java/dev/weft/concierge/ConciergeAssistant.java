@@ -41,7 +41,14 @@ public final class ConciergeAssistant implements Assistant {
 
     @Override
     public Turn converse(Runner runner, Message message) {
-        return turn(concierge.converse(runner, message.user(), message.session(), message.text(), message.runId()));
+        return turn(concierge.converse(
+                runner, message.user(), message.session(), message.text(), message.runId(), message.vouch()));
+    }
+
+    /** A shop's key serves many customers: a request that names no conversation gets one of its own. */
+    @Override
+    public boolean servesCustomers() {
+        return true;
     }
 
     @Override
@@ -75,7 +82,7 @@ public final class ConciergeAssistant implements Assistant {
 
     @Override
     public Optional<Graph> graphOf(Run run) {
-        return owns(run) ? Optional.of(concierge.graph()) : Optional.empty();
+        return concierge.graphOf(run);
     }
 
     static Turn turn(Concierge.Reply reply) {

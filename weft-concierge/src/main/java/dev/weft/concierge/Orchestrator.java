@@ -95,6 +95,10 @@ final class Orchestrator {
         out.put("session", session);
         out.put("text", text);
         out.put("language", Words.language(text).orElse(""));
+        if (input.path("customer").isObject()) {
+            // The customer a storefront vouched for: the turn acts for them whatever the state said.
+            out.set("customer", input.get("customer").deepCopy());
+        }
         return NodeResult.output(out);
     }
 
@@ -138,6 +142,10 @@ final class Orchestrator {
             out.set("state", States.fresh(session, language.isEmpty() ? "en" : language));
             out.put("version", 0);
             out.put("created", true);
+        }
+        if (request.path("customer").isObject()) {
+            ((ObjectNode) out.get("state"))
+                    .set("customer", request.get("customer").deepCopy());
         }
         return NodeResult.output(out);
     }

@@ -9,6 +9,7 @@ import dev.weft.assistant.Message;
 import dev.weft.assistant.Turn;
 import dev.weft.concierge.shop.DemoShop;
 import dev.weft.concierge.shop.OrderStatus;
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.concierge.spi.MemoryFact;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
@@ -17,6 +18,7 @@ import dev.weft.store.Stores;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,7 +48,8 @@ final class ConciergeTest {
     }
 
     private static Assistant concierge(RunStore store, Path home) {
-        return Assistants.open(Concierge.NAME, AssistantEnvironment.offline(store, home));
+        return Assistants.open(
+                Concierge.NAME, AssistantEnvironment.offline(store, home).env(Map.of("WEFT_SHOP_VERIFY", "demo")));
     }
 
     @Test
@@ -78,7 +81,7 @@ final class ConciergeTest {
 
     @Test
     void theSizeACustomerTookIsRememberedForTheirNextOrder() {
-        Concierge concierge = Concierge.open(store);
+        Concierge concierge = Concierge.open(store, Optional.empty(), ShopPolicy.demo());
         Runner runner = Runner.builder().store(store).build();
         concierge.converse(
                 runner,
@@ -101,7 +104,7 @@ final class ConciergeTest {
 
     @Test
     void aConversationOfOneApiUserIsNotAnothersEvenUnderTheSameName() {
-        Concierge concierge = Concierge.open(store);
+        Concierge concierge = Concierge.open(store, Optional.empty(), ShopPolicy.demo());
         Runner runner = Runner.builder().store(store).build();
         concierge.converse(runner, "dana", "shared", "cancel W1002, mason.martinez@example.com", Optional.empty());
 

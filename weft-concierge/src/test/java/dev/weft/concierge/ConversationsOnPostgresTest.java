@@ -2,11 +2,13 @@ package dev.weft.concierge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.EmbeddedPostgres;
 import dev.weft.store.Stores;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +31,7 @@ final class ConversationsOnPostgresTest {
     @Test
     void conversationsOfEveryKindOfChangeEndAsTheyMustOnPostgresql() {
         try (RunStore store = Stores.open(EmbeddedPostgres.shared().freshUrl())) {
-            Concierge concierge = Concierge.open(store);
+            Concierge concierge = Concierge.open(store, Optional.empty(), ShopPolicy.demo());
             Runner runner = Runner.builder().store(store).build();
             List<ConversationSuite.Conversation> chosen = ConversationSuite.corpus().stream()
                     .filter(c -> CHOSEN.contains(c.id()))

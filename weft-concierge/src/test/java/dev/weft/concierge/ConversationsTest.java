@@ -2,11 +2,13 @@ package dev.weft.concierge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.Stores;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +43,7 @@ final class ConversationsTest {
     @BeforeAll
     static void open() {
         store = Stores.open("sqlite:" + dir.resolve("conversations.db"));
-        concierge = Concierge.open(store);
+        concierge = Concierge.open(store, Optional.empty(), ShopPolicy.demo());
         runner = Runner.builder().store(store).build();
     }
 

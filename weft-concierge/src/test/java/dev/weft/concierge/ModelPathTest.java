@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.concierge.shop.DemoShop;
 import dev.weft.concierge.shop.OrderStatus;
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.RetryPolicy;
 import dev.weft.core.Runner;
@@ -58,7 +59,7 @@ final class ModelPathTest {
                         Optional.of("sk-test"),
                         Duration.ofSeconds(10)))
                 .withRetry(RetryPolicy.attempts(1));
-        concierge = Concierge.open(store, model);
+        concierge = Concierge.open(store, Optional.of(model), ShopPolicy.demo());
         DemoShop.load(concierge.shop(), Instant.parse("2026-11-24T08:00:00Z"));
         runner = Runner.builder().store(store).time(TimeSource.of(Instant::now)).build();
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.concierge.shop.DemoShop;
 import dev.weft.concierge.shop.OrderStatus;
+import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.concierge.shop.ShopTools;
 import dev.weft.concierge.spi.MemoryFact;
 import dev.weft.concierge.spi.Planner;
@@ -80,6 +81,7 @@ final class OrchestratorTest {
             }
         };
         Concierge concierge = Concierge.builder(store)
+                .policy(ShopPolicy.demo())
                 .planner(planner)
                 .specialist(goal, specialist)
                 .build();
@@ -124,7 +126,7 @@ final class OrchestratorTest {
 
     @Test
     void everyTurnRunsTheTenNodeGraphCompiledAtStartup() {
-        Concierge concierge = Concierge.open(store);
+        Concierge concierge = Concierge.open(store, Optional.empty(), ShopPolicy.demo());
         DemoShop.load(concierge.shop(), NOW);
 
         Concierge.Reply reply = concierge.converse(runner, "web", "s1", "hello", Optional.empty());

@@ -68,6 +68,16 @@ public enum ErrorCode {
     /** A specialist's reply to the customer is empty. */
     E_EMPTY_REPLY,
     /**
+     * A shop customer's token ({@code X-Weft-Customer}, {@code --customer-token}) is malformed, not signed
+     * with the shop's key, expired or without a subject; or a conversation a storefront vouched for got a
+     * message without its customer's token.
+     */
+    E_CUSTOMER_TOKEN_INVALID,
+    /** The shop's settings ({@code WEFT_SHOP_*}) are wrong: a key shorter than 32 bytes, a bad SMTP URL, an unknown mode. */
+    E_SHOP_CONFIG_INVALID,
+    /** A one-time code said back to the concierge is not the one sent, has expired, or has had its three tries. */
+    E_CODE_INVALID,
+    /**
      * An effect may or may not have happened (an SMTP timeout after DATA, an MCP call cut by a lost
      * connection) and nothing can tell which: it is not made again on its own; a person decides.
      */

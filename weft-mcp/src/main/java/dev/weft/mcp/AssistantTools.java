@@ -289,7 +289,12 @@ public final class AssistantTools {
 
     private Outcome chat(String user, Assistant assistant, ObjectNode args) {
         String text = Catalog.text(args, "message");
-        Message message = Message.of(user, text);
+        // An assistant that serves many people under one key never puts unnamed chats in one
+        // conversation: what one person proved there would be the next one's.
+        String session = args.hasNonNull("session")
+                ? Catalog.text(args, "session")
+                : !assistant.servesCustomers() ? user : "mcp-" + dev.weft.core.RunIds.next();
+        Message message = Message.of(user, text).session(session);
         if (args.hasNonNull("zone")) {
             try {
                 message = message.zone(ZoneId.of(args.get("zone").asText()));
@@ -298,7 +303,9 @@ public final class AssistantTools {
                         ErrorCode.E_BAD_INPUT, "zone '" + args.get("zone").asText() + "' is not a time zone");
             }
         }
-        return done(turnJson(assistant.converse(runner, message)));
+        ObjectNode out = turnJson(assistant.converse(runner, message));
+        out.put("session", session);
+        return done(out);
     }
 
     private Outcome decide(String user, String name, ObjectNode args) {

@@ -77,6 +77,13 @@ final class Catalog {
         ObjectNode schema = object();
         property(schema, "message", "string", "What to say, in English or Hebrew.");
         property(schema, "zone", "string", "Your time zone (an IANA name such as Asia/Jerusalem), if it changed.");
+        property(
+                schema,
+                "session",
+                "string",
+                "The conversation to continue (the session of an earlier reply). Without it: your one"
+                        + " conversation, or for an assistant that serves many people under one key (the concierge)"
+                        + " a new conversation.");
         schema.withArray("required").add("message");
         return schema;
     }
@@ -87,6 +94,7 @@ final class Catalog {
         property(schema, "language", "string", "The reply's language: en or he.");
         property(schema, "status", "string", "The run's status: COMPLETED, WAITING (for a yes/no or an answer)…");
         property(schema, "runId", "string", "The run the message made or continued.");
+        property(schema, "session", "string", "The conversation: give it back to continue it.");
         ArrayNode required = schema.putArray("required");
         List.of("reply", "language", "status", "runId").forEach(required::add);
         return schema;

@@ -31,13 +31,27 @@ public final class ApiKeys {
 
     private static final String PREFIX = "weft_";
 
-    /** A stored key: its id (not secret), whose it is, and whether it is an admin's. */
-    public record ApiKey(String id, String user, boolean admin, Instant createdAt, Optional<Instant> revokedAt) {
+    /**
+     * A stored key: its id (not secret), whose it is, whether it is an admin's, and the shop customer it
+     * was made for, if any (such a key talks to the assistants as that customer only).
+     */
+    public record ApiKey(
+            String id,
+            String user,
+            boolean admin,
+            Instant createdAt,
+            Optional<Instant> revokedAt,
+            Optional<String> customer) {
         public ApiKey {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(user, "user");
             Objects.requireNonNull(createdAt, "createdAt");
             Objects.requireNonNull(revokedAt, "revokedAt");
+            Objects.requireNonNull(customer, "customer");
+        }
+
+        public ApiKey(String id, String user, boolean admin, Instant createdAt, Optional<Instant> revokedAt) {
+            this(id, user, admin, createdAt, revokedAt, Optional.empty());
         }
 
         public boolean revoked() {
@@ -73,7 +87,25 @@ public final class ApiKeys {
      * @throws WeftException {@code E_BAD_INPUT} for a user id that is blank or not printable
      */
     public Created create(String user, boolean admin, Instant now) {
+        return create(user, admin, Optional.empty(), now);
+    }
+
+    /**
+     * Makes a key for {@code user}, made for shop customer {@code customer} (an email) when present.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a user id that is blank or not printable, a customer
+     *     that is not an email, or an admin key for a customer
+     */
+    public Created create(String user, boolean admin, Optional<String> customer, Instant now) {
         Objects.requireNonNull(user, "user");
+        Optional<String> email = customer.map(c -> c.strip().toLowerCase(java.util.Locale.ROOT));
+        if (email.isPresent() && !email.get().matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT, "a key's customer must be an email address, was '" + customer.get() + "'");
+        }
+        if (email.isPresent() && admin) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "a key made for one customer cannot be an admin's");
+        }
         if (user.isBlank() || user.chars().anyMatch(Character::isISOControl)) {
             throw new WeftException(
                     ErrorCode.E_BAD_INPUT,
@@ -89,15 +121,18 @@ public final class ApiKeys {
                 user,
                 admin,
                 Instant.ofEpochMilli(now.toEpochMilli()),
-                Optional.empty());
+                Optional.empty(),
+                email);
         db.write("create an API key for " + user, connection -> {
             try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO server_api_keys (id, user_id, admin, key_hash, created_at) VALUES (?, ?, ?, ?, ?)")) {
+                    "INSERT INTO server_api_keys (id, user_id, admin, key_hash, created_at, customer)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)")) {
                 insert.setString(1, key.id());
                 insert.setString(2, user);
                 insert.setBoolean(3, admin);
                 insert.setString(4, hash(secret));
                 insert.setLong(5, key.createdAt().toEpochMilli());
+                insert.setString(6, email.orElse(null));
                 return insert.executeUpdate();
             }
         });
@@ -108,7 +143,7 @@ public final class ApiKeys {
     public List<ApiKey> list() {
         return db.read("list API keys", connection -> {
             try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT id, user_id, admin, created_at, revoked_at FROM server_api_keys ORDER BY created_at, id")) {
+                    "SELECT id, user_id, admin, created_at, revoked_at, customer FROM server_api_keys ORDER BY created_at, id")) {
                 List<ApiKey> keys = new ArrayList<>();
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
@@ -147,8 +182,8 @@ public final class ApiKeys {
         }
         String hash = hash(secret);
         return db.read("check an API key", connection -> {
-            try (PreparedStatement select =
-                    connection.prepareStatement("SELECT id, user_id, admin, created_at, revoked_at FROM server_api_keys"
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT id, user_id, admin, created_at, revoked_at, customer FROM server_api_keys"
                             + " WHERE key_hash = ? AND revoked_at IS NULL")) {
                 select.setString(1, hash);
                 try (ResultSet rows = select.executeQuery()) {
@@ -160,7 +195,7 @@ public final class ApiKeys {
 
     private static Optional<ApiKey> find(Connection connection, String id) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, user_id, admin, created_at, revoked_at FROM server_api_keys WHERE id = ?")) {
+                "SELECT id, user_id, admin, created_at, revoked_at, customer FROM server_api_keys WHERE id = ?")) {
             select.setString(1, id);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? Optional.of(key(rows)) : Optional.empty();
@@ -176,7 +211,8 @@ public final class ApiKeys {
                 row.getString(2),
                 row.getBoolean(3),
                 Instant.ofEpochMilli(row.getLong(4)),
-                wasRevoked ? Optional.of(Instant.ofEpochMilli(revoked)) : Optional.empty());
+                wasRevoked ? Optional.of(Instant.ofEpochMilli(revoked)) : Optional.empty(),
+                Optional.ofNullable(row.getString(6)));
     }
 
     static String hash(String secret) {

@@ -26,7 +26,7 @@ final class Http {
     /** The HTTP status a failure with {@code code} is answered with. */
     static int status(ErrorCode code) {
         return switch (code) {
-            case E_UNAUTHORIZED -> 401;
+            case E_UNAUTHORIZED, E_CUSTOMER_TOKEN_INVALID -> 401;
             case E_FORBIDDEN -> 403;
             case E_NOT_FOUND -> 404;
             case E_RUN_STATE -> 409;

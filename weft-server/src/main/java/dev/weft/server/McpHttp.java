@@ -21,9 +21,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import reactor.core.publisher.Mono;
 
@@ -34,7 +35,8 @@ import reactor.core.publisher.Mono;
  * a request is answered as a server-sent event stream (which also carries what the server asks the
  * client meanwhile, such as an elicitation), a response or notification gets {@code 202}; {@code
  * DELETE} ends a session. A session belongs to the user of the key that opened it: another key's
- * requests do not find it. There is no {@code GET} stream (405, which the protocol allows): the server
+ * requests do not find it. A session unused for its idle time ends, and only so many are open at once
+ * ({@link McpSessions}). There is no {@code GET} stream (405, which the protocol allows): the server
  * sends nothing outside a request. Thread-safe.
  */
 final class McpHttp implements McpStreamableServerTransportProvider {
@@ -42,16 +44,32 @@ final class McpHttp implements McpStreamableServerTransportProvider {
     static final String PATH = "/mcp";
     private static final HeaderName SESSION = HeaderNames.create("Mcp-Session-Id");
 
-    /** A session and the user whose key opened it. */
-    private record Owned(McpStreamableServerSession session, String user) {}
+    /** How long an MCP session may sit unused before it ends, by default. */
+    static final Duration DEFAULT_IDLE = Duration.ofMinutes(30);
+    /** How many MCP sessions may be open at once, by default. */
+    static final int DEFAULT_MAX_SESSIONS = 1000;
 
-    private final Map<String, Owned> sessions = new ConcurrentHashMap<>();
+    private final McpSessions<McpStreamableServerSession> sessions;
     private volatile McpStreamableServerSession.Factory factory;
     private volatile boolean closing;
     private final McpSyncServer server;
 
     McpHttp(AssistantTools tools) {
+        this(tools, Clock.systemUTC(), DEFAULT_IDLE, DEFAULT_MAX_SESSIONS);
+    }
+
+    /** Sessions that end after {@code idle} unused, at most {@code max} open, on {@code clock}'s time. */
+    McpHttp(AssistantTools tools, Clock clock, Duration idle, int max) {
+        this.sessions = new McpSessions<>(clock, idle, max, McpHttp::end);
         this.server = McpServers.serve(this, tools);
+    }
+
+    private static void end(McpStreamableServerSession session) {
+        try {
+            session.delete().block();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "mcp: cannot end an idle session", e);
+        }
     }
 
     void register(Routes routes) {
@@ -70,9 +88,9 @@ final class McpHttp implements McpStreamableServerTransportProvider {
 
     @Override
     public Mono<Void> notifyClients(String method, Object params) {
-        return Mono.fromRunnable(() -> sessions.values().forEach(owned -> {
+        return Mono.fromRunnable(() -> sessions.all().forEach(session -> {
             try {
-                owned.session().sendNotification(method, params).block();
+                session.sendNotification(method, params).block();
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, "mcp: cannot notify a session", e);
             }
@@ -83,14 +101,13 @@ final class McpHttp implements McpStreamableServerTransportProvider {
     public Mono<Void> closeGracefully() {
         return Mono.fromRunnable(() -> {
             closing = true;
-            sessions.values().forEach(owned -> {
+            sessions.drain().forEach(session -> {
                 try {
-                    owned.session().closeGracefully().block();
+                    session.closeGracefully().block();
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.DEBUG, "mcp: cannot close a session", e);
                 }
             });
-            sessions.clear();
         });
     }
 
@@ -127,7 +144,7 @@ final class McpHttp implements McpStreamableServerTransportProvider {
             McpSchema.InitializeRequest initialize = JacksonMcpJson.instance()
                     .convertValue(request.params(), new TypeRef<McpSchema.InitializeRequest>() {});
             McpStreamableServerSession.McpStreamableServerSessionInit init = factory.startSession(initialize);
-            sessions.put(init.session().getId(), new Owned(init.session(), caller.user()));
+            sessions.open(init.session().getId(), init.session(), caller.user());
             McpSchema.InitializeResult result = init.initResult().block();
             res.header(SESSION, init.session().getId());
             res.header(HeaderNames.CONTENT_TYPE, "application/json");
@@ -195,11 +212,7 @@ final class McpHttp implements McpStreamableServerTransportProvider {
 
     /** The session the request names, if it is the caller's. */
     private Optional<McpStreamableServerSession> session(ServerRequest req, Caller caller) {
-        return req.headers()
-                .first(SESSION)
-                .map(sessions::get)
-                .filter(owned -> owned.user().equals(caller.user()))
-                .map(Owned::session);
+        return req.headers().first(SESSION).flatMap(id -> sessions.use(id, caller.user()));
     }
 
     private static String body(ServerRequest req) throws IOException {

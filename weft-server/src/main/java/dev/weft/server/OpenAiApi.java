@@ -82,12 +82,16 @@ final class OpenAiApi {
                         + String.join(", ", backend.assistants().names())));
         String text = lastUserMessage(body.path("messages"));
         boolean stream = body.path("stream").asBoolean(false);
-        String session = req.headers()
+        Optional<String> named = req.headers()
                 .first(HeaderNames.create("X-Weft-Session"))
-                .or(() -> Optional.of(body.path("user").asText("")).filter(s -> !s.isBlank()))
-                .orElse(caller.user());
+                .or(() -> Optional.of(body.path("user").asText("")).filter(s -> !s.isBlank()));
+        // An assistant that serves many people under one key never puts unnamed requests in the key's one
+        // conversation: what one person proved there would be the next one's.
+        String session = named.orElseGet(() -> caller.unnamedSession(req, assistant, "v1"));
+        res.header(HeaderNames.create("X-Weft-Session"), session);
         Message message = Message.of(caller.user(), text)
                 .session(session)
+                .vouch(caller.vouch(req, assistant))
                 .zone(MemoApi.zone(req.headers()
                         .first(HeaderNames.create("X-Weft-Timezone"))
                         .orElse(null)));

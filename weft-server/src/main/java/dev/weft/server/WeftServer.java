@@ -191,8 +191,33 @@ public final class WeftServer implements AutoCloseable {
         private Duration webhookBackoff = Duration.ofSeconds(1);
         private Duration webhookLease = Duration.ofSeconds(30);
         private WhatsAppChannel.Settings whatsapp;
+        private Duration mcpIdle = McpHttp.DEFAULT_IDLE;
+        private int mcpMaxSessions = McpHttp.DEFAULT_MAX_SESSIONS;
+        private java.time.Clock mcpClock = java.time.Clock.systemUTC();
 
         private Builder() {}
+
+        /**
+         * How long an MCP session over HTTP may sit unused before it ends (default 30 minutes), and how many
+         * may be open at once (default 1000; a new one ends the longest idle).
+         */
+        public Builder mcpSessions(Duration idle, int max) {
+            if (idle.isNegative() || idle.isZero()) {
+                throw new IllegalArgumentException("an MCP session's idle time must be positive, was " + idle);
+            }
+            if (max < 1) {
+                throw new IllegalArgumentException("at least one MCP session must be able to open, was " + max);
+            }
+            this.mcpIdle = idle;
+            this.mcpMaxSessions = max;
+            return this;
+        }
+
+        /** The clock MCP sessions expire on (tests move it). */
+        Builder mcpClock(java.time.Clock clock) {
+            this.mcpClock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
 
         /** Serves WhatsApp's webhook at {@code /channels/whatsapp} with these settings (default: none, 404). */
         public Builder whatsApp(WhatsAppChannel.Settings settings) {
@@ -422,10 +447,11 @@ public final class WeftServer implements AutoCloseable {
             new RunsApi(backend).register(routes);
             new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
+            new AssistantMessagesApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
             new MailflowApi(backend, mail).register(routes);
-            McpHttp mcp = new McpHttp(AssistantTools.create(all, built));
+            McpHttp mcp = new McpHttp(AssistantTools.create(all, built), mcpClock, mcpIdle, mcpMaxSessions);
             mcp.register(routes);
             List<Runnable> stops = new java.util.ArrayList<>(List.of(mcp::stop));
             Optional<WhatsAppChannel> whatsApp = Optional.ofNullable(whatsapp).map(settings -> {
@@ -535,9 +561,21 @@ public final class WeftServer implements AutoCloseable {
                                 : "the API key is not known, or was revoked");
                 return;
             }
+            if (key.get().customer().isPresent() && !Caller.customerMayReach(path)) {
+                Http.error(
+                        res,
+                        403,
+                        ErrorCode.E_FORBIDDEN,
+                        "this key was made for one customer: it reaches /v1/chat/completions and"
+                                + " /api/assistants/{name}/messages only");
+                return;
+            }
             req.context()
                     .register(new Caller(
-                            key.get().user(), key.get().admin(), key.get().id()));
+                            key.get().user(),
+                            key.get().admin(),
+                            key.get().id(),
+                            key.get().customer()));
             chain.proceed();
         } finally {
             inFlight.decrementAndGet();

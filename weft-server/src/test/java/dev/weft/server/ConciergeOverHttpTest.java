@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * X-Weft-Session}, of the key's user only), and the runs API continuing and drawing its turns.
  */
 final class ConciergeOverHttpTest {
+    /** These tests are about the conversation, so they take the demo's word for who a customer is. */
+    private static final java.util.Map<String, String> DEMO = java.util.Map.of("WEFT_SHOP_VERIFY", "demo");
+
     @TempDir
     Path dir;
 
@@ -34,8 +37,11 @@ final class ConciergeOverHttpTest {
     void start() {
         fixture = new ServerFixture(
                 dir,
-                (builder, store) -> builder.assistants(Assistants.openAll(AssistantEnvironment.offline(store, dir))));
-        shop = ((ConciergeAssistant) Assistants.open("concierge", AssistantEnvironment.offline(fixture.store, dir)))
+                (builder, store) -> builder.assistants(Assistants.openAll(
+                        AssistantEnvironment.offline(store, dir).env(DEMO))));
+        shop = ((ConciergeAssistant) Assistants.open(
+                        "concierge",
+                        AssistantEnvironment.offline(fixture.store, dir).env(DEMO)))
                 .concierge()
                 .shop();
         DemoShop.load(shop, Instant.now());

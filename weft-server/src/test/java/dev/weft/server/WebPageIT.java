@@ -64,7 +64,9 @@ final class WebPageIT {
         fixture = new ServerFixture(
                 dir,
                 (builder, store) -> builder.assistants(dev.weft.assistant.Assistants.openAll(
-                        dev.weft.assistant.AssistantEnvironment.offline(store, dir))));
+                        dev.weft.assistant.AssistantEnvironment.offline(store, dir)
+                                // The page is shown with the demo's policy: an email is taken as proof.
+                                .env(java.util.Map.of("WEFT_SHOP_VERIFY", "demo")))));
         dev.weft.concierge.shop.DemoShop.load(
                 dev.weft.concierge.shop.Shop.open(fixture.store), java.time.Instant.now());
         // The driver and the browser are named, so Selenium Manager never looks for (or downloads) either.

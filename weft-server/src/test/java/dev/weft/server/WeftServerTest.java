@@ -83,7 +83,8 @@ final class WeftServerTest {
                 // the webhooks are signed with their own secrets instead (MailflowApiTest, WhatsAppWebhookTest)
                 continue;
             }
-            String path = parts[1].substring(1).replace("{id}", "some-run");
+            // Every path parameter ({id}, {name}) gets a value: the key is checked before any is read.
+            String path = parts[1].substring(1).replaceAll("\\{[a-z]+\\}", "some-run");
             for (Optional<String> key : List.of(Optional.<String>empty(), Optional.of("weft_not-a-key"))) {
                 HttpRequest.Builder request = fixture.request(path, key);
                 ServerFixture.Answer answer = fixture.send(

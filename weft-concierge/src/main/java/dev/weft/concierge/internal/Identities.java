@@ -29,7 +29,10 @@ final class Identities {
             customer.put("name", result.result().path("name").asText());
             customer.put("method", result.result().path("method").asText());
         } else {
-            updates.put("awaiting", "identity");
+            boolean codeSent = result.error()
+                    .map(error -> error.path("reason").asText().equals("code_sent"))
+                    .orElse(false);
+            updates.put("awaiting", codeSent ? "code" : "identity");
         }
     }
 }

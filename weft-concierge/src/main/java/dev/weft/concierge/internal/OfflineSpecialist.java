@@ -134,6 +134,33 @@ public final class OfflineSpecialist implements Specialist {
     @Override
     public SpecialistOutput second(
             StepScope step, SpecialistInput input, SpecialistOutput first, List<ToolResult> results) {
+        SpecialistOutput answer = answer(input, results);
+        Optional<String> note = readBeforeCode(input.language(), results);
+        return note.map(n -> new SpecialistOutput(
+                        answer.message() + " " + n, answer.toolCalls(), answer.stateUpdates(), answer.memory()))
+                .orElse(answer);
+    }
+
+    /**
+     * What is said after what the shop's policy let be read before the code (an order's status): that the
+     * code was sent, for anything more. Empty when nothing was read that way.
+     */
+    private static Optional<String> readBeforeCode(String language, List<ToolResult> results) {
+        return results.stream()
+                .filter(r -> Identities.isVerification(r) && !r.ok())
+                .flatMap(r -> r.error().stream())
+                .filter(error -> error.path("reason").asText().equals("code_sent"))
+                .findFirst()
+                .filter(error -> readAnyway(results))
+                .flatMap(error -> Replies.identityRefused(language, error));
+    }
+
+    /** Whether a tool that is not a verification answered, although the verification did not. */
+    private static boolean readAnyway(List<ToolResult> results) {
+        return results.stream().anyMatch(r -> !Identities.isVerification(r) && r.ok());
+    }
+
+    private SpecialistOutput answer(SpecialistInput input, List<ToolResult> results) {
         String language = input.language();
         Goal goal = input.goal();
         ObjectNode updates = Json.object();
@@ -153,6 +180,15 @@ public final class OfflineSpecialist implements Specialist {
                 } else {
                     boolean wasVerified =
                             input.state().path("customer").path("verified").asBoolean(false);
+                    Optional<String> refused =
+                            result.error().flatMap(error -> Replies.identityRefused(language, error));
+                    if (refused.isPresent()) {
+                        if (readAnyway(results)) {
+                            // What the policy lets be read is answered; the code is mentioned after it.
+                            continue;
+                        }
+                        return new SpecialistOutput(refused.get(), List.of(), updates, List.of());
+                    }
                     String notFound = result.name().equals(ShopTools.FIND_BY_EMAIL)
                             ? Replies.notFoundByEmail(
                                     language, result.args().path("email").asText())

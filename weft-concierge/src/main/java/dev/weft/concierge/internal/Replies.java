@@ -132,6 +132,63 @@ public final class Replies {
         return t(language, "Thanks, " + firstName + " — you're verified.", "תודה " + firstName + ", זיהיתי אותך.");
     }
 
+    /** The reply to a verification the shop did not take: a code sent, no way to verify, or another customer vouched. */
+    static java.util.Optional<String> identityRefused(String language, JsonNode error) {
+        String reason = error.path("reason").asText("");
+        return switch (reason) {
+            case "code_sent" ->
+                java.util.Optional.of(t(
+                        language,
+                        "To keep your account safe, I've mailed a six-digit code to the address on it (if that address"
+                                + " is on an account with us). Please tell me the code — it's valid for 10 minutes.",
+                        "כדי לשמור על החשבון שלך, שלחתי קוד בן שש ספרות לכתובת המייל שבחשבון (אם הכתובת רשומה אצלנו)."
+                                + " מה הקוד? הוא בתוקף 10 דקות."));
+            case "cannot_verify" ->
+                java.util.Optional.of(t(
+                        language,
+                        "I can't confirm who you are in this chat. Please sign in on the shop's website and ask me there.",
+                        "אני לא יכול לאמת את זהותך בצ'אט הזה. אפשר להתחבר באתר החנות ולפנות אליי משם."));
+            case "vouched_other" ->
+                java.util.Optional.of(t(
+                        language,
+                        "You're signed in as "
+                                + error.path("details").path("email").asText()
+                                + ", so I can only help with that account here.",
+                        "את/ה מחובר/ת כ-" + error.path("details").path("email").asText()
+                                + ", ולכן כאן אוכל לעזור רק עם החשבון הזה."));
+            default -> java.util.Optional.empty();
+        };
+    }
+
+    /** What is said about a one-time code said back. */
+    public static String codeAccepted(String language, String firstName) {
+        return t(language, "Thanks, " + firstName + " — the code is right.", "תודה " + firstName + ", הקוד נכון.");
+    }
+
+    public static String codeWrong(String language, int triesLeft) {
+        if (triesLeft <= 0) {
+            return codeUsedUp(language);
+        }
+        return t(
+                language,
+                "That code isn't right. You can try " + triesLeft + " more time" + (triesLeft == 1 ? "" : "s") + ".",
+                "הקוד הזה לא נכון. נשארו " + triesLeft + " ניסיונות.");
+    }
+
+    public static String codeUsedUp(String language) {
+        return t(
+                language,
+                "That code can't be used any more (three wrong tries). Tell me your email again and I'll send a new one.",
+                "אי אפשר להשתמש בקוד הזה יותר (שלושה ניסיונות שגויים). כתבו שוב את המייל ואשלח קוד חדש.");
+    }
+
+    public static String codeExpired(String language) {
+        return t(
+                language,
+                "That code has expired (codes last 10 minutes). Tell me your email again and I'll send a new one.",
+                "פג תוקפו של הקוד (קוד בתוקף 10 דקות). כתבו שוב את המייל ואשלח קוד חדש.");
+    }
+
     static String notFoundByEmail(String language, String email) {
         return t(
                 language,

@@ -37,6 +37,11 @@ public final class DemoShop {
         shop.load(data(), now);
     }
 
+    /** Loads the demo shop as {@code owner}'s ({@link Shop#load(Data, String, Instant)}). */
+    public static void load(Shop shop, String owner, Instant now) {
+        shop.load(data(), owner, now);
+    }
+
     /** The demo shop's data: the same every time. */
     public static Data data() {
         List<Product> products = products();
@@ -50,12 +55,17 @@ public final class DemoShop {
      * "products": [{"id", "name", "variants": [{"id", "options", "price", "stock"}]}]}}.
      */
     public static ObjectNode toJson(Shop shop) {
+        return toJson(shop, Shop.DEFAULT_OWNER);
+    }
+
+    /** {@code owner}'s shop in the shape of {@link #toJson(Shop)}. */
+    public static ObjectNode toJson(Shop shop, String owner) {
         ObjectNode root = Json.object();
-        List<Product> products = shop.products();
+        List<Product> products = shop.products(owner);
         Map<String, Product> byVariant = new LinkedHashMap<>();
         products.forEach(p -> p.variants().forEach(v -> byVariant.put(v.id(), p)));
         ArrayNode customers = root.putArray("customers");
-        for (Customer customer : shop.customers()) {
+        for (Customer customer : shop.customers(owner)) {
             ObjectNode c = customers.addObject();
             c.put("id", customer.id());
             c.put("name", customer.name());

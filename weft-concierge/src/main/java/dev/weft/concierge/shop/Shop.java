@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
+import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.AppDatabase;
 import java.sql.Connection;
@@ -105,13 +106,48 @@ public final class Shop {
 
     // ---------------------------------------------------------------- the catalog
 
-    /** Every product, with its variants, in catalog order. */
+    /** The owner of the shop every user who owns none of their own sees (what {@code seed} loads by default). */
+    public static final String DEFAULT_OWNER = "";
+
+    /** Every product of the default shop, with its variants, in catalog order. */
     public List<Product> products() {
-        return db.read("read the catalog", Shop::products);
+        return products(DEFAULT_OWNER);
+    }
+
+    /** Every product of {@code owner}'s shop, with its variants, in catalog order. */
+    public List<Product> products(String owner) {
+        return db.read("read the catalog of '" + owner + "'", c -> products(c, Optional.of(owner)));
+    }
+
+    /** Every product of every shop (to tell a product's name when reading a message; never to act). */
+    public List<Product> allProducts() {
+        return db.read("read every catalog", c -> products(c, Optional.empty()));
     }
 
     public Optional<Product> product(String id) {
         return products().stream().filter(p -> p.id().equals(id)).findFirst();
+    }
+
+    /** Product {@code id} of {@code owner}'s shop. */
+    public Optional<Product> product(String owner, String id) {
+        return products(owner).stream().filter(p -> p.id().equals(id)).findFirst();
+    }
+
+    /**
+     * Whose shop {@code user} talks for: their own when they own one (a shop loaded for them), else the
+     * default shop. A shop's key sees nothing of another's.
+     */
+    public String ownerOf(String user) {
+        return db.read("find the shop of " + user, c -> {
+            try (PreparedStatement select = c.prepareStatement("SELECT 1 FROM concierge_customers WHERE org = ?"
+                    + " UNION SELECT 1 FROM concierge_products WHERE org = ?")) {
+                select.setString(1, user);
+                select.setString(2, user);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? user : DEFAULT_OWNER;
+                }
+            }
+        });
     }
 
     /** The product that has variant {@code variantId}. */
@@ -119,10 +155,15 @@ public final class Shop {
         return products().stream().filter(p -> p.variant(variantId).isPresent()).findFirst();
     }
 
-    private static List<Product> products(Connection c) throws SQLException {
+    private static List<Product> products(Connection c, Optional<String> owner) throws SQLException {
         Map<String, List<Variant>> variants = new LinkedHashMap<>();
-        try (PreparedStatement select = c.prepareStatement(
-                "SELECT id, product_id, options, price_cents, stock FROM concierge_variants ORDER BY product_id, position")) {
+        try (PreparedStatement select = c.prepareStatement("SELECT id, product_id, options, price_cents, stock FROM"
+                + " concierge_variants"
+                + (owner.isPresent() ? " WHERE product_id IN (SELECT id FROM concierge_products WHERE org = ?)" : "")
+                + " ORDER BY product_id, position")) {
+            if (owner.isPresent()) {
+                select.setString(1, owner.get());
+            }
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
                     variants.computeIfAbsent(row.getString(2), k -> new ArrayList<>())
@@ -136,8 +177,12 @@ public final class Shop {
             }
         }
         List<Product> products = new ArrayList<>();
-        try (PreparedStatement select = c.prepareStatement(
-                "SELECT id, name, name_he, category, keywords, description FROM concierge_products ORDER BY id")) {
+        try (PreparedStatement select =
+                c.prepareStatement("SELECT id, name, name_he, category, keywords, description FROM concierge_products"
+                        + (owner.isPresent() ? " WHERE org = ?" : "") + " ORDER BY id")) {
+            if (owner.isPresent()) {
+                select.setString(1, owner.get());
+            }
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
                     List<String> keywords = new ArrayList<>();
@@ -166,8 +211,14 @@ public final class Shop {
 
     // ---------------------------------------------------------------- customers
 
+    /** The default shop's customers. */
     public List<Customer> customers() {
-        return db.read("read the customers", c -> customers(c, "", null));
+        return customers(DEFAULT_OWNER);
+    }
+
+    /** The customers of {@code owner}'s shop. */
+    public List<Customer> customers(String owner) {
+        return db.read("read the customers", c -> customers(c, " WHERE org = ?", owner));
     }
 
     public Optional<Customer> customer(String id) {
@@ -175,17 +226,38 @@ public final class Shop {
                 .findFirst();
     }
 
-    /** The customer whose email is {@code email}, ignoring case and surrounding spaces. */
+    /** The default shop's customer whose email is {@code email}, ignoring case and surrounding spaces. */
     public Optional<Customer> customerByEmail(String email) {
+        return customerByEmail(DEFAULT_OWNER, email);
+    }
+
+    /** The customer of {@code owner}'s shop whose email is {@code email}, ignoring case and surrounding spaces. */
+    public Optional<Customer> customerByEmail(String owner, String email) {
         String wanted = email.strip().toLowerCase(Locale.ROOT);
-        return db.read("find a customer by email", c -> customers(c, " WHERE lower(email) = ?", wanted)).stream()
+        return db
+                .read("find a customer by email", c -> {
+                    try (PreparedStatement select = c.prepareStatement(
+                            "SELECT id FROM concierge_customers" + " WHERE org = ? AND lower(email) = ?")) {
+                        select.setString(1, owner);
+                        select.setString(2, wanted);
+                        try (ResultSet row = select.executeQuery()) {
+                            return row.next() ? customers(c, " WHERE id = ?", row.getString(1)) : List.<Customer>of();
+                        }
+                    }
+                })
+                .stream()
                 .findFirst();
     }
 
-    /** The customers whose postcode is {@code postcode} (spaces and dashes ignored). */
+    /** The default shop's customers whose postcode is {@code postcode} (spaces and dashes ignored). */
     public List<Customer> customersByPostcode(String postcode) {
+        return customersByPostcode(DEFAULT_OWNER, postcode);
+    }
+
+    /** The customers of {@code owner}'s shop whose postcode is {@code postcode} (spaces and dashes ignored). */
+    public List<Customer> customersByPostcode(String owner, String postcode) {
         String wanted = postcode.replaceAll("[\\s-]", "");
-        return customers().stream()
+        return customers(owner).stream()
                 .filter(c -> c.postcode().replaceAll("[\\s-]", "").equals(wanted))
                 .toList();
     }
@@ -648,6 +720,25 @@ public final class Shop {
         });
     }
 
+    /** Who a conversation acts for, and how it came to ({@code email}, {@code code}, {@code token}, …). */
+    public record Identity(String customerId, String method) {}
+
+    /** Who {@code user}'s session {@code session} acts for, if anyone. */
+    public Optional<Identity> identity(String user, String session) {
+        return db.read("read a session's identity", c -> {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT customer_id, method FROM concierge_identities WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next()
+                            ? Optional.of(new Identity(row.getString(1), row.getString(2)))
+                            : Optional.<Identity>empty();
+                }
+            }
+        });
+    }
+
     /** The customer {@code user}'s session {@code session} verified, if it did. */
     public Optional<Customer> verifiedCustomer(String user, String session) {
         return db.read("read a session's identity", c -> {
@@ -666,6 +757,220 @@ public final class Shop {
         });
     }
 
+    /** The customer a storefront vouched for in a conversation, and how ({@code token} or {@code key}). */
+    public record Vouched(String email, String source) {
+        public Vouched {
+            Objects.requireNonNull(email, "email");
+            Objects.requireNonNull(source, "source");
+        }
+    }
+
+    /** What the storefront vouched for in {@code user}'s session {@code session}, if it ever did. */
+    public Optional<Vouched> vouched(String user, String session) {
+        return db.read("read a session's vouch", c -> {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT email, source FROM concierge_vouches WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next()
+                            ? Optional.of(new Vouched(row.getString(1), row.getString(2)))
+                            : Optional.<Vouched>empty();
+                }
+            }
+        });
+    }
+
+    /**
+     * Records that the storefront vouched for {@code email} in {@code user}'s session {@code session}, and
+     * that the session acts for that customer when the shop has one with that email.
+     *
+     * @return the customer, when the shop has one with that email
+     */
+    public Optional<Customer> vouch(String user, String session, String email, String source, Instant now) {
+        Optional<Customer> customer = customerByEmail(ownerOf(user), email);
+        db.write("record a session's vouch", c -> {
+            try (PreparedStatement delete =
+                    c.prepareStatement("DELETE FROM concierge_vouches WHERE user_id = ? AND session_id = ?")) {
+                delete.setString(1, user);
+                delete.setString(2, session);
+                delete.executeUpdate();
+            }
+            try (PreparedStatement insert =
+                    c.prepareStatement("INSERT INTO concierge_vouches (user_id, session_id, email, source, vouched_at)"
+                            + " VALUES (?, ?, ?, ?, ?)")) {
+                insert.setString(1, user);
+                insert.setString(2, session);
+                insert.setString(3, email.strip().toLowerCase(Locale.ROOT));
+                insert.setString(4, source);
+                insert.setLong(5, now.toEpochMilli());
+                insert.executeUpdate();
+            }
+            return null;
+        });
+        customer.ifPresent(found -> verify(user, session, found.id(), source, now));
+        return customer;
+    }
+
+    /** What became of a code said back: see {@link #checkCode}. */
+    public sealed interface CodeCheck {
+        /** The code is right: the conversation now acts for {@code customerId}; {@code text} asked for it. */
+        record Accepted(String customerId, Optional<String> text) implements CodeCheck {}
+
+        /** The code is not the one sent; {@code triesLeft} more may be made. */
+        record Wrong(int triesLeft) implements CodeCheck {}
+
+        /** The code waited for has expired: a new one must be asked for. */
+        record Expired() implements CodeCheck {}
+
+        /** Every try of the code waited for was used: a new one must be asked for. */
+        record Exhausted() implements CodeCheck {}
+
+        /** The conversation waits for no code. */
+        record NoneWaiting() implements CodeCheck {}
+    }
+
+    /**
+     * Keeps the code {@code user}'s session {@code session} now waits for (replacing any earlier one): its
+     * hash, for customer {@code customerId}, with {@code tries} tries until {@code expires}, asked for by
+     * run {@code runId}.
+     */
+    public void awaitCode(
+            String user,
+            String session,
+            String customerId,
+            String codeHash,
+            int tries,
+            Instant expires,
+            String runId,
+            Instant now) {
+        db.write("keep a one-time code", c -> {
+            try (PreparedStatement delete =
+                    c.prepareStatement("DELETE FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+                delete.setString(1, user);
+                delete.setString(2, session);
+                delete.executeUpdate();
+            }
+            try (PreparedStatement insert = c.prepareStatement(
+                    "INSERT INTO concierge_codes (user_id, session_id, customer_id, code_hash, tries_left, expires_at,"
+                            + " run_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)")) {
+                insert.setString(1, user);
+                insert.setString(2, session);
+                insert.setString(3, customerId);
+                insert.setString(4, codeHash);
+                insert.setInt(5, tries);
+                insert.setLong(6, expires.toEpochMilli());
+                insert.setString(7, runId);
+                insert.setLong(8, now.toEpochMilli());
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Keeps {@code text}, the message of run {@code runId}, as what the code that run asked for is for. */
+    public void codeAskedBy(String user, String session, String runId, String text) {
+        db.write("keep what a code is for", c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE concierge_codes SET text = ? WHERE user_id = ?"
+                    + " AND session_id = ? AND run_id = ? AND text IS NULL")) {
+                update.setString(1, text);
+                update.setString(2, user);
+                update.setString(3, session);
+                update.setString(4, runId);
+                update.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** The customer whose code {@code user}'s session {@code session} waits for, while it can still be said back. */
+    public Optional<String> codeWaiting(String user, String session, Instant now) {
+        return db.read("read a session's code", c -> {
+            try (PreparedStatement select = c.prepareStatement("SELECT customer_id FROM concierge_codes"
+                    + " WHERE user_id = ? AND session_id = ? AND expires_at > ? AND tries_left > 0")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                select.setLong(3, now.toEpochMilli());
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? Optional.of(row.getString(1)) : Optional.<String>empty();
+                }
+            }
+        });
+    }
+
+    /** Whether {@code user}'s session {@code session} waits for a code (one that expired or was used up included). */
+    public boolean awaitsCode(String user, String session) {
+        return db.read("read a session's code", c -> {
+            try (PreparedStatement select =
+                    c.prepareStatement("SELECT 1 FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+    }
+
+    /**
+     * Checks a code said back in {@code user}'s session {@code session} (by its hash) in one transaction: a
+     * right one, in time and with tries left, verifies the session for the code's customer and is used
+     * up; a wrong one uses a try.
+     */
+    public CodeCheck checkCode(String user, String session, String codeHash, Instant now) {
+        return db.write("check a one-time code", c -> {
+            String customerId;
+            String hash;
+            int triesLeft;
+            long expires;
+            String text;
+            try (PreparedStatement select = c.prepareStatement("SELECT customer_id, code_hash, tries_left, expires_at,"
+                    + " text FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                try (ResultSet row = select.executeQuery()) {
+                    if (!row.next()) {
+                        return new CodeCheck.NoneWaiting();
+                    }
+                    customerId = row.getString(1);
+                    hash = row.getString(2);
+                    triesLeft = row.getInt(3);
+                    expires = row.getLong(4);
+                    text = row.getString(5);
+                }
+            }
+            if (expires <= now.toEpochMilli()) {
+                deleteCode(c, user, session);
+                return new CodeCheck.Expired();
+            }
+            if (triesLeft <= 0) {
+                return new CodeCheck.Exhausted();
+            }
+            if (java.security.MessageDigest.isEqual(
+                    hash.getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                    codeHash.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+                deleteCode(c, user, session);
+                return new CodeCheck.Accepted(customerId, Optional.ofNullable(text));
+            }
+            try (PreparedStatement update = c.prepareStatement(
+                    "UPDATE concierge_codes SET tries_left = tries_left - 1 WHERE user_id = ? AND session_id = ?")) {
+                update.setString(1, user);
+                update.setString(2, session);
+                update.executeUpdate();
+            }
+            return new CodeCheck.Wrong(triesLeft - 1);
+        });
+    }
+
+    private static void deleteCode(Connection c, String user, String session) throws SQLException {
+        try (PreparedStatement delete =
+                c.prepareStatement("DELETE FROM concierge_codes WHERE user_id = ? AND session_id = ?")) {
+            delete.setString(1, user);
+            delete.setString(2, session);
+            delete.executeUpdate();
+        }
+    }
+
     /** The positions of {@code order}'s items already returned or exchanged. */
     public List<Integer> settledItems(String orderId) {
         return db.read("read what was returned of " + orderId, c -> settled(c, orderId));
@@ -678,9 +983,44 @@ public final class Shop {
      * memory — with {@code data}, in one transaction.
      */
     public void load(DemoShop.Data data, Instant now) {
+        load(data, DEFAULT_OWNER, now);
+    }
+
+    /**
+     * Loads {@code data} as {@code owner}'s shop, in one transaction. The default shop's load replaces
+     * everything in the concierge's tables (every shop, session, identity, message and memory); another
+     * owner's replaces that owner's shop and conversations only.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} when an id of {@code data} is another shop's (ids are the
+     *     shop's own: a product, customer or order id names one thing across shops)
+     */
+    public void load(DemoShop.Data data, String owner, Instant now) {
         Objects.requireNonNull(data, "data");
-        db.write("load the demo shop", c -> {
+        Objects.requireNonNull(owner, "owner");
+        db.write("load the shop of '" + owner + "'", c -> {
+            if (!owner.equals(DEFAULT_OWNER)) {
+                forget(c, owner);
+                taken(
+                        c,
+                        "concierge_products",
+                        data.products().stream().map(Product::id).toList(),
+                        owner);
+                taken(
+                        c,
+                        "concierge_customers",
+                        data.customers().stream().map(Customer::id).toList(),
+                        owner);
+                taken(
+                        c,
+                        "concierge_orders",
+                        data.orders().stream().map(Order::id).toList(),
+                        owner);
+                insert(c, data, owner);
+                return null;
+            }
             for (String table : List.of(
+                    "concierge_codes",
+                    "concierge_vouches",
                     "concierge_memory",
                     "concierge_messages",
                     "concierge_sessions",
@@ -698,73 +1038,129 @@ public final class Shop {
                     delete.executeUpdate();
                 }
             }
-            try (PreparedStatement product = c.prepareStatement(
-                            "INSERT INTO concierge_products (id, name, name_he, category, keywords, description)"
-                                    + " VALUES (?, ?, ?, ?, ?, ?)");
-                    PreparedStatement variant = c.prepareStatement(
-                            "INSERT INTO concierge_variants (id, product_id, position, options, price_cents, stock)"
-                                    + " VALUES (?, ?, ?, ?, ?, ?)")) {
-                for (Product p : data.products()) {
-                    product.setString(1, p.id());
-                    product.setString(2, p.name());
-                    product.setString(3, p.nameHe());
-                    product.setString(4, p.category());
-                    product.setString(5, Json.write(p.keywords()));
-                    product.setString(6, p.description());
-                    product.executeUpdate();
-                    int position = 0;
-                    for (Variant v : p.variants()) {
-                        variant.setString(1, v.id());
-                        variant.setString(2, p.id());
-                        variant.setInt(3, ++position);
-                        variant.setString(4, Json.write(v.optionsJson()));
-                        variant.setLong(5, v.priceCents());
-                        variant.setInt(6, v.stock());
-                        variant.executeUpdate();
-                    }
-                }
-            }
-            try (PreparedStatement customer = c.prepareStatement(
-                    "INSERT INTO concierge_customers (id, name, email, postcode, address, payment, language)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                for (Customer x : data.customers()) {
-                    customer.setString(1, x.id());
-                    customer.setString(2, x.name());
-                    customer.setString(3, x.email());
-                    customer.setString(4, x.postcode());
-                    customer.setString(5, x.address());
-                    customer.setString(6, Json.write(x.payment().toJson()));
-                    customer.setString(7, x.language());
-                    customer.executeUpdate();
-                }
-            }
-            try (PreparedStatement order = c.prepareStatement(
-                            "INSERT INTO concierge_orders (id, customer_id, status, address, payment, cancel_reason,"
-                                    + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-                    PreparedStatement item = c.prepareStatement(
-                            "INSERT INTO concierge_order_items (order_id, position, variant_id, price_cents)"
-                                    + " VALUES (?, ?, ?, ?)")) {
-                for (Order o : data.orders()) {
-                    order.setString(1, o.id());
-                    order.setString(2, o.customerId());
-                    order.setString(3, o.status().label());
-                    order.setString(4, o.address());
-                    order.setString(5, Json.write(o.payment().toJson()));
-                    order.setString(6, o.cancelReason().orElse(null));
-                    order.setLong(7, o.createdAt().toEpochMilli());
-                    order.setLong(8, o.updatedAt().toEpochMilli());
-                    order.executeUpdate();
-                    for (OrderItem i : o.items()) {
-                        item.setString(1, o.id());
-                        item.setInt(2, i.position());
-                        item.setString(3, i.variantId());
-                        item.setLong(4, i.priceCents());
-                        item.executeUpdate();
-                    }
-                }
-            }
+            insert(c, data, owner);
             return null;
         });
+    }
+
+    /** Deletes {@code owner}'s shop and conversations. */
+    private static void forget(Connection c, String owner) throws SQLException {
+        String customers = "(SELECT id FROM concierge_customers WHERE org = ?)";
+        String orders = "(SELECT id FROM concierge_orders WHERE org = ?)";
+        String products = "(SELECT id FROM concierge_products WHERE org = ?)";
+        for (String delete : List.of(
+                "DELETE FROM concierge_codes WHERE user_id = ? OR customer_id IN " + customers,
+                "DELETE FROM concierge_vouches WHERE user_id = ?",
+                "DELETE FROM concierge_messages WHERE user_id = ?",
+                "DELETE FROM concierge_sessions WHERE user_id = ?",
+                "DELETE FROM concierge_identities WHERE user_id = ? OR customer_id IN " + customers,
+                "DELETE FROM concierge_memory WHERE customer_id IN " + customers,
+                "DELETE FROM concierge_tickets WHERE user_id = ? OR customer_id IN " + customers,
+                "DELETE FROM concierge_refunds WHERE order_id IN " + orders,
+                "DELETE FROM concierge_exchanges WHERE order_id IN " + orders,
+                "DELETE FROM concierge_returns WHERE order_id IN " + orders,
+                "DELETE FROM concierge_order_items WHERE order_id IN " + orders,
+                "DELETE FROM concierge_orders WHERE org = ?",
+                "DELETE FROM concierge_customers WHERE org = ?",
+                "DELETE FROM concierge_variants WHERE product_id IN " + products,
+                "DELETE FROM concierge_products WHERE org = ?")) {
+            try (PreparedStatement statement = c.prepareStatement(delete)) {
+                int parameters = (int) delete.chars().filter(ch -> ch == '?').count();
+                for (int i = 1; i <= parameters; i++) {
+                    statement.setString(i, owner);
+                }
+                statement.executeUpdate();
+            }
+        }
+    }
+
+    /** @throws WeftException {@code E_BAD_INPUT} when one of {@code ids} is a row of {@code table} another shop has */
+    private static void taken(Connection c, String table, List<String> ids, String owner) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT org FROM " + table + " WHERE id = ?")) {
+            for (String id : ids) {
+                select.setString(1, id);
+                try (ResultSet row = select.executeQuery()) {
+                    if (row.next() && !row.getString(1).equals(owner)) {
+                        String other = row.getString(1).isEmpty() ? "the default shop" : "'" + row.getString(1) + "'";
+                        throw new WeftException(
+                                ErrorCode.E_BAD_INPUT,
+                                id + " is " + other + "'s already: a shop's ids are its own, so the same data cannot"
+                                        + " be loaded for two owners; nothing was loaded");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void insert(Connection c, DemoShop.Data data, String owner) throws SQLException {
+        try (PreparedStatement product = c.prepareStatement(
+                        "INSERT INTO concierge_products (id, name, name_he, category, keywords, description, org)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement variant = c.prepareStatement(
+                        "INSERT INTO concierge_variants (id, product_id, position, options, price_cents, stock)"
+                                + " VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (Product p : data.products()) {
+                product.setString(1, p.id());
+                product.setString(2, p.name());
+                product.setString(3, p.nameHe());
+                product.setString(4, p.category());
+                product.setString(5, Json.write(p.keywords()));
+                product.setString(6, p.description());
+                product.setString(7, owner);
+                product.executeUpdate();
+                int position = 0;
+                for (Variant v : p.variants()) {
+                    variant.setString(1, v.id());
+                    variant.setString(2, p.id());
+                    variant.setInt(3, ++position);
+                    variant.setString(4, Json.write(v.optionsJson()));
+                    variant.setLong(5, v.priceCents());
+                    variant.setInt(6, v.stock());
+                    variant.executeUpdate();
+                }
+            }
+        }
+        try (PreparedStatement customer = c.prepareStatement(
+                "INSERT INTO concierge_customers (id, name, email, postcode, address, payment, language, org)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (Customer x : data.customers()) {
+                customer.setString(1, x.id());
+                customer.setString(2, x.name());
+                customer.setString(3, x.email());
+                customer.setString(4, x.postcode());
+                customer.setString(5, x.address());
+                customer.setString(6, Json.write(x.payment().toJson()));
+                customer.setString(7, x.language());
+                customer.setString(8, owner);
+                customer.executeUpdate();
+            }
+        }
+        try (PreparedStatement order = c.prepareStatement(
+                        "INSERT INTO concierge_orders (id, customer_id, status, address, payment, cancel_reason,"
+                                + " created_at, updated_at, org) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement item = c.prepareStatement(
+                        "INSERT INTO concierge_order_items (order_id, position, variant_id, price_cents)"
+                                + " VALUES (?, ?, ?, ?)")) {
+            for (Order o : data.orders()) {
+                order.setString(1, o.id());
+                order.setString(2, o.customerId());
+                order.setString(3, o.status().label());
+                order.setString(4, o.address());
+                order.setString(5, Json.write(o.payment().toJson()));
+                order.setString(6, o.cancelReason().orElse(null));
+                order.setLong(7, o.createdAt().toEpochMilli());
+                order.setLong(8, o.updatedAt().toEpochMilli());
+                order.setString(9, owner);
+                order.executeUpdate();
+                for (OrderItem i : o.items()) {
+                    item.setString(1, o.id());
+                    item.setInt(2, i.position());
+                    item.setString(3, i.variantId());
+                    item.setLong(4, i.priceCents());
+                    item.executeUpdate();
+                }
+            }
+        }
     }
 
     /**

@@ -62,10 +62,17 @@ public final class ShopTools {
             Set.of("all", "everything", "both", "whole", "entire", "הכל", "כל", "הכול", "שניהם", "שתיהן", "כולם");
 
     private final Shop shop;
+    private final ShopPolicy policy;
     private final ToolRegistry registry;
 
+    /** The tools under the strict policy: nobody is verified but by a storefront's vouch. */
     public ShopTools(Shop shop) {
+        this(shop, ShopPolicy.strict());
+    }
+
+    public ShopTools(Shop shop, ShopPolicy policy) {
         this.shop = Objects.requireNonNull(shop, "shop");
+        this.policy = Objects.requireNonNull(policy, "policy");
         JsonNode specs = specs();
         ToolRegistry tools = ToolRegistry.of();
         tools = tools.with(
@@ -100,6 +107,10 @@ public final class ShopTools {
         return shop;
     }
 
+    public ShopPolicy policy() {
+        return policy;
+    }
+
     private static JsonNode specs() {
         try (InputStream in = ShopTools.class.getResourceAsStream("/dev/weft/concierge/tools.json")) {
             if (in == null) {
@@ -131,34 +142,139 @@ public final class ShopTools {
         String given = args.path("email").asText().strip();
         Matcher m = EMAIL.matcher(given);
         String email = m.find() ? m.group() : given;
-        Customer customer = shop.customerByEmail(email)
-                .orElseThrow(() -> new Refusal(
+        Optional<Customer> found = shop.customerByEmail(shop.ownerOf(user), email);
+        return identify(
+                user,
+                args,
+                found,
+                "email",
+                context,
+                () -> new Refusal(
                         ErrorCode.E_NOT_FOUND,
                         "no_customer",
                         "no customer has the email " + email,
                         details("email", email)));
-        return verified(user, args, customer, "email", context.time().now());
     }
 
     private JsonNode findByName(ObjectNode args, ToolContext context) {
         String user = user(context);
         String name = args.path("name").asText().strip();
         String postcode = args.path("postcode").asText().strip();
-        List<Customer> found = shop.customersByPostcode(postcode).stream()
+        List<Customer> found = shop.customersByPostcode(shop.ownerOf(user), postcode).stream()
                 .filter(c -> nameMatches(c.name(), name))
                 .toList();
-        if (found.size() != 1) {
-            ObjectNode details = details("name", name);
-            details.put("postcode", postcode);
-            throw new Refusal(
-                    ErrorCode.E_NOT_FOUND,
-                    "no_customer",
-                    "no customer is called " + name + " at postcode " + postcode,
-                    details);
-        }
-        return verified(
-                user, args, found.get(0), "name_postcode", context.time().now());
+        return identify(
+                user,
+                args,
+                found.size() == 1 ? Optional.of(found.get(0)) : Optional.empty(),
+                "name_postcode",
+                context,
+                () -> {
+                    ObjectNode details = details("name", name);
+                    details.put("postcode", postcode);
+                    return new Refusal(
+                            ErrorCode.E_NOT_FOUND,
+                            "no_customer",
+                            "no customer is called " + name + " at postcode " + postcode,
+                            details);
+                });
     }
+
+    /**
+     * Who the conversation may act for, now that it names {@code found} (empty: nobody the shop knows).
+     * A conversation the storefront vouched for acts for that customer only. In the demo's policy knowing
+     * the email (or name and postcode) is enough; otherwise a one-time code goes to the account's address
+     * and nothing of the account is read or changed until it is said back ({@code code_sent}).
+     */
+    private JsonNode identify(
+            String user,
+            ObjectNode args,
+            Optional<Customer> found,
+            String method,
+            ToolContext context,
+            java.util.function.Supplier<Refusal> notFound) {
+        String session = session(args);
+        Instant now = context.time().now();
+        Optional<Shop.Vouched> vouched = shop.vouched(user, session);
+        if (vouched.isPresent()) {
+            if (found.isPresent()
+                    && found.get().email().equalsIgnoreCase(vouched.get().email())) {
+                return verified(user, args, found.get(), vouched.get().source(), now);
+            }
+            throw new Refusal(
+                    ErrorCode.E_FORBIDDEN,
+                    "vouched_other",
+                    "this conversation acts only for the customer the storefront vouched for ("
+                            + vouched.get().email() + "); it cannot act for another",
+                    details("email", vouched.get().email()));
+        }
+        if (policy.verification() == ShopPolicy.Verification.DEMO) {
+            return verified(user, args, found.orElseThrow(notFound), method, now);
+        }
+        Optional<Shop.Identity> proven = shop.identity(user, session).filter(ShopTools::proven);
+        if (found.isPresent()
+                && proven.isPresent()
+                && proven.get().customerId().equals(found.get().id())) {
+            return verified(user, args, found.get(), proven.get().method(), now);
+        }
+        if (policy.codes().isEmpty()) {
+            throw new Refusal(
+                    ErrorCode.E_FORBIDDEN,
+                    "cannot_verify",
+                    "knowing an email is not proof, and this shop mails no codes (WEFT_SHOP_SMTP is not set): the"
+                            + " customer must sign in on the storefront");
+        }
+        ObjectNode details = Json.object();
+        if (found.isPresent()) {
+            Customer customer = found.get();
+            if (policy.openReads() == ShopPolicy.OpenReads.ORDER_STATUS) {
+                // Claimed, not proven: enough for the status of an order of theirs the customer names.
+                shop.verify(user, session, customer.id(), CLAIMED, now);
+            }
+            details.put("sentTo", OneTimeCodes.masked(customer.email()));
+            if (shop.codeWaiting(user, session, now)
+                    .filter(customer.id()::equals)
+                    .isPresent()) {
+                // The code sent a moment ago is still good: the customer's inbox is not filled with more.
+                throw codeSent(details);
+            }
+            String code = OneTimeCodes.next();
+            // Mailed first, kept after: a code is waited for only once it was handed to the mail server, so
+            // a crash between the two leaves no code that nobody received (the next try mails a new one).
+            policy.codes().get().send(customer.email(), code, OneTimeCodes.LIFETIME);
+            shop.awaitCode(
+                    user,
+                    session,
+                    customer.id(),
+                    OneTimeCodes.hash(user, session, code),
+                    OneTimeCodes.TRIES,
+                    now.plus(OneTimeCodes.LIFETIME),
+                    context.runId(),
+                    now);
+        }
+        // Said the same whether or not the shop has such a customer, so that nobody learns who does.
+        throw codeSent(details);
+    }
+
+    private static Refusal codeSent(ObjectNode details) {
+        return new Refusal(
+                ErrorCode.E_FORBIDDEN,
+                "code_sent",
+                "knowing an email is not proof: if it is on an account, a six-digit code was mailed there; the"
+                        + " customer must say it back before anything of the account is read or changed",
+                details);
+    }
+
+    /** An identity named but not proven: the shop's open reads allow it an order's status, nothing more. */
+    static final String CLAIMED = "claimed";
+
+    /** Whether {@code identity} was proven (a vouch or a code), not merely claimed as the demo allows. */
+    private static boolean proven(Shop.Identity identity) {
+        return PROVEN.contains(identity.method());
+    }
+
+    /** How a conversation proves its customer outside the demo: a storefront's token or key, or a code. */
+    public static final Set<String> PROVEN = Set.of("token", "key", "code");
 
     /** Whether every word of {@code customerName} is among the words of {@code given}. */
     static boolean nameMatches(String customerName, String given) {
@@ -184,12 +300,21 @@ public final class ShopTools {
      * @throws Refusal {@code E_FORBIDDEN} ({@code not_verified}) when it verified none
      */
     private Customer customer(ObjectNode args, ToolContext context) {
-        return shop.verifiedCustomer(user(context), session(args))
+        String user = user(context);
+        String session = session(args);
+        return shop.identity(user, session)
+                .filter(identity -> policy.verification() == ShopPolicy.Verification.DEMO || proven(identity))
+                .flatMap(identity -> shop.customer(identity.customerId()))
                 .orElseThrow(() -> new Refusal(
                         ErrorCode.E_FORBIDDEN,
                         "not_verified",
                         "the customer is not verified in this conversation: ask for the email on their account, or"
                                 + " their full name and postcode"));
+    }
+
+    /** Whose shop the call is in: the run's user's own, or the default shop ({@link Shop#ownerOf}). */
+    private String owner(ToolContext context) {
+        return context.user().map(shop::ownerOf).orElse(Shop.DEFAULT_OWNER);
     }
 
     private static String user(ToolContext context) {
@@ -237,7 +362,12 @@ public final class ShopTools {
     }
 
     private JsonNode getOrder(ObjectNode args, ToolContext context) {
-        Customer customer = customer(args, context);
+        Customer customer = policy.openReads() == ShopPolicy.OpenReads.ORDER_STATUS
+                ? shop.identity(user(context), session(args))
+                        .filter(identity -> identity.method().equals(CLAIMED))
+                        .flatMap(identity -> shop.customer(identity.customerId()))
+                        .orElseGet(() -> customer(args, context))
+                : customer(args, context);
         Order order = ownOrder(customer, args.path("orderId").asText());
         ObjectNode out = Json.object();
         out.set("order", orderJson(order, catalog()));
@@ -246,7 +376,7 @@ public final class ShopTools {
 
     private JsonNode search(ObjectNode args, ToolContext context) {
         String query = args.path("query").asText();
-        List<Product> products = shop.products();
+        List<Product> products = shop.products(owner(context));
         List<Product> found = Matching.ranked(products, query);
         Set<String> named = new LinkedHashSet<>(Words.optionValues(query, Words.allOptionValues(products)));
         if (found.isEmpty() && !named.isEmpty()) {
@@ -273,7 +403,7 @@ public final class ShopTools {
 
     private JsonNode getProduct(ObjectNode args, ToolContext context) {
         String id = args.path("productId").asText().toUpperCase(Locale.ROOT);
-        Product product = shop.product(id)
+        Product product = shop.product(owner(context), id)
                 .orElseThrow(() -> new Refusal(
                         ErrorCode.E_NOT_FOUND, "product_not_found", "there is no product " + id, details("query", id)));
         ObjectNode out = Json.object();
@@ -282,7 +412,7 @@ public final class ShopTools {
     }
 
     private JsonNode quote(ObjectNode args, ToolContext context) {
-        List<Product> products = shop.products();
+        List<Product> products = shop.products(owner(context));
         ObjectNode out = Json.object();
         ArrayNode lines = out.putArray("lines");
         long total = 0;
@@ -326,7 +456,7 @@ public final class ShopTools {
 
     private JsonNode placeOrder(ObjectNode args, ToolContext context) {
         Customer customer = customer(args, context);
-        List<Product> products = shop.products();
+        List<Product> products = shop.products(owner(context));
         List<String> variantIds = new ArrayList<>();
         ObjectNode out = Json.object();
         ArrayNode lines = Json.mapper().createArrayNode();
@@ -549,7 +679,9 @@ public final class ShopTools {
 
     private JsonNode human(ObjectNode args, ToolContext context) {
         String user = user(context);
-        Optional<Customer> customer = shop.verifiedCustomer(user, session(args));
+        Optional<Customer> customer = shop.identity(user, session(args))
+                .filter(identity -> policy.verification() == ShopPolicy.Verification.DEMO || proven(identity))
+                .flatMap(identity -> shop.customer(identity.customerId()));
         Shop.Ticket ticket = shop.openTicket(
                 user,
                 session(args),
@@ -1008,7 +1140,8 @@ public final class ShopTools {
     }
 
     private Catalog catalog() {
-        List<Product> products = shop.products();
+        // Every shop's: an order is read by its own customer's shop, and ids are unique across shops.
+        List<Product> products = shop.allProducts();
         Map<String, Product> byVariant = new LinkedHashMap<>();
         products.forEach(p -> p.variants().forEach(v -> byVariant.put(v.id(), p)));
         return new Catalog(products, byVariant);

@@ -43,7 +43,7 @@ final class ShopToolsTest {
         store = Stores.open("sqlite:" + dir.resolve("shop.db"));
         shop = Shop.open(store);
         DemoShop.load(shop, NOW);
-        tools = new ShopTools(shop);
+        tools = new ShopTools(shop, ShopPolicy.demo());
     }
 
     @AfterEach
