@@ -77,6 +77,10 @@ public enum ErrorCode {
     E_SHOP_CONFIG_INVALID,
     /** A one-time code said back to the concierge is not the one sent, has expired, or has had its three tries. */
     E_CODE_INVALID,
+    /** An OAuth sign-in ended without a grant: denied, expired, a redirect with another state, or a refused code. */
+    E_AUTH_FAILED,
+    /** The provider no longer honours a signed-in account's grant ({@code invalid_grant}): connect it again. */
+    E_AUTH_REVOKED,
     /**
      * An effect may or may not have happened (an SMTP timeout after DATA, an MCP call cut by a lost
      * connection) and nothing can tell which: it is not made again on its own; a person decides.

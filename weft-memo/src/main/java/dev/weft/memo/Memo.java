@@ -636,7 +636,8 @@ public final class Memo {
      * due in the language it was set in, in their zone.
      */
     public String notice(Notification notification) {
-        if (CalendarSync.isConflict(notification)) {
+        if (CalendarSync.isConflict(notification)
+                || notification.type().equals(dev.weft.memo.data.OAuthGrants.REVOKED)) {
             return notification.text();
         }
         User user = userOf(notification.user());
