@@ -43,6 +43,11 @@ public enum ErrorCode {
     E_CALENDAR_UNAVAILABLE,
     /** The calendar server refuses the login: the password or token is wrong, or has expired. */
     E_CALENDAR_LOGIN_FAILED,
+    /**
+     * The deployment's key for stored secrets is unusable ({@code WEFT_SECRET_KEY} not base64 or not 32
+     * bytes, {@code WEFT_SECRET_KEY_FILE} missing), or a stored secret was encrypted with another key.
+     */
+    E_SECRET_KEY,
     /** A request to the server carries no API key, or one that is unknown or revoked. */
     E_UNAUTHORIZED,
     /** A request to the server is larger than it accepts. */

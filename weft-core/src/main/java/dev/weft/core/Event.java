@@ -29,6 +29,11 @@ public record Event(
     public static final String STEP_QUEUED = "step.queued";
     /** A step's work could not be handed to a worker and runs in the driving process ({@code data.reason}). */
     public static final String STEP_INLINE = "step.inline";
+    /**
+     * A step queued for a worker was taken back from a queue that stopped answering and run in the
+     * driving process ({@code data.reason}).
+     */
+    public static final String STEP_TAKEN_BACK = "step.taken_back";
 
     public Event {
         Objects.requireNonNull(runId, "runId");

@@ -38,6 +38,12 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class WebhookDispatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WebhookDispatcher.class.getName());
+    /**
+     * How many of a user's latest notifications each look considers: their delivery records are kept
+     * whatever their age, since they alone keep them from being sent again.
+     */
+    static final int RECENT = 50;
+
     /** Attempts per notification, across senders, before it is recorded as failed. */
     static final int ATTEMPTS = 5;
     /** How long one attempt may take: the receiver must answer within it. */
@@ -114,7 +120,7 @@ final class WebhookDispatcher implements AutoCloseable {
         Map<String, Webhooks.Webhook> byUser = new HashMap<>();
         for (Webhooks.Webhook webhook : webhooks.all()) {
             byUser.put(webhook.user(), webhook);
-            for (Notification n : notifications.recent(webhook.user(), 50)) {
+            for (Notification n : notifications.recent(webhook.user(), RECENT)) {
                 if (!n.firedAt().isBefore(webhook.createdAt())) {
                     Instant now = clock.instant();
                     webhooks.claim(webhook.user(), n.id(), sender, now, leaseAfter(now, Duration.ZERO))

@@ -21,9 +21,11 @@ import dev.weft.mailflow.Mailflow;
 import dev.weft.mcp.AssistantTools;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
+import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.Housekeeping;
 import dev.weft.workflow.NodeTypes;
 import dev.weft.workflow.Workflow;
 import dev.weft.workflow.WorkflowParser;
@@ -171,6 +173,9 @@ public final class WeftServer implements AutoCloseable {
         return inFlight.get();
     }
 
+    /** How long the record of a webhook delivery that ended is kept, unless told otherwise. */
+    public static final Duration DEFAULT_WEBHOOK_DELIVERY_RETENTION = Duration.ofDays(30);
+
     /** Builds and starts a {@link WeftServer}. */
     public static final class Builder {
         private RunStore store;
@@ -191,11 +196,47 @@ public final class WeftServer implements AutoCloseable {
         private Duration webhookBackoff = Duration.ofSeconds(1);
         private Duration webhookLease = Duration.ofSeconds(30);
         private WhatsAppChannel.Settings whatsapp;
+        private Duration housekeepingEvery = Housekeeping.DEFAULT_EVERY;
+        private Duration idempotencyRetention = Housekeeping.DEFAULT_IDEMPOTENCY_RETENTION;
+        private Duration webhookDeliveryRetention = DEFAULT_WEBHOOK_DELIVERY_RETENTION;
         private Duration mcpIdle = McpHttp.DEFAULT_IDLE;
         private int mcpMaxSessions = McpHttp.DEFAULT_MAX_SESSIONS;
         private java.time.Clock mcpClock = java.time.Clock.systemUTC();
 
         private Builder() {}
+
+        /**
+         * How often to prune what grows with traffic and is kept only for a while (default 1 hour;
+         * zero prunes nothing): the idempotency results of finished runs, ended webhook deliveries.
+         */
+        public Builder housekeeping(Duration every) {
+            if (every.isNegative()) {
+                throw new IllegalArgumentException("housekeeping period must not be negative, was " + every);
+            }
+            this.housekeepingEvery = every;
+            return this;
+        }
+
+        /** How long the idempotency results of a finished run are kept (default 7 days). */
+        public Builder idempotencyRetention(Duration retention) {
+            if (retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("idempotency retention must be positive, was " + retention);
+            }
+            this.idempotencyRetention = retention;
+            return this;
+        }
+
+        /**
+         * How long the record of a webhook delivery that ended is kept (default 30 days); those of a
+         * user's latest notifications are kept whatever their age.
+         */
+        public Builder webhookDeliveryRetention(Duration retention) {
+            if (retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("webhook delivery retention must be positive, was " + retention);
+            }
+            this.webhookDeliveryRetention = retention;
+            return this;
+        }
 
         /**
          * How long an MCP session over HTTP may sit unused before it ends (default 30 minutes), and how many
@@ -424,6 +465,27 @@ public final class WeftServer implements AutoCloseable {
                             webhookBackoff,
                             webhookLease,
                             java.time.Clock.systemUTC()));
+            Optional<Scheduler> housekeeping = housekeepingEvery.isZero()
+                    ? Optional.empty()
+                    : Optional.of(Housekeeping.builder(store)
+                            .every(housekeepingEvery)
+                            .idempotencyRetention(idempotencyRetention)
+                            .sweep(new Housekeeping.Sweep(
+                                    "webhook deliveries",
+                                    webhookDeliveryRetention,
+                                    cutoff ->
+                                            webhooks.pruneEnded(
+                                                    cutoff,
+                                                    user -> memo
+                                                            .data()
+                                                            .notifications()
+                                                            .recent(user, WebhookDispatcher.RECENT)
+                                                            .stream()
+                                                            .map(Notification::id)
+                                                            .collect(java.util.stream.Collectors.toSet()))))
+                            .log(line -> LOG.log(System.Logger.Level.INFO, line))
+                            .build()
+                            .start("weft-serve-" + ProcessHandle.current().pid()));
             memo.reminders().onFire(notification -> {
                 hub.wake(MemoApi.topic(notification.user()));
                 dispatcher.ifPresent(WebhookDispatcher::wake);
@@ -454,6 +516,7 @@ public final class WeftServer implements AutoCloseable {
             McpHttp mcp = new McpHttp(AssistantTools.create(all, built), mcpClock, mcpIdle, mcpMaxSessions);
             mcp.register(routes);
             List<Runnable> stops = new java.util.ArrayList<>(List.of(mcp::stop));
+            housekeeping.ifPresent(scheduler -> stops.add(scheduler::stop));
             Optional<WhatsAppChannel> whatsApp = Optional.ofNullable(whatsapp).map(settings -> {
                 Conversations conversations = Conversations.builder(ChannelStore.open(store), all, built)
                         .build();
