@@ -23,6 +23,11 @@ public enum ErrorCode {
     E_ARGS_INVALID,
     E_ARGS_UNRESOLVED,
     E_APPROVAL_REQUIRED,
+    /**
+     * A resolver's call is not what its plan step was for: another tool, an operation the step's action
+     * does not allow, or a target the step did not name. Refused before anything runs.
+     */
+    E_STEP_MISMATCH,
     E_TOOL_FAILED,
     E_TOOL_TIMEOUT,
     E_MODEL_OUTPUT_INVALID,

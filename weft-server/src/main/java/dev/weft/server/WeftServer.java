@@ -2,7 +2,9 @@ package dev.weft.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
+import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Notices;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
 import dev.weft.channels.NoticeDelivery;
@@ -26,6 +28,7 @@ import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.AppDatabase;
 import dev.weft.store.Housekeeping;
+import dev.weft.workflow.A2aNodeType;
 import dev.weft.workflow.NodeTypes;
 import dev.weft.workflow.Workflow;
 import dev.weft.workflow.WorkflowParser;
@@ -317,8 +320,9 @@ public final class WeftServer implements AutoCloseable {
 
         /**
          * The node types uploaded workflows may use, and stored workflow runs are rebuilt with (default:
-         * the standard ones and {@code agent}, on the model the environment and {@code
-         * $WEFT_HOME/config.json} configure, offline when they name none).
+         * the standard ones, {@code agent}, on the model the environment and {@code
+         * $WEFT_HOME/config.json} configure, offline when they name none, and {@code a2a}, its tokens
+         * from the environment).
          */
         public Builder nodeTypes(NodeTypes nodeTypes) {
             this.nodeTypes = Objects.requireNonNull(nodeTypes, "nodeTypes");
@@ -438,7 +442,9 @@ public final class WeftServer implements AutoCloseable {
             }
             Runner built = runs.build();
             NodeTypes types = nodeTypes == null
-                    ? NodeTypes.standard().with(AgentNodeType.create(Models.fromEnvironment()))
+                    ? NodeTypes.standard()
+                            .with(AgentNodeType.create(Models.fromEnvironment()))
+                            .with(A2aNodeType.create())
                     : nodeTypes;
             Mailflow mail = mailflow.apply(store);
             Function<Run, Optional<Graph>> graphsOf = graphs == null
@@ -455,12 +461,13 @@ public final class WeftServer implements AutoCloseable {
                     types,
                     java.util.concurrent.ConcurrentHashMap.newKeySet());
             Webhooks webhooks = new Webhooks(AppDatabase.of(store));
-            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero()
+            // What Memo tells its users unasked, through its Assistant interface: the server reads no tables of Memo's.
+            Optional<Notices> memoNotices = all.find(Memo.EXECUTOR).flatMap(Assistant::notices);
+            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero() || memoNotices.isEmpty()
                     ? Optional.empty()
                     : Optional.of(WebhookDispatcher.start(
                             webhooks,
-                            memo.data().notifications(),
-                            memo::notice,
+                            memoNotices.get(),
                             webhookInterval,
                             webhookBackoff,
                             webhookLease,
@@ -494,13 +501,17 @@ public final class WeftServer implements AutoCloseable {
 
             HttpRouting.Builder routing = HttpRouting.builder();
             routing.addFilter((chain, req, res) -> filter(chain, req, res, keys, backend, inFlight));
-            routing.error(WeftException.class, (req, res, e) -> Http.error(res, e));
+            routing.error(
+                    WeftException.class, (req, res, e) -> Http.error(req.path().path(), res, e));
             routing.error(UncheckedIOException.class, (req, res, e) -> {
                 // the client went away mid-answer; nothing to send
             });
             routing.error(RuntimeException.class, (req, res, e) -> {
                 LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + req.prologue(), e);
-                Http.error(res, 500, ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
+                Http.error(
+                        req.path().path(),
+                        res,
+                        new WeftException(ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage()));
             });
             Routes routes = new Routes(routing);
             routes.get("/healthz", (req, res) -> Http.ok(res, Json.object().put("status", "ok")));
@@ -509,7 +520,9 @@ public final class WeftServer implements AutoCloseable {
             new RunsApi(backend).register(routes);
             new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
-            new AssistantMessagesApi(backend).register(routes);
+            new ResponsesApi(backend).register(routes);
+            new AssistantsApi(backend).register(routes);
+            new A2aApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
             new MailflowApi(backend, mail).register(routes);
@@ -533,11 +546,12 @@ public final class WeftServer implements AutoCloseable {
             });
             new ChannelRoutes(whatsApp).register(routes);
             routing.any((req, res) -> Http.error(
+                    req.path().path(),
                     res,
-                    404,
-                    ErrorCode.E_NOT_FOUND,
-                    "no route " + req.prologue().method().text() + " "
-                            + req.path().path()));
+                    new WeftException(
+                            ErrorCode.E_NOT_FOUND,
+                            "no route " + req.prologue().method().text() + " "
+                                    + req.path().path())));
 
             WebServer web = WebServer.builder()
                     .host(host)
@@ -604,7 +618,10 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
                 return;
             }
-            if (WebPage.isPage(path) || MailflowApi.isWebhook(path) || ChannelRoutes.isWebhook(path)) {
+            if (WebPage.isPage(path)
+                    || MailflowApi.isWebhook(path)
+                    || ChannelRoutes.isWebhook(path)
+                    || A2aApi.isCard(path)) {
                 chain.proceed();
                 return;
             }
@@ -615,22 +632,24 @@ public final class WeftServer implements AutoCloseable {
             if (key.isEmpty()) {
                 res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer");
                 Http.error(
+                        path,
                         res,
-                        401,
-                        ErrorCode.E_UNAUTHORIZED,
-                        header.isEmpty()
-                                ? "an API key is required: send 'Authorization: Bearer <key>' (make one with"
-                                        + " 'weft keys create --user ID')"
-                                : "the API key is not known, or was revoked");
+                        new WeftException(
+                                ErrorCode.E_UNAUTHORIZED,
+                                header.isEmpty()
+                                        ? "an API key is required: send 'Authorization: Bearer <key>' (make one"
+                                                + " with 'weft keys create --user ID')"
+                                        : "the API key is not known, or was revoked"));
                 return;
             }
             if (key.get().customer().isPresent() && !Caller.customerMayReach(path)) {
                 Http.error(
+                        path,
                         res,
-                        403,
-                        ErrorCode.E_FORBIDDEN,
-                        "this key was made for one customer: it reaches /v1/chat/completions and"
-                                + " /api/assistants/{name}/messages only");
+                        new WeftException(
+                                ErrorCode.E_FORBIDDEN,
+                                "this key was made for one customer: it reaches /v1/chat/completions and"
+                                        + " /api/assistants/{name}/messages only"));
                 return;
             }
             req.context()

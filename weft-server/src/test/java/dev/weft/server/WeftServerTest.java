@@ -79,8 +79,10 @@ final class WeftServerTest {
                     || parts[1].equals("/readyz")
                     || WebPage.isPage(parts[1])
                     || MailflowApi.isWebhook(parts[1])
-                    || ChannelRoutes.isWebhook(parts[1])) {
-                // the webhooks are signed with their own secrets instead (MailflowApiTest, WhatsAppWebhookTest)
+                    || ChannelRoutes.isWebhook(parts[1])
+                    || A2aApi.isCard(parts[1])) {
+                // the webhooks are signed with their own secrets instead (MailflowApiTest, WhatsAppWebhookTest);
+                // agent cards are public, as A2A clients read them before they have a key (A2aApiTest)
                 continue;
             }
             // Every path parameter ({id}, {name}) gets a value: the key is checked before any is read.
