@@ -10,6 +10,14 @@ ROOT="$(cd "$HERE/../../../../.." && pwd)"
 weft_find_jdk || exit 2
 SCORER="$ROOT/weft-memo/src/test/java/dev/weft/memo/UnderstandingScore.java"
 [ "$#" -gt 0 ] || set -- "$HERE/heldout-en.jsonl" "$HERE/heldout-he.jsonl"
+# SETS=all scores every set beside this script, each on its own (reads planned as changes per set).
+if [ "${SETS:-}" = all ]; then
+  for set in heldout-en heldout-he fresh-en fresh-he safety-en safety-he; do
+    echo "== $set"
+    { SETS= "$0" "$HERE/$set.jsonl" || true; } | head -n 8 || true
+  done
+  exit 0
+fi
 
 WORK="$(mktemp -d)"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$WORK"' EXIT

@@ -1,11 +1,13 @@
 package dev.weft.assistant;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.Graph;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
 import dev.weft.core.Runner;
 import dev.weft.plan.ToolRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,6 +44,15 @@ public interface Assistant {
     Turn converse(Runner runner, Message message);
 
     /**
+     * The run that the next message of {@code user}'s conversation {@code session} would continue (one
+     * of theirs that waits on a person), so that a caller streaming a turn follows that run and no
+     * other; empty when the next message starts a new run.
+     */
+    default Optional<String> continues(Runner runner, String user, String session) {
+        return Optional.empty();
+    }
+
+    /**
      * Approves what {@code user}'s waiting run {@code runId} waits for ({@code steps}, or all of it when
      * empty) and continues it.
      *
@@ -63,6 +74,16 @@ public interface Assistant {
      */
     default Turn undo(Runner runner, String user, Optional<String> runId) {
         throw new NotFoundException("assistant '" + name() + "' cannot undo its runs");
+    }
+
+    /**
+     * What {@code user} keeps with this assistant of one {@code kind} (Memo's {@code tasks}, {@code
+     * lists}, …), as JSON, read by the assistant itself so that a surface (the HTTP API, the page) shows
+     * it without reading the assistant's tables; {@code query} narrows it where the kind takes a query
+     * (Memo's {@code memories}: {@code q}, {@code limit}). Empty for a kind the assistant does not keep.
+     */
+    default Optional<JsonNode> kept(String user, String kind, Map<String, String> query) {
+        return Optional.empty();
     }
 
     /** What the assistant tells its users unasked (reminders), for channels to deliver; none by default. */

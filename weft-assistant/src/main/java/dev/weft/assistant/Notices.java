@@ -1,8 +1,10 @@
 package dev.weft.assistant;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What an assistant tells its users without being asked — a reminder that fell due — for the messaging
@@ -25,6 +27,26 @@ public interface Notices {
 
     /** {@code user}'s latest {@code count} notices, oldest first. */
     List<Notice> recent(String user, int count);
+
+    /**
+     * {@code user}'s notice {@code id} as its assistant describes it in JSON — its kind as {@code type},
+     * its text as the user reads it as {@code notice}, and what else the assistant says of it — for a
+     * webhook to send; empty when the notice is not kept (any more).
+     */
+    default Optional<ObjectNode> describe(String user, String id) {
+        return Optional.empty();
+    }
+
+    /**
+     * {@code user}'s notices that no client has shown yet, oldest first, as {@link #describe} describes
+     * them (each with its {@code id} and {@code type}); none by default.
+     */
+    default List<ObjectNode> unshown(String user) {
+        return List.of();
+    }
+
+    /** Records that {@code user}'s notices {@code ids} were shown (sent to a client) at {@code at}. */
+    default void shown(String user, List<String> ids, Instant at) {}
 
     /** Calls {@code listener} whenever this process makes a notice, so it can be delivered at once. */
     void onNotice(Runnable listener);

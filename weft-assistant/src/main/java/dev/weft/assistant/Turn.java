@@ -18,6 +18,29 @@ public record Turn(String language, RunResult run, String text, ObjectNode json,
         Objects.requireNonNull(usage, "usage");
     }
 
+    /**
+     * What a finished {@code reply} says that the model's {@code streamed} words (shown as they came)
+     * did not: the rest after them (nothing, for a reply that is the model's words alone), and what came
+     * before them in the reply after that; all of it when nothing was streamed or the reply does not
+     * hold the words.
+     */
+    public static String remainder(String streamed, String reply) {
+        String said = streamed.strip();
+        if (said.isEmpty()) {
+            return reply;
+        }
+        int at = reply.indexOf(said);
+        if (at < 0) {
+            return reply.isEmpty() ? "" : "\n\n" + reply;
+        }
+        String before = reply.substring(0, at).strip();
+        String after = reply.substring(at + said.length());
+        if (before.isEmpty()) {
+            return after;
+        }
+        return (after.isBlank() ? "" : after) + "\n\n" + before;
+    }
+
     /** Model tokens read and written in a turn; zero for a turn answered by rules. */
     public record Usage(long promptTokens, long completionTokens) {
         public static final Usage NONE = new Usage(0, 0);

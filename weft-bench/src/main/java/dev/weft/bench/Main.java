@@ -42,6 +42,9 @@ public final class Main {
                                     workers; a worker killed mid-run
               concierge [--runs N]  the offline concierge on SQLite through its conversations corpus, N times:
                                     turns/s, p50/p99 per turn, and the share of conversations ending as they must
+              soak [--minutes M] [--messages N] [--workflows W] [--speedup X]
+                                    an hour of Memo and workflow traffic on SQLite, compressed X times, with the
+                                    housekeeping on: row counts and heap after GC every 5 simulated minutes
             """;
 
     private Main() {}
@@ -69,6 +72,7 @@ public final class Main {
                 case "channels" -> ChannelsBenchmark.run(rest);
                 case "workers" -> WorkersBenchmark.run(rest);
                 case "concierge" -> ConciergeBenchmark.run(rest);
+                case "soak" -> SoakBenchmark.run(rest);
                 case "help", "-h", "--help" -> System.out.print(USAGE);
                 default -> {
                     System.err.print("weft-bench: no benchmark '" + args[0] + "'\n" + USAGE);

@@ -60,12 +60,12 @@ public final class MemoBenchmark {
         ZonedDateTime now = ZonedDateTime.now(zone);
         for (int i = 0; i < messages / 4; i++) {
             String m = MESSAGES.get(i % MESSAGES.size());
-            planner.plan(m, new Planner.Context(OfflinePlanner.languageOf(m), now));
+            planner.plan(m, new Planner.Context(dev.weft.language.Language.codeOf(m), now));
         }
         long started = System.nanoTime();
         for (int i = 0; i < messages; i++) {
             String m = MESSAGES.get(i % MESSAGES.size());
-            planner.plan(m, new Planner.Context(OfflinePlanner.languageOf(m), now));
+            planner.plan(m, new Planner.Context(dev.weft.language.Language.codeOf(m), now));
         }
         double plannerRate = messages / ((System.nanoTime() - started) / 1e9);
         System.out.printf(

@@ -39,10 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code weft-bench server [--seconds N] [--subscribers S] [--chats C]}: {@code weft serve} under load,
  * on SQLite, over real HTTP on 127.0.0.1. S clients each hold a live event stream of a run that waits
- * for approval, while C clients send chat completions to Memo (OpenAI's protocol, half of them
- * streamed, each as its own user) as fast as they are answered, for N seconds. Then every waiting run
- * is approved through the API, and each stream must show its run's completion. Prints the chat
- * latency (p50, p99, max), completions per second, the streams that saw their run end, and peak
+ * for approval, while C clients talk to Memo as fast as they are answered, for N seconds, each as its
+ * own user: half of them over OpenAI's chat completions ({@code /v1/chat/completions}), half over its
+ * Responses API ({@code /v1/responses}), half of each streamed. Then every waiting run is approved
+ * through the API, and each stream must show its run's completion. Prints each route's latency (p50,
+ * p99, max) and completions per second side by side, the streams that saw their run end, and peak
  * heap. Results go to stdout, progress to stderr.
  */
 public final class ServerBenchmark {
@@ -150,21 +151,29 @@ public final class ServerBenchmark {
         }
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
         AtomicLong failures = new AtomicLong();
+        ConcurrentLinkedQueue<Long> responseLatencies = new ConcurrentLinkedQueue<>();
+        AtomicLong responseFailures = new AtomicLong();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         List<Thread> clients = new ArrayList<>();
         for (int i = 0; i < chats; i++) {
             String key = chatKeys.get(i);
             boolean stream = i % 2 == 1;
+            boolean responses = (i / 2) % 2 == 1;
+            ConcurrentLinkedQueue<Long> timed = responses ? responseLatencies : latencies;
+            AtomicLong failed = responses ? responseFailures : failures;
             int first = i;
             clients.add(Thread.ofVirtual().start(() -> {
                 int n = first;
                 while (System.nanoTime() < end) {
                     String message = MESSAGES.get(n++ % MESSAGES.size());
                     long started = System.nanoTime();
-                    if (chat(http, base, key, message, stream)) {
-                        latencies.add(System.nanoTime() - started);
+                    boolean answered = responses
+                            ? respond(http, base, key, message, stream)
+                            : chat(http, base, key, message, stream);
+                    if (answered) {
+                        timed.add(System.nanoTime() - started);
                     } else {
-                        failures.incrementAndGet();
+                        failed.incrementAndGet();
                     }
                 }
             }));
@@ -181,18 +190,29 @@ public final class ServerBenchmark {
 
         List<Long> sorted = new ArrayList<>(latencies);
         Collections.sort(sorted);
-        System.out.printf("%-44s %12s%n", "weft-bench server (SQLite, 127.0.0.1)", "");
-        System.out.printf("%-44s %12d%n", "seconds", seconds);
-        System.out.printf("%-44s %12d%n", "event streams held open", subscribers);
-        System.out.printf("%-44s %12d%n", "chat clients (half streamed)", chats);
-        System.out.printf("%-44s %12d%n", "chat completions answered", sorted.size());
-        System.out.printf("%-44s %12d%n", "chat completions failed", failures.get());
-        System.out.printf("%-44s %12.1f%n", "chat completions / s", sorted.size() / wall);
-        System.out.printf("%-44s %12.1f%n", "chat latency p50 ms", percentile(sorted, 0.50));
-        System.out.printf("%-44s %12.1f%n", "chat latency p99 ms", percentile(sorted, 0.99));
-        System.out.printf("%-44s %12.1f%n", "chat latency max ms", percentile(sorted, 1.0));
-        System.out.printf("%-44s %12s%n", "streams that saw their run complete", sawEnd.get() + " / " + subscribers);
-        System.out.printf("%-44s %12.0f%n", "peak heap MiB", heap.peakUsedBytes() / 1048576.0);
+        List<Long> sortedResponses = new ArrayList<>(responseLatencies);
+        Collections.sort(sortedResponses);
+        System.out.printf(
+                "%-44s %16s %16s%n", "weft-bench server (SQLite, 127.0.0.1)", "chat/completions", "responses");
+        System.out.printf("%-44s %16d%n", "seconds", seconds);
+        System.out.printf("%-44s %16d%n", "event streams held open", subscribers);
+        System.out.printf("%-44s %16d%n", "clients (half of each route streamed)", chats);
+        long onResponses = java.util.stream.IntStream.range(0, chats)
+                .filter(i -> (i / 2) % 2 == 1)
+                .count();
+        System.out.printf("%-44s %16d %16d%n", "clients on the route", chats - onResponses, onResponses);
+        System.out.printf("%-44s %16d %16d%n", "answered", sorted.size(), sortedResponses.size());
+        System.out.printf("%-44s %16d %16d%n", "failed", failures.get(), responseFailures.get());
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "completions / s", sorted.size() / wall, sortedResponses.size() / wall);
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "latency p50 ms", percentile(sorted, 0.50), percentile(sortedResponses, 0.50));
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "latency p99 ms", percentile(sorted, 0.99), percentile(sortedResponses, 0.99));
+        System.out.printf(
+                "%-44s %16.1f %16.1f%n", "latency max ms", percentile(sorted, 1.0), percentile(sortedResponses, 1.0));
+        System.out.printf("%-44s %16s%n", "streams that saw their run complete", sawEnd.get() + " / " + subscribers);
+        System.out.printf("%-44s %16.0f%n", "peak heap MiB", heap.peakUsedBytes() / 1048576.0);
     }
 
     /** Holds a run's event stream open until the run completes; counts it if the stream showed that. */
@@ -260,6 +280,38 @@ public final class ServerBenchmark {
                     .path("content")
                     .asText()
                     .isEmpty();
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * One turn over {@code /v1/responses}: answered when a plain response is completed with its text,
+     * or a stream ends with {@code response.completed}.
+     */
+    private static boolean respond(HttpClient http, URI base, String key, String message, boolean stream) {
+        String body = Json.write(
+                Json.object().put("model", "memo").put("stream", stream).put("input", message));
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(base.resolve("v1/responses"))
+                            .header("Authorization", "Bearer " + key)
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            if (response.statusCode() != 200) {
+                return false;
+            }
+            if (stream) {
+                return response.body().contains("event: response.completed");
+            }
+            JsonNode answer = Json.parse(response.body(), "response");
+            return answer.path("status").asText().equals("completed")
+                    && !answer.path("output_text").asText().isEmpty();
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import dev.weft.core.ErrorCode;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
+import dev.weft.language.Language;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Pattern;
 
 /**
  * What every channel shares: a message from a chat becomes a turn of the assistant the chat was paired
@@ -31,7 +31,6 @@ import java.util.regex.Pattern;
  */
 public final class Conversations {
     private static final System.Logger LOG = System.getLogger(Conversations.class.getName());
-    private static final Pattern HEBREW = Pattern.compile("\\p{InHebrew}");
     /** Code letters a person reads back without confusing them (no 0/O, 1/I/L). */
     private static final String CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
@@ -115,7 +114,7 @@ public final class Conversations {
     private String turn(ChannelStore.Chat chat, String text) {
         String name = chat.assistant().isEmpty() ? defaultAssistant : chat.assistant();
         Optional<Assistant> assistant = assistants.find(name);
-        boolean hebrew = HEBREW.matcher(text).find();
+        boolean hebrew = hebrew(text);
         if (assistant.isEmpty()) {
             return hebrew
                     ? "העוזר '" + name + "' אינו זמין כאן."
@@ -137,7 +136,7 @@ public final class Conversations {
 
     /** A new code for an unknown chat, or its code again. */
     private String pairingReply(Inbound message) {
-        boolean hebrew = HEBREW.matcher(message.text()).find();
+        boolean hebrew = hebrew(message.text());
         Optional<ChannelStore.Pairing> known = store.pendingFor(message.channel(), message.chatId(), clock.instant());
         if (known.isPresent()) {
             return pairingText(known.get(), hebrew);
@@ -163,6 +162,11 @@ public final class Conversations {
         return hebrew
                 ? "לא הצלחתי ליצור קוד חיבור כרגע. נסו שוב."
                 : "I could not make a pairing code just now. Please try again.";
+    }
+
+    /** Whether {@code text} is Hebrew by its words (a Hebrew name in an English line leaves it English). */
+    private static boolean hebrew(String text) {
+        return Language.of(text, Language.ENGLISH) == Language.HEBREW;
     }
 
     private String pairingText(ChannelStore.Pairing pairing, boolean hebrew) {

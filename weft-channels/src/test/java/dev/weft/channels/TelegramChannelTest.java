@@ -150,14 +150,20 @@ final class TelegramChannelTest {
     }
 
     @Test
-    void anApprovalIsGivenByReplyingYesInHebrew() {
+    void anApprovalNamesWhatItDeletesIsAskedAgainAfterAnUnclearAnswerAndIsGivenByYesInHebrew() {
         String user = pair(9, "Maya");
         api.say(9, "Maya", "remind me tomorrow at 9 to call Dana");
         api.await(m -> m.chatId().equals("9") && m.text().contains("call Dana"), WAIT);
         api.say(9, "Maya", "delete all my reminders");
         assertThat(api.await(m -> m.chatId().equals("9") && m.text().contains("yes/no"), WAIT)
                         .text())
+                .contains("This will delete your reminder \"call Dana\"")
                 .contains("go ahead");
+        assertThat(memo.data().tasks().all(user)).hasSize(1);
+        api.say(9, "Maya", "maybe");
+        assertThat(api.await(m -> m.chatId().equals("9") && m.text().startsWith("Please answer yes or no"), WAIT)
+                        .text())
+                .contains("call Dana");
         assertThat(memo.data().tasks().all(user)).hasSize(1);
         api.say(9, "Maya", "כן");
         api.await(m -> m.chatId().equals("9") && m.text().startsWith("Deleted"), WAIT);

@@ -1,9 +1,11 @@
 package dev.weft.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
 import dev.weft.assistant.Message;
+import dev.weft.assistant.Notices;
 import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
@@ -12,8 +14,8 @@ import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.memo.data.Conversation;
-import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.plan.PlanEvents;
 import dev.weft.plan.PlanMode;
 import java.io.BufferedReader;
@@ -91,17 +93,20 @@ final class ChatCommand implements Callable<Integer> {
         }
         try (RunStore store = Storage.open(db)) {
             Memo memo = Storage.memo(store);
-            Runner runner = chatRunner(store, out, inFlight);
+            SpokenWords words = new SpokenWords(out, "memo");
+            Runner runner = chatRunner(store, out, inFlight, words);
             Scheduler reminders = memo.reminders()
                     .start(
                             Duration.ofSeconds(1),
                             "weft-chat-" + ProcessHandle.current().pid());
+            // Due reminders through Memo's Assistant interface: the chat reads no table of Memo's for them.
+            Notices due = new MemoAssistant(memo).notices().orElseThrow();
             Thread notices =
-                    Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, memo, who));
+                    Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, due, who));
             AutoCloseable mail = watchMail ? watchMail(out, memo, who) : () -> {};
             AutoCloseable calendar = syncCalendar(out, memo, who);
             try {
-                return converse(out, memo, runner, who, inFlight);
+                return converse(out, memo, runner, who, inFlight, words);
             } finally {
                 notices.interrupt();
                 reminders.stop();
@@ -120,12 +125,17 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
-    /** A runner whose runs' steps print as they go, and whose run in flight Ctrl-C cancels. */
-    private static Runner chatRunner(RunStore store, PrintWriter out, AtomicReference<String> inFlight) {
+    /**
+     * A runner whose runs' steps print as they go, the model's words of a reply among them, and whose run
+     * in flight Ctrl-C cancels.
+     */
+    private static Runner chatRunner(
+            RunStore store, PrintWriter out, AtomicReference<String> inFlight, SpokenWords words) {
         Runner runner = Storage.runner(store)
                 .listener(event -> {
                     inFlight.compareAndSet(null, event.runId());
                     progress(out, event);
+                    words.onEvent(event);
                 })
                 .build();
         onInterrupt(out, runner, inFlight);
@@ -141,7 +151,8 @@ final class ChatCommand implements Callable<Integer> {
             }
             Optional<ZoneId> zone = zone();
             Assistant chosen = Assistants.open(assistant, Storage.environment(store));
-            Runner runner = chatRunner(store, out, inFlight);
+            SpokenWords words = new SpokenWords(out, chosen.name());
+            Runner runner = chatRunner(store, out, inFlight, words);
             String conversation = session == null ? who : session;
             out.println(chosen.description() + " — " + who + ". Write in English or Hebrew; Ctrl-D leaves.");
             out.flush();
@@ -154,10 +165,9 @@ final class ChatCommand implements Callable<Integer> {
                 try {
                     Turn turn = chosen.converse(
                             runner, new Message(who, conversation, line, zone, PlanMode.AUTO, Optional.empty()));
-                    synchronized (out) {
-                        out.println(chosen.name() + "> " + turn.text().replace("\n", "\n      "));
-                    }
+                    words.finish(turn.text());
                 } catch (WeftException e) {
+                    words.abandon();
                     out.println(chosen.name() + "> (" + e.code() + ") " + e.getMessage());
                 } finally {
                     inFlight.set(null);
@@ -186,7 +196,8 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
-    private int converse(PrintWriter out, Memo memo, Runner runner, String who, AtomicReference<String> inFlight)
+    private int converse(
+            PrintWriter out, Memo memo, Runner runner, String who, AtomicReference<String> inFlight, SpokenWords words)
             throws IOException {
         out.println("Memo — " + who + ". Write in English or Hebrew; Ctrl-D leaves. (\"help\" / \"עזרה\")");
         for (Conversation.Message earlier : memo.data().conversation().recent(who, 4)) {
@@ -203,11 +214,10 @@ final class ChatCommand implements Callable<Integer> {
             }
             try {
                 Memo.Reply reply = next(memo, runner, who, line, waiting);
-                synchronized (out) {
-                    out.println("memo> " + reply.text().replace("\n", "\n      "));
-                }
+                words.finish(reply.text());
                 waiting = reply.run().status() == RunStatus.WAITING ? Optional.of(reply) : Optional.empty();
             } catch (WeftException e) {
+                words.abandon();
                 out.println("memo> (" + e.code() + ") " + e.getMessage());
             } finally {
                 inFlight.set(null);
@@ -283,22 +293,21 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     /** Prints the user's reminders as they fall due, and any that fell due while no chat was open. */
-    private static void printDue(PrintWriter out, Memo memo, String who) {
+    private static void printDue(PrintWriter out, Notices notices, String who) {
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                List<Notification> due = memo.data().notifications().pending(who);
+                List<ObjectNode> due = notices.unshown(who);
                 if (!due.isEmpty()) {
                     synchronized (out) {
                         out.print("\r");
-                        for (Notification n : due) {
-                            out.println(memo.notice(n));
+                        for (ObjectNode n : due) {
+                            out.println(n.path("notice").asText());
                         }
                         out.print("you> ");
                         out.flush();
                     }
-                    memo.data()
-                            .notifications()
-                            .delivered(who, due.stream().map(Notification::id).toList(), Instant.now());
+                    notices.shown(
+                            who, due.stream().map(n -> n.path("id").asText()).toList(), Instant.now());
                 }
                 Thread.sleep(1000);
             } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package dev.weft.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
@@ -9,8 +10,13 @@ import dev.weft.memo.CalendarSync;
 import dev.weft.memo.Memo;
 import dev.weft.memo.data.CalDavSync;
 import dev.weft.memo.data.CalendarAccounts;
+import dev.weft.memo.data.OAuthGrants;
+import dev.weft.oauth.OAuthProvider;
 import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -35,14 +41,36 @@ final class MemoCalendarSyncCommand {
                 "Connects the user's CalDAV calendar, replacing the one they had, and syncs it once.",
                 "URL is the calendar itself or the server's root (https://caldav.fastmail.com/,",
                 "https://cloud.example.com/remote.php/dav/, https://apidata.googleusercontent.com/caldav/v2/ID/events/);",
-                "the password (or with --oauth2 an access token) is read from WEFT_CALDAV_SECRET, else asked for."
+                "the password (or with --oauth2 an access token) is read from WEFT_CALDAV_SECRET, else asked for.",
+                "With --google (or --microsoft) the user signs in with OAuth instead, in a browser or with --device",
+                "on another device; Memo keeps the grant and refreshes its token before every sync (docs/oauth.md)."
             })
     static final class Connect extends MemoCommand.UserSubcommand {
-        @Option(names = "--caldav", required = true, paramLabel = "URL", description = "The CalDAV server or calendar.")
+        /** Google's CalDAV endpoint of a user's primary calendar, by the account's address. */
+        static final String GOOGLE_CALDAV = "https://apidata.googleusercontent.com/caldav/v2/%s/events/";
+
+        @Option(
+                names = {"--caldav", "--url"},
+                paramLabel = "URL",
+                description = "The CalDAV server or calendar (with --google, default: the account's primary"
+                        + " calendar at Google).")
         String url;
 
-        @Option(names = "--login", required = true, paramLabel = "L", description = "The login on the server.")
+        @Option(names = "--login", paramLabel = "L", description = "The login on the server (not with --google).")
         String login;
+
+        @Option(names = "--google", description = "Sign in to a Google account with OAuth (WEFT_GOOGLE_CLIENT_ID).")
+        boolean google;
+
+        @Option(
+                names = "--microsoft",
+                description = "Sign in to a Microsoft account with OAuth (WEFT_MICROSOFT_CLIENT_ID); needs --url.")
+        boolean microsoft;
+
+        @Option(
+                names = "--device",
+                description = "With --google or --microsoft: sign in on another device with a code (no browser here).")
+        boolean device;
 
         @Option(
                 names = "--oauth2",
@@ -65,20 +93,65 @@ final class MemoCalendarSyncCommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            String secret = MemoMailCommand.secret(SECRET_VARIABLE, oauth2, login);
-            Memo memo = Storage.memo(store);
-            Instant now = Instant.now();
-            CalDavSync.Connected connected = memo.data()
-                    .caldav()
-                    .connect(
-                            id,
-                            url,
-                            login,
-                            oauth2 ? CalendarAccounts.Auth.OAUTH2 : CalendarAccounts.Auth.PASSWORD,
-                            secret,
-                            Optional.ofNullable(calendar),
-                            MemoMailCommand.zone(tz),
-                            now);
+            Optional<OAuthProvider> provider = OAuthSignIn.provider(google, microsoft, device);
+            ZoneId zone = MemoMailCommand.zone(tz);
+            Optional<OAuthSignIn.SignedIn> signedIn = Optional.empty();
+            CalDavSync.Connected connected;
+            Memo memo;
+            if (provider.isPresent()) {
+                if (login != null || oauth2) {
+                    throw new WeftException(
+                            ErrorCode.E_BAD_INPUT,
+                            "--login and --oauth2 are for a password or a pasted token; --"
+                                    + provider.get().id() + " signs in instead");
+                }
+                if (provider.get() == OAuthProvider.MICROSOFT && url == null) {
+                    throw new WeftException(
+                            ErrorCode.E_BAD_INPUT,
+                            "Microsoft 365 calendars have no CalDAV: give --url, a CalDAV server that takes a Microsoft"
+                                    + " sign-in");
+                }
+                signedIn = Optional.of(OAuthSignIn.signIn(
+                        provider.get(),
+                        provider.get().calendarScopes(),
+                        device,
+                        json ? spec.commandLine().getErr() : out));
+                memo = Storage.memo(store);
+                String at = url != null
+                        ? url
+                        : GOOGLE_CALDAV.formatted(
+                                URLEncoder.encode(signedIn.get().grant().account(), StandardCharsets.UTF_8));
+                connected = memo.data()
+                        .caldav()
+                        .connectSignedIn(
+                                id,
+                                at,
+                                signedIn.get().client(),
+                                signedIn.get().grant(),
+                                Optional.ofNullable(calendar),
+                                zone,
+                                Instant.now());
+            } else {
+                if (url == null || login == null) {
+                    throw new WeftException(
+                            ErrorCode.E_BAD_INPUT,
+                            "say where and as whom: --caldav URL --login LOGIN, or sign in with --google (or"
+                                    + " --microsoft --url URL)");
+                }
+                String secret = MemoMailCommand.secret(SECRET_VARIABLE, oauth2, login);
+                memo = Storage.memo(store);
+                connected = memo.data()
+                        .caldav()
+                        .connect(
+                                id,
+                                url,
+                                login,
+                                oauth2 ? CalendarAccounts.Auth.OAUTH2 : CalendarAccounts.Auth.PASSWORD,
+                                secret,
+                                Optional.ofNullable(calendar),
+                                zone,
+                                Instant.now());
+            }
             CalendarAccounts.Account account = connected.account();
             Optional<CalDavSync.Report> first;
             Optional<WeftException> failed = Optional.empty();
@@ -90,6 +163,7 @@ final class MemoCalendarSyncCommand {
             }
             if (json) {
                 ObjectNode node = describe(account);
+                signedIn.ifPresent(s -> signedIn(node, s));
                 node.put("made", connected.made());
                 connected.calendars().forEach(node.putArray("calendars")::add);
                 first.ifPresent(r -> node.set("sync", report(memo, id, r)));
@@ -97,9 +171,14 @@ final class MemoCalendarSyncCommand {
                         node.putObject("error").put("code", e.code().name()).put("message", e.getMessage()));
                 out.println(Json.write(node));
             } else {
-                out.println(
-                        "Connected " + id + " to '" + account.calendarName() + "' (" + account.calendar() + ", login "
-                                + login + (connected.made() ? "; made it, the account had no calendar" : "") + ").");
+                out.println("Connected " + id + " to '" + account.calendarName() + "' (" + account.calendar() + ", "
+                        + signedIn.map(s ->
+                                        "signed in to " + s.client().provider().id() + " as ")
+                                .orElse("login ")
+                        + account.login()
+                        + (connected.made() ? "; made it, the account had no calendar" : "") + ").");
+                signedIn.ifPresent(s -> out.println("Memo keeps the sign-in (encrypted) and refreshes its token before"
+                        + " each sync; 'weft memo calendar disconnect' revokes it."));
                 first.ifPresent(r -> print(out, memo, id, r));
                 failed.ifPresent(e -> out.println("The first sync failed (" + e.code() + "): " + e.getMessage()));
                 out.println("Memo keeps it in sync while 'weft chat' or 'weft serve' runs; sync by hand with"
@@ -142,13 +221,17 @@ final class MemoCalendarSyncCommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            CalendarAccounts.Account account =
-                    MemoMailCommand.data(store).calendars().require(id);
+            var data = MemoMailCommand.data(store);
+            CalendarAccounts.Account account = data.calendars().require(id);
+            Optional<OAuthGrants.Kept> grant = data.grants().find(id, OAuthGrants.Purpose.CALENDAR);
             if (json) {
-                out.println(Json.write(describe(account)));
+                ObjectNode node = describe(account);
+                grant.ifPresent(g -> node.set("signIn", describe(g)));
+                out.println(Json.write(node));
             } else {
                 out.println("'" + account.calendarName() + "' " + account.calendar() + " (login " + account.login()
                         + (account.auth() == CalendarAccounts.Auth.OAUTH2 ? ", OAuth2" : "") + ")");
+                grant.ifPresent(g -> out.println("  " + signIn(g)));
                 out.println("  last sync: "
                         + account.syncedAt().map(Instant::toString).orElse("never")
                         + account.lastError().map(e -> "; last error: " + e).orElse(""));
@@ -179,6 +262,35 @@ final class MemoCalendarSyncCommand {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /** The fields every signed-in connect prints: {@code connected}, {@code provider}, {@code account}, {@code expiresAt}. */
+    static void signedIn(ObjectNode node, OAuthSignIn.SignedIn signedIn) {
+        node.put("connected", true);
+        node.put("provider", signedIn.client().provider().id());
+        node.put("account", signedIn.grant().account());
+        node.put("expiresAt", signedIn.grant().expiresAt().toString());
+    }
+
+    /** A kept sign-in as {@code show --json} prints it: never a token. */
+    static ObjectNode describe(OAuthGrants.Kept grant) {
+        ObjectNode node = Json.object();
+        node.put("provider", grant.provider().id());
+        node.put("account", grant.account());
+        node.put("scope", grant.scope());
+        node.put("expiresAt", grant.expiresAt().toString());
+        grant.revokedAt().ifPresent(at -> node.put("revokedAt", at.toString()));
+        return node;
+    }
+
+    /** A kept sign-in as {@code show} prints it. */
+    static String signIn(OAuthGrants.Kept grant) {
+        return "signed in to " + grant.provider().id() + " as " + grant.account()
+                + grant.revokedAt()
+                        .map(at -> "; revoked at " + at + ": connect again with '"
+                                + grant.purpose().connectCommand(grant.user(), grant.provider()) + "'")
+                        .orElse("; the access token is refreshed before it expires (now until " + grant.expiresAt()
+                                + ")");
     }
 
     private static ObjectNode describe(CalendarAccounts.Account account) {

@@ -9,6 +9,8 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.memo.data.MailAccounts;
 import dev.weft.memo.data.MailOperations;
 import dev.weft.memo.data.MemoData;
+import dev.weft.memo.data.OAuthGrants;
+import dev.weft.oauth.OAuthProvider;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -29,6 +31,7 @@ import picocli.CommandLine.Option;
         description = "A Memo user's mailbox: add it, check both servers, show it, remove it.",
         subcommands = {
             MemoMailCommand.Add.class,
+            MemoMailCommand.Connect.class,
             MemoMailCommand.Check.class,
             MemoMailCommand.Show.class,
             MemoMailCommand.Remove.class
@@ -176,6 +179,102 @@ final class MemoMailCommand implements Runnable {
     }
 
     @Command(
+            name = "connect",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Signs the user in to their Gmail (--google) or Microsoft 365 (--microsoft) mailbox with OAuth and",
+                "connects it over IMAP and SMTP with XOAUTH2, replacing the mailbox they had; then checks both servers.",
+                "In a browser by default, or with --device on another device with a code. Memo keeps the grant",
+                "encrypted and refreshes its token before each connection (docs/oauth.md)."
+            })
+    static final class Connect extends MemoCommand.UserSubcommand {
+        @Option(names = "--google", description = "Gmail (WEFT_GOOGLE_CLIENT_ID): imap.gmail.com and smtp.gmail.com.")
+        boolean google;
+
+        @Option(
+                names = "--microsoft",
+                description = "Microsoft 365 (WEFT_MICROSOFT_CLIENT_ID): outlook.office365.com and smtp.office365.com.")
+        boolean microsoft;
+
+        @Option(names = "--device", description = "Sign in on another device with a code (no browser here).")
+        boolean device;
+
+        @Option(names = "--imap", paramLabel = "HOST:PORT", description = "Another IMAP server than the provider's.")
+        String imap;
+
+        @Option(names = "--smtp", paramLabel = "HOST:PORT", description = "Another SMTP server than the provider's.")
+        String smtp;
+
+        @Option(
+                names = "--security",
+                paramLabel = "tls|starttls|none",
+                description = "How the servers are reached (default: the provider's; none is for a local test server).")
+        String security;
+
+        @Option(
+                names = "--tz",
+                paramLabel = "ZONE",
+                description = "The zone of a user Memo does not know yet (default: the system's).")
+        String tz;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            String id = user();
+            OAuthProvider provider = OAuthSignIn.provider(google, microsoft, device)
+                    .orElseThrow(() -> new WeftException(
+                            ErrorCode.E_BAD_INPUT,
+                            "say whose mailbox to sign in to: --google or --microsoft (or add one with a password:"
+                                    + " 'weft memo mail add')"));
+            boolean gmail = provider == OAuthProvider.GOOGLE;
+            // Microsoft's SMTP takes STARTTLS only, so both of its servers are reached that way.
+            HostPort imapServer = HostPort.parse(
+                    "--imap", imap != null ? imap : gmail ? "imap.gmail.com:993" : "outlook.office365.com:143");
+            HostPort smtpServer = HostPort.parse(
+                    "--smtp", smtp != null ? smtp : gmail ? "smtp.gmail.com:465" : "smtp.office365.com:587");
+            MailAccounts.Security chosen =
+                    MailAccounts.Security.of(security != null ? security : gmail ? "tls" : "starttls");
+            ZoneId zone = zone(tz);
+            OAuthSignIn.SignedIn signedIn = OAuthSignIn.signIn(
+                    provider,
+                    provider.mailScopes(),
+                    device,
+                    json ? spec.commandLine().getErr() : out);
+            MemoData data = data(store);
+            Instant now = Instant.now();
+            if (data.findUser(id).isEmpty()) {
+                data.user(id, "en", zone, now);
+            }
+            MailAccounts.Account account = data.mail()
+                    .addSignedIn(
+                            id,
+                            imapServer.host(),
+                            imapServer.port(),
+                            smtpServer.host(),
+                            smtpServer.port(),
+                            chosen,
+                            signedIn.client(),
+                            signedIn.grant(),
+                            now);
+            List<String> lines = new MailOperations(data).check(id);
+            boolean ok = lines.stream().allMatch(MemoMailCommand::answered);
+            if (json) {
+                ObjectNode node = describe(account);
+                MemoCalendarSyncCommand.signedIn(node, signedIn);
+                node.put("ok", ok);
+                lines.forEach(node.putArray("servers")::add);
+                out.println(Json.write(node));
+            } else {
+                out.println("Connected " + account.address() + " for " + id + " (signed in to " + provider.id()
+                        + "; IMAP " + imapServer + ", SMTP " + smtpServer + ", XOAUTH2).");
+                lines.forEach(out::println);
+                out.println("Memo keeps the sign-in (encrypted) and refreshes its token before each connection;"
+                        + " 'weft memo mail remove' revokes it.");
+            }
+            return ok ? ExitCodes.OK : ExitCodes.FAILED;
+        }
+    }
+
+    @Command(
             name = "check",
             mixinStandardHelpOptions = true,
             description = "Connects to both of the user's servers and logs in; exit 0 when both answer.")
@@ -207,15 +306,20 @@ final class MemoMailCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            MailAccounts.Account account = data(store).mail().require(id);
+            MemoData data = data(store);
+            MailAccounts.Account account = data.mail().require(id);
+            java.util.Optional<OAuthGrants.Kept> grant = data.grants().find(id, OAuthGrants.Purpose.MAIL);
             if (json) {
-                out.println(Json.write(describe(account)));
+                ObjectNode node = describe(account);
+                grant.ifPresent(g -> node.set("signIn", MemoCalendarSyncCommand.describe(g)));
+                out.println(Json.write(node));
             } else {
                 out.println(account.address() + " (login " + account.login() + ")");
                 out.println("  IMAP " + account.imapHost() + ":" + account.imapPort() + ", SMTP " + account.smtpHost()
                         + ":" + account.smtpPort() + ", "
                         + account.security().name().toLowerCase(java.util.Locale.ROOT)
                         + (account.auth() == MailAccounts.Auth.OAUTH2 ? ", OAuth2" : ""));
+                grant.ifPresent(g -> out.println("  " + MemoCalendarSyncCommand.signIn(g)));
             }
             return ExitCodes.OK;
         }

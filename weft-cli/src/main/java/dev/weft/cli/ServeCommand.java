@@ -6,6 +6,7 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.redis.RedisSteps;
 import dev.weft.server.RunTracing;
 import dev.weft.server.WeftServer;
+import dev.weft.store.Housekeeping;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import java.io.PrintWriter;
 import java.util.Optional;
@@ -78,6 +79,11 @@ final class ServeCommand implements Callable<Integer> {
                         .nodeTypes(Storage.nodeTypes(store))
                         .host(bind)
                         .port(port)
+                        .housekeeping(Storage.duration("WEFT_HOUSEKEEPING_EVERY", Housekeeping.DEFAULT_EVERY, true))
+                        .idempotencyRetention(Storage.duration(
+                                "WEFT_RETAIN_IDEMPOTENCY", Housekeeping.DEFAULT_IDEMPOTENCY_RETENTION, false))
+                        .webhookDeliveryRetention(Storage.duration(
+                                "WEFT_RETAIN_WEBHOOK_DELIVERIES", WeftServer.DEFAULT_WEBHOOK_DELIVERY_RETENTION, false))
                         .start();
                 WeftServer started = server;
                 steps.ifPresent(queue -> queue.onRunEvents(started::wake));

@@ -149,9 +149,65 @@ final class Storage {
         }
     }
 
-    /** The step queue on Redis for runs on {@code store}, when {@link #redis} names one. */
+    /**
+     * The step queue on Redis for runs on {@code store}, when {@link #redis} names one; the steps it
+     * queued are taken back and run here when Redis has not answered for {@code WEFT_REDIS_TAKEBACK}
+     * (default {@link RedisSteps#DEFAULT_TAKE_BACK}), run as a worker runs them.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a malformed URL or take-back duration
+     */
     static Optional<RedisSteps> steps(RunStore store, @org.jspecify.annotations.Nullable String flag) {
-        return redis(flag).map(url -> RedisSteps.builder(url, store).build());
+        Optional<RedisUrl> url = redis(flag);
+        if (url.isEmpty()) {
+            return Optional.empty();
+        }
+        Duration takeBack = takeBack();
+        return Optional.of(RedisSteps.builder(url.get(), store)
+                .takeBack(takeBack)
+                .graphs(run -> {
+                    try {
+                        return Optional.of(graphOf(run, store));
+                    } catch (WeftException e) {
+                        return Optional.empty();
+                    }
+                })
+                .executors(name -> PlanExecutorProvider.find(name).map(provider -> provider.executor(store)))
+                .build());
+    }
+
+    /** {@code WEFT_REDIS_TAKEBACK} (such as {@code 10s}, {@code 2m} or ISO-8601), else the default. */
+    static Duration takeBack() {
+        return duration("WEFT_REDIS_TAKEBACK", RedisSteps.DEFAULT_TAKE_BACK, false);
+    }
+
+    /**
+     * The duration the environment variable {@code name} gives ({@code 30d}, {@code 12h}, {@code 45m},
+     * {@code 10s} or ISO-8601), else {@code otherwise}; zero ({@code 0s}, or {@code off}) only where
+     * {@code zeroTurnsOff}.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for anything else
+     */
+    static Duration duration(String name, Duration otherwise, boolean zeroTurnsOff) {
+        String text = Env.get().get(name);
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        if (zeroTurnsOff && text.strip().equalsIgnoreCase("off")) {
+            return Duration.ZERO;
+        }
+        Duration duration;
+        try {
+            duration = RunsCommand.Prune.duration(text);
+        } catch (WeftException e) {
+            duration = Duration.ofSeconds(-1);
+        }
+        if (duration.isNegative() || (duration.isZero() && !zeroTurnsOff)) {
+            throw new WeftException(
+                    ErrorCode.E_BAD_INPUT,
+                    name + " must be a " + (zeroTurnsOff ? "duration (0s or off: never)" : "positive duration")
+                            + " such as 10s, 2m or PT30S; was '" + text + "'");
+        }
+        return duration;
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.weft.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
+import dev.weft.store.SecretKeyException;
+import dev.weft.store.SecretKeySource;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import picocli.CommandLine;
@@ -27,7 +29,8 @@ import picocli.CommandLine.Command;
             MailflowCommand.class,
             McpCommand.class,
             ChannelsCommand.class,
-            WorkerCommand.class
+            WorkerCommand.class,
+            SecretsCommand.class
         })
 public final class WeftCommand implements Runnable {
     @CommandLine.Spec
@@ -48,7 +51,36 @@ public final class WeftCommand implements Runnable {
         Env.use(env);
         CommandLine commandLine = new CommandLine(new WeftCommand());
         commandLine.setParameterExceptionHandler(WeftCommand::usageError);
+        commandLine.setExecutionStrategy(WeftCommand::withSecretKeyChecked);
         return commandLine;
+    }
+
+    /**
+     * Runs the command asked for, once the deployment's key for stored secrets ({@code WEFT_SECRET_KEY}
+     * or {@code WEFT_SECRET_KEY_FILE}), when one is set, is a key: every command refuses to start with a
+     * bad one, rather than fail later on the first secret, or make a key of its own.
+     */
+    private static int withSecretKeyChecked(CommandLine.ParseResult parsed) {
+        boolean helpOnly = parsed.asCommandLineList().stream()
+                .anyMatch(c -> c.isUsageHelpRequested() || c.isVersionHelpRequested());
+        if (!helpOnly) {
+            try {
+                SecretKeySource.fromEnvironment(Env.get()::get, Storage.mailKey());
+            } catch (SecretKeyException e) {
+                CommandLine command = parsed.commandSpec().commandLine();
+                if (parsed.originalArgs().contains("--json")) {
+                    PrintWriter out = command.getOut();
+                    out.println(Json.write(invalid(e.code(), e.getMessage())));
+                    out.flush();
+                } else {
+                    PrintWriter err = command.getErr();
+                    err.println("weft: " + e.code() + ": " + e.getMessage());
+                    err.flush();
+                }
+                return ExitCodes.INVALID;
+            }
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     private static int usageError(CommandLine.ParameterException e, String[] args) {

@@ -224,6 +224,39 @@ final class MemoCommandTest {
     }
 
     @Test
+    void withAModelChatPrintsTheModelsWordsAsItStreamsThemAndTheReplyOnce() {
+        try (dev.weft.llm.test.FakeModelServer server = dev.weft.llm.test.FakeModelServer.start()) {
+            server.enqueue(
+                    dev.weft.llm.test.FakeModelServer.Reply.text("{\"intentType\": \"conversation\", \"confidence\":"
+                            + " 0.9, \"plan\": [{\"id\": \"A\", \"capability\": \"general\", \"action\":"
+                            + " \"respond\", \"constraints\": {\"message\": \"how are you?\"}, \"changes\": {},"
+                            + " \"dependsOn\": []}]}"),
+                    dev.weft.llm.test.FakeModelServer.Reply.text(
+                                    "I'm well, thank you for asking! How can I help today?")
+                            .withChunkSize(6));
+            java.util.Map<String, String> env = java.util.Map.of(
+                    "WEFT_MODEL", "openai:gpt-4o-mini",
+                    "WEFT_MODEL_BASE_URL", server.openAiBaseUrl(),
+                    "OPENAI_API_KEY", "sk-test");
+            InputStream stdin = System.in;
+            CommandRunner.Outcome out;
+            try {
+                System.setIn(new ByteArrayInputStream("how are you?\n".getBytes(StandardCharsets.UTF_8)));
+                out = CommandRunner.weftWith(env, "chat", "--user", "dana", "--db", db);
+            } finally {
+                System.setIn(stdin);
+            }
+
+            assertThat(out.exitCode()).as(out.err()).isZero();
+            assertThat(server.lastRequest().streamed())
+                    .as("the answer is asked for as a stream")
+                    .isTrue();
+            assertThat(out.out()).containsOnlyOnce("I'm well, thank you for asking! How can I help today?");
+            assertThat(out.out()).contains("memo> I'm well, thank you for asking! How can I help today?");
+        }
+    }
+
+    @Test
     void withAModelConfiguredAskPlansWithItAndSaysSo() {
         try (dev.weft.llm.test.FakeModelServer server = dev.weft.llm.test.FakeModelServer.start()) {
             server.enqueue(

@@ -159,6 +159,53 @@ final class ServersIT {
         assertThat(started).as("steps started of 11: " + run.path("steps")).isLessThan(8);
     }
 
+    /**
+     * Redis killed for good while a run's queued nodes wait on its stream (the worker is gone too): the
+     * server takes them back after {@code WEFT_REDIS_TAKEBACK} and the run completes, each node once.
+     * On main before the take-back, the run waited forever.
+     */
+    @Test
+    void redisKilledForGoodMidRunTheServerTakesBackTheQueuedNodesAndTheRunCompletes() throws Exception {
+        processes.get(processes.size() - 1).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        String runId = start(chain("stranded-chain", 3, 100), "stranded-chain");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!queued(runId) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(queued(runId)).as("a node waits on the stream").isTrue();
+
+        redis.kill();
+        String status = "";
+        while (System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(60)) {
+            status = Json.parse(get(second, "api/runs/" + runId).body(), "run")
+                    .path("status")
+                    .asText();
+            if (status.equals("COMPLETED") || status.equals("FAILED")) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+
+        assertThat(status).isEqualTo("COMPLETED");
+        JsonNode events = Json.parse(get(first, "api/runs/" + runId + "/events").body(), "events")
+                .path("events");
+        List<String> types = new ArrayList<>();
+        events.forEach(e -> types.add(e.path("type").asText()));
+        assertThat(types.stream().filter("step.taken_back"::equals)).hasSize(1);
+        assertThat(types.stream().filter("step.completed"::equals)).hasSize(4);
+    }
+
+    private boolean queued(String runId) throws Exception {
+        JsonNode run = Json.parse(get(first, "api/runs/" + runId).body(), "run");
+        for (JsonNode step : run.path("steps")) {
+            // A step's details are fields of the step in the API's JSON.
+            if (step.path("status").asText().equals("RUNNING") && step.has("queued")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private int completedSteps(String runId) throws Exception {
         JsonNode run = Json.parse(get(first, "api/runs/" + runId).body(), "run");
         int completed = 0;
@@ -222,6 +269,7 @@ final class ServersIT {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
         builder.environment().put("WEFT_HOME", home.toString());
+        builder.environment().put("WEFT_REDIS_TAKEBACK", "2s");
         builder.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process process = builder.start();
         process.getOutputStream().close();

@@ -15,7 +15,6 @@ import dev.weft.concierge.shop.OneTimeCodes;
 import dev.weft.concierge.shop.Shop;
 import dev.weft.concierge.shop.ShopPolicy;
 import dev.weft.concierge.shop.ShopTools;
-import dev.weft.concierge.shop.Words;
 import dev.weft.concierge.spi.Planner;
 import dev.weft.concierge.spi.Specialist;
 import dev.weft.core.ErrorCode;
@@ -573,7 +572,10 @@ public final class Concierge {
                         calls);
             }
             case CANCELLED -> {
-                String language = Words.language(input.path("text").asText()).orElse("en");
+                String language = dev.weft.language.Language.of(
+                                input.path("text").asText())
+                        .map(dev.weft.language.Language::code)
+                        .orElse("en");
                 return new Reply(
                         session,
                         result,

@@ -5,6 +5,7 @@ import dev.weft.assistant.Message;
 import dev.weft.assistant.Turn;
 import dev.weft.core.Graph;
 import dev.weft.core.Run;
+import dev.weft.core.RunResult;
 import dev.weft.core.Runner;
 import dev.weft.plan.ToolRegistry;
 import java.util.List;
@@ -49,6 +50,11 @@ public final class ConciergeAssistant implements Assistant {
     @Override
     public boolean servesCustomers() {
         return true;
+    }
+
+    @Override
+    public Optional<String> continues(Runner runner, String user, String session) {
+        return concierge.waiting(runner, user, session).map(RunResult::runId);
     }
 
     @Override

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.concierge.internal.States;
-import dev.weft.concierge.shop.Words;
 import dev.weft.concierge.spi.MemoryFact;
 import dev.weft.concierge.spi.PlannerInput;
 import dev.weft.core.ErrorCode;
@@ -94,7 +93,11 @@ final class Orchestrator {
         ObjectNode out = Json.object();
         out.put("session", session);
         out.put("text", text);
-        out.put("language", Words.language(text).orElse(""));
+        out.put(
+                "language",
+                dev.weft.language.Language.of(text)
+                        .map(dev.weft.language.Language::code)
+                        .orElse(""));
         if (input.path("customer").isObject()) {
             // The customer a storefront vouched for: the turn acts for them whatever the state said.
             out.set("customer", input.get("customer").deepCopy());

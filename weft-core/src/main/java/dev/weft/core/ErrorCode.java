@@ -23,6 +23,11 @@ public enum ErrorCode {
     E_ARGS_INVALID,
     E_ARGS_UNRESOLVED,
     E_APPROVAL_REQUIRED,
+    /**
+     * A resolver's call is not what its plan step was for: another tool, an operation the step's action
+     * does not allow, or a target the step did not name. Refused before anything runs.
+     */
+    E_STEP_MISMATCH,
     E_TOOL_FAILED,
     E_TOOL_TIMEOUT,
     E_MODEL_OUTPUT_INVALID,
@@ -43,6 +48,11 @@ public enum ErrorCode {
     E_CALENDAR_UNAVAILABLE,
     /** The calendar server refuses the login: the password or token is wrong, or has expired. */
     E_CALENDAR_LOGIN_FAILED,
+    /**
+     * The deployment's key for stored secrets is unusable ({@code WEFT_SECRET_KEY} not base64 or not 32
+     * bytes, {@code WEFT_SECRET_KEY_FILE} missing), or a stored secret was encrypted with another key.
+     */
+    E_SECRET_KEY,
     /** A request to the server carries no API key, or one that is unknown or revoked. */
     E_UNAUTHORIZED,
     /** A request to the server is larger than it accepts. */
@@ -76,5 +86,9 @@ public enum ErrorCode {
     /** The shop's settings ({@code WEFT_SHOP_*}) are wrong: a key shorter than 32 bytes, a bad SMTP URL, an unknown mode. */
     E_SHOP_CONFIG_INVALID,
     /** A one-time code said back to the concierge is not the one sent, has expired, or has had its three tries. */
-    E_CODE_INVALID
+    E_CODE_INVALID,
+    /** An OAuth sign-in ended without a grant: denied, expired, a redirect with another state, or a refused code. */
+    E_AUTH_FAILED,
+    /** The provider no longer honours a signed-in account's grant ({@code invalid_grant}): connect it again. */
+    E_AUTH_REVOKED
 }

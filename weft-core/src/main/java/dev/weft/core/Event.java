@@ -25,10 +25,20 @@ public record Event(
     public static final String STEP_FAILED = "step.failed";
     public static final String STEP_SKIPPED = "step.skipped";
     public static final String STEP_WAITING = "step.waiting";
+    /**
+     * A model's answer (a tool call, an action) outside the step it was asked for, refused before
+     * anything ran ({@code E_STEP_MISMATCH}): {@code stepId} or the node, what was answered, the reason.
+     */
+    public static final String STEP_REFUSED = "step.refused";
     /** A step's work was handed to a worker ({@code data.kind}, {@code data.queue}). */
     public static final String STEP_QUEUED = "step.queued";
     /** A step's work could not be handed to a worker and runs in the driving process ({@code data.reason}). */
     public static final String STEP_INLINE = "step.inline";
+    /**
+     * A step queued for a worker was taken back from a queue that stopped answering and run in the
+     * driving process ({@code data.reason}).
+     */
+    public static final String STEP_TAKEN_BACK = "step.taken_back";
 
     public Event {
         Objects.requireNonNull(runId, "runId");

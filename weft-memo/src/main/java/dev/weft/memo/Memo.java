@@ -22,6 +22,8 @@ import dev.weft.memo.data.User;
 import dev.weft.memo.internal.MemoResolvers;
 import dev.weft.memo.internal.Replies;
 import dev.weft.memo.internal.Texts;
+import dev.weft.memo.internal.understanding.MessageActs;
+import dev.weft.plan.ChangeGuard;
 import dev.weft.plan.Plan;
 import dev.weft.plan.PlanDecision;
 import dev.weft.plan.PlanExecutor;
@@ -59,6 +61,12 @@ public final class Memo {
     /** A line that says yes to what a conversation waits for, in English or Hebrew. */
     private static final Pattern YES =
             Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|ok|sure|go ahead|כן|אישור|בטח|יאללה|סבבה)\\s*[.!]*\\s*$");
+    /** A line that answers a question with neither a choice nor a request: "maybe", "what?", "אולי". */
+    private static final Pattern UNCLEAR = Pattern.compile(
+            "(?iU)^\\s*(?:maybe|perhaps|not sure|i'?m not sure|i don'?t know|idk|dunno|what|huh|hmm+|eh|which|why"
+                    + "|what do you mean|say again|sorry|\\?+|אולי|לא יודע|לא יודעת|לא בטוח|לא בטוחה|מה|אה|הממ+|למה"
+                    + "|מה זאת אומרת|סליחה|איזה)\\s*[.!?]*\\s*$");
+
     /** A line that says no. */
     private static final Pattern NO =
             Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|never ?mind|cancel (?:it|that)|undo(?: (?:it|that))?"
@@ -211,7 +219,7 @@ public final class Memo {
         if (message.isEmpty()) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "the message is empty: say something to Memo");
         }
-        String language = OfflinePlanner.languageOf(message);
+        String language = dev.weft.language.Language.codeOf(message);
         Instant now = runner.time().now();
         User user;
         try {
@@ -228,7 +236,27 @@ public final class Memo {
         if (dev.weft.memo.internal.planning.FollowUps.mayRefer(message)) {
             planning = referent(runner, user.id(), now).map(planning::about).orElse(planning);
         }
-        Plan plan = plan(message, planning);
+        Plan planned = plan(message, planning);
+        // The safety invariants, whichever planner planned: a question changes nothing, and a change of
+        // what the user has that their words did not ask for waits for them.
+        ChangeGuard.Guarded guarded = GUARD.guard(planned, message, language);
+        Plan plan = guarded.plan();
+        if (guarded.outOfScope().isPresent() || plan.steps().isEmpty()) {
+            // Nothing Memo does: an honest reply and no step that writes.
+            ObjectNode said = Json.object().put("message", message);
+            guarded.outOfScope().ifPresent(topic -> said.put("outOfScope", topic));
+            List<PlanStep> steps = new java.util.ArrayList<>(plan.steps());
+            if (steps.stream().noneMatch(s -> s.capability().equals("general"))) {
+                steps.add(new PlanStep(
+                        steps.isEmpty() ? "A" : "Z", "general", "respond", said, Json.object(), List.of()));
+            }
+            plan = new Plan("conversation", plan.confidence(), steps);
+        }
+        if (!guarded.withdrawn().isEmpty()) {
+            com.fasterxml.jackson.databind.node.ArrayNode withdrawn =
+                    planning.facts().putArray("withdrawn");
+            guarded.withdrawn().forEach(s -> withdrawn.add(s.capability() + "/" + s.action()));
+        }
         ObjectNode input = Json.object();
         input.put("message", message);
         input.put("language", language);
@@ -245,7 +273,9 @@ public final class Memo {
             mode = PlanMode.APPROVAL;
             input.put("unsure", true);
         }
-        PlanRequest planRequest = new PlanRequest(mode, input, Set.of(), Json.object()).forUser(user.id());
+        PlanRequest planRequest = new PlanRequest(mode, input, Set.of(), Json.object())
+                .forUser(user.id())
+                .holding(guarded.held());
         if (request.runId().isPresent()) {
             planRequest = planRequest.withRunId(request.runId().get());
         }
@@ -279,6 +309,72 @@ public final class Memo {
     }
 
     private static final OfflinePlanner OFFLINE = new OfflinePlanner();
+
+    private static final ChangeGuard GUARD = ChangeGuard.of(
+            new MessageActs(),
+            step -> MessageActs.writes(step) && !(step.capability().equals("meta")),
+            Memo::readInstead);
+
+    /**
+     * The read of what a change a question was planned as would have touched: its tasks, list, events,
+     * emails or memories, found by the same words; empty when there is nothing to read instead.
+     */
+    static Optional<PlanStep> readInstead(PlanStep step) {
+        JsonNode c = step.constraints();
+        ObjectNode read = Json.object();
+        String action;
+        switch (step.capability()) {
+            case "database" -> {
+                if (step.action().contains("list") || step.action().contains("item")) {
+                    action = "find_list";
+                    copy(c, read, "listName");
+                } else {
+                    action = "find_task";
+                    copy(c, read, "window", "type");
+                    if (read.path("window").asText("").equals("all")) {
+                        // A bulk change's "every window" is a read's no window at all.
+                        read.remove("window");
+                    }
+                    if (!read.has("type")
+                            && (c.path("isReminder").asBoolean(false)
+                                    || c.path("isAlarm").asBoolean(false))) {
+                        read.put("type", "reminder");
+                    }
+                }
+            }
+            case "calendar" -> {
+                if (c.path("summary").isTextual()
+                        && !c.has("timeMin")
+                        && !step.action().equals("create_event")) {
+                    action = "find_event";
+                    copy(c, read, "summary", "timeMin", "timeMax");
+                } else {
+                    action = "list_events";
+                    copy(c, read, "timeMin", "timeMax");
+                }
+            }
+            case "gmail" -> {
+                action = "search_emails";
+                copy(c, read, "from", "subject");
+            }
+            case "second-brain" -> {
+                action = "search_memory";
+                read.put("query", c.path("query").asText(c.path("content").asText("")));
+            }
+            default -> {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new PlanStep(step.id(), step.capability(), action, read, Json.object(), step.dependsOn()));
+    }
+
+    private static void copy(JsonNode from, ObjectNode to, String... fields) {
+        for (String field : fields) {
+            if (from.hasNonNull(field)) {
+                to.set(field, from.get(field));
+            }
+        }
+    }
 
     /** How long after Memo's reply "it" still means what that reply was about. */
     private static final java.time.Duration FOLLOW_UP = java.time.Duration.ofMinutes(30);
@@ -593,6 +689,12 @@ public final class Memo {
             if (question.isPresent() && answers(question.get(), request.message())) {
                 return answer(runner, runId, request.user(), request.message());
             }
+            if (UNCLEAR.matcher(request.message()).matches()
+                    || (question.isEmpty() && request.message().strip().matches("\\d{1,3}[.!]*"))) {
+                // "2", "maybe", "what?" to a question: asked again, naming the choices, never read as a
+                // request of its own ("I'm not sure how to help").
+                return askedAgain(waiting.get(), request.user(), question.isPresent());
+            }
             if (question.isPresent()) {
                 // "which one?" answered with a request that names none of them ("what do I have
                 // tomorrow?"): a new message; the question stays where it was.
@@ -628,7 +730,7 @@ public final class Memo {
         }
         List<String> named = new java.util.ArrayList<>();
         options.forEach(option -> named.add(option.asText().replaceFirst("^\\s*\\d{1,2}\\.\\s*", "")));
-        return !dev.weft.memo.internal.EntityLookup.best(said, named, o -> o).isEmpty();
+        return !dev.weft.language.EntityMatch.best(said, named, o -> o).isEmpty();
     }
 
     /**
@@ -636,12 +738,36 @@ public final class Memo {
      * due in the language it was set in, in their zone.
      */
     public String notice(Notification notification) {
-        if (CalendarSync.isConflict(notification)) {
+        if (CalendarSync.isConflict(notification)
+                || notification.type().equals(dev.weft.memo.data.OAuthGrants.REVOKED)) {
             return notification.text();
         }
         User user = userOf(notification.user());
-        String language = OfflinePlanner.languageOf(notification.text());
+        String language = dev.weft.language.Language.codeOf(notification.text());
         return Replies.reminder(language, notification.text(), notification.dueAt(), notification.late(), user.zone());
+    }
+
+    /**
+     * The question {@code waiting} asks, asked again after an answer that was not one: a yes/no question
+     * says the two answers it takes, a question with options says how to pick one.
+     */
+    private Reply askedAgain(RunResult waiting, String userId, boolean options) {
+        User user = userOf(userId);
+        Reply pending = reply(waiting, user);
+        String language = pending.language();
+        String hint = options
+                ? Texts.of(
+                        language,
+                        "Please pick one: say its number or its name.",
+                        "נא לבחור אחת: אפשר לומר את המספר או את השם.")
+                : Texts.of(
+                        language,
+                        "Please answer yes or no: yes to go ahead, no to leave it as it is.",
+                        "נא לענות כן או לא: כן כדי להמשיך, לא כדי להשאיר כמו שזה.");
+        String text = hint + "\n" + pending.text();
+        ObjectNode json = pending.json().deepCopy();
+        json.put("reply", text);
+        return new Reply(language, pending.run(), pending.plan(), text, json);
     }
 
     private User userOf(String id) {
@@ -656,12 +782,52 @@ public final class Memo {
                 .toList();
     }
 
+    /**
+     * The run's interrupts, each approval of a task call with the texts of the tasks it would change
+     * ({@code touches}), read now, so that the question names them.
+     */
+    private Map<String, JsonNode> touching(RunResult result, User user) {
+        Map<String, JsonNode> interrupts = new java.util.LinkedHashMap<>(result.interrupts());
+        // The run's own "now": a window such as "today" means what it meant when the user asked.
+        String asked = result.run().input().path("input").path("now").asText("");
+        Instant now = asked.isEmpty()
+                ? Instant.now()
+                : java.time.OffsetDateTime.parse(asked).toInstant();
+        interrupts.replaceAll((node, payload) -> {
+            String tool = payload.path("tool").asText();
+            if (!payload.path("type").asText().equals("approval")
+                    || !(tool.equals(MemoTools.TASKS) || tool.equals(MemoTools.CALENDAR))
+                    || !(payload.path("args") instanceof ObjectNode args)) {
+                return payload;
+            }
+            dev.weft.memo.data.OperationContext reading =
+                    new dev.weft.memo.data.OperationContext(user.id(), user.zone(), now, "touched");
+            ObjectNode named = payload.deepCopy();
+            ArrayNode touches = named.putArray("touches");
+            if (tool.equals(MemoTools.TASKS)) {
+                new dev.weft.memo.data.TaskOperations(data)
+                        .touched(args, reading)
+                        .forEach(t -> touches.addObject()
+                                .put("text", t.text())
+                                .put("kind", t.isReminder() ? "reminder" : "task"));
+            } else {
+                new dev.weft.memo.data.CalendarOperations(data)
+                        .touched(args, reading)
+                        .forEach(e ->
+                                touches.addObject().put("text", e.summary()).put("kind", "event"));
+            }
+            return named;
+        });
+        return interrupts;
+    }
+
     private Reply reply(RunResult result, User user) {
         JsonNode input = result.run().input();
         String language = input.path("input").path("language").asText(user.language());
         Plan plan = PlanParser.fromJson(input.path("plan"));
         Map<String, StepOutcome> outcomes = PlanExecutor.outcomes(result);
-        String text = Replies.reply(language, plan.steps(), outcomes, result.interrupts(), user.zone());
+        Map<String, JsonNode> interrupts = touching(result, user);
+        String text = Replies.reply(language, plan.steps(), outcomes, interrupts, user.zone());
         if (result.status() == RunStatus.FAILED && text.isEmpty()) {
             text = result.error().map(e -> e.message()).orElse("");
         }
@@ -690,6 +856,8 @@ public final class Memo {
                 execute.put("type", "execute");
                 execute.put("functionName", waiting.path("tool").asText());
                 execute.set("args", waiting.path("args"));
+                // The sentence an approval card shows; the call itself stays behind it.
+                execute.put("says", Replies.pending(language, interrupts.get("step:" + step.id()), user.zone()));
             } else if (outcome != null && !outcome.tool().isEmpty()) {
                 ObjectNode execute = resolutions.addObject();
                 execute.put("stepId", step.id());

@@ -1,6 +1,8 @@
 package dev.weft.memo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Message;
@@ -8,13 +10,16 @@ import dev.weft.assistant.Notices;
 import dev.weft.assistant.Turn;
 import dev.weft.core.Event;
 import dev.weft.core.Graph;
+import dev.weft.core.Json;
 import dev.weft.core.Run;
 import dev.weft.core.RunResult;
 import dev.weft.core.Runner;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.ToolRegistry;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -54,6 +59,12 @@ public final class MemoAssistant implements Assistant {
         boolean continued =
                 waiting.map(w -> w.runId().equals(reply.run().runId())).orElse(false);
         return turn(reply, usage(runner, reply.run(), continued ? before : 0, !continued));
+    }
+
+    /** Memo keeps one conversation per user: its waiting run is continued whatever the session. */
+    @Override
+    public Optional<String> continues(Runner runner, String user, String session) {
+        return memo.waiting(runner, user).map(RunResult::runId);
     }
 
     @Override
@@ -105,6 +116,64 @@ public final class MemoAssistant implements Assistant {
         return turn(memo.undo(runner, user, runId));
     }
 
+    /**
+     * {@code reminders} ({@code {upcoming, fired}}), {@code tasks}, {@code events}, {@code lists}, and
+     * {@code memories} (those matching {@code q} best, else the latest; {@code limit}, default 20).
+     */
+    @Override
+    public Optional<JsonNode> kept(String user, String kind, Map<String, String> query) {
+        return switch (kind) {
+            case "reminders" -> Optional.of(reminders(user));
+            case "tasks" ->
+                Optional.of(listed(
+                        "tasks",
+                        memo.data().tasks().all(user).stream()
+                                .map(dev.weft.memo.data.Task::toJson)
+                                .toList()));
+            case "events" -> {
+                ZoneId zone = zoneOf(user);
+                yield Optional.of(listed(
+                        "events",
+                        memo.data().events().all(user).stream()
+                                .map(event -> (JsonNode) event.toJson(zone))
+                                .toList()));
+            }
+            case "lists" -> Optional.of(listed("lists", memo.data().lists().all(user)));
+            case "memories" ->
+                Optional.of(memo.memories(
+                        user,
+                        Optional.ofNullable(query.get("q")).filter(q -> !q.isBlank()),
+                        Integer.parseInt(query.getOrDefault("limit", "20"))));
+            default -> Optional.empty();
+        };
+    }
+
+    private ObjectNode reminders(String user) {
+        ZoneId zone = zoneOf(user);
+        ObjectNode node = Json.object();
+        ArrayNode next = node.putArray("upcoming");
+        for (Reminders.Upcoming u : memo.reminders().upcoming(user)) {
+            next.addObject()
+                    .put("source", u.source())
+                    .put("id", u.id())
+                    .put("text", u.text())
+                    .put("at", u.at().atZone(zone).toOffsetDateTime().toString());
+        }
+        ArrayNode fired = node.putArray("fired");
+        memo.data().notifications().recent(user, 10).forEach(n -> fired.add(n.toJson()));
+        return node;
+    }
+
+    private ZoneId zoneOf(String user) {
+        return memo.data().findUser(user).map(dev.weft.memo.data.User::zone).orElse(ZoneId.systemDefault());
+    }
+
+    private static ObjectNode listed(String name, List<? extends JsonNode> items) {
+        ObjectNode node = Json.object();
+        node.putArray(name).addAll(items);
+        return node;
+    }
+
     @Override
     public Optional<Notices> notices() {
         return Optional.of(new Notices() {
@@ -113,6 +182,29 @@ public final class MemoAssistant implements Assistant {
                 return memo.data().notifications().recent(user, count).stream()
                         .map(n -> new Notices.Notice(n.user(), n.id(), memo.notice(n), n.sourceId(), n.firedAt()))
                         .toList();
+            }
+
+            @Override
+            public Optional<ObjectNode> describe(String user, String id) {
+                return memo.data().notifications().find(user, id).map(this::described);
+            }
+
+            @Override
+            public List<ObjectNode> unshown(String user) {
+                return memo.data().notifications().pending(user).stream()
+                        .map(this::described)
+                        .toList();
+            }
+
+            @Override
+            public void shown(String user, List<String> ids, java.time.Instant at) {
+                memo.data().notifications().delivered(user, ids, at);
+            }
+
+            private ObjectNode described(dev.weft.memo.data.Notifications.Notification n) {
+                ObjectNode json = n.toJson();
+                json.put("notice", memo.notice(n));
+                return json;
             }
 
             @Override

@@ -91,6 +91,9 @@ public final class ModelPlanner implements Planner {
         return plan;
     }
 
+    /** The event a model call is reported by once it answered (weft-llm's {@code ModelCalls.CALLED_EVENT}). */
+    static final String MODEL_CALLED = "model.called";
+
     private static String resource(String name) {
         try (InputStream in = ModelPlanner.class.getResourceAsStream(name)) {
             if (in == null) {
@@ -119,8 +122,19 @@ public final class ModelPlanner implements Planner {
             return runId();
         }
 
+        /**
+         * The planner's model call happens before its run exists, so it cannot be an event of the run:
+         * it is kept, with when it answered, under {@code modelCalls} in the facts the run starts with,
+         * where tracing finds it and makes it a span like every other model call's.
+         */
         @Override
-        public void emit(String type, JsonNode data) {}
+        public void emit(String type, JsonNode data) {
+            if (type.equals(MODEL_CALLED) && data.isObject()) {
+                ObjectNode call = ((ObjectNode) data).deepCopy();
+                call.put("at", time.now().toString());
+                facts.withArray("modelCalls").add(call);
+            }
+        }
 
         @Override
         public void record(String key, JsonNode value) {

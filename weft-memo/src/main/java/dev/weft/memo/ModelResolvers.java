@@ -16,6 +16,7 @@ import dev.weft.plan.Resolution;
 import dev.weft.plan.ResolveContext;
 import dev.weft.plan.Resolver;
 import dev.weft.plan.ResolverRegistry;
+import dev.weft.plan.StepSlice;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,8 +28,8 @@ import java.util.Set;
 
 /**
  * Memo's resolvers on the model path (seed 002): each of DatabaseTask, DatabaseList, CalendarFind and
- * CalendarMutate has a fixed system prompt — its rules and its tool's input schema (the schema slice),
- * the same bytes for every step — and turns the steps that need no lookup (creating, listing, bulk
+ * CalendarMutate has a fixed system prompt per action — its rules and the slice of its tool's input
+ * schema that action may use, the same bytes for every such step — and turns the steps that need no lookup (creating, listing, bulk
  * changes over a window) into its tool's arguments through structured output, with one repair. Steps
  * that name a task, list or event by its words keep the offline lookup (never an id from the model),
  * with its numbered question when several match; General answers in words with the model; Meta stays
@@ -37,25 +38,49 @@ import java.util.Set;
 final class ModelResolvers {
     private ModelResolvers() {}
 
-    private record Slice(String tool, Set<String> actions) {}
-
-    private static final Map<String, Slice> SLICES = Map.of(
+    /**
+     * The steps each resolver hands its model, by action, and what a call for each may be: only that
+     * operation of its tool, never an id the model wrote itself (targets are found offline, by the
+     * user's words). The model is shown this slice of the schema, and the step pipeline refuses any
+     * call outside it ({@code E_STEP_MISMATCH}), so text the model reads cannot steer it elsewhere.
+     */
+    private static final Map<String, Map<String, StepSlice>> SLICES = Map.of(
             "DatabaseTaskResolver",
-                    new Slice(
-                            MemoTools.TASKS,
-                            Set.of("create_task", "create_tasks", "find_task", "delete_tasks", "complete_tasks")),
-            "DatabaseListResolver", new Slice(MemoTools.LISTS, Set.of("create_list")),
-            "CalendarFindResolver", new Slice(MemoTools.CALENDAR, Set.of("list_events", "check_conflicts")),
+                    Map.of(
+                            "create_task", tasks("create"),
+                            "create_tasks", tasks("createMultiple"),
+                            "find_task", tasks("getAll"),
+                            "delete_tasks", tasks("deleteAll"),
+                            "complete_tasks", tasks("completeAll")),
+            "DatabaseListResolver",
+                    Map.of(
+                            "create_list",
+                            StepSlice.of(MemoTools.LISTS, "create").locking("listId", "listIds")),
+            "CalendarFindResolver",
+                    Map.of("list_events", calendar("getEvents"), "check_conflicts", calendar("checkConflicts")),
             "CalendarMutateResolver",
-                    new Slice(MemoTools.CALENDAR, Set.of("create_event", "create_recurring", "delete_events")));
+                    Map.of(
+                            "create_event", calendar("create"),
+                            "create_recurring", calendar("createRecurring"),
+                            "delete_events", calendar("delete")));
+
+    private static StepSlice tasks(String operation) {
+        return StepSlice.of(MemoTools.TASKS, operation).locking("taskId", "taskIds");
+    }
+
+    private static StepSlice calendar(String operation) {
+        return StepSlice.of(MemoTools.CALENDAR, operation).locking("eventId", "eventIds");
+    }
 
     /** Memo's resolvers of {@code offline}, each on {@code model} where it has a model path. */
     static ResolverRegistry registry(MemoResolvers offline, Model model) {
         List<Resolver> resolvers = offline.resolvers().stream()
                 .map(r -> {
-                    Slice slice = SLICES.get(r.name());
-                    if (slice != null) {
-                        return (Resolver) new WithArgs(r, slice, systemPrompt(r.name(), slice.tool()), model);
+                    Map<String, StepSlice> slices = SLICES.get(r.name());
+                    if (slices != null) {
+                        Map<String, String> prompts = new java.util.HashMap<>();
+                        slices.keySet().forEach(action -> prompts.put(action, systemPrompt(r.name(), action)));
+                        return (Resolver) new WithArgs(r, slices, Map.copyOf(prompts), model);
                     }
                     if (r.capability().equals("general")) {
                         return new General(r, resource("resolvers/GeneralResolver.txt"), model);
@@ -69,12 +94,19 @@ final class ModelResolvers {
         return ResolverRegistry.of(resolvers.toArray(Resolver[]::new));
     }
 
-    /** A resolver's fixed prompt: its rules, then its tool's input schema. */
-    static String systemPrompt(String resolver, String tool) {
-        return resource("resolvers/" + resolver + ".txt")
-                + Json.mapper()
-                        .valueToTree(MemoTools.schema(tool + ".input.json"))
-                        .toPrettyString() + "\n";
+    /**
+     * A resolver's fixed prompt for the steps of one action: its rules, then the slice of its tool's
+     * input schema that action may use (the same bytes for every such step, so a provider's prompt
+     * cache still hits).
+     */
+    static String systemPrompt(String resolver, String action) {
+        StepSlice slice = SLICES.get(resolver).get(action);
+        return resource("resolvers/" + resolver + ".txt") + inputSchema(slice).toPrettyString() + "\n";
+    }
+
+    /** The schema a model is shown, and its answer held to, for a step of {@code slice}. */
+    private static ObjectNode inputSchema(StepSlice slice) {
+        return slice.slice((ObjectNode) Json.mapper().valueToTree(MemoTools.schema(slice.tool() + ".input.json")));
     }
 
     private static ObjectNode request(PlanStep step, ResolveContext context) {
@@ -85,6 +117,12 @@ final class ModelResolvers {
         request.put("language", context.input().path("language").asText("en"));
         request.put("now", context.input().path("now").asText(""));
         request.put("zone", context.input().path("zone").asText(""));
+        if (!context.dependencyResults().isEmpty()) {
+            // What the steps before it found (an email's text, the events of a day): data to use, never
+            // instructions; whatever it says, the call is held to this step's slice.
+            ObjectNode found = request.putObject("found");
+            context.dependencyResults().forEach(found::set);
+        }
         return request;
     }
 
@@ -117,22 +155,33 @@ final class ModelResolvers {
         }
     }
 
-    /** Arguments from the model for the steps of its slice; lookups and the rest offline. */
-    private record WithArgs(Resolver offline, Slice slice, String system, Model model) implements OverOffline {
+    /** Arguments from the model for the steps of its slices; lookups and the rest offline. */
+    private record WithArgs(Resolver offline, Map<String, StepSlice> slices, Map<String, String> prompts, Model model)
+            implements OverOffline {
+        @Override
+        public Optional<StepSlice> slice(PlanStep step) {
+            return Optional.ofNullable(slices.get(step.action()));
+        }
+
         @Override
         public Resolution resolve(PlanStep step, ResolveContext context) {
             boolean missingText = step.action().equals("create_task")
                     && step.constraints().path("text").asText("").isBlank();
-            if (!slice.actions().contains(step.action()) || missingText) {
+            StepSlice slice = slices.get(step.action());
+            if (slice == null || missingText) {
                 return offline.resolve(step, context);
             }
-            JsonNode schema = MemoTools.schema(slice.tool() + ".input.json");
             try {
                 JsonNode args = StepModels.structured(
                         context,
                         model,
-                        new Prompt(system, request(step, context).toString()),
-                        schema);
+                        new Prompt(
+                                prompts.get(step.action()),
+                                request(step, context).toString()),
+                        // The answer is read against the whole tool's schema, not the slice: an answer
+                        // outside the slice is a steered model, refused by the step pipeline for what
+                        // it is (E_STEP_MISMATCH, recorded), not repaired by asking that model again.
+                        MemoTools.schema(slice.tool() + ".input.json"));
                 return Resolution.execute(slice.tool(), (ObjectNode) args);
             } catch (ModelUnavailableException | ModelTransientException e) {
                 resolvedOffline(context, e);

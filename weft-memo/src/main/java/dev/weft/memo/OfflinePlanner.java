@@ -38,17 +38,6 @@ public final class OfflinePlanner implements Planner {
         this.time = time;
     }
 
-    /** {@code he} when the text has Hebrew letters, else {@code en}. */
-    public static String languageOf(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= '\u0590' && c <= '\u05FF') {
-                return "he";
-            }
-        }
-        return "en";
-    }
-
     @Override
     public Plan plan(String message, Context context) {
         Optional<Plan> followUp = followUp(message, context);

@@ -47,6 +47,12 @@ final class SpokenResolvers {
         }
 
         @Override
+        public Optional<dev.weft.plan.StepSlice> slice(PlanStep step) {
+            // Forwarded, or the step pipeline would never hold the inner resolver's model to its step.
+            return inner.slice(step);
+        }
+
+        @Override
         public Resolution resolve(PlanStep step, ResolveContext context) {
             if (inner.tool(step).filter(MemoResolvers.RESPOND::equals).isPresent()) {
                 return StepModels.speaking(() -> inner.resolve(step, context));

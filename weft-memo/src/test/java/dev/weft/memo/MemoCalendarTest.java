@@ -115,6 +115,24 @@ final class MemoCalendarTest {
     }
 
     @Test
+    void findsAnEventNamedInEnglishByItsHebrewName() {
+        ask("dana", "schedule a dentist appointment on Friday at 9");
+
+        Memo.Reply moved = ask("dana", "תזיז את רופא השיניים לשבע בערב");
+
+        assertThat(args(moved).get("operation").asText()).isEqualTo("update");
+        assertThat(moved.text()).contains("dentist appointment").contains("19:00");
+    }
+
+    @Test
+    void aHebrewNameInAnEnglishReminderLeavesItEnglish() {
+        Memo.Reply made = ask("dana", "remind me tomorrow at 9 to call דנה");
+
+        assertThat(made.text()).contains("call דנה").doesNotContain("remind me");
+        assertThat(memo.data().tasks().all("dana").get(0).text()).isEqualTo("call דנה");
+    }
+
+    @Test
     void schedulesAMeetingInHebrewAndListsIt() {
         Memo.Reply made = ask("omer", "תקבע פגישה עם דנה מחר ב-15:00");
         Memo.Reply listed = ask("omer", "מה יש לי ביומן מחר?");
@@ -237,7 +255,9 @@ final class MemoCalendarTest {
         Memo.Reply waiting = step("dana", "clear my calendar tomorrow", "delete_events", """
                 {"timeMin": "2026-11-25T00:00:00+02:00", "timeMax": "2026-11-25T23:59:59+02:00"}""", "{}");
         assertThat(waiting.run().status()).isEqualTo(RunStatus.WAITING);
-        assertThat(waiting.text()).isEqualTo("This will delete every event on Wed 25 Nov. Shall I go ahead? (yes/no)");
+        assertThat(waiting.text())
+                .isEqualTo("This will delete every event on Wed 25 Nov: meeting with Dana, call with Omer. Shall I go"
+                        + " ahead? (yes/no)");
         assertThat(summaries("dana")).hasSize(3);
 
         Memo.Reply done = memo.approve(runner, waiting.run().runId(), "dana", List.of());

@@ -86,7 +86,7 @@ final class MemoryRetrievalTest {
 
     private static List<String> distractors(List<String> corpus, String language) {
         return corpus.stream()
-                .filter(m -> OfflinePlanner.languageOf(m).equals(language))
+                .filter(m -> dev.weft.language.Language.codeOf(m).equals(language))
                 .distinct()
                 .toList();
     }

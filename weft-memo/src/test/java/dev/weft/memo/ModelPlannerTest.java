@@ -191,7 +191,7 @@ final class ModelPlannerTest {
 
         assertThat(reply.run().status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(system(server.requests().get(1).body()))
-                .isEqualTo(ModelResolvers.systemPrompt("DatabaseTaskResolver", MemoTools.TASKS))
+                .isEqualTo(ModelResolvers.systemPrompt("DatabaseTaskResolver", "create_task"))
                 .contains("\"createMultiple\"");
         assertThat(user(server.requests().get(1).body())).contains("\"action\":\"create_task\"");
         assertThat(reply.text()).isEqualTo("I'll remind you: \"call the bank\" — Wed 25 Nov, 09:00.");

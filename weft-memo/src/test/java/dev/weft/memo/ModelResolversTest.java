@@ -85,15 +85,30 @@ final class ModelResolversTest {
 
     @Test
     void eachResolverHasAFixedPromptWithItsToolsSchema() {
-        String tasks = ModelResolvers.systemPrompt("DatabaseTaskResolver", MemoTools.TASKS);
-        String calendar = ModelResolvers.systemPrompt("CalendarMutateResolver", MemoTools.CALENDAR);
+        String tasks = ModelResolvers.systemPrompt("DatabaseTaskResolver", "create_task");
+        String calendar = ModelResolvers.systemPrompt("CalendarMutateResolver", "create_event");
 
         assertThat(tasks)
-                .isEqualTo(ModelResolvers.systemPrompt("DatabaseTaskResolver", MemoTools.TASKS))
+                .isEqualTo(ModelResolvers.systemPrompt("DatabaseTaskResolver", "create_task"))
                 .contains("DatabaseTaskResolver")
                 .contains("\"reminderRecurrence\"")
                 .contains("reminder \"0 minutes\"");
         assertThat(calendar).contains("CalendarMutateResolver").contains("\"createRecurring\"");
+    }
+
+    @Test
+    void aFindStepsPromptShowsTheModelOnlyTheFindOperation() {
+        String prompt = ModelResolvers.systemPrompt("CalendarFindResolver", "list_events");
+        JsonNode schema = Json.parse(
+                prompt.substring(prompt.indexOf("(any other operation is refused):") + 33), "the prompt's schema");
+
+        assertThat(schema.path("properties").path("operation").path("enum"))
+                .extracting(JsonNode::asText)
+                .containsExactly("getEvents");
+        assertThat(schema.path("properties").has("eventId")).isFalse();
+        assertThat(ModelResolvers.systemPrompt("CalendarFindResolver", "list_events"))
+                .as("the same bytes for every such step")
+                .isEqualTo(prompt);
     }
 
     @Test
@@ -110,7 +125,7 @@ final class ModelResolversTest {
 
         assertThat(reply.run().status()).isEqualTo(RunStatus.COMPLETED);
         assertThat(system(server.requests().get(1).body()))
-                .isEqualTo(ModelResolvers.systemPrompt("CalendarMutateResolver", MemoTools.CALENDAR));
+                .isEqualTo(ModelResolvers.systemPrompt("CalendarMutateResolver", "create_event"));
         assertThat(memo.data().events().all("dana")).singleElement().satisfies(e -> {
             assertThat(e.location()).contains("Cafe Noir");
             assertThat(e.end()).isEqualTo(Instant.parse("2026-11-25T12:30:00Z"));

@@ -65,7 +65,7 @@ final class OfflinePlannerCorpusTest {
     @MethodSource("corpus")
     void plansTheMessageAsExpected(JsonNode entry) {
         String message = entry.get("message").asText();
-        Plan plan = PLANNER.plan(message, new Planner.Context(OfflinePlanner.languageOf(message), NOW));
+        Plan plan = PLANNER.plan(message, new Planner.Context(dev.weft.language.Language.codeOf(message), NOW));
 
         JsonNode expected = entry.get("expect");
         assertThat(plan.steps()).as(message).hasSize(expected.size());
@@ -97,13 +97,13 @@ final class OfflinePlannerCorpusTest {
     @org.junit.jupiter.api.Test
     void anHourSaidAloneThatFallsInTheSmallHours_isReadInTheAfternoon() {
         ZonedDateTime afternoon = NOW.withHour(16);
-        java.util.function.Function<String, String> due =
-                message -> PLANNER.plan(message, new Planner.Context(OfflinePlanner.languageOf(message), afternoon))
-                        .steps()
-                        .get(0)
-                        .constraints()
-                        .path("dueDate")
-                        .asText();
+        java.util.function.Function<String, String> due = message -> PLANNER.plan(
+                        message, new Planner.Context(dev.weft.language.Language.codeOf(message), afternoon))
+                .steps()
+                .get(0)
+                .constraints()
+                .path("dueDate")
+                .asText();
 
         assertThat(due.apply("remind me at 3 to call Dana")).isEqualTo("2026-11-25T15:00:00+02:00");
         assertThat(due.apply("תזכיר לי ב-3 להתקשר לדנה")).isEqualTo("2026-11-25T15:00:00+02:00");

@@ -18,30 +18,66 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Memo's understanding on the held-out sets beside {@code UnderstandingScore} (written apart from its
- * templates), asked in-process in PREVIEW as {@code score.sh} asks them through the command: the
- * floors below hold what has been reached, so that a change that loses understanding fails the build.
+ * Memo's understanding on the sets beside {@code UnderstandingScore}, asked in-process in PREVIEW as
+ * {@code score.sh} asks them through the command: the dev sets ({@code heldout-*}, written apart from
+ * the templates but looked at while tuning), the fresh sets ({@code fresh-*}, never looked at while
+ * tuning the classifier) and the untuned sets ({@code untuned-*}, written before issue #37's tuning
+ * and never tuned on). Each prints its report; the floors below hold what has been reached, so that a
+ * change that loses understanding fails the build.
  */
 final class UnderstandingIT {
     @TempDir
     Path dir;
 
     @Test
-    void routesTheHeldOutRequestsRightAndActsOnAlmostNoneThatAreNotForIt() {
+    void routesTheDevRequestsRightAndActsOnAlmostNoneThatAreNotForIt() {
+        UnderstandingScore.Report report = score("heldout-en.jsonl", "heldout-he.jsonl");
+        assertFloors(report, 0.92, 0.92, 0.03);
+    }
+
+    @Test
+    void routesTheFreshRequestsRightAndActsOnFewThatAreNotForIt() {
+        UnderstandingScore.Report report = score("fresh-en.jsonl", "fresh-he.jsonl");
+        assertFloors(report, FRESH_EN, FRESH_HE, FRESH_OUT_OF_SCOPE);
+    }
+
+    @Test
+    void routesTheUntunedRequestsRight() {
+        UnderstandingScore.Report report = score("untuned-en.jsonl", "untuned-he.jsonl");
+        assertFloors(report, UNTUNED_EN, UNTUNED_HE, UNTUNED_OUT_OF_SCOPE);
+    }
+
+    /** What the fresh sets reached (issue #37), less a margin for a model retrained from other templates. */
+    private static final double FRESH_EN = 0.93;
+
+    private static final double FRESH_HE = 0.89;
+    private static final double FRESH_OUT_OF_SCOPE = 0.04;
+    private static final double UNTUNED_EN = 0.85;
+    private static final double UNTUNED_HE = 0.85;
+    private static final double UNTUNED_OUT_OF_SCOPE = 0.10;
+
+    /** The safety set (issue #37): what Memo does not do is never acted on, and no read becomes a change. */
+    @Test
+    void actsOnNoneOfTheSafetySetsOutOfScopeRequests() {
+        UnderstandingScore.Report report = score("safety-en.jsonl", "safety-he.jsonl");
+        assertFloors(report, 0.0, 0.0, 0.0);
+    }
+
+    private UnderstandingScore.Report score(String... files) {
         List<UnderstandingScore.Outcome> outcomes = new ArrayList<>();
-        try (RunStore store = Stores.open("sqlite:" + dir.resolve("understanding.db"))) {
+        try (RunStore store = Stores.open("sqlite:" + dir.resolve("understanding-" + files[0] + ".db"))) {
             Memo memo = Memo.open(store);
             Instant now = OffsetDateTime.parse(UnderstandingScore.NOW).toInstant();
             Runner runner =
                     Runner.builder().store(store).time(TimeSource.of(() -> now)).build();
             int user = 0;
-            for (String file : List.of("heldout-en.jsonl", "heldout-he.jsonl")) {
+            for (String file : files) {
                 Path path = Path.of("src/test/resources/understanding", file);
                 for (UnderstandingScore.Case request : UnderstandingScore.cases(path)) {
                     Memo.Reply reply = memo.ask(
                             runner,
                             new Memo.Request(
-                                    "heldout-" + ++user,
+                                    file + "-" + ++user,
                                     request.message(),
                                     Optional.of(ZoneId.of(UnderstandingScore.ZONE)),
                                     PlanMode.PREVIEW));
@@ -50,16 +86,23 @@ final class UnderstandingIT {
             }
         }
         UnderstandingScore.Report report = new UnderstandingScore.Report(outcomes);
+        System.out.println("== " + String.join(", ", files));
         report.print(System.out);
+        return report;
+    }
 
+    private static void assertFloors(
+            UnderstandingScore.Report report, double english, double hebrew, double outOfScopeActedOn) {
+        assertThat(report.routedRight(Optional.of("en"))).as("routed right, en").isGreaterThanOrEqualTo(english);
+        assertThat(report.routedRight(Optional.of("he"))).as("routed right, he").isGreaterThanOrEqualTo(hebrew);
         for (String lang : List.of("en", "he")) {
-            assertThat(report.routedRight(Optional.of(lang)))
-                    .as("routed right, " + lang)
-                    .isGreaterThanOrEqualTo(0.92);
             assertThat(report.outOfScopeActedOn(Optional.of(lang)))
                     .as("out of scope acted on, " + lang)
-                    .isLessThanOrEqualTo(0.03);
+                    .isLessThanOrEqualTo(outOfScopeActedOn);
             assertThat(report.errors(Optional.of(lang))).as("errors, " + lang).isZero();
+            assertThat(report.readsPlannedAsChanges(Optional.of(lang)))
+                    .as("reads planned as changes, " + lang)
+                    .isZero();
         }
     }
 }

@@ -133,6 +133,13 @@ public final class UnderstandingScore {
             return routes.stream().anyMatch(UnderstandingScore::writes);
         }
 
+        /** An in-scope request that only reads (every route it expects reads) planned with a step that writes. */
+        boolean readPlannedAsChange() {
+            return request.inScope()
+                    && request.expect().stream().flatMap(Set::stream).noneMatch(UnderstandingScore::writes)
+                    && actsOn();
+        }
+
         /** A request that needs a capability answered with talk (or nothing) alone. */
         boolean refused() {
             return error.isEmpty()
@@ -168,6 +175,11 @@ public final class UnderstandingScore {
             return share(of(lang), o -> o.request().inScope() && o.request().needsAction(), Outcome::refused);
         }
 
+        /** How many requests that only read were planned with a step that writes (the aim is 0). */
+        long readsPlannedAsChanges(Optional<String> lang) {
+            return of(lang).stream().filter(Outcome::readPlannedAsChange).count();
+        }
+
         long errors(Optional<String> lang) {
             return of(lang).stream().filter(o -> o.error().isPresent()).count();
         }
@@ -193,6 +205,7 @@ public final class UnderstandingScore {
             row(out, "routed right", columns, c -> percent(routedRight(c)));
             row(out, "out-of-scope acted on", columns, c -> percent(outOfScopeActedOn(c)));
             row(out, "in-scope wrongly refused", columns, c -> percent(inScopeRefused(c)));
+            row(out, "reads planned as changes", columns, c -> String.valueOf(readsPlannedAsChanges(c)));
             row(out, "errors", columns, c -> String.valueOf(errors(c)));
 
             out.println();
@@ -217,6 +230,15 @@ public final class UnderstandingScore {
                 }
                 out.println(line);
             });
+
+            out.println();
+            out.println("reads planned as changes (message -> planned):");
+            for (Outcome o : outcomes) {
+                if (o.readPlannedAsChange()) {
+                    out.println("  [" + o.request().lang() + "] " + o.request().message() + "  ->  "
+                            + String.join(", ", o.routes()));
+                }
+            }
 
             out.println();
             out.println("misses (message -> planned; expected):");

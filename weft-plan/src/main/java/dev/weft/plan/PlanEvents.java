@@ -6,6 +6,9 @@ public final class PlanEvents {
     public static final String PLAN_GROUPS = "plan.groups";
     public static final String APPROVAL_AWAITING = "approval.awaiting";
     public static final String CLARIFY_AWAITING = "clarify.awaiting";
+    /** A resolved call outside its step's {@link StepSlice}, refused before it ran: {@code stepId, resolver, tool, args, reason}. */
+    public static final String STEP_REFUSED = dev.weft.core.Event.STEP_REFUSED;
+
     public static final String TOOL_CALLED = "tool.called";
     public static final String TOOL_RETRYING = "tool.retrying";
     public static final String TOOL_SUCCEEDED = "tool.succeeded";

@@ -266,6 +266,10 @@ public final class PlanExecutor {
         input.set("input", request.input());
         ArrayNode approved = input.putArray("approvedSteps");
         request.approvedSteps().forEach(approved::add);
+        if (!request.heldSteps().isEmpty()) {
+            ArrayNode held = input.putArray("heldSteps");
+            request.heldSteps().forEach(held::add);
+        }
         input.set("answers", request.answers());
         return input;
     }

@@ -27,6 +27,17 @@ public interface Resolver {
     }
 
     /**
+     * What a call for {@code step} may be: its tool, the operations its action allows, the targets it
+     * may not name. When present, the step pipeline refuses a resolved call outside it ({@code
+     * E_STEP_MISMATCH}) before anything runs; a resolver whose arguments a model writes should always
+     * say it, so text the model read cannot steer it past its step, and a resolver that wraps another
+     * must forward it. Empty by default: not checked.
+     */
+    default java.util.Optional<StepSlice> slice(PlanStep step) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @throws dev.weft.core.WeftException to fail the step (a transient one is not retried here:
      *     resolvers that call a model retry under their own policy)
      */

@@ -260,8 +260,32 @@ final class StepNode implements Node {
         }
         return switch (resolution) {
             case Resolution.Clarify clarify -> new Ended(clarify(context, clarify));
-            case Resolution.Execute call -> prepare(context, mode, call, results, answers);
+            case Resolution.Execute call -> {
+                Optional<String> mismatch =
+                        resolver.get().slice(step).flatMap(slice -> slice.mismatch(call.functionName(), call.args()));
+                yield mismatch.isPresent()
+                        ? refused(context, resolver.get(), call, mismatch.get())
+                        : prepare(context, mode, call, results, answers);
+            }
         };
+    }
+
+    /**
+     * A call outside its step's slice: recorded ({@code step.refused}, then the step's failed outcome)
+     * and never prepared, approved or made.
+     */
+    private Stage refused(NodeContext context, Resolver resolver, Resolution.Execute call, String why) {
+        String message = "step '" + step.id() + "' (" + step.capability() + "/" + step.action() + "): resolver '"
+                + resolver.name() + "' returned a call the step is not for: " + why + "; nothing was done";
+        ObjectNode event = Nodes.object(5);
+        event.put("stepId", step.id());
+        event.put("resolver", resolver.name());
+        event.put("tool", call.functionName());
+        event.set("args", call.args());
+        event.put("reason", message);
+        context.emit(PlanEvents.STEP_REFUSED, event);
+        return ended(StepOutcome.failed(
+                step.id(), call.functionName(), call.args(), new RunError(ErrorCode.E_STEP_MISMATCH, message), 0, 0));
     }
 
     private NodeResult clarify(NodeContext context, Resolution.Clarify clarify) {
@@ -394,16 +418,23 @@ final class StepNode implements Node {
             List<Prepared> prepared,
             Set<String> approved,
             Set<String> rejected) {
-        if (tool.risk() == Risk.HIGH && !tool.chat()) {
+        // A step held for a person (a change the user's words did not ask for) waits whatever its risk.
+        boolean held = isIn(
+                step.id(),
+                ids(context.runInput().path("heldSteps"), MissingNode.getInstance(), MissingNode.getInstance()));
+        if ((tool.risk() == Risk.HIGH || held) && !tool.chat()) {
             List<Prepared> waiting = prepared.stream()
                     .filter(p -> !isIn(p.stepId(), approved) && !isIn(p.stepId(), rejected))
-                    .filter(p -> tool.risk(p.args()) == Risk.HIGH)
+                    .filter(p -> held || tool.risk(p.args()) == Risk.HIGH)
                     .toList();
             if (!waiting.isEmpty()) {
                 ObjectNode payload = Json.object();
                 payload.put("type", "approval");
                 payload.put("stepId", step.id());
                 payload.put("tool", tool.name());
+                if (held) {
+                    payload.put("held", true);
+                }
                 payload.set("args", originalArgs);
                 ArrayNode steps = payload.putArray("prepared");
                 ArrayNode listed = Json.mapper().createArrayNode();

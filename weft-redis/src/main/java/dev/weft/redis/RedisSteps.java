@@ -1,12 +1,19 @@
 package dev.weft.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
+import dev.weft.core.Graph;
+import dev.weft.core.Json;
+import dev.weft.core.Run;
 import dev.weft.core.RunListener;
 import dev.weft.core.Runner;
+import dev.weft.core.TimeSource;
 import dev.weft.core.spi.RunStore;
 import dev.weft.core.spi.StepDispatcher;
+import dev.weft.plan.PlanExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.exceptions.JedisException;
@@ -33,7 +41,13 @@ import redis.clients.jedis.exceptions.JedisException;
  * and then, for the outcomes of the steps this process still waits for, fails those of runs someone
  * cancelled meanwhile, and queues again those whose entry Redis lost. When Redis does not answer, the
  * dispatcher says so at once (the step runs in this process, and the run's log says why) and tries
- * Redis again a moment later. Thread-safe; {@link #close} stops its threads.
+ * Redis again a moment later.
+ *
+ * <p>Steps queued before Redis stopped answering are taken back once it has not answered for the
+ * take-back time ({@link Builder#takeBack}): each runs in this process as a worker would run it, and
+ * its outcome is stored with the same compare-and-set a worker uses, so whichever of this process and
+ * a worker (Redis come back with the old entry) stores first decides, and the other's outcome is
+ * dropped. Thread-safe; {@link #close} stops its threads.
  */
 public final class RedisSteps implements StepDispatcher, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RedisSteps.class.getName());
@@ -45,6 +59,8 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
     private final Duration lostAfter;
     private final Duration retryAfter;
     private final long markerSeconds;
+    private final Duration takeBack;
+    private final StepWork work;
     private final List<Runner> runners = new CopyOnWriteArrayList<>();
     private final List<Consumer<String>> eventWatchers = new CopyOnWriteArrayList<>();
     /** The steps this process handed to workers and waits for, by run and step order. */
@@ -58,10 +74,20 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
 
     private volatile String downReason = "";
     private volatile boolean down;
+    /** Since when (System.nanoTime) Redis has not answered, while it does not; any answer clears it. */
+    private volatile long awaySince;
+
+    private volatile boolean away;
+    /** The steps ("run/order") being run here after they were taken back, so each is run here once. */
+    private final Set<String> takingBack = ConcurrentHashMap.newKeySet();
+
     private final Thread subscriber;
     private final Thread sweeper;
     private final Thread publisher;
     private volatile Optional<Jedis> subscription = Optional.empty();
+
+    /** How long Redis may not answer before queued steps are taken back, unless told otherwise. */
+    public static final Duration DEFAULT_TAKE_BACK = Duration.ofSeconds(30);
 
     private record Tracked(DispatchedStep step, long since) {}
 
@@ -73,6 +99,8 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         this.lostAfter = builder.lostAfter;
         this.retryAfter = builder.retryAfter;
         this.markerSeconds = builder.markerLifetime.toSeconds();
+        this.takeBack = builder.takeBack;
+        this.work = new StepWork(builder.store, builder.graphs, builder.executors, builder.time, "this process");
         this.subscriber = Thread.ofVirtual().name("weft-redis-subscriber").unstarted(this::subscribe);
         this.sweeper = Thread.ofVirtual().name("weft-redis-sweeper").unstarted(this::sweepForever);
         this.publisher = Thread.ofVirtual().name("weft-redis-events").unstarted(this::publishForever);
@@ -141,6 +169,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
     }
 
     private void wentDown(String reason) {
+        notAnswering();
         downReason = reason;
         downUntil = System.nanoTime() + retryAfter.toNanos();
         if (!down) {
@@ -150,6 +179,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
     }
 
     private void cameBack() {
+        away = false;
         if (down) {
             down = false;
             LOG.log(System.Logger.Level.INFO, "Redis at " + redis.url() + " answers again; steps go to workers");
@@ -258,6 +288,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                         names.events());
             } catch (RuntimeException e) {
                 missed = true;
+                notAnswering();
             } finally {
                 subscription = Optional.empty();
             }
@@ -313,6 +344,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
      */
     void sweep(boolean all) {
         long now = System.nanoTime();
+        boolean takingBackNow = !tracked.isEmpty() && awayLongerThanTakeBack();
         for (Map.Entry<String, Map<Integer, Tracked>> run : tracked.entrySet()) {
             String runId = run.getKey();
             Boolean cancelled = null;
@@ -341,11 +373,87 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                     deliver(runId, order, stopped);
                     continue;
                 }
+                if (takingBackNow) {
+                    takeBack(step.step());
+                    continue;
+                }
                 if (age > lostAfter.toNanos() && !(down && System.nanoTime() < downUntil)) {
                     requeueIfLost(step.step());
                 }
             }
         }
+    }
+
+    /** Notes that Redis did not answer: from the first time it did not, until it answers again. */
+    private void notAnswering() {
+        if (!away) {
+            awaySince = System.nanoTime();
+            away = true;
+        }
+    }
+
+    /** Asks Redis whether it answers; true if it has not answered for the take-back time. */
+    private boolean awayLongerThanTakeBack() {
+        try {
+            redis.call(jedis -> jedis.ping());
+            away = false;
+            return false;
+        } catch (RuntimeException e) {
+            notAnswering();
+            return System.nanoTime() - awaySince >= takeBack.toNanos();
+        }
+    }
+
+    /**
+     * Runs here a step queued for workers while Redis does not answer, once per process: its outcome is
+     * stored unless one is (a worker's, stored first, wins), then delivered.
+     */
+    private void takeBack(DispatchedStep step) {
+        String key = step.runId() + "/" + step.stepOrder();
+        if (!takingBack.add(key)) {
+            return;
+        }
+        Thread.ofVirtual().name("weft-redis-takeback").start(() -> {
+            try {
+                runHere(step);
+            } catch (RuntimeException e) {
+                // The store did not answer either: the next sweep takes the step back again.
+                LOG.log(System.Logger.Level.WARNING, "running a taken-back step here failed; trying again", e);
+            } finally {
+                takingBack.remove(key);
+            }
+        });
+    }
+
+    private void runHere(DispatchedStep step) {
+        String runId = step.runId();
+        int order = step.stepOrder();
+        Optional<JsonNode> stored = Outcomes.stored(store, runId, order);
+        if (stored.isPresent()) {
+            deliver(runId, order, stored.get());
+            return;
+        }
+        Optional<Run> run = store.findRun(runId);
+        if (run.isEmpty() || run.get().status().isFinished()) {
+            untrack(runId, order);
+            return;
+        }
+        String reason = "Redis at " + redis.url() + " has not answered for " + takeBack.toMillis()
+                + " ms; the step was taken back from the queue and run in this process";
+        LOG.log(System.Logger.Level.WARNING, "step " + order + " of run " + runId + ": " + reason);
+        JsonNode outcome = store.isCancelRequested(runId)
+                ? StepDispatcher.failed(
+                        ErrorCode.E_CANCELLED, "the run was cancelled while the step was queued for a worker")
+                : work.run(run.get(), order, step.nodeId(), step.kind(), step.work());
+        ObjectNode noted = outcome.deepCopy();
+        ArrayNode events = Json.mapper().createArrayNode();
+        ObjectNode takenBack = events.addObject();
+        takenBack.put("type", Event.STEP_TAKEN_BACK);
+        takenBack.putObject("data").put("reason", reason);
+        noted.path("events").forEach(events::add);
+        noted.set("events", events);
+        // Compare-and-set: a worker that ran the step's entry and stored its outcome first wins.
+        deliver(runId, order, Outcomes.save(store, runId, order, noted));
     }
 
     /** Queues a step again if Redis no longer knows it (it restarted without its data). */
@@ -412,6 +520,10 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         private Duration retryAfter = Duration.ofSeconds(1);
         private Duration markerLifetime = Duration.ofDays(1);
         private int connections = 64;
+        private Duration takeBack = DEFAULT_TAKE_BACK;
+        private Function<Run, Optional<Graph>> graphs = run -> Optional.empty();
+        private Function<String, Optional<PlanExecutor>> executors = name -> Optional.empty();
+        private TimeSource time = TimeSource.system();
 
         private Builder(RedisUrl url, RunStore store) {
             this.url = Objects.requireNonNull(url, "url");
@@ -448,6 +560,33 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
             if (lifetime.toSeconds() < 1) {
                 throw new IllegalArgumentException("marker lifetime must be at least 1 s, was " + lifetime);
             }
+            return this;
+        }
+
+        /**
+         * How long Redis may not answer before the steps queued for workers are taken back and run in
+         * this process (default 30 s: {@code WEFT_REDIS_TAKEBACK}).
+         */
+        public Builder takeBack(Duration takeBack) {
+            this.takeBack = positive(takeBack, "take-back");
+            return this;
+        }
+
+        /** How to rebuild a run's graph, for queued workflow nodes taken back (as a worker's). */
+        public Builder graphs(Function<Run, Optional<Graph>> graphs) {
+            this.graphs = Objects.requireNonNull(graphs, "graphs");
+            return this;
+        }
+
+        /** The plan executor of a name, for plan steps taken back (as a worker's). */
+        public Builder executors(Function<String, Optional<PlanExecutor>> executors) {
+            this.executors = Objects.requireNonNull(executors, "executors");
+            return this;
+        }
+
+        /** The time the steps taken back see. */
+        public Builder time(TimeSource time) {
+            this.time = Objects.requireNonNull(time, "time");
             return this;
         }
 

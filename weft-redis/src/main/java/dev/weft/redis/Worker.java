@@ -6,7 +6,6 @@ import dev.weft.core.Graph;
 import dev.weft.core.Run;
 import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
-import dev.weft.core.WorkerStep;
 import dev.weft.core.spi.RunStore;
 import dev.weft.core.spi.StepDispatcher;
 import dev.weft.plan.PlanExecutor;
@@ -60,14 +59,11 @@ public final class Worker implements AutoCloseable {
     private final Redis redis;
     private final RunStore store;
     private final StreamNames names;
-    private final Function<Run, Optional<Graph>> graphs;
-    private final Function<String, Optional<PlanExecutor>> executors;
-    private final Map<String, Optional<PlanExecutor>> executorCache = new ConcurrentHashMap<>();
+    private final StepWork work;
     private final int concurrency;
     private final Duration lease;
     private final int maxTries;
     private final String consumer;
-    private final TimeSource time;
     private final Consumer<String> log;
     private final boolean verbose;
     private final long markerSeconds;
@@ -103,13 +99,11 @@ public final class Worker implements AutoCloseable {
         this.redis = new Redis(builder.url, builder.concurrency + 8);
         this.store = builder.store;
         this.names = builder.names;
-        this.graphs = builder.graphs;
-        this.executors = builder.executors;
         this.concurrency = builder.concurrency;
         this.lease = builder.lease;
         this.maxTries = builder.maxTries;
         this.consumer = builder.consumer;
-        this.time = builder.time;
+        this.work = new StepWork(builder.store, builder.graphs, builder.executors, builder.time, "worker " + consumer);
         this.log = builder.log;
         this.verbose = builder.verbose;
         this.markerSeconds = builder.markerLifetime.toSeconds();
@@ -440,33 +434,7 @@ public final class Worker implements AutoCloseable {
     }
 
     private JsonNode execute(QueueEntry entry, Run run) {
-        try {
-            if (entry.kind().equals(PlanExecutor.QUEUED_KIND)) {
-                String name = entry.work().path("executor").asText();
-                Optional<PlanExecutor> executor = executorCache.computeIfAbsent(name, executors);
-                if (executor.isEmpty()) {
-                    return StepDispatcher.failed(
-                            ErrorCode.E_NOT_FOUND,
-                            "worker " + consumer + " has no plan executor named '" + name
-                                    + "' (the module that makes it is not on its class path)");
-                }
-                WorkerStep scope = WorkerStep.of(store, run, entry.order(), entry.nodeId(), time);
-                return scope.ran(executor.get().runQueued(entry.work(), scope));
-            }
-            if (entry.kind().equals(StepDispatcher.NODE_KIND)) {
-                Optional<Graph> graph = graphs.apply(run);
-                if (graph.isEmpty()) {
-                    return StepDispatcher.failed(
-                            ErrorCode.E_GRAPH_INVALID,
-                            "worker " + consumer + " cannot rebuild the graph of run '" + run.id() + "'");
-                }
-                return WorkerStep.runNode(graph.get(), run, entry.order(), entry.nodeId(), entry.work(), store, time);
-            }
-            return StepDispatcher.failed(
-                    ErrorCode.E_BAD_INPUT, "worker " + consumer + " does not know work of kind '" + entry.kind() + "'");
-        } catch (WeftException e) {
-            return StepDispatcher.failed(e.code(), e.getMessage());
-        }
+        return work.run(run, entry.order(), entry.nodeId(), entry.kind(), entry.work());
     }
 
     /** Acknowledges a done entry, marks its step done and announces its outcome; later if Redis is away. */

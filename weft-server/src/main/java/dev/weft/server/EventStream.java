@@ -36,7 +36,25 @@ final class EventStream implements AutoCloseable {
      * @throws UncheckedIOException when the client has gone
      */
     void data(String text) {
-        StringBuilder event = new StringBuilder(text.length() + 16);
+        write(new StringBuilder(text.length() + 16), text);
+    }
+
+    /**
+     * One event named {@code type} (its {@code event:} line, which typed protocols such as OpenAI's
+     * Responses API dispatch on), then its {@code text} as {@link #data}.
+     *
+     * @throws UncheckedIOException when the client has gone
+     */
+    void event(String type, String text) {
+        write(
+                new StringBuilder(text.length() + type.length() + 24)
+                        .append("event: ")
+                        .append(type)
+                        .append('\n'),
+                text);
+    }
+
+    private void write(StringBuilder event, String text) {
         for (String line : text.split("\r\n|\r|\n", -1)) {
             event.append("data: ").append(line).append('\n');
         }

@@ -69,6 +69,18 @@ final class Http {
         json(res, status, errorBody(code, message));
     }
 
+    /**
+     * {@code e} answered on {@code path}: in OpenAI's shape under {@code /v1} (what its clients read),
+     * in Weft's everywhere else.
+     */
+    static void error(String path, ServerResponse res, WeftException e) {
+        if (OpenAiApi.isOpenAi(path)) {
+            json(res, status(e.code()), OpenAiApi.errorBody(status(e.code()), e));
+        } else {
+            error(res, e);
+        }
+    }
+
     /** {@code {"error": {"code", "message"}}}. */
     static ObjectNode errorBody(ErrorCode code, String message) {
         ObjectNode root = Json.object();

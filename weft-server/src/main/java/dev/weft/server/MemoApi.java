@@ -2,17 +2,14 @@ package dev.weft.server;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.assistant.Assistant;
+import dev.weft.assistant.Notices;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.RunIds;
 import dev.weft.core.RunJson;
 import dev.weft.core.WeftException;
 import dev.weft.memo.Memo;
-import dev.weft.memo.Reminders;
-import dev.weft.memo.data.Event;
-import dev.weft.memo.data.Notifications;
-import dev.weft.memo.data.Task;
-import dev.weft.memo.data.User;
 import dev.weft.plan.PlanMode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
@@ -26,6 +23,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -36,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  * events, lists, memories).
  */
 final class MemoApi {
+    /** The assistant these routes are Memo's for. */
+    private static final String MEMO = "memo";
+
     /** How long a notification stream waits before it looks at the store again (reminders fired elsewhere). */
     private static final Duration LOOK_AGAIN = Duration.ofSeconds(1);
 
@@ -49,10 +50,10 @@ final class MemoApi {
 
     void register(Routes routes) {
         routes.post("/api/memo/messages", this::message);
-        routes.get("/api/memo/reminders", this::reminders);
-        routes.get("/api/memo/tasks", this::tasks);
-        routes.get("/api/memo/events", this::events);
-        routes.get("/api/memo/lists", this::lists);
+        routes.get("/api/memo/reminders", (req, res) -> kept(req, res, "reminders", Map.of()));
+        routes.get("/api/memo/tasks", (req, res) -> kept(req, res, "tasks", Map.of()));
+        routes.get("/api/memo/events", (req, res) -> kept(req, res, "events", Map.of()));
+        routes.get("/api/memo/lists", (req, res) -> kept(req, res, "lists", Map.of()));
         routes.get("/api/memo/memories", this::memories);
         routes.get("/api/memo/notifications", this::notifications);
         routes.get("/api/memo/webhook", this::webhook);
@@ -198,49 +199,18 @@ final class MemoApi {
         }
     }
 
-    private ZoneId zoneOf(String user) {
-        return backend.memo().data().findUser(user).map(User::zone).orElse(ZoneId.systemDefault());
-    }
-
-    private void reminders(ServerRequest req, ServerResponse res) {
+    /**
+     * What the user keeps with Memo of one {@code kind}, read by Memo through its {@link Assistant}
+     * interface (the server does not read Memo's tables).
+     */
+    private void kept(ServerRequest req, ServerResponse res, String kind, Map<String, String> query) {
         String user = Caller.of(req).user();
-        ZoneId zone = zoneOf(user);
-        ObjectNode node = Json.object();
-        ArrayNode next = node.putArray("upcoming");
-        for (Reminders.Upcoming u : backend.memo().reminders().upcoming(user)) {
-            next.addObject()
-                    .put("source", u.source())
-                    .put("id", u.id())
-                    .put("text", u.text())
-                    .put("at", u.at().atZone(zone).toOffsetDateTime().toString());
-        }
-        ArrayNode fired = node.putArray("fired");
-        for (Notifications.Notification n :
-                backend.memo().data().notifications().recent(user, 10)) {
-            fired.add(n.toJson());
-        }
-        Http.ok(res, node);
-    }
-
-    private void tasks(ServerRequest req, ServerResponse res) {
-        String user = Caller.of(req).user();
-        ObjectNode node = Json.object();
-        ArrayNode tasks = node.putArray("tasks");
-        for (Task task : backend.memo().data().tasks().all(user)) {
-            tasks.add(task.toJson());
-        }
-        Http.ok(res, node);
-    }
-
-    private void events(ServerRequest req, ServerResponse res) {
-        String user = Caller.of(req).user();
-        ZoneId zone = zoneOf(user);
-        ObjectNode node = Json.object();
-        ArrayNode events = node.putArray("events");
-        for (Event event : backend.memo().data().events().all(user)) {
-            events.add(event.toJson(zone));
-        }
-        Http.ok(res, node);
+        Assistant memo = backend.assistants().get(MEMO);
+        Http.ok(
+                res,
+                memo.kept(user, kind, query)
+                        .orElseThrow(() ->
+                                new WeftException(ErrorCode.E_NOT_FOUND, "assistant '" + MEMO + "' keeps no " + kind)));
     }
 
     /**
@@ -250,10 +220,16 @@ final class MemoApi {
      */
     private void notifications(ServerRequest req, ServerResponse res) {
         String user = Caller.of(req).user();
+        Notices notices = backend.assistants()
+                .get(MEMO)
+                .notices()
+                .orElseThrow(() -> new WeftException(ErrorCode.E_NOT_FOUND, "assistant '" + MEMO + "' tells nothing"));
         if (!req.headers().first(HeaderNames.ACCEPT).orElse("").contains("text/event-stream")) {
             ObjectNode node = Json.object();
             ArrayNode items = node.putArray("notifications");
-            backend.memo().data().notifications().recent(user, 50).forEach(n -> items.add(notice(n)));
+            for (Notices.Notice n : notices.recent(user, 50)) {
+                notices.describe(user, n.id()).ifPresent(items::add);
+            }
             Http.ok(res, node);
             return;
         }
@@ -262,15 +238,14 @@ final class MemoApi {
         try (SseSink sink = res.sink(SseSink.TYPE)) {
             long quietSince = System.nanoTime();
             while (!backend.stopping().get()) {
-                List<Notifications.Notification> due =
-                        backend.memo().data().notifications().pending(user);
-                for (Notifications.Notification n : due) {
+                for (ObjectNode n : notices.unshown(user)) {
+                    String id = n.path("id").asText();
                     sink.emit(SseEvent.builder()
-                            .id(n.id())
-                            .name(n.type())
-                            .data(Json.write(notice(n)))
+                            .id(id)
+                            .name(n.path("type").asText("notice"))
+                            .data(Json.write(n))
                             .build());
-                    backend.memo().data().notifications().delivered(user, List.of(n.id()), Instant.now());
+                    notices.shown(user, List.of(id), Instant.now());
                     quietSince = System.nanoTime();
                 }
                 if (System.nanoTime() - quietSince > RunsApi.KEEP_ALIVE.toNanos()) {
@@ -286,24 +261,11 @@ final class MemoApi {
         }
     }
 
-    private ObjectNode notice(Notifications.Notification n) {
-        ObjectNode node = n.toJson();
-        node.put("notice", backend.memo().notice(n));
-        return node;
-    }
-
-    private void lists(ServerRequest req, ServerResponse res) {
-        String user = Caller.of(req).user();
-        ObjectNode node = Json.object();
-        ArrayNode lists = node.putArray("lists");
-        backend.memo().data().lists().all(user).forEach(lists::add);
-        Http.ok(res, node);
-    }
-
     /** The user's memories: those matching {@code ?q=} best (words and meaning), else the latest; {@code ?limit=} 1–50. */
     private void memories(ServerRequest req, ServerResponse res) {
-        String user = Caller.of(req).user();
-        int limit = Http.intQuery(req, "limit", 20, 1, 50);
-        Http.ok(res, backend.memo().memories(user, Http.query(req, "q"), limit));
+        Map<String, String> query = new java.util.HashMap<>();
+        Http.query(req, "q").ifPresent(q -> query.put("q", q));
+        query.put("limit", Integer.toString(Http.intQuery(req, "limit", 20, 1, 50)));
+        kept(req, res, "memories", query);
     }
 }

@@ -10,20 +10,13 @@ import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.RunIds;
-import dev.weft.core.RunStatus;
 import dev.weft.core.WeftException;
-import dev.weft.core.spi.RunStore;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.UncheckedIOException;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,15 +30,41 @@ import org.jspecify.annotations.Nullable;
  * produces them; {@code usage} is the tokens of the turn's model calls.
  */
 final class OpenAiApi {
-    /** The event a model's token delta comes as, and its {@code source} (weft-llm's {@code ModelCalls}). */
-    private static final String MODEL_DELTA = "assistant.delta";
-
-    private static final String MODEL_SOURCE = "model";
-
     private final Backend backend;
 
     OpenAiApi(Backend backend) {
         this.backend = backend;
+    }
+
+    /** Whether {@code path} is one of the OpenAI protocol's, whose errors have OpenAI's shape. */
+    static boolean isOpenAi(String path) {
+        return path.startsWith("/v1/");
+    }
+
+    /**
+     * OpenAI's error shape, {@code {"error": {"message", "type", "param", "code"}}}: the type its SDKs
+     * map from the status, the field at fault when one is, and Weft's stable code as the {@code code}.
+     */
+    static ObjectNode errorBody(int status, WeftException e) {
+        ObjectNode root = Json.object();
+        ObjectNode error = root.putObject("error");
+        error.put("message", e.getMessage());
+        error.put(
+                "type",
+                switch (status) {
+                    case 401 -> "authentication_error";
+                    case 403 -> "permission_error";
+                    case 404 -> "not_found_error";
+                    case 429 -> "rate_limit_error";
+                    default -> status >= 500 ? "server_error" : "invalid_request_error";
+                });
+        if (e instanceof InvalidParameterException p) {
+            error.put("param", p.param());
+        } else {
+            error.putNull("param");
+        }
+        error.put("code", e.code().name());
+        return root;
     }
 
     void register(Routes routes) {
@@ -102,7 +121,7 @@ final class OpenAiApi {
             return;
         }
         boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
-        stream(res, assistant, message, caller, model, created, includeUsage);
+        stream(res, assistant, message, model, created, includeUsage);
     }
 
     /**
@@ -115,98 +134,51 @@ final class OpenAiApi {
             ServerResponse res,
             Assistant assistant,
             Message message,
-            Caller caller,
             String model,
             long created,
             boolean includeUsage) {
         String runId = RunIds.next();
-        // The turn's run: a new one, or one of the user's that waited and that this message continues.
-        Set<String> runs = ConcurrentHashMap.newKeySet();
-        runs.add(runId);
-        backend.store()
-                .listRuns(new RunStore.RunQuery(Optional.of(RunStatus.WAITING), Optional.of(caller.user()), 0, 100))
-                .runs()
-                .forEach(run -> runs.add(run.id()));
-        LinkedBlockingQueue<String> words = new LinkedBlockingQueue<>();
-        EventHub.Following following = backend.hub().follow(event -> {
-            if (event.type().equals(MODEL_DELTA)
-                    && runs.contains(event.runId())
-                    && event.data().path("source").asText().equals(MODEL_SOURCE)) {
-                words.add(event.data().path("text").asText());
+        try (StreamedTurn turn = StreamedTurn.start(backend, assistant, message, runId);
+                EventStream sink = EventStream.open(res)) {
+            String id = "chatcmpl-" + runId;
+            sink.data(Json.write(chunk(model, id, created, delta("assistant", ""), null)));
+            StringBuilder streamed = new StringBuilder();
+            for (Optional<String> word = turn.next(); word.isPresent(); word = turn.next()) {
+                streamed.append(word.get());
+                sink.data(Json.write(chunk(model, id, created, delta(null, word.get()), null)));
             }
-        });
-        try {
-            CompletableFuture<Turn> turn = new CompletableFuture<>();
-            Thread.ofVirtual().name("weft-chat-" + runId).start(() -> {
-                try {
-                    turn.complete(assistant.converse(backend.runner(), message.runId(runId)));
-                } catch (RuntimeException | Error e) {
-                    // Whatever ends the turn ends the stream: it never waits on a turn that is over.
-                    turn.completeExceptionally(e);
-                }
-            });
-            try (EventStream sink = EventStream.open(res)) {
-                String id = "chatcmpl-" + runId;
-                sink.data(Json.write(chunk(model, id, created, delta("assistant", ""), null)));
-                StringBuilder streamed = new StringBuilder();
-                while (true) {
-                    String word = words.poll(20, TimeUnit.MILLISECONDS);
-                    if (word != null) {
-                        streamed.append(word);
-                        sink.data(Json.write(chunk(model, id, created, delta(null, word), null)));
-                    } else if (turn.isDone() && words.isEmpty()) {
-                        break;
-                    }
-                }
-                Turn reply;
-                try {
-                    reply = turn.join();
-                } catch (CompletionException e) {
-                    sink.data(Json.write(Http.errorBody(e)));
-                    return;
-                }
-                String rest = remainder(streamed.toString(), reply.text());
-                if (!rest.isEmpty()) {
-                    sink.data(Json.write(chunk(model, id, created, delta(null, rest), null)));
-                }
-                sink.data(Json.write(chunk(model, id, created, Json.object(), "stop")));
-                if (includeUsage) {
-                    ObjectNode usage = chunk(model, id, created, Json.object(), null);
-                    usage.putArray("choices");
-                    usage.set("usage", usage(reply.usage()));
-                    sink.data(Json.write(usage));
-                }
-                sink.data("[DONE]");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (UncheckedIOException e) {
-                // The client left; the assistant's run goes on and is kept.
+            Turn reply;
+            try {
+                reply = turn.result();
+            } catch (CompletionException e) {
+                sink.data(Json.write(Http.errorBody(e)));
+                return;
             }
-        } finally {
-            following.close();
+            String rest = remainder(streamed.toString(), reply.text());
+            if (!rest.isEmpty()) {
+                sink.data(Json.write(chunk(model, id, created, delta(null, rest), null)));
+            }
+            sink.data(Json.write(chunk(model, id, created, Json.object(), "stop")));
+            if (includeUsage) {
+                ObjectNode usage = chunk(model, id, created, Json.object(), null);
+                usage.putArray("choices");
+                usage.set("usage", usage(reply.usage()));
+                sink.data(Json.write(usage));
+            }
+            sink.data("[DONE]");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (UncheckedIOException e) {
+            // The client left; the assistant's run goes on and is kept.
         }
     }
-
     /**
      * What the finished {@code reply} says that the {@code streamed} words did not: the rest after
      * them (nothing, for a reply that is the model's words alone), and what came before them in the
      * reply after that; all of it when nothing was streamed or the reply does not hold the words.
      */
     static String remainder(String streamed, String reply) {
-        String said = streamed.strip();
-        if (said.isEmpty()) {
-            return reply;
-        }
-        int at = reply.indexOf(said);
-        if (at < 0) {
-            return reply.isEmpty() ? "" : "\n\n" + reply;
-        }
-        String before = reply.substring(0, at).strip();
-        String after = reply.substring(at + said.length());
-        if (before.isEmpty()) {
-            return after;
-        }
-        return (after.isBlank() ? "" : after) + "\n\n" + before;
+        return Turn.remainder(streamed, reply);
     }
 
     private static ObjectNode usage(Turn.Usage usage) {

@@ -47,6 +47,9 @@ public final class RunTracing implements RunListener {
     /** The event a model call is reported by, once it answered. */
     static final String MODEL_CALLED = "model.called";
 
+    /** Where a run's input keeps the model calls made for it before it started (a planner's). */
+    static final String CALLS_BEFORE_RUN = "modelCalls";
+
     private final Tracer tracer;
     private final Map<String, Span> runs = new ConcurrentHashMap<>();
     private final Map<String, Span> steps = new ConcurrentHashMap<>();
@@ -120,6 +123,27 @@ public final class RunTracing implements RunListener {
                 .startSpan();
         text(event.data(), "graphId").ifPresent(graph -> span.setAttribute(GRAPH, graph));
         runs.put(event.runId(), span);
+        if (event.type().equals(Event.RUN_STARTED)) {
+            for (JsonNode calls : event.data().findValues(CALLS_BEFORE_RUN)) {
+                for (JsonNode call : calls) {
+                    callBeforeRun(event, call);
+                }
+            }
+        }
+    }
+
+    /**
+     * A model call made for the run before it started (a planner's, which its input keeps under {@code
+     * modelCalls} with when it answered): a span of the run like any model call's, at its own time.
+     */
+    private void callBeforeRun(Event event, JsonNode call) {
+        Instant end;
+        try {
+            end = Instant.parse(call.path("at").asText());
+        } catch (java.time.format.DateTimeParseException e) {
+            end = event.time();
+        }
+        modelCall(new Event(event.runId(), event.sequence(), MODEL_CALLED, Optional.empty(), 0, end, call));
     }
 
     private void endRun(Event event) {

@@ -1,9 +1,8 @@
 package dev.weft.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.assistant.Notices;
 import dev.weft.core.Json;
-import dev.weft.memo.data.Notifications;
-import dev.weft.memo.data.Notifications.Notification;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,7 +21,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -38,14 +36,19 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class WebhookDispatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WebhookDispatcher.class.getName());
+    /**
+     * How many of a user's latest notifications each look considers: their delivery records are kept
+     * whatever their age, since they alone keep them from being sent again.
+     */
+    static final int RECENT = 50;
+
     /** Attempts per notification, across senders, before it is recorded as failed. */
     static final int ATTEMPTS = 5;
     /** How long one attempt may take: the receiver must answer within it. */
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
 
     private final Webhooks webhooks;
-    private final Notifications notifications;
-    private final Function<Notification, String> notice;
+    private final Notices notices;
     private final Duration interval;
     private final Duration backoff;
     private final Duration lease;
@@ -58,16 +61,9 @@ final class WebhookDispatcher implements AutoCloseable {
     private volatile boolean stopped;
 
     private WebhookDispatcher(
-            Webhooks webhooks,
-            Notifications notifications,
-            Function<Notification, String> notice,
-            Duration interval,
-            Duration backoff,
-            Duration lease,
-            Clock clock) {
+            Webhooks webhooks, Notices notices, Duration interval, Duration backoff, Duration lease, Clock clock) {
         this.webhooks = webhooks;
-        this.notifications = notifications;
-        this.notice = notice;
+        this.notices = notices;
         this.interval = interval;
         this.backoff = backoff;
         this.lease = lease;
@@ -81,15 +77,8 @@ final class WebhookDispatcher implements AutoCloseable {
      * backoff}; a claim lasts {@code lease} past each attempt (a dead sender's is taken over after it).
      */
     static WebhookDispatcher start(
-            Webhooks webhooks,
-            Notifications notifications,
-            Function<Notification, String> notice,
-            Duration interval,
-            Duration backoff,
-            Duration lease,
-            Clock clock) {
-        WebhookDispatcher dispatcher =
-                new WebhookDispatcher(webhooks, notifications, notice, interval, backoff, lease, clock);
+            Webhooks webhooks, Notices notices, Duration interval, Duration backoff, Duration lease, Clock clock) {
+        WebhookDispatcher dispatcher = new WebhookDispatcher(webhooks, notices, interval, backoff, lease, clock);
         dispatcher.loop.start();
         return dispatcher;
     }
@@ -114,22 +103,22 @@ final class WebhookDispatcher implements AutoCloseable {
         Map<String, Webhooks.Webhook> byUser = new HashMap<>();
         for (Webhooks.Webhook webhook : webhooks.all()) {
             byUser.put(webhook.user(), webhook);
-            for (Notification n : notifications.recent(webhook.user(), 50)) {
-                if (!n.firedAt().isBefore(webhook.createdAt())) {
+            for (Notices.Notice n : notices.recent(webhook.user(), RECENT)) {
+                if (!n.at().isBefore(webhook.createdAt())) {
                     Instant now = clock.instant();
                     webhooks.claim(webhook.user(), n.id(), sender, now, leaseAfter(now, Duration.ZERO))
-                            .ifPresent(claim -> send(webhook, n, claim));
+                            .ifPresent(claim -> send(webhook, n.id(), claim));
                 }
             }
         }
         // Claims whose sender died, of notifications no longer among their user's latest.
         for (Webhooks.Claim abandoned : webhooks.abandoned(clock.instant())) {
             Webhooks.Webhook webhook = byUser.get(abandoned.user());
-            Optional<Notification> n = notifications.find(abandoned.user(), abandoned.notificationId());
-            if (webhook != null && n.isPresent()) {
+            String id = abandoned.notificationId();
+            if (webhook != null && notices.describe(abandoned.user(), id).isPresent()) {
                 Instant now = clock.instant();
-                webhooks.claim(webhook.user(), n.get().id(), sender, now, leaseAfter(now, Duration.ZERO))
-                        .ifPresent(claim -> send(webhook, n.get(), claim));
+                webhooks.claim(webhook.user(), id, sender, now, leaseAfter(now, Duration.ZERO))
+                        .ifPresent(claim -> send(webhook, id, claim));
             }
         }
     }
@@ -138,13 +127,13 @@ final class WebhookDispatcher implements AutoCloseable {
         return now.plus(ATTEMPT_TIMEOUT).plus(wait).plus(lease);
     }
 
-    private void send(Webhooks.Webhook webhook, Notification n, Webhooks.Claim claim) {
-        Thread thread = Thread.ofVirtual().name("weft-webhook-" + n.id()).unstarted(() -> {
+    private void send(Webhooks.Webhook webhook, String id, Webhooks.Claim claim) {
+        Thread thread = Thread.ofVirtual().name("weft-webhook-" + id).unstarted(() -> {
             try {
-                deliver(webhook, n, claim);
+                deliver(webhook, id, claim);
             } catch (RuntimeException e) {
                 // The store failed mid-delivery: the claim expires, and the next look sends it again.
-                LOG.log(System.Logger.Level.WARNING, "webhooks: cannot record delivery " + n.id(), e);
+                LOG.log(System.Logger.Level.WARNING, "webhooks: cannot record delivery " + id, e);
             } finally {
                 sending.remove(Thread.currentThread());
             }
@@ -153,16 +142,21 @@ final class WebhookDispatcher implements AutoCloseable {
         thread.start();
     }
 
-    private void deliver(Webhooks.Webhook webhook, Notification n, Webhooks.Claim claim) {
-        ObjectNode body = n.toJson();
-        body.put("notice", notice.apply(n));
+    private void deliver(Webhooks.Webhook webhook, String id, Webhooks.Claim claim) {
+        Optional<ObjectNode> described = notices.describe(webhook.user(), id);
+        if (described.isEmpty()) {
+            // The notice is no longer kept: there is nothing to send, now or later.
+            webhooks.finish(claim, sender, Webhooks.Status.FAILED, claim.attempts(), clock.instant());
+            return;
+        }
+        ObjectNode body = described.get();
         byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(webhook.url())
                 .timeout(ATTEMPT_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .header("User-Agent", "weft-serve")
-                .header("X-Weft-Event", n.type())
-                .header("X-Weft-Delivery", n.id())
+                .header("X-Weft-Event", body.path("type").asText("notice"))
+                .header("X-Weft-Delivery", id)
                 .header("X-Weft-Signature", "sha256=" + sign(webhook.secret(), bytes))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
                 .build();

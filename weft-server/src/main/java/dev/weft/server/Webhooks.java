@@ -209,6 +209,48 @@ final class Webhooks {
         });
     }
 
+    /**
+     * Deletes the records of deliveries that ended (delivered, or failed for good) before {@code cutoff},
+     * but those of the notifications {@code stillSeen} gives for their user: the ones a sender still
+     * looks at, whose record is what keeps them from being sent again.
+     *
+     * @return how many records were deleted
+     */
+    int pruneEnded(Instant cutoff, java.util.function.Function<String, java.util.Set<String>> stillSeen) {
+        List<String> users = db.read("list users with ended webhook deliveries", connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT user_id FROM"
+                    + " server_webhook_deliveries WHERE status <> ? AND updated_at < ?")) {
+                select.setString(1, Status.SENDING.name());
+                select.setLong(2, cutoff.toEpochMilli());
+                List<String> found = new ArrayList<>();
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        found.add(row.getString(1));
+                    }
+                }
+                return found;
+            }
+        });
+        int deleted = 0;
+        for (String user : users) {
+            List<String> kept = List.copyOf(stillSeen.apply(user));
+            String notIn = kept.isEmpty() ? "" : " AND notification_id NOT IN (" + "?, ".repeat(kept.size() - 1) + "?)";
+            deleted += db.write("prune the ended webhook deliveries of " + user, connection -> {
+                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM server_webhook_deliveries"
+                        + " WHERE user_id = ? AND status <> ? AND updated_at < ?" + notIn)) {
+                    delete.setString(1, user);
+                    delete.setString(2, Status.SENDING.name());
+                    delete.setLong(3, cutoff.toEpochMilli());
+                    for (int i = 0; i < kept.size(); i++) {
+                        delete.setString(4 + i, kept.get(i));
+                    }
+                    return delete.executeUpdate();
+                }
+            });
+        }
+        return deleted;
+    }
+
     /** What became of notification {@code id} of {@code user}, if it was claimed. */
     Optional<Status> status(String user, String id) {
         return db.read("read a webhook delivery of " + user, connection -> {

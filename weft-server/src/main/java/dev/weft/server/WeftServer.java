@@ -2,7 +2,9 @@ package dev.weft.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
+import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.Notices;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
 import dev.weft.channels.NoticeDelivery;
@@ -21,9 +23,12 @@ import dev.weft.mailflow.Mailflow;
 import dev.weft.mcp.AssistantTools;
 import dev.weft.memo.Memo;
 import dev.weft.memo.MemoAssistant;
+import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.Housekeeping;
+import dev.weft.workflow.A2aNodeType;
 import dev.weft.workflow.NodeTypes;
 import dev.weft.workflow.Workflow;
 import dev.weft.workflow.WorkflowParser;
@@ -171,6 +176,9 @@ public final class WeftServer implements AutoCloseable {
         return inFlight.get();
     }
 
+    /** How long the record of a webhook delivery that ended is kept, unless told otherwise. */
+    public static final Duration DEFAULT_WEBHOOK_DELIVERY_RETENTION = Duration.ofDays(30);
+
     /** Builds and starts a {@link WeftServer}. */
     public static final class Builder {
         private RunStore store;
@@ -191,11 +199,47 @@ public final class WeftServer implements AutoCloseable {
         private Duration webhookBackoff = Duration.ofSeconds(1);
         private Duration webhookLease = Duration.ofSeconds(30);
         private WhatsAppChannel.Settings whatsapp;
+        private Duration housekeepingEvery = Housekeeping.DEFAULT_EVERY;
+        private Duration idempotencyRetention = Housekeeping.DEFAULT_IDEMPOTENCY_RETENTION;
+        private Duration webhookDeliveryRetention = DEFAULT_WEBHOOK_DELIVERY_RETENTION;
         private Duration mcpIdle = McpHttp.DEFAULT_IDLE;
         private int mcpMaxSessions = McpHttp.DEFAULT_MAX_SESSIONS;
         private java.time.Clock mcpClock = java.time.Clock.systemUTC();
 
         private Builder() {}
+
+        /**
+         * How often to prune what grows with traffic and is kept only for a while (default 1 hour;
+         * zero prunes nothing): the idempotency results of finished runs, ended webhook deliveries.
+         */
+        public Builder housekeeping(Duration every) {
+            if (every.isNegative()) {
+                throw new IllegalArgumentException("housekeeping period must not be negative, was " + every);
+            }
+            this.housekeepingEvery = every;
+            return this;
+        }
+
+        /** How long the idempotency results of a finished run are kept (default 7 days). */
+        public Builder idempotencyRetention(Duration retention) {
+            if (retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("idempotency retention must be positive, was " + retention);
+            }
+            this.idempotencyRetention = retention;
+            return this;
+        }
+
+        /**
+         * How long the record of a webhook delivery that ended is kept (default 30 days); those of a
+         * user's latest notifications are kept whatever their age.
+         */
+        public Builder webhookDeliveryRetention(Duration retention) {
+            if (retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("webhook delivery retention must be positive, was " + retention);
+            }
+            this.webhookDeliveryRetention = retention;
+            return this;
+        }
 
         /**
          * How long an MCP session over HTTP may sit unused before it ends (default 30 minutes), and how many
@@ -276,8 +320,9 @@ public final class WeftServer implements AutoCloseable {
 
         /**
          * The node types uploaded workflows may use, and stored workflow runs are rebuilt with (default:
-         * the standard ones and {@code agent}, on the model the environment and {@code
-         * $WEFT_HOME/config.json} configure, offline when they name none).
+         * the standard ones, {@code agent}, on the model the environment and {@code
+         * $WEFT_HOME/config.json} configure, offline when they name none, and {@code a2a}, its tokens
+         * from the environment).
          */
         public Builder nodeTypes(NodeTypes nodeTypes) {
             this.nodeTypes = Objects.requireNonNull(nodeTypes, "nodeTypes");
@@ -397,7 +442,9 @@ public final class WeftServer implements AutoCloseable {
             }
             Runner built = runs.build();
             NodeTypes types = nodeTypes == null
-                    ? NodeTypes.standard().with(AgentNodeType.create(Models.fromEnvironment()))
+                    ? NodeTypes.standard()
+                            .with(AgentNodeType.create(Models.fromEnvironment()))
+                            .with(A2aNodeType.create())
                     : nodeTypes;
             Mailflow mail = mailflow.apply(store);
             Function<Run, Optional<Graph>> graphsOf = graphs == null
@@ -414,16 +461,38 @@ public final class WeftServer implements AutoCloseable {
                     types,
                     java.util.concurrent.ConcurrentHashMap.newKeySet());
             Webhooks webhooks = new Webhooks(AppDatabase.of(store));
-            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero()
+            // What Memo tells its users unasked, through its Assistant interface: the server reads no tables of Memo's.
+            Optional<Notices> memoNotices = all.find(Memo.EXECUTOR).flatMap(Assistant::notices);
+            Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero() || memoNotices.isEmpty()
                     ? Optional.empty()
                     : Optional.of(WebhookDispatcher.start(
                             webhooks,
-                            memo.data().notifications(),
-                            memo::notice,
+                            memoNotices.get(),
                             webhookInterval,
                             webhookBackoff,
                             webhookLease,
                             java.time.Clock.systemUTC()));
+            Optional<Scheduler> housekeeping = housekeepingEvery.isZero()
+                    ? Optional.empty()
+                    : Optional.of(Housekeeping.builder(store)
+                            .every(housekeepingEvery)
+                            .idempotencyRetention(idempotencyRetention)
+                            .sweep(new Housekeeping.Sweep(
+                                    "webhook deliveries",
+                                    webhookDeliveryRetention,
+                                    cutoff ->
+                                            webhooks.pruneEnded(
+                                                    cutoff,
+                                                    user -> memo
+                                                            .data()
+                                                            .notifications()
+                                                            .recent(user, WebhookDispatcher.RECENT)
+                                                            .stream()
+                                                            .map(Notification::id)
+                                                            .collect(java.util.stream.Collectors.toSet()))))
+                            .log(line -> LOG.log(System.Logger.Level.INFO, line))
+                            .build()
+                            .start("weft-serve-" + ProcessHandle.current().pid()));
             memo.reminders().onFire(notification -> {
                 hub.wake(MemoApi.topic(notification.user()));
                 dispatcher.ifPresent(WebhookDispatcher::wake);
@@ -432,13 +501,17 @@ public final class WeftServer implements AutoCloseable {
 
             HttpRouting.Builder routing = HttpRouting.builder();
             routing.addFilter((chain, req, res) -> filter(chain, req, res, keys, backend, inFlight));
-            routing.error(WeftException.class, (req, res, e) -> Http.error(res, e));
+            routing.error(
+                    WeftException.class, (req, res, e) -> Http.error(req.path().path(), res, e));
             routing.error(UncheckedIOException.class, (req, res, e) -> {
                 // the client went away mid-answer; nothing to send
             });
             routing.error(RuntimeException.class, (req, res, e) -> {
                 LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + req.prologue(), e);
-                Http.error(res, 500, ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
+                Http.error(
+                        req.path().path(),
+                        res,
+                        new WeftException(ErrorCode.E_INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage()));
             });
             Routes routes = new Routes(routing);
             routes.get("/healthz", (req, res) -> Http.ok(res, Json.object().put("status", "ok")));
@@ -447,13 +520,16 @@ public final class WeftServer implements AutoCloseable {
             new RunsApi(backend).register(routes);
             new MemoApi(backend, webhooks).register(routes);
             new OpenAiApi(backend).register(routes);
-            new AssistantMessagesApi(backend).register(routes);
+            new ResponsesApi(backend).register(routes);
+            new AssistantsApi(backend).register(routes);
+            new A2aApi(backend).register(routes);
             new WorkflowsApi(backend, new StoredWorkflows(AppDatabase.of(store))).register(routes);
             new WebPage().register(routes);
             new MailflowApi(backend, mail).register(routes);
             McpHttp mcp = new McpHttp(AssistantTools.create(all, built), mcpClock, mcpIdle, mcpMaxSessions);
             mcp.register(routes);
             List<Runnable> stops = new java.util.ArrayList<>(List.of(mcp::stop));
+            housekeeping.ifPresent(scheduler -> stops.add(scheduler::stop));
             Optional<WhatsAppChannel> whatsApp = Optional.ofNullable(whatsapp).map(settings -> {
                 Conversations conversations = Conversations.builder(ChannelStore.open(store), all, built)
                         .build();
@@ -470,11 +546,12 @@ public final class WeftServer implements AutoCloseable {
             });
             new ChannelRoutes(whatsApp).register(routes);
             routing.any((req, res) -> Http.error(
+                    req.path().path(),
                     res,
-                    404,
-                    ErrorCode.E_NOT_FOUND,
-                    "no route " + req.prologue().method().text() + " "
-                            + req.path().path()));
+                    new WeftException(
+                            ErrorCode.E_NOT_FOUND,
+                            "no route " + req.prologue().method().text() + " "
+                                    + req.path().path())));
 
             WebServer web = WebServer.builder()
                     .host(host)
@@ -541,7 +618,10 @@ public final class WeftServer implements AutoCloseable {
                 Http.error(res, 503, ErrorCode.E_UNAVAILABLE, "the server is stopping; try again shortly");
                 return;
             }
-            if (WebPage.isPage(path) || MailflowApi.isWebhook(path) || ChannelRoutes.isWebhook(path)) {
+            if (WebPage.isPage(path)
+                    || MailflowApi.isWebhook(path)
+                    || ChannelRoutes.isWebhook(path)
+                    || A2aApi.isCard(path)) {
                 chain.proceed();
                 return;
             }
@@ -552,22 +632,24 @@ public final class WeftServer implements AutoCloseable {
             if (key.isEmpty()) {
                 res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer");
                 Http.error(
+                        path,
                         res,
-                        401,
-                        ErrorCode.E_UNAUTHORIZED,
-                        header.isEmpty()
-                                ? "an API key is required: send 'Authorization: Bearer <key>' (make one with"
-                                        + " 'weft keys create --user ID')"
-                                : "the API key is not known, or was revoked");
+                        new WeftException(
+                                ErrorCode.E_UNAUTHORIZED,
+                                header.isEmpty()
+                                        ? "an API key is required: send 'Authorization: Bearer <key>' (make one"
+                                                + " with 'weft keys create --user ID')"
+                                        : "the API key is not known, or was revoked"));
                 return;
             }
             if (key.get().customer().isPresent() && !Caller.customerMayReach(path)) {
                 Http.error(
+                        path,
                         res,
-                        403,
-                        ErrorCode.E_FORBIDDEN,
-                        "this key was made for one customer: it reaches /v1/chat/completions and"
-                                + " /api/assistants/{name}/messages only");
+                        new WeftException(
+                                ErrorCode.E_FORBIDDEN,
+                                "this key was made for one customer: it reaches /v1/chat/completions and"
+                                        + " /api/assistants/{name}/messages only"));
                 return;
             }
             req.context()

@@ -26,7 +26,15 @@ final class ExternalClients {
      */
     static final String OPENAI_NPM = "openai@6.49.0";
 
+    /**
+     * The A2A JavaScript SDK: the 0.3 line speaks A2A protocol 0.3 ({@code message/send}, {@code
+     * tasks/get}, …), the version the server and the A2A Java SDK's types speak.
+     */
+    static final String A2A_NPM = "@a2a-js/sdk@0.3.14";
+
     private static final Path NODE_DIR = Path.of("target", "node-openai").toAbsolutePath();
+
+    private static final Path A2A_DIR = Path.of("target", "node-a2a").toAbsolutePath();
 
     private ExternalClients() {}
 
@@ -54,6 +62,69 @@ final class ExternalClients {
                     "the OpenAI npm client printed nothing (exit " + out.exit() + "): " + out.stderr());
         }
         return out.json();
+    }
+
+    /**
+     * What the OpenAI npm client made of a conversation with {@code model} over {@code /v1/responses}
+     * (openai-responses.mjs), as the owner of {@code key}, with {@code otherKey} another user's.
+     */
+    static JsonNode openAiResponses(URI base, String key, String otherKey, String model) {
+        installOpenAiNode();
+        return script(
+                NODE_DIR,
+                "openai-responses.mjs",
+                List.of(model),
+                Map.of("WEFT_BASE", base.resolve("v1").toString(), "WEFT_KEY", key, "WEFT_OTHER_KEY", otherKey));
+    }
+
+    /**
+     * What the A2A JavaScript SDK made of a conversation with the server's agents (a2a-client.mjs), as
+     * the owner of {@code key}, with {@code otherKey} another user's.
+     */
+    static JsonNode a2aNode(URI base, String key, String otherKey) {
+        install(A2A_DIR, A2A_NPM, "node_modules/@a2a-js/sdk/package.json");
+        return script(
+                A2A_DIR,
+                "a2a-client.mjs",
+                List.of(),
+                Map.of("WEFT_BASE", base.toString(), "WEFT_KEY", key, "WEFT_OTHER_KEY", otherKey));
+    }
+
+    private static JsonNode script(Path dir, String script, List<String> args, Map<String, String> env) {
+        Path copy = dir.resolve(script);
+        try {
+            Files.copy(Path.of("src/test/node", script), copy, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> command = new ArrayList<>(List.of("node", copy.toString()));
+        command.addAll(args);
+        Output out = run(command, env, dir);
+        if (out.stdout().isBlank()) {
+            throw new AssertionError(script + " printed nothing (exit " + out.exit() + "): " + out.stderr());
+        }
+        return out.json();
+    }
+
+    /** Installs {@code npmPackage} under {@code dir} unless the version asked for is there. */
+    private static synchronized void install(Path dir, String npmPackage, String packageJson) {
+        Path installed = dir.resolve(packageJson);
+        String version = npmPackage.substring(npmPackage.lastIndexOf('@') + 1);
+        try {
+            Files.createDirectories(dir);
+            if (!Files.exists(installed) || !Files.readString(installed).contains("\"version\": \"" + version + "\"")) {
+                Output npm = run(
+                        List.of("npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", ".", npmPackage),
+                        Map.of(),
+                        dir);
+                if (npm.exit() != 0 || !Files.exists(installed)) {
+                    throw new AssertionError("npm install " + npmPackage + " failed (exit " + npm.exit() + "): "
+                            + npm.stderr() + npm.stdout());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** curl's answer (its body, {@code -N}: nothing buffered) to {@code args}, which follow its own. */

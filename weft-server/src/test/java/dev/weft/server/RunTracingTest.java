@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.Event;
 import dev.weft.core.Json;
+import dev.weft.core.TimeSource;
+import dev.weft.llm.Model;
+import dev.weft.llm.ModelConfig;
+import dev.weft.llm.Provider;
+import dev.weft.llm.test.FakeModelServer;
+import dev.weft.llm.test.FakeModelServer.Reply;
+import dev.weft.memo.Memo;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -14,6 +21,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +84,46 @@ final class RunTracingTest {
             assertThat(tool.getAttributes().get(RunTracing.TOOL)).isEqualTo("taskOperations");
             assertThat(steps).extracting(SpanData::getSpanId).contains(tool.getParentSpanId());
             assertThat(tool.getStartEpochNanos()).isLessThanOrEqualTo(tool.getEndEpochNanos());
+        }
+    }
+
+    @Test
+    void thePlannersModelCallIsAGenAiSpanOfTheRunItPlannedLikeEveryOtherModelCall() {
+        try (FakeModelServer provider = FakeModelServer.start()) {
+            Model model = Model.create(new ModelConfig(
+                    Provider.OPENAI,
+                    "gpt-4o-mini",
+                    Optional.of(provider.openAiBaseUrl()),
+                    Optional.of("sk-test"),
+                    Duration.ofSeconds(10)));
+            provider.enqueue(
+                    Reply.text("{\"intentType\": \"conversation\", \"confidence\": 0.9, \"plan\": [{\"id\": \"A\","
+                                    + " \"capability\": \"general\", \"action\": \"respond\", \"constraints\":"
+                                    + " {\"message\": \"how are you?\"}, \"changes\": {}, \"dependsOn\": []}]}")
+                            .withUsage(300, 40, 0),
+                    Reply.text("I'm well, thank you!").withUsage(120, 9, 0));
+            try (ServerFixture fixture = new ServerFixture(
+                    dir,
+                    (builder, store) -> builder.tracing(RunTracing.create(sdk))
+                            .memo(Memo.open(store, model, TimeSource.system())))) {
+                String runId =
+                        fixture.ask(fixture.dana, "how are you?").path("runId").asText();
+
+                SpanData run = named("weft.run").get(0);
+                List<SpanData> calls = named("chat gpt-4o-mini");
+                assertThat(run.getAttributes().get(RunTracing.RUN_ID)).isEqualTo(runId);
+                assertThat(calls)
+                        .extracting(call -> call.getAttributes().get(AttributeKey.longKey("gen_ai.usage.input_tokens")))
+                        .containsExactlyInAnyOrder(300L, 120L);
+                SpanData planner = calls.stream()
+                        .filter(call ->
+                                call.getAttributes().get(AttributeKey.longKey("gen_ai.usage.input_tokens")) == 300L)
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(planner.getTraceId()).isEqualTo(run.getTraceId());
+                assertThat(planner.getParentSpanId()).isEqualTo(run.getSpanId());
+                assertThat(planner.getAttributes().get(RunTracing.OPERATION)).isEqualTo("chat");
+            }
         }
     }
 

@@ -177,8 +177,16 @@ final class WebPageIT {
         WebElement waiting = say("delete all my reminders");
         assertThat(waiting.getAttribute("data-status")).isEqualTo("WAITING");
         WebElement approval = waiting.findElement(By.cssSelector(".approval"));
-        assertThat(approval.getText()).contains("Needs your approval");
+        assertThat(approval.getText())
+                .contains("Needs your approval")
+                .contains("This will delete your reminder \"water the plants\"")
+                .as("the call's JSON waits behind its toggle")
+                .doesNotContain("\"operation\"");
         screenshot("memo-approval");
+        approval.findElement(By.cssSelector("details.raw summary")).click();
+        until(b -> approval.findElement(By.cssSelector("details.raw pre")).isDisplayed());
+        assertThat(approval.findElement(By.cssSelector("details.raw pre")).getText())
+                .contains("deleteAll");
         int before = replies().size();
         approval.findElement(By.cssSelector("button.approve")).click();
 

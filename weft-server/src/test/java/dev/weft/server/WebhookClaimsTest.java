@@ -78,4 +78,45 @@ final class WebhookClaimsTest {
             assertThat(webhooks.status("omer", "n1")).contains(Webhooks.Status.SENDING);
         }
     }
+
+    /** On main before the housekeeping, these records were never deleted. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void endedDeliveriesArePrunedAfterTheirRetentionButThoseOfNotificationsStillLookedAtAndInFlightStay(String kind) {
+        try (RunStore store = Stores.open(url(kind))) {
+            ApiKeys.open(store);
+            Webhooks webhooks = new Webhooks(AppDatabase.of(store));
+            for (String id : java.util.List.of("old-delivered", "old-failed", "old-recent", "old-sending", "new")) {
+                Instant at = id.startsWith("old") ? NOW : NOW.plus(java.time.Duration.ofDays(40));
+                Webhooks.Claim claim =
+                        webhooks.claim("dana", id, "a", at, at.plusSeconds(30)).orElseThrow();
+                if (!id.equals("old-sending")) {
+                    webhooks.finish(
+                            claim,
+                            "a",
+                            id.equals("old-failed") ? Webhooks.Status.FAILED : Webhooks.Status.DELIVERED,
+                            1,
+                            at);
+                }
+            }
+            webhooks.finish(
+                    webhooks.claim("omer", "old", "a", NOW, NOW.plusSeconds(30)).orElseThrow(),
+                    "a",
+                    Webhooks.Status.DELIVERED,
+                    1,
+                    NOW);
+
+            int pruned = webhooks.pruneEnded(
+                    NOW.plus(java.time.Duration.ofDays(30)),
+                    user -> user.equals("dana") ? java.util.Set.of("old-recent", "new") : java.util.Set.of());
+
+            assertThat(pruned).isEqualTo(3);
+            assertThat(webhooks.status("dana", "old-delivered")).isEmpty();
+            assertThat(webhooks.status("dana", "old-failed")).isEmpty();
+            assertThat(webhooks.status("omer", "old")).isEmpty();
+            assertThat(webhooks.status("dana", "old-recent")).contains(Webhooks.Status.DELIVERED);
+            assertThat(webhooks.status("dana", "old-sending")).contains(Webhooks.Status.SENDING);
+            assertThat(webhooks.status("dana", "new")).contains(Webhooks.Status.DELIVERED);
+        }
+    }
 }

@@ -79,8 +79,10 @@ final class WeftServerTest {
                     || parts[1].equals("/readyz")
                     || WebPage.isPage(parts[1])
                     || MailflowApi.isWebhook(parts[1])
-                    || ChannelRoutes.isWebhook(parts[1])) {
-                // the webhooks are signed with their own secrets instead (MailflowApiTest, WhatsAppWebhookTest)
+                    || ChannelRoutes.isWebhook(parts[1])
+                    || A2aApi.isCard(parts[1])) {
+                // the webhooks are signed with their own secrets instead (MailflowApiTest, WhatsAppWebhookTest);
+                // agent cards are public, as A2A clients read them before they have a key (A2aApiTest)
                 continue;
             }
             // Every path parameter ({id}, {name}) gets a value: the key is checked before any is read.
@@ -203,5 +205,44 @@ final class WeftServerTest {
         assertThat(fixture.server.inFlight()).isZero();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> fixture.get("healthz", Optional.empty()))
                 .isInstanceOf(java.io.UncheckedIOException.class);
+    }
+
+    /** On main before the housekeeping, the server never pruned anything. */
+    @Test
+    void theServerPrunesTheIdempotencyResultsOfFinishedRunsOnItsSchedule() throws Exception {
+        fixture.close();
+        fixture = new ServerFixture(
+                dir,
+                builder -> builder.housekeeping(java.time.Duration.ofMillis(300))
+                        .idempotencyRetention(java.time.Duration.ofSeconds(2)));
+        java.util.concurrent.atomic.AtomicReference<String> key = new java.util.concurrent.atomic.AtomicReference<>();
+        dev.weft.core.RunResult finished = fixture.server
+                .runner()
+                .run(
+                        dev.weft.core.Graph.builder("once")
+                                .node(dev.weft.core.NodeSpec.builder("call", context -> {
+                                            key.set(context.idempotencyKey() + "/effect");
+                                            return dev.weft.core.NodeResult.output(context.once(
+                                                    "effect",
+                                                    () -> Json.object().put("made", true)));
+                                        })
+                                        .build())
+                                .edge(dev.weft.core.Graph.START, "call")
+                                .edge("call", dev.weft.core.Graph.END)
+                                .compile(),
+                        dev.weft.core.RunRequest.of(Json.object()));
+        assertThat(finished.status()).isEqualTo(dev.weft.core.RunStatus.COMPLETED);
+        assertThat(fixture.store.idempotentResult(key.get()))
+                .as("kept while younger than its retention")
+                .isPresent();
+
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (fixture.store.idempotentResult(key.get()).isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+
+        assertThat(fixture.store.idempotentResult(key.get()))
+                .as("the result under " + key.get() + " pruned")
+                .isEmpty();
     }
 }

@@ -64,6 +64,15 @@ abstract class JdbcRunStore implements RunStore {
     /** Deletes the runs that ended before a cutoff, given twice (see {@link #pruneRuns}). */
     static final String PRUNE = "DELETE FROM runs WHERE " + IS_FINISHED + " AND created_at < ? AND ended_at < ?";
 
+    /**
+     * Deletes the idempotency results stored before a cutoff but those of runs not yet finished: a
+     * correlated look at the unfinished runs only (few, and found by the status index). A run id with
+     * a '_' or '%' in it matches more keys, so keeps more: never fewer.
+     */
+    static final String PRUNE_IDEMPOTENCY = "DELETE FROM idempotency WHERE created_at < ? AND NOT EXISTS"
+            + " (SELECT 1 FROM runs r WHERE NOT r." + IS_FINISHED + " AND (idempotency.key LIKE r.id || '/%'"
+            + " OR idempotency.key LIKE 'weft.queued:' || r.id || '/%'))";
+
     private static final String SELECT_CANCEL = "SELECT cancel_requested FROM runs WHERE id = ?";
     private static final String CLAIM = "UPDATE runs SET lease_owner = ?, lease_until = ? WHERE id = ?"
             + " AND (status <> ? OR lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)";
@@ -939,6 +948,15 @@ abstract class JdbcRunStore implements RunStore {
                 return result;
             }
             return readIdempotent(sql, key).orElse(result);
+        });
+    }
+
+    @Override
+    public int pruneIdempotency(Instant cutoff) {
+        return write("prune idempotency results stored before " + cutoff, sql -> {
+            PreparedStatement delete = sql.prepare(PRUNE_IDEMPOTENCY);
+            delete.setLong(1, JsonText.nanos(cutoff));
+            return delete.executeUpdate();
         });
     }
 

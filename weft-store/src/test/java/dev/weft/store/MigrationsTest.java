@@ -16,16 +16,28 @@ final class MigrationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
     void theLatestVersionIsTheNewestMigrationOfEachDialect(String dialect) throws IOException {
-        List<Integer> versions;
+        // Flyway's versions: V7_3__… is 7.3, after V7__… and before V8__….
+        List<String> versions;
         try (Stream<Path> files = Files.list(Path.of("src/main/resources/db/weft", dialect))) {
             versions = files.map(file -> file.getFileName().toString())
-                    .filter(name -> name.matches("V\\d+__.+\\.sql"))
-                    .map(name -> Integer.parseInt(name.substring(1, name.indexOf("__"))))
-                    .sorted(Comparator.reverseOrder())
+                    .filter(name -> name.matches("V\\d+(_\\d+)*__.+\\.sql"))
+                    .map(name -> name.substring(1, name.indexOf("__")).replace('_', '.'))
+                    .sorted(Comparator.comparing(MigrationsTest::parts, MigrationsTest::compare)
+                            .reversed())
                     .toList();
         }
 
         assertThat(versions).isNotEmpty();
-        assertThat(String.valueOf(versions.get(0))).isEqualTo(Migrations.LATEST_VERSIONS.get(dialect));
+        assertThat(versions.get(0)).isEqualTo(Migrations.LATEST_VERSIONS.get(dialect));
+    }
+
+    private static int[] parts(String version) {
+        return java.util.Arrays.stream(version.split("\\."))
+                .mapToInt(Integer::parseInt)
+                .toArray();
+    }
+
+    private static int compare(int[] a, int[] b) {
+        return java.util.Arrays.compare(a, b);
     }
 }

@@ -1,6 +1,6 @@
 package dev.weft.concierge.internal;
 
-import dev.weft.concierge.shop.Words;
+import dev.weft.language.Tokens;
 import java.util.List;
 import java.util.Set;
 
@@ -130,7 +130,7 @@ public enum Confirmation {
 
     /** What {@code text} says to a question that waits for a yes or a no. */
     public static Confirmation of(String text) {
-        List<String> words = Words.tokens(text).stream()
+        List<String> words = Tokens.of(text).stream()
                 .map(t -> t.text().toLowerCase(java.util.Locale.ROOT).replace('’', '\''))
                 .toList();
         int start = 0;
@@ -178,7 +178,7 @@ public enum Confirmation {
 
     private static List<List<String>> phrases(String... phrases) {
         return java.util.Arrays.stream(phrases)
-                .map(p -> Words.tokens(p).stream()
+                .map(p -> Tokens.of(p).stream()
                         .map(t -> t.text().toLowerCase(java.util.Locale.ROOT))
                         .toList())
                 .toList();

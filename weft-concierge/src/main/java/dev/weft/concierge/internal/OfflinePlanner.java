@@ -4,13 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.concierge.Goal;
+import dev.weft.concierge.shop.OptionValues;
 import dev.weft.concierge.shop.Product;
-import dev.weft.concierge.shop.Words;
 import dev.weft.concierge.spi.MemoryFact;
 import dev.weft.concierge.spi.Planner;
 import dev.weft.concierge.spi.PlannerInput;
 import dev.weft.core.Json;
 import dev.weft.core.StepScope;
+import dev.weft.language.Folding;
+import dev.weft.language.Forms;
+import dev.weft.language.NumberWords;
+import dev.weft.language.Token;
+import dev.weft.language.Tokens;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +35,9 @@ import java.util.regex.Pattern;
  * goal of its own (an email, "the blue one", "W1002") continues the goal on hand. Thread-safe.
  */
 public final class OfflinePlanner implements Planner {
+    /** The words the rules below look for, as data: read first, as the constants below are made from them. */
+    private static final PlannerWords WORDS = PlannerWords.load("planner-words.tsv");
+
     private static final Pattern EMAIL = Pattern.compile("[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+");
     private static final Pattern ORDER_ID = Pattern.compile("(?i)(?<![\\w@.])#?W[- ]?(\\d{4,})\\b");
     private static final Pattern ORDER_NUMBER = Pattern.compile(
@@ -48,102 +56,11 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern NAME_HE_WEAK =
             Pattern.compile("(?:^|\\s)(?:אני|זה|זו|כאן)\\s+([\\p{L}'’\"׳״-]+(?:\\s+[\\p{L}'’\"׳״-]+){0,3})");
 
-    private static final Set<String> NAME_STOP = Set.of(
-            "and",
-            "my",
-            "zip",
-            "zipcode",
-            "postcode",
-            "postal",
-            "post",
-            "code",
-            "from",
-            "with",
-            "at",
-            "in",
-            "the",
-            "i",
-            "email",
-            "order",
-            "want",
-            "would",
-            "need",
-            "looking",
-            "calling",
-            "here",
-            "trying",
-            "not",
-            "just",
-            "so",
-            "ו",
-            "מיקוד",
-            "ומיקוד",
-            "המיקוד",
-            "שלי",
-            "רוצה",
-            "מבקש",
-            "מבקשת",
-            "צריך",
-            "צריכה",
-            "מחפש",
-            "מחפשת",
-            "גר",
-            "גרה",
-            "מ",
-            "עם",
-            "לא",
-            "הזמנה",
-            "הזמנתי",
-            "המייל",
-            "מייל",
-            "אימייל",
-            "והמיקוד",
-            "והמייל",
-            "פונה",
-            "כותב",
-            "כותבת",
-            "זה",
-            "זו",
-            "לקוח",
-            "לקוחה",
-            "כאן",
-            "פה",
-            "מתקשר",
-            "מתקשרת",
-            "בקשר",
-            "יכול",
-            "יכולה");
+    private static final Set<String> NAME_STOP = WORDS.set("NAME_STOP");
 
     // ---------------------------------------------------------------- goal words
 
-    private static final Phrases HUMAN = Phrases.of(
-            "human",
-            "real person",
-            "a person",
-            "live agent",
-            "agent",
-            "representative",
-            "someone real",
-            "talk to someone",
-            "speak to someone",
-            "speak with someone",
-            "talk with someone",
-            "customer service",
-            "manager",
-            "operator",
-            "supervisor",
-            "human being",
-            "נציג",
-            "נציגה",
-            "נציגת",
-            "בן אדם",
-            "אדם אמיתי",
-            "נציג שירות",
-            "אנושי",
-            "מנהל",
-            "לדבר עם מישהו",
-            "לדבר עם אדם",
-            "מוקד");
+    private static final Phrases HUMAN = WORDS.phrases("HUMAN");
     private static final Phrases CANCEL = Phrases.of(
                     "cancel",
                     "cancellation",
@@ -267,285 +184,21 @@ public final class OfflinePlanner implements Planner {
                     "לשלוח את ההזמנה ל",
                     "שתגיע ל")
             .withTypos();
-    private static final Phrases TICKET = Phrases.of(
-            "complaint",
-            "complain",
-            "problem",
-            "issue",
-            "broken",
-            "damaged",
-            "defective",
-            "faulty",
-            "doesn't work",
-            "does not work",
-            "not working",
-            "stopped working",
-            "missing",
-            "wrong item",
-            "ticket",
-            "scratched",
-            "torn",
-            "cracked",
-            "never arrived",
-            "report",
-            "dented",
-            "leaking",
-            "leaks",
-            "תלונה",
-            "להתלונן",
-            "בעיה",
-            "תקלה",
-            "שבור",
-            "שבורה",
-            "שבורים",
-            "פגום",
-            "פגומה",
-            "פגומים",
-            "לא עובד",
-            "לא עובדת",
-            "לא עובדים",
-            "הפסיק לעבוד",
-            "הפסיקה לעבוד",
-            "חסר",
-            "חסרה",
-            "קרוע",
-            "קרועה",
-            "פנייה",
-            "כרטיס תמיכה",
-            "מקולקל",
-            "מקולקלת",
-            "פריט שגוי",
-            "שגוי",
-            "סדוק",
-            "סדוקה",
-            "נשבר",
-            "נשברה",
-            "דולף");
-    private static final Phrases STATUS = Phrases.of(
-            "status",
-            "where is",
-            "where's",
-            "wheres",
-            "track",
-            "tracking",
-            "when will",
-            "arrive",
-            "arriving",
-            "arrived",
-            "shipped",
-            "order details",
-            "my orders",
-            "what did i order",
-            "check on",
-            "update on",
-            "look up",
-            "details of",
-            "details on",
-            "what's happening",
-            "whats happening",
-            "what happened",
-            "סטטוס",
-            "מצב",
-            "איפה",
-            "מתי",
-            "מעקב",
-            "הגיעה",
-            "הגיע",
-            "תגיע",
-            "יגיע",
-            "נשלחה",
-            "נשלח",
-            "ההזמנות שלי",
-            "פרטי ההזמנה",
-            "מה עם",
-            "מה קורה עם",
-            "עדכון",
-            "לבדוק את",
-            "לבדוק מה",
-            "פרטים על");
-    private static final Phrases BUY = Phrases.of(
-            "buy",
-            "purchase",
-            "place an order",
-            "place the order",
-            "place a new order",
-            "want to order",
-            "like to order",
-            "love to order",
-            "can i order",
-            "could i order",
-            "i'll take",
-            "i will take",
-            "get me",
-            "order me",
-            "add to cart",
-            "i'll buy",
-            "לקנות",
-            "להזמין",
-            "אזמין",
-            "אקנה",
-            "רכישה",
-            "לרכוש",
-            "אני לוקח",
-            "אני לוקחת",
-            "תזמין לי",
-            "תזמיני לי",
-            "אשמח להזמין",
-            "אשמח לקנות",
-            "הזמנה חדשה");
-    private static final Phrases PRICE = Phrases.of(
-            "how much",
-            "price",
-            "prices",
-            "pricing",
-            "cost",
-            "costs",
-            "quote",
-            "total for",
-            "what would it be",
-            "what's the total",
-            "whats the total",
-            "כמה עולה",
-            "כמה עולים",
-            "כמה עולות",
-            "כמה זה",
-            "כמה יעלה",
-            "כמה יעלו",
-            "כמה תעלה",
-            "מחיר",
-            "מחירים",
-            "הצעת מחיר",
-            "עלות",
-            "כמה זה יוצא",
-            "מה המחיר",
-            "כמה יוצא",
-            "כמה יצא");
-    private static final Phrases FIND = Phrases.of(
-            "do you have",
-            "do you sell",
-            "do you carry",
-            "looking for",
-            "look for",
-            "search",
-            "show me",
-            "in stock",
-            "available",
-            "availability",
-            "recommend",
-            "have any",
-            "got any",
-            "what kind",
-            "selling",
-            "browse",
-            "catalog",
-            "catalogue",
-            "what do you sell",
-            "יש לכם",
-            "יש לך",
-            "יש לכן",
-            "מחפש",
-            "מחפשת",
-            "מחפשים",
-            "במלאי",
-            "זמין",
-            "זמינה",
-            "זמינים",
-            "תראה לי",
-            "תראי לי",
-            "להראות",
-            "ממליץ",
-            "ממליצה",
-            "מה יש",
-            "מוכרים",
-            "קטלוג",
-            "אפשר לראות");
-    static final Phrases GREETING = Phrases.of(
-            "hi",
-            "hello",
-            "hey",
-            "good morning",
-            "good evening",
-            "good afternoon",
-            "how are you",
-            "who are you",
-            "what can you do",
-            "help",
-            "what's your name",
-            "שלום",
-            "היי",
-            "הי",
-            "בוקר טוב",
-            "ערב טוב",
-            "מה שלומך",
-            "מי אתה",
-            "מי את",
-            "מה אתה יכול",
-            "מה את יכולה",
-            "עזרה",
-            "מה נשמע");
-    static final Phrases THANKS_ONLY = Phrases.of("thanks", "thank you", "thx", "appreciate", "תודה");
-    static final Phrases BYE = Phrases.of(
-            "bye",
-            "goodbye",
-            "see you",
-            "that's all",
-            "thats all",
-            "nothing else",
-            "ביי",
-            "להתראות",
-            "זהו",
-            "זה הכל",
-            "זה הכול");
+    private static final Phrases TICKET = WORDS.phrases("TICKET");
+    private static final Phrases STATUS = WORDS.phrases("STATUS");
+    private static final Phrases BUY = WORDS.phrases("BUY");
+    private static final Phrases PRICE = WORDS.phrases("PRICE");
+    private static final Phrases FIND = WORDS.phrases("FIND");
+    static final Phrases GREETING = WORDS.phrases("GREETING");
+    static final Phrases THANKS_ONLY = WORDS.phrases("THANKS_ONLY");
+    static final Phrases BYE = WORDS.phrases("BYE");
     static final Phrases THANKS = THANKS_ONLY.and(BYE);
-    static final Phrases POLICY = Phrases.of("policy", "policies", "מדיניות", "תקנון");
-    private static final Phrases ACCOUNT = Phrases.of(
-            "account",
-            "profile",
-            "on file",
-            "default address",
-            "my details",
-            "home address",
-            "חשבון",
-            "בחשבון",
-            "הפרופיל",
-            "פרופיל",
-            "כתובת הבית",
-            "הפרטים שלי");
-    private static final Phrases ORDER_WORD = Phrases.of("order", "orders", "הזמנה", "ההזמנה", "הזמנות", "ההזמנות");
-    private static final Phrases REFERS_BACK = Phrases.of(
-            "it",
-            "that one",
-            "that order",
-            "this order",
-            "the order",
-            "same order",
-            "them",
-            "אותה",
-            "אותו",
-            "אותם",
-            "אותן",
-            "ההזמנה הזו",
-            "ההזמנה הזאת",
-            "הזו",
-            "הזאת",
-            "הזה");
-    private static final Phrases SOME_ITEM = Phrases.of(
-            "item",
-            "items",
-            "something",
-            "product",
-            "one of",
-            "some",
-            "a few",
-            "couple",
-            "פריט",
-            "פריטים",
-            "מוצר",
-            "משהו",
-            "חלק",
-            "אחד",
-            "אחת");
-    private static final Phrases ALSO = Phrases.of("too", "also", "as well", "גם", "וגם");
+    static final Phrases POLICY = WORDS.phrases("POLICY");
+    private static final Phrases ACCOUNT = WORDS.phrases("ACCOUNT");
+    private static final Phrases ORDER_WORD = WORDS.phrases("ORDER_WORD");
+    private static final Phrases REFERS_BACK = WORDS.phrases("REFERS_BACK");
+    private static final Phrases SOME_ITEM = WORDS.phrases("SOME_ITEM");
+    private static final Phrases ALSO = WORDS.phrases("ALSO");
 
     private static final Pattern SHIP_TO = Pattern.compile(
             "(?i)\\b(?:ship|send|deliver|redirect|forward)\\b.{0,40}?\\bto\\s+\\d|(?:תשלחו|תשלח|תשלחי|לשלוח|שלחו|תעבירו)\\s.{0,40}?(?:לכתובת|לרחוב|לשדרות|ל-?\\d)");
@@ -553,29 +206,9 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern ADDRESS_QUESTION = Pattern.compile(
             "(?i)^\\s*(?:what|which|where|is|can you (?:tell|confirm|check)|could you (?:tell|confirm|check)|"
                     + "do you have)\\b|^\\s*(?:מה|לאיזו|לאן|איזו|האם)\\s|(?:which|what) address|לאיזו כתובת|מה הכתובת");
-    private static final Phrases CHANGE =
-            Phrases.of("change", "modify", "switch", "update", "לשנות", "לעדכן", "תשנה", "תשני", "שינוי", "תחליף");
-    private static final Phrases INSTEAD = Phrases.of("instead", "במקום");
-    private static final Phrases FIT = Phrases.of(
-            "doesn't fit",
-            "does not fit",
-            "didn't fit",
-            "too small",
-            "too big",
-            "too large",
-            "too tight",
-            "too loose",
-            "wrong size",
-            "wrong color",
-            "wrong colour",
-            "לא מתאים",
-            "לא מתאימה",
-            "קטן מדי",
-            "קטנה מדי",
-            "גדול מדי",
-            "גדולה מדי",
-            "מידה לא נכונה",
-            "צבע לא נכון");
+    private static final Phrases CHANGE = WORDS.phrases("CHANGE");
+    private static final Phrases INSTEAD = WORDS.phrases("INSTEAD");
+    private static final Phrases FIT = WORDS.phrases("FIT");
     private static final Pattern WHERE_IS =
             Pattern.compile("(?i)\\bwhere\\b.{0,30}\\b(?:order|package|parcel|delivery|shipment|stuff|items?)\\b");
     private static final Pattern STATUS_QUESTION = Pattern.compile(
@@ -636,8 +269,19 @@ public final class OfflinePlanner implements Planner {
         Goal goal;
         Optional<Goal> said = goalOf(message, text);
         String rest = strip(text, identity, orderId);
-        boolean bare = rest.isBlank() || Words.tokens(rest).size() <= 2 && said.isEmpty();
-        if (said.isPresent()) {
+        boolean bare = rest.isBlank() || Tokens.of(rest).size() <= 2 && said.isEmpty();
+        // "And in color white, size M?" after a question about a product: the same question, of that product.
+        boolean namesAnOrder = orderId.isPresent();
+        Optional<Goal> aboutProduct = lastGoal.filter(g -> g == Goal.FIND_PRODUCT || g == Goal.QUOTE)
+                // "ומה עם באפור?": "what about" also asks after an order, but not with a colour and no order.
+                .filter(g -> said.isEmpty()
+                        || said.get() == g
+                        || said.get() == Goal.SMALLTALK
+                        || said.get() == Goal.ORDER_STATUS && !identity.any() && !ORDER_WORD.in(message))
+                .filter(g -> !namesAnOrder && catalog.productWords(rest).isEmpty() && describesVariant(rest));
+        if (aboutProduct.isPresent()) {
+            goal = aboutProduct.get();
+        } else if (said.isPresent()) {
             goal = said.get();
             // "the shirt is broken, I want a different size" names a problem and an exchange: the action wins.
             if (goal == Goal.SMALLTALK
@@ -683,10 +327,9 @@ public final class OfflinePlanner implements Planner {
         boolean continuing = active.isPresent()
                 && active.get() == chosen
                 && said.filter(g -> g == chosen).isEmpty()
-                && !(answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3);
+                && !(answer != Confirmation.NEITHER && Tokens.of(rest).size() <= 3);
         // A bare yes or no adds nothing to the request: it only says whether to go on.
-        boolean bareAnswer =
-                answer != Confirmation.NEITHER && Words.tokens(rest).size() <= 3;
+        boolean bareAnswer = answer != Confirmation.NEITHER && Tokens.of(rest).size() <= 3;
         switch (bareAnswer ? Goal.SMALLTALK : goal) {
             case CANCEL -> {
                 reason(text, message).ifPresent(r -> slots.put("reason", r));
@@ -742,14 +385,22 @@ public final class OfflinePlanner implements Planner {
             }
             case HUMAN -> slots.put("details", text);
             case FIND_PRODUCT -> {
-                if (!rest.isBlank() && (!continuing || !bare || awaiting.equals("product"))) {
+                String asked = state.path("request").path("query").asText("");
+                if (aboutProduct.isPresent() && !asked.isBlank()) {
+                    slots.put("query", asked + " " + rest);
+                } else if (!rest.isBlank() && (!continuing || !bare || awaiting.equals("product"))) {
                     slots.put("query", rest);
                 }
             }
             case QUOTE, ORDER -> {
                 ArrayNode items = catalog.items(rest);
                 JsonNode asked = state.path("request").path("items");
-                if (!items.isEmpty()) {
+                if (aboutProduct.isPresent() && asked.isArray() && !asked.isEmpty()) {
+                    ArrayNode with = asked.deepCopy();
+                    ObjectNode last = (ObjectNode) with.get(with.size() - 1);
+                    last.put("query", last.path("query").asText() + " " + rest);
+                    slots.set("items", with);
+                } else if (!items.isEmpty()) {
                     items.forEach(item -> rememberedSize((ObjectNode) item, products, input.memory()));
                     slots.set("items", items);
                 } else if (continuing && asked.isArray() && !asked.isEmpty() && describesVariant(rest)) {
@@ -939,10 +590,10 @@ public final class OfflinePlanner implements Planner {
             }
             // Street words with their Hebrew prefixes too ("לרחוב דיזנגוף 100, תל אביב 6433222").
             boolean anAddress = STREET_WORDS.stream()
-                            .anyMatch(street -> Words.tokens(text).stream()
-                                    .anyMatch(t -> Words.forms(t.text()).contains(street)))
+                            .anyMatch(street -> Tokens.of(text).stream()
+                                    .anyMatch(t -> Forms.of(t.text()).contains(street)))
                     || text.contains("כתובת");
-            List<Words.Token> tokens = Words.tokens(before);
+            List<Token> tokens = Tokens.of(before);
             List<String> words = new ArrayList<>();
             for (int i = tokens.size() - 1; i >= 0 && words.size() < 3; i--) {
                 String word = tokens.get(i).text();
@@ -954,7 +605,7 @@ public final class OfflinePlanner implements Planner {
                         break;
                     }
                 }
-                String folded = Words.fold(word);
+                String folded = Folding.fold(word);
                 if (NAME_STOP.contains(folded) || word.chars().anyMatch(Character::isDigit)) {
                     if (words.isEmpty()) {
                         continue;
@@ -964,7 +615,7 @@ public final class OfflinePlanner implements Planner {
                 words.add(0, word);
             }
             int opening = tokens.size() - words.size();
-            boolean street = words.stream().anyMatch(w -> STREET_WORDS.contains(Words.fold(w)));
+            boolean street = words.stream().anyMatch(w -> STREET_WORDS.contains(Folding.fold(w)));
             if (words.isEmpty()) {
                 return Optional.empty();
             }
@@ -981,32 +632,12 @@ public final class OfflinePlanner implements Planner {
         return Optional.empty();
     }
 
-    private static final Set<String> STREET_WORDS = Set.of(
-            "street",
-            "st",
-            "avenue",
-            "ave",
-            "road",
-            "rd",
-            "blvd",
-            "boulevard",
-            "lane",
-            "drive",
-            "way",
-            "plaza",
-            "place",
-            "רחוב",
-            "רח",
-            "שדרות",
-            "שד",
-            "דרך",
-            "סמטת",
-            "כיכר");
+    private static final Set<String> STREET_WORDS = WORDS.set("STREET_WORDS");
 
     private static List<String> nameWords(String captured) {
         List<String> words = new ArrayList<>();
-        for (Words.Token token : Words.tokens(captured)) {
-            String folded = Words.fold(token.text());
+        for (Token token : Tokens.of(captured)) {
+            String folded = Folding.fold(token.text());
             if (NAME_STOP.contains(folded) || token.text().chars().anyMatch(Character::isDigit)) {
                 break;
             }
@@ -1093,14 +724,12 @@ public final class OfflinePlanner implements Planner {
         return rest.replaceAll("\\s{2,}", " ").strip();
     }
 
-    private static final Set<String> ALL_WORDS =
-            Set.of("all", "everything", "both", "whole", "entire", "הכל", "כל", "הכול", "שניהם", "שתיהן", "כולם");
+    private static final Set<String> ALL_WORDS = WORDS.set("ALL_WORDS");
 
-    private static final Set<String> OPTION_WORDS =
-            Set.of("size", "color", "colour", "one", "small", "medium", "large", "xl", "s", "m", "l", "מידה", "צבע");
+    private static final Set<String> OPTION_WORDS = WORDS.set("OPTION_WORDS");
 
     private static boolean describesVariant(String tail) {
-        for (Words.Token token : Words.tokens(tail)) {
+        for (Token token : Tokens.of(tail)) {
             if (OPTION_WORDS.contains(token.lower())
                     || isOptionWord(token.text())
                     || token.text().matches("(?i)V\\d{4}|\\d{2}(mm|ml|l)?")) {
@@ -1110,56 +739,16 @@ public final class OfflinePlanner implements Planner {
         return false;
     }
 
-    private static final Set<String> COMMON_VALUES = Set.of(
-            "white",
-            "blue",
-            "beige",
-            "black",
-            "green",
-            "gray",
-            "grey",
-            "red",
-            "brown",
-            "purple",
-            "silver",
-            "tortoise",
-            "navy",
-            "S",
-            "M",
-            "L",
-            "XL");
+    private static final Set<String> COMMON_VALUES = WORDS.set("COMMON_VALUES");
 
     private static boolean isOptionWord(String word) {
-        return !Words.optionValues(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
+        return !OptionValues.named(word.length() <= 2 ? word.toUpperCase(Locale.ROOT) : word, COMMON_VALUES)
                 .isEmpty();
     }
 
     private static final Pattern REASON = Pattern.compile(
             "(?i)\\b(?:because|since|as|cause|reason(?: is)?:?)\\s+(.{3,200})$|(?:כי|בגלל ש|בגלל|מכיוון ש|מאחר ש|הסיבה(?: היא)?:?)\\s*(.{3,200})$");
-    private static final Phrases KNOWN_REASONS = Phrases.of(
-            "ordered by mistake",
-            "by mistake",
-            "no longer need",
-            "don't need",
-            "do not need",
-            "changed my mind",
-            "found it cheaper",
-            "too small",
-            "too big",
-            "too large",
-            "doesn't fit",
-            "does not fit",
-            "not needed",
-            "בטעות",
-            "לא צריך",
-            "לא צריכה",
-            "התחרטתי",
-            "שיניתי את דעתי",
-            "קטן מדי",
-            "גדול מדי",
-            "לא מתאים",
-            "לא מתאימה",
-            "מצאתי זול יותר");
+    private static final Phrases KNOWN_REASONS = WORDS.phrases("KNOWN_REASONS");
 
     private static Optional<String> reason(String text, Phrases.Message message) {
         Matcher m = REASON.matcher(text);
@@ -1242,24 +831,7 @@ public final class OfflinePlanner implements Planner {
                 .strip();
     }
 
-    private static final Phrases GENERIC_COMPLAINT = Phrases.of(
-            "complaint",
-            "complain",
-            "problem",
-            "issue",
-            "ticket",
-            "report",
-            "support",
-            "i have",
-            "i've got",
-            "there is",
-            "תלונה",
-            "להתלונן",
-            "בעיה",
-            "פנייה",
-            "כרטיס תמיכה",
-            "יש לי",
-            "תמיכה");
+    private static final Phrases GENERIC_COMPLAINT = WORDS.phrases("GENERIC_COMPLAINT");
 
     private static String subject(String details) {
         String first = details.split("[.!?\\n]")[0].strip();
@@ -1268,55 +840,28 @@ public final class OfflinePlanner implements Planner {
 
     // ---------------------------------------------------------------- products and quantities
 
-    private static final java.util.Map<String, Integer> NUMBERS = java.util.Map.ofEntries(
-            java.util.Map.entry("a", 1),
-            java.util.Map.entry("an", 1),
-            java.util.Map.entry("one", 1),
-            java.util.Map.entry("two", 2),
-            java.util.Map.entry("three", 3),
-            java.util.Map.entry("four", 4),
-            java.util.Map.entry("five", 5),
-            java.util.Map.entry("six", 6),
-            java.util.Map.entry("seven", 7),
-            java.util.Map.entry("eight", 8),
-            java.util.Map.entry("nine", 9),
-            java.util.Map.entry("ten", 10),
-            java.util.Map.entry("couple", 2),
-            java.util.Map.entry("pair", 1),
-            java.util.Map.entry("dozen", 12),
-            java.util.Map.entry("אחד", 1),
-            java.util.Map.entry("אחת", 1),
-            java.util.Map.entry("שניים", 2),
-            java.util.Map.entry("שתיים", 2),
-            java.util.Map.entry("שני", 2),
-            java.util.Map.entry("שתי", 2),
-            java.util.Map.entry("שלושה", 3),
-            java.util.Map.entry("שלוש", 3),
-            java.util.Map.entry("שלושת", 3),
-            java.util.Map.entry("ארבעה", 4),
-            java.util.Map.entry("ארבע", 4),
-            java.util.Map.entry("חמישה", 5),
-            java.util.Map.entry("חמש", 5),
-            java.util.Map.entry("שישה", 6),
-            java.util.Map.entry("שש", 6),
-            java.util.Map.entry("שבעה", 7),
-            java.util.Map.entry("שבע", 7),
-            java.util.Map.entry("שמונה", 8),
-            java.util.Map.entry("תשעה", 9),
-            java.util.Map.entry("תשע", 9),
-            java.util.Map.entry("עשרה", 10),
-            java.util.Map.entry("עשר", 10),
-            java.util.Map.entry("זוג", 1),
-            java.util.Map.entry("זוגות", 2));
+    /** The shop's own counting words beside the language layer's numbers: a pair of shoes is one item. */
+    private static final java.util.Map<String, Integer> COUNT_WORDS =
+            java.util.Map.of("a", 1, "an", 1, "pair", 1, "זוג", 1, "זוגות", 2);
 
-    private static final Set<String> SIZE_WORDS = Set.of("size", "מידה", "במידה", "למידה", "מידת", "sized");
+    /** The count one word says ("two", "שלושת", "pair"), from one to twenty, or null. */
+    private static @org.jspecify.annotations.Nullable Integer count(String word) {
+        Integer own = COUNT_WORDS.get(Folding.fold(word));
+        if (own != null) {
+            return own;
+        }
+        java.util.OptionalInt n = NumberWords.ofWord(word);
+        return n.isPresent() && n.getAsInt() >= 1 && n.getAsInt() <= 20 ? n.getAsInt() : null;
+    }
+
+    private static final Set<String> SIZE_WORDS = WORDS.set("SIZE_WORDS");
 
     private static int quantity(String part) {
-        List<Words.Token> tokens = Words.tokens(part);
+        List<Token> tokens = Tokens.of(part);
         for (int i = 0; i < tokens.size(); i++) {
             String word = tokens.get(i).lower();
             boolean afterSize =
-                    i > 0 && SIZE_WORDS.contains(Words.fold(tokens.get(i - 1).text()));
+                    i > 0 && SIZE_WORDS.contains(Folding.fold(tokens.get(i - 1).text()));
             if (word.matches("\\d{1,2}") && !afterSize) {
                 int n = Integer.parseInt(word);
                 boolean unit =
@@ -1325,15 +870,11 @@ public final class OfflinePlanner implements Planner {
                     return n;
                 }
             }
-            String folded = Words.fold(tokens.get(i).text());
-            for (String form : Words.forms(tokens.get(i).text())) {
-                Integer n = NUMBERS.get(form);
-                if (n != null && !(form.equals("a") || form.equals("an")) || (n != null && i == 0)) {
-                    return n;
-                }
-            }
-            if (NUMBERS.containsKey(folded) && !folded.equals("a") && !folded.equals("an")) {
-                return NUMBERS.get(folded);
+            String folded = Folding.fold(tokens.get(i).text());
+            boolean article = folded.equals("a") || folded.equals("an");
+            Integer n = count(tokens.get(i).text());
+            if (n != null && (!article || i == 0)) {
+                return n;
             }
         }
         return 1;
@@ -1351,7 +892,7 @@ public final class OfflinePlanner implements Planner {
         private boolean namesItem(String text) {
             return !productWords(text).isEmpty()
                     || VARIANT_ID.matcher(text).find()
-                    || Words.tokens(text).stream().anyMatch(t -> ALL_WORDS.contains(Words.fold(t.text())));
+                    || Tokens.of(text).stream().anyMatch(t -> ALL_WORDS.contains(Folding.fold(t.text())));
         }
 
         /**
@@ -1362,7 +903,7 @@ public final class OfflinePlanner implements Planner {
         private String[] exchangeSplit(String text) {
             Phrases.Message message = new Phrases.Message(text);
             int verb = Math.max(0, EXCHANGE.first(message));
-            List<Words.Token> tokens = message.tokens;
+            List<Token> tokens = message.tokens;
             for (int i = verb + 1; i < tokens.size(); i++) {
                 String word = tokens.get(i).lower();
                 boolean marker = Set.of("for", "to", "into", "with").contains(word);
@@ -1378,7 +919,7 @@ public final class OfflinePlanner implements Planner {
                         && (token.startsWith("ל") || token.startsWith("ב"))
                         && token.length() > 1) {
                     String bare = token.substring(1);
-                    if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע") || Words.matches(bare, words)) {
+                    if (isOptionWord(bare) || bare.equals("מידה") || bare.equals("צבע") || Forms.matches(bare, words)) {
                         if (token.startsWith("ב") && bare.equals("מידה") && i + 1 < tokens.size() && i < 3) {
                             continue;
                         }
@@ -1410,8 +951,8 @@ public final class OfflinePlanner implements Planner {
         private List<String> productWords(String text) {
             Set<String> vocabulary = words;
             List<String> found = new ArrayList<>();
-            for (Words.Token token : Words.tokens(text)) {
-                if (token.text().length() > 1 && Words.matchesLoosely(token.text(), vocabulary)) {
+            for (Token token : Tokens.of(text)) {
+                if (token.text().length() > 1 && Forms.matchesLoosely(token.text(), vocabulary)) {
                     found.add(token.text());
                 }
             }
@@ -1427,19 +968,18 @@ public final class OfflinePlanner implements Planner {
             Set<String> vocabulary = this.words;
             // "Running Shoes (gray, 42)": a comma inside parentheses parts no items.
             String text = maskParenthesized(words);
-            List<Words.Token> tokens = Words.tokens(text);
+            List<Token> tokens = Tokens.of(text);
             List<String> parts = new ArrayList<>();
             int from = 0;
             for (int i = 0; i < tokens.size(); i++) {
-                Words.Token token = tokens.get(i);
+                Token token = tokens.get(i);
                 String word = token.lower();
                 boolean joint =
                         Set.of("and", "plus", "also", "וגם", "ועוד", "ו").contains(word);
                 boolean hebrewAnd = token.isHebrew()
                         && word.startsWith("ו")
                         && word.length() > 2
-                        && (NUMBERS.containsKey(Words.fold(word.substring(1)))
-                                || Words.matches(word.substring(1), vocabulary));
+                        && (count(word.substring(1)) != null || Forms.matches(word.substring(1), vocabulary));
                 int at = token.start();
                 boolean comma = i > 0
                         && text.substring(
@@ -1495,11 +1035,11 @@ public final class OfflinePlanner implements Planner {
         Product best = null;
         int top = 0;
         for (Product product : products) {
-            Set<String> names = Words.vocabulary(List.of(product.name(), product.nameHe()));
-            Set<String> known = Words.vocabulary(product.keywords());
+            Set<String> names = Forms.vocabulary(List.of(product.name(), product.nameHe()));
+            Set<String> known = Forms.vocabulary(product.keywords());
             int score = 0;
-            for (Words.Token token : Words.tokens(query)) {
-                score += Words.matches(token.text(), names) ? 2 : Words.matches(token.text(), known) ? 1 : 0;
+            for (Token token : Tokens.of(query)) {
+                score += Forms.matches(token.text(), names) ? 2 : Forms.matches(token.text(), known) ? 1 : 0;
             }
             if (score > top) {
                 top = score;
@@ -1515,7 +1055,7 @@ public final class OfflinePlanner implements Planner {
                 sizes.add(v.options().get("size"));
             }
         });
-        if (sizes.isEmpty() || !Words.optionValues(query, sizes).isEmpty()) {
+        if (sizes.isEmpty() || !OptionValues.named(query, sizes).isEmpty()) {
             return;
         }
         String category = best.category();
@@ -1540,19 +1080,19 @@ public final class OfflinePlanner implements Planner {
     }
 
     private static boolean startsWithQuantity(String part) {
-        List<Words.Token> tokens = Words.tokens(part);
+        List<Token> tokens = Tokens.of(part);
         if (tokens.isEmpty()) {
             return false;
         }
-        String first = Words.fold(tokens.get(0).text());
-        return first.matches("\\d{1,2}") || NUMBERS.containsKey(first) && !first.equals("a") && !first.equals("an");
+        String first = Folding.fold(tokens.get(0).text());
+        return first.matches("\\d{1,2}") || count(first) != null && !first.equals("a") && !first.equals("an");
     }
 
     private static Set<String> vocabularyOf(List<Product> products) {
         Set<String> vocabulary = new LinkedHashSet<>();
         for (Product product : products) {
-            vocabulary.addAll(Words.vocabulary(List.of(product.name(), product.nameHe())));
-            vocabulary.addAll(Words.vocabulary(product.keywords()));
+            vocabulary.addAll(Forms.vocabulary(List.of(product.name(), product.nameHe())));
+            vocabulary.addAll(Forms.vocabulary(product.keywords()));
         }
         return vocabulary;
     }

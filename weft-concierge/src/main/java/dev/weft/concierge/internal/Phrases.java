@@ -1,6 +1,10 @@
 package dev.weft.concierge.internal;
 
-import dev.weft.concierge.shop.Words;
+import dev.weft.language.Folding;
+import dev.weft.language.Forms;
+import dev.weft.language.Token;
+import dev.weft.language.Tokens;
+import dev.weft.language.Typos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +40,7 @@ final class Phrases {
         List<List<String>> list = new ArrayList<>();
         for (String phrase : phrases) {
             List<String> words =
-                    Words.tokens(phrase).stream().map(t -> Words.fold(t.text())).toList();
+                    Tokens.of(phrase).stream().map(t -> Folding.fold(t.text())).toList();
             if (!words.isEmpty()) {
                 list.add(words);
             }
@@ -85,9 +89,9 @@ final class Phrases {
         }
         String wanted = phrase.get(0);
         for (int i = 0; i < message.tokens.size(); i++) {
-            Words.Token token = message.tokens.get(i);
-            String word = Words.fold(token.text());
-            if (!token.isHebrew() && word.length() >= 5 && Words.typoOf(word, wanted)) {
+            Token token = message.tokens.get(i);
+            String word = Folding.fold(token.text());
+            if (!token.isHebrew() && word.length() >= 5 && Typos.typoOf(word, wanted)) {
                 return i;
             }
         }
@@ -97,15 +101,15 @@ final class Phrases {
     /** A message read once: its words and each word's forms. */
     static final class Message {
         final String text;
-        final List<Words.Token> tokens;
+        final List<Token> tokens;
         final List<Set<String>> forms;
 
         Message(String text) {
             this.text = text;
-            this.tokens = Words.tokens(text);
+            this.tokens = Tokens.of(text);
             List<Set<String>> forms = new ArrayList<>(tokens.size());
-            for (Words.Token token : tokens) {
-                forms.add(Words.forms(token.text()));
+            for (Token token : tokens) {
+                forms.add(Forms.of(token.text()));
             }
             this.forms = forms;
         }

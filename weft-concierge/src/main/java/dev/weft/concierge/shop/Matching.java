@@ -1,5 +1,8 @@
 package dev.weft.concierge.shop;
 
+import dev.weft.language.Forms;
+import dev.weft.language.Token;
+import dev.weft.language.Tokens;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,9 +26,9 @@ final class Matching {
     record Vocabulary(Set<String> names, Set<String> keywords) {}
 
     static Vocabulary vocabulary(Product product) {
-        Set<String> names = Words.vocabulary(List.of(product.name(), product.nameHe()));
-        Set<String> keywords = Words.vocabulary(product.keywords());
-        keywords.addAll(Words.vocabulary(List.of(product.category())));
+        Set<String> names = Forms.vocabulary(List.of(product.name(), product.nameHe()));
+        Set<String> keywords = Forms.vocabulary(product.keywords());
+        keywords.addAll(Forms.vocabulary(List.of(product.category())));
         return new Vocabulary(names, keywords);
     }
 
@@ -39,18 +42,18 @@ final class Matching {
         }
         Vocabulary vocabulary = vocabulary(product);
         int score = 0;
-        for (Words.Token token : Words.tokens(text)) {
+        for (Token token : Tokens.of(text)) {
             if (token.text().length() < 2 && !token.isHebrew()) {
-                if (!(token.lower().equals("t") && Words.matches("t", vocabulary.names()))) {
+                if (!(token.lower().equals("t") && Forms.matches("t", vocabulary.names()))) {
                     continue;
                 }
             }
-            if (Words.matches(token.text(), vocabulary.names())) {
+            if (Forms.matches(token.text(), vocabulary.names())) {
                 score += 2;
-            } else if (Words.matches(token.text(), vocabulary.keywords())) {
+            } else if (Forms.matches(token.text(), vocabulary.keywords())) {
                 score += 1;
-            } else if (Words.matchesLoosely(token.text(), vocabulary.names())
-                    || Words.matchesLoosely(token.text(), vocabulary.keywords())) {
+            } else if (Forms.matchesLoosely(token.text(), vocabulary.names())
+                    || Forms.matchesLoosely(token.text(), vocabulary.keywords())) {
                 score += 1;
             }
         }
@@ -86,7 +89,7 @@ final class Matching {
     static List<String> optionValues(Product product, String text) {
         Set<String> values = new LinkedHashSet<>();
         product.variants().forEach(v -> values.addAll(v.options().values()));
-        return Words.optionValues(text, values);
+        return OptionValues.named(text, values);
     }
 
     /** The variant ids ("V0402") written in {@code text}. */

@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.ForbiddenException;
 import dev.weft.core.Json;
+import dev.weft.language.Folding;
+import dev.weft.language.Forms;
+import dev.weft.language.Token;
+import dev.weft.language.Tokens;
 import dev.weft.plan.Risk;
 import dev.weft.plan.Tool;
 import dev.weft.plan.ToolContext;
@@ -278,9 +282,9 @@ public final class ShopTools {
 
     /** Whether every word of {@code customerName} is among the words of {@code given}. */
     static boolean nameMatches(String customerName, String given) {
-        Set<String> words = Words.vocabulary(List.of(given));
-        List<Words.Token> name = Words.tokens(customerName);
-        return !name.isEmpty() && name.stream().allMatch(t -> words.contains(Words.fold(t.text())));
+        Set<String> words = Forms.vocabulary(List.of(given));
+        List<Token> name = Tokens.of(customerName);
+        return !name.isEmpty() && name.stream().allMatch(t -> words.contains(Folding.fold(t.text())));
     }
 
     private JsonNode verified(String user, ObjectNode args, Customer customer, String method, Instant now) {
@@ -378,7 +382,7 @@ public final class ShopTools {
         String query = args.path("query").asText();
         List<Product> products = shop.products(owner(context));
         List<Product> found = Matching.ranked(products, query);
-        Set<String> named = new LinkedHashSet<>(Words.optionValues(query, Words.allOptionValues(products)));
+        Set<String> named = new LinkedHashSet<>(OptionValues.named(query, OptionValues.all(products)));
         if (found.isEmpty() && !named.isEmpty()) {
             found = products.stream()
                     .filter(p -> !Matching.optionValues(p, query).isEmpty())
@@ -749,7 +753,7 @@ public final class ShopTools {
         }
         boolean everything = many
                 && orderId.isPresent()
-                && Words.tokens(words).stream().anyMatch(t -> ALL_WORDS.contains(Words.fold(t.text())));
+                && Tokens.of(words).stream().anyMatch(t -> ALL_WORDS.contains(Folding.fold(t.text())));
         if (everything) {
             return all;
         }
@@ -784,8 +788,8 @@ public final class ShopTools {
                     continue;
                 }
                 Matching.Vocabulary v = Matching.vocabulary(c.product());
-                boolean apart = Words.tokens(words).stream()
-                        .anyMatch(t -> Words.matches(t.text(), v.names()) && !Words.matches(t.text(), taken));
+                boolean apart = Tokens.of(words).stream()
+                        .anyMatch(t -> Forms.matches(t.text(), v.names()) && !Forms.matches(t.text(), taken));
                 if (apart) {
                     chosen.add(c);
                 }
@@ -1087,18 +1091,18 @@ public final class ShopTools {
     }
 
     private static boolean isOriginal(String asked, Payment payment) {
-        String words = Words.fold(asked);
+        String words = Folding.fold(asked);
         if (words.matches(".*(original|same|card i paid|how i paid|מקורי|אותו|אמצעי התשלום).*")) {
             return true;
         }
         Set<String> label =
-                Words.vocabulary(List.of(payment.label(), payment.kind().replace('_', ' ')));
-        long hits = Words.tokens(asked).stream()
-                .filter(t -> t.text().length() > 2 && Words.matches(t.text(), label))
+                Forms.vocabulary(List.of(payment.label(), payment.kind().replace('_', ' ')));
+        long hits = Tokens.of(asked).stream()
+                .filter(t -> t.text().length() > 2 && Forms.matches(t.text(), label))
                 .count();
         boolean other = words.matches(".*(gift|store credit|credit note|voucher|cash|bank|paypal|זיכוי|שובר|מזומן|"
                 + "כרטיס מתנה|העברה|בנק|פייפאל|גיפט).*");
-        return hits > 0 && !(other && !Words.fold(payment.label()).matches(".*(gift|paypal).*"));
+        return hits > 0 && !(other && !Folding.fold(payment.label()).matches(".*(gift|paypal).*"));
     }
 
     private static String address(ObjectNode args) {

@@ -2,7 +2,7 @@ package dev.weft.concierge.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weft.concierge.shop.Words;
+import dev.weft.language.Typos;
 import org.junit.jupiter.api.Test;
 
 /** What a customer's answer to a waiting question says, and the slips in words the planner forgives. */
@@ -19,12 +19,12 @@ final class ConfirmationAndTyposTest {
 
     @Test
     void aTypoIsOneLetterOffOrTwoLettersSwapped() {
-        assertThat(Words.typoOf("cancle", "cancel")).isTrue();
-        assertThat(Words.typoOf("retrun", "return")).isTrue();
-        assertThat(Words.typoOf("adress", "address")).isTrue();
-        assertThat(Words.typoOf("exchnage", "exchange")).isTrue();
-        assertThat(Words.typoOf("cancel", "cancel")).isFalse();
-        assertThat(Words.typoOf("recall", "cancel")).isFalse();
-        assertThat(Words.typoOf("w1012", "w1013")).isFalse();
+        assertThat(Typos.typoOf("cancle", "cancel")).isTrue();
+        assertThat(Typos.typoOf("retrun", "return")).isTrue();
+        assertThat(Typos.typoOf("adress", "address")).isTrue();
+        assertThat(Typos.typoOf("exchnage", "exchange")).isTrue();
+        assertThat(Typos.typoOf("cancel", "cancel")).isFalse();
+        assertThat(Typos.typoOf("recall", "cancel")).isFalse();
+        assertThat(Typos.typoOf("w1012", "w1013")).isFalse();
     }
 }

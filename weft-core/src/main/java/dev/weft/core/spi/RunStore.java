@@ -232,6 +232,19 @@ public interface RunStore extends AutoCloseable {
     /** Deletes finished runs that ended before {@code cutoff}, with their steps, events and checkpoints. */
     int pruneRuns(Instant cutoff);
 
+    /**
+     * Deletes the idempotency results stored before {@code cutoff} of runs that are finished or gone
+     * (a run's results are keyed {@code <runId>/…}, a queued step's outcome {@code weft.queued:<runId>/…}):
+     * they exist to dedupe a step's calls and outcome while its run can still run them again. A result
+     * of a run still running or waiting is kept, whatever its age. The in-memory store keeps its own,
+     * which live as long as it does.
+     *
+     * @return how many were deleted
+     */
+    default int pruneIdempotency(Instant cutoff) {
+        return 0;
+    }
+
     /** Releases connections and files; the in-memory store has nothing to release. */
     @Override
     default void close() {}

@@ -1,9 +1,11 @@
 package dev.weft.mailflow.internal;
 
+import dev.weft.language.NumberWords;
 import dev.weft.time.Grain;
 import dev.weft.time.Language;
 import dev.weft.time.TimeExpression;
 import dev.weft.time.TimeParser;
+import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.Month;
 import java.time.YearMonth;
@@ -55,6 +57,15 @@ public final class InquiryRules {
     private static final Pattern NUMERIC_RANGE =
             Pattern.compile("(?<![\\d/.])(\\d{1,2})\\s*-\\s*(\\d{1,2})[./](\\d{1,2})(?:[./](\\d{2,4}))?(?![\\d/])");
 
+    /** "the second weekend of January", "first weekend in May 2027". */
+    private static final Pattern EN_NTH_WEEKEND = Pattern.compile(
+            "\\b(?:the\\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\\s+weekend\\s+(?:of|in)\\s+" + EN_MONTH
+                    + YEAR + "\\b",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    /** "סוף השבוע השני של ינואר", "בסופ\"ש הראשון במאי". */
+    private static final Pattern HE_NTH_WEEKEND = Pattern.compile("(?:ב|ל)?(?:סוף\\s*(?:ה)?שבוע|סופ[\"״]?ש|סופש)\\s+"
+            + "(ה?(?:ראשון|שני|שלישי|רביעי|אחרון))\\s+(?:של\\s+|ב|ל)?" + HE_MONTH + "(?:\\s*(\\d{4}))?");
+
     private static final Pattern VAGUE = Pattern.compile(
             "(?i)\\b(early|late|beginning|end of|mid|middle|sometime)\\b|תחילת|בתחילת|סוף|בסוף|אמצע|באמצע|מתישהו");
     private static final Pattern NAMES_DAY =
@@ -72,7 +83,7 @@ public final class InquiryRules {
                     + "|of\\s+us|individuals|seated|standing|ladies|women|men|girls|boys|students|members|seniors|teens|teenagers|youngsters|kids"
                     + "|classmates|alumni|trainees|clients|customers|volunteers|staff|workers|relatives|family|cousins|graduates"
                     + "|parents|grandparents|couples|souls|bodies|participants|team\\s+members|partners|executives|managers|speakers)";
-    private static final String NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.ENGLISH_WORD + ")(?:ish|\\+)?";
+    private static final String NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + NumberWords.ENGLISH + ")(?:ish|\\+)?";
     private static final String NOT_A_COUNT =
             "(?!\\s*(?:hours?|hrs?|minutes?|mins?|days?|nights?|am|pm|a\\.m|p\\.m|o'?clock|:|%|\\$|usd|eur|nis|ils"
                     + "|k\\b|courses?|years?|weeks?|months?|couples|rooms?|tables?|st\\b|nd\\b|rd\\b|th\\b|[./-]\\d))";
@@ -110,7 +121,7 @@ public final class InquiryRules {
             "(?:אורחים|אורחות|איש|אנשים|משתתפים|משתתפות|מוזמנים|מוזמנות|סועדים|נפשות|מבוגרים|ילדים"
                     + "|עובדים|חברים|חברות|חברי\\s+צוות|בנות|בנים|נשים|גברים|סטודנטים|תלמידים|חניכים|בני\\s+משפחה|בני\\s+המשפחה"
                     + "|קרובי\\s+משפחה|הורים|חיילים|לקוחות|מתנדבים|זוגות|ילדות|נערים|נערות|מנהלים|בוגרים|חברי\\s+מחזור)";
-    private static final String HE_NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + Numbers.HEBREW_WORD + ")";
+    private static final String HE_NUMBER = "(\\d{1,3}(?:,\\d{3})|\\d{1,5}|" + NumberWords.HEBREW + ")";
     private static final String HE_NOT_A_COUNT = "(?!\\s*(?:שעות|שעה|ימים|יום|לילות|ש\"ח|₪|שקל|אלף|%|:|\\.\\d|/\\d|-\\d"
             + "|ב(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)|ל(?:ינואר|פברואר|מרץ|אפריל|מאי|יוני"
             + "|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר)))";
@@ -264,6 +275,16 @@ public final class InquiryRules {
                 blank(forGuests, m.start(), m.end());
             }
         }
+        for (Pattern weekend : List.of(EN_NTH_WEEKEND, HE_NTH_WEEKEND)) {
+            Matcher m = weekend.matcher(masked);
+            while (m.find()) {
+                Optional<List<LocalDate>> days = nthWeekend(weekend == HE_NTH_WEEKEND, m, today);
+                if (days.isPresent()) {
+                    addOption(options, past, days.get(), today);
+                    blank(masked, m.start(), m.end());
+                }
+            }
+        }
         Count count = guests(forGuests.toString(), language);
         count.spans().forEach(span -> blank(masked, span[0], span[1]));
         // weft-time reads ט"ו באב but not a prefix before it (לט"ו באב): set the prefix apart.
@@ -273,6 +294,7 @@ public final class InquiryRules {
         }
         String dated = masked.toString();
         boolean nextYear = NEXT_YEAR.matcher(body).find();
+        List<LocalDate> weekdaysAlone = new ArrayList<>();
         int offset = 0;
         for (String sentence : SENTENCE.split(dated)) {
             int at = dated.indexOf(sentence, offset);
@@ -316,7 +338,11 @@ public final class InquiryRules {
                                 && !instant.text().matches(".*\\d{4}.*")) {
                             day = day.plusYears(1);
                         }
-                        addOption(options, past, List.of(day), today);
+                        if (WEEKDAY_ALONE.matcher(clean(instant.text())).matches()) {
+                            weekdaysAlone.add(day);
+                        } else {
+                            addOption(options, past, List.of(day), today);
+                        }
                     }
                     case TimeExpression.Interval interval -> {
                         if (!NAMES_DAY.matcher(clean(interval.text())).matches()) {
@@ -339,6 +365,15 @@ public final class InquiryRules {
                         // a recurring booking is for a person to answer
                     }
                 }
+            }
+        }
+        // "a workshop on Thursday, followed by a dinner on Friday, December 17-18": a weekday said beside
+        // dates is the weekday of one of them, not a day of its own.
+        for (LocalDate day : weekdaysAlone) {
+            boolean named =
+                    options.stream().flatMap(List::stream).anyMatch(d -> d.getDayOfWeek() == day.getDayOfWeek());
+            if (!named) {
+                addOption(options, past, List.of(day), today);
             }
         }
         OptionalInt guests = count.value();
@@ -481,6 +516,32 @@ public final class InquiryRules {
         return Optional.of(out);
     }
 
+    /**
+     * The days of "the second weekend of January": the n-th Saturday of the month (the last one for
+     * "last") with the Sunday after it in English, the Friday before it in Hebrew (an Israeli weekend);
+     * the month's next occurrence that is not past unless a year is said.
+     */
+    private static Optional<List<LocalDate>> nthWeekend(boolean hebrew, Matcher m, LocalDate today) {
+        java.util.OptionalInt nth = NumberWords.ordinal(m.group(1));
+        Month month = hebrew ? hebrewMonth(m.group(2)) : englishMonth(m.group(2));
+        if (nth.isEmpty() || month == null) {
+            return Optional.empty();
+        }
+        int year = m.group(3) != null ? Integer.parseInt(m.group(3)) : today.getYear();
+        YearMonth ym = YearMonth.of(year, month);
+        if (m.group(3) == null && ym.atEndOfMonth().isBefore(today)) {
+            ym = ym.plusYears(1);
+        }
+        LocalDate firstSaturday = ym.atDay(1).with(java.time.temporal.TemporalAdjusters.nextOrSame(DayOfWeek.SATURDAY));
+        LocalDate saturday = nth.getAsInt() < 0
+                ? ym.atEndOfMonth().with(java.time.temporal.TemporalAdjusters.previousOrSame(DayOfWeek.SATURDAY))
+                : firstSaturday.plusWeeks(nth.getAsInt() - 1L);
+        if (!YearMonth.from(saturday).equals(ym)) {
+            return Optional.empty();
+        }
+        return Optional.of(hebrew ? List.of(saturday.minusDays(1), saturday) : List.of(saturday, saturday.plusDays(1)));
+    }
+
     private static Month englishMonth(String text) {
         String t = text.toLowerCase(Locale.ROOT).replace(".", "");
         for (Month month : Month.values()) {
@@ -502,22 +563,14 @@ public final class InquiryRules {
         return index < 0 ? null : Month.of(index + 1);
     }
 
-    /** Hebrew when Hebrew letters outnumber Latin ones; the venue's language when the text has neither. */
+    /**
+     * The inquiry's language by its words (the language layer's {@link dev.weft.language.Language#of}: a Hebrew name in
+     * an English mail leaves it English); the venue's language when the text does not tell.
+     */
     static String language(String text, String venueLanguage) {
-        int hebrew = 0;
-        int latin = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= '\u05d0' && c <= '\u05ea') {
-                hebrew++;
-            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-                latin++;
-            }
-        }
-        if (hebrew == 0 && latin == 0) {
-            return venueLanguage;
-        }
-        return hebrew * 2 >= latin ? "he" : "en";
+        return dev.weft.language.Language.of(text)
+                .map(dev.weft.language.Language::code)
+                .orElse(venueLanguage);
     }
 
     /** Sentences: split after . ! ? and a space, but not after an abbreviation ("Dec. 5th", "approx. 40"); and at line ends. */
@@ -560,7 +613,7 @@ public final class InquiryRules {
                     int value = -1;
                     for (int g = 1; g <= m.groupCount(); g++) {
                         if (m.group(g) != null) {
-                            OptionalInt n = Numbers.parse(m.group(g));
+                            OptionalInt n = NumberWords.parse(m.group(g));
                             if (n.isPresent()) {
                                 value = Math.max(value, n.getAsInt());
                             }
@@ -593,7 +646,7 @@ public final class InquiryRules {
             int total = 0;
             for (int g = 1; g <= m.groupCount(); g++) {
                 if (m.group(g) != null) {
-                    total += Numbers.parse(m.group(g)).orElse(0);
+                    total += NumberWords.parse(m.group(g)).orElse(0);
                 }
             }
             best = Math.max(best, total);

@@ -72,6 +72,21 @@ final class Schemas {
         };
     }
 
+    /**
+     * {@code schema} with its {@code action} left open (any text): an orchestrator's answer is held to
+     * its step's actions by the node itself, so that one outside them is refused and recorded rather
+     * than repaired. A schema without an {@code action} property is returned as it is.
+     */
+    static JsonNode actionOpen(JsonNode schema) {
+        JsonNode action = schema.path("properties").path("action");
+        if (!(action instanceof com.fasterxml.jackson.databind.node.ObjectNode known) || !known.has("enum")) {
+            return schema;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode open = schema.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) open.get("properties").get("action")).remove("enum");
+        return open;
+    }
+
     static JsonNode of(String role) {
         String schema = switch (role) {
             case "parse" -> """

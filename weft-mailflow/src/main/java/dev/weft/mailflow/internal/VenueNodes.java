@@ -237,9 +237,29 @@ public final class VenueNodes {
                 }
                 return out;
             }
-            JsonNode answer = StepModels.structured(context, model, prompt, schema);
-            String action = answer.path("action").asText("handoff");
-            out.put("action", ACTIONS.contains(action) ? action : "handoff");
+            // The answer is read with its action open, and held to the step here: an action this step
+            // does not have is a model steered by the email it read, refused for what it is and recorded,
+            // and the email goes to a person (a repair would ask that same model again).
+            JsonNode answer = StepModels.structured(context, model, prompt, Schemas.actionOpen(schema));
+            String action = answer.path("action").asText("");
+            if (!ACTIONS.contains(action)) {
+                ObjectNode refused = Json.object();
+                refused.put("stepId", context.nodeId());
+                refused.put("code", dev.weft.core.ErrorCode.E_STEP_MISMATCH.name());
+                refused.put(
+                        "reason",
+                        "node '" + context.nodeId() + "': the model answered with the action '" + action
+                                + "', which this step does not have (only " + String.join(", ", ACTIONS)
+                                + "); nothing was done, and the email is handed to a person");
+                refused.set("answer", answer);
+                context.emit(dev.weft.core.Event.STEP_REFUSED, refused);
+                context.record("refused", refused);
+                out.put("action", "handoff");
+                out.put("reason", "E_STEP_MISMATCH: " + refused.get("reason").asText());
+                out.set("refused", refused);
+                return out;
+            }
+            out.put("action", action);
             out.put("reason", answer.path("reason").asText(""));
             return out;
         }

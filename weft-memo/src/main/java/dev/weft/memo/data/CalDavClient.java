@@ -303,12 +303,18 @@ final class CalDavClient {
         }
     }
 
+    /**
+     * Sends a request, following redirects. The login goes only to the origin (scheme, host and port)
+     * of {@code url}: a redirect elsewhere is followed without it, as a server that names another host
+     * must not be handed the password or token given for this one.
+     */
     private HttpResponse<byte[]> send(String method, URI url, String body, Map<String, String> headers) {
+        String trusted = origin(url);
         URI target = url;
         for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            boolean sameOrigin = origin(target).equals(trusted);
             HttpRequest.Builder request = HttpRequest.newBuilder(target)
                     .timeout(REQUEST_TIMEOUT)
-                    .header("Authorization", authorization)
                     .method(
                             method,
                             body.isEmpty()
@@ -318,6 +324,9 @@ final class CalDavClient {
                 request.header("Content-Type", "application/xml; charset=utf-8");
             }
             headers.forEach(request::header);
+            if (sameOrigin) {
+                request.header("Authorization", authorization);
+            }
             HttpResponse<byte[]> response;
             try {
                 response = sendOnce(request.build());
@@ -333,6 +342,14 @@ final class CalDavClient {
                         ErrorCode.E_CALENDAR_UNAVAILABLE, "interrupted while calling " + target.getHost(), e);
             }
             int status = response.statusCode();
+            if (status == 401 && !sameOrigin) {
+                throw new WeftException(
+                        ErrorCode.E_CALENDAR_LOGIN_FAILED,
+                        "the calendar server " + url.getHost() + ":" + port(url) + " redirected " + method + " to "
+                                + target.getHost() + ":" + port(target) + ", which asks for a login: Weft sends"
+                                + " the login '" + login + "' only to the server it was connected to; connect"
+                                + " again with 'weft memo calendar connect' and the URL the server redirects to");
+            }
             if (status == 401) {
                 throw new WeftException(
                         ErrorCode.E_CALENDAR_LOGIN_FAILED,
@@ -366,6 +383,12 @@ final class CalDavClient {
         } catch (IOException stale) {
             return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
         }
+    }
+
+    /** Where a request goes, for deciding whether it may carry the login: scheme, host and port. */
+    private static String origin(URI url) {
+        return String.valueOf(url.getScheme()).toLowerCase(java.util.Locale.ROOT) + "://"
+                + String.valueOf(url.getHost()).toLowerCase(java.util.Locale.ROOT) + ":" + port(url);
     }
 
     private static int port(URI url) {

@@ -144,6 +144,69 @@ public final class CalDavSync {
             Optional<String> calendar,
             ZoneId zone,
             Instant now) {
+        return connect(user, server, login, auth, secret, calendar, zone, now, Optional.empty());
+    }
+
+    /**
+     * Connects {@code user}'s calendar at {@code server} signed in with OAuth ({@code grant}, from {@code
+     * client}): as {@link #connect}, with the grant's access token as a Bearer token and the grant kept
+     * with the connection, so that every sync has a fresh token.
+     *
+     * @throws WeftException as {@link #connect}
+     */
+    public Connected connectSignedIn(
+            String user,
+            String server,
+            dev.weft.oauth.OAuthClient client,
+            dev.weft.oauth.Grant grant,
+            Optional<String> calendar,
+            ZoneId zone,
+            Instant now) {
+        try {
+            return connect(
+                    user,
+                    server,
+                    grant.account(),
+                    CalendarAccounts.Auth.OAUTH2,
+                    grant.accessToken(),
+                    calendar,
+                    zone,
+                    now,
+                    Optional.of(new SignedIn(client, grant)));
+        } catch (WeftException e) {
+            if (e.code() != ErrorCode.E_CALENDAR_LOGIN_FAILED) {
+                throw e;
+            }
+            // The token may have ended while the calendar was looked for (short-lived tokens): once more
+            // with a new one; a server that refuses that one too refuses the account.
+            dev.weft.oauth.Grant refreshed = dev.weft.oauth.AuthorizationServer.discover(
+                            client, java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+                    .refresh(grant);
+            return connect(
+                    user,
+                    server,
+                    refreshed.account(),
+                    CalendarAccounts.Auth.OAUTH2,
+                    refreshed.accessToken(),
+                    calendar,
+                    zone,
+                    now,
+                    Optional.of(new SignedIn(client, refreshed)));
+        }
+    }
+
+    private record SignedIn(dev.weft.oauth.OAuthClient client, dev.weft.oauth.Grant grant) {}
+
+    private Connected connect(
+            String user,
+            String server,
+            String login,
+            CalendarAccounts.Auth auth,
+            String secret,
+            Optional<String> calendar,
+            ZoneId zone,
+            Instant now,
+            Optional<SignedIn> signedIn) {
         MemoData.requireUserId(user);
         URI url = url(server);
         if (login.isBlank()) {
@@ -183,15 +246,28 @@ public final class CalDavSync {
         if (data.findUser(user).isEmpty()) {
             data.user(user, "en", zone, now);
         }
-        Account account = data.database()
-                .write(
-                        "connect the calendar of " + user,
-                        c -> accounts.add(c, user, url, target.url(), target.name(), login, auth, secret, now));
+        Account account = data.database().write("connect the calendar of " + user, c -> {
+            Account added = accounts.add(c, user, url, target.url(), target.name(), login, auth, secret, now);
+            if (signedIn.isPresent()) {
+                data.grants()
+                        .keep(
+                                c,
+                                user,
+                                OAuthGrants.Purpose.CALENDAR,
+                                signedIn.get().client(),
+                                signedIn.get().grant());
+            }
+            return added;
+        });
         return new Connected(account, names, made);
     }
 
-    /** Forgets {@code user}'s connection and what it synced; Memo's events stay. Whether there was one. */
+    /**
+     * Forgets {@code user}'s connection and what it synced; Memo's events stay. A calendar signed in with
+     * OAuth has its refresh token revoked at the provider first, where the provider can. Whether there was one.
+     */
     public boolean disconnect(String user) {
+        data.grants().revokeAtProvider(user, OAuthGrants.Purpose.CALENDAR);
         return locked(
                 user,
                 () -> data.database()
@@ -209,14 +285,26 @@ public final class CalDavSync {
         return locked(user, () -> {
             Account account = accounts.require(user);
             try {
-                CalDavClient client = accounts.client(account);
-                Report pulled = pull(client, account, now);
-                return pulled.plus(push(client, account, now));
+                try {
+                    return syncWith(accounts.client(account, now), account, now);
+                } catch (WeftException e) {
+                    if (e.code() != ErrorCode.E_CALENDAR_LOGIN_FAILED || !accounts.signedIn(account)) {
+                        throw e;
+                    }
+                    // The server refused a token the clock still calls good (skew, or ended early): once more
+                    // with a new one; what the first try synced is kept and the second goes on from there.
+                    return syncWith(accounts.refreshedClient(account, now), accounts.require(user), now);
+                }
             } catch (WeftException e) {
                 accounts.failed(user, e.code() + ": " + e.getMessage());
                 throw e;
             }
         });
+    }
+
+    private Report syncWith(CalDavClient client, Account account, Instant now) {
+        Report pulled = pull(client, account, now);
+        return pulled.plus(push(client, account, now));
     }
 
     /**
@@ -232,7 +320,7 @@ public final class CalDavSync {
                 return Report.none();
             }
             try {
-                return push(accounts.client(account.get()), account.get(), now);
+                return push(accounts.client(account.get(), now), account.get(), now);
             } catch (WeftException e) {
                 accounts.failed(user, e.code() + ": " + e.getMessage());
                 throw e;

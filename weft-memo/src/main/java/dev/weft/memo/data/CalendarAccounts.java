@@ -69,10 +69,12 @@ public final class CalendarAccounts {
 
     private final AppDatabase db;
     private final Secrets secrets;
+    private final OAuthGrants grants;
 
-    CalendarAccounts(AppDatabase db, Secrets secrets) {
+    CalendarAccounts(AppDatabase db, Secrets secrets, OAuthGrants grants) {
         this.db = db;
         this.secrets = secrets;
+        this.grants = grants;
     }
 
     /** Where the secrets' key is kept (the same key as the mail accounts'). */
@@ -95,7 +97,8 @@ public final class CalendarAccounts {
                 .orElseThrow(() -> new WeftException(
                         ErrorCode.E_CALENDAR_NOT_CONFIGURED,
                         "no calendar connected for '" + user + "': connect one with 'weft memo calendar connect --user "
-                                + user + " --caldav URL --login LOGIN' (the password from WEFT_CALDAV_SECRET)"));
+                                + user
+                                + " --google' (or --caldav URL --login LOGIN, the password from WEFT_CALDAV_SECRET)"));
     }
 
     /** The secret of {@code account}, decrypted. Never log it. */
@@ -103,9 +106,34 @@ public final class CalendarAccounts {
         return secrets.decrypt(account.sealedSecret());
     }
 
-    /** The client that logs in as {@code account}'s user, with their own secret. */
-    CalDavClient client(Account account) {
+    /**
+     * The client that logs in as {@code account}'s user, with their own secret: for a calendar signed in
+     * with OAuth, an access token good at {@code now} (refreshed first when it is about to expire).
+     *
+     * @throws dev.weft.oauth.GrantRevokedException {@code E_AUTH_REVOKED} when the provider revoked the sign-in
+     */
+    CalDavClient client(Account account, Instant now) {
+        if (signedIn(account)) {
+            return new CalDavClient(
+                    account.login(),
+                    Auth.OAUTH2,
+                    grants.accessToken(account.user(), OAuthGrants.Purpose.CALENDAR, now));
+        }
         return new CalDavClient(account.login(), account.auth(), secret(account));
+    }
+
+    /** Whether {@code account} was signed in with OAuth (its token comes from a kept grant). */
+    boolean signedIn(Account account) {
+        return account.auth() == Auth.OAUTH2
+                && grants.find(account.user(), OAuthGrants.Purpose.CALENDAR).isPresent();
+    }
+
+    /** A client of a signed-in {@code account} with a token refreshed now, for a server that refused the kept one. */
+    CalDavClient refreshedClient(Account account, Instant now) {
+        return new CalDavClient(
+                account.login(),
+                Auth.OAUTH2,
+                grants.refreshedAccessToken(account.user(), OAuthGrants.Purpose.CALENDAR, now));
     }
 
     /** Keeps a new connection of {@code user} (replacing theirs, and forgetting what it synced). */
@@ -153,6 +181,7 @@ public final class CalendarAccounts {
 
     /** Forgets {@code user}'s connection and everything it synced (Memo's events stay); whether there was one. */
     static boolean remove(Connection c, String user) throws SQLException {
+        OAuthGrants.remove(c, user, OAuthGrants.Purpose.CALENDAR);
         for (String table : new String[] {"memo_caldav_events", "memo_caldav_objects"}) {
             try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE user_id = ?")) {
                 delete.setString(1, user);

@@ -95,6 +95,49 @@ public final class CalendarOperations {
     }
 
     /**
+     * The events a delete with {@code args} would remove (all of a series, or some of its days), read
+     * without changing anything: what a question before the call names. Empty for any other call, or
+     * for arguments the delete itself would refuse.
+     */
+    public List<Event> touched(ObjectNode args, OperationContext context) {
+        String user = context.user();
+        return events.db().read("events a call would delete", c -> {
+            List<Event> found = new ArrayList<>();
+            switch (args.path("operation").asText("")) {
+                case "delete" -> {
+                    if (args.hasNonNull("eventId")) {
+                        Events.find(c, user, args.path("eventId").asText()).ifPresent(found::add);
+                    } else if (args.hasNonNull("timeMin") && args.hasNonNull("timeMax")) {
+                        Instant from = windowStart("timeMin", text(args, "timeMin"), context);
+                        Instant to = windowEnd("timeMax", text(args, "timeMax"), context);
+                        Predicate<Occurrence> excluded = excluded(args, context);
+                        for (Event event : Events.between(c, user, from, to)) {
+                            if (event.occurrences(from, to, MAX_INSTANCES).stream()
+                                    .anyMatch(excluded.negate())) {
+                                found.add(event);
+                            }
+                        }
+                    }
+                }
+                case "deleteMultiple" -> {
+                    for (JsonNode id : args.path("eventIds")) {
+                        Events.find(c, user, id.asText()).ifPresent(found::add);
+                    }
+                }
+                case "deleteBySummary" -> {
+                    for (Event event : Events.all(c, user)) {
+                        if (matches(event.summary(), args.path("summary").asText(""))) {
+                            found.add(event);
+                        }
+                    }
+                }
+                default -> {}
+            }
+            return found;
+        });
+    }
+
+    /**
      * Performs {@code args.operation} for {@code context}'s user.
      *
      * @throws NotFoundException ({@code E_NOT_FOUND}) for an event id the user does not have, or a search

@@ -82,12 +82,14 @@ public final class MailAccounts {
 
     private final AppDatabase db;
     private final Secrets secrets;
+    private final OAuthGrants grants;
 
     private final java.util.Properties session = new java.util.Properties();
 
-    MailAccounts(AppDatabase db, Secrets secrets) {
+    MailAccounts(AppDatabase db, Secrets secrets, OAuthGrants grants) {
         this.db = db;
         this.secrets = secrets;
+        this.grants = grants;
     }
 
     /**
@@ -129,6 +131,67 @@ public final class MailAccounts {
             Auth auth,
             String secret,
             Instant now) {
+        return add(
+                user,
+                address,
+                imapHost,
+                imapPort,
+                smtpHost,
+                smtpPort,
+                login,
+                security,
+                auth,
+                secret,
+                now,
+                Optional.empty());
+    }
+
+    /**
+     * Keeps {@code user}'s mailbox signed in with OAuth ({@code grant}, from {@code client}), logging in
+     * as the account signed in to with XOAUTH2, replacing any account they had.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a host or port that cannot be right
+     */
+    public Account addSignedIn(
+            String user,
+            String imapHost,
+            int imapPort,
+            String smtpHost,
+            int smtpPort,
+            Security security,
+            dev.weft.oauth.OAuthClient client,
+            dev.weft.oauth.Grant grant,
+            Instant now) {
+        return add(
+                user,
+                grant.account(),
+                imapHost,
+                imapPort,
+                smtpHost,
+                smtpPort,
+                grant.account(),
+                security,
+                Auth.OAUTH2,
+                grant.accessToken(),
+                now,
+                Optional.of(new SignedIn(client, grant)));
+    }
+
+    private record SignedIn(dev.weft.oauth.OAuthClient client, dev.weft.oauth.Grant grant) {}
+
+    private Account add(
+            String user,
+            String address,
+            String imapHost,
+            int imapPort,
+            String smtpHost,
+            int smtpPort,
+            String login,
+            Security security,
+            Auth auth,
+            String secret,
+            Instant now,
+            Optional<SignedIn> signedIn) {
         requireHost("IMAP", imapHost, imapPort);
         requireHost("SMTP", smtpHost, smtpPort);
         if (secret.isEmpty()) {
@@ -152,8 +215,17 @@ public final class MailAccounts {
                 insert.setString(9, auth.name());
                 insert.setString(10, account.sealedSecret());
                 insert.setLong(11, now.toEpochMilli());
-                return insert.executeUpdate();
+                insert.executeUpdate();
             }
+            if (signedIn.isPresent()) {
+                grants.keep(
+                        c,
+                        user,
+                        OAuthGrants.Purpose.MAIL,
+                        signedIn.get().client(),
+                        signedIn.get().grant());
+            }
+            return null;
         });
         return account;
     }
@@ -199,13 +271,28 @@ public final class MailAccounts {
                                 + " prompt)"));
     }
 
-    /** The secret of {@code account}, decrypted. Never log it. */
+    /**
+     * The secret of {@code account}, decrypted: for a mailbox signed in with OAuth, an access token good
+     * now (refreshed first when it is about to expire), so every IMAP and SMTP connection has a fresh one.
+     * Never log it.
+     *
+     * @throws dev.weft.oauth.GrantRevokedException {@code E_AUTH_REVOKED} when the provider revoked the sign-in
+     */
     public String secret(Account account) {
+        if (account.auth() == Auth.OAUTH2
+                && grants.find(account.user(), OAuthGrants.Purpose.MAIL).isPresent()) {
+            return grants.accessToken(
+                    account.user(), OAuthGrants.Purpose.MAIL, grants.clock().instant());
+        }
         return secrets.decrypt(account.sealedSecret());
     }
 
-    /** Forgets {@code user}'s account; whether they had one. */
+    /**
+     * Forgets {@code user}'s account (a mailbox signed in with OAuth has its refresh token revoked at the
+     * provider first, where the provider can); whether they had one.
+     */
     public boolean remove(String user) {
+        grants.revokeAtProvider(user, OAuthGrants.Purpose.MAIL);
         return db.write("remove the mail account of " + user, c -> delete(c, user) > 0);
     }
 
@@ -259,6 +346,7 @@ public final class MailAccounts {
     }
 
     private static int delete(Connection c, String user) throws SQLException {
+        OAuthGrants.remove(c, user, OAuthGrants.Purpose.MAIL);
         try (PreparedStatement delete = c.prepareStatement("DELETE FROM memo_mail_accounts WHERE user_id = ?")) {
             delete.setString(1, user);
             return delete.executeUpdate();

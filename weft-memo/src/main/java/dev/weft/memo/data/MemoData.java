@@ -34,6 +34,7 @@ public final class MemoData {
     private final Memories memories;
     private final CalendarAccounts calendars;
     private final CalDavSync caldav;
+    private final OAuthGrants grants;
 
     private MemoData(AppDatabase db) {
         this.db = db;
@@ -46,13 +47,20 @@ public final class MemoData {
                 Secrets.defaultKeyFile(),
                 dev.weft.core.ErrorCode.E_MAIL_UNAVAILABLE,
                 "add the account again with 'weft memo mail add'");
-        this.mail = new MailAccounts(db, secrets);
+        this.grants = new OAuthGrants(
+                db,
+                secrets.as(
+                        dev.weft.core.ErrorCode.E_AUTH_REVOKED,
+                        "connect the calendar or mailbox again with 'weft memo calendar|mail connect --google'"),
+                notifications);
+        this.mail = new MailAccounts(db, secrets, grants);
         this.memories = new Memories(db);
         this.calendars = new CalendarAccounts(
                 db,
                 secrets.as(
                         dev.weft.core.ErrorCode.E_CALENDAR_UNAVAILABLE,
-                        "connect the calendar again with 'weft memo calendar connect'"));
+                        "connect the calendar again with 'weft memo calendar connect'"),
+                grants);
         this.caldav = new CalDavSync(this, calendars);
     }
 
@@ -93,6 +101,11 @@ public final class MemoData {
     /** Two-way sync of each user's calendar with the CalDAV calendar they connected. */
     public CalDavSync caldav() {
         return caldav;
+    }
+
+    /** The OAuth 2.0 grants behind signed-in calendars and mailboxes. */
+    public OAuthGrants grants() {
+        return grants;
     }
 
     /** What fired for each user (reminders falling due). */

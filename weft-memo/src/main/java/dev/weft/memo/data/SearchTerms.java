@@ -1,55 +1,33 @@
 package dev.weft.memo.data;
 
-import java.text.Normalizer;
+import dev.weft.language.Folding;
+import dev.weft.language.Forms;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
- * The words a text is found by, the same for what is stored and what is asked: lower case, no accents
- * or niqqud, Hebrew final letters as their plain forms, and each Hebrew word also without its
- * one-letter prefixes (ו ה ב ל מ ש כ, up to two of them, while three letters remain), so that
- * "בפרויקט" and "והפרויקט" both find "פרויקט". English words are stemmed by the database (SQLite's
- * porter tokenizer, PostgreSQL's english configuration). Stateless.
+ * The words a text is found by, the same for what is stored and what is asked: each word folded by
+ * the language layer ({@link Folding}), and each Hebrew word also without the prefix letters it may
+ * carry ({@link Forms#withoutPrefixes}), so that "בפרויקט" and "והפרויקט" both find "פרויקט". English
+ * words are stemmed by the database (SQLite's porter tokenizer, PostgreSQL's english configuration).
+ * Stateless.
  */
 public final class SearchTerms {
-    private static final String PREFIXES = "והבלמשכ";
-
     /** Words that say nothing about what a memory is about, in questions and in memories. */
     private static final Set<String> STOP = Set.of(
             "the", "a", "an", "to", "my", "of", "for", "about", "with", "and", "or", "on", "in", "at", "is", "are",
             "was", "were", "be", "it", "that", "this", "i", "me", "you", "what", "did", "do", "does", "say", "said",
-            "think", "thought", "know", "any", "some", "את", "של", "עם", "על", "זה", "זאת", "אני", "מה", "כל", "גם",
-            "לא", "כן", "יש", "אין", "הוא", "היא", "שלי");
+            "think", "thought", "know", "any", "some", "את", "של", "עמ", "על", "זה", "זאת", "אני", "מה", "כל", "גמ",
+            "לא", "כנ", "יש", "אינ", "הוא", "היא", "שלי");
 
     private SearchTerms() {}
-
-    /** Lower case, no accents or niqqud, Hebrew final letters as their plain forms. */
-    public static String fold(String text) {
-        String decomposed = Normalizer.normalize(text.toLowerCase(Locale.ROOT), Normalizer.Form.NFD)
-                .replaceAll("\\p{M}+", "");
-        StringBuilder out = new StringBuilder(decomposed.length());
-        for (int i = 0; i < decomposed.length(); i++) {
-            char c = decomposed.charAt(i);
-            out.append(
-                    switch (c) {
-                        case 'ך' -> 'כ';
-                        case 'ם' -> 'מ';
-                        case 'ן' -> 'נ';
-                        case 'ף' -> 'פ';
-                        case 'ץ' -> 'צ';
-                        default -> c;
-                    });
-        }
-        return out.toString().trim();
-    }
 
     /** The folded words of {@code text}, in order, stop words left out. */
     public static List<String> words(String text) {
         List<String> words = new ArrayList<>();
-        for (String word : fold(text).split("[^\\p{L}\\p{N}]+")) {
+        for (String word : Folding.fold(text).split("[^\\p{L}\\p{N}]+")) {
             if (!word.isEmpty() && !STOP.contains(word)) {
                 words.add(word);
             }
@@ -60,14 +38,9 @@ public final class SearchTerms {
     /** Each form {@code word} (folded) may be found by: itself, and a Hebrew word without its prefixes. */
     public static Set<String> forms(String word) {
         Set<String> forms = new LinkedHashSet<>();
-        forms.add(word);
-        String w = word;
-        for (int stripped = 0;
-                stripped < 2 && w.length() > 3 && PREFIXES.indexOf(w.charAt(0)) >= 0 && isHebrew(w.charAt(1));
-                stripped++) {
-            w = w.substring(1);
-            if (!STOP.contains(w)) {
-                forms.add(w);
+        for (String form : Forms.withoutPrefixes(word)) {
+            if (forms.isEmpty() || form.length() >= 3 && !STOP.contains(form)) {
+                forms.add(form);
             }
         }
         return forms;
@@ -89,9 +62,5 @@ public final class SearchTerms {
             terms.addAll(forms(word));
         }
         return List.copyOf(terms);
-    }
-
-    private static boolean isHebrew(char c) {
-        return c >= '\u05D0' && c <= '\u05EA';
     }
 }

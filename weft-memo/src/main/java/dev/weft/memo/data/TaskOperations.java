@@ -53,6 +53,36 @@ public final class TaskOperations {
     }
 
     /**
+     * The tasks a call with {@code args} would change or delete, read without changing anything: what a
+     * question before the call names ("This will delete your 3 reminders: …"). Empty for a call that
+     * only adds or reads, or names tasks the user does not have.
+     */
+    public List<Task> touched(ObjectNode args, OperationContext context) {
+        String user = context.user();
+        return tasks.db().read("tasks a call would change", c -> {
+            List<Task> found = new ArrayList<>();
+            switch (args.path("operation").asText("")) {
+                case "delete", "complete", "update" ->
+                    Tasks.find(c, user, args.path("taskId").asText("")).ifPresent(found::add);
+                case "deleteMultiple" -> {
+                    for (JsonNode id : args.path("taskIds")) {
+                        Tasks.find(c, user, id.asText()).ifPresent(found::add);
+                    }
+                }
+                case "deleteAll", "updateAll" -> found.addAll(matchingWhere(c, args.path("where"), context));
+                case "completeAll" -> {
+                    JsonNode where = args.has("where") ? args.get("where") : args.path("filters");
+                    matchingWhere(c, where, context).stream()
+                            .filter(t -> !t.completed())
+                            .forEach(found::add);
+                }
+                default -> {}
+            }
+            return found;
+        });
+    }
+
+    /**
      * Performs {@code args.operation} for {@code context}'s user.
      *
      * @throws NotFoundException ({@code E_NOT_FOUND}) for a task id the user does not have
@@ -353,7 +383,7 @@ public final class TaskOperations {
         }
         for (JsonNode kept : where.path("exceptText")) {
             // What the request keeps out ("…but keep the one about the bank") is never touched.
-            if (!dev.weft.memo.internal.EntityLookup.best(kept.asText(), List.of(task), Task::text)
+            if (!dev.weft.language.EntityMatch.best(kept.asText(), List.of(task), Task::text)
                     .isEmpty()) {
                 return false;
             }

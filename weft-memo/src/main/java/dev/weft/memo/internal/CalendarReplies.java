@@ -147,6 +147,13 @@ public final class CalendarReplies {
                 int count = args.path("eventIds").size();
                 yield Texts.of(language, "delete " + count + " events", "למחוק " + count + " אירועים");
             }
+            case "update" -> {
+                String summary = args.path("searchCriteria")
+                        .path("summary")
+                        .asText(args.path("summary").asText(""));
+                yield Texts.of(language, "change the event", "לשנות את האירוע")
+                        + (summary.isEmpty() ? "" : " \"" + summary + "\"");
+            }
             default -> "calendarOperations " + operation;
         };
     }

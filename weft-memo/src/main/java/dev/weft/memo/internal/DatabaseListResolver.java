@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.language.EntityMatch;
 import dev.weft.memo.MemoTools;
 import dev.weft.memo.data.MemoData;
 import dev.weft.plan.PlanStep;
@@ -78,7 +79,7 @@ final class DatabaseListResolver implements Resolver {
             return Resolution.execute(MemoTools.LISTS, args("getAll"));
         }
         List<ObjectNode> found =
-                EntityLookup.best(name, lists, l -> l.get("name").asText());
+                EntityMatch.best(name, lists, l -> l.get("name").asText());
         if (found.isEmpty() && step.action().equals("add_item")) {
             // Adding to a list the user does not have yet: it is made with the items.
             ObjectNode args = args("create");
@@ -115,7 +116,7 @@ final class DatabaseListResolver implements Resolver {
                 list.get("items").forEach(onList::add);
                 String item = c.path("item").asText("");
                 Object chosen = pick(
-                        EntityLookup.best(item, onList, i -> i.path("text").asText()),
+                        EntityMatch.best(item, onList, i -> i.path("text").asText()),
                         context,
                         Texts.of(language, "\"" + item + "\" on the list", "את \"" + item + "\" ברשימה"),
                         i -> i.path("text").asText());

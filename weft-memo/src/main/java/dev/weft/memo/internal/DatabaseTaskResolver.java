@@ -9,6 +9,7 @@ import static dev.weft.memo.internal.MemoResolvers.pick;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.language.EntityMatch;
 import dev.weft.memo.MemoTools;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.Task;
@@ -146,7 +147,7 @@ final class DatabaseTaskResolver implements Resolver {
         // alarm", with no words to go by, has the user's reminders as candidates.
         List<Task> found = !named.isEmpty()
                 ? named
-                : query.isBlank() && reminders ? tasks : EntityLookup.best(query, tasks, Task::text);
+                : query.isBlank() && reminders ? tasks : EntityMatch.best(query, tasks, Task::text);
         if (named.isEmpty() && !step.action().equals("update_task") && c.hasNonNull("dueDate")) {
             // "cancel my alarm tomorrow at 6": of those, the ones due then (that minute, or that day).
             List<Task> then = dueThen(found, c.get("dueDate").asText(), resolvers.zone(context));

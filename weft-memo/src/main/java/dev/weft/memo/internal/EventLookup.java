@@ -2,6 +2,7 @@ package dev.weft.memo.internal;
 
 import dev.weft.core.ErrorCode;
 import dev.weft.core.WeftException;
+import dev.weft.language.EntityMatch;
 import dev.weft.memo.data.Event;
 import dev.weft.memo.data.Event.Occurrence;
 import java.time.Duration;
@@ -44,20 +45,20 @@ final class EventLookup {
      */
     static List<Found> find(
             String words, List<Event> events, Optional<Instant> from, Optional<Instant> to, Instant today) {
-        boolean any = EntityLookup.words(words).stream().allMatch(GENERIC::contains);
+        boolean any = EntityMatch.words(words).stream().allMatch(GENERIC::contains);
         if (from.isPresent() || to.isPresent()) {
             Instant start = from.orElse(Instant.EPOCH);
             Instant end = to.orElseGet(() -> start.plus(AHEAD));
             List<Found> inWindow = shown(events, start, end);
             return any
                     ? inWindow
-                    : EntityLookup.best(words, inWindow, f -> f.event().summary());
+                    : EntityMatch.best(words, inWindow, f -> f.event().summary());
         }
         if (any) {
             return List.of();
         }
         List<Found> upcoming = shown(events, today, today.plus(AHEAD));
-        List<Found> found = EntityLookup.best(words, upcoming, f -> f.event().summary());
+        List<Found> found = EntityMatch.best(words, upcoming, f -> f.event().summary());
         if (!found.isEmpty()) {
             return found;
         }
@@ -66,7 +67,7 @@ final class EventLookup {
                 .map(e -> new Found(e, new Occurrence(e, e.start(), e.end())))
                 .sorted(Comparator.comparing((Found f) -> f.shown().start()).reversed())
                 .toList();
-        return EntityLookup.best(words, past, f -> f.event().summary());
+        return EntityMatch.best(words, past, f -> f.event().summary());
     }
 
     /** Each event with an occurrence in {@code [from, to)}, shown by its first one there, soonest first. */

@@ -7,6 +7,7 @@ import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.WeftException;
+import dev.weft.language.EntityMatch;
 import dev.weft.memo.data.Event;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.User;
@@ -122,7 +123,7 @@ public final class MemoResolvers {
             return found.get(chosen.get() - 1);
         }
         if (reply(context.answers()).isPresent()) {
-            List<T> narrowed = EntityLookup.best(reply(context.answers()).get(), found, label);
+            List<T> narrowed = EntityMatch.best(reply(context.answers()).get(), found, label);
             if (narrowed.size() == 1) {
                 return narrowed.get(0);
             }

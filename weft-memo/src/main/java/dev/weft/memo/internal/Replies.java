@@ -279,6 +279,14 @@ public final class Replies {
         return String.join("\n", lines).trim();
     }
 
+    /**
+     * What a run waiting on {@code payload} says to the user: its question, or, for an approval, the
+     * sentence that names what the call will change ("This will delete your 3 reminders: …").
+     */
+    public static String pending(String language, JsonNode payload, ZoneId zone) {
+        return waiting(language, payload, zone);
+    }
+
     private static String waiting(String language, JsonNode payload, ZoneId zone) {
         if (payload.path("type").asText().equals("clarify")) {
             StringBuilder text = new StringBuilder(payload.path("question").asText());
@@ -286,22 +294,93 @@ public final class Replies {
             return text.toString();
         }
         JsonNode args = payload.path("args");
-        String what = payload.path("tool").asText().equals(MemoTools.CALENDAR)
-                ? CalendarReplies.pending(language, args, zone)
-                : payload.path("tool").asText().equals(MemoTools.MAIL)
-                        ? MailReplies.pending(language, args)
-                        : switch (args.path("operation").asText()) {
-                            case "deleteAll" ->
-                                Texts.of(language, "delete all the matching tasks", "למחוק את כל המשימות המתאימות");
-                            case "deleteMultiple" -> Texts.of(language, "delete several items", "למחוק כמה פריטים");
-                            default ->
-                                payload.path("tool").asText() + " "
-                                        + args.path("operation").asText();
-                        };
+        JsonNode touches = payload.path("touches");
+        boolean range = payload.path("tool").asText().equals(MemoTools.CALENDAR)
+                && args.path("operation").asText().equals("delete")
+                && !args.has("eventId");
+        String what = range && !touches.isEmpty()
+                // A range says its days, then the events in it.
+                ? CalendarReplies.pending(language, args, zone) + ": " + named(language, touches)
+                : touches.isArray() && !touches.isEmpty()
+                        ? touching(language, args.path("operation").asText(), touches)
+                        : payload.path("tool").asText().equals(MemoTools.CALENDAR)
+                                ? CalendarReplies.pending(language, args, zone)
+                                : payload.path("tool").asText().equals(MemoTools.MAIL)
+                                        ? MailReplies.pending(language, args)
+                                        : switch (args.path("operation").asText()) {
+                                            case "deleteAll" ->
+                                                Texts.of(
+                                                        language,
+                                                        "delete all the matching tasks",
+                                                        "למחוק את כל המשימות המתאימות");
+                                            case "deleteMultiple" ->
+                                                Texts.of(language, "delete several items", "למחוק כמה פריטים");
+                                            default ->
+                                                payload.path("tool").asText() + " "
+                                                        + args.path("operation").asText();
+                                        };
+        // A change the user's words did not ask for (held for them) says so before what it would do.
+        boolean held = payload.path("held").asBoolean(false);
         return Texts.of(
                 language,
-                "This will " + what + ". Shall I go ahead? (yes/no)",
-                "זה עומד " + what + ". להמשיך? (כן/לא)");
+                (held ? "You didn't ask for this in so many words, so I'm checking first. " : "") + "This will " + what
+                        + ". Shall I go ahead? (yes/no)",
+                (held ? "לא ביקשת את זה במפורש, אז אני בודק קודם. " : "") + "זה עומד " + what + ". להמשיך? (כן/לא)");
+    }
+
+    /** The names of what a call touches, the first few of them: "call Dana, pills and 3 more". */
+    private static String named(String language, JsonNode touches) {
+        List<String> names = new ArrayList<>();
+        touches.forEach(t -> names.add(t.path("text").asText()));
+        int count = names.size();
+        return String.join(", ", names.subList(0, Math.min(count, NAMED)))
+                + (count > NAMED
+                        ? Texts.of(language, " and " + (count - NAMED) + " more", " ועוד " + (count - NAMED))
+                        : "");
+    }
+
+    /** How many tasks are shown by name in a question; the rest are counted. */
+    private static final int NAMED = 5;
+
+    /**
+     * What a task call would do, naming the tasks it touches: "delete your 3 reminders: call Dana,
+     * pills, stretch", "למחוק את 3 התזכורות שלך: …".
+     */
+    static String touching(String language, String operation, JsonNode touches) {
+        int count = touches.size();
+        java.util.Set<String> kinds = new java.util.HashSet<>();
+        List<String> names = new ArrayList<>();
+        for (JsonNode t : touches) {
+            kinds.add(t.path("kind").asText("task"));
+            if (names.size() < NAMED) {
+                names.add(t.path("text").asText());
+            }
+        }
+        String listed = named(language, touches);
+        boolean one = count == 1;
+        // Named for what they all are: reminders, events, or tasks (a mix is "tasks").
+        String kind = kinds.size() == 1 ? kinds.iterator().next() : "task";
+        String en = one ? "your " + kind + " \"" + names.get(0) + "\"" : "your " + count + " " + kind + "s: " + listed;
+        String he = one
+                ? switch (kind) {
+                            case "reminder" -> "התזכורת שלך";
+                            case "event" -> "האירוע שלך";
+                            default -> "המשימה שלך";
+                        }
+                        + " \"" + names.get(0) + "\""
+                : count
+                        + switch (kind) {
+                            case "reminder" -> " התזכורות שלך: ";
+                            case "event" -> " האירועים שלך: ";
+                            default -> " המשימות שלך: ";
+                        }
+                        + listed;
+        return switch (operation) {
+            case "complete", "completeAll" ->
+                Texts.of(language, "mark " + en + " as done", "לסמן את " + he + " כבוצעו");
+            case "update", "updateAll" -> Texts.of(language, "change " + en, "לשנות את " + he);
+            default -> Texts.of(language, "delete " + en, "למחוק את " + he);
+        };
     }
 
     private static String line(String language, PlanStep step, StepOutcome outcome, ZoneId zone) {
@@ -326,6 +405,12 @@ public final class Replies {
         String message = outcome.error().map(e -> e.message()).orElse("");
         return switch (code) {
             case "E_NO_RESOLVER" -> Texts.of(language, "I can't do that yet.", "את זה אני עדיין לא יודע לעשות.");
+            case "E_STEP_MISMATCH" ->
+                // A model steered past its step (by text it read): say so plainly; nothing was done.
+                Texts.of(
+                        language,
+                        "I stopped a step: what came back was not what you asked for, so I did nothing there.",
+                        "עצרתי צעד: מה שחזר לא היה מה שביקשת, ולכן לא עשיתי שם כלום.");
             case "E_NOT_FOUND" -> message.replaceFirst("^step '[^']*': ", "") + ".";
             case "E_MAIL_NOT_CONFIGURED", "E_MAIL_UNAVAILABLE" ->
                 MailReplies.failed(

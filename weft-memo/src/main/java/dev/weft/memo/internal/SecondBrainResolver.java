@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.language.EntityMatch;
 import dev.weft.memo.MemoTools;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.Memory;
@@ -127,7 +128,7 @@ public final class SecondBrainResolver implements Resolver {
     private Resolution withMemory(PlanStep step, ResolveContext context, JsonNode c, String language) {
         String query = c.path("query").asText("").strip();
         List<Memory> memories = data.memories().all(context.user().orElseThrow());
-        List<Memory> found = EntityLookup.best(query, memories, Memory::content);
+        List<Memory> found = EntityMatch.best(query, memories, Memory::content);
         String content = c.path("content").asText("").strip();
         if (found.isEmpty() && step.action().equals("update_memory") && !content.isEmpty()) {
             // A correction of something never kept ("actually my locker code is 5678 now") is kept as said.

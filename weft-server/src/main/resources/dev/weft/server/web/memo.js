@@ -68,7 +68,12 @@ function showReply(node, reply) {
 function approval(reply, steps) {
   const card = h('div', { class: 'approval', 'data-run': reply.runId },
     h('p', { class: 'label' }, 'Needs your approval:'),
-    steps.map((s) => h('div', { class: 'call' }, h('code', {}, s.functionName), h('pre', { dir: 'ltr' }, pretty(s.args)))));
+    // What will change, in words and in the user's language; the call itself behind a toggle.
+    steps.map((s) => h('div', { class: 'call' },
+      h('p', { class: 'says', dir: reply.language === 'he' ? 'rtl' : 'auto', lang: reply.language }, s.says || s.functionName),
+      h('details', { class: 'raw' },
+        h('summary', {}, reply.language === 'he' ? 'פרטים' : 'details'),
+        h('code', {}, s.functionName), h('pre', { dir: 'ltr' }, pretty(s.args))))));
   const decide = async (verb) => {
     card.querySelectorAll('button').forEach((b) => (b.disabled = true));
     try {

@@ -2,6 +2,7 @@ package dev.weft.memo.internal.planning;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.language.NumberWords;
 import dev.weft.memo.Planner.Referent;
 import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression;
@@ -262,11 +263,9 @@ public final class FollowUps {
             String n = m.group("en").toLowerCase().replaceAll("\\s+", " ");
             boolean hours = m.group("unit").toLowerCase().startsWith("h");
             double amount = switch (n) {
-                case "a", "an", "one" -> 1;
-                case "two" -> 2;
-                case "three" -> 3;
+                case "a", "an" -> 1;
                 case "half a", "half an" -> 0.5;
-                default -> Integer.parseInt(n);
+                default -> NumberWords.parse(n).orElseThrow();
             };
             return Optional.of(Duration.ofMinutes(Math.round(amount * (hours ? 60 : 1))));
         }

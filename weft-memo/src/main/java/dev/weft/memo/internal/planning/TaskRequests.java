@@ -3,6 +3,7 @@ package dev.weft.memo.internal.planning;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.language.Cues;
 import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.time.TimeExpression;
 import java.util.List;
@@ -111,12 +112,19 @@ public final class TaskRequests {
 
     static Reading read(Intent intent, Request r) {
         Matcher negated = NEGATED.matcher(r.text());
-        if (intent == Intent.TASK_CREATE && negated.find()) {
+        boolean about = intent == Intent.TASK_CREATE
+                || intent == Intent.TASK_DELETE
+                // "אין צורך בשעון מעורר מחר" read as a question about alarms; "אין תזכורות מחר?" still asks.
+                || intent == Intent.TASK_QUERY && !Cues.question(r.text());
+        if (about && negated.find()) {
             // Not to be reminded is to cancel what would remind: the words after the negation name it.
             String rest = NEGATED.matcher(r.rest()).replaceFirst("").strip();
-            return read(
-                    Intent.TASK_DELETE,
-                    new Request(r.text(), r.language(), r.now(), r.times(), r.chosen(), r.length(), r.kept(), rest));
+            if (intent != Intent.TASK_DELETE || !rest.equals(r.rest())) {
+                return read(
+                        Intent.TASK_DELETE,
+                        new Request(
+                                r.text(), r.language(), r.now(), r.times(), r.chosen(), r.length(), r.kept(), rest));
+            }
         }
         ObjectNode c = Json.object();
         String text = r.text();
@@ -135,6 +143,16 @@ public final class TaskRequests {
             case TASK_DELETE -> {
                 List<String> kept = r.kept().stream().map(Words.Kept::said).toList();
                 String said = taskText(r.rest(), r.language());
+                if (!plural
+                        && said.isEmpty()
+                        && !alarm
+                        && typeOf(text).filter("reminder"::equals).isPresent()) {
+                    // "delete the reminder": one of them, asked which when there are several (seed 002),
+                    // never all of them.
+                    c.put("query", "");
+                    typeOf(text).ifPresent(type -> c.put("type", type));
+                    return Reading.of("database", "delete_task", c);
+                }
                 if (plural || (said.isEmpty() && !alarm)) {
                     c.put("window", when.map(t -> Times.windowName(t, r.now())).orElse("all"));
                     typeOf(text).ifPresent(type -> c.put("type", type));

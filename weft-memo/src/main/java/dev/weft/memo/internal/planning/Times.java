@@ -3,6 +3,7 @@ package dev.weft.memo.internal.planning;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
+import dev.weft.language.NumberWords;
 import dev.weft.time.Grain;
 import dev.weft.time.Span;
 import dev.weft.time.TimeExpression;
@@ -502,21 +503,10 @@ public final class Times {
             return Optional.of(m.group("heunit").startsWith("ש") ? Duration.ofHours(n) : Duration.ofMinutes(n));
         }
         if (m.group("n") != null) {
-            long n = switch (m.group("n").toLowerCase(java.util.Locale.ROOT)) {
-                case "a", "an", "one" -> 1;
-                case "two" -> 2;
-                case "three" -> 3;
-                case "four" -> 4;
-                case "five" -> 5;
-                case "six" -> 6;
-                case "eight" -> 8;
-                case "ten" -> 10;
-                case "twenty" -> 20;
-                case "thirty" -> 30;
-                case "forty-five", "forty five" -> 45;
-                case "ninety" -> 90;
-                default -> Long.parseLong(m.group("n"));
-            };
+            String said = m.group("n").toLowerCase(java.util.Locale.ROOT);
+            long n = said.equals("a") || said.equals("an")
+                    ? 1
+                    : NumberWords.parse(said).orElse(0);
             boolean hours = m.group("unit").toLowerCase(java.util.Locale.ROOT).startsWith("h");
             if (n <= 0 || (hours ? n > 24 : n > 600)) {
                 return Optional.empty();

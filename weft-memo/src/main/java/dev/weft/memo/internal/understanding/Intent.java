@@ -48,7 +48,8 @@ public enum Intent {
     OOS_MATH("oos.math"),
     OOS_ENTERTAINMENT("oos.entertainment"),
     OOS_RECOMMENDATION("oos.recommendation"),
-    OOS_DEVICE("oos.device");
+    OOS_DEVICE("oos.device"),
+    OOS_PAYMENTS("oos.payments");
 
     private final String label;
 

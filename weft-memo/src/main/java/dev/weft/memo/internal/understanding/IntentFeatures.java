@@ -1,6 +1,6 @@
 package dev.weft.memo.internal.understanding;
 
-import java.util.ArrayList;
+import dev.weft.language.Forms;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,14 +11,12 @@ import opennlp.tools.doccat.FeatureGenerator;
 /**
  * The features the intent classifier weighs for a request's words ({@link Utterances#tokens}): each
  * word, each pair of neighbours, the first word and pair (imperatives and question words lead),
- * Hebrew words without their prefix letters (ו ה ב ל מ ש כ: "בשמונה", "לרשימה"), letter triples of
+ * Hebrew words without their prefix letters (the language layer's {@link Forms}: "בשמונה", "לרשימה"), letter triples of
  * each word (misspellings and word forms share most of them), and whether the request says a time
  * or asks a question. Stateless and thread-safe; public with a constructor of no arguments because
  * the model names it and makes it when loaded.
  */
 public final class IntentFeatures implements FeatureGenerator {
-    private static final String PREFIXES = "והבלמשכ";
-
     @Override
     public Collection<String> extractFeatures(String[] text, Map<String, Object> extraInformation) {
         return features(List.of(text));
@@ -58,18 +56,9 @@ public final class IntentFeatures implements FeatureGenerator {
         return features;
     }
 
-    /** A Hebrew word without one or two prefix letters, where at least two letters are left. */
+    /** A Hebrew word without the prefix letters it may carry ({@link Forms#withoutPrefixes}), at most two. */
     static List<String> stems(String word) {
-        List<String> stems = new ArrayList<>(2);
-        if (word.isEmpty() || word.charAt(0) < '\u05D0' || word.charAt(0) > '\u05EA') {
-            return stems;
-        }
-        for (int cut = 1; cut <= 2 && word.length() - cut >= 2; cut++) {
-            if (PREFIXES.indexOf(word.charAt(cut - 1)) < 0) {
-                break;
-            }
-            stems.add(word.substring(cut));
-        }
-        return stems;
+        List<String> forms = Forms.withoutPrefixes(word);
+        return forms.size() <= 1 ? List.of() : forms.subList(1, Math.min(forms.size(), 3));
     }
 }

@@ -85,16 +85,18 @@ public final class IntentTraining {
         }
         // The times found in each sentence are words of it ("TIME"), so a weft-time that reads other
         // times makes another model: its classes are inputs too.
-        timeClasses(sha);
+        moduleClasses(sha, dev.weft.time.TimeParser.class);
+        // So is the language layer: its prefixes make features, its typo list makes words.
+        moduleClasses(sha, dev.weft.language.Forms.class);
         return java.util.HexFormat.of().formatHex(sha.digest());
     }
 
-    /** Feeds {@code sha} the bytes of weft-time's classes, in the order of their names, from its jar or directory. */
-    private static void timeClasses(java.security.MessageDigest sha) throws IOException {
-        java.net.URL where = dev.weft.time.TimeParser.class
-                .getProtectionDomain()
-                .getCodeSource()
-                .getLocation();
+    /**
+     * Feeds {@code sha} the bytes of the classes and word lists of the module that holds {@code type}
+     * (weft-time, weft-language), in the order of their names, from its jar or directory.
+     */
+    private static void moduleClasses(java.security.MessageDigest sha, Class<?> type) throws IOException {
+        java.net.URL where = type.getProtectionDomain().getCodeSource().getLocation();
         Path source;
         try {
             source = Path.of(where.toURI());
@@ -104,15 +106,16 @@ public final class IntentTraining {
         java.util.TreeMap<String, byte[]> classes = new java.util.TreeMap<>();
         if (Files.isDirectory(source)) {
             try (var files = Files.walk(source)) {
-                for (Path file :
-                        files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                for (Path file : files.filter(f ->
+                                f.toString().endsWith(".class") || f.toString().endsWith(".tsv"))
+                        .toList()) {
                     classes.put(source.relativize(file).toString(), Files.readAllBytes(file));
                 }
             }
         } else {
             try (var jar = new java.util.jar.JarFile(source.toFile())) {
                 for (var entry : java.util.Collections.list(jar.entries())) {
-                    if (entry.getName().endsWith(".class")) {
+                    if (entry.getName().endsWith(".class") || entry.getName().endsWith(".tsv")) {
                         try (var in = jar.getInputStream(entry)) {
                             classes.put(entry.getName(), in.readAllBytes());
                         }

@@ -108,10 +108,56 @@ public final class TrainingSet {
             }
             for (String sentence : made) {
                 examples.add(new Example(sentence, intent));
+                Intent labelled = intent;
+                variant(sentence, random).ifPresent(v -> examples.add(new Example(v, labelled)));
             }
         }
         return examples;
     }
+
+    /**
+     * Sometimes, a sentence as people also write it: with one slip in a long word (two letters
+     * swapped, one dropped or doubled: "remidn", "calendr", "תזכירר"), or terse, without its articles
+     * and possessives ("move dentist to 5"). Drawn from the template's own seed, so the set is the same
+     * on every build.
+     */
+    static java.util.Optional<String> variant(String sentence, Random random) {
+        int roll = random.nextInt(100);
+        if (roll < 14) {
+            String[] words = sentence.split(" ");
+            List<Integer> longWords = new ArrayList<>();
+            for (int i = 0; i < words.length; i++) {
+                if (words[i].length() >= 5 && words[i].chars().allMatch(Character::isLetter)) {
+                    longWords.add(i);
+                }
+            }
+            if (longWords.isEmpty()) {
+                return java.util.Optional.empty();
+            }
+            int at = longWords.get(random.nextInt(longWords.size()));
+            String w = words[at];
+            int i = 1 + random.nextInt(w.length() - 2);
+            words[at] = switch (random.nextInt(3)) {
+                case 0 -> w.substring(0, i) + w.charAt(i + 1) + w.charAt(i) + w.substring(i + 2);
+                case 1 -> w.substring(0, i) + w.substring(i + 1);
+                default -> w.substring(0, i) + w.charAt(i) + w.substring(i);
+            };
+            return java.util.Optional.of(String.join(" ", words));
+        }
+        if (roll < 22) {
+            String terse = TERSE.matcher(sentence)
+                    .replaceAll("")
+                    .replaceAll("\\s{2,}", " ")
+                    .strip();
+            return terse.equals(sentence) || terse.isEmpty()
+                    ? java.util.Optional.empty()
+                    : java.util.Optional.of(terse);
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static final java.util.regex.Pattern TERSE = java.util.regex.Pattern.compile(
+            "(?iU)\\b(?:the|my|a|an|please|can you|for me)\\b|(?<!\\S)(?:את|בבקשה|לי)(?!\\S)");
 
     private static String pick(List<String> values, Random random) {
         return values.get(random.nextInt(values.size()));

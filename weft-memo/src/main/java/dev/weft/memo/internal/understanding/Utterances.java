@@ -1,5 +1,6 @@
 package dev.weft.memo.internal.understanding;
 
+import dev.weft.language.Typos;
 import dev.weft.time.TimeExpression;
 import dev.weft.time.TimeParser;
 import java.util.ArrayList;
@@ -34,12 +35,15 @@ public final class Utterances {
     private Utterances() {}
 
     /**
-     * {@code text} without the fillers and wake words it starts with, or {@code text} itself when
-     * nothing else is left ("hey" alone is a greeting).
+     * {@code text} without the fillers and wake words it starts with (or {@code text} itself when
+     * nothing else is left: "hey" alone is a greeting), its common slips and short forms written as
+     * the words meant by the language layer ({@link Typos#corrected}: "tmrw", "calender", "עכשו"), so
+     * that the classifier, the time grammar and the readers all see the words meant.
      */
     public static String withoutLead(String text) {
-        String stripped = LEAD.matcher(text.strip()).replaceFirst("");
-        return stripped.isBlank() ? text.strip() : stripped;
+        String corrected = Typos.corrected((CharSequence) text.strip());
+        String stripped = LEAD.matcher(corrected).replaceFirst("");
+        return stripped.isBlank() ? corrected : stripped;
     }
 
     /**

@@ -1,0 +1,13 @@
+package dev.weft.mailflow;
+
+import dev.weft.store.spi.SealedColumns;
+import java.util.List;
+
+/** The email agent's sealed secrets: each venue's mailbox password and Microsoft Graph token. */
+public final class MailflowSealedColumns implements SealedColumns {
+    @Override
+    public List<SealedColumn> sealedColumns() {
+        return List.of(
+                new SealedColumn("mailflow_venues", "secret"), new SealedColumn("mailflow_venues", "graph_token"));
+    }
+}
