@@ -129,6 +129,76 @@ final class GraphBenchmarkTest {
                                 + " weft_over_bare_sqlite=n/a");
     }
 
+    @ParameterizedTest
+    @EnumSource(GraphShape.class)
+    void theBarePostgresFloorWritesOneRowPerStepAndForgetsThem(GraphShape shape) {
+        for (BarePostgresHarness harness : List.of(
+                BarePostgresHarness.committingEveryStep(shape), BarePostgresHarness.committingOncePerRun(shape))) {
+            try (harness) {
+                harness.runOnce();
+                harness.runOnce();
+                assertThat(harness.rows()).isEqualTo(2L * shape.stepsPerRun());
+
+                harness.forgetRuns();
+                assertThat(harness.rows()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void theBarePostgresFloorCommitsEveryStepOrOncePerRun() {
+        GraphShape shape = GraphShape.CHAIN10;
+        try (BarePostgresHarness everyStep = BarePostgresHarness.committingEveryStep(shape);
+                BarePostgresHarness oncePerRun = BarePostgresHarness.committingOncePerRun(shape)) {
+            // One transaction per written row (or per run), and one for reading the counter itself.
+            assertThat(everyStep.transactionsOfOneRun()).isEqualTo(shape.stepsPerRun() + 1L);
+            assertThat(oncePerRun.transactionsOfOneRun()).isEqualTo(2L);
+        }
+    }
+
+    @Test
+    void langGraph4jsFileSaverKeepsOneFilePerRunUntilTheRunsAreForgotten() {
+        try (LangGraph4jGraphHarness harness = LangGraph4jGraphHarness.checkpointingToFiles(GraphShape.CHAIN10)) {
+            harness.runOnce();
+            harness.runOnce();
+            assertThat(harness.files()).isEqualTo(2);
+
+            harness.forgetRuns();
+            assertThat(harness.files()).isZero();
+        }
+    }
+
+    @Test
+    void setsThePostgresFloorAgainstLangGraph4jInMemoryAndWeftAgainstTheFloor() {
+        Map<String, Configuration> byName = byName();
+        List<Measurement> measurements = List.of(
+                new Measurement(byName.get("langgraph4j/memory"), GraphShape.CHAIN10, 1_000, 20_000_000),
+                new Measurement(byName.get("weft/postgres"), GraphShape.CHAIN10, 1_000, 150_000_000),
+                new Measurement(byName.get("bare-postgres/postgres"), GraphShape.CHAIN10, 1_000, 100_000_000));
+
+        assertThat(GraphBenchmark.floorLines(measurements))
+                .containsExactly("floor graph=chain10 checkpoint=postgres bare_postgres_over_langgraph4j_memory=5.000"
+                        + " weft_over_bare_postgres=1.500");
+    }
+
+    @Test
+    void setsEachDurableWeftLineAgainstLangGraph4jsFileSaverOnTheSameGraph() {
+        Map<String, Configuration> byName = byName();
+        List<Measurement> measurements = List.of(
+                new Measurement(byName.get("langgraph4j/file"), GraphShape.LOOP100, 1_000, 200_000_000),
+                new Measurement(byName.get("weft/sqlite"), GraphShape.LOOP100, 1_000, 50_000_000),
+                new Measurement(byName.get("weft/memory"), GraphShape.LOOP100, 1_000, 5_000_000),
+                new Measurement(byName.get("weft/postgres"), GraphShape.CHAIN10, 1_000, 50_000_000));
+
+        assertThat(GraphBenchmark.durablePeerLines(measurements))
+                .containsExactly("ratio graph=loop100 weft_sqlite_over_langgraph4j_file=0.250");
+    }
+
+    private static Map<String, Configuration> byName() {
+        return GraphBenchmark.configurations().stream()
+                .collect(java.util.stream.Collectors.toMap(c -> c.engine() + "/" + c.checkpoint(), c -> c));
+    }
+
     @Test
     void readsTheMeasuringTimeAndRejectsAnythingElse() {
         assertThat(GraphBenchmark.parseSeconds(new String[0])).isEqualTo(5.0);
@@ -140,6 +210,20 @@ final class GraphBenchmarkTest {
         assertThatThrownBy(() -> GraphBenchmark.parseSeconds(new String[] {"--fast"}))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("unknown argument '--fast'");
+    }
+
+    @Test
+    void measuresOnlyTheNamedConfigurationAndRejectsAnUnknownName() {
+        GraphBenchmark.Options options = GraphBenchmark.parseOptions(new String[] {"--only", "weft/sqlite"});
+
+        assertThat(options.chosen(GraphBenchmark.configurations()))
+                .singleElement()
+                .satisfies(c -> assertThat(c.engine() + "/" + c.checkpoint()).isEqualTo("weft/sqlite"));
+        assertThat(GraphBenchmark.parseOptions(new String[0]).chosen(GraphBenchmark.configurations()))
+                .hasSameSizeAs(GraphBenchmark.configurations());
+        assertThatThrownBy(() -> GraphBenchmark.parseOptions(new String[] {"--only", "weft/redis"}))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("--only names no configuration, was 'weft/redis'");
     }
 
     @Test

@@ -31,7 +31,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code weft runs …}: list, inspect, resume, cancel, re-run, fork and prune stored runs. */
+/** {@code weft runs …}: list, inspect, approve, reject, resume, cancel, re-run, fork and prune stored runs. */
 @Command(
         name = "runs",
         mixinStandardHelpOptions = true,
@@ -39,6 +39,8 @@ import picocli.CommandLine.Parameters;
         subcommands = {
             RunsCommand.ListRuns.class,
             RunsCommand.Show.class,
+            RunsCommand.Approve.class,
+            RunsCommand.Reject.class,
             RunsCommand.Resume.class,
             RunsCommand.Cancel.class,
             RunsCommand.Rerun.class,
@@ -288,6 +290,81 @@ final class RunsCommand implements Runnable {
                 decision.put("approved", true);
             }
             return decision;
+        }
+    }
+
+    /** What approving and rejecting share: the waiting run, the steps named (or all it waits on), who decides. */
+    abstract static class Decide extends RunsSubcommand {
+        @Parameters(paramLabel = "RUN_ID")
+        String runId;
+
+        @Option(
+                names = "--step",
+                paramLabel = "STEP_ID",
+                description = "Only this waiting plan step (repeatable; default: all the run waits on).")
+        List<String> steps = new ArrayList<>();
+
+        @Option(names = "--by", paramLabel = "NAME", description = "Who decides, as recorded (default: $USER).")
+        String by = System.getenv().getOrDefault("USER", "cli");
+
+        int decide(RunStore store, PrintWriter out, boolean approved) {
+            Run run = find(store, runId);
+            if (run.status() != RunStatus.WAITING) {
+                throw new RunStateException(
+                        "run '" + runId + "' is " + run.status() + "; it waits for no one's decision");
+            }
+            Runner runner = runner(store, json);
+            Optional<dev.weft.assistant.Assistant> assistant =
+                    run.user().isPresent() ? Storage.assistants(store).ownerOf(run) : Optional.empty();
+            if (assistant.isPresent()) {
+                // An assistant's run is continued by its assistant, which answers in the user's words.
+                String user = run.user().orElseThrow();
+                dev.weft.assistant.Turn turn = approved
+                        ? assistant.get().approve(runner, user, runId, steps)
+                        : assistant.get().reject(runner, user, runId);
+                out.println(json ? Json.write(turn.json()) : turn.text());
+                return ExitCodes.of(turn.run().status());
+            }
+            ObjectNode decision = Json.object();
+            decision.put("approved", approved);
+            decision.put("by", by);
+            ArrayNode named = decision.putArray(approved ? "approve" : "reject");
+            List<String> waiting = steps.isEmpty()
+                    ? runner.result(runId).interrupts().keySet().stream()
+                            .filter(k -> k.startsWith("step:"))
+                            .map(k -> k.substring("step:".length()))
+                            .toList()
+                    : steps;
+            waiting.forEach(named::add);
+            return print(out, runner.resume(Storage.graphOf(run, store), runId, decision), json);
+        }
+    }
+
+    @Command(
+            name = "approve",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Approves what a WAITING run waits for and continues it: a high-risk step, or one whose outcome",
+                "is unknown (E_OUTCOME_UNKNOWN, 'may have been sent — send again?'), which is then made again."
+            })
+    static final class Approve extends Decide {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            return decide(store, out, true);
+        }
+    }
+
+    @Command(
+            name = "reject",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Rejects what a WAITING run waits for and continues it without it: nothing of it is done, and",
+                "a step whose outcome is unknown (E_OUTCOME_UNKNOWN) is given up, not made again."
+            })
+    static final class Reject extends Decide {
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            return decide(store, out, false);
         }
     }
 

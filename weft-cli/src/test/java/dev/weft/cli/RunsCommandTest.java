@@ -61,6 +61,35 @@ final class RunsCommandTest {
         assertThat(show(runId).get("status").asText()).isEqualTo("COMPLETED");
     }
 
+    /** {@code runs approve} and {@code runs reject} were missing before issue #35 (only {@code resume --approve}). */
+    @Test
+    void aWaitingRunIsApprovedOrRejectedByItsOwnCommand() {
+        String approved = weftDb(
+                        "workflow", "run", EXAMPLES + "approval.json", "--input", "{\"amount\": 500}", "--json")
+                .json()
+                .get("runId")
+                .asText();
+        String rejected = weftDb(
+                        "workflow", "run", EXAMPLES + "approval.json", "--input", "{\"amount\": 700}", "--json")
+                .json()
+                .get("runId")
+                .asText();
+
+        var yes = weftDb("runs", "approve", approved, "--by", "maya", "--json");
+        var no = weftDb("runs", "reject", rejected, "--by", "maya", "--json");
+        var again = weftDb("runs", "approve", approved, "--json");
+
+        assertThat(yes.exitCode()).as(yes.err()).isZero();
+        assertThat(yes.json().get("outputs").get("refund"))
+                .isEqualTo(Json.parse("{\"refunded\": 500, \"approvedBy\": \"maya\"}", "x"));
+        assertThat(no.json().get("status").asText()).isNotEqualTo("WAITING");
+        assertThat(no.json().get("outputs").get("approve").get("approved").asBoolean())
+                .as("the approval node passes the decision on; the workflow branches on it")
+                .isFalse();
+        assertThat(again.exitCode()).isEqualTo(2);
+        assertThat(again.json().get("error").get("code").asText()).isEqualTo("E_RUN_STATE");
+    }
+
     @Test
     void runsAreListedAPageAtATimeNewestFirst() {
         List<String> ids = new ArrayList<>();

@@ -90,5 +90,10 @@ public enum ErrorCode {
     /** An OAuth sign-in ended without a grant: denied, expired, a redirect with another state, or a refused code. */
     E_AUTH_FAILED,
     /** The provider no longer honours a signed-in account's grant ({@code invalid_grant}): connect it again. */
-    E_AUTH_REVOKED
+    E_AUTH_REVOKED,
+    /**
+     * An effect may or may not have happened (an SMTP timeout after DATA, an MCP call cut by a lost
+     * connection) and nothing can tell which: it is not made again on its own; a person decides.
+     */
+    E_OUTCOME_UNKNOWN
 }

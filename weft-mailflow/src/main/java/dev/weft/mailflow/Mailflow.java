@@ -16,6 +16,7 @@ import dev.weft.core.spi.RunStore;
 import dev.weft.llm.ModelSettings;
 import dev.weft.llm.Models;
 import dev.weft.mailflow.internal.DefaultTemplate;
+import dev.weft.mailflow.internal.GraphMailer;
 import dev.weft.mailflow.internal.Mailer;
 import dev.weft.mailflow.internal.VenueNodes;
 import dev.weft.store.Secrets;
@@ -69,8 +70,15 @@ public final class Mailflow {
                 "add the venue's mailbox again with 'weft mailflow venue add'");
         this.clock = builder.clock;
         this.mailer = new Mailer(builder.mailProperties);
-        this.types = VenueNodes.types(
-                new VenueNodes.Services(store, data, secrets, builder.models, mailer, builder.afterSmtp));
+        this.types = VenueNodes.types(new VenueNodes.Services(
+                store,
+                data,
+                secrets,
+                builder.models,
+                mailer,
+                GraphMailer.create(Duration.ofSeconds(30)),
+                builder.graphTokens.orElseGet(() -> GraphTokens.stored(secrets)),
+                builder.afterSmtp));
     }
 
     public static Builder builder() {
@@ -461,7 +469,45 @@ public final class Mailflow {
                 .input(input)
                 .source(ConnectionResolver.source(venue, stored, graphId))
                 .build();
-        return runner.run(graph, request);
+        return handedOff(runner.run(graph, request));
+    }
+
+    /** The event that hands a run's email to a person: the agent could not answer it. */
+    public static final String HANDOFF_EVENT = "mailflow.handoff";
+
+    /**
+     * A run that met a node's visit limit ({@code E_VISIT_LIMIT}: the agent kept writing a reply its
+     * guardrail refused) is not left a bare failure: it is flagged with a {@value #HANDOFF_EVENT} event
+     * saying that a person must answer the email, which {@code weft runs show --events} and the API show,
+     * and the processed email says {@code handoff} (see {@link Processed#toJson}). Once per run.
+     */
+    private RunResult handedOff(RunResult result) {
+        boolean limit = result.status() == dev.weft.core.RunStatus.FAILED
+                && result.run()
+                        .error()
+                        .map(e -> e.code() == ErrorCode.E_VISIT_LIMIT)
+                        .orElse(false);
+        if (!limit) {
+            return result;
+        }
+        List<dev.weft.core.Event> events = store.events(result.runId());
+        if (events.stream().anyMatch(e -> e.type().equals(HANDOFF_EVENT))) {
+            return result;
+        }
+        ObjectNode data = Json.object();
+        data.put("handoff", true);
+        data.put("code", ErrorCode.E_VISIT_LIMIT.name());
+        data.put("reason", Processed.VISIT_LIMIT_HANDOFF);
+        data.put("cause", result.run().error().orElseThrow().message());
+        store.appendEvent(new dev.weft.core.Event(
+                result.runId(),
+                events.isEmpty() ? 1 : events.get(events.size() - 1).sequence() + 1,
+                HANDOFF_EVENT,
+                Optional.empty(),
+                0,
+                clock.instant(),
+                data));
+        return result;
     }
 
     /** A venue's template as stored and compiled, kept by template id until its version changes. */
@@ -530,6 +576,7 @@ public final class Mailflow {
         private Properties mailProperties = new Properties();
         private Clock clock = Clock.systemUTC();
         private Runnable afterSmtp = () -> {};
+        private Optional<GraphTokens> graphTokens = Optional.empty();
 
         private Builder() {}
 
@@ -539,6 +586,15 @@ public final class Mailflow {
          */
         Builder afterSmtp(Runnable afterSmtp) {
             this.afterSmtp = Objects.requireNonNull(afterSmtp, "afterSmtp");
+            return this;
+        }
+
+        /**
+         * Where the access tokens of venues' Graph mailboxes come from; by default the token stored with
+         * each venue's Graph mailbox ({@link GraphTokens#stored}).
+         */
+        public Builder graphTokens(GraphTokens graphTokens) {
+            this.graphTokens = Optional.of(Objects.requireNonNull(graphTokens, "graphTokens"));
             return this;
         }
 

@@ -692,6 +692,46 @@ public final class MailflowData {
         });
     }
 
+    /**
+     * Whether an attempt to send reply {@code messageId} may have sent it: it was recorded as about to
+     * go ({@code PENDING}), and neither marked sent nor found refused before the server was given it.
+     */
+    public boolean mayHaveGone(String messageId) {
+        return db.read("read the reply " + messageId, c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT status FROM mailflow_outbox WHERE message_id = ?")) {
+                s.setString(1, messageId);
+                try (ResultSet r = s.executeQuery()) {
+                    return r.next() && r.getString(1).equals("PENDING");
+                }
+            }
+        });
+    }
+
+    /**
+     * Marks reply {@code messageId} as not sent ({@code UNSENT}): its server refused it, or could not be
+     * reached, before it was given the mail. The next attempt sends it without asking anyone.
+     */
+    public void markUnsent(String messageId) {
+        outboxStatus(messageId, "UNSENT", "PENDING");
+    }
+
+    /** Marks reply {@code messageId} as about to go again ({@code PENDING}) after an attempt that sent nothing. */
+    public void markAttempt(String messageId) {
+        outboxStatus(messageId, "PENDING", "UNSENT");
+    }
+
+    private void outboxStatus(String messageId, String to, String from) {
+        db.write("mark the reply " + messageId + " " + to, c -> {
+            try (PreparedStatement s =
+                    c.prepareStatement("UPDATE mailflow_outbox SET status = ? WHERE message_id = ? AND status = ?")) {
+                s.setString(1, to);
+                s.setString(2, messageId);
+                s.setString(3, from);
+                return s.executeUpdate();
+            }
+        });
+    }
+
     /** Whether {@code messageId} is one of the venue's own replies. */
     public boolean isOwnReply(String venueId, String messageId) {
         if (messageId.isBlank()) {

@@ -2,6 +2,7 @@ package dev.weft.mailflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.RunJson;
 import dev.weft.core.RunResult;
@@ -24,6 +25,9 @@ public record Processed(
         Optional<RunResult> result,
         Optional<String> filtered,
         boolean duplicate) {
+    /** What a person is told when the agent met its visit limit and no reply went out. */
+    public static final String VISIT_LIMIT_HANDOFF = "no reply was sent: the agent could not write one its checks"
+            + " accept within the visit limit (E_VISIT_LIMIT); a person should answer this email";
 
     public Processed {
         Objects.requireNonNull(venue, "venue");
@@ -134,12 +138,26 @@ public record Processed(
             JsonNode handoff = r.outputs().get("handoff");
             if (handoff != null) {
                 node.put("handoff", handoff.path("reason").asText("for a person"));
+            } else if (r.run()
+                    .error()
+                    .map(e -> e.code() == ErrorCode.E_VISIT_LIMIT)
+                    .orElse(false)) {
+                // The agent could not write a reply its guardrail accepts: a person answers instead.
+                node.put("handoff", VISIT_LIMIT_HANDOFF);
             }
             r.run()
                     .error()
                     .ifPresent(e -> node.set("error", RunJson.error(r.run().error())));
             if (!r.interrupts().isEmpty()) {
                 node.put("waitingFor", "approval");
+                // A reply that may have been sent waits for a person to say whether to send it again.
+                r.interrupts().values().stream()
+                        .filter(payload -> payload.has("code"))
+                        .findFirst()
+                        .ifPresent(payload -> {
+                            node.put("code", payload.path("code").asText());
+                            node.put("question", payload.path("question").asText());
+                        });
             }
         });
         return node;

@@ -127,8 +127,9 @@ final class ModelAgentTest {
         assertThat(execution.path("tokens_consumed").asLong()).isEqualTo(150);
     }
 
+    /** Before issue #35 the run failed with no reply and no word to anyone; now it is handed to a person. */
     @Test
-    void aModelThatKeepsOfferingABookedRoomMeetsTheVisitLimit() {
+    void aModelThatKeepsOfferingABookedRoomMeetsTheVisitLimitAndTheEmailIsHandedToAPerson() {
         fake.enqueue(
                 json("{\"inquiry\": true, \"dates\": [\"2026-12-12\"], \"dateRange\": false, \"guests\": 120,"
                         + " \"eventType\": null, \"budgetAmount\": null, \"budgetCurrency\": null, \"name\": null,"
@@ -140,5 +141,15 @@ final class ModelAgentTest {
         assertThat(out.path("status").asText()).isEqualTo("FAILED");
         assertThat(out.path("error").path("code").asText()).isEqualTo("E_VISIT_LIMIT");
         assertThat(out.path("sent").asBoolean()).isFalse();
+        assertThat(out.path("handoff").asText()).contains("a person should answer this email");
+        assertThat(runner.store().events(out.path("runId").asText()))
+                .filteredOn(e -> e.type().equals(Mailflow.HANDOFF_EVENT))
+                .singleElement()
+                .satisfies(e -> assertThat(e.data().path("code").asText()).isEqualTo("E_VISIT_LIMIT"));
+        // the same email delivered again flags nothing twice
+        mailflow.deliver(runner, Fixtures.raw("olive", "inquiry-en-plain.eml"));
+        assertThat(runner.store().events(out.path("runId").asText()))
+                .filteredOn(e -> e.type().equals(Mailflow.HANDOFF_EVENT))
+                .hasSize(1);
     }
 }

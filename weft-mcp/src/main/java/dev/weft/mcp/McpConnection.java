@@ -1,6 +1,7 @@
 package dev.weft.mcp;
 
 import dev.weft.core.ErrorCode;
+import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.TransientException;
 import dev.weft.core.WeftException;
 import dev.weft.mcp.internal.JacksonMcpJson;
@@ -12,6 +13,7 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,9 +26,12 @@ import java.util.function.Function;
 /**
  * A client's connection to one MCP server, on the SDK's client. It connects on first use, and when
  * the server is lost — its process died, or it forgot the session (an HTTP server restarted answers
- * 404 to the old session) — the next call connects and initializes again and is made once more on
- * the new connection, rather than failing: a lost server costs a reconnect, not the run. An error the
- * server itself answered (a JSON-RPC error) is not a lost connection and is not retried. Thread-safe.
+ * 404 to the old session) — it connects and initializes again. A request the server cannot have seen
+ * (the connection refused, the session unknown) is made once more on the new connection; a {@code
+ * tools/call} cut while the server had it is made again only for a tool whose annotations say it is
+ * read-only or idempotent, and otherwise fails with {@code E_OUTCOME_UNKNOWN}: it may have run, and
+ * running it twice may do it twice. An error the server itself answered (a JSON-RPC error) is not a
+ * lost connection and is not retried. Thread-safe.
  */
 public final class McpConnection implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(McpConnection.class.getName());
@@ -64,7 +69,7 @@ public final class McpConnection implements AutoCloseable {
 
     /** The server's tools (every page). */
     public List<McpSchema.Tool> tools() {
-        return withClient(client -> {
+        return withClient("tools/list", true, client -> {
             List<McpSchema.Tool> tools = new ArrayList<>();
             McpSchema.ListToolsResult page = client.listTools();
             tools.addAll(page.tools());
@@ -76,13 +81,25 @@ public final class McpConnection implements AutoCloseable {
         });
     }
 
-    /** Calls tool {@code name} with {@code arguments}; a result the server marks as an error is returned as such. */
-    public McpSchema.CallToolResult call(String name, Map<String, Object> arguments) {
-        return withClient(client -> client.callTool(
-                McpSchema.CallToolRequest.builder(name).arguments(arguments).build()));
+    /**
+     * Calls tool {@code name} with {@code arguments}; a result the server marks as an error is returned
+     * as such.
+     *
+     * @param repeatable whether the call may be made again when the connection is lost while the server
+     *     has it: true only for a tool whose annotations say {@code readOnlyHint} or {@code idempotentHint}
+     * @throws OutcomeUnknownException {@code E_OUTCOME_UNKNOWN} when the connection was lost during a call
+     *     that is not {@code repeatable}: the tool may have run; it is not called again
+     */
+    public McpSchema.CallToolResult call(String name, Map<String, Object> arguments, boolean repeatable) {
+        return withClient(
+                "tool '" + name + "'",
+                repeatable,
+                client -> client.callTool(McpSchema.CallToolRequest.builder(name)
+                        .arguments(arguments)
+                        .build()));
     }
 
-    private <T> T withClient(Function<McpSyncClient, T> work) {
+    private <T> T withClient(String what, boolean repeatable, Function<McpSyncClient, T> work) {
         McpSyncClient current = current();
         try {
             return work.apply(current);
@@ -90,8 +107,15 @@ public final class McpConnection implements AutoCloseable {
             if (!lost(e)) {
                 throw failure(e);
             }
-            LOG.log(System.Logger.Level.INFO, "mcp: server '" + config.name() + "' was lost; connecting again: " + e);
             drop(current);
+            if (!repeatable && !unseen(e)) {
+                throw new OutcomeUnknownException(
+                        "MCP " + what + " of server '" + config.name() + "' (" + config.where() + ") may have run:"
+                                + " the connection was lost during the call (" + message(e) + "); it is not called"
+                                + " again, as its annotations say it is neither read-only nor idempotent",
+                        e);
+            }
+            LOG.log(System.Logger.Level.INFO, "mcp: server '" + config.name() + "' was lost; connecting again: " + e);
             try {
                 return work.apply(current());
             } catch (RuntimeException again) {
@@ -132,7 +156,7 @@ public final class McpConnection implements AutoCloseable {
                                 .findFirst();
                     }
                     // A call in flight when the process dies fails at once rather than waiting out its timeout.
-                    process.ifPresent(p -> p.onExit().thenRun(() -> drop(made)));
+                    process.ifPresent(p -> watchExit(p, made));
                 } else {
                     made.initialize();
                 }
@@ -160,6 +184,47 @@ public final class McpConnection implements AutoCloseable {
             client = null;
             process = java.util.Optional.empty();
         }
+    }
+
+    /**
+     * Closes {@code made} as soon as its server process {@code server} exits. Watched from a virtual
+     * thread of its own rather than {@link ProcessHandle#onExit}, whose future completes on the common
+     * pool — on a small machine its one worker may be the very call waiting for the dead server.
+     */
+    private void watchExit(ProcessHandle server, McpSyncClient made) {
+        Thread.ofVirtual().name("mcp-exit-" + config.name()).start(() -> {
+            try {
+                while (server.isAlive()) {
+                    synchronized (this) {
+                        if (client != made) {
+                            return;
+                        }
+                    }
+                    Thread.sleep(EXIT_POLL.toMillis());
+                }
+                dropDead(made);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** How often a stdio server's process is looked at while its connection is in use. */
+    private static final Duration EXIT_POLL = Duration.ofMillis(100);
+
+    /**
+     * Forgets {@code dead}, whose server process exited, and closes it at once: a graceful close waits
+     * for the answers in flight, which a dead process never gives, so the calls waiting for them would
+     * wait out their timeout; closed abruptly, they fail now as a lost connection.
+     */
+    private void dropDead(McpSyncClient dead) {
+        synchronized (this) {
+            if (client == dead) {
+                client = null;
+                process = java.util.Optional.empty();
+            }
+        }
+        dead.close();
     }
 
     private McpClientTransport transport() {
@@ -228,6 +293,19 @@ public final class McpConnection implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Whether the lost request cannot have reached the server: the connection was refused, or the server
+     * answered that it does not know the session (an HTTP server restarted).
+     */
+    private static boolean unseen(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.ConnectException || cause instanceof McpTransportSessionNotFoundException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private WeftException failure(RuntimeException e) {
         if (e instanceof WeftException weft) {
             return weft;
@@ -254,7 +332,9 @@ public final class McpConnection implements AutoCloseable {
 
     private static void close(McpSyncClient client) {
         try {
-            client.closeGracefully();
+            if (!client.closeGracefully()) {
+                client.close();
+            }
         } catch (RuntimeException e) {
             client.close();
         }

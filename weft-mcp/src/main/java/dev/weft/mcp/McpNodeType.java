@@ -8,6 +8,7 @@ import dev.weft.core.Json;
 import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.NodeSpec;
+import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.WeftException;
 import dev.weft.plan.Risk;
 import dev.weft.plan.Tool;
@@ -84,7 +85,16 @@ public final class McpNodeType implements NodeType {
                             + "' must be an object, were " + args);
         }
         tool.requireValidInput(context.nodeId(), args);
-        if (tool.risk(args) == Risk.HIGH) {
+        // Resumed from "may have been sent — send again?": the person's answer decides.
+        boolean repeat = context.interruptPayload()
+                .map(p -> p.path("code").asText().equals(ErrorCode.E_OUTCOME_UNKNOWN.name()))
+                .orElse(false);
+        if (repeat) {
+            if (!context.resumeValue().orElse(Json.object()).path("approved").asBoolean(false)) {
+                throw new OutcomeUnknownException(
+                        "MCP tool '" + tool.name() + "' may have run; not called again (rejected)");
+            }
+        } else if (tool.risk(args) == Risk.HIGH) {
             if (context.resumeValue().isEmpty()) {
                 ObjectNode payload = Json.object();
                 payload.put("type", "approval");
@@ -101,9 +111,30 @@ public final class McpNodeType implements NodeType {
             }
         }
         ObjectNode callArgs = (ObjectNode) args;
-        JsonNode result = tool.idempotent()
-                ? invoke(tool, callArgs, context)
-                : context.once("mcp:" + tool.name(), () -> invoke(tool, callArgs, context));
+        JsonNode result;
+        try {
+            result = tool.idempotent()
+                    ? invoke(tool, callArgs, context)
+                    : context.once("mcp:" + tool.name(), () -> invoke(tool, callArgs, context));
+        } catch (OutcomeUnknownException e) {
+            if (tool.risk(args) != Risk.HIGH) {
+                throw e;
+            }
+            // A high-risk call that may have run waits for a person; it is never made again on its own.
+            ObjectNode error = Json.object();
+            error.put("code", ErrorCode.E_OUTCOME_UNKNOWN.name());
+            error.put("message", e.getMessage());
+            context.record("error", error);
+            ObjectNode payload = Json.object();
+            payload.put("type", "approval");
+            payload.put("code", ErrorCode.E_OUTCOME_UNKNOWN.name());
+            payload.put("question", "may have been sent — send again?");
+            payload.put("message", e.getMessage());
+            payload.put("node", context.nodeId());
+            payload.put("tool", tool.name());
+            payload.set("args", args);
+            return NodeResult.interrupt(payload);
+        }
         tool.requireValidOutput(result);
         return NodeResult.output(result);
     }

@@ -18,7 +18,9 @@ import java.util.Map;
  * input schema (so arguments are validated before any call), its output schema when it declares one
  * (the result is then its structured content) or else {@code {"text", "content"}}, high-risk when it
  * says it is destructive, idempotent when it says it only reads or is idempotent — so a step calls
- * one that is neither once per run and step, however often the step is retried or recovered.
+ * one that is neither once per run and step, however often the step is retried or recovered, and a
+ * call of one cut by a lost connection is not made again ({@code E_OUTCOME_UNKNOWN}: a high-risk step
+ * waits for a person, any other fails).
  */
 public final class McpToolAdapter {
     /** The output schema of a tool that declares none: its text, and its content blocks as MCP gives them. */
@@ -51,7 +53,7 @@ public final class McpToolAdapter {
         return Tool.json(name, description, input, output, (args, context) -> {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> arguments = Json.mapper().convertValue(args, Map.class);
-                    McpSchema.CallToolResult result = connection.call(tool.name(), arguments);
+                    McpSchema.CallToolResult result = connection.call(tool.name(), arguments, idempotent);
                     return resultOf(name, structured, result);
                 })
                 .risk(destructive ? Risk.HIGH : Risk.LOW)

@@ -146,7 +146,7 @@ final class McpClientIT {
     void aStdioServerThatDiedIsStartedAgainOnTheNextCall() {
         McpConnection connection = tools.connection("everything");
         assertThat(tools.tool("everything", "echo")).isNotNull();
-        assertThat(McpToolAdapter.resultOf("echo", false, connection.call("echo", Map.of("message", "one")))
+        assertThat(McpToolAdapter.resultOf("echo", false, connection.call("echo", Map.of("message", "one"), true))
                         .path("text")
                         .asText())
                 .isEqualTo("Echo: one");
@@ -155,7 +155,7 @@ final class McpClientIT {
                 .filter(p -> p.info().commandLine().orElse("").contains("server-everything"))
                 .forEach(ProcessHandle::destroyForcibly);
 
-        assertThat(McpToolAdapter.resultOf("echo", false, connection.call("echo", Map.of("message", "two")))
+        assertThat(McpToolAdapter.resultOf("echo", false, connection.call("echo", Map.of("message", "two"), true))
                         .path("text")
                         .asText())
                 .isEqualTo("Echo: two");
@@ -168,14 +168,15 @@ final class McpClientIT {
         Process server = EverythingServer.http(port);
         try (McpConnection connection = McpConnection.to(new McpServerConfig(
                 "remote", new McpServerConfig.Transport.Http(URI.create("http://127.0.0.1:" + port + "/mcp"))))) {
-            assertThat(McpToolAdapter.resultOf("echo", false, connection.call("echo", Map.of("message", "before")))
+            assertThat(McpToolAdapter.resultOf(
+                                    "echo", false, connection.call("echo", Map.of("message", "before"), true))
                             .path("text")
                             .asText())
                     .isEqualTo("Echo: before");
             EverythingServer.stop(server);
             server = EverythingServer.http(port);
 
-            var after = connection.call("echo", Map.of("message", "after"));
+            var after = connection.call("echo", Map.of("message", "after"), true);
             assertThat(McpToolAdapter.resultOf("echo", false, after)
                             .path("text")
                             .asText())

@@ -291,7 +291,8 @@ public final class MemoTools {
         } catch (IllegalArgumentException e) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, e.getMessage());
         }
-        return new OperationContext(user, zone, context.time().now(), context.idempotencyKey());
+        return new OperationContext(
+                user, zone, context.time().now(), context.idempotencyKey(), context.repeatApproved());
     }
 
     private static final Map<String, ObjectNode> SCHEMAS = new java.util.concurrent.ConcurrentHashMap<>();

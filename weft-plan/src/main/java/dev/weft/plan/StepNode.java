@@ -160,12 +160,19 @@ final class StepNode implements Node {
         JsonNode payload = context.interruptPayload().orElse(NullNode.getInstance());
         if (payload.path("type").asText().equals("queued")
                 && payload.path("kind").asText().equals(QUEUED_KIND)) {
-            return done(delivered(
-                    context, payload.path("work"), context.resumeValue().orElse(NullNode.getInstance())));
+            JsonNode work = payload.path("work");
+            StepOutcome outcome = delivered(context, work, context.resumeValue().orElse(NullNode.getInstance()));
+            return executor.tools()
+                    .find(work.path("tool").asText())
+                    .flatMap(tool ->
+                            unknownWaits(context, tool, work.path("args"), preparedOf(work.path("calls")), outcome))
+                    .orElseGet(() -> done(outcome));
         }
-        Stage stage = payload.path("type").asText().equals("approval") && answers.isEmpty()
-                ? approvedCalls(payload)
-                : resolveAndPrepare(context, mode, answers);
+        boolean approval = payload.path("type").asText().equals("approval");
+        // The person was told the calls' outcome is unknown: approving them makes them again.
+        boolean repeat = approval && payload.path("code").asText().equals(ErrorCode.E_OUTCOME_UNKNOWN.name());
+        Stage stage =
+                approval && answers.isEmpty() ? approvedCalls(payload) : resolveAndPrepare(context, mode, answers);
         if (stage instanceof Ended ended) {
             return ended.result();
         }
@@ -174,15 +181,86 @@ final class StepNode implements Node {
         if (waiting != null) {
             return waiting;
         }
-        Optional<NodeResult> queued = dispatch(context, ready, rejected);
+        Optional<NodeResult> queued = dispatch(context, ready, rejected, repeat);
         if (queued.isPresent()) {
             return queued.get();
         }
         List<StepOutcome> outcomes = ready.prepared().size() == 1
-                ? List.of(runOne(context, ready.tool(), ready.prepared().get(0), rejected))
-                : runAll(context, ready.tool(), ready.prepared(), rejected);
-        return done(combine(ready.tool(), ready.originalArgs(), outcomes));
+                ? List.of(runOne(context, ready.tool(), ready.prepared().get(0), rejected, repeat))
+                : runAll(context, ready.tool(), ready.prepared(), rejected, repeat);
+        StepOutcome outcome = combine(ready.tool(), ready.originalArgs(), outcomes);
+        return unknownWaits(context, ready.tool(), ready.originalArgs(), ready.prepared(), outcome)
+                .orElseGet(() -> done(outcome));
     }
+
+    private static List<Prepared> preparedOf(JsonNode calls) {
+        List<Prepared> prepared = new ArrayList<>();
+        calls.forEach(c -> {
+            if (c.path("args").isObject()) {
+                prepared.add(new Prepared(c.path("stepId").asText(), (ObjectNode) c.get("args")));
+            }
+        });
+        return prepared;
+    }
+
+    /**
+     * The interrupt that asks a person about calls of a high-risk tool whose outcome is unknown ({@code
+     * E_OUTCOME_UNKNOWN}: they may have taken effect, nothing can tell), or empty when no call's is, or
+     * the tool is not high-risk (its step then fails with the code). Approving makes them again with
+     * {@link ToolContext#repeatApproved()}; rejecting gives up. Never a second call on its own.
+     */
+    private Optional<NodeResult> unknownWaits(
+            NodeContext context, Tool tool, JsonNode originalArgs, List<Prepared> prepared, StepOutcome outcome) {
+        List<StepOutcome> leaves = outcome.children().isEmpty() ? List.of(outcome) : outcome.children();
+        List<StepOutcome> unknown = leaves.stream()
+                .filter(o -> o.status() == StepOutcome.Status.FAILED
+                        && o.error()
+                                .map(e -> e.code() == ErrorCode.E_OUTCOME_UNKNOWN)
+                                .orElse(false))
+                .toList();
+        if (unknown.isEmpty()
+                || tool.risk() != Risk.HIGH
+                || unknown.stream().anyMatch(o -> tool.risk(o.args()) != Risk.HIGH)) {
+            return Optional.empty();
+        }
+        String message = unknown.get(0).error().orElseThrow().message();
+        ObjectNode payload = Json.object();
+        payload.put("type", "approval");
+        payload.put("code", ErrorCode.E_OUTCOME_UNKNOWN.name());
+        payload.put("question", OUTCOME_UNKNOWN_QUESTION);
+        payload.put("message", message);
+        payload.put("stepId", step.id());
+        payload.put("tool", tool.name());
+        payload.set("args", originalArgs);
+        ArrayNode steps = payload.putArray("prepared");
+        for (Prepared p : prepared) {
+            ObjectNode entry = steps.addObject();
+            entry.put("stepId", p.stepId());
+            entry.set("args", p.args());
+        }
+        ArrayNode listed = Json.mapper().createArrayNode();
+        for (StepOutcome o : unknown) {
+            ObjectNode entry = listed.addObject();
+            entry.put("stepId", o.stepId());
+            entry.put("tool", tool.name());
+            entry.set("args", o.args());
+        }
+        payload.set("unknown", listed);
+        ObjectNode error = Json.object();
+        error.put("code", ErrorCode.E_OUTCOME_UNKNOWN.name());
+        error.put("message", message);
+        context.record("error", error);
+        ObjectNode event = Json.object();
+        event.put("stepId", step.id());
+        event.put("code", ErrorCode.E_OUTCOME_UNKNOWN.name());
+        event.put("question", OUTCOME_UNKNOWN_QUESTION);
+        event.set("steps", listed);
+        context.emit(PlanEvents.APPROVAL_AWAITING, event);
+        return Optional.of(NodeResult.interrupt(payload));
+    }
+
+    /** What a person is asked about a call whose outcome is unknown. */
+    static final String OUTCOME_UNKNOWN_QUESTION = "may have been sent — send again?";
 
     private static NodeResult done(StepOutcome outcome) {
         return NodeResult.output(outcome.toJson());
@@ -465,23 +543,24 @@ final class StepNode implements Node {
     }
 
     /** The calls of an expanded step, each on a virtual thread of its own. */
-    private List<StepOutcome> runAll(NodeContext context, Tool tool, List<Prepared> prepared, Set<String> rejected) {
+    private List<StepOutcome> runAll(
+            NodeContext context, Tool tool, List<Prepared> prepared, Set<String> rejected, boolean repeat) {
         List<CompletableFuture<StepOutcome>> futures = new ArrayList<>();
         try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (Prepared p : prepared) {
-                futures.add(CompletableFuture.supplyAsync(() -> runOne(context, tool, p, rejected), threads));
+                futures.add(CompletableFuture.supplyAsync(() -> runOne(context, tool, p, rejected, repeat), threads));
             }
         }
         return futures.stream().map(CompletableFuture::join).toList();
     }
 
-    private StepOutcome runOne(NodeContext context, Tool tool, Prepared call, Set<String> rejected) {
+    private StepOutcome runOne(NodeContext context, Tool tool, Prepared call, Set<String> rejected, boolean repeat) {
         String id = call.stepId();
         if (isIn(id, rejected)) {
-            return StepOutcome.skipped(id, tool.name(), call.args(), "rejected");
+            return StepOutcome.skipped(id, tool.name(), call.args(), rejectedReason(repeat));
         }
         announce(context, tool, id, call.args());
-        Attempts done = attempts(executor, context, tool, id, call.args(), !id.equals(step.id()));
+        Attempts done = attempts(executor, context, tool, id, call.args(), !id.equals(step.id()), repeat);
         RuntimeException failure = done.failure();
         return failure == null
                 ? committed(
@@ -529,10 +608,16 @@ final class StepNode implements Node {
      * a worker does for a queued step. Past the gate: a high-risk call here was approved by a person.
      */
     static Attempts attempts(
-            PlanExecutor executor, StepScope scope, Tool tool, String id, ObjectNode args, boolean child) {
+            PlanExecutor executor,
+            StepScope scope,
+            Tool tool,
+            String id,
+            ObjectNode args,
+            boolean child,
+            boolean repeat) {
         long started = System.nanoTime();
         int attempt = 1;
-        ToolContext first = new ToolContext(scope, id, 1, true, child);
+        ToolContext first = new ToolContext(scope, id, 1, true, child, repeat);
         while (true) {
             ToolContext toolContext = attempt == 1 ? first : first.attempt(attempt);
             RuntimeException failure;
@@ -586,7 +671,11 @@ final class StepNode implements Node {
      * executor can be found by name in another process (and its calls are not sent to a queue of its
      * own choosing); empty when they are to be made here.
      */
-    private Optional<NodeResult> dispatch(NodeContext context, Ready ready, Set<String> rejected) {
+    private static String rejectedReason(boolean repeat) {
+        return repeat ? "rejected: not made again, though its first attempt may have taken effect" : "rejected";
+    }
+
+    private Optional<NodeResult> dispatch(NodeContext context, Ready ready, Set<String> rejected, boolean repeat) {
         if (executor.queue() != StepQueue.inline() || executor.name().isEmpty()) {
             return Optional.empty();
         }
@@ -601,6 +690,9 @@ final class StepNode implements Node {
         work.put("tool", ready.tool().name());
         work.put("stepId", step.id());
         work.set("args", ready.originalArgs());
+        if (repeat) {
+            work.put("repeat", true);
+        }
         ArrayNode calls = work.putArray("calls");
         for (Prepared p : ready.prepared()) {
             ObjectNode entry = calls.addObject();
@@ -633,14 +725,16 @@ final class StepNode implements Node {
         String stepId = work.path("stepId").asText();
         List<JsonNode> calls = new ArrayList<>();
         work.path("calls").forEach(calls::add);
+        boolean repeat = work.path("repeat").asBoolean(false);
         List<CompletableFuture<ObjectNode>> futures = new ArrayList<>();
         try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (JsonNode call : calls) {
                 if (calls.size() == 1) {
-                    futures.add(CompletableFuture.completedFuture(runQueuedCall(executor, scope, tool, stepId, call)));
+                    futures.add(CompletableFuture.completedFuture(
+                            runQueuedCall(executor, scope, tool, stepId, call, repeat)));
                 } else {
                     futures.add(CompletableFuture.supplyAsync(
-                            () -> runQueuedCall(executor, scope, tool, stepId, call), threads));
+                            () -> runQueuedCall(executor, scope, tool, stepId, call, repeat), threads));
                 }
             }
         }
@@ -651,7 +745,7 @@ final class StepNode implements Node {
     }
 
     private static ObjectNode runQueuedCall(
-            PlanExecutor executor, StepScope scope, Tool tool, String stepId, JsonNode call) {
+            PlanExecutor executor, StepScope scope, Tool tool, String stepId, JsonNode call, boolean repeat) {
         String id = call.path("stepId").asText();
         ObjectNode out = Json.object();
         out.put("stepId", id);
@@ -664,7 +758,7 @@ final class StepNode implements Node {
             out.putObject("error").put("code", error.code().name()).put("message", error.message());
             return out;
         }
-        Attempts done = attempts(executor, scope, tool, id, (ObjectNode) call.get("args"), !id.equals(stepId));
+        Attempts done = attempts(executor, scope, tool, id, (ObjectNode) call.get("args"), !id.equals(stepId), repeat);
         if (done.failure() == null) {
             out.set("result", done.result());
             out.put("replayed", done.replayed());

@@ -19,13 +19,20 @@ public final class ToolContext extends StepView {
     private final boolean approved;
     /** Whether {@link #stepId} is a child of the step {@link #scope} belongs to, so its facts are kept apart. */
     private final boolean child;
+    /** Whether a person, told that an earlier attempt's outcome is unknown, said to make the call again. */
+    private final boolean repeatApproved;
 
     ToolContext(StepScope scope, String stepId, int attempt, boolean approved, boolean child) {
+        this(scope, stepId, attempt, approved, child, false);
+    }
+
+    ToolContext(StepScope scope, String stepId, int attempt, boolean approved, boolean child, boolean repeatApproved) {
         super(scope, stepId);
         this.idempotencyKey = scope.runId() + "/" + stepId;
         this.attempt = attempt;
         this.approved = approved;
         this.child = child;
+        this.repeatApproved = repeatApproved;
     }
 
     /**
@@ -57,12 +64,21 @@ public final class ToolContext extends StepView {
      * E_APPROVAL_REQUIRED}). For calls a step makes on a model's say-so (seed 004's tool dispatch).
      */
     public ToolContext unapproved() {
-        return new ToolContext(scope, stepId, attempt, false, child);
+        return new ToolContext(scope, stepId, attempt, false, child, false);
     }
 
     /** This context for attempt {@code attempt} of the same call. */
     ToolContext attempt(int attempt) {
-        return new ToolContext(scope, stepId, attempt, approved, child);
+        return new ToolContext(scope, stepId, attempt, approved, child, repeatApproved);
+    }
+
+    /**
+     * Whether a person was told that an earlier attempt at this call may or may not have taken effect
+     * ({@code E_OUTCOME_UNKNOWN}) and said to make it again: only then may a tool that recorded its intent
+     * and found no trace of it act again rather than throw {@link dev.weft.core.OutcomeUnknownException}.
+     */
+    public boolean repeatApproved() {
+        return repeatApproved;
     }
 
     /** {@code runId/stepId}: the same for every attempt and every recovery of this call. */

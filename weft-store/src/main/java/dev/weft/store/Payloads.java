@@ -145,6 +145,10 @@ final class Payloads {
         private final List<String[]> toWrite = new ArrayList<>(0);
         /** The big values stored so far, for {@link #known} once committed. */
         private final List<Big> stored = new ArrayList<>(0);
+        /** The small value stored last in this transaction, and its text. */
+        private @Nullable JsonNode lastValue;
+
+        private @Nullable String lastText;
 
         Stored store(String runId, JsonNode value) {
             String ref = knownRef(runId, value);
@@ -159,9 +163,18 @@ final class Payloads {
             if (ref != null) {
                 return new Stored(null, ref);
             }
+            // A step's output is written twice in its transaction, in the step's row and in the
+            // checkpoint after it: the same node, so its text is made once. Nothing runs between the
+            // two writes that could change the node.
+            if (lastValue == value) {
+                return new Stored(lastText, null);
+            }
             Stored result = store(runId, JsonText.write(value));
             if (result.ref() != null) {
                 stored.add(new Big(value, runId, result.ref()));
+            } else {
+                lastValue = value;
+                lastText = result.text();
             }
             return result;
         }

@@ -1,6 +1,7 @@
 package dev.weft.mailflow.internal;
 
 import dev.weft.core.ErrorCode;
+import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.TransientException;
 import dev.weft.core.WeftException;
 import dev.weft.mailflow.Venue;
@@ -110,23 +111,52 @@ public final class Mailer {
         }
     }
 
-    /** Sends the MIME text {@code mime} to {@code recipient} over SMTP, then files a copy in {@code Sent}. */
+    /**
+     * Sends the MIME text {@code mime} to {@code recipient} over SMTP; {@link #fileInSent} files the copy.
+     *
+     * @throws OutcomeUnknownException {@code E_OUTCOME_UNKNOWN} when the server was given the mail and
+     *     its answer never came (a timeout after DATA): it may have gone; never to be sent again blind
+     * @throws WeftException {@code E_MAIL_UNAVAILABLE} (transient when the server cannot be reached) when
+     *     the server refused or failed before it was given the mail: nothing went out
+     */
     public void send(Venue.Mailbox box, String secret, String mime, String recipient) {
         Session session = session(box);
-        MimeMessage message;
+        Submission message;
         try {
-            message = new MimeMessage(session, new ByteArrayInputStream(mime.getBytes(StandardCharsets.UTF_8)));
+            message = new Submission(
+                    new MimeMessage(session, new ByteArrayInputStream(mime.getBytes(StandardCharsets.UTF_8))));
         } catch (MessagingException e) {
             throw new WeftException(
                     ErrorCode.E_TOOL_FAILED, "the recorded reply cannot be read back: " + e.getMessage());
         }
+        boolean accepted = false;
         try (Transport transport = session.getTransport(smtpProtocol(box))) {
             transport.connect(box.smtpHost(), box.smtpPort(), box.login(), secret);
             transport.sendMessage(message, new InternetAddress[] {new InternetAddress(recipient)});
+            accepted = true;
         } catch (MessagingException e) {
-            throw unavailable(box, "SMTP", e);
+            if (accepted) {
+                // Only the goodbye failed: the server had answered that it took the mail.
+            } else if (message.written()) {
+                throw new OutcomeUnknownException(
+                        "the reply to " + recipient + " may have been sent: SMTP " + box.smtpHost() + ":"
+                                + box.smtpPort() + " took it and did not answer (" + e.getMessage() + ")",
+                        e);
+            } else {
+                throw unavailable(box, "SMTP", e);
+            }
         }
+    }
+
+    /**
+     * Files a copy of the sent MIME text {@code mime} in {@code Sent}: the trace an attempt made again
+     * (after a crash) finds the reply by. Best effort: a failure here leaves the reply sent, and the
+     * outbox row, marked sent next, says so.
+     */
+    public void fileInSent(Venue.Mailbox box, String secret, String mime) {
         try {
+            MimeMessage message =
+                    new MimeMessage(session(box), new ByteArrayInputStream(mime.getBytes(StandardCharsets.UTF_8)));
             Store store = connect(box, secret);
             try {
                 Folder sent = store.getFolder("Sent");
@@ -141,7 +171,7 @@ public final class Mailer {
                 close(store);
             }
         } catch (MessagingException | WeftException e) {
-            // Sent: the copy only helps a later recovery, which also has the outbox row marked sent.
+            // the reply went: only the copy that would help a later recovery is missing
         }
     }
 

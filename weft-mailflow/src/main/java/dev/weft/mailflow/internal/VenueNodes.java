@@ -2,12 +2,14 @@ package dev.weft.mailflow.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.NodeSpec;
+import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.Checkpoint;
 import dev.weft.core.spi.RunStore;
@@ -18,6 +20,7 @@ import dev.weft.llm.Prompt;
 import dev.weft.llm.PromptTemplate;
 import dev.weft.llm.Provider;
 import dev.weft.llm.StepModels;
+import dev.weft.mailflow.GraphTokens;
 import dev.weft.mailflow.MailflowData;
 import dev.weft.mailflow.Venue;
 import dev.weft.store.Secrets;
@@ -55,7 +58,14 @@ public final class VenueNodes {
 
     /** What the nodes work with. */
     public record Services(
-            RunStore store, MailflowData data, Secrets secrets, Models models, Mailer mailer, Runnable afterSmtp) {}
+            RunStore store,
+            MailflowData data,
+            Secrets secrets,
+            Models models,
+            Mailer mailer,
+            GraphMailer graph,
+            GraphTokens graphTokens,
+            Runnable afterSmtp) {}
 
     private VenueNodes() {}
 
@@ -539,7 +549,7 @@ public final class VenueNodes {
             return NodeResult.output(out);
         }
         Venue venue = services.data().venue(venueId);
-        if (venue.mailbox().isEmpty()) {
+        if (venue.mailbox().isEmpty() && venue.graph().isEmpty()) {
             out.put("sent", false);
             out.put(
                     "reason",
@@ -547,9 +557,28 @@ public final class VenueNodes {
                             + " --imap HOST:PORT --smtp HOST:PORT --login L'");
             return NodeResult.output(out);
         }
-        boolean ask = approval.equals("always")
-                || approval.equals("venue")
-                        && input.path("venue").path("send").asText("auto").equals("approval");
+        // Resumed from the question "may have been sent — send again?": the person's answer decides.
+        boolean repeat = false;
+        JsonNode asked = context.interruptPayload().orElse(NullNode.getInstance());
+        if (asked.path("code").asText().equals(ErrorCode.E_OUTCOME_UNKNOWN.name())) {
+            JsonNode decision = context.resumeValue().orElse(Json.object());
+            String by = decision.path("by").isTextual()
+                    ? " by " + decision.path("by").asText()
+                    : "";
+            if (!decision.path("approved").asBoolean(false)) {
+                throw new OutcomeUnknownException("the reply to "
+                        + asked.path("to").asText() + " may have been sent; not sent again (rejected" + by + ")");
+            }
+            repeat = true;
+            out.put("sentAgainBy", decision.path("by").asText("someone"));
+        }
+        boolean ask = !repeat
+                && (approval.equals("always")
+                        || approval.equals("venue")
+                                && input.path("venue")
+                                        .path("send")
+                                        .asText("auto")
+                                        .equals("approval"));
         ObjectNode sendable = reply.deepCopy();
         if (ask) {
             if (context.resumeValue().isEmpty()) {
@@ -578,7 +607,6 @@ public final class VenueNodes {
             }
             out.put("approvedBy", decision.path("by").asText("someone"));
         }
-        Venue.Mailbox box = venue.mailbox().get();
         String messageId = messageId(context.runId(), context.nodeId(), venue.address());
         MailflowData.Recorded recorded = services.data()
                 .recordIntent(
@@ -600,19 +628,28 @@ public final class VenueNodes {
         MailflowData.Outgoing intent = recorded.outgoing();
         out.put("messageId", messageId);
         out.put("to", intent.recipient());
+        out.put("via", venue.mailbox().isPresent() ? "smtp" : "graph");
         if (intent.sent()) {
             out.put("sent", true);
             out.put("replayed", true);
             return NodeResult.output(out);
         }
-        String secret = services.secrets().decrypt(box.sealedSecret());
-        // A row recorded by an earlier attempt may have gone out before that attempt died: look first.
-        if (recorded.earlier()) {
-            if (services.mailer().inSent(box, secret, messageId)) {
+        Outbound outbound = new Outbound(services, venue);
+        // A row an earlier attempt left may have gone out before that attempt died: look first, and
+        // where no copy tells, ask a person rather than send it twice.
+        if (recorded.earlier() && services.data().mayHaveGone(messageId)) {
+            if (outbound.inSent(messageId)) {
                 services.data().markSent(messageId, context.time().now());
                 out.put("sent", true);
                 out.put("replayed", true);
                 return NodeResult.output(out);
+            }
+            if (!repeat) {
+                return unknown(
+                        context,
+                        intent,
+                        "the reply to " + intent.recipient() + " (" + messageId + ") may have been sent: an"
+                                + " earlier attempt was cut after it meant to send it, and no copy of it is in Sent");
             }
         }
         if (context.cancellationRequested()) {
@@ -620,12 +657,93 @@ public final class VenueNodes {
             out.put("reason", "the run was cancelled before the reply went out");
             return NodeResult.output(out);
         }
-        services.mailer().send(box, secret, intent.mime(), intent.recipient());
+        services.data().markAttempt(messageId);
+        boolean filed = false;
+        try {
+            outbound.send(intent);
+        } catch (OutcomeUnknownException e) {
+            // Its answer was lost: the reply went if its copy is there.
+            filed = outbound.inSent(messageId);
+            if (!filed) {
+                return unknown(context, intent, e.getMessage());
+            }
+        } catch (WeftException e) {
+            // Refused before the server was given it: nothing went out, and the next attempt need not ask.
+            services.data().markUnsent(messageId);
+            throw e;
+        }
         services.afterSmtp().run();
+        if (!filed) {
+            outbound.fileInSent(intent);
+        }
         services.data().markSent(messageId, context.time().now());
         out.put("sent", true);
         out.put("replayed", false);
         return NodeResult.output(out);
+    }
+
+    /**
+     * The step waits for a person: the reply may have been sent and nothing can tell ({@code
+     * E_OUTCOME_UNKNOWN}). Approving sends it again (with the same Message-ID); rejecting fails the step.
+     */
+    private static NodeResult unknown(NodeContext context, MailflowData.Outgoing intent, String message) {
+        ObjectNode error = Json.object();
+        error.put("code", ErrorCode.E_OUTCOME_UNKNOWN.name());
+        error.put("message", message);
+        context.record("error", error);
+        ObjectNode payload = Json.object();
+        payload.put("type", "approval");
+        payload.put("code", ErrorCode.E_OUTCOME_UNKNOWN.name());
+        payload.put("question", "may have been sent — send again?");
+        payload.put("message", message);
+        payload.put("node", context.nodeId());
+        payload.put("messageId", intent.messageId());
+        payload.put("to", intent.recipient());
+        payload.put("subject", intent.subject());
+        return NodeResult.interrupt(payload);
+    }
+
+    /** The way a venue's replies leave: its SMTP server when it has one, else its Graph mailbox. */
+    private record Outbound(Services services, Venue venue) {
+        void send(MailflowData.Outgoing intent) {
+            if (venue.mailbox().isPresent()) {
+                Venue.Mailbox box = venue.mailbox().get();
+                services.mailer()
+                        .send(box, services.secrets().decrypt(box.sealedSecret()), intent.mime(), intent.recipient());
+            } else {
+                services.graph()
+                        .send(
+                                venue.graph().orElseThrow(),
+                                venue.address(),
+                                services.graphTokens().accessToken(venue),
+                                intent.mime());
+            }
+        }
+
+        /** Files the reply sent over SMTP in the venue's {@code Sent}; Graph files what it sends itself. */
+        void fileInSent(MailflowData.Outgoing intent) {
+            venue.mailbox()
+                    .ifPresent(box -> services.mailer()
+                            .fileInSent(box, services.secrets().decrypt(box.sealedSecret()), intent.mime()));
+        }
+
+        /** Whether the reply is in the venue's sent mail; false, too, when that cannot be asked now. */
+        boolean inSent(String messageId) {
+            try {
+                if (venue.mailbox().isPresent()) {
+                    Venue.Mailbox box = venue.mailbox().get();
+                    return services.mailer().inSent(box, services.secrets().decrypt(box.sealedSecret()), messageId);
+                }
+                return services.graph()
+                        .inSent(
+                                venue.graph().orElseThrow(),
+                                venue.address(),
+                                services.graphTokens().accessToken(venue),
+                                messageId);
+            } catch (WeftException e) {
+                return false;
+            }
+        }
     }
 
     /** A reply's Message-ID: the same for the same run and node, so every retry and recovery finds it. */

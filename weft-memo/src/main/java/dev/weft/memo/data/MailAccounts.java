@@ -325,6 +325,21 @@ public final class MailAccounts {
         record(user, messageId, SendState.INTENDED, at);
     }
 
+    /**
+     * Forgets the intent to send {@code messageId} for {@code user}: the SMTP server refused it, or
+     * could not be reached, before it was given the mail, so nothing of it can have gone out.
+     */
+    void forgetIntent(String user, String messageId) {
+        db.write("forget the intent to send mail of " + user, c -> {
+            try (PreparedStatement delete = c.prepareStatement(
+                    "DELETE FROM memo_mail_sent WHERE user_id = ? AND message_id = ? AND status = 'INTENDED'")) {
+                delete.setString(1, user);
+                delete.setString(2, messageId);
+                return delete.executeUpdate();
+            }
+        });
+    }
+
     /** Records that {@code messageId} was sent for {@code user}. */
     void markSent(String user, String messageId, Instant at) {
         record(user, messageId, SendState.SENT, at);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.TransientException;
 import dev.weft.core.WeftException;
 import dev.weft.memo.data.MailAccounts.Account;
@@ -64,7 +65,9 @@ import java.util.Set;
  * to send it is recorded before the SMTP server is asked, and the server is asked for a copy for the
  * sender too, which it files in the sender's {@code INBOX} the moment it accepts the mail. A call made
  * again (the step run again after a crash) finds the message in the user's sent record, in {@code
- * Sent}, or as that copy, and sends nothing. What was sent ends in {@code Sent}: the sender's copy
+ * Sent}, or as that copy, and sends nothing; where it finds no trace of an attempt that may have gone
+ * out (or the server took the mail and never answered), it throws {@code E_OUTCOME_UNKNOWN} and the
+ * step waits for a person: never a second send on its own. What was sent ends in {@code Sent}: the sender's copy
  * moved there, or a copy made here (Gmail files its own). See {@code docs/delivery.md}. Thread-safe;
  * each call opens its own connection.
  */
@@ -451,10 +454,13 @@ public final class MailOperations {
     }
 
     /**
-     * Sends {@code message} once for the call, with the call's Message-ID: the intent is recorded before
-     * the SMTP server is asked, and a call made again (the step run again after a crash) that finds it
-     * looks for the mail where it would be — the {@code Sent} folder, and the sender's own copy in
-     * {@code INBOX} — before sending again.
+     * Sends {@code message} once for the call, with the call's Message-ID. The intent is recorded before
+     * the SMTP server is given the mail, and consulted by a call made again (the step run again after a
+     * crash): it looks for the mail where it would be — the {@code Sent} folder, and the sender's own
+     * copy in {@code INBOX} — and, finding no trace of an attempt that may have gone out, does not send
+     * on its own: it throws {@code E_OUTCOME_UNKNOWN}, and sends again only once a person said so ({@link
+     * OperationContext#repeatApproved()}). A server that took the mail's content and never answered is
+     * the same unknown, never retried blind.
      */
     private ObjectNode deliver(Mailbox box, Account account, MimeMessage message, OperationContext context)
             throws MessagingException {
@@ -468,7 +474,12 @@ public final class MailOperations {
             accounts.markSent(context.user(), id, context.now());
         }
         if (!already) {
-            accounts.intendToSend(context.user(), id, context.now());
+            if (state == MailAccounts.SendState.INTENDED && !context.repeatApproved()) {
+                throw new OutcomeUnknownException("the mail '" + message.getSubject() + "' (" + id + ") to "
+                        + InternetAddress.toString(message.getAllRecipients())
+                        + " may have been sent: an earlier attempt was cut after Memo meant to send it, and no"
+                        + " copy of it is in Sent or INBOX");
+            }
             boolean ownCopy = ownCopy(account, message);
             List<Address> envelope = new ArrayList<>(List.of(message.getAllRecipients()));
             if (ownCopy) {
@@ -476,12 +487,35 @@ public final class MailOperations {
                 // call made again after a crash finds it by, whatever happened to this process next.
                 envelope.add(new InternetAddress(account.address()));
             }
+            Submission submission = new Submission(message);
             Session session = session(account);
+            boolean taken = false;
             try (Transport transport = session.getTransport(smtpProtocol(account))) {
                 transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
-                transport.sendMessage(message, envelope.toArray(Address[]::new));
+                // Recorded once the server is reached and has taken the login, just before it is given the
+                // mail: a crash while connecting leaves no intent to ask a person about.
+                accounts.intendToSend(context.user(), id, context.now());
+                transport.sendMessage(submission, envelope.toArray(Address[]::new));
+                taken = true;
             } catch (MessagingException e) {
-                throw unavailable(account, "SMTP", e);
+                if (taken) {
+                    // Only the goodbye failed: the server had answered that it took the mail.
+                } else if (!submission.written()) {
+                    // Refused or unreachable before it was given the mail: nothing went out.
+                    accounts.forgetIntent(context.user(), id);
+                    throw unavailable(account, "SMTP", e);
+                } else {
+                    // The server has the mail and its answer was lost: it went if its trace is there.
+                    if (!wentAlready(box, account, sent, id)) {
+                        throw new OutcomeUnknownException(
+                                "the mail '" + message.getSubject() + "' (" + id + ") may have been sent: SMTP "
+                                        + account.smtpHost() + ":" + account.smtpPort()
+                                        + " took it and did not answer (" + String.valueOf(e.getMessage()) + ")",
+                                e);
+                    }
+                    accounts.markSent(context.user(), id, context.now());
+                    return sentResult(message, id, false);
+                }
             }
             accepted.run();
             accounts.markSent(context.user(), id, context.now());
@@ -490,6 +524,10 @@ public final class MailOperations {
                 fileInSent(box, sent, message, id, ownCopy);
             }
         }
+        return sentResult(message, id, already);
+    }
+
+    private static ObjectNode sentResult(MimeMessage message, String id, boolean replayed) throws MessagingException {
         ObjectNode out = Json.object();
         ObjectNode sentNode = out.putObject("sent");
         sentNode.put("id", id);
@@ -498,7 +536,7 @@ public final class MailOperations {
             to.add(((InternetAddress) a).getAddress());
         }
         sentNode.put("subject", message.getSubject() == null ? "" : message.getSubject());
-        out.put("replayed", already);
+        out.put("replayed", replayed);
         return out;
     }
 

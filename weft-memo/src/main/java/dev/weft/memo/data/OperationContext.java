@@ -6,15 +6,21 @@ import java.util.Objects;
 
 /**
  * Who an operation is for and when: the user, their zone (for "today" and dates without an offset),
- * the time, and the idempotency key from which new rows take their ids, so that the same call made
- * twice makes the same rows once.
+ * the time, the idempotency key from which new rows take their ids, so that the same call made twice
+ * makes the same rows once, and whether a person said to make again a call whose earlier attempt's
+ * outcome is unknown ({@code repeatApproved}: a mail that may have been sent is sent again only then).
  */
-public record OperationContext(String user, ZoneId zone, Instant now, String idempotencyKey) {
+public record OperationContext(String user, ZoneId zone, Instant now, String idempotencyKey, boolean repeatApproved) {
     public OperationContext {
         MemoData.requireUserId(user);
         Objects.requireNonNull(zone, "zone");
         Objects.requireNonNull(now, "now");
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+    }
+
+    /** A call no person was asked to repeat. */
+    public OperationContext(String user, ZoneId zone, Instant now, String idempotencyKey) {
+        this(user, zone, now, idempotencyKey, false);
     }
 
     /** The id of the {@code index}th row this call creates: the same for the same call. */

@@ -294,6 +294,18 @@ public final class Replies {
             return text.toString();
         }
         JsonNode args = payload.path("args");
+        if (payload.path("code").asText().equals(dev.weft.core.ErrorCode.E_OUTCOME_UNKNOWN.name())) {
+            // The words a person decides by: the mail may be out already, and only they can say whether to send it
+            // again.
+            String what = payload.path("tool").asText().equals(MemoTools.MAIL)
+                    ? MailReplies.pending(language, args)
+                    : payload.path("tool").asText() + " "
+                            + args.path("operation").asText();
+            return Texts.of(
+                    language,
+                    "This may have been sent — send again? (yes/no) [E_OUTCOME_UNKNOWN]\nI was asked to " + what,
+                    "ייתכן שזה כבר נשלח — לשלוח שוב? (כן/לא) [E_OUTCOME_UNKNOWN]\nהתבקשתי " + what);
+        }
         JsonNode touches = payload.path("touches");
         boolean range = payload.path("tool").asText().equals(MemoTools.CALENDAR)
                 && args.path("operation").asText().equals("delete")
