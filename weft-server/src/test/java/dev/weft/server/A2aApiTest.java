@@ -312,4 +312,22 @@ final class A2aApiTest {
         assertThat(last.has("final")).as("1.0 ends a stream by closing it").isFalse();
         assertThat(last.has("kind")).isFalse();
     }
+
+    @Test
+    void aTaskStartedIn03IsAnsweredIn10AndReadBackIn03() {
+        String taskId = rpc(fixture.dana, "message/send", send("delete all my reminders"))
+                .path("result")
+                .path("id")
+                .asText();
+        ObjectNode yes = sendV1("yes");
+        ((ObjectNode) yes.path("message")).put("taskId", taskId);
+
+        JsonNode approved = rpcV1(fixture.dana, "SendMessage", yes).path("result");
+        JsonNode got = rpc(fixture.dana, "tasks/get", Json.object().put("id", taskId));
+
+        assertThat(approved.path("task").path("id").asText()).isEqualTo(taskId);
+        assertThat(approved.path("task").path("status").path("state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(got.path("result").path("kind").asText()).isEqualTo("task");
+        assertThat(got.path("result").path("status").path("state").asText()).isEqualTo("completed");
+    }
 }
