@@ -59,6 +59,7 @@ public final class Mailflow {
     private final Clock clock;
     private final Mailer mailer;
     private final VenueGrants grants;
+    private final GraphTokens graphTokens;
     private final Map<String, Graph> graphs = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
 
@@ -72,6 +73,7 @@ public final class Mailflow {
         this.clock = builder.clock;
         this.mailer = new Mailer(builder.mailProperties);
         this.grants = new VenueGrants(data, secrets, clock);
+        this.graphTokens = builder.graphTokens.orElseGet(() -> grants.graphTokens(GraphTokens.stored(secrets)));
         this.types = VenueNodes.types(new VenueNodes.Services(
                 store,
                 data,
@@ -79,7 +81,7 @@ public final class Mailflow {
                 builder.models,
                 mailer,
                 GraphMailer.create(Duration.ofSeconds(30)),
-                builder.graphTokens.orElseGet(() -> grants.graphTokens(GraphTokens.stored(secrets))),
+                graphTokens,
                 builder.afterSmtp));
     }
 
@@ -95,6 +97,11 @@ public final class Mailflow {
     /** The Microsoft 365 sign-ins of venues' Outlook mailboxes, which their replies' Graph tokens come from. */
     public VenueGrants venueGrants() {
         return grants;
+    }
+
+    /** Where the access tokens of venues' Graph mailboxes come from, for sending and for fetching alike. */
+    public GraphTokens graphTokens() {
+        return graphTokens;
     }
 
     public MailflowData data() {

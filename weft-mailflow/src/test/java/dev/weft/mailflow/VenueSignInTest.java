@@ -64,6 +64,7 @@ final class VenueSignInTest {
         client = new OAuthClient(OAuthProvider.MICROSOFT, microsoft.issuer(), "weft-venues", Optional.empty());
         graph = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         graph.createContext("/v1.0/users/events@olivegrove.example/sendMail", this::sendMail);
+        graph.createContext("/v1.0/users/events@olivegrove.example/messages/AAMk1/$value", this::message);
         graph.start();
         store = Fixtures.sqlite(dir);
         runner = Fixtures.runner(store);
@@ -119,6 +120,21 @@ final class VenueSignInTest {
         exchange.close();
     }
 
+    /** An inquiry in the venue's Outlook mailbox, as MIME, to a token the authorization server still admits. */
+    private void message(HttpExchange exchange) throws IOException {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        String token = authorization == null ? "" : authorization.replaceFirst("^Bearer ", "");
+        graphTokens.add(token);
+        if (microsoft.admits(token)) {
+            byte[] mime = Fixtures.email("inquiry-en-plain.eml");
+            exchange.sendResponseHeaders(200, mime.length);
+            exchange.getResponseBody().write(mime);
+        } else {
+            exchange.sendResponseHeaders(401, -1);
+        }
+        exchange.close();
+    }
+
     /** What {@code weft mailflow venue connect olive --microsoft --device} does, the user approving on their phone. */
     private Grant connectWithDeviceCode() {
         List<String> issued = new ArrayList<>();
@@ -170,6 +186,29 @@ final class VenueSignInTest {
         assertThat(mailflow.venueGrants().find(VENUE).orElseThrow().expiresAt())
                 .as("the refreshed token is kept")
                 .isAfter(clock.instant());
+    }
+
+    @Test
+    void anOutlookNotificationAfterTheTokenExpiredIsFetchedAndAnsweredWithRefreshedTokens() {
+        Grant first = connectWithDeviceCode();
+        clock.advance(Duration.ofMinutes(30));
+        String notification = "{\"value\": [{\"clientState\": \"" + mailflow.webhookSecret(VENUE)
+                + "\", \"changeType\": \"created\", \"resource\": \"users/events@olivegrove.example/messages/AAMk1\"}]}";
+
+        MailflowWebhooks.OutlookResult result = new MailflowWebhooks(mailflow)
+                .outlook(runner, VENUE, Optional.empty(), notification.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(result).isInstanceOf(MailflowWebhooks.OutlookResult.Accepted.class);
+        JsonNode out = ((MailflowWebhooks.OutlookResult.Accepted) result)
+                .processed()
+                .get(0)
+                .toJson();
+        assertThat(out.path("status").asText()).as(out.toString()).isEqualTo("COMPLETED");
+        assertThat(out.path("sent").asBoolean()).isTrue();
+        assertThat(graphTokens).hasSize(2).doesNotContain(first.accessToken(), "pasted-token");
+        assertThat(microsoft.refreshes())
+                .as("one refresh serves the fetch and the reply")
+                .isEqualTo(1);
     }
 
     @Test
