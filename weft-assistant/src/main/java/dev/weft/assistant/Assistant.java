@@ -77,6 +77,17 @@ public interface Assistant {
     }
 
     /**
+     * The turn of {@code user}'s run {@code runId}, which {@link #converse} started earlier with that id
+     * (a channel handling a message again after its process died): the reply the run gives now, so that
+     * the message is answered without a second run. Empty when the assistant cannot say (the default).
+     *
+     * @throws NotFoundException for a run that does not exist ({@code E_FORBIDDEN} for another user's)
+     */
+    default Optional<Turn> turnOf(Runner runner, String user, String runId) {
+        return Optional.empty();
+    }
+
+    /**
      * What {@code user} keeps with this assistant of one {@code kind} (Memo's {@code tasks}, {@code
      * lists}, …), as JSON, read by the assistant itself so that a surface (the HTTP API, the page) shows
      * it without reading the assistant's tables; {@code query} narrows it where the kind takes a query

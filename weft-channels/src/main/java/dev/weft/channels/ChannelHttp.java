@@ -1,9 +1,7 @@
 package dev.weft.channels;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
-import dev.weft.core.WeftException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,7 +10,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
-/** JSON over HTTP to a channel's API, with its failures as {@code E_CHANNEL_UNAVAILABLE}. Thread-safe. */
+/**
+ * JSON over HTTP to a channel's API, with its failures as {@link ChannelUnavailableException} ({@code
+ * E_CHANNEL_UNAVAILABLE}), saying whether the request may have arrived. Thread-safe.
+ */
 final class ChannelHttp {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -27,19 +28,21 @@ final class ChannelHttp {
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.ConnectException e) {
+            // Nothing left this host: the request cannot have arrived.
+            throw new ChannelUnavailableException(
+                    channel + ": cannot " + what + ": " + e.getClass().getSimpleName() + " " + e.getMessage(), false);
         } catch (IOException e) {
-            throw new WeftException(
-                    ErrorCode.E_CHANNEL_UNAVAILABLE,
-                    channel + ": cannot " + what + ": " + e.getClass().getSimpleName() + " " + e.getMessage());
+            throw new ChannelUnavailableException(
+                    channel + ": cannot " + what + ": " + e.getClass().getSimpleName() + " " + e.getMessage(), true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new WeftException(ErrorCode.E_CHANNEL_UNAVAILABLE, channel + ": interrupted while trying to " + what);
+            throw new ChannelUnavailableException(channel + ": interrupted while trying to " + what, true);
         }
         if (response.statusCode() / 100 != 2) {
             String body = response.body().length() > 300 ? response.body().substring(0, 300) + "…" : response.body();
-            throw new WeftException(
-                    ErrorCode.E_CHANNEL_UNAVAILABLE,
-                    channel + ": cannot " + what + ": the API answered " + response.statusCode() + " " + body);
+            throw new ChannelUnavailableException(
+                    channel + ": cannot " + what + ": the API answered " + response.statusCode() + " " + body, false);
         }
         return response.body().isBlank() ? Json.object() : Json.parse(response.body(), channel + "'s answer");
     }

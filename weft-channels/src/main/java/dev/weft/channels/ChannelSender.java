@@ -12,4 +12,7 @@ public interface ChannelSender {
      *     cannot be reached
      */
     void send(String chatId, String text);
+
+    /** Told that something was put in this channel's outbox, to be sent soon (nothing by default). */
+    default void outboxChanged() {}
 }

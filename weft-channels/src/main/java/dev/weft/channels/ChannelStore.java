@@ -14,10 +14,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The channels' tables in the store's own database: approved chats, pending pairing codes, the ids of
- * messages already handed over (so a duplicate delivery is handled once, by whichever process), what
- * each chat's messages made (so a reminder goes back to its chat), and the notices claimed for
- * delivery. Thread-safe.
+ * The channels' tables in the store's own database: approved chats, pending pairing codes, the inbox
+ * of messages received (kept before they are acknowledged, so a duplicate delivery is handled once and
+ * a crash loses none), the outbox of replies (keyed by the message they answer, so none is sent twice),
+ * each poller's cursor, what each chat's messages made (so a reminder goes back to its chat), and the
+ * notices claimed for delivery. Thread-safe.
  */
 public final class ChannelStore {
     /** An approved chat: the user it talks as and the assistant it talks to. */
@@ -59,19 +60,323 @@ public final class ChannelStore {
         return new ChannelStore(db);
     }
 
-    /** Records that message {@code messageId} of {@code channel} was handed over; false when it was already. */
-    public boolean firstDelivery(String channel, String messageId, Instant at) {
-        return db.write("record message " + messageId + " of " + channel, connection -> {
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO channel_inbound (channel, message_id, received_at) VALUES (?, ?, ?)"
-                            + " ON CONFLICT (channel, message_id) DO NOTHING")) {
-                insert.setString(1, channel);
-                insert.setString(2, messageId);
-                insert.setLong(3, at.toEpochMilli());
-                return insert.executeUpdate() == 1;
+    /**
+     * Keeps {@code messages} in the inbox, each {@code RECEIVED} unless it was kept before (a delivery
+     * repeated); how many were new. One transaction: all are kept, or none.
+     */
+    public int keep(List<Conversations.Inbound> messages, Instant at) {
+        if (messages.isEmpty()) {
+            return 0;
+        }
+        return db.write(
+                "keep " + messages.size() + " inbound message(s)", connection -> insert(connection, messages, at));
+    }
+
+    /**
+     * Keeps {@code messages} as {@link #keep} does and, in the same transaction, moves {@code channel}'s
+     * cursor for {@code account} to {@code position}: a poller's offset never passes a message that is
+     * not kept.
+     */
+    public int keepAndAdvance(
+            String channel, String account, List<Conversations.Inbound> messages, long position, Instant at) {
+        return db.write("keep inbound messages of " + channel + " up to " + position, connection -> {
+            int kept = insert(connection, messages, at);
+            try (PreparedStatement upsert = connection.prepareStatement(
+                    "INSERT INTO channel_cursors (channel, account, position, updated_at) VALUES (?, ?, ?, ?)"
+                            + " ON CONFLICT (channel, account) DO UPDATE SET position = excluded.position,"
+                            + " updated_at = excluded.updated_at WHERE channel_cursors.position < excluded.position")) {
+                upsert.setString(1, channel);
+                upsert.setString(2, account);
+                upsert.setLong(3, position);
+                upsert.setLong(4, at.toEpochMilli());
+                upsert.executeUpdate();
+            }
+            return kept;
+        });
+    }
+
+    /** Where {@code channel}'s poller for {@code account} read up to; 0 before its first message. */
+    public long cursor(String channel, String account) {
+        return db.read("read the cursor of " + channel, connection -> {
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT position FROM channel_cursors WHERE channel = ? AND account = ?")) {
+                select.setString(1, channel);
+                select.setString(2, account);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? row.getLong(1) : 0L;
+                }
             }
         });
     }
+
+    private static int insert(Connection connection, List<Conversations.Inbound> messages, Instant at)
+            throws SQLException {
+        long seq;
+        try (PreparedStatement max = connection.prepareStatement("SELECT COALESCE(MAX(seq), 0) FROM channel_inbound");
+                ResultSet row = max.executeQuery()) {
+            row.next();
+            seq = row.getLong(1);
+        }
+        int kept = 0;
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO channel_inbound (channel, message_id, chat_id, sender_name, text, seq, status,"
+                        + " received_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?)"
+                        + " ON CONFLICT (channel, message_id) DO NOTHING")) {
+            for (Conversations.Inbound message : messages) {
+                insert.setString(1, message.channel());
+                insert.setString(2, message.messageId());
+                insert.setString(3, message.chatId());
+                insert.setString(4, message.senderName());
+                insert.setString(5, message.text());
+                insert.setLong(6, ++seq);
+                insert.setLong(7, at.toEpochMilli());
+                insert.setLong(8, at.toEpochMilli());
+                kept += insert.executeUpdate();
+            }
+        }
+        return kept;
+    }
+
+    /** A kept inbound message and who is handling it. */
+    public record Kept(Conversations.Inbound message, InboxStatus status, Optional<String> owner, Instant leaseUntil) {
+        public Kept {
+            Objects.requireNonNull(message, "message");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(leaseUntil, "leaseUntil");
+        }
+    }
+
+    /** Where an inbound message is: kept and waiting, being handled, or answered (its reply in the outbox). */
+    public enum InboxStatus {
+        RECEIVED,
+        HANDLING,
+        DONE
+    }
+
+    /** {@code channel}'s messages not yet answered, in the order they came (at most {@code limit}). */
+    public List<Kept> open(String channel, int limit) {
+        return db.read("read the open messages of " + channel, connection -> {
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT channel, message_id, chat_id, text, sender_name, status, owner, lease_until"
+                            + " FROM channel_inbound WHERE channel = ? AND status <> 'DONE' ORDER BY seq LIMIT ?")) {
+                select.setString(1, channel);
+                select.setInt(2, limit);
+                List<Kept> found = new ArrayList<>();
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        found.add(new Kept(
+                                new Conversations.Inbound(
+                                        row.getString(1),
+                                        row.getString(3),
+                                        row.getString(2),
+                                        row.getString(4),
+                                        row.getString(5)),
+                                InboxStatus.valueOf(row.getString(6)),
+                                Optional.ofNullable(row.getString(7)),
+                                Instant.ofEpochMilli(row.getLong(8))));
+                    }
+                }
+                return found;
+            }
+        });
+    }
+
+    /**
+     * Takes {@code kept} for {@code owner} until {@code leaseUntil}, if it is still as it was read
+     * (compare-and-set on its status and holder); whether it was taken.
+     */
+    public boolean claim(Kept kept, String owner, Instant leaseUntil, Instant now) {
+        return db.write("claim message " + kept.message().messageId(), connection -> {
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE channel_inbound SET status = 'HANDLING', owner = ?, lease_until = ?, updated_at = ?"
+                            + " WHERE channel = ? AND message_id = ? AND status = ? AND COALESCE(owner, '') = ?")) {
+                update.setString(1, owner);
+                update.setLong(2, leaseUntil.toEpochMilli());
+                update.setLong(3, now.toEpochMilli());
+                update.setString(4, kept.message().channel());
+                update.setString(5, kept.message().messageId());
+                update.setString(6, kept.status().name());
+                update.setString(7, kept.owner().orElse(""));
+                return update.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * Puts {@code reply} to {@code message} in the outbox ({@code PENDING}) and marks the message {@code
+     * DONE}, in one transaction; a reply already there for the message is kept and this one dropped.
+     * An empty reply (nothing to send) only marks the message done.
+     */
+    public void answer(Conversations.Inbound message, Optional<String> reply, Instant at) {
+        db.write("answer message " + message.messageId(), connection -> {
+            if (reply.isPresent()) {
+                try (PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO channel_outbox (channel, message_id, chat_id, text, status, attempts,"
+                                + " created_at, updated_at) VALUES (?, ?, ?, ?, 'PENDING', 0, ?, ?)"
+                                + " ON CONFLICT (channel, message_id) DO NOTHING")) {
+                    insert.setString(1, message.channel());
+                    insert.setString(2, message.messageId());
+                    insert.setString(3, message.chatId());
+                    insert.setString(4, reply.get());
+                    insert.setLong(5, at.toEpochMilli());
+                    insert.setLong(6, at.toEpochMilli());
+                    insert.executeUpdate();
+                }
+            }
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE channel_inbound SET status = 'DONE', owner = NULL, lease_until = NULL, updated_at = ?"
+                            + " WHERE channel = ? AND message_id = ?")) {
+                update.setLong(1, at.toEpochMilli());
+                update.setString(2, message.channel());
+                update.setString(3, message.messageId());
+                return update.executeUpdate();
+            }
+        });
+    }
+
+    /** Where a reply in the outbox is (see the table's comment in the migration). */
+    public enum OutboxStatus {
+        PENDING,
+        SENDING,
+        SENT,
+        FAILED,
+        UNKNOWN
+    }
+
+    /** A reply in the outbox, keyed by the inbound message it answers. */
+    public record Reply(
+            String channel,
+            String messageId,
+            String chatId,
+            String text,
+            OutboxStatus status,
+            int attempts,
+            Optional<String> owner,
+            String detail,
+            Instant updatedAt) {
+        public Reply {
+            Objects.requireNonNull(channel, "channel");
+            Objects.requireNonNull(messageId, "messageId");
+            Objects.requireNonNull(chatId, "chatId");
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(detail, "detail");
+            Objects.requireNonNull(updatedAt, "updatedAt");
+        }
+    }
+
+    /** The reply to {@code messageId} of {@code channel}, if one was written. */
+    public Optional<Reply> reply(String channel, String messageId) {
+        List<Reply> found = replies("WHERE channel = ? AND message_id = ?", channel, messageId);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    /** {@code channel}'s replies in {@code status}, oldest first. */
+    public List<Reply> replies(String channel, OutboxStatus status) {
+        return replies("WHERE channel = ? AND status = ? ORDER BY created_at, message_id", channel, status.name());
+    }
+
+    /** Every reply not known to be sent ({@code FAILED} or {@code UNKNOWN}), of every channel, oldest first. */
+    public List<Reply> unsent() {
+        return replies("WHERE status IN ('FAILED', 'UNKNOWN') ORDER BY created_at, message_id");
+    }
+
+    private List<Reply> replies(String where, String... values) {
+        return db.read("read the outbox", connection -> {
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT channel, message_id, chat_id, text, status, attempts, owner, detail, updated_at"
+                            + " FROM channel_outbox " + where)) {
+                for (int i = 0; i < values.length; i++) {
+                    select.setString(i + 1, values[i]);
+                }
+                List<Reply> found = new ArrayList<>();
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        found.add(new Reply(
+                                row.getString(1),
+                                row.getString(2),
+                                row.getString(3),
+                                row.getString(4),
+                                OutboxStatus.valueOf(row.getString(5)),
+                                row.getInt(6),
+                                Optional.ofNullable(row.getString(7)),
+                                row.getString(8),
+                                Instant.ofEpochMilli(row.getLong(9))));
+                    }
+                }
+                return found;
+            }
+        });
+    }
+
+    /**
+     * Moves {@code reply} from {@code from} to {@code to} for {@code owner} (compare-and-set on status
+     * and, when {@code from} is {@code SENDING}, on its holder); whether it moved. Moving to {@code
+     * SENDING} counts an attempt.
+     */
+    public boolean move(Reply reply, OutboxStatus from, OutboxStatus to, String owner, String detail, Instant at) {
+        return db.write("mark reply " + reply.messageId() + " " + to, connection -> {
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE channel_outbox SET status = ?, owner = ?, detail = ?, updated_at = ?,"
+                            + " attempts = attempts + ? WHERE channel = ? AND message_id = ? AND status = ?"
+                            + " AND (? = 0 OR COALESCE(owner, '') = ?)")) {
+                update.setString(1, to.name());
+                update.setString(2, owner);
+                update.setString(3, detail.length() > 500 ? detail.substring(0, 500) : detail);
+                update.setLong(4, at.toEpochMilli());
+                update.setInt(5, to == OutboxStatus.SENDING ? 1 : 0);
+                update.setString(6, reply.channel());
+                update.setString(7, reply.messageId());
+                update.setString(8, from.name());
+                update.setInt(9, from == OutboxStatus.SENDING ? 1 : 0);
+                update.setString(10, reply.owner().orElse(""));
+                return update.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * Deletes what is finished and older than {@code before}: inbound messages answered ({@code DONE}),
+     * replies whose sending ended ({@code SENT}, {@code FAILED}, {@code UNKNOWN}) and the claims of
+     * notices whose reply went with them ({@link NoticeDelivery} passes over notices older than the same
+     * cut-off, so a pruned claim is never sent again). Messages still waiting or being handled, and
+     * replies not yet sent, are kept whatever their age. How many rows went, inbound and outbound.
+     */
+    public Pruned prune(Instant before) {
+        return db.write("prune the channels' inbox and outbox", connection -> {
+            int inbound;
+            int outbound;
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM channel_inbound WHERE status = 'DONE' AND updated_at < ?")) {
+                delete.setLong(1, before.toEpochMilli());
+                inbound = delete.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM channel_outbox WHERE status IN ('SENT', 'FAILED', 'UNKNOWN') AND updated_at < ?")) {
+                delete.setLong(1, before.toEpochMilli());
+                outbound = delete.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM channel_deliveries WHERE status <> 'QUEUED' AND updated_at < ?")) {
+                delete.setLong(1, before.toEpochMilli());
+                outbound += delete.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM channel_deliveries WHERE status = 'QUEUED' AND updated_at < ? AND NOT EXISTS"
+                            + " (SELECT 1 FROM channel_outbox o WHERE o.channel = channel_deliveries.channel"
+                            + " AND o.message_id = 'notice:' || channel_deliveries.user_id || ':'"
+                            + " || channel_deliveries.notice_id)")) {
+                delete.setLong(1, before.toEpochMilli());
+                outbound += delete.executeUpdate();
+            }
+            return new Pruned(inbound, outbound);
+        });
+    }
+
+    /** How many inbox and outbox rows one pruning deleted. */
+    public record Pruned(int inbound, int outbound) {}
 
     public Optional<Chat> chat(String channel, String chatId) {
         return db.read("read chat " + chatId + " of " + channel, connection -> {
@@ -292,34 +597,45 @@ public final class ChannelStore {
         });
     }
 
-    /** Claims notice {@code noticeId} of {@code user} for {@code chat}; false when it was claimed already. */
-    boolean claim(String user, String noticeId, Chat chat, Instant at) {
-        return db.write("claim notice " + noticeId, connection -> {
+    /**
+     * Claims notice {@code noticeId} of {@code user} for {@code chat} and, in the same transaction, puts
+     * {@code text} in the outbox for it (keyed {@code notice:<user>:<notice id>}), to be sent as a reply
+     * is; false when the notice was claimed already. A process that dies after this leaves the notice
+     * in the outbox for the next one, never lost and never sent twice.
+     */
+    boolean enqueueNotice(String user, String noticeId, Chat chat, String text, Instant at) {
+        return db.write("queue notice " + noticeId, connection -> {
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO channel_deliveries (user_id, notice_id, channel, chat_id, status, updated_at)"
-                            + " VALUES (?, ?, ?, ?, 'CLAIMED', ?) ON CONFLICT (user_id, notice_id) DO NOTHING")) {
+                            + " VALUES (?, ?, ?, ?, 'QUEUED', ?) ON CONFLICT (user_id, notice_id) DO NOTHING")) {
                 insert.setString(1, user);
                 insert.setString(2, noticeId);
                 insert.setString(3, chat.channel());
                 insert.setString(4, chat.chatId());
                 insert.setLong(5, at.toEpochMilli());
-                return insert.executeUpdate() == 1;
+                if (insert.executeUpdate() == 0) {
+                    return false;
+                }
             }
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO channel_outbox (channel, message_id, chat_id, text, status, attempts, created_at,"
+                            + " updated_at) VALUES (?, ?, ?, ?, 'PENDING', 0, ?, ?)"
+                            + " ON CONFLICT (channel, message_id) DO NOTHING")) {
+                insert.setString(1, chat.channel());
+                insert.setString(2, noticeKey(user, noticeId));
+                insert.setString(3, chat.chatId());
+                insert.setString(4, text);
+                insert.setLong(5, at.toEpochMilli());
+                insert.setLong(6, at.toEpochMilli());
+                insert.executeUpdate();
+            }
+            return true;
         });
     }
 
-    /** Records how the delivery of a claimed notice ended ({@code SENT} or {@code FAILED}). */
-    void delivered(String user, String noticeId, String status, Instant at) {
-        db.write("record the delivery of notice " + noticeId, connection -> {
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE channel_deliveries SET status = ?, updated_at = ? WHERE user_id = ? AND notice_id = ?")) {
-                update.setString(1, status);
-                update.setLong(2, at.toEpochMilli());
-                update.setString(3, user);
-                update.setString(4, noticeId);
-                return update.executeUpdate();
-            }
-        });
+    /** The outbox key of {@code user}'s notice {@code noticeId}. */
+    static String noticeKey(String user, String noticeId) {
+        return "notice:" + user + ":" + noticeId;
     }
 
     private static Pairing pairing(ResultSet row) throws SQLException {

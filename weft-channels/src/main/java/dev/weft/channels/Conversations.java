@@ -1,12 +1,17 @@
 package dev.weft.channels;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
 import dev.weft.assistant.Message;
 import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
+import dev.weft.core.Graph;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.Run;
+import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.language.Language;
@@ -17,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -26,8 +32,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * approval or a question waiting in the conversation is answered by the next message ("yes", "כן",
  * "2"), as the assistant's {@code converse} does. A chat nobody approved gets a short pairing code and
  * nothing else ({@code weft channels approve CODE}); codes expire, and a channel holds a bounded number
- * pending at once, dropping the oldest for a newcomer, so that strangers cannot lock the owner out. A message delivered twice (a webhook retried, a poll repeated) is handled once,
- * whichever process gets it. Messages of one chat are handled one at a time, in order. Thread-safe.
+ * pending at once, dropping the oldest for a newcomer, so that strangers cannot lock the owner out. A
+ * message is handled from the inbox it was kept in ({@link InboxWorker}), which drops a second delivery
+ * of it; handled again after a crash, it makes no second turn. Messages of one chat are handled one at
+ * a time. Thread-safe.
  */
 public final class Conversations {
     private static final System.Logger LOG = System.getLogger(Conversations.class.getName());
@@ -74,6 +82,10 @@ public final class Conversations {
         return assistants;
     }
 
+    Clock clock() {
+        return clock;
+    }
+
     /** A message from a chat, as a channel received it: its id there makes a second delivery a duplicate. */
     public record Inbound(String channel, String chatId, String messageId, String text, String senderName) {
         public Inbound {
@@ -86,13 +98,13 @@ public final class Conversations {
     }
 
     /**
-     * Handles {@code message}: the text to send back to its chat, or empty when the message was
-     * delivered before (or holds no text) and nothing is to be sent.
+     * The reply to {@code message} (empty when it holds no text and nothing is to be sent): a pairing
+     * code for a chat nobody let in, else the reply of the assistant's turn. Handling the same message
+     * again (its process died before the reply was stored) runs no second turn: the turn's run has an
+     * id made from the message's, so the run already made is continued if it was cut short, and its
+     * reply is given again. Messages of one chat are handled one at a time.
      */
-    public Optional<String> receive(Inbound message) {
-        if (!store.firstDelivery(message.channel(), message.messageId(), clock.instant())) {
-            return Optional.empty();
-        }
+    public Optional<String> reply(Inbound message) {
         if (message.text().isBlank()) {
             return Optional.empty();
         }
@@ -105,13 +117,20 @@ public final class Conversations {
                 return Optional.of(pairingReply(message));
             }
             store.seen(chat.get(), clock.instant());
-            return Optional.of(turn(chat.get(), message.text()));
+            return Optional.of(turn(chat.get(), message));
         } finally {
             lock.unlock();
         }
     }
 
-    private String turn(ChannelStore.Chat chat, String text) {
+    /** The id of the run that answers {@code message}: the same each time the message is handled. */
+    static String runIdOf(Inbound message) {
+        return "chat-" + message.channel() + "-"
+                + UUID.nameUUIDFromBytes((message.channel() + "\u0000" + message.messageId()).getBytes(UTF_8));
+    }
+
+    private String turn(ChannelStore.Chat chat, Inbound message) {
+        String text = message.text();
         String name = chat.assistant().isEmpty() ? defaultAssistant : chat.assistant();
         Optional<Assistant> assistant = assistants.find(name);
         boolean hebrew = hebrew(text);
@@ -121,16 +140,68 @@ public final class Conversations {
                     : "The assistant '" + name + "' is not available here.";
         }
         try {
-            Turn turn = assistant
-                    .get()
-                    .converse(runner, Message.of(chat.user(), text).session(chat.channel() + ":" + chat.chatId()));
-            store.subjects(chat, subjects(turn.json()), clock.instant());
-            return turn.text().isBlank() ? (hebrew ? "בוצע." : "Done.") : turn.text();
+            String runId = runIdOf(message);
+            Optional<Run> earlier = runner.store().findRun(runId);
+            // Handled before (its process died before the reply was kept): no second turn.
+            Optional<Turn> turn = earlier.isPresent()
+                    ? again(assistant.get(), chat, earlier.get())
+                    : Optional.of(assistant
+                            .get()
+                            .converse(
+                                    runner,
+                                    Message.of(chat.user(), text)
+                                            .session(chat.channel() + ":" + chat.chatId())
+                                            .runId(runId)));
+            if (turn.isEmpty()) {
+                return hebrew ? "בוצע." : "Done.";
+            }
+            store.subjects(chat, subjects(turn.get().json()), clock.instant());
+            return turn.get().text().isBlank()
+                    ? (hebrew ? "בוצע." : "Done.")
+                    : turn.get().text();
         } catch (WeftException e) {
             LOG.log(
                     System.Logger.Level.INFO,
                     "channels: a turn of chat " + chat.chatId() + " failed: " + e.getMessage());
             return (hebrew ? "לא הצלחתי: " : "I could not do that: ") + e.getMessage() + " (" + e.code() + ")";
+        }
+    }
+
+    /**
+     * The turn of a message handled before: its run, continued first if its process died while it
+     * ran, and the reply the assistant gives for it.
+     */
+    private Optional<Turn> again(Assistant assistant, ChannelStore.Chat chat, Run run) {
+        if (run.status() == RunStatus.RUNNING) {
+            Optional<Graph> graph = assistant.graphOf(run);
+            boolean recoverable = runner.recoverable().stream().anyMatch(r -> r.id().equals(run.id()));
+            try {
+                if (graph.isPresent() && recoverable) {
+                    runner.recover(graph.get(), run.id());
+                }
+            } catch (WeftException taken) {
+                // Another recoverer (weft serve's recovery watcher) took the run first.
+                LOG.log(System.Logger.Level.INFO, "channels: run " + run.id() + " is recovered elsewhere: " + taken);
+            }
+            awaitEnd(run.id());
+        }
+        return assistant.turnOf(runner, chat.user(), run.id());
+    }
+
+    /** Waits, a minute at most, for run {@code runId} (being recovered by some process) to stop running. */
+    private void awaitEnd(String runId) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline
+                && runner.store()
+                        .findRun(runId)
+                        .map(r -> r.status() == RunStatus.RUNNING)
+                        .orElse(false)) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

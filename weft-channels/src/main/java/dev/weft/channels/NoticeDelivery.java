@@ -3,7 +3,6 @@ package dev.weft.channels;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
 import dev.weft.assistant.Notices;
-import dev.weft.core.WeftException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
@@ -16,9 +15,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Sends the assistants' notices (reminders that fell due) to chats: each goes to the chat whose message
  * set it (the one that made or last changed its task or event), or else to the chat its user last
- * wrote from; only notices made after the chat was approved are sent. Each notice is claimed in the
- * database before it is sent, so no process sends it twice; this one sends only to the channels it
- * has a sender for, and leaves the others' notices to the processes that do. It looks every interval,
+ * wrote from; only notices made after the chat was approved are sent. Each notice is claimed and put
+ * in the channel's outbox in one transaction, so no process queues it twice and a process that dies
+ * before sending leaves it to the next ({@link InboxWorker}: sent once, or {@code UNKNOWN} if the
+ * process died while the provider was asked); this one queues only to the channels it has a sender
+ * for, and leaves the others' notices to the processes that do. It looks every interval,
  * and at once when an assistant says it made a notice. Thread-safe.
  */
 public final class NoticeDelivery implements AutoCloseable {
@@ -29,12 +30,19 @@ public final class NoticeDelivery implements AutoCloseable {
     private final Map<String, ChannelSender> senders = new LinkedHashMap<>();
     private final Duration interval;
     private final Clock clock;
+    private final Duration retention;
     private final Thread loop;
     private volatile boolean stopped;
 
     private NoticeDelivery(
-            ChannelStore store, Assistants assistants, List<ChannelSender> senders, Duration interval, Clock clock) {
+            ChannelStore store,
+            Assistants assistants,
+            List<ChannelSender> senders,
+            Duration interval,
+            Clock clock,
+            Duration retention) {
         this.store = store;
+        this.retention = retention;
         this.assistants = assistants;
         senders.forEach(sender -> this.senders.put(sender.channel(), sender));
         this.interval = interval;
@@ -45,10 +53,28 @@ public final class NoticeDelivery implements AutoCloseable {
     /** Starts delivering to the chats of {@code senders}' channels, looking every {@code interval}. */
     public static NoticeDelivery start(
             ChannelStore store, Assistants assistants, List<ChannelSender> senders, Duration interval, Clock clock) {
+        return start(store, assistants, senders, interval, clock, InboxWorker.DEFAULT_RETENTION);
+    }
+
+    /**
+     * Starts delivering to the chats of {@code senders}' channels, looking every {@code interval}; a
+     * notice older than {@code retention} (the channels' inbox and outbox retention, after which its
+     * claim is pruned) is not sent.
+     */
+    public static NoticeDelivery start(
+            ChannelStore store,
+            Assistants assistants,
+            List<ChannelSender> senders,
+            Duration interval,
+            Clock clock,
+            Duration retention) {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("the interval must be positive, was " + interval);
         }
-        NoticeDelivery delivery = new NoticeDelivery(store, assistants, senders, interval, clock);
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("the retention must be positive, was " + retention);
+        }
+        NoticeDelivery delivery = new NoticeDelivery(store, assistants, senders, interval, clock, retention);
         for (Assistant assistant : assistants.all()) {
             assistant.notices().ifPresent(notices -> notices.onNotice(delivery::wake));
         }
@@ -72,7 +98,10 @@ public final class NoticeDelivery implements AutoCloseable {
         }
     }
 
-    /** Sends every notice due to a chat of this process's channels; how many it sent. */
+    /**
+     * Puts every notice due to a chat of this process's channels in the outbox, where the channel's
+     * {@link InboxWorker} sends it as it sends replies; how many it queued.
+     */
     int deliverDue() {
         int sent = 0;
         Map<String, List<ChannelStore.Chat>> byUser = new LinkedHashMap<>();
@@ -91,7 +120,8 @@ public final class NoticeDelivery implements AutoCloseable {
                     continue;
                 }
                 for (Notices.Notice notice : notices.get().recent(user.getKey(), 50)) {
-                    if (notice.at().isBefore(since)) {
+                    if (notice.at().isBefore(since)
+                            || notice.at().isBefore(clock.instant().minus(retention))) {
                         continue;
                     }
                     ChannelStore.Chat target = store.chatOf(user.getKey(), notice.subject())
@@ -99,20 +129,13 @@ public final class NoticeDelivery implements AutoCloseable {
                                     .max(Comparator.comparing(ChannelStore.Chat::lastSeenAt))
                                     .orElseThrow());
                     ChannelSender sender = senders.get(target.channel());
-                    if (sender == null || !store.claim(user.getKey(), notice.id(), target, clock.instant())) {
+                    if (sender == null
+                            || !store.enqueueNotice(
+                                    user.getKey(), notice.id(), target, notice.text(), clock.instant())) {
                         continue;
                     }
-                    try {
-                        sender.send(target.chatId(), notice.text());
-                        store.delivered(user.getKey(), notice.id(), "SENT", clock.instant());
-                        sent++;
-                    } catch (WeftException e) {
-                        LOG.log(
-                                System.Logger.Level.WARNING,
-                                "channels: cannot send notice " + notice.id() + " to " + target.channel() + " chat "
-                                        + target.chatId() + ": " + e.getMessage());
-                        store.delivered(user.getKey(), notice.id(), "FAILED", clock.instant());
-                    }
+                    sender.outboxChanged();
+                    sent++;
                 }
             }
         }

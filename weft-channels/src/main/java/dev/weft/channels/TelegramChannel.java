@@ -8,13 +8,16 @@ import dev.weft.core.WeftException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * Telegram through the Bot API ({@code <api>/bot<token>/getUpdates}, {@code …/sendMessage}), by long
- * polling: each text message of a private chat or group goes to {@link Conversations}, and the reply is
- * sent back to its chat. The API's base URL is configurable so a self-hosted Bot API server (or a
+ * polling: each text message of a private chat or group is kept in the store's inbox before the update
+ * offset (kept in the store too) moves past it, handled from there by an {@link InboxWorker}, and
+ * answered once through the outbox. The API's base URL is configurable so a self-hosted Bot API server (or a
  * test's) can stand in for {@code https://api.telegram.org}. Thread-safe.
  */
 public final class TelegramChannel implements ChannelSender, AutoCloseable {
@@ -29,31 +32,50 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
     private final Conversations conversations;
     private final Duration pollTimeout;
     private final ChannelHttp http = new ChannelHttp(NAME);
-    private final ChatQueues queues = new ChatQueues();
+    /** The bot's id (the token's part before the colon): whose update offset the store keeps. */
+    private final String account;
+
+    private final InboxWorker inbox;
     private final Thread poller;
     private volatile boolean stopped;
-    private long offset;
 
-    private TelegramChannel(URI api, String token, Conversations conversations, Duration pollTimeout) {
+    private TelegramChannel(
+            URI api, String token, Conversations conversations, Duration pollTimeout, Duration retention) {
         String root = api.toString().endsWith("/") ? api.toString() : api + "/";
         this.base = root + "bot" + token + "/";
+        this.account = token.contains(":") ? token.substring(0, token.indexOf(':')) : token;
         this.conversations = conversations;
         this.pollTimeout = pollTimeout;
+        this.inbox =
+                InboxWorker.builder(conversations, this).retention(retention).build();
         this.poller = Thread.ofVirtual().name("weft-telegram").unstarted(this::poll);
     }
 
     /**
-     * A channel to the bot {@code token} names, through the Bot API at {@code api}.
+     * A channel to the bot {@code token} names, through the Bot API at {@code api}, keeping finished
+     * inbox and outbox rows for {@link InboxWorker#DEFAULT_RETENTION}.
      *
      * @throws WeftException {@code E_BAD_INPUT} for an empty token
      */
     public static TelegramChannel create(URI api, String token, Conversations conversations, Duration pollTimeout) {
+        return create(api, token, conversations, pollTimeout, InboxWorker.DEFAULT_RETENTION);
+    }
+
+    /**
+     * A channel to the bot {@code token} names, through the Bot API at {@code api}, keeping finished
+     * inbox and outbox rows for {@code retention}.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for an empty token
+     */
+    public static TelegramChannel create(
+            URI api, String token, Conversations conversations, Duration pollTimeout, Duration retention) {
         Objects.requireNonNull(api, "api");
         Objects.requireNonNull(conversations, "conversations");
+        Objects.requireNonNull(retention, "retention");
         if (token == null || token.isBlank() || token.chars().anyMatch(c -> c <= ' ' || c == '/')) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "a Telegram bot token is required (from @BotFather)");
         }
-        return new TelegramChannel(api, token.strip(), conversations, pollTimeout);
+        return new TelegramChannel(api, token.strip(), conversations, pollTimeout, retention);
     }
 
     @Override
@@ -76,8 +98,12 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
         return answer.path("result");
     }
 
-    /** Starts polling for messages on a thread of its own. */
+    /**
+     * Starts polling for messages on a thread of its own, and handling them from the inbox on another:
+     * messages and replies a dead process left are handled first.
+     */
     public void start() {
+        inbox.start();
         poller.start();
     }
 
@@ -87,7 +113,8 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
             try {
                 pollOnce();
                 backoff = Duration.ofSeconds(1);
-            } catch (WeftException e) {
+            } catch (RuntimeException e) {
+                // The API or the store failed: nothing was kept past the offset, so the poll is repeated.
                 if (stopped) {
                     return;
                 }
@@ -106,8 +133,13 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
         }
     }
 
-    /** One long poll: waits for updates (at most the poll timeout) and hands each text message over. */
+    /**
+     * One long poll: waits for updates (at most the poll timeout) past the offset kept in the store,
+     * keeps each text message in the inbox and, in the same transaction, moves the offset past them;
+     * only then does the next poll tell Telegram (by its offset) that they may be forgotten.
+     */
     void pollOnce() {
+        long offset = conversations.store().cursor(NAME, account);
         URI uri = URI.create(base + "getUpdates?timeout=" + pollTimeout.toSeconds() + "&offset=" + offset
                 + "&allowed_updates=%5B%22message%22%5D");
         JsonNode answer = http.send(
@@ -116,8 +148,10 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
                         .GET()
                         .build(),
                 "get updates");
+        long next = offset;
+        List<Conversations.Inbound> messages = new ArrayList<>();
         for (JsonNode update : answer.path("result")) {
-            offset = Math.max(offset, update.path("update_id").asLong() + 1);
+            next = Math.max(next, update.path("update_id").asLong() + 1);
             JsonNode message = update.path("message");
             if (!message.path("text").isTextual() || !message.path("chat").has("id")) {
                 continue;
@@ -125,14 +159,30 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
             String chatId = message.path("chat").path("id").asText();
             JsonNode from = message.path("from");
             String name = from.path("first_name").asText(from.path("username").asText("someone"));
-            Conversations.Inbound inbound = new Conversations.Inbound(
+            messages.add(new Conversations.Inbound(
                     NAME,
                     chatId,
                     chatId + ":" + message.path("message_id").asText(),
                     message.path("text").asText(),
-                    name);
-            queues.submit(chatId, () -> conversations.receive(inbound).ifPresent(reply -> send(chatId, reply)));
+                    name));
         }
+        if (next > offset) {
+            conversations
+                    .store()
+                    .keepAndAdvance(
+                            NAME, account, messages, next, conversations.clock().instant());
+            inbox.wake();
+        }
+    }
+
+    /** The worker that handles this channel's kept messages and sends their replies. */
+    public InboxWorker inbox() {
+        return inbox;
+    }
+
+    @Override
+    public void outboxChanged() {
+        inbox.wake();
     }
 
     @Override
@@ -141,9 +191,16 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
             ObjectNode body = Json.object();
             body.put("chat_id", chatId);
             body.put("text", text.substring(start, Math.min(text.length(), start + MAX_TEXT)));
-            http.send(
-                    ChannelHttp.postJson(URI.create(base + "sendMessage"), body, Map.of(), Duration.ofSeconds(20)),
-                    "send a message to chat " + chatId);
+            try {
+                http.send(
+                        ChannelHttp.postJson(URI.create(base + "sendMessage"), body, Map.of(), Duration.ofSeconds(20)),
+                        "send a message to chat " + chatId);
+            } catch (ChannelUnavailableException e) {
+                // A long text goes as several messages: once one of them arrived, sending all again doubles it.
+                throw start == 0
+                        ? e
+                        : new ChannelUnavailableException(e.getMessage() + " (after part of it was sent)", true);
+            }
         }
     }
 
@@ -152,6 +209,6 @@ public final class TelegramChannel implements ChannelSender, AutoCloseable {
     public void close() {
         stopped = true;
         poller.interrupt();
-        queues.close();
+        inbox.close();
     }
 }

@@ -24,8 +24,8 @@ import javax.crypto.spec.SecretKeySpec;
  * hub.challenge}, {@code POST} with messages, signed {@code X-Hub-Signature-256: sha256=<HMAC-SHA256 of
  * the body under the app secret>}) and the Graph API's {@code /<phone number id>/messages} to answer.
  * A body whose signature is missing or wrong is refused before anything is read from it; the signature
- * is compared in constant time. Messages are answered after the webhook has answered {@code 200}, each
- * chat's in order. Independent of any HTTP server: {@code weft serve} routes {@code
+ * is compared in constant time. Messages are kept in the store's inbox before the webhook answers
+ * {@code 200}, then handled from there by an {@link InboxWorker} and answered once through the outbox. Independent of any HTTP server: {@code weft serve} routes {@code
  * /channels/whatsapp} here. Thread-safe.
  */
 public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
@@ -103,16 +103,40 @@ public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
     private final Settings settings;
     private final Conversations conversations;
     private final ChannelHttp http = new ChannelHttp(NAME);
-    private final ChatQueues queues = new ChatQueues();
+    private final InboxWorker inbox;
 
-    private WhatsAppChannel(Settings settings, Conversations conversations) {
+    private WhatsAppChannel(Settings settings, Conversations conversations, Duration retention) {
         this.settings = settings;
         this.conversations = conversations;
+        this.inbox =
+                InboxWorker.builder(conversations, this).retention(retention).build();
     }
 
+    /** The channel, keeping finished inbox and outbox rows for {@link InboxWorker#DEFAULT_RETENTION}. */
     public static WhatsAppChannel create(Settings settings, Conversations conversations) {
+        return create(settings, conversations, InboxWorker.DEFAULT_RETENTION);
+    }
+
+    /** The channel, keeping finished inbox and outbox rows for {@code retention}. */
+    public static WhatsAppChannel create(Settings settings, Conversations conversations, Duration retention) {
         return new WhatsAppChannel(
-                Objects.requireNonNull(settings, "settings"), Objects.requireNonNull(conversations, "conversations"));
+                Objects.requireNonNull(settings, "settings"),
+                Objects.requireNonNull(conversations, "conversations"),
+                Objects.requireNonNull(retention, "retention"));
+    }
+
+    /**
+     * Starts handling the messages the webhook keeps, on a thread of its own: messages and replies a
+     * dead process left are handled first.
+     */
+    public WhatsAppChannel start() {
+        inbox.start();
+        return this;
+    }
+
+    /** The worker that handles this channel's kept messages and sends their replies. */
+    public InboxWorker inbox() {
+        return inbox;
     }
 
     @Override
@@ -138,8 +162,9 @@ public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
 
     /**
      * A webhook delivery: {@code 401} when {@code signature} ({@code X-Hub-Signature-256}) is missing or
-     * not the body's, {@code 400} when the body is not the Cloud API's JSON, else {@code 200} with each
-     * text message queued for its chat.
+     * not the body's, {@code 400} when the body is not the Cloud API's JSON, {@code 503} when the store
+     * cannot keep its messages (Meta delivers it again later), else {@code 200} once each text message
+     * is kept in the inbox: nothing is acknowledged that a crash could lose.
      */
     public Answer receive(byte[] body, Optional<String> signature) {
         if (signature.isEmpty() || !signature.get().startsWith("sha256=")) {
@@ -161,10 +186,13 @@ public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
         } catch (WeftException e) {
             return new Answer(400, e.getMessage());
         }
-        for (Conversations.Inbound inbound : messages(root)) {
-            queues.submit(
-                    inbound.chatId(),
-                    () -> conversations.receive(inbound).ifPresent(reply -> send(inbound.chatId(), reply)));
+        List<Conversations.Inbound> messages = messages(root);
+        try {
+            if (conversations.store().keep(messages, conversations.clock().instant()) > 0) {
+                inbox.wake();
+            }
+        } catch (RuntimeException e) {
+            return new Answer(503, "cannot keep the messages now: " + e.getMessage());
         }
         return new Answer(200, "ok");
     }
@@ -202,6 +230,11 @@ public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
     }
 
     @Override
+    public void outboxChanged() {
+        inbox.wake();
+    }
+
+    @Override
     public void send(String chatId, String text) {
         String root = settings.graphUrl().toString();
         URI uri = URI.create((root.endsWith("/") ? root : root + "/") + settings.phoneNumberId() + "/messages");
@@ -212,10 +245,20 @@ public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
             body.put("to", chatId);
             body.put("type", "text");
             body.putObject("text").put("body", text.substring(start, Math.min(text.length(), start + MAX_TEXT)));
-            http.send(
-                    ChannelHttp.postJson(
-                            uri, body, Map.of("Authorization", "Bearer " + settings.token()), Duration.ofSeconds(20)),
-                    "send a message to " + chatId);
+            try {
+                http.send(
+                        ChannelHttp.postJson(
+                                uri,
+                                body,
+                                Map.of("Authorization", "Bearer " + settings.token()),
+                                Duration.ofSeconds(20)),
+                        "send a message to " + chatId);
+            } catch (ChannelUnavailableException e) {
+                // A long text goes as several messages: once one of them arrived, sending all again doubles it.
+                throw start == 0
+                        ? e
+                        : new ChannelUnavailableException(e.getMessage() + " (after part of it was sent)", true);
+            }
         }
     }
 
@@ -238,6 +281,6 @@ public final class WhatsAppChannel implements ChannelSender, AutoCloseable {
     /** Lets the messages being answered finish. */
     @Override
     public void close() {
-        queues.close();
+        inbox.close();
     }
 }

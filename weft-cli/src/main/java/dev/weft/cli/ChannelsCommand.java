@@ -6,6 +6,7 @@ import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
+import dev.weft.channels.InboxWorker;
 import dev.weft.channels.NoticeDelivery;
 import dev.weft.channels.TelegramChannel;
 import dev.weft.core.ErrorCode;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code weft channels}: the assistants on messaging apps. {@code telegram} runs a Telegram bot (long
  * polling) until stopped; {@code pending} lists the pairing codes unknown chats were given, {@code
- * approve} lets one in, {@code list} shows the chats let in. WhatsApp is served by {@code weft serve}
+ * approve} lets one in, {@code list} shows the chats let in, {@code outbox} the replies not known to
+ * have arrived. WhatsApp is served by {@code weft serve}
  * ({@code /channels/whatsapp}, configured by {@code WEFT_WHATSAPP_*}).
  */
 @Command(
@@ -41,7 +43,8 @@ import picocli.CommandLine.Parameters;
             ChannelsCommand.Telegram.class,
             ChannelsCommand.Pending.class,
             ChannelsCommand.Approve.class,
-            ChannelsCommand.ListChats.class
+            ChannelsCommand.ListChats.class,
+            ChannelsCommand.Outbox.class
         })
 final class ChannelsCommand implements Runnable {
     @CommandLine.Spec
@@ -122,11 +125,13 @@ final class ChannelsCommand implements Runnable {
                                 Storage.runner(store).build())
                         .assistant(assistant)
                         .build();
+                Duration retention = InboxWorker.retentionFromEnvironment(Env.get());
                 TelegramChannel telegram = TelegramChannel.create(
                         apiUrl == null ? TelegramChannel.DEFAULT_API : URI.create(apiUrl),
                         token,
                         conversations,
-                        Duration.ofSeconds(30));
+                        Duration.ofSeconds(30),
+                        retention);
                 String bot = telegram.me().path("username").asText("bot");
                 telegram.start();
                 running.add(telegram);
@@ -143,7 +148,8 @@ final class ChannelsCommand implements Runnable {
                         assistants,
                         List.of(telegram),
                         Duration.ofSeconds(1),
-                        Clock.systemUTC()));
+                        Clock.systemUTC(),
+                        retention));
                 out.println("weft channels: Telegram bot @" + bot + " is answering (assistant '" + assistant
                         + "'); unknown chats get a pairing code for 'weft channels approve CODE'. SIGTERM or Ctrl-C"
                         + " stops it.");
@@ -297,6 +303,55 @@ final class ChannelsCommand implements Runnable {
                 for (ChannelStore.Chat c : chats) {
                     out.println(c.channel() + " chat " + c.chatId() + " → user '" + c.user() + "'"
                             + (c.assistant().isEmpty() ? "" : ", assistant '" + c.assistant() + "'"));
+                }
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code weft channels outbox [--json]}. */
+    @Command(
+            name = "outbox",
+            mixinStandardHelpOptions = true,
+            description = "The replies not known to have arrived: UNKNOWN (the process died while the provider was"
+                    + " asked; it may have arrived, and is not sent again) and FAILED (the provider refused every"
+                    + " try).")
+    static final class Outbox extends StoreCommand {
+        @Option(
+                names = "--json",
+                description = "{\"replies\": [{\"channel\", \"chat\", \"message\", \"status\", \"attempts\","
+                        + " \"detail\", \"text\", \"updatedAt\"}]}")
+        boolean json;
+
+        @Override
+        boolean json() {
+            return json;
+        }
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            List<ChannelStore.Reply> unsent = ChannelStore.open(store).unsent();
+            if (json) {
+                ObjectNode root = Json.object();
+                ArrayNode list = root.putArray("replies");
+                for (ChannelStore.Reply r : unsent) {
+                    list.addObject()
+                            .put("channel", r.channel())
+                            .put("chat", r.chatId())
+                            .put("message", r.messageId())
+                            .put("status", r.status().name())
+                            .put("attempts", r.attempts())
+                            .put("detail", r.detail())
+                            .put("text", r.text())
+                            .put("updatedAt", r.updatedAt().toString());
+                }
+                out.println(Json.write(root));
+            } else if (unsent.isEmpty()) {
+                out.println("Every reply was sent.");
+            } else {
+                for (ChannelStore.Reply r : unsent) {
+                    out.println(r.status() + "  " + r.channel() + " chat " + r.chatId() + ", reply to message "
+                            + r.messageId() + (r.detail().isEmpty() ? "" : ": " + r.detail()));
                 }
             }
             return ExitCodes.OK;

@@ -67,6 +67,7 @@ final class ServeCommand implements Callable<Integer> {
                 WeftServer.Builder builder = WeftServer.builder();
                 whatsApp = WhatsAppChannel.Settings.fromEnvironment(Env.get());
                 whatsApp.ifPresent(builder::whatsApp);
+                builder.channelRetention(dev.weft.channels.InboxWorker.retentionFromEnvironment(Env.get()));
                 telemetry.ifPresent(sdk -> builder.tracing(RunTracing.create(sdk)));
                 mcpSessions(builder);
                 dev.weft.assistant.Assistants assistants = Storage.assistants(store);

@@ -734,6 +734,19 @@ public final class Memo {
     }
 
     /**
+     * The reply of {@code user}'s run {@code runId} as it stands (done, waiting or failed), as {@link
+     * #converse} gave it when the run was started: for a message handled again after a crash, which
+     * must be answered without a second run.
+     *
+     * @throws NotFoundException for a run that does not exist ({@code E_FORBIDDEN} for another user's)
+     */
+    public Reply replyOf(Runner runner, String runId, String user) {
+        RunResult result = runner.result(runId);
+        result.run().requireUser(user);
+        return reply(result, userOf(user));
+    }
+
+    /**
      * A notification as its user reads it: a calendar conflict as it was told them; a reminder that fell
      * due in the language it was set in, in their zone.
      */

@@ -88,6 +88,11 @@ public final class MemoAssistant implements Assistant {
         return turn(reply, usage(runner, reply.run(), before, false));
     }
 
+    @Override
+    public Optional<Turn> turnOf(Runner runner, String user, String runId) {
+        return Optional.of(turn(memo.replyOf(runner, runId, user)));
+    }
+
     private static long lastSequence(Runner runner, String runId) {
         List<Event> events = runner.store().events(runId);
         return events.isEmpty() ? 0 : events.get(events.size() - 1).sequence();

@@ -56,6 +56,24 @@ final class MemoAssistantTest {
     }
 
     @Test
+    void turnOfGivesTheReplyOfARunConverseStartedWithoutRunningItAgain() {
+        Turn first = memo.converse(
+                runner,
+                Message.of("dana", "remind me tomorrow at 9 to call the bank").runId("chat-telegram-1"));
+
+        Turn again = memo.turnOf(runner, "dana", "chat-telegram-1").orElseThrow();
+
+        assertThat(again.text()).isEqualTo(first.text());
+        assertThat(again.run().runId()).isEqualTo("chat-telegram-1");
+        assertThat(((MemoAssistant) memo).memo().data().tasks().all("dana")).hasSize(1);
+        assertThat(store.listRuns(java.util.Optional.empty())).hasSize(1);
+        assertThatThrownBy(() -> memo.turnOf(runner, "omer", "chat-telegram-1"))
+                .isInstanceOf(dev.weft.core.WeftException.class)
+                .hasMessageContaining("not a run of user 'omer'");
+        assertThatThrownBy(() -> memo.turnOf(runner, "dana", "no-such-run")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
     void aTurnActsForItsUserAndItsRunIsMemos() {
         Turn turn = memo.converse(
                 runner,

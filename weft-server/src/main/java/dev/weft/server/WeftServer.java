@@ -7,6 +7,7 @@ import dev.weft.assistant.Assistants;
 import dev.weft.assistant.Notices;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
+import dev.weft.channels.InboxWorker;
 import dev.weft.channels.NoticeDelivery;
 import dev.weft.channels.WhatsAppChannel;
 import dev.weft.core.ErrorCode;
@@ -199,6 +200,7 @@ public final class WeftServer implements AutoCloseable {
         private Duration webhookBackoff = Duration.ofSeconds(1);
         private Duration webhookLease = Duration.ofSeconds(30);
         private WhatsAppChannel.Settings whatsapp;
+        private Duration channelRetention = InboxWorker.DEFAULT_RETENTION;
         private Duration housekeepingEvery = Housekeeping.DEFAULT_EVERY;
         private Duration idempotencyRetention = Housekeeping.DEFAULT_IDEMPOTENCY_RETENTION;
         private Duration webhookDeliveryRetention = DEFAULT_WEBHOOK_DELIVERY_RETENTION;
@@ -207,6 +209,15 @@ public final class WeftServer implements AutoCloseable {
         private java.time.Clock mcpClock = java.time.Clock.systemUTC();
 
         private Builder() {}
+
+        /** How long the channels' finished inbox and outbox rows are kept (default 14 days). */
+        public Builder channelRetention(Duration retention) {
+            if (retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("the channels' retention must be positive, was " + retention);
+            }
+            this.channelRetention = retention;
+            return this;
+        }
 
         /**
          * How often to prune what grows with traffic and is kept only for a while (default 1 hour;
@@ -533,13 +544,15 @@ public final class WeftServer implements AutoCloseable {
             Optional<WhatsAppChannel> whatsApp = Optional.ofNullable(whatsapp).map(settings -> {
                 Conversations conversations = Conversations.builder(ChannelStore.open(store), all, built)
                         .build();
-                WhatsAppChannel channel = WhatsAppChannel.create(settings, conversations);
+                WhatsAppChannel channel = WhatsAppChannel.create(settings, conversations, channelRetention)
+                        .start();
                 NoticeDelivery notices = NoticeDelivery.start(
                         conversations.store(),
                         all,
                         List.of(channel),
                         Duration.ofSeconds(1),
-                        java.time.Clock.systemUTC());
+                        java.time.Clock.systemUTC(),
+                        channelRetention);
                 stops.add(notices::close);
                 stops.add(channel::close);
                 return channel;
