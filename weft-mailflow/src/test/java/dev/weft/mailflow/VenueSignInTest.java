@@ -15,6 +15,9 @@ import dev.weft.oauth.Grant;
 import dev.weft.oauth.ManualClock;
 import dev.weft.oauth.OAuthClient;
 import dev.weft.oauth.OAuthProvider;
+import dev.weft.store.SecretKeySource;
+import dev.weft.store.SecretRotation;
+import dev.weft.store.spi.SealedColumns;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -245,9 +248,29 @@ final class VenueSignInTest {
 
         assertThat(stored).doesNotContain(grant.refreshToken(), grant.accessToken());
         assertThat(mailflow.secrets().decrypt(stored.get(0))).isEqualTo(grant.refreshToken());
-        assertThat(new MailflowSealedColumns().sealedColumns())
-                .extracting(Object::toString)
-                .contains("mailflow_venue_grants.refresh_token", "mailflow_venue_grants.access_token");
+    }
+
+    @Test
+    void aKeyRotationResealsTheGrantAndTheVenueRepliesWithItUnderTheNewKey() {
+        Grant grant = connectWithDeviceCode();
+
+        SecretRotation.Report report = SecretRotation.rotate(
+                store,
+                new SecretKeySource.HomeFile(dir.resolve("mail.key")),
+                new SecretKeySource.HomeFile(dir.resolve("rotated.key")),
+                SealedColumns.all(getClass().getClassLoader()));
+        mailflow = Mailflow.builder()
+                .store(store)
+                .keyFile(dir.resolve("rotated.key"))
+                .clock(clock)
+                .build();
+        JsonNode out = reply();
+
+        assertThat(report.resealed())
+                .containsEntry("mailflow_venue_grants.refresh_token", 1)
+                .containsEntry("mailflow_venue_grants.access_token", 1);
+        assertThat(out.path("status").asText()).as(out.toString()).isEqualTo("COMPLETED");
+        assertThat(taken).containsExactly(grant.accessToken());
     }
 
     @Test
