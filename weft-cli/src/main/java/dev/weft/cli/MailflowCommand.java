@@ -16,6 +16,8 @@ import dev.weft.mailflow.MailflowData;
 import dev.weft.mailflow.Processed;
 import dev.weft.mailflow.Template;
 import dev.weft.mailflow.Venue;
+import dev.weft.mailflow.VenueGrants;
+import dev.weft.oauth.OAuthProvider;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -77,8 +79,12 @@ final class MailflowCommand implements Runnable {
     @Command(
             name = "venue",
             mixinStandardHelpOptions = true,
-            description = "Add a venue or list them.",
-            subcommands = {MailflowCommand.AddVenue.class, MailflowCommand.ListVenues.class})
+            description = "Add a venue, list them, or sign a venue's Outlook mailbox in to Microsoft 365.",
+            subcommands = {
+                MailflowCommand.AddVenue.class,
+                MailflowCommand.ListVenues.class,
+                MailflowCommand.ConnectVenue.class
+            })
     static final class VenueCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -237,6 +243,62 @@ final class MailflowCommand implements Runnable {
                                 + venue.mailbox().map(m -> ", mailbox " + m).orElse(", no mailbox yet") + ".");
                 added.webhookSecret().ifPresent(s -> out.println("Webhook secret (shown once): " + s));
                 out.println("Try it: weft mailflow process EMAIL.eml --venue " + venue.id() + " --dry-run");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "connect",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Signs a venue's Outlook mailbox (added with --graph) in to Microsoft 365 with your own client",
+                "(WEFT_MICROSOFT_CLIENT_ID, WEFT_MICROSOFT_CLIENT_SECRET if it has one, WEFT_MICROSOFT_ISSUER):",
+                "its replies then go through Graph with an access token refreshed before it expires. The grant",
+                "is sealed with $WEFT_HOME/mail.key. Connecting again replaces it (a revoked one too)."
+            })
+    static final class ConnectVenue extends MailflowSubcommand {
+        @Parameters(index = "0", paramLabel = "VENUE", description = "The venue's id.")
+        String venue;
+
+        @Option(names = "--microsoft", description = "Sign in to Microsoft 365 (Outlook, through Graph).")
+        boolean microsoft;
+
+        @Option(names = "--device", description = "Sign in on another device with a code (no browser here).")
+        boolean device;
+
+        @Override
+        int call(RunStore store, PrintWriter out) {
+            OAuthProvider provider = OAuthSignIn.provider(false, microsoft, device)
+                    .orElseThrow(() -> new WeftException(
+                            ErrorCode.E_BAD_INPUT,
+                            "say which account the venue's mailbox is: --microsoft (an Outlook mailbox read and"
+                                    + " answered through Graph)"));
+            Mailflow mailflow = Storage.mailflow(store);
+            // Refused before anyone signs in: a venue that does not exist, or has no Graph mailbox.
+            Venue target = mailflow.data().venue(venue);
+            if (target.graph().isEmpty()) {
+                throw new WeftException(
+                        ErrorCode.E_MAIL_NOT_CONFIGURED,
+                        "venue '" + venue + "' has no Graph mailbox to sign in to: add it with 'weft mailflow venue"
+                                + " add --id " + venue + " --graph https://graph.microsoft.com/v1.0' first");
+            }
+            OAuthSignIn.SignedIn signedIn = OAuthSignIn.signIn(
+                    provider,
+                    VenueGrants.GRAPH_SCOPES,
+                    device,
+                    json ? spec.commandLine().getErr() : out);
+            VenueGrants.Kept kept = mailflow.venueGrants().keep(venue, signedIn.client(), signedIn.grant());
+            if (json) {
+                ObjectNode node = Json.object();
+                node.put("venue", venue);
+                MemoCalendarSyncCommand.signedIn(node, signedIn);
+                node.put("scope", kept.scope());
+                out.println(Json.write(node));
+            } else {
+                out.println("Connected " + target.name() + " (" + venue + ") to " + provider.id() + " as "
+                        + kept.account() + ": its replies go through Graph at "
+                        + target.graph().orElseThrow().baseUrl() + ", the access token refreshed before it expires.");
             }
             return ExitCodes.OK;
         }

@@ -58,6 +58,8 @@ public final class Mailflow {
     private final NodeTypes types;
     private final Clock clock;
     private final Mailer mailer;
+    private final VenueGrants grants;
+    private final GraphTokens graphTokens;
     private final Map<String, Graph> graphs = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
 
@@ -70,6 +72,8 @@ public final class Mailflow {
                 "add the venue's mailbox again with 'weft mailflow venue add'");
         this.clock = builder.clock;
         this.mailer = new Mailer(builder.mailProperties);
+        this.grants = new VenueGrants(data, secrets, clock);
+        this.graphTokens = builder.graphTokens.orElseGet(() -> grants.graphTokens(GraphTokens.stored(secrets)));
         this.types = VenueNodes.types(new VenueNodes.Services(
                 store,
                 data,
@@ -77,7 +81,7 @@ public final class Mailflow {
                 builder.models,
                 mailer,
                 GraphMailer.create(Duration.ofSeconds(30)),
-                builder.graphTokens.orElseGet(() -> GraphTokens.stored(secrets)),
+                graphTokens,
                 builder.afterSmtp));
     }
 
@@ -88,6 +92,16 @@ public final class Mailflow {
     /** Mailflow on {@code store}, offline, its secrets under {@code $WEFT_HOME/mail.key}. */
     public static Mailflow open(RunStore store) {
         return builder().store(store).build();
+    }
+
+    /** The Microsoft 365 sign-ins of venues' Outlook mailboxes, which their replies' Graph tokens come from. */
+    public VenueGrants venueGrants() {
+        return grants;
+    }
+
+    /** Where the access tokens of venues' Graph mailboxes come from, for sending and for fetching alike. */
+    public GraphTokens graphTokens() {
+        return graphTokens;
     }
 
     public MailflowData data() {
@@ -590,8 +604,9 @@ public final class Mailflow {
         }
 
         /**
-         * Where the access tokens of venues' Graph mailboxes come from; by default the token stored with
-         * each venue's Graph mailbox ({@link GraphTokens#stored}).
+         * Where the access tokens of venues' Graph mailboxes come from; by default a venue's Microsoft 365
+         * sign-in when it has one ({@link VenueGrants#graphTokens}), else the token stored with its Graph
+         * mailbox ({@link GraphTokens#stored}).
          */
         public Builder graphTokens(GraphTokens graphTokens) {
             this.graphTokens = Optional.of(Objects.requireNonNull(graphTokens, "graphTokens"));

@@ -102,7 +102,8 @@ public final class MailflowWebhooks {
      *
      * @throws WeftException {@code E_UNAUTHORIZED} when a notification's {@code clientState} is not the
      *     venue's webhook secret (nothing is fetched or started); {@code E_MAIL_NOT_CONFIGURED} for a venue
-     *     without a Graph mailbox; {@code E_MAIL_UNAVAILABLE} when Graph fails
+     *     without a Graph mailbox; {@code E_MAIL_UNAVAILABLE} when Graph fails; {@code E_AUTH_REVOKED} when
+     *     the venue's Microsoft 365 sign-in was revoked
      */
     public OutlookResult outlook(Runner runner, String venueId, Optional<String> validationToken, byte[] body) {
         Venue venue = mailflow.data().venue(venueId);
@@ -128,7 +129,8 @@ public final class MailflowWebhooks {
                         ErrorCode.E_MAIL_NOT_CONFIGURED,
                         "venue '" + venueId + "' has no Graph mailbox: add it with 'weft mailflow venue add --id "
                                 + venueId + " … --graph URL' (the token in WEFT_GRAPH_TOKEN)"));
-        String token = mailflow.secrets().decrypt(graph.sealedToken());
+        // The venue's Microsoft 365 sign-in when it has one (refreshed, or E_AUTH_REVOKED), else the pasted token.
+        String token = mailflow.graphTokens().accessToken(venue);
         List<Processed> processed = new ArrayList<>();
         for (JsonNode notification : notifications) {
             if (!notification.path("changeType").asText("created").contains("created")) {

@@ -32,7 +32,7 @@ final class Http {
             case E_RUN_STATE -> 409;
             case E_TOO_LARGE -> 413;
             case E_BAD_INPUT, E_GRAPH_INVALID, E_PLAN_INVALID, E_PLAN_CYCLE, E_ARGS_INVALID, E_EMAIL_INVALID -> 400;
-            case E_MAIL_NOT_CONFIGURED -> 409;
+            case E_MAIL_NOT_CONFIGURED, E_AUTH_REVOKED, E_OUTCOME_UNKNOWN -> 409;
             case E_STORE_UNAVAILABLE, E_MODEL_UNAVAILABLE, E_MAIL_UNAVAILABLE -> 503;
             default -> 500;
         };
