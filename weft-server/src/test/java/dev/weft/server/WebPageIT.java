@@ -389,6 +389,9 @@ final class WebPageIT {
         screenshot("run-graph-running");
         until(b -> status().equals("COMPLETED"));
         until(b -> node("brief").getAttribute("data-status").equals("COMPLETED"));
+        // A node's fill eases over a quarter of a second (app.css): read the colours once both have
+        // settled on the same one, never in the middle of the brief's transition.
+        until(b -> fill("brief").equals(fill("weather")));
         String completed = fill("weather");
 
         assertThat(List.of(pending, running, completed)).doesNotHaveDuplicates();
