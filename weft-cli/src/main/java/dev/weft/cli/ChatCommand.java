@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
@@ -42,13 +43,13 @@ import picocli.CommandLine.Option;
  * open, reminders fire (for every user of the store) and the user's are printed as they fall due, with
  * any that fired while no chat was open, the user's connected CalDAV calendar is kept in sync, and the last lines of the
  * conversation are shown. Ctrl-C
- * cancels the run in flight (at the prompt it leaves); Ctrl-D leaves.
+ * cancels the run in flight (at the prompt it leaves); "exit" or Ctrl-D leaves.
  */
 @Command(
         name = "chat",
         mixinStandardHelpOptions = true,
         description = "Talk to an assistant (Memo, the default: reminders, tasks, lists, mail, notes; or --assistant"
-                + " concierge: a shop's sales and support), in English or Hebrew. Ctrl-D leaves.")
+                + " concierge: a shop's sales and support), in English or Hebrew. \"exit\" or Ctrl-D leaves.")
 final class ChatCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -154,11 +155,12 @@ final class ChatCommand implements Callable<Integer> {
             SpokenWords words = new SpokenWords(out, chosen.name());
             Runner runner = chatRunner(store, out, inFlight, words);
             String conversation = session == null ? who : session;
-            out.println(chosen.description() + " — " + who + ". Write in English or Hebrew; Ctrl-D leaves.");
+            out.println(
+                    chosen.description() + " — " + who + ". Write in English or Hebrew; \"exit\" or Ctrl-D leaves.");
             out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;
-            while (prompt(out) && (line = in.readLine()) != null) {
+            while (prompt(out) && (line = in.readLine()) != null && !leaves(line)) {
                 if (line.isBlank()) {
                     continue;
                 }
@@ -199,7 +201,7 @@ final class ChatCommand implements Callable<Integer> {
     private int converse(
             PrintWriter out, Memo memo, Runner runner, String who, AtomicReference<String> inFlight, SpokenWords words)
             throws IOException {
-        out.println("Memo — " + who + ". Write in English or Hebrew; Ctrl-D leaves. (\"help\" / \"עזרה\")");
+        out.println("Memo — " + who + ". Write in English or Hebrew; \"exit\" or Ctrl-D leaves. (\"help\" / \"עזרה\")");
         for (Conversation.Message earlier : memo.data().conversation().recent(who, 4)) {
             out.println("  (earlier) " + (earlier.role() == Conversation.Role.USER ? "you> " : "memo> ")
                     + earlier.text().replace("\n", " / "));
@@ -208,7 +210,7 @@ final class ChatCommand implements Callable<Integer> {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Optional<Memo.Reply> waiting = Optional.empty();
         String line;
-        while (prompt(out) && (line = in.readLine()) != null) {
+        while (prompt(out) && (line = in.readLine()) != null && !leaves(line)) {
             if (line.isBlank()) {
                 continue;
             }
@@ -358,5 +360,13 @@ final class ChatCommand implements Callable<Integer> {
             }
         }
         out.flush();
+    }
+
+    /** Whether a line at the prompt asks to leave the chat rather than say something to the assistant. */
+    static boolean leaves(String line) {
+        return switch (line.strip().toLowerCase(Locale.ROOT)) {
+            case "exit", "quit", "/exit", "/quit", "יציאה" -> true;
+            default -> false;
+        };
     }
 }
