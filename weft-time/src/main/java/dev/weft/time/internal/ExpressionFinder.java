@@ -123,22 +123,30 @@ public final class ExpressionFinder {
     }
 
     private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient) {
-        return lang == Language.HEBREW ? new HebrewGrammar(tokens, lenient) : new EnglishGrammar(tokens, lenient);
+        return switch (lang) {
+            case HEBREW -> new HebrewGrammar(tokens, lenient);
+            case RUSSIAN -> new Engine(tokens, lenient, RussianLexicon.INSTANCE);
+            case ENGLISH, AUTO -> new EnglishGrammar(tokens, lenient);
+        };
     }
 
     private static Language detect(String text, Language language) {
         if (language != Language.AUTO) {
             return language;
         }
+        boolean cyrillic = false;
         for (int i = 0; i < text.length(); i++) {
-            if (Tokenizer.isHebrewLetter(text.charAt(i))) {
+            char c = text.charAt(i);
+            if (Tokenizer.isHebrewLetter(c)) {
                 return Language.HEBREW;
             }
+            cyrillic |= Character.UnicodeScript.of(c) == Character.UnicodeScript.CYRILLIC;
         }
-        return Language.ENGLISH;
+        return cyrillic ? Language.RUSSIAN : Language.ENGLISH;
     }
 
+    /** The language tried when AUTO's first choice reads nothing: English for Hebrew or Russian text. */
     private static Language other(Language lang) {
-        return lang == Language.HEBREW ? Language.ENGLISH : Language.HEBREW;
+        return lang == Language.ENGLISH ? Language.HEBREW : Language.ENGLISH;
     }
 }

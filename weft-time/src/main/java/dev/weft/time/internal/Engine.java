@@ -1,0 +1,630 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.Grain;
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
+import dev.weft.time.internal.ClockTime.Meridiem;
+import dev.weft.time.internal.DateRef.CalendarDate;
+import dev.weft.time.internal.DateRef.DayOfMonthRef;
+import dev.weft.time.internal.DateRef.MonthRef;
+import dev.weft.time.internal.DateRef.PeriodRef;
+import dev.weft.time.internal.DateRef.RelativeDay;
+import dev.weft.time.internal.DateRef.WeekdayMode;
+import dev.weft.time.internal.DateRef.WeekdayRef;
+import dev.weft.time.internal.DateRef.YearRef;
+import dev.weft.time.internal.Meaning.Amount;
+import dev.weft.time.internal.Meaning.Clock;
+import dev.weft.time.internal.Meaning.Day;
+import dev.weft.time.internal.Meaning.Length;
+import dev.weft.time.internal.Meaning.Month;
+import dev.weft.time.internal.Meaning.Often;
+import dev.weft.time.internal.Meaning.Ordinal;
+import dev.weft.time.internal.Meaning.Part;
+import dev.weft.time.internal.Meaning.Role;
+import dev.weft.time.internal.Meaning.Unit;
+import dev.weft.time.internal.Meaning.Weekdays;
+import dev.weft.time.internal.Parsed.IntervalParse;
+import dev.weft.time.internal.Parsed.Match;
+import dev.weft.time.internal.Parsed.WeekendParse;
+import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * The rules that build a time from its parts, written once over {@link Meaning}s: a language brings
+ * a {@link Lexicon} (its words as data, and hooks for what is its own) and no rules. One instance
+ * reads one text; not thread-safe.
+ *
+ * <p>The families: days counted from today, weekdays (this, next, last), dates (a day and a month,
+ * numeric, a month, a year), periods (this, next, last week, month, year), clock times (digits, words,
+ * a part of the day after them, words that name a time), parts of the day, amounts from now (ahead,
+ * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
+ * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
+ * day, more days and an end) and lengths.
+ */
+final class Engine extends Grammar {
+
+    private final Lexicon lexicon;
+    /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
+    private final Meaning[] meanings;
+
+    private final boolean[] looked;
+
+    Engine(List<Token> tokens, boolean lenient, Lexicon lexicon) {
+        super(tokens, lenient);
+        this.lexicon = lexicon;
+        this.meanings = new Meaning[size];
+        this.looked = new boolean[size];
+    }
+
+    @Override
+    DayOfWeek weekStart() {
+        return lexicon.weekStart();
+    }
+
+    // ---- meanings ---------------------------------------------------------------------------
+
+    Meaning meaning(int i) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        if (!looked[i]) {
+            meanings[i] = lexicon.meaning(tok(i).text());
+            looked[i] = true;
+        }
+        return meanings[i];
+    }
+
+    boolean is(int i, Role r) {
+        return meaning(i) == r;
+    }
+
+    private Weekdays weekdays(int i) {
+        return meaning(i) instanceof Weekdays w ? w : null;
+    }
+
+    private ChronoUnit unit(int i) {
+        return meaning(i) instanceof Unit u ? u.unit() : null;
+    }
+
+    private PartOfDay partAfterClock(int i) {
+        return i < size && tok(i).isWord() ? lexicon.partAfterClock(tok(i).text()) : null;
+    }
+
+    // ---- instants ---------------------------------------------------------------------------
+
+    @Override
+    Hit<InstantSpec> readInstant(int i, Context ctx) {
+        InstantSpec acc = new InstantSpec();
+        int p = i;
+        int end = -1;
+        while (p < size) {
+            int q = p;
+            boolean anchored = false;
+            while (q < size) {
+                if (is(q, Role.AT)) {
+                    anchored = true;
+                    q++;
+                } else if (is(q, Role.ON) || is(q, Role.ABOUT) || (sym(q, ',') && end >= 0)) {
+                    q++;
+                } else {
+                    break;
+                }
+            }
+            Hit<InstantSpec> part = part(q, acc, ctx, anchored);
+            if (part == null || !merge(acc, part.value())) {
+                break;
+            }
+            p = part.end();
+            end = p;
+        }
+        if (end < 0 || acc.isEmpty()) {
+            return null;
+        }
+        return new Hit<>(acc, end);
+    }
+
+    /** The longest part of an instant that starts at {@code q}. */
+    private Hit<InstantSpec> part(int q, InstantSpec acc, Context ctx, boolean anchored) {
+        if (q >= size) {
+            return null;
+        }
+        Hit<InstantSpec> best = relativeDay(q);
+        best = longest(best, weekday(q));
+        best = longest(best, date(q));
+        best = longest(best, period(q));
+        best = longest(best, offset(q));
+        best = longest(best, clock(q, ctx, anchored));
+        best = longest(best, partOfDay(q));
+        if (acc.time != null || acc.date != null) {
+            Hit<java.time.ZoneId> z = zone(q);
+            if (z != null) {
+                InstantSpec s = new InstantSpec();
+                s.zone = z.value();
+                best = longest(best, new Hit<>(s, z.end()));
+            }
+        }
+        return best;
+    }
+
+    private Hit<InstantSpec> relativeDay(int i) {
+        Meaning m = meaning(i);
+        if (m instanceof Day d) {
+            return withDate(new RelativeDay(d.days()), i + 1);
+        }
+        if (m == Role.NOW) {
+            InstantSpec s = new InstantSpec();
+            s.now = true;
+            return new Hit<>(s, i + 1);
+        }
+        return null;
+    }
+
+    /** "Monday", "next Tuesday", "в прошлую пятницу". */
+    private Hit<InstantSpec> weekday(int i) {
+        WeekdayMode mode = WeekdayMode.NEXT;
+        int j = i;
+        if (is(j, Role.NEXT)) {
+            mode = WeekdayMode.NEXT_SAID;
+            j++;
+        } else if (is(j, Role.LAST)) {
+            mode = WeekdayMode.LAST;
+            j++;
+        } else if (is(j, Role.THIS)) {
+            mode = WeekdayMode.THIS;
+            j++;
+        }
+        Weekdays w = weekdays(j);
+        if (w == null || w.plural() || w.days().size() != 1) {
+            return null;
+        }
+        return withDate(new WeekdayRef(w.day(), mode, 0), skipDot(j + 1));
+    }
+
+    private int skipDot(int i) {
+        return sym(i, '.') && adjacent(i) ? i + 1 : i;
+    }
+
+    /** "next week", "в этом месяце", "в прошлом году". */
+    private Hit<InstantSpec> period(int i) {
+        int shift;
+        if (is(i, Role.NEXT)) {
+            shift = 1;
+        } else if (is(i, Role.LAST)) {
+            shift = -1;
+        } else if (is(i, Role.THIS)) {
+            shift = 0;
+        } else {
+            return null;
+        }
+        ChronoUnit u = unit(i + 1);
+        Grain g = u == null
+                ? null
+                : switch (u) {
+                    case WEEKS -> Grain.WEEK;
+                    case MONTHS -> Grain.MONTH;
+                    case YEARS -> Grain.YEAR;
+                    default -> null;
+                };
+        return g == null ? null : withDate(new PeriodRef(g, shift), i + 2);
+    }
+
+    // ---- dates ------------------------------------------------------------------------------
+
+    private Integer month(int i) {
+        return meaning(i) instanceof Month m ? m.month() : null;
+    }
+
+    /** A day of the month: {@code 5}, {@code 5-го}, {@code пятого}, {@code двадцать пятое}; or null. */
+    private Hit<Integer> dayNumber(int i) {
+        if (num(i) && tok(i).text().length() <= 2) {
+            int v = value(i);
+            if (v < 1 || v > 31 || sym(i + 1, ':')) {
+                return null;
+            }
+            return new Hit<>(v, ordinalEnding(i + 1));
+        }
+        Meaning m = meaning(i);
+        if (m instanceof Ordinal o && o.value() >= 1 && o.value() <= 31) {
+            return new Hit<>(o.value(), i + 1);
+        }
+        if (m instanceof Amount tens && (tens.value() == 20 || tens.value() == 30)) {
+            int j = sym(i + 1, '-') ? i + 2 : i + 1;
+            if (meaning(j) instanceof Ordinal o && o.value() < 10 && tens.value() + o.value() <= 31) {
+                return new Hit<>((int) tens.value() + o.value(), j + 1);
+            }
+        }
+        return null;
+    }
+
+    /** After an ordinal ending written on a number ("5-го", "5th"), or {@code i}. */
+    private int ordinalEnding(int i) {
+        int j = sym(i, '-') && adjacent(i) ? i + 1 : i;
+        return j < size && adjacent(j) && tok(j).isWord() && lexicon.ordinalEnding(tok(j).text()) ? j + 1 : i;
+    }
+
+    /** A year said after a date or a month: {@code 2027}, {@code 2027 года}, {@code 2027 г.}. */
+    private Hit<Integer> yearAfter(int i) {
+        int j = sym(i, ',') ? i + 1 : i;
+        if (!year(j)) {
+            return null;
+        }
+        int end = j + 1;
+        if (unit(end) == ChronoUnit.YEARS) {
+            end = skipDot(end + 1);
+        }
+        return new Hit<>(value(j), end);
+    }
+
+    private Hit<InstantSpec> date(int i) {
+        Hit<CalendarDate> numeric = numericDate(i, lexicon.dayFirst());
+        if (numeric != null) {
+            int end = unit(numeric.end()) == ChronoUnit.YEARS ? skipDot(numeric.end() + 1) : numeric.end();
+            return withDate(numeric.value(), end);
+        }
+        Hit<MonthRef> yearMonth = yearMonthNumbers(i);
+        if (yearMonth != null) {
+            return withDate(yearMonth.value(), yearMonth.end());
+        }
+        Hit<Integer> day = dayNumber(i);
+        if (day != null) {
+            Integer m = month(day.end());
+            if (m != null) {
+                return dayAndMonth(day.value(), m, day.end() + 1);
+            }
+            if (is(day.end(), Role.DAY_OF_MONTH)) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
+            }
+            if (day.end() > i + 1 || !num(i)) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
+            }
+        }
+        Integer m = month(i);
+        if (m != null) {
+            int end = skipDot(i + 1);
+            Hit<Integer> after = dayNumber(end);
+            if (after != null && !is(after.end(), Role.DAY_OF_MONTH) && unit(after.end()) == null) {
+                return dayAndMonth(after.value(), m, after.end());
+            }
+            Hit<Integer> y = yearAfter(end);
+            return y != null ? withDate(new MonthRef(m, y.value(), 0), y.end()) : withDate(new MonthRef(m, 0, 0), end);
+        }
+        if (year(i) && unit(i + 1) == ChronoUnit.YEARS) {
+            return withDate(new YearRef(value(i)), skipDot(i + 2));
+        }
+        return null;
+    }
+
+    private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {
+        end = skipDot(end);
+        Hit<Integer> y = yearAfter(end);
+        CalendarDate d = date(y == null ? 0 : y.value(), month, day);
+        return d == null ? null : withDate(d, y == null ? end : y.end());
+    }
+
+    // ---- clock times and parts of the day ---------------------------------------------------
+
+    private Hit<InstantSpec> clock(int i, Context ctx, boolean anchored) {
+        Hit<ClockTime> own = lexicon.ownClock(this, i);
+        if (own != null) {
+            return timed(own.value(), own.end());
+        }
+        if (meaning(i) instanceof Clock c) {
+            ClockTime t = c.hour() == 12
+                    ? new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR)
+                    : new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR);
+            return timed(t, i + 1);
+        }
+        Hit<ClockTime> digital = digitalTime(i);
+        if (digital != null) {
+            ClockTime t = digital.value();
+            if (lexicon.clock24() && partAfterClock(digital.end()) == null && latinMeridiem(digital.end()) == null) {
+                t = new ClockTime(t.hour(), t.minute(), t.second(), Meridiem.NONE, true, t.grain());
+            }
+            return timed(t, digital.end());
+        }
+        Hit<Integer> hour = hourNumber(i);
+        if (hour == null) {
+            return null;
+        }
+        int end = hour.end();
+        boolean hourWord = unit(end) == ChronoUnit.HOURS;
+        if (hourWord) {
+            end++;
+        }
+        int minute = 0;
+        Grain grain = Grain.HOUR;
+        Hit<Integer> minutes = minutesAfter(end);
+        if (minutes != null && (hourWord || anchored)) {
+            minute = minutes.value();
+            grain = Grain.MINUTE;
+            end = minutes.end();
+        }
+        boolean marked = partAfterClock(end) != null || latinMeridiem(end) != null;
+        if (!marked && !anchored && !(ctx == Context.INTERVAL && num(i))) {
+            return null;
+        }
+        return timed(ClockTime.of(hour.value(), minute, grain), end);
+    }
+
+    /** An hour: {@code 9}, {@code девять}; or null. */
+    private Hit<Integer> hourNumber(int i) {
+        if (num(i)) {
+            return tok(i).text().length() <= 2 && value(i) <= 24 && !sym(i + 1, ':') && !sym(i + 1, '.')
+                    ? new Hit<>(value(i), i + 1)
+                    : null;
+        }
+        Hit<Double> a = amount(i);
+        return a != null && a.value() == Math.rint(a.value()) && a.value() >= 1 && a.value() <= 24
+                ? new Hit<>(a.value().intValue(), a.end())
+                : null;
+    }
+
+    /** "30 минут" after an hour, or a bare two-digit number ("в 9 30"); or null. */
+    private Hit<Integer> minutesAfter(int i) {
+        Hit<Double> a = amount(i);
+        if (a == null || a.value() != Math.rint(a.value()) || a.value() >= 60) {
+            return null;
+        }
+        if (unit(a.end()) == ChronoUnit.MINUTES) {
+            return new Hit<>(a.value().intValue(), a.end() + 1);
+        }
+        return num(i) && tok(i).text().length() == 2 ? new Hit<>(a.value().intValue(), a.end()) : null;
+    }
+
+    /** A time, and the part of the day or am/pm said right after it ("в 9 вечера", "at 9 pm"). */
+    private Hit<InstantSpec> timed(ClockTime t, int end) {
+        InstantSpec s = new InstantSpec();
+        PartOfDay p = partAfterClock(end);
+        Hit<Meridiem> meridiem = latinMeridiem(end);
+        if (p != null && !t.twentyFourHour()) {
+            s.partOfDay = p;
+            end++;
+        } else if (meridiem != null && t.hour() <= 12) {
+            t = t.withMeridiem(meridiem.value());
+            end = meridiem.end();
+        }
+        s.time = t;
+        return new Hit<>(s, end);
+    }
+
+    /** "утром", "this evening", "этим вечером". */
+    private Hit<InstantSpec> partOfDay(int i) {
+        boolean thisOne = is(i, Role.THIS);
+        int j = thisOne ? i + 1 : i;
+        if (!(meaning(j) instanceof Part p)) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.partOfDay = p.part();
+        if (p.today() || thisOne) {
+            s.date = new RelativeDay(0);
+            s.thisPartOfDay = true;
+        }
+        return new Hit<>(s, j + 1);
+    }
+
+    // ---- amounts ----------------------------------------------------------------------------
+
+    /** A number: digits ({@code 2}, {@code 1.5}), words ({@code двадцать пять}), "and a half" after it. */
+    Hit<Double> amount(int i) {
+        double v;
+        int end;
+        if (num(i)) {
+            if (tok(i).text().length() > 6) {
+                return null;
+            }
+            v = value(i);
+            end = i + 1;
+            if ((sym(end, '.') || sym(end, ',')) && num(end + 1) && adjacent(end) && adjacent(end + 1)) {
+                v = Double.parseDouble(tok(i).text() + "." + tok(end + 1).text());
+                end += 2;
+            }
+        } else if (meaning(i) instanceof Amount a) {
+            v = a.value();
+            end = i + 1;
+            if (v >= 20 && v % 10 == 0 && meaning(end) instanceof Amount unitWord && unitWord.value() < 10) {
+                v += unitWord.value(); // "двадцать пять", "twenty five"
+                end++;
+            }
+        } else {
+            return null;
+        }
+        if (is(end, Role.AND_A_HALF)) {
+            return new Hit<>(v + 0.5, end + 1);
+        }
+        if (is(end, Role.FROM) && is(end + 1, Role.AND_A_HALF)) {
+            return new Hit<>(v + 0.5, end + 2); // "2 с половиной"
+        }
+        return new Hit<>(v, end);
+    }
+
+    /** An amount of time: "10 минут", "пару дней", "неделю", "полчаса"; or null. */
+    private Hit<Offset> duration(int i) {
+        if (meaning(i) instanceof Length l) {
+            return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
+        }
+        ChronoUnit bare = unit(i);
+        if (bare != null) {
+            return new Hit<>(new Offset(1, bare), i + 1);
+        }
+        Hit<Double> a = amount(i);
+        if (a == null) {
+            return null;
+        }
+        ChronoUnit u = unit(a.end());
+        return u == null ? null : new Hit<>(fractional(a.value(), u), a.end() + 1);
+    }
+
+    /** "через 10 минут", "3 дня назад", "in 2 hours", "a week ago". */
+    private Hit<InstantSpec> offset(int i) {
+        InstantSpec s = new InstantSpec();
+        if (is(i, Role.IN)) {
+            int j = is(i + 1, Role.ABOUT) ? i + 2 : i + 1;
+            Hit<Offset> d = duration(j);
+            if (d == null) {
+                return null;
+            }
+            s.offset = d.value();
+            return new Hit<>(s, d.end());
+        }
+        Hit<Offset> d = duration(i);
+        if (d != null && is(d.end(), Role.AGO)) {
+            s.offset = d.value().negated();
+            return new Hit<>(s, d.end() + 1);
+        }
+        return null;
+    }
+
+    @Override
+    boolean lengthMayStart(int i) {
+        return is(i, Role.ON);
+    }
+
+    /** "на 2 часа", "for an hour". */
+    @Override
+    Hit<Offset> length(int i) {
+        return is(i, Role.ON) ? duration(i + 1) : null;
+    }
+
+    @Override
+    Hit<Offset> lengthOfThing(int i) {
+        return length(i);
+    }
+
+    // ---- intervals and weekends -------------------------------------------------------------
+
+    @Override
+    int fromWord(int i) {
+        return is(i, Role.FROM) ? i + 1 : i;
+    }
+
+    /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */
+    @Override
+    Match interval(int i) {
+        if (!is(i, Role.FROM)) {
+            return null;
+        }
+        Match days = dayRange(i + 1, i);
+        if (days != null) {
+            return days;
+        }
+        Hit<InstantSpec> from = instant(i + 1, Context.INTERVAL);
+        if (from == null || !(is(from.end(), Role.TO) || is(from.end(), Role.UNTIL))) {
+            return null;
+        }
+        Hit<InstantSpec> to = instant(from.end() + 1, Context.INTERVAL);
+        if (to == null || from.value().offset != null || to.value().offset != null) {
+            return null;
+        }
+        return new Match(new IntervalParse(from.value(), to.value()), i, to.end());
+    }
+
+    /** "с 5 по 10 марта": the month said once, after the second day. */
+    private Match dayRange(int j, int start) {
+        Hit<Integer> first = dayNumber(j);
+        if (first == null || !(is(first.end(), Role.TO) || is(first.end(), Role.UNTIL))) {
+            return null;
+        }
+        Hit<Integer> last = dayNumber(first.end() + 1);
+        Integer m = last == null ? null : month(last.end());
+        if (m == null) {
+            return null;
+        }
+        Hit<Integer> y = yearAfter(last.end() + 1);
+        return dayRange(
+                y == null ? 0 : y.value(), m, first.value(), last.value(), start, y == null ? last.end() + 1 : y.end());
+    }
+
+    @Override
+    Match weekend(int i) {
+        int j = is(i, Role.ON) || is(i, Role.AT) ? i + 1 : i;
+        int weeks = 0;
+        if (is(j, Role.NEXT)) {
+            weeks = 1;
+            j++;
+        } else if (is(j, Role.LAST)) {
+            weeks = -1;
+            j++;
+        } else if (is(j, Role.THIS)) {
+            j++;
+        }
+        return is(j, Role.WEEKEND) ? new Match(new WeekendParse(weeks), i, j + 1) : null;
+    }
+
+    // ---- recurrences ------------------------------------------------------------------------
+
+    @Override
+    Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        Meaning m = meaning(i);
+        if (m instanceof Often o) {
+            return new Hit<>(new RecurrenceBuilder(o.frequency()), i + 1);
+        }
+        int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
+        Weekdays plural = weekdays(j);
+        if (plural != null && plural.plural()) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
+        }
+        if (m != Role.EVERY) {
+            return null;
+        }
+        Weekdays w = weekdays(i + 1);
+        if (w != null) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(w.days()), i + 2);
+        }
+        if (meaning(i + 1) instanceof Part p) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
+            r.partOfDay = p.part();
+            return new Hit<>(r, i + 2);
+        }
+        Hit<Offset> d = duration(i + 1);
+        return d == null ? null : every(d.value(), d.end());
+    }
+
+    /** "по понедельникам и средам", "every Monday and Thursday": more days after the first. */
+    private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
+        while (is(end, Role.AND) || sym(end, ',')) {
+            int j = end + 1;
+            if (is(j, Role.ON) || is(j, Role.AT) || is(j, Role.TO)) {
+                j++;
+            }
+            Weekdays w = weekdays(j);
+            if (w == null) {
+                break;
+            }
+            r.days(w.days());
+            end = j + 1;
+        }
+        return new Hit<>(r, end);
+    }
+
+    @Override
+    int recurrenceModifier(int i, RecurrenceBuilder r) {
+        if (is(i, Role.UNTIL) || is(i, Role.TO)) {
+            Hit<InstantSpec> until = instant(i + 1, Context.FREE);
+            if (until == null || r.until != null || until.value().offset != null) {
+                return -1;
+            }
+            r.until = until.value();
+            return until.end();
+        }
+        int j = is(i, Role.AT) || is(i, Role.ON) ? i + 1 : i;
+        Hit<InstantSpec> t = clock(j, Context.FREE, j > i);
+        if (t != null) {
+            r.times.add(t.value().time);
+            if (t.value().partOfDay != null) {
+                r.partOfDay = t.value().partOfDay;
+            }
+            return t.end();
+        }
+        if (meaning(j) instanceof Part p && r.partOfDay == null) {
+            r.partOfDay = p.part();
+            return j + 1;
+        }
+        Weekdays w = weekdays(j);
+        if (w != null && r.frequency != Frequency.MINUTELY) {
+            r.days(w.days());
+            return moreDays(r, j + 1).end();
+        }
+        return -1;
+    }
+}
