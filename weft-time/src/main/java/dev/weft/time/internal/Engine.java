@@ -49,8 +49,8 @@ final class Engine extends Grammar {
 
     private final boolean[] looked;
 
-    Engine(List<Token> tokens, boolean lenient, Lexicon lexicon) {
-        super(tokens, lenient);
+    Engine(List<Token> tokens, boolean lenient, int referenceYear, Lexicon lexicon) {
+        super(tokens, lenient, referenceYear);
         this.lexicon = lexicon;
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];

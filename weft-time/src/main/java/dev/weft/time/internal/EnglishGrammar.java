@@ -337,8 +337,8 @@ final class EnglishGrammar extends Grammar {
             "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
             "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
 
-    EnglishGrammar(List<Token> tokens, boolean lenient) {
-        super(tokens, lenient);
+    EnglishGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
+        super(tokens, lenient, referenceYear);
     }
 
     private static Map<String, DayOfWeek> days() {

@@ -15,6 +15,8 @@ import java.util.Optional;
 /** Runs the grammar of a language over a text and resolves what it reads. Stateless and thread-safe. */
 public final class ExpressionFinder {
 
+    private static final int NO_YEAR = 2000;
+
     private ExpressionFinder() {}
 
     /** Every expression in the text, in order; {@code weekStart} null means the language's own. */
@@ -45,7 +47,8 @@ public final class ExpressionFinder {
     public static Optional<java.time.Duration> length(String text, Language language) {
         List<Token> written = Tokenizer.tokenize(text);
         Language lang = detect(text, language);
-        return grammar(read(written, lang), lang, false)
+        // a length reads no date, so no year of now is needed to read two-digit years
+        return grammar(read(written, lang), lang, false, NO_YEAR)
                 .firstLength()
                 .filter(o -> o.amount() > 0 && o.unit().compareTo(ChronoUnit.WEEKS) <= 0)
                 .map(o -> o.unit().getDuration().multipliedBy(o.amount()));
@@ -61,7 +64,7 @@ public final class ExpressionFinder {
         if (last == 0) {
             return Optional.empty();
         }
-        Grammar whole = grammar(tokens, lang, true);
+        Grammar whole = grammar(tokens, lang, true, now.getYear());
         Match m = whole.parseAt(0);
         if (m != null && m.end() >= last) {
             Optional<TimeExpression> e = resolve(text, tokens, m, now, whole, weekStart, next);
@@ -88,7 +91,7 @@ public final class ExpressionFinder {
             DayOfWeek weekStart,
             NextWeekday next,
             boolean lenient) {
-        Grammar g = grammar(tokens, lang, lenient);
+        Grammar g = grammar(tokens, lang, lenient, now.getYear());
         List<TimeExpression> out = new ArrayList<>();
         int i = 0;
         while (i < tokens.size()) {
@@ -122,11 +125,11 @@ public final class ExpressionFinder {
         return lang == Language.ENGLISH ? Spelling.english(tokens) : tokens;
     }
 
-    private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient) {
+    private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient, int year) {
         return switch (lang) {
-            case HEBREW -> new HebrewGrammar(tokens, lenient);
-            case RUSSIAN -> new Engine(tokens, lenient, RussianLexicon.INSTANCE);
-            case ENGLISH, AUTO -> new EnglishGrammar(tokens, lenient);
+            case HEBREW -> new HebrewGrammar(tokens, lenient, year);
+            case RUSSIAN -> new Engine(tokens, lenient, year, RussianLexicon.INSTANCE);
+            case ENGLISH, AUTO -> new EnglishGrammar(tokens, lenient, year);
         };
     }
 

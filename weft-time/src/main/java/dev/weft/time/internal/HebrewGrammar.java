@@ -266,8 +266,8 @@ final class HebrewGrammar extends Grammar {
     private static final Set<String> PAST =
             Set.of("האחרונים", "האחרונות", "שעברו", "הקודמים", "הקודמות", "האחרון", "האחרונה", "שעבר", "שעברה");
 
-    HebrewGrammar(List<Token> tokens, boolean lenient) {
-        super(tokens, lenient);
+    HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
+        super(tokens, lenient, referenceYear);
     }
 
     @Override
