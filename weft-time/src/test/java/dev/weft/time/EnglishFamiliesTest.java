@@ -289,4 +289,17 @@ final class EnglishFamiliesTest {
         assertThat(PARSER.length("lunch tomorrow at noon", Language.ENGLISH)).isEmpty();
         assertThatThrownBy(() -> PARSER.length(" ", Language.ENGLISH)).isInstanceOf(TimeInputException.class);
     }
+
+    @Test
+    void theFamiliesOfIssue39AreReadByTheSharedEngine() {
+        READ.instant("the 20th of the current month", "2026-11-20", Grain.DAY);
+        READ.instant("20th of the previous month", "2026-10-20", Grain.DAY);
+        READ.instant("the upcoming week", "2026-11-23", Grain.WEEK);
+        READ.instant("upcoming month", "2026-12-01", Grain.MONTH);
+        READ.instant("March in 1 year", "2027-03-01", Grain.MONTH);
+        READ.instant("the ides of March", "2027-03-15", Grain.DAY);
+        READ.instant("ides of January", "2027-01-13", Grain.DAY);
+        READ.instant("at this time", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("10/31/74", "1974-10-31", Grain.DAY);
+    }
 }

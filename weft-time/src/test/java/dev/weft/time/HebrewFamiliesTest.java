@@ -213,4 +213,15 @@ final class HebrewFamiliesTest {
                 .as("an amount from now is when, not how long")
                 .isEmpty();
     }
+
+    @Test
+    void theFamiliesOfIssue39AreReadByTheSharedEngine() {
+        READ.instant("האידים של מרץ", "2027-03-15", Grain.DAY);
+        READ.instant("אידי מאי", "2027-05-15", Grain.DAY);
+        READ.instant("בשעה זו", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("בזמן הזה", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("ה-20 בחודש הנוכחי", "2026-11-20", Grain.DAY);
+        READ.instant("מרץ בעוד שנה", "2027-03-01", Grain.MONTH);
+        READ.instant("31/10/74", "1974-10-31", Grain.DAY);
+    }
 }

@@ -41,9 +41,28 @@ import java.util.List;
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
  * day, more days and an end) and lengths.
  */
-final class Engine extends Grammar {
+class Engine extends Grammar {
+
+    /** The families of rules, each switched on by the lexicons of the languages that read them. */
+    enum Family {
+        DAYS,
+        WEEKDAYS,
+        DATES,
+        PERIODS,
+        AMOUNTS,
+        CLOCKS,
+        PARTS_OF_DAY,
+        ZONES,
+        /** "the 20th of the current month", "20 числа следующего месяца". */
+        DAYS_OF_RELATIVE_MONTHS,
+        /** "the ides of March". */
+        NAMED_DAYS,
+        /** "March in 1 year", "в марте через год". */
+        MONTHS_IN_YEARS
+    }
 
     private final Lexicon lexicon;
+    private final java.util.Set<Family> families;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -52,6 +71,7 @@ final class Engine extends Grammar {
     Engine(List<Token> tokens, boolean lenient, int referenceYear, Lexicon lexicon) {
         super(tokens, lenient, referenceYear);
         this.lexicon = lexicon;
+        this.families = lexicon.families();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
     }
@@ -63,7 +83,7 @@ final class Engine extends Grammar {
 
     // ---- meanings ---------------------------------------------------------------------------
 
-    Meaning meaning(int i) {
+    Meaning meaningAt(int i) {
         if (i < 0 || i >= size || !tok(i).isWord()) {
             return null;
         }
@@ -74,16 +94,43 @@ final class Engine extends Grammar {
         return meanings[i];
     }
 
-    boolean is(int i, Role r) {
-        return meaning(i) == r;
+    boolean isRole(int i, Role r) {
+        return meaningAt(i) == r;
+    }
+
+    /** The longest phrase of the lexicon that starts at token {@code i}, or the meaning of the word; or null. */
+    final Hit<Meaning> phraseAt(int i) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        for (Lexicon.Phrase p : lexicon.phrasesFrom(tok(i).text())) {
+            int n = p.words().size();
+            boolean all = i + n <= size;
+            for (int k = 1; all && k < n; k++) {
+                all = tok(i + k).isWord()
+                        && lexicon.fold(tok(i + k).text()).equals(p.words().get(k));
+            }
+            if (all) {
+                return new Hit<>(p.meaning(), i + n);
+            }
+        }
+        Meaning m = meaningAt(i);
+        return m == null ? null : new Hit<>(m, i + 1);
+    }
+
+    private int skipLinks(int i) {
+        while (isRole(i, Role.LINK)) {
+            i++;
+        }
+        return i;
     }
 
     private Weekdays weekdays(int i) {
-        return meaning(i) instanceof Weekdays w ? w : null;
+        return meaningAt(i) instanceof Weekdays w ? w : null;
     }
 
     private ChronoUnit unit(int i) {
-        return meaning(i) instanceof Unit u ? u.unit() : null;
+        return meaningAt(i) instanceof Unit u ? u.unit() : null;
     }
 
     private PartOfDay partAfterClock(int i) {
@@ -101,16 +148,16 @@ final class Engine extends Grammar {
             int q = p;
             boolean anchored = false;
             while (q < size) {
-                if (is(q, Role.AT)) {
+                if (isRole(q, Role.AT)) {
                     anchored = true;
                     q++;
-                } else if (is(q, Role.ON) || is(q, Role.ABOUT) || (sym(q, ',') && end >= 0)) {
+                } else if (isRole(q, Role.ON) || isRole(q, Role.ABOUT) || (sym(q, ',') && end >= 0)) {
                     q++;
                 } else {
                     break;
                 }
             }
-            Hit<InstantSpec> part = part(q, acc, ctx, anchored);
+            Hit<InstantSpec> part = sharedPart(q, acc, ctx, anchored);
             if (part == null || !merge(acc, part.value())) {
                 break;
             }
@@ -123,19 +170,43 @@ final class Engine extends Grammar {
         return new Hit<>(acc, end);
     }
 
-    /** The longest part of an instant that starts at {@code q}. */
-    private Hit<InstantSpec> part(int q, InstantSpec acc, Context ctx, boolean anchored) {
+    /** The longest part of an instant that starts at {@code q}, read by the families the language uses. */
+    final Hit<InstantSpec> sharedPart(int q, InstantSpec acc, Context ctx, boolean anchored) {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = relativeDay(q);
-        best = longest(best, weekday(q));
-        best = longest(best, date(q));
-        best = longest(best, period(q));
-        best = longest(best, offset(q));
-        best = longest(best, clock(q, ctx, anchored));
-        best = longest(best, partOfDay(q));
-        if (acc.time != null || acc.date != null) {
+        Hit<InstantSpec> best = null;
+        if (families.contains(Family.DAYS)) {
+            best = relativeDay(q);
+        }
+        if (families.contains(Family.WEEKDAYS)) {
+            best = longest(best, weekday(q));
+        }
+        if (families.contains(Family.DATES)) {
+            best = longest(best, date(q));
+        }
+        if (families.contains(Family.PERIODS)) {
+            best = longest(best, period(q));
+        }
+        if (families.contains(Family.AMOUNTS)) {
+            best = longest(best, offset(q));
+        }
+        if (families.contains(Family.CLOCKS)) {
+            best = longest(best, clock(q, ctx, anchored));
+        }
+        if (families.contains(Family.PARTS_OF_DAY)) {
+            best = longest(best, partOfDay(q));
+        }
+        if (families.contains(Family.DAYS_OF_RELATIVE_MONTHS)) {
+            best = longest(best, dayOfRelativeMonth(q));
+        }
+        if (families.contains(Family.NAMED_DAYS)) {
+            best = longest(best, namedDay(q));
+        }
+        if (families.contains(Family.MONTHS_IN_YEARS)) {
+            best = longest(best, monthInYears(q));
+        }
+        if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
             Hit<java.time.ZoneId> z = zone(q);
             if (z != null) {
                 InstantSpec s = new InstantSpec();
@@ -146,30 +217,80 @@ final class Engine extends Grammar {
         return best;
     }
 
+    /** "the 20th of the current month", "ה-20 בחודש הבא", "20 числа следующего месяца". */
+    private Hit<InstantSpec> dayOfRelativeMonth(int i) {
+        Hit<Integer> day = dayNumber(skipLinks(i));
+        if (day == null) {
+            return null;
+        }
+        int j = skipLinks(isRole(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : day.end());
+        Hit<InstantSpec> month = period(j);
+        if (month == null || !(month.value().date instanceof PeriodRef p) || p.grain() != Grain.MONTH) {
+            return null;
+        }
+        return withDate(new DayOfMonthRef(day.value(), true, p.shift()), month.end());
+    }
+
+    /** "the ides of March", "иды марта": the day the month names by a word. */
+    private Hit<InstantSpec> namedDay(int i) {
+        int j = skipLinks(i);
+        if (!(meaningAt(j) instanceof Meaning.NamedDay named)) {
+            return null;
+        }
+        int k = skipLinks(j + 1);
+        Integer m = month(k);
+        if (m == null) {
+            return null;
+        }
+        Hit<Integer> y = yearAfter(k + 1);
+        CalendarDate d = date(y == null ? 0 : y.value(), m, named.dayOf(m));
+        return d == null ? null : withDate(d, y == null ? k + 1 : y.end());
+    }
+
+    /** "March in 1 year", "в марте через 2 года": that month in the year so many years from this one. */
+    private Hit<InstantSpec> monthInYears(int i) {
+        int j = skipLinks(i);
+        Integer m = month(j);
+        if (m == null || !isRole(j + 1, Role.IN)) {
+            return null;
+        }
+        Hit<Offset> d = duration(j + 2);
+        if (d == null || d.value().unit() != ChronoUnit.YEARS || d.value().amount() < 0) {
+            return null;
+        }
+        return withDate(new DateRef.MonthInYear(m, (int) d.value().amount()), d.end());
+    }
+
     private Hit<InstantSpec> relativeDay(int i) {
-        Meaning m = meaning(i);
-        if (m instanceof Day d) {
-            return withDate(new RelativeDay(d.days()), i + 1);
+        Hit<Meaning> m = phraseAt(i);
+        if (m == null) {
+            return null;
         }
-        if (m == Role.NOW) {
-            InstantSpec s = new InstantSpec();
+        if (m.value() instanceof Day d) {
+            return withDate(new RelativeDay(d.days()), m.end());
+        }
+        InstantSpec s = new InstantSpec();
+        if (m.value() == Role.NOW) {
             s.now = true;
-            return new Hit<>(s, i + 1);
+        } else if (m.value() == Role.THIS_TIME) {
+            s.sameTime = true; // "at this time tomorrow"; alone, now
+        } else {
+            return null;
         }
-        return null;
+        return new Hit<>(s, m.end());
     }
 
     /** "Monday", "next Tuesday", "в прошлую пятницу". */
     private Hit<InstantSpec> weekday(int i) {
         WeekdayMode mode = WeekdayMode.NEXT;
         int j = i;
-        if (is(j, Role.NEXT)) {
+        if (isRole(j, Role.NEXT)) {
             mode = WeekdayMode.NEXT_SAID;
             j++;
-        } else if (is(j, Role.LAST)) {
+        } else if (isRole(j, Role.LAST)) {
             mode = WeekdayMode.LAST;
             j++;
-        } else if (is(j, Role.THIS)) {
+        } else if (isRole(j, Role.THIS)) {
             mode = WeekdayMode.THIS;
             j++;
         }
@@ -184,20 +305,22 @@ final class Engine extends Grammar {
         return sym(i, '.') && adjacent(i) ? i + 1 : i;
     }
 
-    /** "next week", "в этом месяце", "в прошлом году". */
+    /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
     private Hit<InstantSpec> period(int i) {
-        int shift;
-        if (is(i, Role.NEXT)) {
-            shift = 1;
-        } else if (is(i, Role.LAST)) {
-            shift = -1;
-        } else if (is(i, Role.THIS)) {
-            shift = 0;
+        int j = skipLinks(i);
+        Integer shift = shift(j);
+        ChronoUnit u;
+        int end;
+        if (shift != null) {
+            u = unit(j + 1);
+            end = j + 2;
         } else {
-            return null;
+            u = unit(j);
+            int k = skipLinks(j + 1);
+            shift = shift(k);
+            end = k + 1;
         }
-        ChronoUnit u = unit(i + 1);
-        Grain g = u == null
+        Grain g = u == null || shift == null
                 ? null
                 : switch (u) {
                     case WEEKS -> Grain.WEEK;
@@ -205,13 +328,21 @@ final class Engine extends Grammar {
                     case YEARS -> Grain.YEAR;
                     default -> null;
                 };
-        return g == null ? null : withDate(new PeriodRef(g, shift), i + 2);
+        return g == null ? null : withDate(new PeriodRef(g, shift), end);
+    }
+
+    /** +1 for a word that says the next one, -1 the last one, 0 this one; or null. */
+    private Integer shift(int i) {
+        Meaning m = meaningAt(i);
+        return m == Role.NEXT
+                ? Integer.valueOf(1)
+                : m == Role.LAST ? Integer.valueOf(-1) : m == Role.THIS ? Integer.valueOf(0) : null;
     }
 
     // ---- dates ------------------------------------------------------------------------------
 
     private Integer month(int i) {
-        return meaning(i) instanceof Month m ? m.month() : null;
+        return meaningAt(i) instanceof Month m ? m.month() : null;
     }
 
     /** A day of the month: {@code 5}, {@code 5-го}, {@code пятого}, {@code двадцать пятое}; or null. */
@@ -223,13 +354,13 @@ final class Engine extends Grammar {
             }
             return new Hit<>(v, ordinalEnding(i + 1));
         }
-        Meaning m = meaning(i);
+        Meaning m = meaningAt(i);
         if (m instanceof Ordinal o && o.value() >= 1 && o.value() <= 31) {
             return new Hit<>(o.value(), i + 1);
         }
         if (m instanceof Amount tens && (tens.value() == 20 || tens.value() == 30)) {
             int j = sym(i + 1, '-') ? i + 2 : i + 1;
-            if (meaning(j) instanceof Ordinal o && o.value() < 10 && tens.value() + o.value() <= 31) {
+            if (meaningAt(j) instanceof Ordinal o && o.value() < 10 && tens.value() + o.value() <= 31) {
                 return new Hit<>((int) tens.value() + o.value(), j + 1);
             }
         }
@@ -271,7 +402,7 @@ final class Engine extends Grammar {
             if (m != null) {
                 return dayAndMonth(day.value(), m, day.end() + 1);
             }
-            if (is(day.end(), Role.DAY_OF_MONTH)) {
+            if (isRole(day.end(), Role.DAY_OF_MONTH)) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
             }
             if (day.end() > i + 1 || !num(i)) {
@@ -282,7 +413,7 @@ final class Engine extends Grammar {
         if (m != null) {
             int end = skipDot(i + 1);
             Hit<Integer> after = dayNumber(end);
-            if (after != null && !is(after.end(), Role.DAY_OF_MONTH) && unit(after.end()) == null) {
+            if (after != null && !isRole(after.end(), Role.DAY_OF_MONTH) && unit(after.end()) == null) {
                 return dayAndMonth(after.value(), m, after.end());
             }
             Hit<Integer> y = yearAfter(end);
@@ -308,7 +439,7 @@ final class Engine extends Grammar {
         if (own != null) {
             return timed(own.value(), own.end());
         }
-        if (meaning(i) instanceof Clock c) {
+        if (meaningAt(i) instanceof Clock c) {
             ClockTime t = c.hour() == 12
                     ? new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR)
                     : new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR);
@@ -353,7 +484,7 @@ final class Engine extends Grammar {
                     ? new Hit<>(value(i), i + 1)
                     : null;
         }
-        Hit<Double> a = amount(i);
+        Hit<Double> a = amountAt(i);
         return a != null && a.value() == Math.rint(a.value()) && a.value() >= 1 && a.value() <= 24
                 ? new Hit<>(a.value().intValue(), a.end())
                 : null;
@@ -361,7 +492,7 @@ final class Engine extends Grammar {
 
     /** "30 минут" after an hour, or a bare two-digit number ("в 9 30"); or null. */
     private Hit<Integer> minutesAfter(int i) {
-        Hit<Double> a = amount(i);
+        Hit<Double> a = amountAt(i);
         if (a == null || a.value() != Math.rint(a.value()) || a.value() >= 60) {
             return null;
         }
@@ -389,9 +520,9 @@ final class Engine extends Grammar {
 
     /** "утром", "this evening", "этим вечером". */
     private Hit<InstantSpec> partOfDay(int i) {
-        boolean thisOne = is(i, Role.THIS);
+        boolean thisOne = isRole(i, Role.THIS);
         int j = thisOne ? i + 1 : i;
-        if (!(meaning(j) instanceof Part p)) {
+        if (!(meaningAt(j) instanceof Part p)) {
             return null;
         }
         InstantSpec s = new InstantSpec();
@@ -406,7 +537,7 @@ final class Engine extends Grammar {
     // ---- amounts ----------------------------------------------------------------------------
 
     /** A number: digits ({@code 2}, {@code 1.5}), words ({@code двадцать пять}), "and a half" after it. */
-    Hit<Double> amount(int i) {
+    Hit<Double> amountAt(int i) {
         double v;
         int end;
         if (num(i)) {
@@ -419,20 +550,20 @@ final class Engine extends Grammar {
                 v = Double.parseDouble(tok(i).text() + "." + tok(end + 1).text());
                 end += 2;
             }
-        } else if (meaning(i) instanceof Amount a) {
+        } else if (meaningAt(i) instanceof Amount a) {
             v = a.value();
             end = i + 1;
-            if (v >= 20 && v % 10 == 0 && meaning(end) instanceof Amount unitWord && unitWord.value() < 10) {
+            if (v >= 20 && v % 10 == 0 && meaningAt(end) instanceof Amount unitWord && unitWord.value() < 10) {
                 v += unitWord.value(); // "двадцать пять", "twenty five"
                 end++;
             }
         } else {
             return null;
         }
-        if (is(end, Role.AND_A_HALF)) {
+        if (isRole(end, Role.AND_A_HALF)) {
             return new Hit<>(v + 0.5, end + 1);
         }
-        if (is(end, Role.FROM) && is(end + 1, Role.AND_A_HALF)) {
+        if (isRole(end, Role.FROM) && isRole(end + 1, Role.AND_A_HALF)) {
             return new Hit<>(v + 0.5, end + 2); // "2 с половиной"
         }
         return new Hit<>(v, end);
@@ -440,14 +571,14 @@ final class Engine extends Grammar {
 
     /** An amount of time: "10 минут", "пару дней", "неделю", "полчаса"; or null. */
     private Hit<Offset> duration(int i) {
-        if (meaning(i) instanceof Length l) {
+        if (meaningAt(i) instanceof Length l) {
             return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
         }
         ChronoUnit bare = unit(i);
         if (bare != null) {
             return new Hit<>(new Offset(1, bare), i + 1);
         }
-        Hit<Double> a = amount(i);
+        Hit<Double> a = amountAt(i);
         if (a == null) {
             return null;
         }
@@ -458,8 +589,8 @@ final class Engine extends Grammar {
     /** "через 10 минут", "3 дня назад", "in 2 hours", "a week ago". */
     private Hit<InstantSpec> offset(int i) {
         InstantSpec s = new InstantSpec();
-        if (is(i, Role.IN)) {
-            int j = is(i + 1, Role.ABOUT) ? i + 2 : i + 1;
+        if (isRole(i, Role.IN)) {
+            int j = isRole(i + 1, Role.ABOUT) ? i + 2 : i + 1;
             Hit<Offset> d = duration(j);
             if (d == null) {
                 return null;
@@ -468,7 +599,7 @@ final class Engine extends Grammar {
             return new Hit<>(s, d.end());
         }
         Hit<Offset> d = duration(i);
-        if (d != null && is(d.end(), Role.AGO)) {
+        if (d != null && isRole(d.end(), Role.AGO)) {
             s.offset = d.value().negated();
             return new Hit<>(s, d.end() + 1);
         }
@@ -477,13 +608,13 @@ final class Engine extends Grammar {
 
     @Override
     boolean lengthMayStart(int i) {
-        return is(i, Role.ON);
+        return isRole(i, Role.ON);
     }
 
     /** "на 2 часа", "for an hour". */
     @Override
     Hit<Offset> length(int i) {
-        return is(i, Role.ON) ? duration(i + 1) : null;
+        return isRole(i, Role.ON) ? duration(i + 1) : null;
     }
 
     @Override
@@ -495,13 +626,13 @@ final class Engine extends Grammar {
 
     @Override
     int fromWord(int i) {
-        return is(i, Role.FROM) ? i + 1 : i;
+        return isRole(i, Role.FROM) ? i + 1 : i;
     }
 
     /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */
     @Override
     Match interval(int i) {
-        if (!is(i, Role.FROM)) {
+        if (!isRole(i, Role.FROM)) {
             return null;
         }
         Match days = dayRange(i + 1, i);
@@ -509,7 +640,7 @@ final class Engine extends Grammar {
             return days;
         }
         Hit<InstantSpec> from = instant(i + 1, Context.INTERVAL);
-        if (from == null || !(is(from.end(), Role.TO) || is(from.end(), Role.UNTIL))) {
+        if (from == null || !(isRole(from.end(), Role.TO) || isRole(from.end(), Role.UNTIL))) {
             return null;
         }
         Hit<InstantSpec> to = instant(from.end() + 1, Context.INTERVAL);
@@ -522,7 +653,7 @@ final class Engine extends Grammar {
     /** "с 5 по 10 марта": the month said once, after the second day. */
     private Match dayRange(int j, int start) {
         Hit<Integer> first = dayNumber(j);
-        if (first == null || !(is(first.end(), Role.TO) || is(first.end(), Role.UNTIL))) {
+        if (first == null || !(isRole(first.end(), Role.TO) || isRole(first.end(), Role.UNTIL))) {
             return null;
         }
         Hit<Integer> last = dayNumber(first.end() + 1);
@@ -537,25 +668,25 @@ final class Engine extends Grammar {
 
     @Override
     Match weekend(int i) {
-        int j = is(i, Role.ON) || is(i, Role.AT) ? i + 1 : i;
+        int j = isRole(i, Role.ON) || isRole(i, Role.AT) ? i + 1 : i;
         int weeks = 0;
-        if (is(j, Role.NEXT)) {
+        if (isRole(j, Role.NEXT)) {
             weeks = 1;
             j++;
-        } else if (is(j, Role.LAST)) {
+        } else if (isRole(j, Role.LAST)) {
             weeks = -1;
             j++;
-        } else if (is(j, Role.THIS)) {
+        } else if (isRole(j, Role.THIS)) {
             j++;
         }
-        return is(j, Role.WEEKEND) ? new Match(new WeekendParse(weeks), i, j + 1) : null;
+        return isRole(j, Role.WEEKEND) ? new Match(new WeekendParse(weeks), i, j + 1) : null;
     }
 
     // ---- recurrences ------------------------------------------------------------------------
 
     @Override
     Hit<RecurrenceBuilder> recurrenceHead(int i) {
-        Meaning m = meaning(i);
+        Meaning m = meaningAt(i);
         if (m instanceof Often o) {
             return new Hit<>(new RecurrenceBuilder(o.frequency()), i + 1);
         }
@@ -571,7 +702,7 @@ final class Engine extends Grammar {
         if (w != null) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(w.days()), i + 2);
         }
-        if (meaning(i + 1) instanceof Part p) {
+        if (meaningAt(i + 1) instanceof Part p) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
             r.partOfDay = p.part();
             return new Hit<>(r, i + 2);
@@ -582,9 +713,9 @@ final class Engine extends Grammar {
 
     /** "по понедельникам и средам", "every Monday and Thursday": more days after the first. */
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
-        while (is(end, Role.AND) || sym(end, ',')) {
+        while (isRole(end, Role.AND) || sym(end, ',')) {
             int j = end + 1;
-            if (is(j, Role.ON) || is(j, Role.AT) || is(j, Role.TO)) {
+            if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
                 j++;
             }
             Weekdays w = weekdays(j);
@@ -599,7 +730,7 @@ final class Engine extends Grammar {
 
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if (is(i, Role.UNTIL) || is(i, Role.TO)) {
+        if (isRole(i, Role.UNTIL) || isRole(i, Role.TO)) {
             Hit<InstantSpec> until = instant(i + 1, Context.FREE);
             if (until == null || r.until != null || until.value().offset != null) {
                 return -1;
@@ -607,7 +738,7 @@ final class Engine extends Grammar {
             r.until = until.value();
             return until.end();
         }
-        int j = is(i, Role.AT) || is(i, Role.ON) ? i + 1 : i;
+        int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
         Hit<InstantSpec> t = clock(j, Context.FREE, j > i);
         if (t != null) {
             r.times.add(t.value().time);
@@ -616,7 +747,7 @@ final class Engine extends Grammar {
             }
             return t.end();
         }
-        if (meaning(j) instanceof Part p && r.partOfDay == null) {
+        if (meaningAt(j) instanceof Part p && r.partOfDay == null) {
             r.partOfDay = p.part();
             return j + 1;
         }

@@ -36,7 +36,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** The English grammar. One instance reads one text; not thread-safe. */
-final class EnglishGrammar extends Grammar {
+final class EnglishGrammar extends Engine {
 
     private static final Map<String, Integer> MONTHS = Map.ofEntries(
             Map.entry("january", 1),
@@ -338,7 +338,7 @@ final class EnglishGrammar extends Grammar {
             "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
 
     EnglishGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
-        super(tokens, lenient, referenceYear);
+        super(tokens, lenient, referenceYear, EnglishLexicon.INSTANCE);
     }
 
     private static Map<String, DayOfWeek> days() {
@@ -707,6 +707,7 @@ final class EnglishGrammar extends Grammar {
             best = longest(best, new Hit<>(s, t.end()));
         }
         best = longest(best, partOfDay(q, acc));
+        best = longest(best, sharedPart(q, acc, ctx, anchored));
         if (acc.time != null || acc.date != null) {
             boolean paren = sym(q, '(');
             Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);

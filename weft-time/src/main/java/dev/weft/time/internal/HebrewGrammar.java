@@ -38,7 +38,7 @@ import java.util.Set;
  * (ו, ב, ל, ה, מ, כ, ש): "בשמונה" is "at eight", "לפברואר" is "of February". One instance reads one
  * text; not thread-safe.
  */
-final class HebrewGrammar extends Grammar {
+final class HebrewGrammar extends Engine {
 
     private static final Map<String, Integer> MONTHS = Map.ofEntries(
             Map.entry("ינואר", 1),
@@ -267,7 +267,7 @@ final class HebrewGrammar extends Grammar {
             Set.of("האחרונים", "האחרונות", "שעברו", "הקודמים", "הקודמות", "האחרון", "האחרונה", "שעבר", "שעברה");
 
     HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
-        super(tokens, lenient, referenceYear);
+        super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
     }
 
     @Override
@@ -714,6 +714,7 @@ final class HebrewGrammar extends Grammar {
             best = longest(best, new Hit<>(s, end));
         }
         best = longest(best, partOfDay(q, acc));
+        best = longest(best, sharedPart(q, acc, ctx, first));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');

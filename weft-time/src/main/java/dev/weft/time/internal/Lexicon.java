@@ -19,6 +19,14 @@ abstract class Lexicon {
     private final Map<String, Meaning> words = new HashMap<>();
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
     private final Set<String> ordinalEndings = new HashSet<>();
+    /** Phrases of several words, by their first word, longest first. */
+    private final Map<String, List<Phrase>> phrases = new HashMap<>();
+
+    /** Words that mean something only together: "at this time". */
+    record Phrase(List<String> words, Meaning meaning) {}
+
+    /** The families of the engine this language reads; the others it reads in its own grammar, for now. */
+    abstract Set<Engine.Family> families();
 
     /** The first day of the week, for "next week" and the weekend. */
     abstract DayOfWeek weekStart();
@@ -34,9 +42,14 @@ abstract class Lexicon {
         return word;
     }
 
-    /** What a word means, or null. */
-    final Meaning meaning(String word) {
+    /** What a word means, or null; a language with prefixes or clitics overrides this to strip them. */
+    Meaning meaning(String word) {
         return words.get(fold(word));
+    }
+
+    /** The phrases that start with a word, longest first (empty when none). */
+    final List<Phrase> phrasesFrom(String word) {
+        return phrases.getOrDefault(fold(word), List.of());
     }
 
     /** A part of the day said right after a clock time ("утра" in "в 9 утра"), or null. */
@@ -67,6 +80,17 @@ abstract class Lexicon {
     final void forms(Meaning m, String stem, String... endings) {
         for (String e : endings) {
             words.putIfAbsent(stem + e, m);
+        }
+    }
+
+    /** A phrase of several words, written with spaces between them, means {@code m}. */
+    final void phrase(Meaning m, String... texts) {
+        for (String text : texts) {
+            List<String> ws = List.of(text.split(" "));
+            List<Phrase> list = new java.util.ArrayList<>(phrases.getOrDefault(ws.getFirst(), List.of()));
+            list.add(new Phrase(ws, m));
+            list.sort((a, b) -> b.words().size() - a.words().size());
+            phrases.put(ws.getFirst(), List.copyOf(list));
         }
     }
 

@@ -45,6 +45,19 @@ sealed interface Meaning {
     /** An amount of time in one word: "полчаса" is 30 minutes. */
     record Length(long amount, ChronoUnit unit) implements Meaning {}
 
+    /** A day a month names by a word: "the ides of March" is its 15th, "the nones" its 7th. */
+    enum NamedDay implements Meaning {
+        /** The 15th of March, May, July and October, the 13th of the other months. */
+        IDES,
+        /** Eight days before the ides. */
+        NONES;
+
+        int dayOf(int month) {
+            int ides = month == 3 || month == 5 || month == 7 || month == 10 ? 15 : 13;
+            return this == IDES ? ides : ides - 8;
+        }
+    }
+
     /** A word that is a recurrence on its own: "daily", "ежедневно". */
     record Often(Frequency frequency) implements Meaning {}
 
@@ -78,6 +91,10 @@ sealed interface Meaning {
         /** Hedges that do not change an amount: "about", "около", "примерно". */
         ABOUT,
         /** "half" said after an amount: "с половиной" in "через 2 с половиной часа". */
-        AND_A_HALF
+        AND_A_HALF,
+        /** Words that only link others: "the", "of", "של". */
+        LINK,
+        /** The time of day it is now: "at this time", "בשעה זו", "в это время". */
+        THIS_TIME
     }
 }

@@ -89,8 +89,8 @@ final class Resolver {
         ZoneId zone = s.zone != null ? s.zone : reference.getZone();
         ZonedDateTime ref = reference.withZoneSameInstant(zone);
         LocalDate today = ref.toLocalDate();
-        if (s.now) {
-            return new Resolved(ref, Grain.SECOND);
+        if (s.now || (s.sameTime && s.date == null && s.time == null && s.offset == null && s.partOfDay == null)) {
+            return new Resolved(ref, Grain.SECOND); // "at this time" with no day named is now
         }
         DateValue date = null;
         if (s.offset != null) {

@@ -208,6 +208,10 @@ final class RussianLexicon extends Lexicon {
         role(Role.DAY_OF_MONTH, "числа", "число");
         role(Role.ABOUT, "около", "примерно", "приблизительно", "прямо", "тому", "ровно");
         role(Role.AND_A_HALF, "половиной");
+        phrase(Role.THIS_TIME, "в это время", "в это же время", "в то же время");
+        phrase(Role.NOW, "в данный момент", "на данный момент", "в настоящий момент", "в настоящее время");
+        words(Meaning.NamedDay.IDES, "иды", "ид");
+        words(Meaning.NamedDay.NONES, "ноны", "нон");
         forms(Role.NEXT, "следующ", ADJECTIVE);
         forms(Role.NEXT, "будущ", ADJECTIVE);
         forms(Role.NEXT, "ближайш", ADJECTIVE);
@@ -217,6 +221,11 @@ final class RussianLexicon extends Lexicon {
         role(Role.THIS, "этот", "эта", "это", "эту", "этой", "этом", "этого", "эти", "этих", "этим");
         forms(Role.THIS, "текущ", ADJECTIVE);
         forms(Role.EVERY, "кажд", ADJECTIVE);
+    }
+
+    @Override
+    java.util.Set<Engine.Family> families() {
+        return java.util.EnumSet.allOf(Engine.Family.class);
     }
 
     @Override
@@ -250,7 +259,7 @@ final class RussianLexicon extends Lexicon {
         }
         String w = fold(e.tok(i).text());
         if (w.equals("половине") || w.equals("половина") || w.equals("четверть")) {
-            Integer next = nextHour(e.meaning(i + 1));
+            Integer next = nextHour(e.meaningAt(i + 1));
             int minute = w.equals("четверть") ? 15 : 30;
             return next == null
                     ? null
@@ -269,14 +278,14 @@ final class RussianLexicon extends Lexicon {
                 minutes = 15;
                 j++;
             } else {
-                Hit<Double> a = e.amount(j);
+                Hit<Double> a = e.amountAt(j);
                 if (a == null || a.value() >= 30 || a.value() < 1 || a.value() != Math.rint(a.value())) {
                     return null;
                 }
                 minutes = a.value().intValue();
-                j = e.meaning(a.end()) instanceof Unit u && u.unit() == ChronoUnit.MINUTES ? a.end() + 1 : a.end();
+                j = e.meaningAt(a.end()) instanceof Unit u && u.unit() == ChronoUnit.MINUTES ? a.end() + 1 : a.end();
             }
-            Hit<Double> hour = e.amount(j);
+            Hit<Double> hour = e.amountAt(j);
             if (hour == null || hour.value() < 1 || hour.value() > 12 || hour.value() != Math.rint(hour.value())) {
                 return null;
             }
