@@ -36,6 +36,26 @@ final class FamiliesCorpusTest {
         assertScores("ru-heldback", RUSSIAN, 75, 0.0);
     }
 
+    @Test
+    void reportsTheEnglishFamilies() throws IOException {
+        assertScores("en-families", Language.ENGLISH, 110, 58.4);
+    }
+
+    @Test
+    void reportsTheHeldBackEnglishFamilies() throws IOException {
+        assertScores("en-families-heldback", Language.ENGLISH, 45, 60.0);
+    }
+
+    @Test
+    void reportsTheHebrewFamilies() throws IOException {
+        assertScores("he-families", Language.HEBREW, 100, 71.4);
+    }
+
+    @Test
+    void reportsTheHeldBackHebrewFamilies() throws IOException {
+        assertScores("he-families-heldback", Language.HEBREW, 40, 81.8);
+    }
+
     private static void assertScores(String name, Language language, int lines, double floor) throws IOException {
         CorpusTest.Outcome o = CorpusTest.run(name, language);
         assertThat(o.total()).as(name + " lines").isGreaterThanOrEqualTo(lines);
