@@ -58,7 +58,15 @@ class Engine extends Grammar {
         /** "the ides of March". */
         NAMED_DAYS,
         /** "March in 1 year", "в марте через год". */
-        MONTHS_IN_YEARS
+        MONTHS_IN_YEARS,
+        /** "Q3 next year", "the last quarter of next year", "הרבעון האחרון של השנה הבאה". */
+        QUARTERS_OF_YEARS,
+        /** "Monday week", "Tuesday fortnight": that weekday, a week or two after the next one. */
+        WEEKDAY_WEEKS,
+        /** Days named for what falls on them, from the lexicon's phrases. */
+        HOLIDAYS,
+        /** Recurrences ("every quarter", "quarterly", "каждое 10-е число"). */
+        RECURRENCES
     }
 
     private final Lexicon lexicon;
@@ -206,6 +214,15 @@ class Engine extends Grammar {
         if (families.contains(Family.MONTHS_IN_YEARS)) {
             best = longest(best, monthInYears(q));
         }
+        if (families.contains(Family.QUARTERS_OF_YEARS)) {
+            best = longest(best, quarterOfYear(q));
+        }
+        if (families.contains(Family.WEEKDAY_WEEKS)) {
+            best = longest(best, weekdayWeeks(q));
+        }
+        if (families.contains(Family.HOLIDAYS)) {
+            best = longest(best, holiday(q));
+        }
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
             Hit<java.time.ZoneId> z = zone(q);
             if (z != null) {
@@ -215,6 +232,73 @@ class Engine extends Grammar {
             }
         }
         return best;
+    }
+
+    /** "Q3 next year", "the last quarter of next year", "הרבעון האחרון של השנה הבאה", "2-й квартал 2027 года". */
+    private Hit<InstantSpec> quarterOfYear(int i) {
+        int j = skipLinks(i);
+        Integer n = quarterNumber(j);
+        int k;
+        if (n != null && isRole(j + 1, Role.QUARTER)) {
+            k = j + 2;
+        } else if (isRole(j, Role.QUARTER) && (n = quarterNumber(j + 1)) != null) {
+            k = j + 2;
+        } else if (isRole(j, Role.QUARTER) && num(j + 1) && value(j + 1) >= 1 && value(j + 1) <= 4) {
+            n = value(j + 1);
+            k = j + 2;
+        } else {
+            return null;
+        }
+        int y = skipLinks(k);
+        Hit<InstantSpec> period = period(y);
+        if (period != null && period.value().date instanceof PeriodRef p && p.grain() == Grain.YEAR) {
+            return withDate(new DateRef.QuarterInYear(n, p.shift()), period.end());
+        }
+        Hit<Integer> year = yearAfter(y);
+        return year == null ? null : withDate(new DateRef.QuarterRef(n, year.value()), year.end());
+    }
+
+    /** The quarter an ordinal names ("third", "3-й"), the last one 4; or null. */
+    private Integer quarterNumber(int i) {
+        if (isRole(i, Role.LAST)) {
+            return 4;
+        }
+        Hit<Integer> d = dayNumber(i);
+        return d != null && d.end() == i + 1 && !num(i) && d.value() <= 4
+                ? d.value()
+                : d != null && num(i) && d.end() > i + 1 && d.value() <= 4 ? d.value() : null;
+    }
+
+    /** "Monday week" (the Monday a week after the next one), "Tuesday fortnight". */
+    private Hit<InstantSpec> weekdayWeeks(int i) {
+        Weekdays w = weekdays(i);
+        if (w == null || w.plural() || w.days().size() != 1) {
+            return null;
+        }
+        Hit<Offset> d = duration(i + 1);
+        if (d == null || d.end() != i + 2 || d.value().unit() != ChronoUnit.WEEKS) {
+            return null;
+        }
+        DateRef next = new WeekdayRef(w.day(), WeekdayMode.NEXT, 0);
+        return withDate(new DateRef.Shifted(next, new Offset(7 * d.value().amount(), ChronoUnit.DAYS)), d.end());
+    }
+
+    /** A day named for what falls on it ("Bastille Day", "ליל הסדר"), in the year said after it if any. */
+    private Hit<InstantSpec> holiday(int i) {
+        Hit<Meaning> m = phraseAt(skipLinks(i));
+        if (m == null || !(m.value() instanceof Meaning.Holiday h)) {
+            return null;
+        }
+        Hit<Integer> y = yearAfter(m.end());
+        if (y == null) {
+            return withDate(h.date(), m.end());
+        }
+        DateRef dated = switch (h.date()) {
+            case CalendarDate c -> date(y.value(), c.month(), c.day());
+            case DateRef.HebrewDate d -> new DateRef.HebrewDate(d.month(), d.day(), y.value(), d.observance());
+            default -> null;
+        };
+        return dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
     }
 
     /** "the 20th of the current month", "ה-20 בחודש הבא", "20 числа следующего месяца". */
@@ -308,6 +392,14 @@ class Engine extends Grammar {
     /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
     private Hit<InstantSpec> period(int i) {
         int j = skipLinks(i);
+        if (isRole(j, Role.END)) {
+            Hit<InstantSpec> p = period(j + 1);
+            Grain g = grain(unit(skipLinks(j + 1)));
+            if (p != null && p.value().date instanceof PeriodRef ref) {
+                return withDate(new DateRef.EndOf(ref), p.end());
+            }
+            return g == null ? null : withDate(new DateRef.EndOf(new PeriodRef(g, 0)), skipLinks(j + 1) + 1);
+        }
         Integer shift = shift(j);
         ChronoUnit u;
         int end;
@@ -319,8 +411,25 @@ class Engine extends Grammar {
             int k = skipLinks(j + 1);
             shift = shift(k);
             end = k + 1;
+            if (shift == null && (isRole(k, Role.AFTER) || isRole(k, Role.BEFORE))) {
+                // "the month after next", "החודש שלפני החודש שעבר"
+                int m = skipLinks(k + 1);
+                if (unit(m) == u) {
+                    m = skipLinks(m + 1);
+                }
+                Integer beyond = shift(m);
+                if (beyond != null && beyond == (isRole(k, Role.AFTER) ? 1 : -1)) {
+                    shift = 2 * beyond;
+                    end = m + 1;
+                }
+            }
         }
-        Grain g = u == null || shift == null
+        Grain g = shift == null ? null : grain(u);
+        return g == null ? null : withDate(new PeriodRef(g, shift), end);
+    }
+
+    private static Grain grain(ChronoUnit u) {
+        return u == null
                 ? null
                 : switch (u) {
                     case WEEKS -> Grain.WEEK;
@@ -328,7 +437,6 @@ class Engine extends Grammar {
                     case YEARS -> Grain.YEAR;
                     default -> null;
                 };
-        return g == null ? null : withDate(new PeriodRef(g, shift), end);
     }
 
     /** +1 for a word that says the next one, -1 the last one, 0 this one; or null. */
@@ -453,6 +561,16 @@ class Engine extends Grammar {
             }
             return timed(t, digital.end());
         }
+        if (anchored && num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            // "в 7.30": a clock with a dot, said after "at"
+            int h = value(i);
+            int m = value(i + 2);
+            if (tok(i).text().length() <= 2 && h <= 24 && tok(i + 2).text().length() == 2 && m < 60) {
+                ClockTime t =
+                        new ClockTime(h, m, 0, Meridiem.NONE, lexicon.clock24() || h == 0 || h > 12, Grain.MINUTE);
+                return timed(partAfterClock(i + 3) != null ? ClockTime.of(h, m, Grain.MINUTE) : t, i + 3);
+            }
+        }
         Hit<Integer> hour = hourNumber(i);
         if (hour == null) {
             return null;
@@ -569,8 +687,20 @@ class Engine extends Grammar {
         return new Hit<>(v, end);
     }
 
-    /** An amount of time: "10 минут", "пару дней", "неделю", "полчаса"; or null. */
+    /** An amount of time, or two said with "and": "час и 15 минут"; or null. */
     private Hit<Offset> duration(int i) {
+        Hit<Offset> d = simpleDuration(i);
+        if (d != null && isRole(d.end(), Role.AND)) {
+            Hit<Offset> more = simpleDuration(d.end() + 1);
+            if (more != null && more.value().unit().compareTo(d.value().unit()) < 0) {
+                return new Hit<>(sum(d.value(), more.value()), more.end());
+            }
+        }
+        return d;
+    }
+
+    /** An amount of time: "10 минут", "пару дней", "неделю", "полчаса"; or null. */
+    private Hit<Offset> simpleDuration(int i) {
         if (meaningAt(i) instanceof Length l) {
             return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
         }
@@ -686,9 +816,27 @@ class Engine extends Grammar {
 
     @Override
     Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        return sharedRecurrenceHead(i);
+    }
+
+    /** The head of a recurrence read by the engine's rules, or null when the language does not use them. */
+    final Hit<RecurrenceBuilder> sharedRecurrenceHead(int i) {
+        if (!families.contains(Family.RECURRENCES)) {
+            return null;
+        }
         Meaning m = meaningAt(i);
         if (m instanceof Often o) {
-            return new Hit<>(new RecurrenceBuilder(o.frequency()), i + 1);
+            return new Hit<>(new RecurrenceBuilder(o.frequency()).interval(o.interval()), i + 1);
+        }
+        Hit<Integer> day = dayNumber(i);
+        if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
+            // "1-го числа каждого месяца"
+            int j = day.end() + 1;
+            if (isRole(j, Role.EVERY) && unit(j + 1) == ChronoUnit.MONTHS) {
+                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+                r.dayOfMonth = day.value();
+                return new Hit<>(r, j + 2);
+            }
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
         Weekdays plural = weekdays(j);
@@ -701,6 +849,16 @@ class Engine extends Grammar {
         Weekdays w = weekdays(i + 1);
         if (w != null) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(w.days()), i + 2);
+        }
+        if (isRole(i + 1, Role.QUARTER)) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
+        }
+        Hit<Integer> dayOfMonth = dayNumber(i + 1);
+        if (dayOfMonth != null && isRole(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
+            // "каждое 10-е число"
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+            r.dayOfMonth = dayOfMonth.value();
+            return new Hit<>(r, dayOfMonth.end() + 1);
         }
         if (meaningAt(i + 1) instanceof Part p) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);

@@ -2187,6 +2187,10 @@ final class EnglishGrammar extends Engine {
 
     @Override
     Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        return longest(ownRecurrenceHead(i), sharedRecurrenceHead(i));
+    }
+
+    private Hit<RecurrenceBuilder> ownRecurrenceHead(int i) {
         if (word(i, "daily", "everyday")) {
             return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 1);
         }

@@ -1,5 +1,6 @@
 package dev.weft.time.internal;
 
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.Meaning.Amount;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Ordinal;
@@ -8,6 +9,7 @@ import dev.weft.time.internal.Meaning.Unit;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -78,15 +80,50 @@ final class EnglishLexicon extends Lexicon {
         role(Role.THIS, "this", "current", "present");
         words(Meaning.NamedDay.IDES, "ides");
         words(Meaning.NamedDay.NONES, "nones");
+        role(Role.AFTER, "after");
+        role(Role.BEFORE, "before");
+        role(Role.QUARTER, "quarter", "qtr");
+        role(Role.EVERY, "every", "each");
+        words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
+        words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight");
+        String[][] days = {
+            {"monday", "mon"},
+            {"tuesday", "tue", "tues"},
+            {"wednesday", "wed"},
+            {"thursday", "thu", "thur", "thurs"},
+            {"friday", "fri"},
+            {"saturday", "sat"},
+            {"sunday", "sun"}
+        };
+        for (int d = 1; d <= 7; d++) {
+            words(new Meaning.Weekdays(List.of(DayOfWeek.of(d)), false), days[d - 1]);
+        }
+        phrase(Role.NOW, "right this minute", "this very minute", "this very moment");
+        words(new Meaning.Part(PartOfDay.EVENING, false), "dinnertime", "suppertime");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 2, 29)), "leap day");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 5, 1)), "may day");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 3, 14)), "pi day");
+        phrase(
+                new Meaning.Holiday(new DateRef.CalendarDate(0, 11, 5)),
+                "guy fawkes night",
+                "guy fawkes day",
+                "bonfire night");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 7, 14)), "bastille day");
     }
 
     @Override
     Set<Engine.Family> families() {
         return EnumSet.of(
+                Engine.Family.DAYS,
                 Engine.Family.PERIODS,
+                Engine.Family.PARTS_OF_DAY,
                 Engine.Family.DAYS_OF_RELATIVE_MONTHS,
                 Engine.Family.NAMED_DAYS,
-                Engine.Family.MONTHS_IN_YEARS);
+                Engine.Family.MONTHS_IN_YEARS,
+                Engine.Family.QUARTERS_OF_YEARS,
+                Engine.Family.WEEKDAY_WEEKS,
+                Engine.Family.HOLIDAYS,
+                Engine.Family.RECURRENCES);
     }
 
     @Override

@@ -700,6 +700,9 @@ abstract class Grammar {
                 && p.grain() == Grain.YEAR) {
             return new DateRef.MonthInYear(m.month(), p.shift()); // "June next year", "יוני בשנה הבאה"
         }
+        if (a instanceof DateRef.QuarterRef q && q.year() == 0 && b instanceof PeriodRef p && p.grain() == Grain.YEAR) {
+            return new DateRef.QuarterInYear(q.quarter(), p.shift()); // "Q3 next year"
+        }
         if (a instanceof MonthRef m && m.year() == 0 && b instanceof YearRef y) {
             return new MonthRef(m.month(), y.year(), 0);
         }

@@ -2100,6 +2100,10 @@ final class HebrewGrammar extends Engine {
 
     @Override
     Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        return longest(ownRecurrenceHead(i), sharedRecurrenceHead(i));
+    }
+
+    private Hit<RecurrenceBuilder> ownRecurrenceHead(int i) {
         if (i >= size) {
             return null;
         }

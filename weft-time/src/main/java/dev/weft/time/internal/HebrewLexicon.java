@@ -28,6 +28,23 @@ final class HebrewLexicon extends Lexicon {
         role(Role.LINK, "של");
         words(Meaning.NamedDay.IDES, "אידי", "אידים", "אידוס", "האידוס");
         words(Meaning.NamedDay.NONES, "נונות", "נונס");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
+        role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
+        role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
+        role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
+        role(Role.AFTER, "אחרי");
+        role(Role.BEFORE, "לפני");
+        role(Role.QUARTER, "רבעון");
+        role(Role.EVERY, "כל");
+        String[] ordinals = {"הראשון", "השני", "השלישי", "הרביעי"};
+        for (int n = 1; n <= ordinals.length; n++) {
+            words(new Meaning.Ordinal(n), ordinals[n - 1]);
+        }
+        // Tu B'Av, 15 Av, and the Seder night, the eve of Passover (months numbered as ICU4J's HebrewCalendar)
+        phrase(new Meaning.Holiday(new DateRef.HebrewDate(11, 15, 0)), "חג האהבה", "ט\"ו באב", "טו באב");
+        phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
     }
 
@@ -45,7 +62,13 @@ final class HebrewLexicon extends Lexicon {
 
     @Override
     Set<Engine.Family> families() {
-        return EnumSet.of(Engine.Family.DAYS, Engine.Family.NAMED_DAYS);
+        return EnumSet.of(
+                Engine.Family.DAYS,
+                Engine.Family.NAMED_DAYS,
+                Engine.Family.DAYS_OF_RELATIVE_MONTHS,
+                Engine.Family.QUARTERS_OF_YEARS,
+                Engine.Family.HOLIDAYS,
+                Engine.Family.RECURRENCES);
     }
 
     @Override

@@ -58,8 +58,15 @@ sealed interface Meaning {
         }
     }
 
-    /** A word that is a recurrence on its own: "daily", "ежедневно". */
-    record Often(Frequency frequency) implements Meaning {}
+    /** A word that is a recurrence on its own: "daily", "quarterly" (every 3 months), "ежедневно". */
+    record Often(Frequency frequency, int interval) implements Meaning {
+        Often(Frequency frequency) {
+            this(frequency, 1);
+        }
+    }
+
+    /** A day named for what falls on it: "Bastille Day", "ליל הסדר", "Новый год". */
+    record Holiday(DateRef date) implements Meaning {}
 
     /** The words that join the others; each language says them its own way. */
     enum Role implements Meaning {
@@ -95,6 +102,14 @@ sealed interface Meaning {
         /** Words that only link others: "the", "of", "של". */
         LINK,
         /** The time of day it is now: "at this time", "בשעה זו", "в это время". */
-        THIS_TIME
+        THIS_TIME,
+        /** "after" in "the month after next", "שאחרי". */
+        AFTER,
+        /** "before" in "the month before last", "שלפני". */
+        BEFORE,
+        /** A quarter of a year: "quarter", "רבעון", "квартал". */
+        QUARTER,
+        /** The end of a period: "конце" in "в конце месяца". */
+        END
     }
 }

@@ -110,6 +110,17 @@ final class Resolver {
                 return null;
             }
         }
+        if (s.sameTime && s.time == null && s.date instanceof PeriodRef p && p.grain() != Grain.QUARTER) {
+            // "this time next week": now moved by the period, not the period's start
+            LocalDate day = today.plus(
+                    p.shift(),
+                    p.grain() == Grain.WEEK
+                            ? ChronoUnit.WEEKS
+                            : p.grain() == Grain.MONTH
+                                    ? ChronoUnit.MONTHS
+                                    : p.grain() == Grain.YEAR ? ChronoUnit.YEARS : ChronoUnit.DAYS);
+            return new Resolved(ZonedDateTime.of(day, ref.toLocalTime().withSecond(0), zone), Grain.MINUTE);
+        }
         if (s.sameTime && s.time == null && date != null) {
             return new Resolved(ZonedDateTime.of(date.date(), ref.toLocalTime().withSecond(0), zone), Grain.MINUTE);
         }
@@ -228,6 +239,8 @@ final class Resolver {
                 yield new DateValue(LocalDate.of(year, q.quarter() * 3 - 2, 1), Grain.QUARTER);
             }
             case YearRef y -> new DateValue(LocalDate.of(y.year(), 1, 1), Grain.YEAR);
+            case DateRef.QuarterInYear q ->
+                new DateValue(LocalDate.of(today.getYear() + q.yearShift(), q.quarter() * 3 - 2, 1), Grain.QUARTER);
             case NthWeekdayRef n -> nthWeekday(n, today);
             case EndOf e -> {
                 DateValue p = date(e.period(), today);

@@ -199,7 +199,20 @@ final class RussianLexicon extends Lexicon {
         role(Role.NOW, "сейчас", "щас", "немедленно", "теперь");
         role(Role.IN, "через", "спустя");
         role(Role.AGO, "назад");
-        role(Role.AT, "в", "во");
+        role(Role.AT, "в", "во", "к", "ко");
+        role(Role.AFTER, "после");
+        role(Role.BEFORE, "перед");
+        role(Role.END, "конце", "конец", "концу");
+        forms(Role.QUARTER, "квартал", HARD);
+        words(new Often(Frequency.MONTHLY, 3), "ежеквартально");
+        phrase(
+                new Meaning.Holiday(new DateRef.CalendarDate(0, 1, 1)),
+                "новый год",
+                "нового года",
+                "новым годом",
+                "новому году");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 1, 7)), "рождество", "рождества", "рождеству");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 5, 9)), "день победы", "дня победы", "днем победы");
         role(Role.ON, "на");
         role(Role.FROM, "с", "со", "от");
         role(Role.TO, "до", "по");
@@ -264,6 +277,12 @@ final class RussianLexicon extends Lexicon {
             return next == null
                     ? null
                     : new Hit<>(ClockTime.of(next - 1 == 0 ? 12 : next - 1, minute, Grain.MINUTE), i + 2);
+        }
+        if (w.equals("пол")) {
+            Integer next = nextHour(e.meaningAt(i + 1)); // "в пол восьмого"
+            if (next != null) {
+                return new Hit<>(ClockTime.of(next - 1 == 0 ? 12 : next - 1, 30, Grain.MINUTE), i + 2);
+            }
         }
         if (w.startsWith("пол") && w.length() > 5) {
             Integer next = nextHour(meaning(w.substring(3)));
