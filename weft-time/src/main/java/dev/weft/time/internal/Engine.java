@@ -796,20 +796,36 @@ class Engine extends Grammar {
                 y == null ? 0 : y.value(), m, first.value(), last.value(), start, y == null ? last.end() + 1 : y.end());
     }
 
+    /**
+     * "this weekend", "on the weekend", "next weekend", "на выходных", "סופ"ש הבא", "סוף השבוע שאחרי הבא".
+     * A bare "weekend" with no word before it is read only in a whole-text reading where the language
+     * asks so ({@link Lexicon#bareWeekendOnlyAlone}).
+     */
     @Override
     Match weekend(int i) {
         int j = isRole(i, Role.ON) || isRole(i, Role.AT) ? i + 1 : i;
-        int weeks = 0;
-        if (isRole(j, Role.NEXT)) {
-            weeks = 1;
-            j++;
-        } else if (isRole(j, Role.LAST)) {
-            weeks = -1;
-            j++;
-        } else if (isRole(j, Role.THIS)) {
+        Integer before = shift(j);
+        if (before != null || isRole(j, Role.LINK)) {
             j++;
         }
-        return isRole(j, Role.WEEKEND) ? new Match(new WeekendParse(weeks), i, j + 1) : null;
+        Hit<Meaning> w = phraseAt(j);
+        if (w == null || w.value() != Role.WEEKEND) {
+            return null;
+        }
+        if (j == i && !lenient && lexicon.bareWeekendOnlyAlone()) {
+            return null;
+        }
+        int end = w.end();
+        int weeks = before == null ? 0 : before;
+        Integer after = before == null ? shift(end) : null;
+        if (after != null) {
+            weeks = after;
+            end++;
+        } else if (before == null && isRole(end, Role.AFTER) && shift(end + 1) != null && shift(end + 1) == 1) {
+            weeks = 2; // "the weekend after next", "סופ"ש שאחרי הבא"
+            end += 2;
+        }
+        return new Match(new WeekendParse(weeks), i, end);
     }
 
     // ---- recurrences ------------------------------------------------------------------------

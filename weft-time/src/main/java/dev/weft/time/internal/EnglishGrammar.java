@@ -26,7 +26,6 @@ import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
-import dev.weft.time.internal.Parsed.WeekendParse;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -611,31 +610,6 @@ final class EnglishGrammar extends Engine {
             return i + 1;
         }
         return word(i, "starting") && word(i + 1, "at") ? i + 2 : i;
-    }
-
-    @Override
-    Match weekend(int i) {
-        int j = i;
-        if (word(j, "on", "at", "over")) {
-            j++;
-        }
-        int weeks = 0;
-        if (word(j, "this", "the")) {
-            j++;
-        } else if (word(j, "next")) {
-            weeks = 1;
-            j++;
-        } else if (word(j, "last")) {
-            weeks = -1;
-            j++;
-        }
-        if (!word(j, "weekend")) {
-            return null;
-        }
-        if (j == i && !lenient) {
-            return null;
-        }
-        return new Match(new WeekendParse(weeks), i, j + 1);
     }
 
     // ---- instants ---------------------------------------------------------------------------
@@ -1242,6 +1216,9 @@ final class EnglishGrammar extends Engine {
             } else if (y > end && shortYear(y)) {
                 year = fullYear(value(y)); // "May 3rd, 81"
                 end = y + 1;
+            } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
+                year = fullYear(value(end + 1)); // "Oct 3 '90"
+                end += 2;
             }
             CalendarDate d = date(year, m, day.value());
             if (d != null) {
@@ -1257,15 +1234,6 @@ final class EnglishGrammar extends Engine {
         }
         if (shift == 0 && word(k, "after") && word(k + 1, "next")) {
             return withDate(new Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), k + 2);
-        }
-        if (shift == 0 && word(k, "in") && word(k + 1, "a", "one") && word(k + 2, "year", "yr")) {
-            return withDate(new MonthInYear(m, 1), k + 3);
-        }
-        if (shift == 0 && word(k, "in") && word(k + 2, "years", "yrs")) {
-            Hit<Integer> n = cardinal(k + 1);
-            if (n != null && n.value() < 100) {
-                return withDate(new MonthInYear(m, n.value()), k + 3);
-            }
         }
         Hit<Integer> yearShift = shiftWord(k);
         if (shift == 0 && yearShift != null && word(yearShift.end(), "year", "yr")) {

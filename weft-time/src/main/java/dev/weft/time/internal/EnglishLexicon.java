@@ -81,6 +81,8 @@ final class EnglishLexicon extends Lexicon {
         words(Meaning.NamedDay.IDES, "ides");
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
+        role(Role.ON, "on", "at", "over");
+        role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
         role(Role.QUARTER, "quarter", "qtr");
         role(Role.EVERY, "every", "each");
@@ -124,6 +126,11 @@ final class EnglishLexicon extends Lexicon {
                 Engine.Family.WEEKDAY_WEEKS,
                 Engine.Family.HOLIDAYS,
                 Engine.Family.RECURRENCES);
+    }
+
+    @Override
+    boolean bareWeekendOnlyAlone() {
+        return true;
     }
 
     @Override

@@ -24,7 +24,6 @@ import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
-import dev.weft.time.internal.Parsed.WeekendParse;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -391,26 +390,6 @@ final class HebrewGrammar extends Engine {
     }
 
     // ---- top level --------------------------------------------------------------------------
-
-    @Override
-    Match weekend(int i) {
-        boolean word = he(i, "סופ\"ש") || he(i, "סופש");
-        int end = i + 1;
-        if (!word) {
-            if (!(he(i, "סוף") && heExact(i + 1, "שבוע"))) {
-                return null;
-            }
-            end = i + 2;
-        }
-        int weeks = 0;
-        if (end < size && NEXT.contains(tok(end).text())) {
-            weeks = 1;
-            end++;
-        } else if (end < size && THIS.contains(tok(end).text())) {
-            end++;
-        }
-        return new Match(new WeekendParse(weeks), i, end);
-    }
 
     // ---- intervals --------------------------------------------------------------------------
 

@@ -35,6 +35,9 @@ final class HebrewLexicon extends Lexicon {
         role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
         role(Role.AFTER, "אחרי");
+        role(Role.WEEKEND, "סופ\"ש", "סופש");
+        // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
+        phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
         role(Role.BEFORE, "לפני");
         role(Role.QUARTER, "רבעון");
         role(Role.EVERY, "כל");

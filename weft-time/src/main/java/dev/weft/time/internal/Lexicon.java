@@ -37,6 +37,11 @@ abstract class Lexicon {
     /** Whether {@code 9:30} is read on a 24-hour clock (else it is morning or evening, like a bare hour). */
     abstract boolean clock24();
 
+    /** Whether "weekend" said with no word before it is read only when it is the whole text. */
+    boolean bareWeekendOnlyAlone() {
+        return false;
+    }
+
     /** The word as the tables hold it: lower case already, a language may fold more (ё to е). */
     String fold(String word) {
         return word;
