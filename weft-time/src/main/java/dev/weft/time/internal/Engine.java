@@ -112,14 +112,18 @@ class Engine extends Grammar {
             return null;
         }
         for (Lexicon.Phrase p : lexicon.phrasesFrom(tok(i).text())) {
-            int n = p.words().size();
-            boolean all = i + n <= size;
-            for (int k = 1; all && k < n; k++) {
-                all = tok(i + k).isWord()
-                        && lexicon.fold(tok(i + k).text()).equals(p.words().get(k));
+            int t = i + 1;
+            boolean all = true;
+            for (int k = 1; all && k < p.words().size(); k++, t++) {
+                if (sym(t, '.') && adjacent(t)) {
+                    t++; // "st. patrick's day"
+                }
+                all = t < size
+                        && tok(t).isWord()
+                        && lexicon.fold(tok(t).text()).equals(p.words().get(k));
             }
             if (all) {
-                return new Hit<>(p.meaning(), i + n);
+                return new Hit<>(p.meaning(), t);
             }
         }
         Meaning m = meaningAt(i);
@@ -221,7 +225,7 @@ class Engine extends Grammar {
             best = longest(best, weekdayWeeks(q));
         }
         if (families.contains(Family.HOLIDAYS)) {
-            best = longest(best, holiday(q));
+            best = longest(best, holidayAt(q));
         }
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
             Hit<java.time.ZoneId> z = zone(q);
@@ -283,22 +287,42 @@ class Engine extends Grammar {
         return withDate(new DateRef.Shifted(next, new Offset(7 * d.value().amount(), ChronoUnit.DAYS)), d.end());
     }
 
-    /** A day named for what falls on it ("Bastille Day", "ליל הסדר"), in the year said after it if any. */
-    private Hit<InstantSpec> holiday(int i) {
-        Hit<Meaning> m = phraseAt(skipLinks(i));
+    /**
+     * A day named for what falls on it ("Bastille Day", "Good Friday", "ליל הסדר"), in the year said
+     * after it if any; "erev" before a day of the Hebrew calendar is the day before it.
+     */
+    final Hit<InstantSpec> holidayAt(int i) {
+        int j = skipLinks(i);
+        if (isRole(j, Role.EVE)) {
+            Hit<InstantSpec> h = holidayAt(j + 1);
+            return h == null || !(h.value().date instanceof DateRef.HebrewDate d)
+                    ? null
+                    : withDate(new DateRef.Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
+        }
+        Hit<Meaning> m = phraseAt(j);
         if (m == null || !(m.value() instanceof Meaning.Holiday h)) {
             return null;
         }
         Hit<Integer> y = yearAfter(m.end());
-        if (y == null) {
-            return withDate(h.date(), m.end());
-        }
-        DateRef dated = switch (h.date()) {
-            case CalendarDate c -> date(y.value(), c.month(), c.day());
-            case DateRef.HebrewDate d -> new DateRef.HebrewDate(d.month(), d.day(), y.value(), d.observance());
+        DateRef dated = y == null ? null : inYear(h.date(), y.value());
+        return dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+    }
+
+    /** A holiday's date in a given year, or null when it cannot be dated so. */
+    private static DateRef inYear(DateRef d, int year) {
+        return switch (d) {
+            case CalendarDate c -> date(year, c.month(), c.day());
+            case DateRef.NthWeekdayRef n
+            when n.month() instanceof MonthRef m ->
+                new DateRef.NthWeekdayRef(n.n(), n.day(), new MonthRef(m.month(), year, 0));
+            case DateRef.HebrewDate h -> new DateRef.HebrewDate(h.month(), h.day(), year, h.observance());
+            case DateRef.EasterRef e -> new DateRef.EasterRef(e.days(), year);
+            case DateRef.Shifted s -> {
+                DateRef base = inYear(s.base(), year);
+                yield base == null ? null : new DateRef.Shifted(base, s.offset());
+            }
             default -> null;
         };
-        return dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
     }
 
     /** "the 20th of the current month", "ה-20 בחודש הבא", "20 числа следующего месяца". */

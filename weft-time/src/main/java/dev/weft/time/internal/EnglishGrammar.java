@@ -6,15 +6,12 @@ import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.EasterRef;
 import dev.weft.time.internal.DateRef.EndOf;
-import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
-import dev.weft.time.internal.DateRef.Observance;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
@@ -173,145 +170,6 @@ final class EnglishGrammar extends Engine {
             Map.entry("years", Grain.YEAR),
             Map.entry("year", Grain.YEAR),
             Map.entry("yrs", Grain.YEAR));
-
-    /** Holidays on a fixed day of the Gregorian calendar, by their words. */
-    private static final Map<String, CalendarDate> FIXED_HOLIDAYS = Map.ofEntries(
-            Map.entry("christmas", new CalendarDate(0, 12, 25)),
-            Map.entry("xmas", new CalendarDate(0, 12, 25)),
-            Map.entry("christmas day", new CalendarDate(0, 12, 25)),
-            Map.entry("christmas eve", new CalendarDate(0, 12, 24)),
-            Map.entry("xmas eve", new CalendarDate(0, 12, 24)),
-            Map.entry("boxing day", new CalendarDate(0, 12, 26)),
-            Map.entry("new year's eve", new CalendarDate(0, 12, 31)),
-            Map.entry("new years eve", new CalendarDate(0, 12, 31)),
-            Map.entry("new year eve", new CalendarDate(0, 12, 31)),
-            Map.entry("nye", new CalendarDate(0, 12, 31)),
-            Map.entry("new year's day", new CalendarDate(0, 1, 1)),
-            Map.entry("new years day", new CalendarDate(0, 1, 1)),
-            Map.entry("new year day", new CalendarDate(0, 1, 1)),
-            Map.entry("new year's", new CalendarDate(0, 1, 1)),
-            Map.entry("new years", new CalendarDate(0, 1, 1)),
-            Map.entry("new year", new CalendarDate(0, 1, 1)),
-            Map.entry("valentine's day", new CalendarDate(0, 2, 14)),
-            Map.entry("valentines day", new CalendarDate(0, 2, 14)),
-            Map.entry("valentine's", new CalendarDate(0, 2, 14)),
-            Map.entry("valentine day", new CalendarDate(0, 2, 14)),
-            Map.entry("halloween", new CalendarDate(0, 10, 31)),
-            Map.entry("st patrick's day", new CalendarDate(0, 3, 17)),
-            Map.entry("st. patrick's day", new CalendarDate(0, 3, 17)),
-            Map.entry("saint patrick's day", new CalendarDate(0, 3, 17)),
-            Map.entry("st patricks day", new CalendarDate(0, 3, 17)),
-            Map.entry("april fools day", new CalendarDate(0, 4, 1)),
-            Map.entry("april fool's day", new CalendarDate(0, 4, 1)),
-            Map.entry("april fools", new CalendarDate(0, 4, 1)),
-            Map.entry("independence day", new CalendarDate(0, 7, 4)),
-            Map.entry("veterans day", new CalendarDate(0, 11, 11)),
-            Map.entry("veteran's day", new CalendarDate(0, 11, 11)));
-
-    /** Holidays on the n-th weekday of a month: {n, ISO weekday, month}. */
-    private static final Map<String, int[]> WEEKDAY_HOLIDAYS = Map.ofEntries(
-            Map.entry("thanksgiving", new int[] {4, 4, 11}),
-            Map.entry("thanksgiving day", new int[] {4, 4, 11}),
-            Map.entry("mother's day", new int[] {2, 7, 5}),
-            Map.entry("mothers day", new int[] {2, 7, 5}),
-            Map.entry("father's day", new int[] {3, 7, 6}),
-            Map.entry("fathers day", new int[] {3, 7, 6}),
-            Map.entry("memorial day", new int[] {-1, 1, 5}),
-            Map.entry("labor day", new int[] {1, 1, 9}),
-            Map.entry("labour day", new int[] {1, 1, 9}),
-            Map.entry("mlk day", new int[] {3, 1, 1}),
-            Map.entry("martin luther king day", new int[] {3, 1, 1}),
-            Map.entry("presidents day", new int[] {3, 1, 2}),
-            Map.entry("presidents' day", new int[] {3, 1, 2}),
-            Map.entry("president's day", new int[] {3, 1, 2}),
-            Map.entry("columbus day", new int[] {2, 1, 10}));
-
-    /** Jewish and Israeli holidays, on their day of the Hebrew calendar (ICU months: Tishri 0 … Elul 12). */
-    private static final Map<String, HebrewDate> JEWISH_HOLIDAYS = jewishHolidays();
-
-    private static Map<String, HebrewDate> jewishHolidays() {
-        Map<String, HebrewDate> m = new HashMap<>();
-        Object[][] names = {
-            {0, 1, "rosh hashanah", "rosh hashana", "rosh hashonah", "rosh hashanna"},
-            {0, 10, "yom kippur", "yom kipur"},
-            {0, 15, "sukkot", "succot", "sukkos", "succoth"},
-            {0, 22, "simchat torah", "simhat torah", "shemini atzeret", "shmini atzeret"},
-            {2, 25, "hanukkah", "chanukah", "hanukah", "channukah", "chanukkah", "hannukah", "chanuka", "hanuka"},
-            {4, 15, "tu bishvat", "tu b'shvat", "tu bshvat", "tu b'shevat", "tu bishevat"},
-            {6, 14, "purim"},
-            {6, 15, "shushan purim"},
-            {7, 15, "passover", "pesach", "pesah"},
-            {8, 18, "lag baomer", "lag ba'omer", "lag b'omer", "lag bomer"},
-            {8, 28, "jerusalem day", "yom yerushalayim"},
-            {9, 6, "shavuot", "shavuos", "shavuoth"},
-            {11, 9, "tisha b'av", "tisha bav", "tisha be'av"},
-            {11, 15, "tu b'av", "tu bav"}
-        };
-        for (Object[] row : names) {
-            Observance o = (int) row[0] == 11 && (int) row[1] == 9 ? Observance.FAST : Observance.EXACT;
-            for (int k = 2; k < row.length; k++) {
-                m.put((String) row[k], new HebrewDate((int) row[0], (int) row[1], 0, o));
-            }
-        }
-        for (String n :
-                List.of("yom haatzmaut", "yom ha'atzmaut", "israel independence day", "israeli independence day")) {
-            m.put(n, new HebrewDate(8, 5, 0, Observance.INDEPENDENCE));
-        }
-        for (String n : List.of("yom hazikaron", "yom hazikkaron", "israel memorial day", "israeli memorial day")) {
-            m.put(n, new HebrewDate(8, 5, 0, Observance.MEMORIAL));
-        }
-        for (String n : List.of("yom hashoah", "holocaust remembrance day", "holocaust day")) {
-            m.put(n, new HebrewDate(7, 27, 0, Observance.HOLOCAUST));
-        }
-        return Map.copyOf(m);
-    }
-
-    /** Days counted from Western Easter Sunday, by their names. */
-    private static final Map<String, Integer> EASTER_DAYS = Map.ofEntries(
-            Map.entry("easter", 0),
-            Map.entry("easter sunday", 0),
-            Map.entry("easter day", 0),
-            Map.entry("easter monday", 1),
-            Map.entry("easter saturday", -1),
-            Map.entry("holy saturday", -1),
-            Map.entry("good friday", -2),
-            Map.entry("maundy thursday", -3),
-            Map.entry("holy thursday", -3),
-            Map.entry("palm sunday", -7),
-            Map.entry("ash wednesday", -46),
-            Map.entry("shrove tuesday", -47),
-            Map.entry("mardi gras", -47),
-            Map.entry("pancake day", -47),
-            Map.entry("ascension day", 39),
-            Map.entry("pentecost", 49),
-            Map.entry("whitsun", 49),
-            Map.entry("whit sunday", 49),
-            Map.entry("whit monday", 50));
-
-    /** Days counted from the fourth Thursday of November. */
-    private static final Map<String, Integer> THANKSGIVING_DAYS = Map.of("black friday", 1, "cyber monday", 4);
-
-    /** The first words of the holidays' names, to try a name only where one may start. */
-    private static final Set<String> HOLIDAY_FIRST_WORDS = firstWords(
-            FIXED_HOLIDAYS.keySet(),
-            WEEKDAY_HOLIDAYS.keySet(),
-            JEWISH_HOLIDAYS.keySet(),
-            EASTER_DAYS.keySet(),
-            THANKSGIVING_DAYS.keySet());
-
-    @SafeVarargs
-    private static Set<String> firstWords(Set<String>... names) {
-        Set<String> first = new java.util.HashSet<>();
-        for (Set<String> set : names) {
-            for (String n : set) {
-                first.add(n.split("[ .]")[0]);
-            }
-        }
-        return Set.copyOf(first);
-    }
-
-    /** The longest holiday name, in words. */
-    private static final int HOLIDAY_WORDS = 4;
 
     private static final Set<String> TOMORROW = Set.of(
             "tomorrow",
@@ -1011,7 +869,7 @@ final class EnglishGrammar extends Engine {
         best = longest(best, midMonth(i));
         best = longest(best, nthWeekOf(i));
         best = longest(best, yearMonth(i));
-        best = longest(best, holiday(i));
+        best = longest(best, holidayAt(i));
         return best;
     }
 
@@ -1107,85 +965,6 @@ final class EnglishGrammar extends Engine {
     private Hit<InstantSpec> yearMonth(int i) {
         Hit<MonthRef> m = yearMonthNumbers(i);
         return m == null ? null : withDate(m.value(), m.end());
-    }
-
-    /**
-     * Christmas, New Year's Eve, Thanksgiving, Easter, Hanukkah…, with an optional year: "Christmas
-     * 2016"; "erev" before a Jewish holiday is the day before it ("erev Pesach").
-     */
-    private Hit<InstantSpec> holiday(int i) {
-        if (word(i, "erev")) {
-            Hit<InstantSpec> h = holiday(i + 1);
-            return h == null || !(h.value().date instanceof HebrewDate d)
-                    ? null
-                    : withDate(new Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
-        }
-        if (i >= size || !tok(i).isWord() || !HOLIDAY_FIRST_WORDS.contains(tok(i).text())) {
-            return null;
-        }
-        StringBuilder name = new StringBuilder();
-        DateRef best = null;
-        int end = -1;
-        for (int k = i; k < size && k < i + HOLIDAY_WORDS; k++) {
-            Token t = tok(k);
-            if (t.isSymbol('.') && adjacent(k)) {
-                name.append('.');
-                continue;
-            }
-            if (!t.isWord()) {
-                break;
-            }
-            if (k > i) {
-                name.append(' ');
-            }
-            name.append(t.text());
-            String key = name.toString();
-            CalendarDate fixed = FIXED_HOLIDAYS.get(key);
-            int[] nth = WEEKDAY_HOLIDAYS.get(key);
-            HebrewDate jewish = JEWISH_HOLIDAYS.get(key);
-            Integer easter = EASTER_DAYS.get(key);
-            Integer thanksgiving = THANKSGIVING_DAYS.get(key);
-            if (fixed != null) {
-                best = fixed;
-                end = k + 1;
-            } else if (nth != null) {
-                best = new NthWeekdayRef(nth[0], DayOfWeek.of(nth[1]), new MonthRef(nth[2], 0, 0));
-                end = k + 1;
-            } else if (jewish != null) {
-                best = jewish;
-                end = k + 1;
-            } else if (easter != null) {
-                best = new EasterRef(easter, 0);
-                end = k + 1;
-            } else if (thanksgiving != null) {
-                best = new Shifted(
-                        new NthWeekdayRef(4, DayOfWeek.THURSDAY, new MonthRef(11, 0, 0)),
-                        new Offset(thanksgiving, ChronoUnit.DAYS));
-                end = k + 1;
-            }
-        }
-        if (best == null) {
-            return null;
-        }
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            int year = value(y);
-            best = switch (best) {
-                case CalendarDate c -> date(year, c.month(), c.day());
-                case NthWeekdayRef n ->
-                    new NthWeekdayRef(n.n(), n.day(), new MonthRef(((MonthRef) n.month()).month(), year, 0));
-                case HebrewDate h -> new HebrewDate(h.month(), h.day(), year, h.observance());
-                case EasterRef e -> new EasterRef(e.days(), year);
-                case Shifted sh
-                when sh.base() instanceof NthWeekdayRef n ->
-                    new Shifted(
-                            new NthWeekdayRef(n.n(), n.day(), new MonthRef(((MonthRef) n.month()).month(), year, 0)),
-                            sh.offset());
-                default -> best;
-            };
-            end = y + 1;
-        }
-        return best == null ? null : withDate(best, end);
     }
 
     /** {@code March 3rd}, {@code Feb 15 2027}, {@code in March}, {@code next March}, {@code May 2027}. */

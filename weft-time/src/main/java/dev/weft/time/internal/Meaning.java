@@ -110,6 +110,8 @@ sealed interface Meaning {
         /** A quarter of a year: "quarter", "רבעון", "квартал". */
         QUARTER,
         /** The end of a period: "конце" in "в конце месяца". */
-        END
+        END,
+        /** The day before a Jewish holiday: "erev", "ערב". */
+        EVE
     }
 }
