@@ -111,6 +111,23 @@ class Engine extends Grammar {
         if (i < 0 || i >= size || !tok(i).isWord()) {
             return null;
         }
+        if (phrases == null) {
+            phrases = new Object[size];
+        }
+        Object known = phrases[i];
+        if (known == null) {
+            Hit<Meaning> read = readPhrase(i);
+            phrases[i] = read == null ? NOTHING : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<Meaning> hit = known == NOTHING ? null : (Hit<Meaning>) known;
+        return hit;
+    }
+
+    private Object[] phrases;
+
+    private Hit<Meaning> readPhrase(int i) {
         for (Lexicon.Phrase p : lexicon.phrasesFrom(tok(i).text())) {
             int t = i + 1;
             boolean all = true;
@@ -187,6 +204,44 @@ class Engine extends Grammar {
         if (q >= size) {
             return null;
         }
+        Hit<InstantSpec> best = datePart(q);
+        if (families.contains(Family.CLOCKS)) {
+            best = longest(best, clock(q, ctx, anchored));
+        }
+        if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
+            Hit<java.time.ZoneId> z = zone(q);
+            if (z != null) {
+                InstantSpec s = new InstantSpec();
+                s.zone = z.value();
+                best = longest(best, new Hit<>(s, z.end()));
+            }
+        }
+        return best;
+    }
+
+    /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */
+    private Hit<InstantSpec> datePart(int q) {
+        if (dateParts == null) {
+            dateParts = new Object[size];
+        }
+        Object known = dateParts[q];
+        if (known == null) {
+            Hit<InstantSpec> read = readDatePart(q);
+            dateParts[q] = read == null ? NOTHING : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
+    }
+
+    private static final Object NOTHING = new Object();
+    private Object[] dateParts;
+
+    private Hit<InstantSpec> readDatePart(int q) {
+        if (!tok(q).isWord() && !num(q)) {
+            return null;
+        }
         Hit<InstantSpec> best = null;
         if (families.contains(Family.DAYS)) {
             best = relativeDay(q);
@@ -202,9 +257,6 @@ class Engine extends Grammar {
         }
         if (families.contains(Family.AMOUNTS)) {
             best = longest(best, offset(q));
-        }
-        if (families.contains(Family.CLOCKS)) {
-            best = longest(best, clock(q, ctx, anchored));
         }
         if (families.contains(Family.PARTS_OF_DAY)) {
             best = longest(best, partOfDay(q));
@@ -226,14 +278,6 @@ class Engine extends Grammar {
         }
         if (families.contains(Family.HOLIDAYS)) {
             best = longest(best, holidayAt(q));
-        }
-        if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
-            Hit<java.time.ZoneId> z = zone(q);
-            if (z != null) {
-                InstantSpec s = new InstantSpec();
-                s.zone = z.value();
-                best = longest(best, new Hit<>(s, z.end()));
-            }
         }
         return best;
     }

@@ -217,19 +217,22 @@ final class EnglishLexicon extends Lexicon {
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(month, day, 0, observance)), names);
     }
 
+    /** The families of the engine this language reads, computed once. */
+    private static final Set<Engine.Family> FAMILIES = EnumSet.of(
+            Engine.Family.DAYS,
+            Engine.Family.PERIODS,
+            Engine.Family.PARTS_OF_DAY,
+            Engine.Family.DAYS_OF_RELATIVE_MONTHS,
+            Engine.Family.NAMED_DAYS,
+            Engine.Family.MONTHS_IN_YEARS,
+            Engine.Family.QUARTERS_OF_YEARS,
+            Engine.Family.WEEKDAY_WEEKS,
+            Engine.Family.HOLIDAYS,
+            Engine.Family.RECURRENCES);
+
     @Override
     Set<Engine.Family> families() {
-        return EnumSet.of(
-                Engine.Family.DAYS,
-                Engine.Family.PERIODS,
-                Engine.Family.PARTS_OF_DAY,
-                Engine.Family.DAYS_OF_RELATIVE_MONTHS,
-                Engine.Family.NAMED_DAYS,
-                Engine.Family.MONTHS_IN_YEARS,
-                Engine.Family.QUARTERS_OF_YEARS,
-                Engine.Family.WEEKDAY_WEEKS,
-                Engine.Family.HOLIDAYS,
-                Engine.Family.RECURRENCES);
+        return FAMILIES;
     }
 
     @Override

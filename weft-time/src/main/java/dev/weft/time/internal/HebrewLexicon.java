@@ -63,15 +63,18 @@ final class HebrewLexicon extends Lexicon {
         return m;
     }
 
+    /** The families of the engine this language reads, computed once. */
+    private static final Set<Engine.Family> FAMILIES = EnumSet.of(
+            Engine.Family.DAYS,
+            Engine.Family.NAMED_DAYS,
+            Engine.Family.DAYS_OF_RELATIVE_MONTHS,
+            Engine.Family.QUARTERS_OF_YEARS,
+            Engine.Family.HOLIDAYS,
+            Engine.Family.RECURRENCES);
+
     @Override
     Set<Engine.Family> families() {
-        return EnumSet.of(
-                Engine.Family.DAYS,
-                Engine.Family.NAMED_DAYS,
-                Engine.Family.DAYS_OF_RELATIVE_MONTHS,
-                Engine.Family.QUARTERS_OF_YEARS,
-                Engine.Family.HOLIDAYS,
-                Engine.Family.RECURRENCES);
+        return FAMILIES;
     }
 
     @Override

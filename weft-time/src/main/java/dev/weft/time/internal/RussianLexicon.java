@@ -236,9 +236,12 @@ final class RussianLexicon extends Lexicon {
         forms(Role.EVERY, "кажд", ADJECTIVE);
     }
 
+    /** The families of the engine this language reads, computed once. */
+    private static final java.util.Set<Engine.Family> FAMILIES = java.util.EnumSet.allOf(Engine.Family.class);
+
     @Override
     java.util.Set<Engine.Family> families() {
-        return java.util.EnumSet.allOf(Engine.Family.class);
+        return FAMILIES;
     }
 
     @Override
