@@ -239,8 +239,8 @@ class Engine extends Grammar {
     private Object[] dateParts;
 
     private Hit<InstantSpec> readDatePart(int q) {
-        if (!tok(q).isWord() && !num(q)) {
-            return null;
+        if (!num(q) && phraseAt(q) == null) {
+            return null; // every part starts with a number or a word the lexicon knows
         }
         Hit<InstantSpec> best = null;
         if (families.contains(Family.DAYS)) {
@@ -905,7 +905,7 @@ class Engine extends Grammar {
 
     /** The head of a recurrence read by the engine's rules, or null when the language does not use them. */
     final Hit<RecurrenceBuilder> sharedRecurrenceHead(int i) {
-        if (!families.contains(Family.RECURRENCES)) {
+        if (!families.contains(Family.RECURRENCES) || (!num(i) && meaningAt(i) == null)) {
             return null;
         }
         Meaning m = meaningAt(i);
@@ -927,8 +927,11 @@ class Engine extends Grammar {
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
-        if (m != Role.EVERY) {
-            return null;
+        if (m != Role.EVERY
+                || (i + 1 < size
+                        && tok(i + 1).isWord()
+                        && lexicon.definite(tok(i + 1).text()))) {
+            return null; // "כל השבוע הבא": all of next week, not every week
         }
         Weekdays w = weekdays(i + 1);
         if (w != null) {

@@ -26,7 +26,6 @@ import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,39 +33,8 @@ import java.util.Set;
 /** The English grammar. One instance reads one text; not thread-safe. */
 final class EnglishGrammar extends Engine {
 
-    private static final Map<String, Integer> MONTHS = Map.ofEntries(
-            Map.entry("january", 1),
-            Map.entry("jan", 1),
-            Map.entry("february", 2),
-            Map.entry("feb", 2),
-            Map.entry("march", 3),
-            Map.entry("mar", 3),
-            Map.entry("april", 4),
-            Map.entry("apr", 4),
-            Map.entry("may", 5),
-            Map.entry("june", 6),
-            Map.entry("jun", 6),
-            Map.entry("july", 7),
-            Map.entry("jul", 7),
-            Map.entry("august", 8),
-            Map.entry("aug", 8),
-            Map.entry("september", 9),
-            Map.entry("sept", 9),
-            Map.entry("sep", 9),
-            Map.entry("october", 10),
-            Map.entry("oct", 10),
-            Map.entry("november", 11),
-            Map.entry("nov", 11),
-            Map.entry("december", 12),
-            Map.entry("dec", 12));
-
     /** Month names that are also common words, read as months only in context. */
     private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
-
-    private static final Map<String, DayOfWeek> DAYS = days();
-
-    private static final Set<String> PLURAL_DAYS =
-            Set.of("mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays");
 
     private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
 
@@ -95,29 +63,6 @@ final class EnglishGrammar extends Engine {
     private static final Map<String, Integer> TENS = Map.of(
             "twenty", 20, "thirty", 30, "forty", 40, "fourty", 40, "fifty", 50, "sixty", 60, "seventy", 70, "eighty",
             80, "ninety", 90);
-
-    private static final Map<String, Integer> ORDINALS = Map.ofEntries(
-            Map.entry("first", 1),
-            Map.entry("second", 2),
-            Map.entry("third", 3),
-            Map.entry("fourth", 4),
-            Map.entry("fifth", 5),
-            Map.entry("sixth", 6),
-            Map.entry("seventh", 7),
-            Map.entry("eighth", 8),
-            Map.entry("ninth", 9),
-            Map.entry("tenth", 10),
-            Map.entry("eleventh", 11),
-            Map.entry("twelfth", 12),
-            Map.entry("thirteenth", 13),
-            Map.entry("fourteenth", 14),
-            Map.entry("fifteenth", 15),
-            Map.entry("sixteenth", 16),
-            Map.entry("seventeenth", 17),
-            Map.entry("eighteenth", 18),
-            Map.entry("nineteenth", 19),
-            Map.entry("twentieth", 20),
-            Map.entry("thirtieth", 30));
 
     private static final Map<String, ChronoUnit> UNITS = Map.ofEntries(
             Map.entry("second", ChronoUnit.SECONDS),
@@ -196,26 +141,6 @@ final class EnglishGrammar extends Engine {
 
     EnglishGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, EnglishLexicon.INSTANCE);
-    }
-
-    private static Map<String, DayOfWeek> days() {
-        Map<String, DayOfWeek> m = new HashMap<>();
-        String[][] names = {
-            {"monday", "mon"},
-            {"tuesday", "tue", "tues"},
-            {"wednesday", "wed", "weds"},
-            {"thursday", "thu", "thur", "thurs"},
-            {"friday", "fri"},
-            {"saturday", "sat"},
-            {"sunday", "sun"}
-        };
-        for (int d = 0; d < names.length; d++) {
-            for (String n : names[d]) {
-                m.put(n, DayOfWeek.of(d + 1));
-            }
-            m.put(names[d][0] + "s", DayOfWeek.of(d + 1));
-        }
-        return Map.copyOf(m);
     }
 
     @Override
@@ -676,7 +601,7 @@ final class EnglishGrammar extends Engine {
     // ---- weekdays ---------------------------------------------------------------------------
 
     private DayOfWeek dayName(int i) {
-        return i < size && tok(i).isWord() ? DAYS.get(tok(i).text()) : null;
+        return meaningAt(i) instanceof Meaning.Weekdays w && w.days().size() == 1 ? w.day() : null;
     }
 
     private int skipDot(int i) {
@@ -788,7 +713,11 @@ final class EnglishGrammar extends Engine {
     // ---- dates ------------------------------------------------------------------------------
 
     private Integer month(int i) {
-        return i < size && tok(i).isWord() ? MONTHS.get(tok(i).text()) : null;
+        return meaningAt(i) instanceof Meaning.Month m ? m.month() : null;
+    }
+
+    private Integer ordinal(int i) {
+        return meaningAt(i) instanceof Meaning.Ordinal o ? o.value() : null;
     }
 
     /** A day of the month: {@code 15}, {@code 15th}, {@code fifteenth}, {@code twenty-first}. */
@@ -826,14 +755,14 @@ final class EnglishGrammar extends Engine {
             return needOrdinal ? null : new Hit<>(v, i + 1);
         }
         if (i < size && tok(i).isWord()) {
-            Integer o = ORDINALS.get(tok(i).text());
+            Integer o = ordinal(i);
             if (o != null) {
                 return new Hit<>(o, i + 1);
             }
             Integer tens = TENS.get(tok(i).text());
             if (tens != null && tens <= 30) {
                 int j = sym(i + 1, '-') ? i + 2 : i + 1;
-                Integer unit = j < size && tok(j).isWord() ? ORDINALS.get(tok(j).text()) : null;
+                Integer unit = ordinal(j);
                 if (unit != null && unit < 10 && tens + unit <= 31) {
                     return new Hit<>(tens + unit, j + 1);
                 }
@@ -1447,7 +1376,7 @@ final class EnglishGrammar extends Engine {
             return null;
         }
         DayOfWeek day = dayName(n.end());
-        if (day == null || (n.value() > 1 && !PLURAL_DAYS.contains(tok(n.end()).text()))) {
+        if (day == null || (n.value() > 1 && !(meaningAt(n.end()) instanceof Meaning.Weekdays w && w.plural()))) {
             return null;
         }
         int end = n.end() + 1;
@@ -1741,7 +1670,7 @@ final class EnglishGrammar extends Engine {
                 && tok(j).isWord()
                 && (TOMORROW.contains(tok(j).text())
                         || word(j, "today", "tonight", "tonite")
-                        || (DAYS.containsKey(tok(j).text()) && !PLURAL_DAYS.contains(tok(j).text())));
+                        || (meaningAt(j) instanceof Meaning.Weekdays w && !w.plural()));
     }
 
     /** After a date, a bare number is an hour only when nothing suggests it counts something. */
@@ -2118,7 +2047,7 @@ final class EnglishGrammar extends Engine {
         int end = -1;
         while (true) {
             DayOfWeek d = dayName(j);
-            if (d == null || (plural && !PLURAL_DAYS.contains(tok(j).text()))) {
+            if (d == null || (plural && !(meaningAt(j) instanceof Meaning.Weekdays w && w.plural()))) {
                 break;
             }
             days.add(d);

@@ -91,7 +91,7 @@ final class EnglishLexicon extends Lexicon {
         String[][] days = {
             {"monday", "mon"},
             {"tuesday", "tue", "tues"},
-            {"wednesday", "wed"},
+            {"wednesday", "wed", "weds"},
             {"thursday", "thu", "thur", "thurs"},
             {"friday", "fri"},
             {"saturday", "sat"},
@@ -99,6 +99,7 @@ final class EnglishLexicon extends Lexicon {
         };
         for (int d = 1; d <= 7; d++) {
             words(new Meaning.Weekdays(List.of(DayOfWeek.of(d)), false), days[d - 1]);
+            words(new Meaning.Weekdays(List.of(DayOfWeek.of(d)), true), days[d - 1][0] + "s");
         }
         phrase(Role.NOW, "right this minute", "this very minute", "this very moment");
         words(new Meaning.Part(PartOfDay.EVENING, false), "dinnertime", "suppertime");

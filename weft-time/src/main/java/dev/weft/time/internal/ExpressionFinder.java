@@ -143,7 +143,7 @@ public final class ExpressionFinder {
             if (Tokenizer.isHebrewLetter(c)) {
                 return Language.HEBREW;
             }
-            cyrillic |= Character.UnicodeScript.of(c) == Character.UnicodeScript.CYRILLIC;
+            cyrillic |= c >= '\u0400' && c <= '\u052F'; // Cyrillic and its supplement
         }
         return cyrillic ? Language.RUSSIAN : Language.ENGLISH;
     }

@@ -52,6 +52,11 @@ final class HebrewLexicon extends Lexicon {
     }
 
     @Override
+    boolean definite(String word) {
+        return word.length() > 2 && word.charAt(0) == 'ה' && super.meaning(word) == null;
+    }
+
+    @Override
     Meaning meaning(String word) {
         Meaning m = super.meaning(word);
         for (int k = 0; m == null && k < 2 && k < word.length() - 2; k++) {

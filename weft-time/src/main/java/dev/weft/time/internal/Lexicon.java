@@ -42,6 +42,14 @@ abstract class Lexicon {
         return false;
     }
 
+    /**
+     * Whether a word is said with the definite article, so that "every" before it means "all of"
+     * ("כל השבוע" is the whole week, "כל שבוע" every week).
+     */
+    boolean definite(String word) {
+        return false;
+    }
+
     /** The word as the tables hold it: lower case already, a language may fold more (ё to е). */
     String fold(String word) {
         return word;
