@@ -150,13 +150,20 @@ final class StreamFollowsItsOwnRunTest {
                     String session = context.runInput().path("session").asText();
                     Optional<JsonNode> answer = context.resumeValue();
                     if (answer.isEmpty()) {
-                        say(context, "asked " + session + ": " + context.runInput().path("text").asText());
+                        say(
+                                context,
+                                "asked " + session + ": "
+                                        + context.runInput().path("text").asText());
                         return NodeResult.interrupt(Json.object().put("question", "shall I?"));
                     }
-                    say(context, "continued " + session + ": " + answer.get().path("text").asText());
+                    say(
+                            context,
+                            "continued " + session + ": "
+                                    + answer.get().path("text").asText());
                     return NodeResult.output(Json.object().put("done", true));
                 })
-                .build();
+                .edge(Graph.START, "turn")
+                .compile();
 
         private static void say(dev.weft.core.NodeContext context, String words) {
             context.emit(DELTA, Json.object().put("source", "model").put("text", words));
