@@ -211,7 +211,9 @@ final class StepNode implements Node {
     private Optional<NodeResult> inputWaits(NodeContext context, StepOutcome outcome) {
         if (!outcome.children().isEmpty()
                 || outcome.status() != StepOutcome.Status.FAILED
-                || outcome.error().map(e -> e.code() != ErrorCode.E_INPUT_REQUIRED).orElse(true)) {
+                || outcome.error()
+                        .map(e -> e.code() != ErrorCode.E_INPUT_REQUIRED)
+                        .orElse(true)) {
             return Optional.empty();
         }
         ObjectNode payload = Json.object();

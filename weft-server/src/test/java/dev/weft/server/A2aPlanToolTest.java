@@ -79,8 +79,7 @@ final class A2aPlanToolTest {
                 PlanParser.parse("""
                         {"intentType": "operation", "confidence": 1, "plan": [
                           {"id": "A", "capability": "a2a", "action": "send",
-                           "constraints": %s, "changes": {}, "dependsOn": []}]}"""
-                        .formatted(constraints)),
+                           "constraints": %s, "changes": {}, "dependsOn": []}]}""".formatted(constraints)),
                 PlanRequest.auto(Json.object()).forUser("dana"));
     }
 
@@ -171,8 +170,8 @@ final class A2aPlanToolTest {
         settings.put("MEMO_A2A_TOKEN", "weft_not-a-key");
 
         StepOutcome refused = PlanExecutor.outcomes(ask(
-                                executor(memo().risk(Risk.LOW)),
-                                "{\"agent\": \"memo\", \"text\": \"remind me tomorrow at 9 to call the bank\"}"))
+                        executor(memo().risk(Risk.LOW)),
+                        "{\"agent\": \"memo\", \"text\": \"remind me tomorrow at 9 to call the bank\"}"))
                 .get("A");
 
         assertThat(refused.status()).isEqualTo(StepOutcome.Status.FAILED);
@@ -190,8 +189,7 @@ final class A2aPlanToolTest {
         A2aAgent gone = A2aAgent.of("gone", "http://127.0.0.1:" + closed + "/a2a/memo", "MEMO_A2A_TOKEN")
                 .risk(Risk.LOW);
 
-        StepOutcome failed = PlanExecutor.outcomes(
-                        ask(executor(gone), "{\"agent\": \"gone\", \"text\": \"hello\"}"))
+        StepOutcome failed = PlanExecutor.outcomes(ask(executor(gone), "{\"agent\": \"gone\", \"text\": \"hello\"}"))
                 .get("A");
 
         assertThat(failed.status()).isEqualTo(StepOutcome.Status.FAILED);

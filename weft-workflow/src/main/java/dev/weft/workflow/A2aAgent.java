@@ -24,8 +24,8 @@ public record A2aAgent(String name, URI card, Optional<String> tokenEnv, Risk ri
             card = A2aClient.cardOf(Objects.requireNonNull(card, "card"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    "A2A agent '" + name + "': its URL must be the http(s) URL of the agent or its card, was '"
-                            + card + "'",
+                    "A2A agent '" + name + "': its URL must be the http(s) URL of the agent or its card, was '" + card
+                            + "'",
                     e);
         }
         Objects.requireNonNull(tokenEnv, "tokenEnv");

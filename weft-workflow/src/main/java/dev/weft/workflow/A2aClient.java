@@ -168,7 +168,9 @@ public final class A2aClient {
             endpoint = URI.create(card.url());
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new CallFailedException(
-                    ErrorCode.E_TOOL_FAILED, "the agent card at " + cardUrl + " has no URL to send to: " + card.url(), 0);
+                    ErrorCode.E_TOOL_FAILED,
+                    "the agent card at " + cardUrl + " has no URL to send to: " + card.url(),
+                    0);
         }
         Message.Builder built = new Message.Builder()
                 .role(Message.Role.USER)
@@ -190,8 +192,8 @@ public final class A2aClient {
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         token.ifPresent(t -> post.header("Authorization", "Bearer " + t));
-        SendMessageResponse response = read(
-                post(post.build()), SendMessageResponse.class, "message/send answer", ErrorCode.E_OUTCOME_UNKNOWN);
+        SendMessageResponse response =
+                read(post(post.build()), SendMessageResponse.class, "message/send answer", ErrorCode.E_OUTCOME_UNKNOWN);
         if (response.getError() != null) {
             throw new CallFailedException(
                     ErrorCode.E_AGENT_REFUSED,

@@ -57,8 +57,7 @@ public final class A2aSendTool {
      *
      * @throws IllegalArgumentException when no agent is given or two share a name
      */
-    public static Tool create(
-            List<A2aAgent> agents, Function<String, Optional<String>> settings, Duration timeout) {
+    public static Tool create(List<A2aAgent> agents, Function<String, Optional<String>> settings, Duration timeout) {
         Map<String, A2aAgent> byName = new LinkedHashMap<>();
         for (A2aAgent agent : agents) {
             if (byName.put(agent.name(), agent) != null) {
@@ -75,7 +74,8 @@ public final class A2aSendTool {
                                 + ") and gives its answer; a question it asks back is put to the user.",
                         inputSchema(byName.keySet()),
                         outputSchema(),
-                        (args, context) -> send(byName.get(args.path("agent").asText()), args, context, client, settings))
+                        (args, context) ->
+                                send(byName.get(args.path("agent").asText()), args, context, client, settings))
                 .risk(args -> {
                     A2aAgent agent = byName.get(args.path("agent").asText());
                     return agent == null ? Risk.HIGH : agent.risk();
@@ -122,16 +122,20 @@ public final class A2aSendTool {
             ToolContext context,
             A2aClient client,
             Function<String, Optional<String>> settings) {
-        Optional<String> token = agent.tokenEnv().map(name -> settings.apply(name)
-                .filter(t -> !t.isBlank())
-                .orElseThrow(() -> new WeftException(
-                        ErrorCode.E_AGENT_REFUSED,
-                        "A2A agent '" + agent.name() + "': the setting " + name
-                                + " that holds its token is not set; nothing was sent")));
+        Optional<String> token = agent.tokenEnv()
+                .map(name -> settings.apply(name)
+                        .filter(t -> !t.isBlank())
+                        .orElseThrow(() -> new WeftException(
+                                ErrorCode.E_AGENT_REFUSED,
+                                "A2A agent '" + agent.name() + "': the setting " + name
+                                        + " that holds its token is not set; nothing was sent")));
         String key = context.idempotencyKey();
         A2aClient.Reply reply = A2aClient.Reply.fromJson(context.once(
                 "a2a.0",
-                () -> client.send(agent.card(), token, A2aClient.Outgoing.start(args.path("text").asText(), key))
+                () -> client.send(
+                                agent.card(),
+                                token,
+                                A2aClient.Outgoing.start(args.path("text").asText(), key))
                         .toJson()));
         Optional<String> answer = answer(args);
         boolean answered = false;
@@ -171,8 +175,9 @@ public final class A2aSendTool {
             default ->
                 throw new WeftException(
                         ErrorCode.E_TOOL_FAILED,
-                        "A2A agent '" + agent.name() + "' ended task " + reply.taskId().orElse("?") + " "
-                                + reply.state() + (reply.text().isBlank() ? "" : ": " + reply.text()));
+                        "A2A agent '" + agent.name() + "' ended task "
+                                + reply.taskId().orElse("?") + " " + reply.state()
+                                + (reply.text().isBlank() ? "" : ": " + reply.text()));
         };
     }
 
@@ -218,13 +223,11 @@ public final class A2aSendTool {
     }
 
     private static ObjectNode outputSchema() {
-        return (ObjectNode) Json.parse(
-                """
+        return (ObjectNode) Json.parse("""
                 {"type": "object",
                  "properties": {"agent": {"type": "string"}, "taskId": {"type": ["string", "null"]},
                                 "contextId": {"type": ["string", "null"]}, "state": {"type": "string"},
                                 "text": {"type": "string"}},
-                 "required": ["agent", "taskId", "contextId", "state", "text"]}""",
-                "the a2a.send output schema");
+                 "required": ["agent", "taskId", "contextId", "state", "text"]}""", "the a2a.send output schema");
     }
 }
