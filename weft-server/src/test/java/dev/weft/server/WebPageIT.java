@@ -184,7 +184,8 @@ final class WebPageIT {
         List<String> tabs = browser.findElements(By.cssSelector("#nav a")).stream()
                 .map(a -> a.getAttribute("data-view"))
                 .toList();
-        WebElement answered = sayToConcierge("what is the status of order W1052? my email is ronit.dahan@example.co.il");
+        WebElement answered =
+                sayToConcierge("what is the status of order W1052? my email is ronit.dahan@example.co.il");
 
         assertThat(listed).contains("memo", "concierge");
         assertThat(tabs).containsExactlyElementsOf(expected);
