@@ -114,12 +114,15 @@ final class A2aPlanToolTest {
 
     @Test
     void aRemoteTaskThatAsksBackMakesTheStepWaitAndTheAnswerGoesOnTheSameTask() {
-        PlanExecutor executor = executor(memo().risk(Risk.LOW));
-        assertThat(ask(executor, "{\"agent\": \"memo\", \"text\": \"remind me on Friday at 10 to water the plants\"}")
+        PlanExecutor executor = executor(memo());
+        RunResult reminded =
+                ask(executor, "{\"agent\": \"memo\", \"text\": \"remind me on Friday at 10 to water the plants\"}");
+        assertThat(executor.resume(runner, reminded.runId(), PlanDecision.approve("A"), "dana")
                         .status())
                 .isEqualTo(RunStatus.COMPLETED);
 
-        RunResult asked = ask(executor, "{\"agent\": \"memo\", \"text\": \"delete all my reminders\"}");
+        RunResult approval = ask(executor, "{\"agent\": \"memo\", \"text\": \"delete all my reminders\"}");
+        RunResult asked = executor.resume(runner, approval.runId(), PlanDecision.approve("A"), "dana");
 
         assertThat(asked.status()).isEqualTo(RunStatus.WAITING);
         JsonNode question = asked.interrupts().get("step:A");
@@ -132,6 +135,7 @@ final class A2aPlanToolTest {
         yes.put("reply", "yes");
         RunResult answered = executor.resume(runner, asked.runId(), PlanDecision.answer("A", yes), "dana");
 
+        // The answer was the user's say on sending it: no second approval is asked.
         assertThat(answered.status()).as("%s", answered.outputs()).isEqualTo(RunStatus.COMPLETED);
         JsonNode answer = PlanExecutor.outcomes(answered).get("A").result();
         assertThat(answer.path("state").asText()).isEqualTo("completed");
