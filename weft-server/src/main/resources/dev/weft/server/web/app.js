@@ -10,6 +10,10 @@ const $ = (id) => document.getElementById(id);
 let reminders = null;
 /** The assistants' names, as the registry listed them once this key logged in; null before. */
 let assistants = null;
+/** The tab the page opens on: the key's user's own assistant (one that serves no shop's customers), else the first. */
+let home = 'runs';
+/** The registry's answer being awaited, so that routing again meanwhile asks once. */
+let loading = null;
 
 /** Reads the registry once for this key and makes its tabs; then routes again. */
 async function tabs() {
@@ -17,8 +21,10 @@ async function tabs() {
     const listed = await loadAssistants();
     showTabs(listed);
     assistants = listed.map((a) => a.name);
+    home = (listed.find((a) => !a.servesCustomers) ?? listed[0])?.name ?? 'runs';
   } catch (e) {
     assistants = [];
+    home = 'runs';
     if (e.status !== 401) toast(`The assistants could not be listed: ${e.message}`, 'error');
   }
   route();
@@ -44,12 +50,12 @@ function route() {
     return;
   }
   if (assistants === null) {
-    tabs();
+    loading ??= tabs().finally(() => (loading = null));
     return;
   }
   $('nav').hidden = false;
   $('logout').hidden = false;
-  const hash = location.hash || `#/${assistants[0] ?? 'runs'}`;
+  const hash = location.hash || `#/${home}`;
   const run = hash.match(/^#\/runs\/([^/]+)$/);
   const named = hash.match(/^#\/([^/]+)$/);
   const assistant = named && assistants.includes(decodeURIComponent(named[1])) ? decodeURIComponent(named[1]) : null;
@@ -60,8 +66,8 @@ function route() {
     leaveRun();
     show('runs');
     showList();
-  } else if (assistant || assistants.length) {
-    const name = assistant ?? assistants[0];
+  } else if (assistant || assistants.includes(home)) {
+    const name = assistant ?? home;
     hideList();
     leaveRun();
     show(name);
