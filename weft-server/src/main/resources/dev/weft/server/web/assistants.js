@@ -66,7 +66,8 @@ function chatView(assistant) {
   };
   const showReply = (node, reply) => {
     const text = reply.reply ?? '';
-    const he = reply.language === 'he' || hebrew(text);
+    // The reply's language decides (an English reply naming "רונית" stays left to right); guessed without it.
+    const he = reply.language ? reply.language === 'he' : hebrew(text);
     node.classList.remove('pending');
     node.dataset.status = reply.status ?? '';
     node.dataset.run = reply.runId ?? '';
