@@ -223,5 +223,7 @@ final class HebrewFamiliesTest {
         READ.instant("ה-20 בחודש הנוכחי", "2026-11-20", Grain.DAY);
         READ.instant("מרץ בעוד שנה", "2027-03-01", Grain.MONTH);
         READ.instant("31/10/74", "1974-10-31", Grain.DAY);
+        assertThat(READ.rrule("כל יום חמישי האחרון בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=-1TH");
+        assertThat(READ.rrule("כל רבעון")).isEqualTo("FREQ=MONTHLY;INTERVAL=3");
     }
 }

@@ -92,6 +92,9 @@ final class RussianFamiliesTest {
         assertThat(READ.rrule("каждое утро")).isEqualTo("FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
         assertThat(READ.rrule("по будням в 9 утра")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0");
         assertThat(READ.rrule("ежедневно")).isEqualTo("FREQ=DAILY");
+        assertThat(READ.rrule("каждый последний четверг месяца")).isEqualTo("FREQ=MONTHLY;BYDAY=-1TH");
+        assertThat(READ.rrule("каждую вторую пятницу месяца")).isEqualTo("FREQ=MONTHLY;BYDAY=2FR");
+        assertThat(READ.rrule("каждое 10-е число")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
     }
 
     @Test

@@ -933,9 +933,13 @@ class Engine extends Grammar {
                         && lexicon.definite(tok(i + 1).text()))) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Weekdays w = weekdays(i + 1);
-        if (w != null) {
-            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(w.days()), i + 2);
+        Hit<RecurrenceBuilder> nthOfMonth = nthWeekdayOfEveryMonth(i + 1);
+        if (nthOfMonth != null) {
+            return nthOfMonth;
+        }
+        Hit<Meaning> w = phraseAt(i + 1);
+        if (w != null && w.value() instanceof Weekdays days) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
         }
         if (isRole(i + 1, Role.QUARTER)) {
             return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
@@ -954,6 +958,42 @@ class Engine extends Grammar {
         }
         Hit<Offset> d = duration(i + 1);
         return d == null ? null : every(d.value(), d.end());
+    }
+
+    /**
+     * After "every": "the last Thursday of the month", "יום חמישי האחרון בחודש", "последний четверг
+     * месяца" (the n-th or the last weekday, before or after its day): monthly on that weekday; or null.
+     */
+    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i) {
+        int j = skipLinks(i);
+        Integer nth = nth(j);
+        Hit<Meaning> day = phraseAt(nth != null ? j + 1 : j);
+        if (day == null
+                || !(day.value() instanceof Weekdays w)
+                || w.plural()
+                || w.days().size() != 1) {
+            return null;
+        }
+        int k = day.end();
+        if (nth == null) {
+            nth = nth(k);
+            k++;
+        }
+        int unitAt = skipLinks(k);
+        if (nth == null || unit(unitAt) != ChronoUnit.MONTHS) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(w.days());
+        r.nth = nth;
+        return new Hit<>(r, unitAt + 1);
+    }
+
+    /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */
+    private Integer nth(int i) {
+        if (isRole(i, Role.LAST)) {
+            return -1;
+        }
+        return meaningAt(i) instanceof Ordinal o && o.value() <= 5 ? o.value() : null;
     }
 
     /** "по понедельникам и средам", "every Monday and Thursday": more days after the first. */

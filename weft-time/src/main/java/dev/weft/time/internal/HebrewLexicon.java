@@ -41,6 +41,10 @@ final class HebrewLexicon extends Lexicon {
         role(Role.BEFORE, "לפני");
         role(Role.QUARTER, "רבעון");
         role(Role.EVERY, "כל");
+        String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
+        for (int d = 1; d <= 7; d++) {
+            phrase(new Meaning.Weekdays(java.util.List.of(DayOfWeek.of(d)), false), "יום " + days[d - 1]);
+        }
         String[] ordinals = {"הראשון", "השני", "השלישי", "הרביעי"};
         for (int n = 1; n <= ordinals.length; n++) {
             words(new Meaning.Ordinal(n), ordinals[n - 1]);

@@ -231,6 +231,7 @@ final class RussianLexicon extends Lexicon {
         forms(Role.LAST, "прошл", ADJECTIVE);
         forms(Role.LAST, "прошедш", ADJECTIVE);
         forms(Role.LAST, "предыдущ", ADJECTIVE);
+        forms(Role.LAST, "последн", ADJECTIVE);
         role(Role.THIS, "этот", "эта", "это", "эту", "этой", "этом", "этого", "эти", "этих", "этим");
         forms(Role.THIS, "текущ", ADJECTIVE);
         forms(Role.EVERY, "кажд", ADJECTIVE);
