@@ -319,15 +319,18 @@ public final class Worker implements AutoCloseable {
     private void run(
             QueueEntry entry, Map<String, String> fields, boolean wasClaimed, AtomicBoolean handedBack, long started) {
         String step = "step " + entry.order() + " (" + entry.nodeId() + ") of run " + entry.runId();
-        if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
-            // Run before by a worker that died before it could acknowledge the entry.
+        // Whether the step was run before (by a worker that died before it could acknowledge the
+        // entry) is asked once the step's lock is held, which must ask it anyway: asking first too
+        // would cost every step a round trip to the store to spare a rare duplicate one.
+        Optional<Run> found = store.findRun(entry.runId());
+        if (found.isEmpty()
+                && Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
             finish(entry.id(), entry.runId(), entry.order());
             if (verbose) {
                 log.accept(step + ": already done; acknowledged");
             }
             return;
         }
-        Optional<Run> found = store.findRun(entry.runId());
         if (found.isEmpty()) {
             deadLetter(
                     entry.id(),
@@ -347,8 +350,11 @@ public final class Worker implements AutoCloseable {
             return;
         }
         if (!lock(entry, handedBack)) {
-            // Another entry of the same step was run meanwhile, and its outcome is stored.
+            // Run before, or by another entry of the same step meanwhile: its outcome is stored.
             finish(entry.id(), entry.runId(), entry.order());
+            if (verbose) {
+                log.accept(step + ": already done; acknowledged");
+            }
             return;
         }
         if (verbose) {

@@ -959,7 +959,11 @@ abstract class JdbcRunStore implements RunStore {
 
     @Override
     public JsonNode saveIdempotentResult(String key, JsonNode result) {
-        return write("save idempotent result " + key, sql -> {
+        // No transaction around the two statements: the insert is atomic by itself, and a row it
+        // finds in its way is committed (the insert waits for its writer) and never changed, so it is
+        // read as it is. On PostgreSQL a stored result costs one round trip where BEGIN … COMMIT
+        // cost two (a queued step's outcome is stored this way).
+        return autocommit("save idempotent result " + key, sql -> {
             PreparedStatement insert = sql.prepare(
                     "INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING");
             insert.setString(1, key);
