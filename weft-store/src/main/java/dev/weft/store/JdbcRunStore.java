@@ -76,6 +76,12 @@ abstract class JdbcRunStore implements RunStore {
             + " OR idempotency.key LIKE 'weft.queued:' || r.id || '/%'))";
 
     private static final String SELECT_CANCEL = "SELECT cancel_requested FROM runs WHERE id = ?";
+    private static final int RUN_COLUMN_COUNT = RUN_COLUMNS.split(",").length;
+    /** The run's columns and cancellation (null if there is no run), then the stored result (or null). */
+    private static final String SELECT_QUEUED_STEP = "SELECT r." + RUN_COLUMNS.replace(", ", ", r.")
+            + ", r.cancel_requested, (SELECT result FROM idempotency WHERE key = ?)"
+            + " FROM (SELECT 1 AS one) AS one LEFT JOIN runs r ON r.id = ?";
+
     private static final String CLAIM = "UPDATE runs SET lease_owner = ?, lease_until = ? WHERE id = ?"
             + " AND (status <> ? OR lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)";
 
@@ -955,6 +961,27 @@ abstract class JdbcRunStore implements RunStore {
                     ? Optional.of(JsonText.read(row.getString(1), "idempotent result " + key))
                     : Optional.<JsonNode>empty();
         }
+    }
+
+    /** One query: a row whether or not the run exists, its columns null when it does not. */
+    @Override
+    public QueuedStepState queuedStepState(String runId, String key) {
+        return read("read queued step " + key, sql -> {
+            PreparedStatement select = sql.prepare(SELECT_QUEUED_STEP);
+            select.setString(1, key);
+            select.setString(2, runId);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                String result = row.getString(RUN_COLUMN_COUNT + 2);
+                Optional<JsonNode> stored = result == null
+                        ? Optional.empty()
+                        : Optional.of(JsonText.read(result, "idempotent result " + key));
+                if (row.getString(1) == null) {
+                    return new QueuedStepState(Optional.empty(), false, stored);
+                }
+                return new QueuedStepState(Optional.of(run(sql, row)), row.getBoolean(RUN_COLUMN_COUNT + 1), stored);
+            }
+        });
     }
 
     @Override
