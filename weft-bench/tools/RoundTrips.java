@@ -35,7 +35,7 @@ public class RoundTrips {
     if (args.length > 2 && args[2].equals("floor")) { floor(url, runs); return; }
     try (RunStore store = Stores.open(Optional.of(url), Map.of())) {
       Runner runner = Runner.builder().store(store).durability(Durability.SYNC).build();
-      for (int i = 0; i < 3000; i++) runner.run(graph, RunRequest.of(IntNode.valueOf(0)));
+      for (int i = 0; i < Integer.getInteger("warmup", 3000); i++) runner.run(graph, RunRequest.of(IntNode.valueOf(0)));
       int before = syncs;
       long server = serverCpu(), client = clientCpu();
       for (int i = 0; i < runs; i++) {
@@ -56,11 +56,11 @@ public class RoundTrips {
     if (pidFile == null) return 0;
     long postmaster = Long.parseLong(java.nio.file.Files.readAllLines(java.nio.file.Path.of(pidFile)).get(0).trim());
     String[] own = stat(postmaster);
-    long ticks = Long.parseLong(own[13]) + Long.parseLong(own[14]) + Long.parseLong(own[15]) + Long.parseLong(own[16]);
+    long ticks = Long.parseLong(own[12]) + Long.parseLong(own[13]) + Long.parseLong(own[14]) + Long.parseLong(own[15]);
     try (var children = ProcessHandle.of(postmaster).orElseThrow().children()) {
       for (ProcessHandle child : (Iterable<ProcessHandle>) children::iterator) {
         String[] s = stat(child.pid());
-        if (s.length > 14) ticks += Long.parseLong(s[13]) + Long.parseLong(s[14]);
+        if (s.length > 13) ticks += Long.parseLong(s[12]) + Long.parseLong(s[13]);
       }
     }
     return ticks * 10_000L; // ticks of 10 ms
@@ -68,6 +68,7 @@ public class RoundTrips {
   static String[] stat(long pid) {
     try {
       String text = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+      // Fields 3 on, after the command's name (which may hold spaces): field k at index k - 2.
       return ("x " + text.substring(text.lastIndexOf(')') + 2)).split(" ");
     } catch (java.io.IOException e) {
       return new String[0];
