@@ -52,7 +52,78 @@ final class HebrewLexicon extends Lexicon {
         // Tu B'Av, 15 Av, and the Seder night, the eve of Passover (months numbered as ICU4J's HebrewCalendar)
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(11, 15, 0)), "חג האהבה", "ט\"ו באב", "טו באב");
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
+        holidays();
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
+    }
+
+    /** Holidays by their names, as written after "חג" too ("חג פסח", "חג הפסח"), except Christmas's own "חג המולד". */
+    private void holidays() {
+        holiday(new DateRef.CalendarDate(0, 1, 1), "ראש השנה האזרחית");
+        holiday(new DateRef.HebrewDate(12, 29, 0), "ערב ראש השנה");
+        holiday(new DateRef.HebrewDate(0, 1, 0), "ראש השנה");
+        holiday(new DateRef.HebrewDate(0, 9, 0), "ערב יום כיפור");
+        holiday(new DateRef.HebrewDate(0, 9, 0), "ערב יום הכיפורים");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "יום כיפור");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "יום כפור");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "יום הכיפורים");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "כיפור");
+        holiday(new DateRef.HebrewDate(0, 15, 0), "סוכות");
+        holiday(new DateRef.HebrewDate(0, 15, 0), "הסוכות");
+        holiday(new DateRef.HebrewDate(0, 22, 0), "שמחת תורה");
+        holiday(new DateRef.HebrewDate(2, 25, 0), "חנוכה");
+        holiday(new DateRef.HebrewDate(2, 25, 0), "החנוכה");
+        holiday(new DateRef.HebrewDate(6, 14, 0), "פורים");
+        holiday(new DateRef.HebrewDate(6, 15, 0), "שושן פורים");
+        holiday(new DateRef.HebrewDate(0, 22, 0), "שמיני עצרת");
+        holiday(new DateRef.HebrewDate(11, 15, 0), "ט\"ו באב");
+        holiday(new DateRef.EasterRef(0, 0), "פסחא");
+        holiday(new DateRef.HebrewDate(7, 14, 0), "ערב פסח");
+        holiday(new DateRef.HebrewDate(7, 15, 0), "פסח");
+        holiday(new DateRef.HebrewDate(7, 15, 0), "הפסח");
+        holiday(new DateRef.HebrewDate(7, 27, 0, DateRef.Observance.HOLOCAUST), "יום השואה");
+        holiday(new DateRef.HebrewDate(8, 5, 0, DateRef.Observance.MEMORIAL), "יום הזיכרון");
+        holiday(new DateRef.HebrewDate(8, 5, 0, DateRef.Observance.MEMORIAL), "יום הזכרון");
+        holiday(new DateRef.HebrewDate(8, 5, 0, DateRef.Observance.INDEPENDENCE), "יום העצמאות");
+        holiday(new DateRef.HebrewDate(8, 18, 0), "ל\"ג בעומר");
+        holiday(new DateRef.HebrewDate(8, 18, 0), "לג בעומר");
+        holiday(new DateRef.HebrewDate(8, 28, 0), "יום ירושלים");
+        holiday(new DateRef.HebrewDate(9, 6, 0), "השבועות");
+        holiday(new DateRef.HebrewDate(11, 9, 0, DateRef.Observance.FAST), "תשעה באב");
+        holiday(new DateRef.HebrewDate(11, 9, 0, DateRef.Observance.FAST), "ט' באב");
+        holiday(new DateRef.HebrewDate(11, 9, 0, DateRef.Observance.FAST), "ט באב");
+        holiday(new DateRef.CalendarDate(0, 12, 24), "ערב חג המולד");
+        holiday(new DateRef.CalendarDate(0, 12, 25), "חג המולד");
+        holiday(new DateRef.CalendarDate(0, 12, 25), "כריסמס");
+        holiday(new DateRef.CalendarDate(0, 12, 25), "קריסמס");
+        holiday(new DateRef.CalendarDate(0, 12, 31), "סילבסטר");
+        holiday(new DateRef.CalendarDate(0, 2, 14), "ולנטיין");
+        holiday(new DateRef.CalendarDate(0, 2, 14), "יום ולנטיין");
+        holiday(new DateRef.CalendarDate(0, 10, 31), "האלווין");
+        holiday(new DateRef.CalendarDate(0, 10, 31), "הלווין");
+    }
+
+    private void holiday(DateRef date, String name) {
+        Meaning.Holiday h = new Meaning.Holiday(date);
+        phrase(h, name);
+        if (!name.startsWith("חג ") && !name.startsWith("ערב ")) {
+            phrase(h, "חג " + name);
+            if (!name.startsWith("ה")) {
+                phrase(h, "חג ה" + name);
+            }
+        }
+    }
+
+    /** The phrases that start with a word, or with it without its prefix letters. */
+    @Override
+    java.util.List<Phrase> phrasesFrom(String word) {
+        java.util.List<Phrase> p = super.phrasesFrom(word);
+        for (int k = 0; p.isEmpty() && k < 2 && k < word.length() - 2; k++) {
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k)) < 0) {
+                break;
+            }
+            p = super.phrasesFrom(word.substring(k + 1));
+        }
+        return p;
     }
 
     @Override

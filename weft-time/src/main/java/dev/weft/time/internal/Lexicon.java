@@ -61,7 +61,7 @@ abstract class Lexicon {
     }
 
     /** The phrases that start with a word, longest first (empty when none). */
-    final List<Phrase> phrasesFrom(String word) {
+    List<Phrase> phrasesFrom(String word) {
         return phrases.getOrDefault(fold(word), List.of());
     }
 
