@@ -105,5 +105,11 @@ public enum ErrorCode {
      * A remote A2A agent refused a call: the key sent is missing or wrong (HTTP 401 or 403), or it
      * answered the message with a JSON-RPC error. Nothing was done there.
      */
-    E_AGENT_REFUSED
+    E_AGENT_REFUSED,
+    /**
+     * The remote A2A agents configured for the assistants ({@code $WEFT_HOME/agents.json}, {@code
+     * WEFT_A2A_AGENTS}, {@code weft agents add}) do not read: a bad name, URL, key setting or risk, a
+     * field the format has no place for, or text that is not JSON. Nothing is changed.
+     */
+    E_AGENTS_INVALID
 }

@@ -36,6 +36,8 @@ import dev.weft.plan.ResolverRegistry;
 import dev.weft.plan.StepOutcome;
 import dev.weft.plan.Tool;
 import dev.weft.plan.ToolRegistry;
+import dev.weft.workflow.A2aAgents;
+import dev.weft.workflow.A2aSendTool;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -44,6 +46,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -103,21 +106,46 @@ public final class Memo {
     private final PlanExecutor executor;
     private final Reminders reminders;
     private final CalendarSync calendar;
+    private final Supplier<Instant> clock;
+    private final ResolverRegistry resolvers;
 
     private Memo(MemoData data, Planner planner, Supplier<Instant> clock) {
         this(data, planner, clock, new MemoResolvers(data).registry());
     }
 
     private Memo(MemoData data, Planner planner, Supplier<Instant> clock, ResolverRegistry resolvers) {
+        this(data, planner, clock, resolvers, AgentRequests.Configured.none());
+    }
+
+    private Memo(
+            MemoData data,
+            Planner planner,
+            Supplier<Instant> clock,
+            ResolverRegistry resolvers,
+            AgentRequests.Configured agents) {
         this.data = data;
-        this.planner = planner;
+        this.planner = agents.agents().isEmpty() ? planner : AgentRequests.planner(planner, agents.agents());
+        this.clock = clock;
+        this.resolvers = resolvers;
         this.reminders = new Reminders(data, clock);
         this.calendar = new CalendarSync(data, reminders, clock);
         this.executor = PlanExecutor.builder()
                 .name(EXECUTOR)
-                .resolvers(resolvers)
-                .tools(tools(data, reminders))
+                .resolvers(agents.agents().isEmpty() ? resolvers : resolvers.with(A2aSendTool.resolver()))
+                .tools(agents.agents().isEmpty() ? tools(data, reminders) : tools(data, reminders).with(agents.tool()))
                 .build();
+    }
+
+    /**
+     * This Memo able to ask the remote A2A agents {@code agents} ({@code a2a.send}), each one's key read
+     * from {@code settings} by the name its configuration gives: its planners plan a step for a request
+     * to one by name, and its executor runs it. No agents: this Memo.
+     */
+    public Memo withAgents(A2aAgents agents, Function<String, Optional<String>> settings) {
+        if (agents.isEmpty()) {
+            return this;
+        }
+        return new Memo(data, planner, clock, resolvers, AgentRequests.Configured.of(agents, settings));
     }
 
     /** Memo over {@code store}'s database (its tables made or brought up to date), with the offline planner. */

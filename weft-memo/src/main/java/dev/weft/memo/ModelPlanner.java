@@ -38,9 +38,13 @@ public final class ModelPlanner implements Planner {
     /** The plan's JSON Schema (seed 000's plannerOutput), from {@code planner-output.schema.json}. */
     public static final JsonNode OUTPUT_SCHEMA = Json.parse(resource("planner-output.schema.json"), "planner schema");
 
+    /** What the system prompt adds when the user configured remote A2A agents, {@code {{agents}}} their list. */
+    static final String AGENTS_PROMPT = resource("planner-agents.txt");
+
     private final Model model;
     private final TimeSource time;
     private final Map<String, Set<String>> actions;
+    private final String systemPrompt;
 
     /**
      * A planner on {@code model}, whose retries wait on {@code time}, that accepts the {@code actions}
@@ -50,6 +54,33 @@ public final class ModelPlanner implements Planner {
         this.model = Objects.requireNonNull(model, "model");
         this.time = Objects.requireNonNull(time, "time");
         this.actions = Map.copyOf(actions);
+        this.systemPrompt = SYSTEM_PROMPT;
+    }
+
+    private ModelPlanner(Model model, TimeSource time, Map<String, Set<String>> actions, String systemPrompt) {
+        this.model = model;
+        this.time = time;
+        this.actions = Map.copyOf(actions);
+        this.systemPrompt = systemPrompt;
+    }
+
+    /**
+     * This planner told of the remote A2A agents {@code agents} (their names and what they are called in
+     * the system prompt, still the same bytes for every message) and accepting {@code a2a/send} steps.
+     */
+    ModelPlanner withAgents(java.util.List<dev.weft.workflow.A2aAgents.Entry> agents) {
+        StringBuilder list = new StringBuilder();
+        for (dev.weft.workflow.A2aAgents.Entry entry : agents) {
+            list.append("- ").append(entry.agent().name());
+            if (!entry.says().isEmpty()) {
+                list.append(" (called: ").append(String.join(", ", entry.says())).append(")");
+            }
+            list.append("\n");
+        }
+        Map<String, Set<String>> known = new java.util.TreeMap<>(actions);
+        known.put(dev.weft.workflow.A2aSendTool.CAPABILITY, Set.of("send"));
+        return new ModelPlanner(
+                model, time, known, SYSTEM_PROMPT + AGENTS_PROMPT.replace("{{agents}}", list.toString().strip()));
     }
 
     @Override
@@ -69,7 +100,7 @@ public final class ModelPlanner implements Planner {
         request.put("language", context.language());
         request.put("now", context.now().toOffsetDateTime().toString());
         request.put("zone", context.now().getZone().getId());
-        Prompt prompt = new Prompt(SYSTEM_PROMPT, request.toString());
+        Prompt prompt = new Prompt(systemPrompt, request.toString());
         Scope scope = new Scope(context.facts(), time);
         JsonNode answer = StepModels.structured(scope, model, prompt, OUTPUT_SCHEMA);
         Plan plan;

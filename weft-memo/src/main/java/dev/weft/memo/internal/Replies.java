@@ -438,6 +438,10 @@ public final class Replies {
         if (result.has("text") && result.size() == 1) {
             return result.get("text").asText();
         }
+        if (step.capability().equals("a2a")) {
+            // A remote agent's answer, in its own words, said as whose it is.
+            return result.path("agent").asText() + ": " + result.path("text").asText();
+        }
         if (step.capability().equals("gmail")) {
             return MailReplies.done(language, step.action(), result, zone);
         }
