@@ -116,8 +116,10 @@ final class AgentRequests {
 
     private static Optional<String> hebrew(String text, String words) {
         // "את סוכן הנסיעות", "מסוכן הנסיעות", "לסוכן הנסיעות", "ל-travel": the object's preposition, joined or not.
+        // After 'ל' the article 'ה' is elided: "העוזר" is told as "לעוזר".
+        String elided = words.startsWith("ה") ? "|ל-?" + Pattern.quote(words.substring(1)) : "";
         Pattern pattern = Pattern.compile(
-                "^" + HEBREW_VERBS + "\\s+(?:את\\s+|מ-?|ל-?|מה|לה)?" + Pattern.quote(words)
+                "^" + HEBREW_VERBS + "\\s+(?:(?:את\\s+|מ-?|ל-?)?" + Pattern.quote(words) + elided + ")"
                         + "(?:\\s*[,:]\\s*|\\s+)(?<rest>.+)$",
                 Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
         return rest(pattern.matcher(text));
