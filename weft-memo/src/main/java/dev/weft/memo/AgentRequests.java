@@ -29,7 +29,8 @@ final class AgentRequests {
     /** How long one request to an agent may take before the step fails. */
     static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    private static final String ENGLISH_VERBS = "(?:please\\s+)?(?:can you\\s+|could you\\s+)?(?:ask|tell|have|message)";
+    private static final String ENGLISH_VERBS =
+            "(?:please\\s+)?(?:can you\\s+|could you\\s+)?(?:ask|tell|have|message)";
     private static final String HEBREW_VERBS =
             "(?:בבקשה\\s+)?(?:תשאל|תשאלי|שאל|שאלי|תבקש|תבקשי|בקש|בקשי|תגיד|תגידי|תכתוב|תכתבי|תודיע|תודיעי)";
 
@@ -91,7 +92,8 @@ final class AgentRequests {
         String text = message.strip();
         record Call(String agent, String words) {}
         List<Call> calls = new ArrayList<>();
-        agents.forEach(e -> e.callNames().forEach(words -> calls.add(new Call(e.agent().name(), words))));
+        agents.forEach(e ->
+                e.callNames().forEach(words -> calls.add(new Call(e.agent().name(), words))));
         // The longest words first: "travel agent" before "travel".
         calls.sort(Comparator.comparingInt((Call c) -> c.words().length()).reversed());
         for (Call call : calls) {

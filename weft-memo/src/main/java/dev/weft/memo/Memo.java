@@ -132,7 +132,10 @@ public final class Memo {
         this.executor = PlanExecutor.builder()
                 .name(EXECUTOR)
                 .resolvers(agents.agents().isEmpty() ? resolvers : resolvers.with(A2aSendTool.resolver()))
-                .tools(agents.agents().isEmpty() ? tools(data, reminders) : tools(data, reminders).with(agents.tool()))
+                .tools(
+                        agents.agents().isEmpty()
+                                ? tools(data, reminders)
+                                : tools(data, reminders).with(agents.tool()))
                 .build();
     }
 

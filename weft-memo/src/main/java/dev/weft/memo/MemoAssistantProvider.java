@@ -26,8 +26,7 @@ public final class MemoAssistantProvider implements AssistantProvider {
                 .orElseGet(() -> Memo.open(environment.store()));
         memo.data().mail().secrets().useKeyFile(environment.home().resolve("mail.key"));
         Map<String, String> env = environment.env();
-        memo = memo.withAgents(
-                A2aAgents.load(environment.home(), env), name -> Optional.ofNullable(env.get(name)));
+        memo = memo.withAgents(A2aAgents.load(environment.home(), env), name -> Optional.ofNullable(env.get(name)));
         return new MemoAssistant(memo);
     }
 }

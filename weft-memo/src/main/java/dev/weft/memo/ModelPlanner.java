@@ -45,6 +45,7 @@ public final class ModelPlanner implements Planner {
     private final TimeSource time;
     private final Map<String, Set<String>> actions;
     private final String systemPrompt;
+    private final JsonNode outputSchema;
 
     /**
      * A planner on {@code model}, whose retries wait on {@code time}, that accepts the {@code actions}
@@ -55,13 +56,20 @@ public final class ModelPlanner implements Planner {
         this.time = Objects.requireNonNull(time, "time");
         this.actions = Map.copyOf(actions);
         this.systemPrompt = SYSTEM_PROMPT;
+        this.outputSchema = OUTPUT_SCHEMA;
     }
 
-    private ModelPlanner(Model model, TimeSource time, Map<String, Set<String>> actions, String systemPrompt) {
+    private ModelPlanner(
+            Model model,
+            TimeSource time,
+            Map<String, Set<String>> actions,
+            String systemPrompt,
+            JsonNode outputSchema) {
         this.model = model;
         this.time = time;
         this.actions = Map.copyOf(actions);
         this.systemPrompt = systemPrompt;
+        this.outputSchema = outputSchema;
     }
 
     /**
@@ -73,14 +81,25 @@ public final class ModelPlanner implements Planner {
         for (dev.weft.workflow.A2aAgents.Entry entry : agents) {
             list.append("- ").append(entry.agent().name());
             if (!entry.says().isEmpty()) {
-                list.append(" (called: ").append(String.join(", ", entry.says())).append(")");
+                list.append(" (called: ")
+                        .append(String.join(", ", entry.says()))
+                        .append(")");
             }
             list.append("\n");
         }
         Map<String, Set<String>> known = new java.util.TreeMap<>(actions);
         known.put(dev.weft.workflow.A2aSendTool.CAPABILITY, Set.of("send"));
+        // The plan's schema names its capabilities: "a2a" is one only where agents are configured.
+        JsonNode schema = OUTPUT_SCHEMA.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ArrayNode) schema.at("/properties/plan/items/properties/capability/enum"))
+                .add(dev.weft.workflow.A2aSendTool.CAPABILITY);
         return new ModelPlanner(
-                model, time, known, SYSTEM_PROMPT + AGENTS_PROMPT.replace("{{agents}}", list.toString().strip()));
+                model,
+                time,
+                known,
+                SYSTEM_PROMPT
+                        + AGENTS_PROMPT.replace("{{agents}}", list.toString().strip()),
+                schema);
     }
 
     @Override
@@ -102,7 +121,7 @@ public final class ModelPlanner implements Planner {
         request.put("zone", context.now().getZone().getId());
         Prompt prompt = new Prompt(systemPrompt, request.toString());
         Scope scope = new Scope(context.facts(), time);
-        JsonNode answer = StepModels.structured(scope, model, prompt, OUTPUT_SCHEMA);
+        JsonNode answer = StepModels.structured(scope, model, prompt, outputSchema);
         Plan plan;
         try {
             plan = PlanParser.fromJson(answer);

@@ -83,7 +83,8 @@ public record A2aAgents(List<Entry> entries) {
         readFile(home.resolve(FILE)).entries().forEach(e -> byName.put(e.agent().name(), e));
         String setting = env.get(SETTING);
         if (setting != null && !setting.isBlank()) {
-            parseArray(parse(setting, SETTING), SETTING).forEach(e -> byName.put(e.agent().name(), e));
+            parseArray(parse(setting, SETTING), SETTING)
+                    .forEach(e -> byName.put(e.agent().name(), e));
         }
         return new A2aAgents(new ArrayList<>(byName.values()));
     }
@@ -133,9 +134,8 @@ public record A2aAgents(List<Entry> entries) {
 
     /** These agents without the one named {@code name}. */
     public A2aAgents without(String name) {
-        return new A2aAgents(entries.stream()
-                .filter(e -> !e.agent().name().equals(name))
-                .toList());
+        return new A2aAgents(
+                entries.stream().filter(e -> !e.agent().name().equals(name)).toList());
     }
 
     public Optional<Entry> find(String name) {
@@ -180,8 +180,9 @@ public record A2aAgents(List<Entry> entries) {
                     })
                     .orElse(Risk.HIGH);
             if (keyEnv.isPresent() && !keyEnv.get().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw invalid("agent '" + name + "': the key's setting must be a variable name such as TRAVEL_KEY, was '"
-                        + keyEnv.get() + "'");
+                throw invalid(
+                        "agent '" + name + "': the key's setting must be a variable name such as TRAVEL_KEY, was '"
+                                + keyEnv.get() + "'");
             }
             for (String word : says) {
                 if (word.isBlank()) {
