@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
             KeysCommand.class,
             MailflowCommand.class,
             McpCommand.class,
+            AgentsCommand.class,
             ChannelsCommand.class,
             WorkerCommand.class,
             SecretsCommand.class
