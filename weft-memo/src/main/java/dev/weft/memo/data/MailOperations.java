@@ -9,6 +9,7 @@ import dev.weft.core.NotFoundException;
 import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.TransientException;
 import dev.weft.core.WeftException;
+import dev.weft.mail.Submission;
 import dev.weft.memo.data.MailAccounts.Account;
 import jakarta.mail.Address;
 import jakarta.mail.AuthenticationFailedException;
