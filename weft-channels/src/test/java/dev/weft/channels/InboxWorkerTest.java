@@ -289,33 +289,8 @@ final class InboxWorkerTest {
 
     @Test
     void aChannelsProcessAlonePrunesTheIdempotencyResultsOfFinishedRunsAsWeftServeDoes() throws Exception {
-        String finished = java.util.UUID.randomUUID().toString();
-        store.createRun(new dev.weft.core.Run(
-                finished,
-                "g",
-                Optional.empty(),
-                dev.weft.core.RunStatus.COMPLETED,
-                dev.weft.core.Json.object(),
-                Map.of(),
-                Map.of(),
-                com.fasterxml.jackson.databind.node.NullNode.getInstance(),
-                Optional.empty(),
-                Instant.now(),
-                Optional.of(Instant.now()),
-                dev.weft.core.Json.object(),
-                Optional.empty()));
-        String key = finished + "/step:a/send";
-        store.saveIdempotentResult(key, dev.weft.core.Json.object().put("sent", true));
-        dev.weft.store.AppDatabase.of(store).write("age the result past the default retention", c -> {
-            try (java.sql.PreparedStatement update =
-                    c.prepareStatement("UPDATE idempotency SET created_at = ? WHERE key = ?")) {
-                // The store keeps the time in nanoseconds since the epoch.
-                Instant aged = Instant.now().minus(Duration.ofDays(8));
-                update.setLong(1, aged.getEpochSecond() * 1_000_000_000L + aged.getNano());
-                update.setString(2, key);
-                return update.executeUpdate();
-            }
-        });
+        String key = dev.weft.store.RunFixtures.run(store, dev.weft.core.RunStatus.COMPLETED) + "/step:a/send";
+        dev.weft.store.RunFixtures.agedResult(store, key, Duration.ofDays(8));
 
         start();
 

@@ -6,12 +6,10 @@ import dev.weft.oauth.FreshAccessTokens;
 import dev.weft.oauth.Grant;
 import dev.weft.oauth.GrantRevokedException;
 import dev.weft.oauth.GrantStore;
+import dev.weft.oauth.KeptGrant;
 import dev.weft.oauth.OAuthClient;
-import dev.weft.oauth.OAuthProvider;
 import dev.weft.store.Secrets;
-import java.net.URI;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,29 +26,15 @@ public final class VenueGrants {
     public static final List<String> GRAPH_SCOPES =
             List.of("offline_access", "https://graph.microsoft.com/Mail.Send", "https://graph.microsoft.com/Mail.Read");
 
-    /**
-     * A venue's kept grant, without its tokens.
-     *
-     * @param revokedAt when the provider refused to refresh it
-     */
-    public record Kept(
-            String venueId,
-            OAuthProvider provider,
-            URI issuer,
-            String clientId,
-            String account,
-            String scope,
-            Instant expiresAt,
-            Optional<Instant> revokedAt) {
+    /** A venue's kept grant, without its tokens. */
+    public record Kept(String venueId, GrantStore.Kept stored) implements KeptGrant {
         public Kept {
             Objects.requireNonNull(venueId, "venueId");
-            Objects.requireNonNull(provider, "provider");
-            Objects.requireNonNull(issuer, "issuer");
-            Objects.requireNonNull(clientId, "clientId");
-            Objects.requireNonNull(account, "account");
-            Objects.requireNonNull(scope, "scope");
-            Objects.requireNonNull(expiresAt, "expiresAt");
-            Objects.requireNonNull(revokedAt, "revokedAt");
+            Objects.requireNonNull(stored, "stored");
+        }
+
+        static Kept of(GrantStore.Kept stored) {
+            return new Kept(stored.key().get(0), stored);
         }
     }
 
@@ -64,8 +48,7 @@ public final class VenueGrants {
     VenueGrants(MailflowData data, Secrets secrets, Clock clock) {
         this.data = data;
         this.clock = clock;
-        this.store =
-                GrantStore.create(data.database(), secrets, TABLE, (kept, why) -> revoked(VenueGrants.kept(kept), why));
+        this.store = GrantStore.create(data.database(), secrets, TABLE, (kept, why) -> revoked(Kept.of(kept), why));
     }
 
     /** The command that signs {@code venueId}'s mailbox in again. */
@@ -88,12 +71,12 @@ public final class VenueGrants {
                     "venue '" + venueId + "' has no Graph mailbox to sign in to: add it with 'weft mailflow venue add"
                             + " --id " + venueId + " --graph https://graph.microsoft.com/v1.0' first");
         }
-        return kept(store.keep(List.of(venueId), client, grant, clock.instant()));
+        return Kept.of(store.keep(List.of(venueId), client, grant, clock.instant()));
     }
 
     /** {@code venueId}'s sign-in, if its mailbox was connected. */
     public Optional<Kept> find(String venueId) {
-        return store.find(List.of(venueId)).map(VenueGrants::kept);
+        return store.find(List.of(venueId)).map(Kept::of);
     }
 
     /**
@@ -106,18 +89,6 @@ public final class VenueGrants {
         return venue -> find(venue.id()).isPresent()
                 ? store.accessToken(List.of(venue.id()), clock.instant(), FreshAccessTokens.DEFAULT_MARGIN, false)
                 : otherwise.accessToken(venue);
-    }
-
-    private static Kept kept(GrantStore.Kept kept) {
-        return new Kept(
-                kept.key().get(0),
-                kept.provider(),
-                kept.issuer(),
-                kept.clientId(),
-                kept.account(),
-                kept.scope(),
-                kept.expiresAt(),
-                kept.revokedAt());
     }
 
     private static GrantRevokedException revoked(Kept kept, String why) {

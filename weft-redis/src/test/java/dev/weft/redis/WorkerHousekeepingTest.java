@@ -2,15 +2,13 @@ package dev.weft.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.NullNode;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
-import dev.weft.core.Json;
-import dev.weft.core.Run;
 import dev.weft.core.RunStatus;
 import dev.weft.core.spi.RunStore;
 import dev.weft.redis.testing.RedisServer;
 import dev.weft.store.AppDatabase;
+import dev.weft.store.RunFixtures;
 import dev.weft.store.Stores;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -69,40 +67,12 @@ final class WorkerHousekeepingTest {
     }
 
     private String run(RunStatus status) {
-        String id = UUID.randomUUID().toString();
-        store.createRun(new Run(
-                id,
-                "g",
-                Optional.empty(),
-                status,
-                Json.object(),
-                Map.of(),
-                Map.of(),
-                NullNode.getInstance(),
-                Optional.empty(),
-                Instant.now(),
-                status.isFinished() ? Optional.of(Instant.now()) : Optional.empty(),
-                Json.object(),
-                Optional.empty()));
-        return id;
+        return RunFixtures.run(store, status);
     }
 
     /** An idempotency result of {@code runId}, kept {@code age} ago. */
     private void result(String runId, Duration age) {
-        String key = runId + "/step:a/send";
-        store.saveIdempotentResult(key, Json.object().put("sent", true));
-        AppDatabase.of(store).write("age a result", c -> {
-            try (PreparedStatement update = c.prepareStatement("UPDATE idempotency SET created_at = ? WHERE key = ?")) {
-                update.setLong(1, nanos(Instant.now().minus(age)));
-                update.setString(2, key);
-                return update.executeUpdate();
-            }
-        });
-    }
-
-    /** The store keeps the time of a result in nanoseconds since the epoch. */
-    private static long nanos(Instant at) {
-        return at.getEpochSecond() * 1_000_000_000L + at.getNano();
+        RunFixtures.agedResult(store, runId + "/step:a/send", age);
     }
 
     private boolean hasResult(String runId) {

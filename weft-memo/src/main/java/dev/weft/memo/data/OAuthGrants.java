@@ -6,11 +6,11 @@ import dev.weft.oauth.FreshAccessTokens;
 import dev.weft.oauth.Grant;
 import dev.weft.oauth.GrantRevokedException;
 import dev.weft.oauth.GrantStore;
+import dev.weft.oauth.KeptGrant;
 import dev.weft.oauth.OAuthClient;
 import dev.weft.oauth.OAuthProvider;
 import dev.weft.store.AppDatabase;
 import dev.weft.store.Secrets;
-import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -53,31 +53,16 @@ public final class OAuthGrants {
         }
     }
 
-    /**
-     * A kept grant, its tokens decrypted only when used.
-     *
-     * @param revokedAt when the provider refused to refresh it
-     */
-    public record Kept(
-            String user,
-            Purpose purpose,
-            OAuthProvider provider,
-            URI issuer,
-            String clientId,
-            String account,
-            String scope,
-            Instant expiresAt,
-            Optional<Instant> revokedAt) {
+    /** A user's kept grant for a purpose, without its tokens (they are decrypted only when used). */
+    public record Kept(String user, Purpose purpose, GrantStore.Kept stored) implements KeptGrant {
         public Kept {
             Objects.requireNonNull(user, "user");
             Objects.requireNonNull(purpose, "purpose");
-            Objects.requireNonNull(provider, "provider");
-            Objects.requireNonNull(issuer, "issuer");
-            Objects.requireNonNull(clientId, "clientId");
-            Objects.requireNonNull(account, "account");
-            Objects.requireNonNull(scope, "scope");
-            Objects.requireNonNull(expiresAt, "expiresAt");
-            Objects.requireNonNull(revokedAt, "revokedAt");
+            Objects.requireNonNull(stored, "stored");
+        }
+
+        static Kept of(GrantStore.Kept stored) {
+            return new Kept(stored.key().get(0), Purpose.valueOf(stored.key().get(1)), stored);
         }
     }
 
@@ -97,12 +82,12 @@ public final class OAuthGrants {
         this.store = GrantStore.create(db, secrets, TABLE, new GrantStore.Revocation() {
             @Override
             public GrantRevokedException explain(GrantStore.Kept kept, String why) {
-                return revoked(kept(kept), why);
+                return revoked(Kept.of(kept), why);
             }
 
             @Override
             public void noticed(GrantStore.Kept kept, Instant at) {
-                notifyRevoked(kept(kept), at);
+                notifyRevoked(Kept.of(kept), at);
             }
         });
     }
@@ -127,7 +112,7 @@ public final class OAuthGrants {
 
     /** {@code user}'s grant for {@code purpose}, if they signed in for it. */
     public Optional<Kept> find(String user, Purpose purpose) {
-        return store.find(key(user, purpose)).map(OAuthGrants::kept);
+        return store.find(key(user, purpose)).map(Kept::of);
     }
 
     /**
@@ -176,19 +161,6 @@ public final class OAuthGrants {
 
     private static List<String> key(String user, Purpose purpose) {
         return List.of(user, purpose.name());
-    }
-
-    private static Kept kept(GrantStore.Kept kept) {
-        return new Kept(
-                kept.key().get(0),
-                Purpose.valueOf(kept.key().get(1)),
-                kept.provider(),
-                kept.issuer(),
-                kept.clientId(),
-                kept.account(),
-                kept.scope(),
-                kept.expiresAt(),
-                kept.revokedAt());
     }
 
     private static GrantRevokedException revoked(Kept kept, String why) {
