@@ -330,16 +330,28 @@ public final class Worker implements AutoCloseable {
     private void run(
             QueueEntry entry, Map<String, String> fields, boolean wasClaimed, AtomicBoolean handedBack, long started) {
         String step = "step " + entry.order() + " (" + entry.nodeId() + ") of run " + entry.runId();
-        if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
-            // Run before by a worker that died before it could acknowledge the entry.
+        if (!lock(entry, handedBack)) {
+            // Run by another entry of the same step meanwhile: its outcome is stored.
+            finish(entry.id(), entry.runId(), entry.order());
+            return;
+        }
+        // Read once the lock is held, in one round trip: an outcome stored before then (a worker died
+        // before it acknowledged the entry, or a second entry of the step ran first) is final.
+        RunStore.QueuedStepState state;
+        try {
+            state = store.queuedStepState(entry.runId(), Outcomes.key(entry.runId(), entry.order()));
+        } catch (RuntimeException | Error e) {
+            unlock(entry);
+            throw e;
+        }
+        if (state.stored().isPresent()) {
             finish(entry.id(), entry.runId(), entry.order());
             if (verbose) {
                 log.accept(step + ": already done; acknowledged");
             }
             return;
         }
-        Optional<Run> found = store.findRun(entry.runId());
-        if (found.isEmpty()) {
+        if (state.run().isEmpty()) {
             deadLetter(
                     entry.id(),
                     fields,
@@ -349,7 +361,7 @@ public final class Worker implements AutoCloseable {
                     Optional.empty());
             return;
         }
-        Run run = found.get();
+        Run run = state.run().get();
         if (run.status().isFinished()) {
             finish(entry.id(), entry.runId(), entry.order());
             if (verbose) {
@@ -357,17 +369,12 @@ public final class Worker implements AutoCloseable {
             }
             return;
         }
-        if (!lock(entry, handedBack)) {
-            // Another entry of the same step was run meanwhile, and its outcome is stored.
-            finish(entry.id(), entry.runId(), entry.order());
-            return;
-        }
         if (verbose) {
             log.accept(step + ": running" + (wasClaimed ? " (claimed from a worker that stopped)" : ""));
         }
         JsonNode outcome;
         try {
-            outcome = store.isCancelRequested(run.id())
+            outcome = state.cancelRequested()
                     ? StepDispatcher.failed(ErrorCode.E_CANCELLED, "the run was cancelled before a worker ran the step")
                     : execute(entry, run);
         } catch (RuntimeException | Error e) {
@@ -393,7 +400,7 @@ public final class Worker implements AutoCloseable {
 
     /**
      * Takes the step's lock, waiting while another worker holds it (a second entry of the same step):
-     * true once this worker holds it, false if the step's outcome was stored meanwhile.
+     * true once this worker holds it, false if the step's outcome was stored while it waited.
      */
     private boolean lock(QueueEntry entry, AtomicBoolean handedBack) {
         String key = names.running(entry.runId(), entry.order());
@@ -402,9 +409,6 @@ public final class Worker implements AutoCloseable {
                     jedis -> jedis.set(key, consumer, SetParams.setParams().nx().px(lease.toMillis())));
             if ("OK".equals(taken)) {
                 locks.add(key);
-                if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
-                    return false;
-                }
                 return true;
             }
             if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
