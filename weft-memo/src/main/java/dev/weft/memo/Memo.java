@@ -108,6 +108,7 @@ public final class Memo {
     private final CalendarSync calendar;
     private final Supplier<Instant> clock;
     private final ResolverRegistry resolvers;
+    private final Planner offline;
 
     private Memo(MemoData data, Planner planner, Supplier<Instant> clock) {
         this(data, planner, clock, new MemoResolvers(data).registry());
@@ -125,6 +126,8 @@ public final class Memo {
             AgentRequests.Configured agents) {
         this.data = data;
         this.planner = agents.agents().isEmpty() ? planner : AgentRequests.planner(planner, agents.agents());
+        // Without its model, Memo still knows the agents: a request to one is read offline too.
+        this.offline = agents.agents().isEmpty() ? OFFLINE : AgentRequests.planner(OFFLINE, agents.agents());
         this.clock = clock;
         this.resolvers = resolvers;
         this.reminders = new Reminders(data, clock);
@@ -379,7 +382,7 @@ public final class Memo {
             context.facts().put("planner", "offline");
             context.facts().put("fallbackFrom", planner.name());
             context.facts().put("fallbackReason", e.code() + ": " + e.getMessage());
-            return OFFLINE.plan(message, context);
+            return offline.plan(message, context);
         }
     }
 
