@@ -53,7 +53,7 @@ public final class RequestActs {
             }
             families.computeIfAbsent(row[0], f -> new LinkedHashMap<>())
                     .computeIfAbsent(row[1], w -> new ArrayList<>())
-                    .add(row[2]);
+                    .add(plainLetters(row[2]));
         }
         String fillers = alternatives(cues(families, "filler", "filler"));
         String leads = alternatives(cues(families, "lead", "lead"));
@@ -128,8 +128,21 @@ public final class RequestActs {
         return Set.copyOf(OUT_OF_SCOPE.keySet());
     }
 
+    /** {@code text} as the cues read it: slips corrected, lower case, Hebrew final letters as inner ones. */
     private static String said(String text) {
-        return Typos.corrected((CharSequence) text.strip()).toLowerCase(Locale.ROOT);
+        return plainLetters(Typos.corrected((CharSequence) text.strip()).toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Hebrew final letters as inner ones, in a text and in a cue alike: a cue matches a word's start
+     * whatever follows ("לא צריך" in "לא צריכה", "תזמין" as written "תזמינ").
+     */
+    private static String plainLetters(String text) {
+        StringBuilder plain = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            plain.append(Folding.plainLetter(text.charAt(i)));
+        }
+        return plain.toString();
     }
 
     private static List<String> cues(Map<String, Map<String, List<String>>> families, String family, String where) {
