@@ -309,9 +309,14 @@ public final class Memo {
 
     private static final OfflinePlanner OFFLINE = new OfflinePlanner();
 
-    /** Memo pays nothing and orders no ride: such a request gets an honest reply and no step. */
-    private static final ChangeGuard GUARD =
-            ChangeGuard.of(Memo::effectOf, Set.of("payments", "transport"), Memo::readInstead);
+    /**
+     * Memo pays nothing, orders no ride, food or tickets, and runs no device or music: such a request,
+     * said as a command, gets an honest reply and no step.
+     */
+    private static final ChangeGuard GUARD = ChangeGuard.of(
+            Memo::effectOf,
+            Set.of("payments", "transport", "food", "smart_home", "music", "shopping"),
+            Memo::readInstead);
 
     private static final Set<String> SENDING = Set.of("send_email", "reply_email", "forward_email");
 
