@@ -117,10 +117,22 @@ public final class RequestActs {
         for (Map.Entry<String, Pattern> entry : OUT_OF_SCOPE.entrySet()) {
             if (topics.contains(entry.getKey())
                     && entry.getValue().matcher(said).find()) {
-                return Optional.of(entry.getKey());
+                // "play some music and add coffee to the shopping list": the second clause is a request
+                // of its own, which the refusal of the first must not take with it.
+                return commandsAfterItsStart(said) ? Optional.empty() : Optional.of(entry.getKey());
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean commandsAfterItsStart(String said) {
+        java.util.regex.Matcher command = COMMAND.matcher(said);
+        while (command.find()) {
+            if (command.start() > 0 && !said.substring(0, command.start()).isBlank()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The topics {@code acts.tsv} has words for. */
@@ -174,7 +186,7 @@ public final class RequestActs {
                     .toList();
             switch (place.getKey()) {
                 case "opens" -> {
-                    add(shapes, english, opening + "(?:", ")\\b");
+                    add(shapes, english, opening + "(?:", ")(?!\\w)");
                     add(shapes, hebrew, opening + "(?:", ")" + HEBREW_END);
                 }
                 case "commands" -> {
