@@ -80,6 +80,7 @@ try {
   console.log(JSON.stringify({
     card: {
       name: card.name, interfaces: card.supportedInterfaces, streaming: card.capabilities?.streaming,
+      securitySchemes: card.securitySchemes, securityRequirements: card.securityRequirements,
       skills: card.skills.map((s) => s.id), protocolVersion: memo.protocolVersion,
     },
     sent: { id: sent.id, state: state(sent.status), text: textOf(sent.status) },

@@ -44,6 +44,26 @@ public interface Assistant {
     Turn converse(Runner runner, Message message);
 
     /**
+     * A message that starts a run of its own, whatever {@code message}'s conversation waits on (Memo's
+     * {@code ask}, with its preview and approval modes): a yes is a request, not an approval. An
+     * assistant that tells the two apart no other way answers it as {@link #converse} does (the default).
+     *
+     * @throws dev.weft.core.WeftException {@code E_BAD_INPUT} for an empty message or a bad user
+     */
+    default Turn ask(Runner runner, Message message) {
+        return converse(runner, message);
+    }
+
+    /**
+     * The last {@code count} lines of {@code user}'s conversation {@code session}, oldest first, as the
+     * assistant keeps them (none for an assistant that keeps no conversation, the default), so that a
+     * surface shows where it left off without reading the assistant's tables.
+     */
+    default List<ConversationLine> history(String user, String session, int count) {
+        return List.of();
+    }
+
+    /**
      * The run that the next message of {@code user}'s conversation {@code session} would continue (one
      * of theirs that waits on a person), so that a caller streaming a turn follows that run and no
      * other; empty when the next message starts a new run.
@@ -100,6 +120,19 @@ public interface Assistant {
     /** What the assistant tells its users unasked (reminders), for channels to deliver; none by default. */
     default Optional<Notices> notices() {
         return Optional.empty();
+    }
+
+    /**
+     * What the assistant does in the background of a process that serves it (Memo: its users' calendars
+     * kept in sync), which the process starts with itself and stops with itself; none by default.
+     */
+    default List<BackgroundService> services() {
+        return List.of();
+    }
+
+    /** The service of this assistant named {@code name}, if it has one. */
+    default Optional<BackgroundService> service(String name) {
+        return services().stream().filter(s -> s.name().equals(name)).findFirst();
     }
 
     /**

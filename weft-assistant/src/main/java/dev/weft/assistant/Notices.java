@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What an assistant tells its users without being asked — a reminder that fell due — for the messaging
@@ -50,6 +51,13 @@ public interface Notices {
 
     /** Calls {@code listener} whenever this process makes a notice, so it can be delivered at once. */
     void onNotice(Runnable listener);
+
+    /**
+     * Calls {@code listener} with the user whose notice this process just made, so that what waits on
+     * that user's notices alone (a page's stream) is woken at once; by default nothing is called, and
+     * such a stream finds the notice when it next looks.
+     */
+    default void onNoticeOf(Consumer<String> listener) {}
 
     /**
      * Starts making notices in this process (firing reminders as they fall due) until the handle is

@@ -1,21 +1,18 @@
 package dev.weft.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.BackgroundService;
+import dev.weft.assistant.ConversationLine;
 import dev.weft.assistant.Message;
 import dev.weft.assistant.Notices;
 import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
-import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
-import dev.weft.memo.Memo;
-import dev.weft.memo.MemoAssistant;
-import dev.weft.memo.data.Conversation;
 import dev.weft.plan.PlanEvents;
 import dev.weft.plan.PlanMode;
 import java.io.BufferedReader;
@@ -23,27 +20,29 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code weft chat}: a conversation with an assistant at a terminal, in English or Hebrew — Memo by
- * default, or any other by name ({@code --assistant concierge}), reached through {@link Assistant}. Each
- * line is a message; the steps are shown as they run; an approval is asked inline ("yes"/"כן" goes
- * ahead, "no"/"לא" does not), and a question is answered by the next line. With Memo, while the chat is
- * open, reminders fire (for every user of the store) and the user's are printed as they fall due, with
- * any that fired while no chat was open, the user's connected CalDAV calendar is kept in sync, and the last lines of the
- * conversation are shown. Ctrl-C
- * cancels the run in flight (at the prompt it leaves); "exit" or Ctrl-D leaves.
+ * default, or any other by name ({@code --assistant concierge}), reached through {@link Assistant} alone,
+ * the same for every assistant. Each line is a message; the steps are shown as they run; an approval is
+ * asked inline ("yes"/"כן" goes ahead, "no"/"לא" does not), and a question is answered by the next line.
+ * While the chat is open, the assistant's notices are made (Memo's reminders fire, for every user of the
+ * store) and the user's are printed as they fall due, with any made while no chat was open; its
+ * background services run for the user (Memo: their connected CalDAV calendar kept in sync; with {@code
+ * --watch-mail}, their inbox watched); and the last lines of the conversation are shown. Ctrl-C cancels
+ * the run in flight (at the prompt it leaves); "exit" or Ctrl-D leaves.
  */
 @Command(
         name = "chat",
@@ -58,7 +57,7 @@ final class ChatCommand implements Callable<Integer> {
             names = "--assistant",
             paramLabel = "NAME",
             description = "Which assistant (default: memo; the others on this build: see 'weft chat --assistant x').")
-    String assistant = Memo.EXECUTOR;
+    String assistant = "memo";
 
     @Option(names = "--user", paramLabel = "ID", description = "Who talks (default: WEFT_USER, else your login).")
     String user;
@@ -89,33 +88,50 @@ final class ChatCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String who = user == null ? MemoCommand.defaultUser() : user;
         AtomicReference<String> inFlight = new AtomicReference<>();
-        if (!assistant.equals(Memo.EXECUTOR)) {
-            return chatWith(out, who, inFlight);
-        }
         try (RunStore store = Storage.open(db)) {
-            Memo memo = Storage.memo(store);
-            SpokenWords words = new SpokenWords(out, "memo");
+            Optional<ZoneId> zone = zone();
+            Assistant chosen = Assistants.open(assistant, Storage.environment(store));
+            Optional<BackgroundService> mail = Optional.empty();
+            if (watchMail) {
+                mail = Optional.of(chosen.service(MAIL_WATCH)
+                        .orElseThrow(() -> new WeftException(
+                                ErrorCode.E_BAD_INPUT,
+                                "--watch-mail: assistant '" + chosen.name() + "' watches no mailbox")));
+            }
+            SpokenWords words = new SpokenWords(out, chosen.name());
             Runner runner = chatRunner(store, out, inFlight, words);
-            Scheduler reminders = memo.reminders()
-                    .start(
-                            Duration.ofSeconds(1),
-                            "weft-chat-" + ProcessHandle.current().pid());
-            // Due reminders through Memo's Assistant interface: the chat reads no table of Memo's for them.
-            Notices due = new MemoAssistant(memo).notices().orElseThrow();
-            Thread notices =
-                    Thread.ofPlatform().daemon().name("weft-chat-reminders").start(() -> printDue(out, due, who));
-            AutoCloseable mail = watchMail ? watchMail(out, memo, who) : () -> {};
-            AutoCloseable calendar = syncCalendar(out, memo, who);
+            // What the assistant does unasked and in the background, through its Assistant interface:
+            // the chat names no assistant and reads none of their tables.
+            List<AutoCloseable> running = new ArrayList<>();
+            Optional<Thread> due = Optional.empty();
             try {
-                return converse(out, memo, runner, who, inFlight, words);
+                if (chosen.notices().isPresent()) {
+                    Notices notices = chosen.notices().get();
+                    running.add(
+                            notices.start("weft-chat-" + ProcessHandle.current().pid()));
+                    due = Optional.of(Thread.ofPlatform()
+                            .daemon()
+                            .name("weft-chat-notices")
+                            .start(() -> printDue(out, notices, who)));
+                }
+                Consumer<String> tell = line -> aside(out, line);
+                for (BackgroundService service : chosen.services()) {
+                    if (!service.onRequest()) {
+                        running.add(service.start(BackgroundService.Scope.of(who), tell));
+                    }
+                }
+                if (mail.isPresent()) {
+                    running.add(mail.get().start(BackgroundService.Scope.of(who), tell));
+                }
+                return converse(out, chosen, runner, who, zone, inFlight, words);
             } finally {
-                notices.interrupt();
-                reminders.stop();
-                try {
-                    mail.close();
-                    calendar.close();
-                } catch (Exception ignored) {
-                    // leaving: the watch's connection and the sync go with the process
+                due.ifPresent(Thread::interrupt);
+                for (AutoCloseable handle : running.reversed()) {
+                    try {
+                        handle.close();
+                    } catch (Exception ignored) {
+                        // leaving: the watch's connection and the sync go with the process
+                    }
                 }
             }
         } catch (IOException e) {
@@ -123,6 +139,19 @@ final class ChatCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         } catch (WeftException e) {
             return WorkflowCommand.failure(spec, false, e);
+        }
+    }
+
+    /** The background service that announces new email, which {@code --watch-mail} asks for. */
+    static final String MAIL_WATCH = "mail-watch";
+
+    /** A line the chat is told while the person may be typing: printed above a fresh prompt. */
+    private static void aside(PrintWriter out, String line) {
+        synchronized (out) {
+            out.print("\r");
+            out.println("  " + line);
+            out.print("you> ");
+            out.flush();
         }
     }
 
@@ -143,47 +172,47 @@ final class ChatCommand implements Callable<Integer> {
         return runner;
     }
 
-    /** A chat with an assistant other than Memo, through the {@link Assistant} interface alone. */
-    private int chatWith(PrintWriter out, String who, AtomicReference<String> inFlight) {
-        try (RunStore store = Storage.open(db)) {
-            if (watchMail) {
-                throw new WeftException(
-                        ErrorCode.E_BAD_INPUT, "--watch-mail is Memo's; assistant '" + assistant + "' reads no mail");
-            }
-            Optional<ZoneId> zone = zone();
-            Assistant chosen = Assistants.open(assistant, Storage.environment(store));
-            SpokenWords words = new SpokenWords(out, chosen.name());
-            Runner runner = chatRunner(store, out, inFlight, words);
-            String conversation = session == null ? who : session;
-            out.println(
-                    chosen.description() + " — " + who + ". Write in English or Hebrew; \"exit\" or Ctrl-D leaves.");
-            out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            String line;
-            while (prompt(out) && (line = in.readLine()) != null && !leaves(line)) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    Turn turn = chosen.converse(
-                            runner, new Message(who, conversation, line, zone, PlanMode.AUTO, Optional.empty()));
-                    words.finish(turn.text());
-                } catch (WeftException e) {
-                    words.abandon();
-                    out.println(chosen.name() + "> (" + e.code() + ") " + e.getMessage());
-                } finally {
-                    inFlight.set(null);
-                }
-                out.flush();
-            }
-            out.println();
-            return ExitCodes.OK;
-        } catch (IOException e) {
-            spec.commandLine().getErr().println("weft: cannot read the terminal: " + e.getMessage());
-            return ExitCodes.FAILED;
-        } catch (WeftException e) {
-            return WorkflowCommand.failure(spec, false, e);
+    /**
+     * The conversation with {@code chosen}, through the {@link Assistant} interface alone: where it left
+     * off, then each line a turn (a "yes" to what waits approves it, an answer answers a question).
+     */
+    private int converse(
+            PrintWriter out,
+            Assistant chosen,
+            Runner runner,
+            String who,
+            Optional<ZoneId> zone,
+            AtomicReference<String> inFlight,
+            SpokenWords words)
+            throws IOException {
+        String conversation = session == null ? who : session;
+        out.println(chosen.description() + " — " + who + ". Write in English or Hebrew; \"exit\" or Ctrl-D leaves.");
+        for (ConversationLine earlier : chosen.history(who, conversation, 4)) {
+            out.println("  (earlier) "
+                    + (earlier.speaker() == ConversationLine.Speaker.PERSON ? "you> " : chosen.name() + "> ")
+                    + earlier.text().replace("\n", " / "));
         }
+        out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while (prompt(out) && (line = in.readLine()) != null && !leaves(line)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                Turn turn = chosen.converse(
+                        runner, new Message(who, conversation, line, zone, PlanMode.AUTO, Optional.empty()));
+                words.finish(turn.text());
+            } catch (WeftException e) {
+                words.abandon();
+                out.println(chosen.name() + "> (" + e.code() + ") " + e.getMessage());
+            } finally {
+                inFlight.set(null);
+            }
+            out.flush();
+        }
+        out.println();
+        return ExitCodes.OK;
     }
 
     private Optional<ZoneId> zone() {
@@ -196,83 +225,6 @@ final class ChatCommand implements Callable<Integer> {
             throw new WeftException(
                     ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
         }
-    }
-
-    private int converse(
-            PrintWriter out, Memo memo, Runner runner, String who, AtomicReference<String> inFlight, SpokenWords words)
-            throws IOException {
-        out.println("Memo — " + who + ". Write in English or Hebrew; \"exit\" or Ctrl-D leaves. (\"help\" / \"עזרה\")");
-        for (Conversation.Message earlier : memo.data().conversation().recent(who, 4)) {
-            out.println("  (earlier) " + (earlier.role() == Conversation.Role.USER ? "you> " : "memo> ")
-                    + earlier.text().replace("\n", " / "));
-        }
-        out.flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        Optional<Memo.Reply> waiting = Optional.empty();
-        String line;
-        while (prompt(out) && (line = in.readLine()) != null && !leaves(line)) {
-            if (line.isBlank()) {
-                continue;
-            }
-            try {
-                Memo.Reply reply = next(memo, runner, who, line, waiting);
-                words.finish(reply.text());
-                waiting = reply.run().status() == RunStatus.WAITING ? Optional.of(reply) : Optional.empty();
-            } catch (WeftException e) {
-                words.abandon();
-                out.println("memo> (" + e.code() + ") " + e.getMessage());
-            } finally {
-                inFlight.set(null);
-            }
-            out.flush();
-        }
-        out.println();
-        return ExitCodes.OK;
-    }
-
-    /** Prints each new email of the user's inbox as it arrives; without a mailbox, says how to add one. */
-    private static AutoCloseable watchMail(PrintWriter out, Memo memo, String who) {
-        Optional<dev.weft.memo.data.User> known = memo.data().findUser(who);
-        java.time.ZoneId zone = known.map(dev.weft.memo.data.User::zone).orElse(java.time.ZoneId.systemDefault());
-        boolean hebrew = known.map(u -> u.language().equals("he")).orElse(false);
-        try {
-            return new dev.weft.memo.data.MailOperations(memo.data()).watch(who, zone, email -> {
-                synchronized (out) {
-                    out.print("\r");
-                    out.println((hebrew ? "📬 מייל חדש — " : "📬 New email — ")
-                            + email.path("from").asText() + ": "
-                            + email.path("subject").asText());
-                    out.print("you> ");
-                    out.flush();
-                }
-            });
-        } catch (WeftException e) {
-            out.println("  (" + e.getMessage() + ")");
-            return () -> {};
-        }
-    }
-
-    /**
-     * Keeps the user's connected calendar in sync in the background (conflicts are printed as the
-     * notifications they are); each new error of a failing sync is printed once.
-     */
-    private static AutoCloseable syncCalendar(PrintWriter out, Memo memo, String who) {
-        if (memo.data().calendars().find(who).isEmpty()) {
-            return () -> {};
-        }
-        java.util.concurrent.atomic.AtomicReference<String> said =
-                new java.util.concurrent.atomic.AtomicReference<>("");
-        return memo.calendar().start(dev.weft.memo.CalendarSync.INTERVAL, () -> List.of(who), (user, e) -> {
-            String line = "  (calendar sync: " + e.code() + " " + e.getMessage() + ")";
-            if (!line.equals(said.getAndSet(line))) {
-                synchronized (out) {
-                    out.print("\r");
-                    out.println(line);
-                    out.print("you> ");
-                    out.flush();
-                }
-            }
-        });
     }
 
     /** Ctrl-C: cancels the run in flight, or leaves at the prompt. */
@@ -323,14 +275,6 @@ final class ChatCommand implements Callable<Integer> {
                 }
             }
         }
-    }
-
-    /** What a line does: approves, rejects or answers what the last run waits for, or is a new message. */
-    private Memo.Reply next(Memo memo, Runner runner, String who, String line, Optional<Memo.Reply> waiting) {
-        return memo.converse(
-                runner,
-                MemoCommand.request(Optional.of(who), line, Optional.ofNullable(tz), Optional.empty()),
-                waiting.map(Memo.Reply::run));
     }
 
     private static boolean prompt(PrintWriter out) {

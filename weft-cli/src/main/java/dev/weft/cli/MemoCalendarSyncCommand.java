@@ -1,23 +1,18 @@
 package dev.weft.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
-import dev.weft.memo.CalendarSync;
-import dev.weft.memo.Memo;
-import dev.weft.memo.data.CalDavSync;
-import dev.weft.memo.data.CalendarAccounts;
-import dev.weft.memo.data.OAuthGrants;
+import dev.weft.memo.CalendarConnections;
+import dev.weft.memo.SignIn;
 import dev.weft.oauth.OAuthProvider;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -96,8 +91,8 @@ final class MemoCalendarSyncCommand {
             Optional<OAuthProvider> provider = OAuthSignIn.provider(google, microsoft, device);
             ZoneId zone = MemoMailCommand.zone(tz);
             Optional<OAuthSignIn.SignedIn> signedIn = Optional.empty();
-            CalDavSync.Connected connected;
-            Memo memo;
+            CalendarConnections.Connected connected;
+            CalendarConnections calendars;
             if (provider.isPresent()) {
                 if (login != null || oauth2) {
                     throw new WeftException(
@@ -116,21 +111,19 @@ final class MemoCalendarSyncCommand {
                         provider.get().calendarScopes(),
                         device,
                         json ? spec.commandLine().getErr() : out));
-                memo = Storage.memo(store);
+                calendars = Storage.memo(store).calendarConnections();
                 String at = url != null
                         ? url
                         : GOOGLE_CALDAV.formatted(
                                 URLEncoder.encode(signedIn.get().grant().account(), StandardCharsets.UTF_8));
-                connected = memo.data()
-                        .caldav()
-                        .connectSignedIn(
-                                id,
-                                at,
-                                signedIn.get().client(),
-                                signedIn.get().grant(),
-                                Optional.ofNullable(calendar),
-                                zone,
-                                Instant.now());
+                connected = calendars.connectSignedIn(
+                        id,
+                        at,
+                        signedIn.get().client(),
+                        signedIn.get().grant(),
+                        Optional.ofNullable(calendar),
+                        zone,
+                        Instant.now());
             } else {
                 if (url == null || login == null) {
                     throw new WeftException(
@@ -139,39 +132,30 @@ final class MemoCalendarSyncCommand {
                                     + " --microsoft --url URL)");
                 }
                 String secret = MemoMailCommand.secret(SECRET_VARIABLE, oauth2, login);
-                memo = Storage.memo(store);
-                connected = memo.data()
-                        .caldav()
-                        .connect(
-                                id,
-                                url,
-                                login,
-                                oauth2 ? CalendarAccounts.Auth.OAUTH2 : CalendarAccounts.Auth.PASSWORD,
-                                secret,
-                                Optional.ofNullable(calendar),
-                                zone,
-                                Instant.now());
+                calendars = Storage.memo(store).calendarConnections();
+                connected = calendars.connect(
+                        id, url, login, oauth2, secret, Optional.ofNullable(calendar), zone, Instant.now());
             }
-            CalendarAccounts.Account account = connected.account();
-            Optional<CalDavSync.Report> first;
+            CalendarConnections.Connection account = connected.connection();
+            Optional<CalendarConnections.Report> first;
             Optional<WeftException> failed = Optional.empty();
             try {
-                first = Optional.of(memo.calendar().sync(id));
+                first = Optional.of(calendars.sync(id));
             } catch (WeftException e) {
                 first = Optional.empty();
                 failed = Optional.of(e);
             }
             if (json) {
-                ObjectNode node = describe(account);
+                ObjectNode node = account.toJson();
                 signedIn.ifPresent(s -> signedIn(node, s));
                 node.put("made", connected.made());
                 connected.calendars().forEach(node.putArray("calendars")::add);
-                first.ifPresent(r -> node.set("sync", report(memo, id, r)));
+                first.ifPresent(r -> node.set("sync", r.toJson()));
                 failed.ifPresent(e ->
                         node.putObject("error").put("code", e.code().name()).put("message", e.getMessage()));
                 out.println(Json.write(node));
             } else {
-                out.println("Connected " + id + " to '" + account.calendarName() + "' (" + account.calendar() + ", "
+                out.println("Connected " + id + " to '" + account.name() + "' (" + account.calendar() + ", "
                         + signedIn.map(s ->
                                         "signed in to " + s.client().provider().id() + " as ")
                                 .orElse("login ")
@@ -179,12 +163,12 @@ final class MemoCalendarSyncCommand {
                         + (connected.made() ? "; made it, the account had no calendar" : "") + ").");
                 signedIn.ifPresent(s -> out.println("Memo keeps the sign-in (encrypted) and refreshes its token before"
                         + " each sync; 'weft memo calendar disconnect' revokes it."));
-                first.ifPresent(r -> print(out, memo, id, r));
+                first.ifPresent(r -> print(out, r));
                 failed.ifPresent(e -> out.println("The first sync failed (" + e.code() + "): " + e.getMessage()));
                 out.println("Memo keeps it in sync while 'weft chat' or 'weft serve' runs; sync by hand with"
                         + " 'weft memo calendar sync --user " + id + "'.");
             }
-            shown(memo, id);
+            calendars.conflictsShown(id, Instant.now());
             return failed.isPresent() ? ExitCodes.FAILED : ExitCodes.OK;
         }
     }
@@ -197,18 +181,16 @@ final class MemoCalendarSyncCommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            Memo memo = Storage.memo(store);
-            CalDavSync.Report report = memo.calendar().sync(id);
+            CalendarConnections calendars = Storage.memo(store).calendarConnections();
+            CalendarConnections.Report report = calendars.sync(id);
             if (json) {
-                ObjectNode node = report(memo, id, report);
-                node.put(
-                        "calendar",
-                        memo.data().calendars().require(id).calendar().toString());
+                ObjectNode node = report.toJson();
+                node.put("calendar", calendars.require(id).calendar().toString());
                 out.println(Json.write(node));
             } else {
-                print(out, memo, id, report);
+                print(out, report);
             }
-            shown(memo, id);
+            calendars.conflictsShown(id, Instant.now());
             return ExitCodes.OK;
         }
     }
@@ -221,17 +203,17 @@ final class MemoCalendarSyncCommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            var data = MemoMailCommand.data(store);
-            CalendarAccounts.Account account = data.calendars().require(id);
-            Optional<OAuthGrants.Kept> grant = data.grants().find(id, OAuthGrants.Purpose.CALENDAR);
+            CalendarConnections.Connection account =
+                    MemoMailCommand.memo(store).calendarConnections().require(id);
+            Optional<SignIn> grant = account.signIn();
             if (json) {
-                ObjectNode node = describe(account);
-                grant.ifPresent(g -> node.set("signIn", describe(g)));
+                ObjectNode node = account.toJson();
+                grant.ifPresent(g -> node.set("signIn", g.toJson()));
                 out.println(Json.write(node));
             } else {
-                out.println("'" + account.calendarName() + "' " + account.calendar() + " (login " + account.login()
-                        + (account.auth() == CalendarAccounts.Auth.OAUTH2 ? ", OAuth2" : "") + ")");
-                grant.ifPresent(g -> out.println("  " + signIn(g)));
+                out.println("'" + account.name() + "' " + account.calendar() + " (login " + account.login()
+                        + (account.oauth2() ? ", OAuth2" : "") + ")");
+                grant.ifPresent(g -> out.println("  " + g.describe()));
                 out.println("  last sync: "
                         + account.syncedAt().map(Instant::toString).orElse("never")
                         + account.lastError().map(e -> "; last error: " + e).orElse(""));
@@ -248,17 +230,17 @@ final class MemoCalendarSyncCommand {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            var data = MemoMailCommand.data(store);
-            CalendarAccounts.Account account = data.calendars().require(id);
-            data.caldav().disconnect(id);
+            CalendarConnections.Disconnected disconnected =
+                    MemoMailCommand.memo(store).calendarConnections().disconnect(id);
+            CalendarConnections.Connection account = disconnected.connection();
             if (json) {
                 ObjectNode node = Json.object();
                 node.put("disconnected", id);
                 node.put("calendar", account.calendar().toString());
                 out.println(Json.write(node));
             } else {
-                out.println("Disconnected " + id + " from '" + account.calendarName() + "'; Memo keeps its "
-                        + data.events().all(id).size() + " events.");
+                out.println("Disconnected " + id + " from '" + account.name() + "'; Memo keeps its "
+                        + disconnected.eventsKept() + " events.");
             }
             return ExitCodes.OK;
         }
@@ -272,72 +254,7 @@ final class MemoCalendarSyncCommand {
         node.put("expiresAt", signedIn.grant().expiresAt().toString());
     }
 
-    /** A kept sign-in as {@code show --json} prints it: never a token. */
-    static ObjectNode describe(OAuthGrants.Kept grant) {
-        ObjectNode node = Json.object();
-        node.put("provider", grant.provider().id());
-        node.put("account", grant.account());
-        node.put("scope", grant.scope());
-        node.put("expiresAt", grant.expiresAt().toString());
-        grant.revokedAt().ifPresent(at -> node.put("revokedAt", at.toString()));
-        return node;
-    }
-
-    /** A kept sign-in as {@code show} prints it. */
-    static String signIn(OAuthGrants.Kept grant) {
-        return "signed in to " + grant.provider().id() + " as " + grant.account()
-                + grant.revokedAt()
-                        .map(at -> "; revoked at " + at + ": connect again with '"
-                                + grant.purpose().connectCommand(grant.user(), grant.provider()) + "'")
-                        .orElse("; the access token is refreshed before it expires (now until " + grant.expiresAt()
-                                + ")");
-    }
-
-    private static ObjectNode describe(CalendarAccounts.Account account) {
-        ObjectNode node = Json.object();
-        node.put("user", account.user());
-        node.put("server", account.server().toString());
-        node.put("calendar", account.calendar().toString());
-        node.put("name", account.calendarName());
-        node.put("login", account.login());
-        node.put("auth", account.auth().name().toLowerCase(Locale.ROOT));
-        account.syncedAt().ifPresent(at -> node.put("syncedAt", at.toString()));
-        account.lastError().ifPresent(e -> node.put("lastError", e));
-        return node;
-    }
-
-    private static ObjectNode report(Memo memo, String user, CalDavSync.Report report) {
-        ObjectNode node = Json.object();
-        node.put("full", report.full());
-        node.put("pulled", report.pulled());
-        node.put("removed", report.removed());
-        node.put("pushed", report.pushed());
-        node.put("deleted", report.deleted());
-        ArrayNode conflicts = node.putArray("conflicts");
-        CalendarSync sync = memo.calendar();
-        for (CalDavSync.Conflict conflict : report.conflicts()) {
-            ObjectNode c = conflicts.addObject();
-            c.put("eventId", conflict.eventId());
-            c.put("summary", conflict.summary());
-            c.put("message", sync.describe(user, conflict));
-        }
-        return node;
-    }
-
-    /** Marks the conflicts this command printed as shown, so that a chat does not tell them again. */
-    private static void shown(Memo memo, String user) {
-        memo.data()
-                .notifications()
-                .delivered(
-                        user,
-                        memo.data().notifications().pending(user).stream()
-                                .filter(n -> n.type().equals(CalendarSync.CONFLICT))
-                                .map(n -> n.id())
-                                .toList(),
-                        Instant.now());
-    }
-
-    private static void print(PrintWriter out, Memo memo, String user, CalDavSync.Report report) {
+    private static void print(PrintWriter out, CalendarConnections.Report report) {
         out.println("Synced" + (report.full() ? " (every event compared)" : "") + ": " + report.pulled()
                 + " in, " + report.removed() + " removed here, " + report.pushed() + " out, " + report.deleted()
                 + " deleted there"
@@ -345,8 +262,8 @@ final class MemoCalendarSyncCommand {
                         ? "."
                         : "; " + report.conflicts().size() + " conflict"
                                 + (report.conflicts().size() == 1 ? ":" : "s:")));
-        for (CalDavSync.Conflict conflict : report.conflicts()) {
-            out.println("  " + memo.calendar().describe(user, conflict));
+        for (CalendarConnections.Conflict conflict : report.conflicts()) {
+            out.println("  " + conflict.message());
         }
     }
 }

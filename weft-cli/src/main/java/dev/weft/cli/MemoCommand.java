@@ -12,10 +12,7 @@ import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
-import dev.weft.memo.Reminders;
-import dev.weft.memo.data.ICalendars;
-import dev.weft.memo.data.MemoData;
-import dev.weft.memo.data.Notifications;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.plan.PlanMode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -441,41 +438,42 @@ final class MemoCommand implements Runnable {
         int call(RunStore store, PrintWriter out) {
             String id = user == null ? defaultUser() : user;
             Memo memo = Memo.open(store);
-            java.time.ZoneId zone = memo.data()
-                    .findUser(id)
-                    .map(dev.weft.memo.data.User::zone)
-                    .orElse(java.time.ZoneId.systemDefault());
-            List<Reminders.Upcoming> upcoming = memo.reminders().upcoming(id);
-            List<Notifications.Notification> fired = memo.data().notifications().recent(id, 10);
+            java.time.ZoneId zone = memo.zoneOf(id).orElse(java.time.ZoneId.systemDefault());
+            // What the server's /api/memo/reminders answers: Memo reads its own tables for both.
+            JsonNode node = new MemoAssistant(memo)
+                    .kept(id, "reminders", java.util.Map.of())
+                    .orElseThrow();
             if (json) {
-                com.fasterxml.jackson.databind.node.ObjectNode node = Json.object();
-                com.fasterxml.jackson.databind.node.ArrayNode next = node.putArray("upcoming");
-                for (Reminders.Upcoming u : upcoming) {
-                    next.addObject()
-                            .put("source", u.source())
-                            .put("id", u.id())
-                            .put("text", u.text())
-                            .put("at", u.at().atZone(zone).toOffsetDateTime().toString());
-                }
-                com.fasterxml.jackson.databind.node.ArrayNode done = node.putArray("fired");
-                fired.forEach(n -> done.add(n.toJson()));
                 out.println(Json.write(node));
                 return ExitCodes.OK;
             }
             java.time.format.DateTimeFormatter when =
                     java.time.format.DateTimeFormatter.ofPattern("EEE d MMM HH:mm", java.util.Locale.ENGLISH);
+            JsonNode upcoming = node.path("upcoming");
             out.println(upcoming.isEmpty() ? "No reminders waiting." : "Next:");
-            for (Reminders.Upcoming u : upcoming) {
-                out.println("  " + u.at().atZone(zone).format(when) + "  " + u.text()
-                        + (u.source().equals("event") ? "  (event)" : ""));
+            for (JsonNode u : upcoming) {
+                out.println("  "
+                        + OffsetDateTime.parse(u.path("at").asText())
+                                .atZoneSameInstant(zone)
+                                .format(when)
+                        + "  " + u.path("text").asText()
+                        + (u.path("source").asText().equals("event") ? "  (event)" : ""));
             }
+            JsonNode fired = node.path("fired");
             if (!fired.isEmpty()) {
                 out.println("Fired:");
-                for (Notifications.Notification n : fired) {
-                    out.println("  " + n.dueAt().atZone(zone).format(when) + "  " + n.text()
-                            + (n.late()
+                for (JsonNode n : fired) {
+                    out.println("  "
+                            + Instant.parse(n.path("dueAt").asText())
+                                    .atZone(zone)
+                                    .format(when) + "  "
+                            + n.path("text").asText()
+                            + (n.path("late").asBoolean()
                                     ? "  (late, fired "
-                                            + n.firedAt().atZone(zone).format(when) + ")"
+                                            + Instant.parse(n.path("firedAt").asText())
+                                                    .atZone(zone)
+                                                    .format(when)
+                                            + ")"
                                     : ""));
                 }
             }
@@ -508,11 +506,8 @@ final class MemoCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = calendarUser(Optional.ofNullable(user));
-            MemoData data = MemoData.open(store);
-            if (data.findUser(id).isEmpty()) {
-                throw new NotFoundException("no Memo user '" + id + "': they have not written to Memo yet");
-            }
-            String text = new ICalendars(data).export(id);
+            Memo memo = Memo.open(store);
+            String text = memo.exportCalendar(id);
             if (file == null) {
                 out.print(text);
                 return ExitCodes.OK;
@@ -522,7 +517,7 @@ final class MemoCommand implements Runnable {
             } catch (IOException e) {
                 throw new WeftException(ErrorCode.E_BAD_INPUT, "cannot write " + file + ": " + e.getMessage());
             }
-            int count = data.events().all(id).size();
+            int count = memo.eventCount(id);
             out.println("Exported " + count + (count == 1 ? " event" : " events") + " to " + file + ".");
             return ExitCodes.OK;
         }
@@ -568,10 +563,7 @@ final class MemoCommand implements Runnable {
                 throw new WeftException(
                         ErrorCode.E_BAD_INPUT, "--tz " + tz + ": not a time zone (e.g. Asia/Jerusalem, UTC)");
             }
-            MemoData data = MemoData.open(store);
-            Instant now = Instant.now();
-            data.user(id, "en", zone, now);
-            int added = new ICalendars(data).importEvents(id, text, now);
+            int added = Memo.open(store).importCalendar(id, text, zone, Instant.now());
             out.println("Imported " + added + (added == 1 ? " event." : " events."));
             return ExitCodes.OK;
         }

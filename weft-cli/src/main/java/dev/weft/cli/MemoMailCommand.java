@@ -1,15 +1,16 @@
 package dev.weft.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weft.assistant.AssistantEnvironment;
+import dev.weft.assistant.Assistants;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
-import dev.weft.memo.data.MailAccounts;
-import dev.weft.memo.data.MailOperations;
-import dev.weft.memo.data.MemoData;
-import dev.weft.memo.data.OAuthGrants;
+import dev.weft.memo.Mailboxes;
+import dev.weft.memo.Memo;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.oauth.OAuthProvider;
 import java.io.Console;
 import java.io.PrintWriter;
@@ -86,11 +87,10 @@ final class MemoMailCommand implements Runnable {
         }
     }
 
-    /** Memo's data on {@code store}, its mail secrets under {@code $WEFT_HOME}. */
-    static MemoData data(RunStore store) {
-        MemoData data = MemoData.open(store);
-        data.mail().secrets().useKeyFile(Storage.mailKey());
-        return data;
+    /** Memo on {@code store}, offline, its users' secrets under the key {@code $WEFT_HOME/mail.key}. */
+    static Memo memo(RunStore store) {
+        return ((MemoAssistant) Assistants.open(Memo.EXECUTOR, AssistantEnvironment.offline(store, Detached.home())))
+                .memo();
     }
 
     @Command(
@@ -140,7 +140,7 @@ final class MemoMailCommand implements Runnable {
             String id = user();
             HostPort imapServer = HostPort.parse("--imap", imap);
             HostPort smtpServer = HostPort.parse("--smtp", smtp);
-            MailAccounts.Security chosen = MailAccounts.Security.of(security);
+            String chosen = Mailboxes.security(security);
             String from = address != null ? address : login;
             if (!from.contains("@")) {
                 throw new WeftException(
@@ -149,12 +149,8 @@ final class MemoMailCommand implements Runnable {
                                 + " --address");
             }
             String secret = secret(SECRET_VARIABLE, oauth2, login);
-            MemoData data = data(store);
-            Instant now = Instant.now();
-            if (data.findUser(id).isEmpty()) {
-                data.user(id, "en", zone(tz), now);
-            }
-            MailAccounts.Account account = data.mail()
+            Mailboxes.Mailbox account = memo(store)
+                    .mailboxes()
                     .add(
                             id,
                             from,
@@ -164,14 +160,15 @@ final class MemoMailCommand implements Runnable {
                             smtpServer.port(),
                             login,
                             chosen,
-                            oauth2 ? MailAccounts.Auth.OAUTH2 : MailAccounts.Auth.PASSWORD,
+                            oauth2,
                             secret,
-                            now);
+                            zone(tz),
+                            Instant.now());
             if (json) {
-                out.println(Json.write(describe(account)));
+                out.println(Json.write(account.toJson()));
             } else {
                 out.println("Added " + from + " for " + id + " (IMAP " + imapServer + ", SMTP " + smtpServer + ", "
-                        + chosen.name().toLowerCase(java.util.Locale.ROOT) + ").");
+                        + chosen + ").");
                 out.println("Try it: weft memo mail check --user " + id);
             }
             return ExitCodes.OK;
@@ -231,34 +228,29 @@ final class MemoMailCommand implements Runnable {
                     "--imap", imap != null ? imap : gmail ? "imap.gmail.com:993" : "outlook.office365.com:143");
             HostPort smtpServer = HostPort.parse(
                     "--smtp", smtp != null ? smtp : gmail ? "smtp.gmail.com:465" : "smtp.office365.com:587");
-            MailAccounts.Security chosen =
-                    MailAccounts.Security.of(security != null ? security : gmail ? "tls" : "starttls");
+            String chosen = Mailboxes.security(security != null ? security : gmail ? "tls" : "starttls");
             ZoneId zone = zone(tz);
             OAuthSignIn.SignedIn signedIn = OAuthSignIn.signIn(
                     provider,
                     provider.mailScopes(),
                     device,
                     json ? spec.commandLine().getErr() : out);
-            MemoData data = data(store);
-            Instant now = Instant.now();
-            if (data.findUser(id).isEmpty()) {
-                data.user(id, "en", zone, now);
-            }
-            MailAccounts.Account account = data.mail()
-                    .addSignedIn(
-                            id,
-                            imapServer.host(),
-                            imapServer.port(),
-                            smtpServer.host(),
-                            smtpServer.port(),
-                            chosen,
-                            signedIn.client(),
-                            signedIn.grant(),
-                            now);
-            List<String> lines = new MailOperations(data).check(id);
+            Mailboxes mailboxes = memo(store).mailboxes();
+            Mailboxes.Mailbox account = mailboxes.addSignedIn(
+                    id,
+                    imapServer.host(),
+                    imapServer.port(),
+                    smtpServer.host(),
+                    smtpServer.port(),
+                    chosen,
+                    signedIn.client(),
+                    signedIn.grant(),
+                    zone,
+                    Instant.now());
+            List<String> lines = mailboxes.check(id);
             boolean ok = lines.stream().allMatch(MemoMailCommand::answered);
             if (json) {
-                ObjectNode node = describe(account);
+                ObjectNode node = account.toJson();
                 MemoCalendarSyncCommand.signedIn(node, signedIn);
                 node.put("ok", ok);
                 lines.forEach(node.putArray("servers")::add);
@@ -282,8 +274,7 @@ final class MemoMailCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            MemoData data = data(store);
-            List<String> lines = new MailOperations(data).check(id);
+            List<String> lines = memo(store).mailboxes().check(id);
             boolean ok = lines.stream().allMatch(MemoMailCommand::answered);
             if (json) {
                 ObjectNode node = Json.object();
@@ -306,20 +297,18 @@ final class MemoMailCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            MemoData data = data(store);
-            MailAccounts.Account account = data.mail().require(id);
-            java.util.Optional<OAuthGrants.Kept> grant = data.grants().find(id, OAuthGrants.Purpose.MAIL);
+            Mailboxes.Mailbox account = memo(store).mailboxes().require(id);
             if (json) {
-                ObjectNode node = describe(account);
-                grant.ifPresent(g -> node.set("signIn", MemoCalendarSyncCommand.describe(g)));
+                ObjectNode node = account.toJson();
+                account.signIn().ifPresent(g -> node.set("signIn", g.toJson()));
                 out.println(Json.write(node));
             } else {
                 out.println(account.address() + " (login " + account.login() + ")");
                 out.println("  IMAP " + account.imapHost() + ":" + account.imapPort() + ", SMTP " + account.smtpHost()
                         + ":" + account.smtpPort() + ", "
-                        + account.security().name().toLowerCase(java.util.Locale.ROOT)
-                        + (account.auth() == MailAccounts.Auth.OAUTH2 ? ", OAuth2" : ""));
-                grant.ifPresent(g -> out.println("  " + MemoCalendarSyncCommand.signIn(g)));
+                        + account.security()
+                        + (account.oauth2() ? ", OAuth2" : ""));
+                account.signIn().ifPresent(g -> out.println("  " + g.describe()));
             }
             return ExitCodes.OK;
         }
@@ -333,7 +322,7 @@ final class MemoMailCommand implements Runnable {
         @Override
         int call(RunStore store, PrintWriter out) {
             String id = user();
-            if (!data(store).mail().remove(id)) {
+            if (!memo(store).mailboxes().remove(id)) {
                 throw new NotFoundException("no mail account for '" + id + "'");
             }
             if (json) {
@@ -345,18 +334,6 @@ final class MemoMailCommand implements Runnable {
             }
             return ExitCodes.OK;
         }
-    }
-
-    private static ObjectNode describe(MailAccounts.Account account) {
-        ObjectNode node = Json.object();
-        node.put("user", account.user());
-        node.put("address", account.address());
-        node.put("imap", account.imapHost() + ":" + account.imapPort());
-        node.put("smtp", account.smtpHost() + ":" + account.smtpPort());
-        node.put("login", account.login());
-        node.put("security", account.security().name().toLowerCase(java.util.Locale.ROOT));
-        node.put("auth", account.auth().name().toLowerCase(java.util.Locale.ROOT));
-        return node;
     }
 
     /** A server as {@code HOST:PORT}. */

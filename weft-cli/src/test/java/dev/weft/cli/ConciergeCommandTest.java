@@ -148,6 +148,14 @@ final class ConciergeCommandTest {
     }
 
     @Test
+    void watchingMailIsRefusedForAnAssistantThatWatchesNoMailbox() {
+        CommandRunner.Outcome out = weftDb("chat", "--assistant", "concierge", "--watch-mail");
+
+        assertThat(out.exitCode()).isEqualTo(2);
+        assertThat(out.err()).contains("E_BAD_INPUT", "--watch-mail", "'concierge' watches no mailbox");
+    }
+
+    @Test
     void chatWithAnAssistantThereIsNotNamesThoseThereAre() {
         CommandRunner.Outcome out = weftDb("chat", "--assistant", "butler");
 

@@ -155,6 +155,28 @@ final class MemoCommandTest {
                 .contains("→ A taskOperations create");
     }
 
+    @Test
+    void chatReopenedShowsWhereTheConversationLeftOff() {
+        chat("remind me tomorrow at 9 to call the bank\n");
+
+        CommandRunner.Outcome again = chat("");
+
+        assertThat(again.exitCode()).isZero();
+        assertThat(again.out())
+                .contains("(earlier) you> remind me tomorrow at 9 to call the bank")
+                .contains("(earlier) memo> I'll remind you: \"call the bank\"");
+    }
+
+    private CommandRunner.Outcome chat(String lines) {
+        InputStream stdin = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)));
+            return weftDb("chat", "--user", "dana", "--tz", "Asia/Jerusalem");
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
     /** The lines of an iCalendar text's VEVENTs that say what its events are, sorted. */
     private static List<String> events(String ics) {
         List<String> lines = new ArrayList<>();

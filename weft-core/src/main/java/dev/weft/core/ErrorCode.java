@@ -95,5 +95,15 @@ public enum ErrorCode {
      * An effect may or may not have happened (an SMTP timeout after DATA, an MCP call cut by a lost
      * connection) and nothing can tell which: it is not made again on its own; a person decides.
      */
-    E_OUTCOME_UNKNOWN
+    E_OUTCOME_UNKNOWN,
+    /**
+     * A tool's call cannot finish without the user's answer (a remote A2A agent's task is {@code
+     * input-required}): the step waits with the question, and the answer goes on to the call.
+     */
+    E_INPUT_REQUIRED,
+    /**
+     * A remote A2A agent refused a call: the key sent is missing or wrong (HTTP 401 or 403), or it
+     * answered the message with a JSON-RPC error. Nothing was done there.
+     */
+    E_AGENT_REFUSED
 }

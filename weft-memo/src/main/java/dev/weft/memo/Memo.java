@@ -178,6 +178,50 @@ public final class Memo {
         return calendar;
     }
 
+    /** Users' calendar connections, as the command line connects, syncs, shows and disconnects them. */
+    public CalendarConnections calendarConnections() {
+        return new CalendarConnections(this);
+    }
+
+    /** Users' mailboxes, as the command line adds, checks, shows and removes them. */
+    public Mailboxes mailboxes() {
+        return new Mailboxes(this);
+    }
+
+    /** The zone Memo keeps for {@code user}; empty for a user Memo does not know. */
+    public Optional<ZoneId> zoneOf(String user) {
+        return data.findUser(user).map(User::zone);
+    }
+
+    /**
+     * {@code user}'s events as an iCalendar text.
+     *
+     * @throws NotFoundException for a user Memo does not know
+     */
+    public String exportCalendar(String user) {
+        if (data.findUser(user).isEmpty()) {
+            throw new NotFoundException("no Memo user '" + user + "': they have not written to Memo yet");
+        }
+        return new dev.weft.memo.data.ICalendars(data).export(user);
+    }
+
+    /** How many events {@code user} has in Memo's calendar. */
+    public int eventCount(String user) {
+        return data.events().all(user).size();
+    }
+
+    /**
+     * Adds the events of the iCalendar {@code text} to {@code user}'s calendar, each under its UID (one the
+     * user has already is left as it is); a user Memo does not know yet is made, in {@code zone}.
+     *
+     * @return how many were added
+     * @throws WeftException {@code E_BAD_INPUT} for a text that is not iCalendar
+     */
+    public int importCalendar(String user, String text, ZoneId zone, Instant now) {
+        data.user(user, "en", zone, now);
+        return new dev.weft.memo.data.ICalendars(data).importEvents(user, text, now);
+    }
+
     /** Memo's reminders: start a scheduler on them to have them fire. */
     public Reminders reminders() {
         return reminders;

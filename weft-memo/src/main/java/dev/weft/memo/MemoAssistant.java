@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
+import dev.weft.assistant.BackgroundService;
+import dev.weft.assistant.ConversationLine;
 import dev.weft.assistant.Message;
 import dev.weft.assistant.Notices;
 import dev.weft.assistant.Turn;
@@ -14,6 +16,9 @@ import dev.weft.core.Json;
 import dev.weft.core.Run;
 import dev.weft.core.RunResult;
 import dev.weft.core.Runner;
+import dev.weft.core.WeftException;
+import dev.weft.memo.data.Conversation;
+import dev.weft.memo.data.MailOperations;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.ToolRegistry;
 import java.time.Duration;
@@ -22,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /** Memo as an {@link Assistant}: what the command line, the server and MCP reach it through. Thread-safe. */
 public final class MemoAssistant implements Assistant {
@@ -59,6 +66,100 @@ public final class MemoAssistant implements Assistant {
         boolean continued =
                 waiting.map(w -> w.runId().equals(reply.run().runId())).orElse(false);
         return turn(reply, usage(runner, reply.run(), continued ? before : 0, !continued));
+    }
+
+    /** Memo's {@code ask}: a new run, its mode (preview, approval) kept, whatever the conversation waits on. */
+    @Override
+    public Turn ask(Runner runner, Message message) {
+        Memo.Request request = new Memo.Request(message.user(), message.text(), message.zone(), message.mode());
+        if (message.runId().isPresent()) {
+            request = request.withRunId(message.runId().get());
+        }
+        Memo.Reply reply = memo.ask(runner, request);
+        return turn(reply, usage(runner, reply.run(), 0, true));
+    }
+
+    /** Memo keeps one conversation per user, whatever the session: its last lines. */
+    @Override
+    public List<ConversationLine> history(String user, String session, int count) {
+        return memo.data().conversation().recent(user, count).stream()
+                .map(m -> new ConversationLine(
+                        m.role() == Conversation.Role.USER
+                                ? ConversationLine.Speaker.PERSON
+                                : ConversationLine.Speaker.ASSISTANT,
+                        m.text(),
+                        m.at()))
+                .toList();
+    }
+
+    /** The background sync of users' connected CalDAV calendars ({@link CalendarSync}). */
+    public static final String CALENDAR_SYNC = "calendar-sync";
+
+    /** The watch of one user's inbox, announcing each new email (a chat's {@code --watch-mail}). */
+    public static final String MAIL_WATCH = "mail-watch";
+
+    @Override
+    public List<BackgroundService> services() {
+        return List.of(
+                new BackgroundService(
+                        CALENDAR_SYNC,
+                        "keeps users' connected CalDAV calendars in sync both ways",
+                        CalendarSync.INTERVAL,
+                        false,
+                        this::syncCalendars),
+                new BackgroundService(
+                        MAIL_WATCH,
+                        "announces each new email of a user's inbox as it arrives (IMAP IDLE)",
+                        Duration.ofSeconds(30),
+                        true,
+                        (every, scope, tell) -> watchMail(scope, tell)));
+    }
+
+    private AutoCloseable syncCalendars(Duration every, BackgroundService.Scope scope, Consumer<String> tell) {
+        return switch (scope) {
+            case BackgroundService.Scope.Everyone everyone ->
+                memo.calendar()
+                        .start(
+                                every,
+                                memo.calendar()::connectedUsers,
+                                (user, e) -> tell.accept(
+                                        "calendar sync of " + user + ": " + e.code() + " " + e.getMessage()));
+            case BackgroundService.Scope.OneUser one -> {
+                if (memo.data().calendars().find(one.user()).isEmpty()) {
+                    yield () -> {};
+                }
+                // A failing sync fails every round: its person hears each new error once.
+                AtomicReference<String> said = new AtomicReference<>("");
+                yield memo.calendar().start(every, () -> List.of(one.user()), (user, e) -> {
+                    String line = "(calendar sync: " + e.code() + " " + e.getMessage() + ")";
+                    if (!line.equals(said.getAndSet(line))) {
+                        tell.accept(line);
+                    }
+                });
+            }
+        };
+    }
+
+    private AutoCloseable watchMail(BackgroundService.Scope scope, Consumer<String> tell) {
+        if (!(scope instanceof BackgroundService.Scope.OneUser one)) {
+            tell.accept("(the mail watch follows one user's inbox: name the user)");
+            return () -> {};
+        }
+        Optional<dev.weft.memo.data.User> known = memo.data().findUser(one.user());
+        ZoneId zone = known.map(dev.weft.memo.data.User::zone).orElse(ZoneId.systemDefault());
+        boolean hebrew = known.map(u -> u.language().equals("he")).orElse(false);
+        try {
+            return new MailOperations(memo.data())
+                    .watch(
+                            one.user(),
+                            zone,
+                            email -> tell.accept((hebrew ? "📬 מייל חדש — " : "📬 New email — ")
+                                    + email.path("from").asText() + ": "
+                                    + email.path("subject").asText()));
+        } catch (WeftException e) {
+            tell.accept("(" + e.getMessage() + ")");
+            return () -> {};
+        }
     }
 
     /** Memo keeps one conversation per user: its waiting run is continued whatever the session. */
@@ -215,6 +316,11 @@ public final class MemoAssistant implements Assistant {
             @Override
             public void onNotice(Runnable listener) {
                 memo.reminders().onFire(notification -> listener.run());
+            }
+
+            @Override
+            public void onNoticeOf(Consumer<String> listener) {
+                memo.reminders().onFire(notification -> listener.accept(notification.user()));
             }
 
             @Override

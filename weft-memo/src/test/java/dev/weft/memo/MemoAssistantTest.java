@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.AssistantEnvironment;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.BackgroundService;
+import dev.weft.assistant.ConversationLine;
 import dev.weft.assistant.Message;
 import dev.weft.assistant.Turn;
 import dev.weft.core.NotFoundException;
@@ -17,6 +19,8 @@ import dev.weft.store.Stores;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,5 +110,90 @@ final class MemoAssistantTest {
         assertThat(memo.tools().all()).extracting(t -> t.name()).contains("calendarOperations", "taskOperations");
         assertThat(memo.tools().all())
                 .allSatisfy(t -> assertThat(t.inputSchema().isObject()).isTrue());
+    }
+
+    @Test
+    void askStartsARunOfItsOwnWhateverTheConversationWaitsOn() {
+        memo.converse(runner, Message.of("dana", "remind me tomorrow at 9 to call the bank"));
+        Turn waiting = memo.converse(runner, Message.of("dana", "delete all my reminders"));
+
+        Turn asked = memo.ask(runner, Message.of("dana", "what are my tasks?"));
+
+        assertThat(asked.run().runId()).isNotEqualTo(waiting.run().runId());
+        assertThat(runner.result(waiting.run().runId()).status()).isEqualTo(RunStatus.WAITING);
+        assertThat(((MemoAssistant) memo).memo().data().tasks().all("dana")).hasSize(1);
+    }
+
+    @Test
+    void askKeepsThePreviewModeOfItsMessage() {
+        Turn previewed = memo.ask(
+                runner,
+                Message.of("dana", "remind me tomorrow at 9 to call the bank").mode(dev.weft.plan.PlanMode.PREVIEW));
+
+        assertThat(previewed.run().runId()).isNotBlank();
+        assertThat(((MemoAssistant) memo).memo().data().tasks().all("dana")).isEmpty();
+    }
+
+    @Test
+    void historyIsTheLastLinesOfTheUsersConversationOldestFirst() {
+        memo.converse(runner, Message.of("dana", "remind me tomorrow at 9 to call the bank"));
+        memo.converse(runner, Message.of("omer", "remind me tomorrow at 10 to water the plants"));
+
+        List<ConversationLine> lines = memo.history("dana", "dana", 4);
+
+        assertThat(lines)
+                .extracting(ConversationLine::speaker)
+                .containsExactly(ConversationLine.Speaker.PERSON, ConversationLine.Speaker.ASSISTANT);
+        assertThat(lines.get(0).text()).isEqualTo("remind me tomorrow at 9 to call the bank");
+        assertThat(lines.get(1).text()).contains("call the bank");
+        assertThat(lines).noneMatch(l -> l.text().contains("plants"));
+    }
+
+    @Test
+    void itsBackgroundServicesAreTheCalendarSyncAndTheMailWatchOnRequest() {
+        assertThat(memo.services())
+                .extracting(BackgroundService::name, BackgroundService::onRequest)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(MemoAssistant.CALENDAR_SYNC, false),
+                        org.assertj.core.groups.Tuple.tuple(MemoAssistant.MAIL_WATCH, true));
+        assertThat(memo.service("nothing")).isEmpty();
+    }
+
+    @Test
+    void theCalendarSyncOfAUserWithNoCalendarDoesNothingAndSaysNothing() throws Exception {
+        List<String> told = new CopyOnWriteArrayList<>();
+        AutoCloseable sync = memo.service(MemoAssistant.CALENDAR_SYNC)
+                .orElseThrow()
+                .start(BackgroundService.Scope.of("dana"), told::add);
+        sync.close();
+
+        assertThat(told).isEmpty();
+    }
+
+    @Test
+    void theMailWatchOfAUserWithNoMailboxSaysHowToAddOne() throws Exception {
+        List<String> told = new CopyOnWriteArrayList<>();
+        AutoCloseable watch = memo.service(MemoAssistant.MAIL_WATCH)
+                .orElseThrow()
+                .start(BackgroundService.Scope.of("dana"), told::add);
+        watch.close();
+        AutoCloseable everyone = memo.service(MemoAssistant.MAIL_WATCH)
+                .orElseThrow()
+                .start(BackgroundService.Scope.everyone(), told::add);
+        everyone.close();
+
+        assertThat(told).hasSize(2);
+        assertThat(told.get(0)).contains("weft memo mail add");
+        assertThat(told.get(1)).contains("one user's inbox");
+    }
+
+    @Test
+    void aServiceRefusesAnIntervalThatIsNotPositive() {
+        BackgroundService sync = memo.service(MemoAssistant.CALENDAR_SYNC).orElseThrow();
+
+        assertThatThrownBy(() -> sync.start(java.time.Duration.ZERO, BackgroundService.Scope.everyone(), line -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("calendar-sync")
+                .hasMessageContaining("PT0S");
     }
 }

@@ -166,7 +166,15 @@ final class StepNode implements Node {
                     .find(work.path("tool").asText())
                     .flatMap(tool ->
                             unknownWaits(context, tool, work.path("args"), preparedOf(work.path("calls")), outcome))
+                    .or(() -> inputWaits(context, outcome))
                     .orElseGet(() -> done(outcome));
+        }
+        if (payload.path("type").asText().equals("clarify")
+                && payload.path("code").asText().equals(ErrorCode.E_INPUT_REQUIRED.name())) {
+            // The user answered what the tool's call asked: their answer is their say on sending it.
+            Set<String> withThis = new HashSet<>(approved);
+            withThis.add(step.id());
+            approved = withThis;
         }
         boolean approval = payload.path("type").asText().equals("approval");
         // The person was told the calls' outcome is unknown: approving them makes them again.
@@ -190,7 +198,36 @@ final class StepNode implements Node {
                 : runAll(context, ready.tool(), ready.prepared(), rejected, repeat);
         StepOutcome outcome = combine(ready.tool(), ready.originalArgs(), outcomes);
         return unknownWaits(context, ready.tool(), ready.originalArgs(), ready.prepared(), outcome)
+                .or(() -> inputWaits(context, outcome))
                 .orElseGet(() -> done(outcome));
+    }
+
+    /**
+     * The question a tool's call asked ({@link InputRequiredException}, {@code E_INPUT_REQUIRED}) as the
+     * step's own: the run waits on it like a resolver's question, and the answer, merged over the step's
+     * arguments, goes to the tool's next call. Empty when the call did not ask, or the step was expanded
+     * into several calls (one question a step: such a call fails with the code).
+     */
+    private Optional<NodeResult> inputWaits(NodeContext context, StepOutcome outcome) {
+        if (!outcome.children().isEmpty()
+                || outcome.status() != StepOutcome.Status.FAILED
+                || outcome.error()
+                        .map(e -> e.code() != ErrorCode.E_INPUT_REQUIRED)
+                        .orElse(true)) {
+            return Optional.empty();
+        }
+        ObjectNode payload = Json.object();
+        payload.put("type", "clarify");
+        payload.put("code", ErrorCode.E_INPUT_REQUIRED.name());
+        payload.put("stepId", step.id());
+        payload.put("tool", outcome.tool());
+        // The user is asked the tool's own words, without the step's name the failure was given.
+        String message = outcome.error().orElseThrow().message();
+        String named = "step '" + outcome.stepId() + "': ";
+        payload.put("question", message.startsWith(named) ? message.substring(named.length()) : message);
+        payload.putArray("options");
+        context.emit(PlanEvents.CLARIFY_AWAITING, payload);
+        return Optional.of(NodeResult.interrupt(payload));
     }
 
     private static List<Prepared> preparedOf(JsonNode calls) {

@@ -177,7 +177,10 @@ final class A2aApi {
                 .putObject("schemes")
                 .putObject(SECURITY_SCHEME)
                 .putArray("list");
-        send(res, both);
+        // A 1.0 client asks with its version header and gets 1.0's card (its security schemes as the
+        // protocol's oneof); any other gets 0.3's, which 1.0 clients without the header can read too.
+        res.header(HeaderNames.VARY, VERSION_HEADER.defaultCase());
+        send(res, asksFor10(req) ? A2aV1.card(both) : both);
     }
 
     /** The server's address as the client reached it, ending in {@code /}. */
@@ -258,6 +261,15 @@ final class A2aApi {
         } catch (WeftException e) {
             send(res, new JSONRPCErrorResponse(id, error(e)));
         }
+    }
+
+    /** Whether the request's {@code A2A-Version} header names 1.0 (or a later 1.x). */
+    private static boolean asksFor10(ServerRequest req) {
+        return req.headers()
+                .first(VERSION_HEADER)
+                .map(String::strip)
+                .filter(v -> v.startsWith("1."))
+                .isPresent();
     }
 
     /**

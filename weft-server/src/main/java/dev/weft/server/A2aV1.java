@@ -30,6 +30,74 @@ final class A2aV1 {
 
     private A2aV1() {}
 
+    /**
+     * The agent card in 1.0's shape, made from the card served to 0.3 clients ({@code legacy}, which
+     * carries 1.0's {@code supportedInterfaces} and {@code securityRequirements} already): without 0.3's
+     * {@code url}, {@code protocolVersion}, {@code preferredTransport}, {@code additionalInterfaces} and
+     * {@code security}; each security scheme as the protocol's oneof ({@code {"httpAuthSecurityScheme":
+     * {"scheme": "Bearer", …}}} for 0.3's {@code {"type": "http", "scheme": "bearer"}}).
+     */
+    static ObjectNode card(JsonNode legacy) {
+        ObjectNode out = Utils.OBJECT_MAPPER.createObjectNode();
+        copy(legacy, out, "name");
+        copy(legacy, out, "description");
+        copy(legacy, out, "supportedInterfaces");
+        copy(legacy, out, "provider");
+        copy(legacy, out, "version");
+        copy(legacy, out, "documentationUrl");
+        ObjectNode capabilities = out.putObject("capabilities");
+        copy(legacy.path("capabilities"), capabilities, "streaming");
+        copy(legacy.path("capabilities"), capabilities, "pushNotifications");
+        copy(legacy.path("capabilities"), capabilities, "extensions");
+        ObjectNode schemes = out.putObject("securitySchemes");
+        legacy.path("securitySchemes")
+                .properties()
+                .forEach(scheme -> schemes.set(scheme.getKey(), securityScheme(scheme.getValue())));
+        copy(legacy, out, "securityRequirements");
+        copy(legacy, out, "defaultInputModes");
+        copy(legacy, out, "defaultOutputModes");
+        ArrayNode skills = out.putArray("skills");
+        for (JsonNode skill : legacy.path("skills")) {
+            ObjectNode kept = skills.addObject();
+            for (String field :
+                    new String[] {"id", "name", "description", "tags", "examples", "inputModes", "outputModes"}) {
+                copy(skill, kept, field);
+            }
+        }
+        copy(legacy, out, "iconUrl");
+        return out;
+    }
+
+    /** A 0.3 security scheme ({@code "type"} tells its kind) as 1.0's oneof, its field named for the kind. */
+    private static ObjectNode securityScheme(JsonNode legacy) {
+        ObjectNode out = Utils.OBJECT_MAPPER.createObjectNode();
+        ObjectNode scheme;
+        switch (legacy.path("type").asText()) {
+            case "http" -> {
+                scheme = out.putObject("httpAuthSecurityScheme");
+                // RFC 9110 names the scheme "Bearer"; 0.3's JSON Schema examples wrote it lower-case.
+                String name = legacy.path("scheme").asText();
+                scheme.put("scheme", name.equalsIgnoreCase("bearer") ? "Bearer" : name);
+                copy(legacy, scheme, "bearerFormat");
+            }
+            case "apiKey" -> {
+                scheme = out.putObject("apiKeySecurityScheme");
+                copy(legacy, scheme, "name");
+                if (legacy.has("in")) {
+                    scheme.set("location", legacy.get("in"));
+                }
+            }
+            case "openIdConnect" -> {
+                scheme = out.putObject("openIdConnectSecurityScheme");
+                copy(legacy, scheme, "openIdConnectUrl");
+            }
+            case "mutualTLS" -> scheme = out.putObject("mtlsSecurityScheme");
+            default -> throw new IllegalArgumentException("no 1.0 form for the security scheme " + legacy);
+        }
+        copy(legacy, scheme, "description");
+        return out;
+    }
+
     /** A 1.0 {@code SendMessage}'s params as 0.3's {@code MessageSendParams}. */
     static ObjectNode sendParams(JsonNode params) {
         if (!params.isObject()) {

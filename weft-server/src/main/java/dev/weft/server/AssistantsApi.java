@@ -47,7 +47,10 @@ final class AssistantsApi {
         ObjectNode root = Json.object();
         ArrayNode all = root.putArray("assistants");
         for (Assistant assistant : backend.assistants().all()) {
-            ObjectNode one = all.addObject().put("name", assistant.name()).put("description", assistant.description());
+            ObjectNode one = all.addObject()
+                    .put("name", assistant.name())
+                    .put("description", assistant.description())
+                    .put("servesCustomers", assistant.servesCustomers());
             ArrayNode tools = one.putArray("tools");
             for (Tool tool : assistant.tools().all()) {
                 tools.addObject()

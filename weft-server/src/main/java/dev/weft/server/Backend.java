@@ -7,7 +7,6 @@ import dev.weft.core.Run;
 import dev.weft.core.RunResult;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
-import dev.weft.memo.Memo;
 import dev.weft.workflow.NodeTypes;
 import java.util.Optional;
 import java.util.Set;
@@ -16,13 +15,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * What the routes work with: the store, the runner that drives runs, Memo and every assistant by name, how to rebuild a run's
+ * What the routes work with: the store, the runner that drives runs, every assistant by name, how to rebuild a run's
  * graph, the node types workflows may use, and the runs started without waiting for them.
  */
 record Backend(
         RunStore store,
         Runner runner,
-        Memo memo,
         Assistants assistants,
         Function<Run, Optional<Graph>> graphs,
         EventHub hub,

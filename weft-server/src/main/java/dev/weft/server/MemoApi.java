@@ -3,13 +3,14 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.assistant.Assistant;
+import dev.weft.assistant.Message;
 import dev.weft.assistant.Notices;
+import dev.weft.assistant.Turn;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Json;
 import dev.weft.core.RunIds;
 import dev.weft.core.RunJson;
 import dev.weft.core.WeftException;
-import dev.weft.memo.Memo;
 import dev.weft.plan.PlanMode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
@@ -31,11 +32,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code /api/memo}: a message to Memo from the key's user, and what that user keeps (reminders, tasks,
- * events, lists, memories).
+ * events, lists, memories), all through Memo's {@link Assistant} interface, found by name: the server
+ * neither names Memo's classes nor reads its tables.
  */
 final class MemoApi {
     /** The assistant these routes are Memo's for. */
-    private static final String MEMO = "memo";
+    static final String MEMO = "memo";
 
     /** How long a notification stream waits before it looks at the store again (reminders fired elsewhere). */
     private static final Duration LOOK_AGAIN = Duration.ofSeconds(1);
@@ -113,12 +115,14 @@ final class MemoApi {
         if (body.message() == null || body.message().isBlank()) {
             throw new WeftException(ErrorCode.E_BAD_INPUT, "\"message\" is required: say something to Memo");
         }
-        Memo.Request request = new Memo.Request(caller.user(), body.message(), zone(body.tz()), mode(body.mode()));
+        Assistant memo = backend.assistants().get(MEMO);
+        Message message =
+                Message.of(caller.user(), body.message()).zone(zone(body.tz())).mode(mode(body.mode()));
         if (req.headers().first(HeaderNames.ACCEPT).orElse("").contains("text/event-stream")) {
-            streamReply(res, request.withRunId(RunIds.next()));
+            streamReply(res, memo, message.runId(RunIds.next()));
             return;
         }
-        Http.ok(res, backend.memo().ask(backend.runner(), request).json());
+        Http.ok(res, memo.ask(backend.runner(), message).json());
     }
 
     /**
@@ -126,14 +130,14 @@ final class MemoApi {
      * /api/runs/{id}/events} streams them: the plan, each tool call, each step), then {@code event:
      * reply} with the reply (what the JSON answer would be), or {@code event: error}.
      */
-    private void streamReply(ServerResponse res, Memo.Request request) {
-        String runId = request.runId().orElseThrow();
+    private void streamReply(ServerResponse res, Assistant memo, Message message) {
+        String runId = message.runId().orElseThrow();
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         backend.hub().subscribe(runId);
-        CompletableFuture<Memo.Reply> reply = new CompletableFuture<>();
+        CompletableFuture<Turn> reply = new CompletableFuture<>();
         Thread.ofVirtual().name("weft-memo-" + runId).start(() -> {
             try {
-                reply.complete(backend.memo().ask(backend.runner(), request));
+                reply.complete(memo.ask(backend.runner(), message));
             } catch (RuntimeException e) {
                 reply.completeExceptionally(e);
             }

@@ -3,7 +3,9 @@ package dev.weft.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
+import dev.weft.assistant.AssistantEnvironment;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.BackgroundService;
 import dev.weft.assistant.Notices;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
@@ -22,9 +24,6 @@ import dev.weft.llm.Models;
 import dev.weft.llm.workflow.AgentNodeType;
 import dev.weft.mailflow.Mailflow;
 import dev.weft.mcp.AssistantTools;
-import dev.weft.memo.Memo;
-import dev.weft.memo.MemoAssistant;
-import dev.weft.memo.data.Notifications.Notification;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.spi.PlanExecutorProvider;
 import dev.weft.store.AppDatabase;
@@ -58,8 +57,9 @@ import java.util.function.Function;
 
 /**
  * {@code weft serve}: one process that serves Weft's HTTP API and the OpenAI-compatible endpoint on
- * Helidon's virtual-thread web server, fires Memo's reminders, keeps users' connected calendars in
- * sync, and recovers runs whose process died.
+ * Helidon's virtual-thread web server, makes its assistants' notices (Memo's reminders), runs their
+ * background services (Memo's calendar sync), and recovers runs whose process died. It reaches every
+ * assistant through the {@link Assistant} interface, by name, and names none of them.
  * Every route but the health checks needs a bearer API key ({@link ApiKeys}). {@link #close} stops it
  * gracefully: no new requests, those in flight (and the runs they drive) finish, then it stops.
  * Thread-safe.
@@ -73,10 +73,11 @@ public final class WeftServer implements AutoCloseable {
     private final List<String> routes;
     private final AtomicInteger inFlight;
     private final Duration drainTimeout;
-    private final Optional<Scheduler> reminders;
+    private final List<AutoCloseable> reminders;
     private final Optional<RecoveryWatcher> recovery;
     private final Optional<WebhookDispatcher> webhooks;
-    private final Optional<AutoCloseable> calendarSync;
+    /** The assistants' background services, each as its assistant and service name and its handle. */
+    private final List<Running> services;
     /** What else stops with the server (the MCP sessions, the channels), in order. */
     private final List<Runnable> stops;
 
@@ -87,10 +88,10 @@ public final class WeftServer implements AutoCloseable {
             List<String> routes,
             AtomicInteger inFlight,
             Duration drainTimeout,
-            Optional<Scheduler> reminders,
+            List<AutoCloseable> reminders,
             Optional<RecoveryWatcher> recovery,
             Optional<WebhookDispatcher> webhooks,
-            Optional<AutoCloseable> calendarSync,
+            List<Running> services,
             List<Runnable> stops) {
         this.web = web;
         this.host = host;
@@ -101,7 +102,7 @@ public final class WeftServer implements AutoCloseable {
         this.reminders = reminders;
         this.recovery = recovery;
         this.webhooks = webhooks;
-        this.calendarSync = calendarSync;
+        this.services = services;
         this.stops = stops;
     }
 
@@ -160,16 +161,26 @@ public final class WeftServer implements AutoCloseable {
         }
         web.stop();
         recovery.ifPresent(RecoveryWatcher::close);
-        reminders.ifPresent(Scheduler::stop);
+        reminders.forEach(notices -> stop(notices, "the assistants' notices"));
         webhooks.ifPresent(WebhookDispatcher::close);
-        calendarSync.ifPresent(sync -> {
-            try {
-                sync.close();
-            } catch (Exception e) {
-                LOG.log(System.Logger.Level.WARNING, "the calendar sync did not stop: " + e);
-            }
-        });
+        services.forEach(service -> stop(service.handle(), service.name()));
         stops.forEach(Runnable::run);
+    }
+
+    private static void stop(AutoCloseable handle, String what) {
+        try {
+            handle.close();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, what + " did not stop: " + e);
+        }
+    }
+
+    /** A background service this server started: {@code assistant/service}, and what stops it. */
+    private record Running(String name, AutoCloseable handle) {}
+
+    /** The names of the assistants' background services it runs, as {@code assistant/service}. */
+    public List<String> services() {
+        return services.stream().map(Running::name).toList();
     }
 
     /** The requests being answered now (for a graceful stop, and tests of it). */
@@ -183,7 +194,6 @@ public final class WeftServer implements AutoCloseable {
     /** Builds and starts a {@link WeftServer}. */
     public static final class Builder {
         private RunStore store;
-        private Memo memo;
         private Assistants assistants;
         private Function<RunStore, Mailflow> mailflow = Mailflow::open;
         private Runner.Builder runner;
@@ -193,7 +203,7 @@ public final class WeftServer implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port = 8080;
         private boolean reminders = true;
-        private Duration calendarSync = dev.weft.memo.CalendarSync.INTERVAL;
+        private final java.util.Map<String, Duration> serviceIntervals = new java.util.HashMap<>();
         private Duration recoveryInterval = Duration.ofSeconds(10);
         private Duration drainTimeout = Duration.ofSeconds(30);
         private Duration webhookInterval = Duration.ofSeconds(1);
@@ -280,21 +290,16 @@ public final class WeftServer implements AutoCloseable {
             return this;
         }
 
-        /** The store of runs, keys and Memo's data (SQLite or PostgreSQL). Required. */
+        /** The store of runs, keys and the assistants' data (SQLite or PostgreSQL). Required. */
         public Builder store(RunStore store) {
             this.store = Objects.requireNonNull(store, "store");
             return this;
         }
 
-        /** Memo (default: {@code Memo.open(store)}, offline). */
-        public Builder memo(Memo memo) {
-            this.memo = Objects.requireNonNull(memo, "memo");
-            return this;
-        }
-
         /**
-         * The assistants served by name (the OpenAI endpoint's models, their runs continued in words);
-         * Memo among them serves Memo's own routes too (default: Memo alone).
+         * The assistants served by name (the OpenAI endpoint's models, A2A's agents, their runs continued
+         * in words); Memo among them serves {@code /api/memo} too (default: every assistant whose provider
+         * is on the class path, offline, over the store).
          */
         public Builder assistants(Assistants assistants) {
             this.assistants = Objects.requireNonNull(assistants, "assistants");
@@ -355,18 +360,21 @@ public final class WeftServer implements AutoCloseable {
         }
 
         /**
-         * How often the users' connected CalDAV calendars are synced in the background (default {@link
-         * dev.weft.memo.CalendarSync#INTERVAL}); zero syncs them only when Memo changes them.
+         * How often the assistants' background service {@code name} runs (Memo's {@code calendar-sync}:
+         * users' connected CalDAV calendars; default: the service's own interval); zero does not start it
+         * (Memo then syncs a calendar only when it changes it).
          */
-        public Builder calendarSync(Duration interval) {
+        public Builder serviceInterval(String name, Duration interval) {
+            Objects.requireNonNull(name, "name");
             if (interval.isNegative()) {
-                throw new IllegalArgumentException("the calendar sync interval must not be negative, was " + interval);
+                throw new IllegalArgumentException(
+                        "the interval of service '" + name + "' must not be negative, was " + interval);
             }
-            this.calendarSync = interval;
+            this.serviceIntervals.put(name, interval);
             return this;
         }
 
-        /** Whether to run Memo's reminder scheduler (default true). */
+        /** Whether to make the assistants' notices in this process: fire Memo's reminders (default true). */
         public Builder reminders(boolean reminders) {
             this.reminders = reminders;
             return this;
@@ -433,18 +441,9 @@ public final class WeftServer implements AutoCloseable {
             if (store == null) {
                 throw new IllegalStateException("a store is required: WeftServer.builder().store(...)");
             }
-            Memo memo = this.memo != null
-                    ? this.memo
-                    : Optional.ofNullable(assistants)
-                            .flatMap(a -> a.find(Memo.EXECUTOR))
-                            .filter(MemoAssistant.class::isInstance)
-                            .map(a -> ((MemoAssistant) a).memo())
-                            .orElseGet(() -> Memo.open(store));
-            Assistants served = (assistants == null ? Assistants.of() : assistants);
-            if (this.memo != null || served.find(Memo.EXECUTOR).isEmpty()) {
-                served = served.with(new MemoAssistant(memo));
-            }
-            Assistants all = served;
+            Assistants all = assistants != null
+                    ? assistants
+                    : Assistants.openAll(AssistantEnvironment.offline(store, weftHome()));
             ApiKeys keys = ApiKeys.open(store);
             EventHub hub = new EventHub();
             Runner.Builder runs = (runner == null ? Runner.builder().store(store) : runner).listener(hub);
@@ -464,7 +463,6 @@ public final class WeftServer implements AutoCloseable {
             Backend backend = new Backend(
                     store,
                     built,
-                    memo,
                     all,
                     graphsOf,
                     hub,
@@ -473,7 +471,7 @@ public final class WeftServer implements AutoCloseable {
                     java.util.concurrent.ConcurrentHashMap.newKeySet());
             Webhooks webhooks = new Webhooks(AppDatabase.of(store));
             // What Memo tells its users unasked, through its Assistant interface: the server reads no tables of Memo's.
-            Optional<Notices> memoNotices = all.find(Memo.EXECUTOR).flatMap(Assistant::notices);
+            Optional<Notices> memoNotices = all.find(MemoApi.MEMO).flatMap(Assistant::notices);
             Optional<WebhookDispatcher> dispatcher = webhookInterval.isZero() || memoNotices.isEmpty()
                     ? Optional.empty()
                     : Optional.of(WebhookDispatcher.start(
@@ -491,23 +489,19 @@ public final class WeftServer implements AutoCloseable {
                             .sweep(new Housekeeping.Sweep(
                                     "webhook deliveries",
                                     webhookDeliveryRetention,
-                                    cutoff ->
-                                            webhooks.pruneEnded(
-                                                    cutoff,
-                                                    user -> memo
-                                                            .data()
-                                                            .notifications()
-                                                            .recent(user, WebhookDispatcher.RECENT)
-                                                            .stream()
-                                                            .map(Notification::id)
-                                                            .collect(java.util.stream.Collectors.toSet()))))
+                                    cutoff -> webhooks.pruneEnded(
+                                            cutoff,
+                                            user -> memoNotices.stream()
+                                                    .flatMap(n -> n.recent(user, WebhookDispatcher.RECENT).stream())
+                                                    .map(Notices.Notice::id)
+                                                    .collect(java.util.stream.Collectors.toSet()))))
                             .log(line -> LOG.log(System.Logger.Level.INFO, line))
                             .build()
                             .start("weft-serve-" + ProcessHandle.current().pid()));
-            memo.reminders().onFire(notification -> {
-                hub.wake(MemoApi.topic(notification.user()));
-                dispatcher.ifPresent(WebhookDispatcher::wake);
-            });
+            for (Assistant assistant : all.all()) {
+                assistant.notices().ifPresent(notices -> notices.onNoticeOf(user -> hub.wake(MemoApi.topic(user))));
+            }
+            memoNotices.ifPresent(notices -> notices.onNotice(() -> dispatcher.ifPresent(WebhookDispatcher::wake)));
             AtomicInteger inFlight = new AtomicInteger();
 
             HttpRouting.Builder routing = HttpRouting.builder();
@@ -579,24 +573,34 @@ public final class WeftServer implements AutoCloseable {
                     .routing(routing)
                     .build()
                     .start();
-            Optional<Scheduler> scheduler = reminders
-                    ? Optional.of(memo.reminders()
-                            .start(
-                                    Duration.ofSeconds(1),
-                                    "weft-serve-" + ProcessHandle.current().pid()))
-                    : Optional.empty();
+            List<AutoCloseable> noticesMade = new java.util.ArrayList<>();
+            if (reminders) {
+                for (Assistant assistant : all.all()) {
+                    assistant
+                            .notices()
+                            .ifPresent(notices -> noticesMade.add(notices.start(
+                                    "weft-serve-" + ProcessHandle.current().pid())));
+                }
+            }
             Optional<RecoveryWatcher> watcher = recoveryInterval.isZero()
                     ? Optional.empty()
                     : Optional.of(RecoveryWatcher.start(built, recoveryInterval, graphsOf));
-            Optional<AutoCloseable> calendars = calendarSync.isZero()
-                    ? Optional.empty()
-                    : Optional.of(memo.calendar()
-                            .start(
-                                    calendarSync,
-                                    memo.calendar()::connectedUsers,
-                                    (user, e) -> LOG.log(
-                                            System.Logger.Level.WARNING,
-                                            "calendar sync of " + user + ": " + e.code() + " " + e.getMessage())));
+            List<Running> services = new java.util.ArrayList<>();
+            for (Assistant assistant : all.all()) {
+                for (BackgroundService service : assistant.services()) {
+                    Duration every = serviceIntervals.getOrDefault(service.name(), service.every());
+                    if (service.onRequest() || every.isZero()) {
+                        continue;
+                    }
+                    String name = assistant.name() + "/" + service.name();
+                    services.add(new Running(
+                            name,
+                            service.start(
+                                    every,
+                                    BackgroundService.Scope.everyone(),
+                                    line -> LOG.log(System.Logger.Level.WARNING, name + ": " + line))));
+                }
+            }
             return new WeftServer(
                     web,
                     host,
@@ -604,10 +608,10 @@ public final class WeftServer implements AutoCloseable {
                     routes.registered(),
                     inFlight,
                     drainTimeout,
-                    scheduler,
+                    List.copyOf(noticesMade),
                     watcher,
                     dispatcher,
-                    calendars,
+                    List.copyOf(services),
                     List.copyOf(stops));
         }
     }
@@ -703,7 +707,15 @@ public final class WeftServer implements AutoCloseable {
                 .build();
     }
 
-    /** Ready when the store answers and the server's and Memo's tables are migrated (they were, at start). */
+    /** Where assistants opened by the server itself keep their files: {@code $WEFT_HOME}, else {@code ~/.weft}. */
+    private static java.nio.file.Path weftHome() {
+        String home = System.getenv("WEFT_HOME");
+        return home != null && !home.isBlank()
+                ? java.nio.file.Path.of(home)
+                : java.nio.file.Path.of(System.getProperty("user.home"), ".weft");
+    }
+
+    /** Ready when the store answers and the server's and the assistants' tables are migrated (they were, at start). */
     private static void ready(ServerResponse res, RunStore store) {
         try {
             AppDatabase.of(store).read("check readiness", connection -> {

@@ -204,6 +204,50 @@ final class A2aApiTest {
     }
 
     @Test
+    void aClientAskingFor10GetsTheCardIn10sShapeItsBearerSchemeAsTheProtocolsOneof() {
+        String endpoint = fixture.base.resolve("a2a/memo").toString();
+        ServerFixture.Answer v1 = fixture.send(fixture.request("a2a/memo/.well-known/agent-card.json", Optional.empty())
+                .header("A2A-Version", "1.0")
+                .GET()
+                .build());
+        JsonNode legacy = fixture.get("a2a/memo/.well-known/agent-card.json", Optional.empty())
+                .body();
+
+        JsonNode card = v1.body();
+        assertThat(v1.raw().headers().firstValue("Vary")).hasValue("A2A-Version");
+        JsonNode bearer = card.path("securitySchemes").path("bearer");
+        assertThat(bearer.path("httpAuthSecurityScheme").path("scheme").asText())
+                .isEqualTo("Bearer");
+        assertThat(bearer.path("httpAuthSecurityScheme").path("description").asText())
+                .contains("weft keys create");
+        assertThat(bearer.has("type")).isFalse();
+        assertThat(card.path("securityRequirements")
+                        .get(0)
+                        .path("schemes")
+                        .path("bearer")
+                        .path("list")
+                        .isArray())
+                .isTrue();
+        assertThat(card.path("supportedInterfaces").get(0).path("url").asText()).isEqualTo(endpoint);
+        assertThat(card.path("supportedInterfaces")
+                        .get(0)
+                        .path("protocolVersion")
+                        .asText())
+                .isEqualTo("1.0");
+        assertThat(card.path("skills")).isNotEmpty();
+        assertThat(card.path("capabilities").path("streaming").asBoolean()).isTrue();
+        assertThat(card.has("url") || card.has("protocolVersion") || card.has("security"))
+                .as("0.3's fields are not on 1.0's card: %s", card)
+                .isFalse();
+        // A client without the header is a 0.3 client, and keeps 0.3's card.
+        assertThat(legacy.path("securitySchemes").path("bearer").path("type").asText())
+                .isEqualTo("http");
+        assertThat(legacy.path("securitySchemes").path("bearer").path("scheme").asText())
+                .isEqualTo("bearer");
+        assertThat(legacy.path("security").get(0).has("bearer")).isTrue();
+    }
+
+    @Test
     void a10SendMessageAnswersInTheShapesOf10AndAWaitingTaskIsAnsweredByItsNextMessage() {
         JsonNode asked = rpcV1(fixture.dana, "SendMessage", sendV1("delete all my reminders"))
                 .path("result");

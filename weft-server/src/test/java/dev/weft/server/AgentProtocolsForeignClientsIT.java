@@ -123,6 +123,12 @@ final class AgentProtocolsForeignClientsIT {
                 .isEqualTo("1.0");
         assertThat(card.path("streaming").asBoolean()).isTrue();
         assertThat(card.path("skills")).isNotEmpty();
+        // The SDK read the 1.0 card's scheme as the protocol's oneof, not 0.3's "type".
+        JsonNode bearer = card.path("securitySchemes").path("bearer").path("scheme");
+        assertThat(bearer.path("$case").asText()).as("%s", card).isEqualTo("httpAuthSecurityScheme");
+        assertThat(bearer.path("value").path("scheme").asText()).isEqualTo("Bearer");
+        assertThat(card.path("securityRequirements").get(0).path("schemes").has("bearer"))
+                .isTrue();
         List<String> methods = new ArrayList<>();
         out.path("methods").forEach(m -> methods.add(m.asText()));
         assertThat(methods).containsExactlyInAnyOrder("SendMessage", "SendStreamingMessage", "GetTask", "CancelTask");

@@ -41,6 +41,11 @@ final class AssistantsApiTest {
         assertThat(list.path("assistants"))
                 .extracting(a -> a.path("name").asText())
                 .contains("memo", "concierge");
+        // The page opens on the user's own assistant: the one that serves no shop's customers.
+        assertThat(list.path("assistants"))
+                .extracting(a -> a.path("name").asText() + " "
+                        + a.path("servesCustomers").asBoolean())
+                .contains("memo false", "concierge true");
         assertThat(list.path("assistants").get(0).path("tools")).isNotEmpty();
         assertThat(list.path("assistants")
                         .get(0)

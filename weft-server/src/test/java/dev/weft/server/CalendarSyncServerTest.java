@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weft.core.spi.RunStore;
 import dev.weft.memo.Memo;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.memo.Radicale;
 import dev.weft.memo.data.CalendarAccounts;
 import dev.weft.memo.data.Event;
@@ -45,12 +46,12 @@ final class CalendarSyncServerTest {
             }
             WeftServer server = WeftServer.builder()
                     .store(store)
-                    .memo(memo)
+                    .assistants(ServerFixture.memo(memo))
                     .port(0)
                     .reminders(false)
                     .recoveryInterval(Duration.ZERO)
                     .webhookInterval(Duration.ZERO)
-                    .calendarSync(Duration.ofMillis(100))
+                    .serviceInterval(MemoAssistant.CALENDAR_SYNC, Duration.ofMillis(100))
                     .start();
             try {
                 radicale.put("dana", "home", "a.ics", event("a", "Dana's dentist"));

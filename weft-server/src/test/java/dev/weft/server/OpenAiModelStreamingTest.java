@@ -54,7 +54,9 @@ final class OpenAiModelStreamingTest {
                 Optional.of("sk-test"),
                 Duration.ofSeconds(10)));
         fixture = new ServerFixture(
-                dir, (builder, store) -> builder.memo(Memo.open(store, configured, TimeSource.system())));
+                dir,
+                (builder, store) ->
+                        builder.assistants(ServerFixture.memo(Memo.open(store, configured, TimeSource.system()))));
         model.enqueue(
                 Reply.text(PLAN).withUsage(300, 40, 0),
                 Reply.text(ANSWER).withChunkSize(6).withUsage(120, 9, 0));

@@ -105,7 +105,7 @@ final class RunTracingTest {
             try (ServerFixture fixture = new ServerFixture(
                     dir,
                     (builder, store) -> builder.tracing(RunTracing.create(sdk))
-                            .memo(Memo.open(store, model, TimeSource.system())))) {
+                            .assistants(ServerFixture.memo(Memo.open(store, model, TimeSource.system()))))) {
                 String runId =
                         fixture.ask(fixture.dana, "how are you?").path("runId").asText();
 

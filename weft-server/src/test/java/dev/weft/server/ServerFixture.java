@@ -1,8 +1,11 @@
 package dev.weft.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.assistant.Assistants;
 import dev.weft.core.Json;
 import dev.weft.core.spi.RunStore;
+import dev.weft.memo.Memo;
+import dev.weft.memo.MemoAssistant;
 import dev.weft.store.Stores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,7 +51,8 @@ final class ServerFixture implements AutoCloseable {
     /** A server configured further by {@code configure}, which is given the store (to open Memo on it). */
     ServerFixture(Path dir, java.util.function.BiConsumer<WeftServer.Builder, RunStore> configure) {
         store = Stores.open("sqlite:" + dir.resolve("weft.db"));
-        WeftServer.Builder builder = WeftServer.builder();
+        // Memo alone, unless the test serves others: the server itself names no assistant.
+        WeftServer.Builder builder = WeftServer.builder().assistants(memo(Memo.open(store)));
         configure.accept(builder, store);
         server = builder.store(store)
                 .port(0)
@@ -62,6 +66,11 @@ final class ServerFixture implements AutoCloseable {
         dana = keys.create("dana", false, Instant.now()).secret();
         omer = keys.create("omer", false, Instant.now()).secret();
         admin = keys.create("root", true, Instant.now()).secret();
+    }
+
+    /** {@code memo} as the server's one assistant. */
+    static Assistants memo(Memo memo) {
+        return Assistants.of(new MemoAssistant(memo));
     }
 
     Answer get(String path, Optional<String> key) {

@@ -170,6 +170,38 @@ final class WebPageIT {
     }
 
     @Test
+    void itsTabsAreTheAssistantsTheServerListsAndEachChatsThroughItsOwnRoute() {
+        List<String> listed = new ArrayList<>();
+        fixture.get("api/assistants", fixture.dana)
+                .body()
+                .path("assistants")
+                .forEach(a -> listed.add(a.path("name").asText()));
+        List<String> expected = new ArrayList<>(listed);
+        expected.add("runs");
+
+        logIn("#/concierge");
+        until(b -> b.findElements(By.cssSelector("#nav a")).size() == expected.size());
+        List<String> tabs = browser.findElements(By.cssSelector("#nav a")).stream()
+                .map(a -> a.getAttribute("data-view"))
+                .toList();
+        WebElement answered =
+                sayToConcierge("what is the status of order W1052? my email is ronit.dahan@example.co.il");
+
+        assertThat(listed).contains("memo", "concierge");
+        assertThat(tabs).containsExactlyElementsOf(expected);
+        assertThat(browser.findElement(By.cssSelector("#nav a[data-view='concierge']"))
+                        .getAttribute("class"))
+                .contains("active");
+        assertThat(answered.getText()).contains("W1052");
+        // The chat went through the assistant's own route, as any assistant's would.
+        assertThat((String) script("return performance.getEntriesByType('resource').map(e => e.name)"
+                        + ".filter(n => n.includes('/messages') || n.includes('/v1/')).join(' ')"))
+                .contains("/api/assistants/concierge/messages")
+                .doesNotContain("/v1/");
+        screenshot("assistant-tabs");
+    }
+
+    @Test
     void approvesABulkDeleteInlineAndMemoSaysWhatItDid() {
         logIn("#/memo");
         say("remind me tomorrow at 9 to water the plants");

@@ -1,11 +1,34 @@
-// The page: logs in with an API key, then shows Memo's chat or the runs, by the URL's #fragment.
+// The page: logs in with an API key, then shows an assistant's chat (a tab for each the server's
+// registry lists) or the runs, by the URL's #fragment.
 import { ApiError, get, key, setKey } from './api.js';
 import { initMemo, watchReminders } from './memo.js';
-import { initConcierge } from './concierge.js';
+import { loadAssistants, showTabs } from './assistants.js';
 import { hideList, initRuns, leaveRun, showList, showRun } from './runs.js';
+import { toast } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 let reminders = null;
+/** The assistants' names, as the registry listed them once this key logged in; null before. */
+let assistants = null;
+/** The tab the page opens on: the key's user's own assistant (one that serves no shop's customers), else the first. */
+let home = 'runs';
+/** The registry's answer being awaited, so that routing again meanwhile asks once. */
+let loading = null;
+
+/** Reads the registry once for this key and makes its tabs; then routes again. */
+async function tabs() {
+  try {
+    const listed = await loadAssistants();
+    showTabs(listed);
+    assistants = listed.map((a) => a.name);
+    home = (listed.find((a) => !a.servesCustomers) ?? listed[0])?.name ?? 'runs';
+  } catch (e) {
+    assistants = [];
+    home = 'runs';
+    if (e.status !== 401) toast(`The assistants could not be listed: ${e.message}`, 'error');
+  }
+  route();
+}
 
 function show(view) {
   for (const section of document.querySelectorAll('main > .view')) section.hidden = section.id !== view;
@@ -26,10 +49,16 @@ function route() {
     $('key').focus();
     return;
   }
+  if (assistants === null) {
+    loading ??= tabs().finally(() => (loading = null));
+    return;
+  }
   $('nav').hidden = false;
   $('logout').hidden = false;
-  const hash = location.hash || '#/memo';
+  const hash = location.hash || `#/${home}`;
   const run = hash.match(/^#\/runs\/([^/]+)$/);
+  const named = hash.match(/^#\/([^/]+)$/);
+  const assistant = named && assistants.includes(decodeURIComponent(named[1])) ? decodeURIComponent(named[1]) : null;
   if (run) {
     show('run');
     showRun(decodeURIComponent(run[1]));
@@ -37,16 +66,17 @@ function route() {
     leaveRun();
     show('runs');
     showList();
-  } else if (hash.startsWith('#/concierge')) {
+  } else if (assistant || assistants.includes(home)) {
+    const name = assistant ?? home;
     hideList();
     leaveRun();
-    show('concierge');
-    $('concierge-message').focus();
+    show(name);
+    ($(`${name}-message`) ?? $('message'))?.focus();
   } else {
     hideList();
     leaveRun();
-    show('memo');
-    $('message').focus();
+    show('runs');
+    showList();
   }
 }
 
@@ -58,6 +88,7 @@ function startReminders() {
 
 function logOut(message = '') {
   setKey(null);
+  assistants = null;
   reminders?.abort();
   reminders = null;
   $('login-error').textContent = message;
@@ -75,6 +106,7 @@ async function logIn(value) {
   }
   $('login-error').textContent = '';
   $('key').value = '';
+  assistants = null;
   startReminders();
   route();
 }
@@ -102,7 +134,6 @@ window.addEventListener('pagehide', pause);
 window.addEventListener('pageshow', (e) => e.persisted && resume());
 document.addEventListener('visibilitychange', () => (document.hidden ? pause() : resume()));
 initMemo();
-initConcierge();
 initRuns();
 if (key()) startReminders();
 route();
