@@ -92,7 +92,8 @@ final class MemoSafetyTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"turn my morning alarm on", "switch the 7pm reminder back on", "תדליק את השעון המעורר של הבוקר"})
+    @ValueSource(
+            strings = {"turn my morning alarm on", "switch the 7pm reminder back on", "תדליק את השעון המעורר של הבוקר"})
     void aChangeThatNamesNoDeleteNeverDeletesNorAsksToDelete(String message) {
         ask("wake me up at 6:30 tomorrow");
 

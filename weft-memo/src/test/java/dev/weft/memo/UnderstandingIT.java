@@ -56,10 +56,14 @@ final class UnderstandingIT {
     private static final double UNTUNED_HE = 0.85;
     private static final double UNTUNED_OUT_OF_SCOPE = 0.10;
 
-    /** The safety set (issue #37): what Memo does not do is never acted on, and no read becomes a change. */
+    /**
+     * The safety sets and the probes (issue #37): what Memo does not do is never acted on, no read
+     * becomes a change, and a change that names no delete ("turn my morning alarm on") is no delete.
+     */
     @Test
     void actsOnNoneOfTheSafetySetsOutOfScopeRequests() {
-        UnderstandingScore.Report report = score("safety-en.jsonl", "safety-he.jsonl");
+        UnderstandingScore.Report report =
+                score("safety-en.jsonl", "safety-he.jsonl", "probes-en.jsonl", "probes-he.jsonl");
         assertFloors(report, 0.0, 0.0, 0.0);
     }
 
