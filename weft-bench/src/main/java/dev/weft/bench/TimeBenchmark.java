@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,7 +17,7 @@ import java.util.Optional;
  * measuring time, then in slices of a quarter of that for as long as the JIT compiler was busy in the
  * last one ({@link JitCompiler#busy}), up to {@value #MAX_WARMUP_FACTOR} times the first warm-up: on
  * a small machine the compiler takes most of the first seconds, and a measurement taken then measures
- * how fast it compiles. Prints {@code time lang=<en|he> expressions_per_second=<x> warmup_seconds=<y>}.
+ * how fast it compiles. Prints {@code time lang=<en|he|ru> expressions_per_second=<x> warmup_seconds=<y>}.
  */
 public final class TimeBenchmark {
     private static final double DEFAULT_SECONDS = 5;
@@ -78,13 +79,43 @@ public final class TimeBenchmark {
             "בשמונה וחצי",
             "תקנה חלב בדרך הביתה");
 
+    static final List<String> RUSSIAN = List.of(
+            "завтра в 9",
+            "напомни мне завтра в 9 позвонить Дане",
+            "через 15 минут",
+            "через полчаса",
+            "3 дня назад",
+            "в половине восьмого вечера",
+            "без четверти двенадцать",
+            "в следующий понедельник",
+            "во вторник на следующей неделе",
+            "3 марта в 14:00",
+            "15 февраля 2027 года",
+            "15.02",
+            "в следующем месяце",
+            "с 2 до 4 дня",
+            "с понедельника по среду",
+            "по понедельникам и четвергам в 18:00",
+            "каждые 15 минут",
+            "каждое 5-е число",
+            "сегодня вечером в 8",
+            "в конце месяца",
+            "через двадцать пять минут",
+            "купить молоко по дороге домой");
+
+    /** The mix of each language, by its code; a parser without a language (an older build) skips it. */
+    private static final Map<String, List<String>> MIXES = Map.of("en", ENGLISH, "he", HEBREW, "ru", RUSSIAN);
+
     private TimeBenchmark() {}
 
     public static void run(String[] args) {
         double seconds = seconds(args);
         TimeParser parser = TimeParser.create();
-        for (Language language : List.of(Language.ENGLISH, Language.HEBREW)) {
-            List<String> mix = language == Language.ENGLISH ? ENGLISH : HEBREW;
+        for (Language language : Language.values()) {
+            List<String> mix = MIXES.get(language.code());
+            if (mix == null) {
+                continue; // AUTO
+            }
             System.err.printf(Locale.ROOT, "time: warming up %s%n", language.code());
             double warmup = warmUp(parser, mix, language, seconds / 2);
             double rate = measure(parser, mix, language, seconds);

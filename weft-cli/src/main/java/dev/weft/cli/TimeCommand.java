@@ -29,11 +29,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code weft time parse}: time expressions in English and Hebrew, resolved against a given now. */
+/** {@code weft time parse}: time expressions in English, Hebrew and Russian, resolved against a given now. */
 @Command(
         name = "time",
         mixinStandardHelpOptions = true,
-        description = "Time expressions in English and Hebrew: instants, intervals and recurrences.",
+        description = "Time expressions in English, Hebrew and Russian: instants, intervals and recurrences.",
         subcommands = {TimeCommand.ParseCommand.class})
 public final class TimeCommand implements Runnable {
     @CommandLine.Spec
@@ -59,7 +59,10 @@ public final class TimeCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--lang", paramLabel = "en|he|auto", description = "The language of TEXT (default: auto).")
+        @Option(
+                names = "--lang",
+                paramLabel = "en|he|ru|auto",
+                description = "The language of TEXT (default: auto, which reads Hebrew or Cyrillic letters as such).")
         String lang = "auto";
 
         @Option(

@@ -61,6 +61,17 @@ final class TimeCommandTest {
     }
 
     @Test
+    void readsRussianByItsCodeOrByItsLetters() {
+        Outcome byCode = time("parse", "--lang", "ru", "--now", NOW, "--json", "напомни завтра в 9 утра");
+        assertThat(byCode.exitCode()).isZero();
+        assertThat(byCode.json().get("text").asText()).isEqualTo("завтра в 9 утра");
+        assertThat(byCode.json().get("value").asText()).isEqualTo("2026-11-22T09:00:00+02:00");
+
+        Outcome byLetters = time("parse", "--now", NOW, "--json", "по пятницам в 18:00");
+        assertThat(byLetters.json().get("rrule").asText()).isEqualTo("FREQ=WEEKLY;BYDAY=FR;BYHOUR=18;BYMINUTE=0");
+    }
+
+    @Test
     void saysWhenAnIntervalIsOverAndKeepsTheSecondsOfNowInAnAmount() {
         Outcome weeks = time("parse", "--now", NOW, "upcoming three weeks");
         assertThat(weeks.out().strip())

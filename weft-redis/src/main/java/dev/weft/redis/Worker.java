@@ -9,6 +9,7 @@ import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.core.spi.StepDispatcher;
 import dev.weft.plan.PlanExecutor;
+import dev.weft.store.ProcessHousekeeping;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,6 +89,8 @@ public final class Worker implements AutoCloseable {
     private volatile long lastAnswer = System.nanoTime();
     private final Thread reader;
     private final Thread keeper;
+    private final Map<String, String> environment;
+    private volatile ProcessHousekeeping.Part housekeeping = () -> {};
 
     /** An entry being run here: its thread, and whether it was handed back (then its outcome is not kept). */
     private record InFlight(Thread thread, AtomicBoolean handedBack) {}
@@ -111,6 +114,7 @@ public final class Worker implements AutoCloseable {
         this.metrics = new WorkerMetrics(builder.openTelemetry, this);
         this.reader = Thread.ofVirtual().name("weft-worker-reader").unstarted(this::readForever);
         this.keeper = Thread.ofVirtual().name("weft-worker-keeper").unstarted(this::keepForever);
+        this.environment = builder.environment;
     }
 
     public static Builder builder(RedisUrl url, RunStore store) {
@@ -159,11 +163,18 @@ public final class Worker implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Starts reading; Redis need not answer yet (the worker waits for it). */
+    /**
+     * Starts reading; Redis need not answer yet (the worker waits for it). While it runs, the process
+     * takes part in the housekeeping of the store ({@link ProcessHousekeeping}): where only workers run,
+     * finished rows are pruned all the same.
+     *
+     * @throws dev.weft.core.WeftException {@code E_BAD_INPUT} for a housekeeping setting that is not a duration
+     */
     public Worker start() {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("the worker is already started");
         }
+        housekeeping = ProcessHousekeeping.join(store, environment, "weft-worker-" + consumer, log);
         reader.start();
         keeper.start();
         return this;
@@ -319,16 +330,28 @@ public final class Worker implements AutoCloseable {
     private void run(
             QueueEntry entry, Map<String, String> fields, boolean wasClaimed, AtomicBoolean handedBack, long started) {
         String step = "step " + entry.order() + " (" + entry.nodeId() + ") of run " + entry.runId();
-        if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
-            // Run before by a worker that died before it could acknowledge the entry.
+        if (!lock(entry, handedBack)) {
+            // Run by another entry of the same step meanwhile: its outcome is stored.
+            finish(entry.id(), entry.runId(), entry.order());
+            return;
+        }
+        // Read once the lock is held, in one round trip: an outcome stored before then (a worker died
+        // before it acknowledged the entry, or a second entry of the step ran first) is final.
+        RunStore.QueuedStepState state;
+        try {
+            state = store.queuedStepState(entry.runId(), Outcomes.key(entry.runId(), entry.order()));
+        } catch (RuntimeException | Error e) {
+            unlock(entry);
+            throw e;
+        }
+        if (state.stored().isPresent()) {
             finish(entry.id(), entry.runId(), entry.order());
             if (verbose) {
                 log.accept(step + ": already done; acknowledged");
             }
             return;
         }
-        Optional<Run> found = store.findRun(entry.runId());
-        if (found.isEmpty()) {
+        if (state.run().isEmpty()) {
             deadLetter(
                     entry.id(),
                     fields,
@@ -338,7 +361,7 @@ public final class Worker implements AutoCloseable {
                     Optional.empty());
             return;
         }
-        Run run = found.get();
+        Run run = state.run().get();
         if (run.status().isFinished()) {
             finish(entry.id(), entry.runId(), entry.order());
             if (verbose) {
@@ -346,17 +369,12 @@ public final class Worker implements AutoCloseable {
             }
             return;
         }
-        if (!lock(entry, handedBack)) {
-            // Another entry of the same step was run meanwhile, and its outcome is stored.
-            finish(entry.id(), entry.runId(), entry.order());
-            return;
-        }
         if (verbose) {
             log.accept(step + ": running" + (wasClaimed ? " (claimed from a worker that stopped)" : ""));
         }
         JsonNode outcome;
         try {
-            outcome = store.isCancelRequested(run.id())
+            outcome = state.cancelRequested()
                     ? StepDispatcher.failed(ErrorCode.E_CANCELLED, "the run was cancelled before a worker ran the step")
                     : execute(entry, run);
         } catch (RuntimeException | Error e) {
@@ -382,7 +400,7 @@ public final class Worker implements AutoCloseable {
 
     /**
      * Takes the step's lock, waiting while another worker holds it (a second entry of the same step):
-     * true once this worker holds it, false if the step's outcome was stored meanwhile.
+     * true once this worker holds it, false if the step's outcome was stored while it waited.
      */
     private boolean lock(QueueEntry entry, AtomicBoolean handedBack) {
         String key = names.running(entry.runId(), entry.order());
@@ -391,9 +409,6 @@ public final class Worker implements AutoCloseable {
                     jedis -> jedis.set(key, consumer, SetParams.setParams().nx().px(lease.toMillis())));
             if ("OK".equals(taken)) {
                 locks.add(key);
-                if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
-                    return false;
-                }
                 return true;
             }
             if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
@@ -698,6 +713,7 @@ public final class Worker implements AutoCloseable {
             // Left for whoever claims them: their outcome is stored.
         }
         stopped.set(true);
+        housekeeping.close();
         redis.close();
         return handed;
     }
@@ -737,6 +753,7 @@ public final class Worker implements AutoCloseable {
         private boolean verbose;
         private Duration markerLifetime = Duration.ofDays(1);
         private OpenTelemetry openTelemetry = OpenTelemetry.noop();
+        private Map<String, String> environment = System.getenv();
 
         private Builder(RedisUrl url, RunStore store) {
             this.url = Objects.requireNonNull(url, "url");
@@ -842,6 +859,15 @@ public final class Worker implements AutoCloseable {
         /** Where its metrics go (default: nowhere). */
         public Builder openTelemetry(OpenTelemetry openTelemetry) {
             this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+            return this;
+        }
+
+        /**
+         * The environment the process's housekeeping reads its settings from (default the process's):
+         * {@code WEFT_HOUSEKEEPING_EVERY}, {@code WEFT_RETAIN_IDEMPOTENCY} and each module's retention.
+         */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(environment);
             return this;
         }
 

@@ -40,9 +40,11 @@ abstract class JdbcRunStore implements RunStore {
             + " input, input_ref, output, output_ref, error_code, error_message, started_at, ended_at, details";
     private static final String FINISHED = ",COMPLETED,FAILED,CANCELLED,";
 
-    private static final String INSERT_RUN = "INSERT INTO runs (" + RUN_COLUMNS
-            + ", lease_owner, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (id) DO NOTHING";
+    /** A run's insert that fails, with the unique key's error, if a run has its id. */
+    static final String INSERT_NEW_RUN = "INSERT INTO runs (" + RUN_COLUMNS
+            + ", lease_owner, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    private static final String INSERT_RUN = INSERT_NEW_RUN + " ON CONFLICT (id) DO NOTHING";
     /**
      * Whether a run has not finished, literally, as the condition of the partial index
      * {@code runs_by_lease_owner} (migration V3 of SQLite, V5 of PostgreSQL) says it, so that a query
@@ -74,6 +76,12 @@ abstract class JdbcRunStore implements RunStore {
             + " OR idempotency.key LIKE 'weft.queued:' || r.id || '/%'))";
 
     private static final String SELECT_CANCEL = "SELECT cancel_requested FROM runs WHERE id = ?";
+    private static final int RUN_COLUMN_COUNT = RUN_COLUMNS.split(",").length;
+    /** The run's columns and cancellation (null if there is no run), then the stored result (or null). */
+    private static final String SELECT_QUEUED_STEP = "SELECT r." + RUN_COLUMNS.replace(", ", ", r.")
+            + ", r.cancel_requested, (SELECT result FROM idempotency WHERE key = ?)"
+            + " FROM (SELECT 1 AS one) AS one LEFT JOIN runs r ON r.id = ?";
+
     private static final String CLAIM = "UPDATE runs SET lease_owner = ?, lease_until = ? WHERE id = ?"
             + " AND (status <> ? OR lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)";
 
@@ -191,10 +199,19 @@ abstract class JdbcRunStore implements RunStore {
         int end = endIn(run, batch);
         Run inserted = end < 0 ? run : ((Change.UpdateRun) batch.get(end)).run();
         List<Change> rest = end < 0 ? batch : without(batch, end);
+        insertClaimedRun(inserted, lease, rest);
+    }
+
+    /**
+     * Inserts {@code run}, claimed by {@code lease}, and applies {@code changes} (already coalesced,
+     * none of them the run's end) after it, in one transaction. A dialect that can send both in one
+     * round trip overrides this.
+     */
+    void insertClaimedRun(Run run, Lease lease, List<Change> changes) {
         write("create run " + run.id(), sql -> {
-            insertRun(sql, inserted, Optional.of(lease));
-            if (!rest.isEmpty()) {
-                applyChanges(sql, run.id(), rest, false, true);
+            insertRun(sql, run, Optional.of(lease));
+            if (!changes.isEmpty()) {
+                applyChanges(sql, run.id(), changes, false, true);
             }
             return null;
         });
@@ -228,6 +245,19 @@ abstract class JdbcRunStore implements RunStore {
     private void insertRun(Sql sql, Run run, Optional<Lease> lease) throws SQLException {
         Payloads.Pending pending = payloads.pending();
         PreparedStatement insert = sql.prepare(INSERT_RUN);
+        bindRunInsert(insert, run, lease, pending);
+        if (insert.executeUpdate() == 0) {
+            throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
+        }
+        pending.write(sql);
+    }
+
+    /**
+     * Binds the parameters of {@link #INSERT_RUN} (and of {@link #INSERT_NEW_RUN}), from the first:
+     * the run, its big values left in {@code pending}, and its lease; returns the next index.
+     */
+    final int bindRunInsert(PreparedStatement insert, Run run, Optional<Lease> lease, Payloads.Pending pending)
+            throws SQLException {
         insert.setString(1, run.id());
         int next = bindRun(insert, 2, run, pending);
         insert.setString(next, lease.map(Lease::owner).orElse(null));
@@ -236,10 +266,7 @@ abstract class JdbcRunStore implements RunStore {
         } else {
             insert.setNull(next + 1, Types.BIGINT);
         }
-        if (insert.executeUpdate() == 0) {
-            throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
-        }
-        pending.write(sql);
+        return next + 2;
     }
 
     /** Binds every run column but the id, from {@code index} on; returns the next index. */
@@ -936,9 +963,34 @@ abstract class JdbcRunStore implements RunStore {
         }
     }
 
+    /** One query: a row whether or not the run exists, its columns null when it does not. */
+    @Override
+    public QueuedStepState queuedStepState(String runId, String key) {
+        return read("read queued step " + key, sql -> {
+            PreparedStatement select = sql.prepare(SELECT_QUEUED_STEP);
+            select.setString(1, key);
+            select.setString(2, runId);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                String result = row.getString(RUN_COLUMN_COUNT + 2);
+                Optional<JsonNode> stored = result == null
+                        ? Optional.empty()
+                        : Optional.of(JsonText.read(result, "idempotent result " + key));
+                if (row.getString(1) == null) {
+                    return new QueuedStepState(Optional.empty(), false, stored);
+                }
+                return new QueuedStepState(Optional.of(run(sql, row)), row.getBoolean(RUN_COLUMN_COUNT + 1), stored);
+            }
+        });
+    }
+
     @Override
     public JsonNode saveIdempotentResult(String key, JsonNode result) {
-        return write("save idempotent result " + key, sql -> {
+        // No transaction around the two statements: the insert is atomic by itself, and a row it
+        // finds in its way is committed (the insert waits for its writer) and never changed, so it is
+        // read as it is. On PostgreSQL a stored result costs one round trip where BEGIN … COMMIT
+        // cost two (a queued step's outcome is stored this way).
+        return autocommit("save idempotent result " + key, sql -> {
             PreparedStatement insert = sql.prepare(
                     "INSERT INTO idempotency (key, result, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING");
             insert.setString(1, key);

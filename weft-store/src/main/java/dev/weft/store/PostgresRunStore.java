@@ -2,10 +2,14 @@ package dev.weft.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.weft.core.ErrorCode;
 import dev.weft.core.LeaseLostException;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.Run;
 import dev.weft.core.RunStateException;
+import dev.weft.core.WeftException;
 import dev.weft.core.spi.Changes;
+import dev.weft.core.spi.RunStore.Lease;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,9 +39,13 @@ final class PostgresRunStore extends JdbcRunStore {
     /** Migration V2's function: {@link #apply} in one statement, so one round trip. */
     private static final String APPLY = "SELECT weft_apply(?, ?, ?::jsonb)";
 
+    /** A new run's insert, then {@link #APPLY} of its first changes: see {@link #insertClaimedRun}. */
+    private static final String CREATE_AND_APPLY = INSERT_NEW_RUN + ";\n" + APPLY;
+
     /** Batches longer than this (in chars) go statement by statement, as {@link JdbcRunStore} writes them. */
     private static final int LARGEST_BATCH = 16 * 1024 * 1024;
 
+    private static final String UNIQUE_VIOLATION = "23505";
     private static final String LEASE_LOST = "WF001";
     private static final String NO_RUN = "WF002";
     private static final String RUN_MOVED = "WF003";
@@ -106,19 +114,60 @@ final class PostgresRunStore extends JdbcRunStore {
                 row.next();
                 return row.getBoolean(1);
             } catch (SQLException e) {
-                if (LEASE_LOST.equals(e.getSQLState())) {
-                    throw new LeaseLostException(runId, serverMessage(e));
-                }
-                if (RUN_MOVED.equals(e.getSQLState())) {
-                    throw new RunStateException(
-                            "run '" + runId + "' is no longer RUNNING; its changes were not applied");
-                }
-                if (NO_RUN.equals(e.getSQLState()) || isForeignKeyViolation(e)) {
-                    throw new NotFoundException("no run '" + runId + "' in this store");
-                }
-                throw e;
+                throw applyFailure(runId, e);
             }
         });
+    }
+
+    /** What {@code weft_apply} raised, as the exception {@link #apply} promises; others as they are. */
+    private SQLException applyFailure(String runId, SQLException e) {
+        if (LEASE_LOST.equals(e.getSQLState())) {
+            throw new LeaseLostException(runId, serverMessage(e));
+        }
+        if (RUN_MOVED.equals(e.getSQLState())) {
+            throw new RunStateException("run '" + runId + "' is no longer RUNNING; its changes were not applied");
+        }
+        if (NO_RUN.equals(e.getSQLState()) || isForeignKeyViolation(e)) {
+            throw new NotFoundException("no run '" + runId + "' in this store");
+        }
+        return e;
+    }
+
+    /**
+     * The run's insert and {@code weft_apply} as one query of two statements: the driver sends both
+     * before it waits (one Sync), so the server runs them as one implicit transaction, committed
+     * before its reply, and a failure of either rolls both back. One round trip where the insert,
+     * the batches of steps and of journal rows, and the commit took four.
+     */
+    @Override
+    void insertClaimedRun(Run run, Lease lease, List<Change> changes) {
+        boolean created = !changes.isEmpty()
+                && autocommit("create run " + run.id(), sql -> {
+                    Payloads.Pending pending = payloads().pending();
+                    PreparedStatement both = sql.prepare(CREATE_AND_APPLY);
+                    int next = bindRunInsert(both, run, Optional.of(lease), pending);
+                    String batch = PostgresBatch.write(run.id(), changes, pending);
+                    if (batch.length() > LARGEST_BATCH) {
+                        return false; // nothing sent: written the other way, below
+                    }
+                    pending.rememberOnCommit(sql);
+                    both.setString(next, run.id());
+                    both.setString(next + 1, lease.owner());
+                    both.setString(next + 2, batch);
+                    try {
+                        both.execute();
+                    } catch (SQLException e) {
+                        if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                            throw new WeftException(
+                                    ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
+                        }
+                        throw applyFailure(run.id(), e);
+                    }
+                    return true;
+                });
+        if (!created) {
+            super.insertClaimedRun(run, lease, changes);
+        }
     }
 
     /** The message the server raised, without the driver's decoration. */

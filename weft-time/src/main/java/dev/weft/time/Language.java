@@ -2,10 +2,14 @@ package dev.weft.time;
 
 import java.util.Locale;
 
-/** The language of a text; {@link #AUTO} picks Hebrew when the text has Hebrew letters. */
+/**
+ * The language of a text; {@link #AUTO} picks Hebrew when the text has Hebrew letters, Russian when it
+ * has Cyrillic ones, else English.
+ */
 public enum Language {
     ENGLISH("en"),
     HEBREW("he"),
+    RUSSIAN("ru"),
     AUTO("auto");
 
     private final String code;
@@ -18,7 +22,7 @@ public enum Language {
         return code;
     }
 
-    /** The language for a code ({@code en}, {@code he}, {@code auto}), case-insensitive. */
+    /** The language for a code ({@code en}, {@code he}, {@code ru}, {@code auto}), case-insensitive. */
     public static Language fromCode(String code) {
         String c = code.trim().toLowerCase(Locale.ROOT);
         for (Language l : values()) {
@@ -32,6 +36,9 @@ public enum Language {
         if (c.equals("english")) {
             return ENGLISH;
         }
-        throw new TimeInputException("unknown language '" + code + "', expected en, he or auto");
+        if (c.equals("russian")) {
+            return RUSSIAN;
+        }
+        throw new TimeInputException("unknown language '" + code + "', expected en, he, ru or auto");
     }
 }

@@ -28,6 +28,18 @@ final class ConventionsTest {
     }
 
     @Test
+    void aTwoDigitYearFallsFrom80YearsBeforeNowTo19After() {
+        assertInstant("10/31/74", "1974-10-31", Grain.DAY);
+        assertInstant("1/2/45", "2045-01-02", Grain.DAY);
+        assertInstant("1/2/46", "1946-01-02", Grain.DAY);
+        assertInstant("31/10/74", "1974-10-31", Grain.DAY); // Hebrew order, read as English only when it fits
+        assertInstant("3rd May 16", "2016-05-03", Grain.DAY);
+        ZonedDateTime later = ZonedDateTime.of(2090, 1, 1, 12, 0, 0, 0, JERUSALEM);
+        TimeExpression e = PARSER.parse("10/31/74", later).orElseThrow();
+        assertThat(((TimeExpression.Instant) e).value().getYear()).isEqualTo(2074);
+    }
+
+    @Test
     void weekStartsOnMondayInEnglishAndOnSundayInHebrew() {
         assertInstant("this week", "2026-11-16", Grain.WEEK);
         assertInstant("next week", "2026-11-23", Grain.WEEK);

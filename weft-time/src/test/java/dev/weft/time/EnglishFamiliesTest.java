@@ -107,11 +107,12 @@ final class EnglishFamiliesTest {
     }
 
     @Test
-    void aWeekdayWithADateIsTheNextSuchDateOnThatWeekday() {
-        READ.instant("Mon, Sep 8", "2031-09-08", Grain.DAY);
+    void aWeekdayWithADateIsTheSuchDateOnThatWeekdayNearestToNowPastOrFuture() {
+        READ.instant("Mon, Sep 8", "2025-09-08", Grain.DAY);
+        READ.instant("Sunday, Feb 10", "2030-02-10", Grain.DAY);
         READ.instant("Wednesday, Jan 9", "2030-01-09", Grain.DAY);
         READ.instant("Sat 21st", "2026-11-21", Grain.DAY);
-        READ.instant("Friday 13th", "2027-08-13", Grain.DAY);
+        READ.instant("Friday 13th", "2026-11-13", Grain.DAY);
         READ.instant("Friday, December 25", "2026-12-25", Grain.DAY);
     }
 
@@ -287,5 +288,18 @@ final class EnglishFamiliesTest {
                 .isEmpty();
         assertThat(PARSER.length("lunch tomorrow at noon", Language.ENGLISH)).isEmpty();
         assertThatThrownBy(() -> PARSER.length(" ", Language.ENGLISH)).isInstanceOf(TimeInputException.class);
+    }
+
+    @Test
+    void theFamiliesOfIssue39AreReadByTheSharedEngine() {
+        READ.instant("the 20th of the current month", "2026-11-20", Grain.DAY);
+        READ.instant("20th of the previous month", "2026-10-20", Grain.DAY);
+        READ.instant("the upcoming week", "2026-11-23", Grain.WEEK);
+        READ.instant("upcoming month", "2026-12-01", Grain.MONTH);
+        READ.instant("March in 1 year", "2027-03-01", Grain.MONTH);
+        READ.instant("the ides of March", "2027-03-15", Grain.DAY);
+        READ.instant("ides of January", "2027-01-13", Grain.DAY);
+        READ.instant("at this time", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("10/31/74", "1974-10-31", Grain.DAY);
     }
 }

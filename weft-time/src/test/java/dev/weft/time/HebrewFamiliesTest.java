@@ -71,10 +71,10 @@ final class HebrewFamiliesTest {
     }
 
     @Test
-    void aWeekdayWithADateIsTheOneThatFits() {
-        READ.instant("שלישי, 5 למרץ", "2030-03-05", Grain.DAY);
+    void aWeekdayWithADateIsTheOneThatFitsNearestToNowPastOrFuture() {
+        READ.instant("שלישי, 5 למרץ", "2024-03-05", Grain.DAY);
         READ.instant("יום שישי, 25 בדצמבר", "2026-12-25", Grain.DAY);
-        READ.instant("יום שישי ה-13", "2027-08-13", Grain.DAY);
+        READ.instant("יום שישי ה-13", "2026-11-13", Grain.DAY);
     }
 
     @Test
@@ -212,5 +212,18 @@ final class HebrewFamiliesTest {
         assertThat(PARSER.length("תזכיר לי בעוד שעה", Language.HEBREW))
                 .as("an amount from now is when, not how long")
                 .isEmpty();
+    }
+
+    @Test
+    void theFamiliesOfIssue39AreReadByTheSharedEngine() {
+        READ.instant("האידים של מרץ", "2027-03-15", Grain.DAY);
+        READ.instant("אידי מאי", "2027-05-15", Grain.DAY);
+        READ.instant("בשעה זו", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("בזמן הזה", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("ה-20 בחודש הנוכחי", "2026-11-20", Grain.DAY);
+        READ.instant("מרץ בעוד שנה", "2027-03-01", Grain.MONTH);
+        READ.instant("31/10/74", "1974-10-31", Grain.DAY);
+        assertThat(READ.rrule("כל יום חמישי האחרון בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=-1TH");
+        assertThat(READ.rrule("כל רבעון")).isEqualTo("FREQ=MONTHLY;INTERVAL=3");
     }
 }

@@ -223,6 +223,21 @@ public interface RunStore extends AutoCloseable {
     Optional<JsonNode> idempotentResult(String key);
 
     /**
+     * What a process reads before it runs a step of run {@code runId} that was queued to it: the run,
+     * whether it was asked to stop, and the result stored under {@code key} (the step's outcome, if
+     * the step was run before). A database store reads them in one round trip.
+     */
+    default QueuedStepState queuedStepState(String runId, String key) {
+        return new QueuedStepState(findRun(runId), isCancelRequested(runId), idempotentResult(key));
+    }
+
+    /**
+     * The run of a queued step (empty if it is not in the store), whether it was asked to stop, and
+     * the step's stored outcome, if any.
+     */
+    record QueuedStepState(Optional<Run> run, boolean cancelRequested, Optional<JsonNode> stored) {}
+
+    /**
      * Stores the result of the call made with {@code key}, unless one is stored.
      *
      * @return the stored result: {@code result}, or the one stored first

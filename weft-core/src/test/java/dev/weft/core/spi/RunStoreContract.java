@@ -717,6 +717,26 @@ public abstract class RunStoreContract {
     }
 
     @Test
+    void readsAQueuedStepsRunCancellationAndStoredOutcomeTogether() {
+        Run run = run(id(), RunStatus.RUNNING, T0);
+        store.createRun(run);
+        String key = "weft.queued:" + run.id() + "/1";
+
+        assertThat(store.queuedStepState(run.id(), key))
+                .isEqualTo(new RunStore.QueuedStepState(Optional.of(run), false, Optional.empty()));
+
+        store.requestCancel(run.id());
+        store.saveIdempotentResult(key, json("{\"value\": 1}"));
+        assertThat(store.queuedStepState(run.id(), key))
+                .isEqualTo(new RunStore.QueuedStepState(
+                        store.findRun(run.id()), true, Optional.of(json("{\"value\": 1}"))));
+        assertThat(store.queuedStepState("no-such-run", key))
+                .isEqualTo(new RunStore.QueuedStepState(Optional.empty(), false, Optional.of(json("{\"value\": 1}"))));
+        assertThat(store.queuedStepState("no-such-run", "no-such-key"))
+                .isEqualTo(new RunStore.QueuedStepState(Optional.empty(), false, Optional.empty()));
+    }
+
+    @Test
     void prunesFinishedRunsThatEndedBeforeTheCutoff() {
         Run old = run(id(), RunStatus.RUNNING, T0);
         Run recent = run(id(), RunStatus.RUNNING, T0);

@@ -44,6 +44,9 @@ sealed interface DateRef {
     /** A named quarter, with a year or the next one from this quarter on. */
     record QuarterRef(int quarter, int year) implements DateRef {}
 
+    /** A quarter of the year {@code yearShift} years from this one: "Q3 next year". */
+    record QuarterInYear(int quarter, int yearShift) implements DateRef {}
+
     record YearRef(int year) implements DateRef {}
 
     /** The n-th (or, for n = -1, the last) given weekday of a month. */

@@ -6,15 +6,12 @@ import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.EasterRef;
 import dev.weft.time.internal.DateRef.EndOf;
-import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
-import dev.weft.time.internal.DateRef.Observance;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
@@ -26,51 +23,18 @@ import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
-import dev.weft.time.internal.Parsed.WeekendParse;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** The English grammar. One instance reads one text; not thread-safe. */
-final class EnglishGrammar extends Grammar {
-
-    private static final Map<String, Integer> MONTHS = Map.ofEntries(
-            Map.entry("january", 1),
-            Map.entry("jan", 1),
-            Map.entry("february", 2),
-            Map.entry("feb", 2),
-            Map.entry("march", 3),
-            Map.entry("mar", 3),
-            Map.entry("april", 4),
-            Map.entry("apr", 4),
-            Map.entry("may", 5),
-            Map.entry("june", 6),
-            Map.entry("jun", 6),
-            Map.entry("july", 7),
-            Map.entry("jul", 7),
-            Map.entry("august", 8),
-            Map.entry("aug", 8),
-            Map.entry("september", 9),
-            Map.entry("sept", 9),
-            Map.entry("sep", 9),
-            Map.entry("october", 10),
-            Map.entry("oct", 10),
-            Map.entry("november", 11),
-            Map.entry("nov", 11),
-            Map.entry("december", 12),
-            Map.entry("dec", 12));
+final class EnglishGrammar extends Engine {
 
     /** Month names that are also common words, read as months only in context. */
     private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
-
-    private static final Map<String, DayOfWeek> DAYS = days();
-
-    private static final Set<String> PLURAL_DAYS =
-            Set.of("mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays");
 
     private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
 
@@ -99,29 +63,6 @@ final class EnglishGrammar extends Grammar {
     private static final Map<String, Integer> TENS = Map.of(
             "twenty", 20, "thirty", 30, "forty", 40, "fourty", 40, "fifty", 50, "sixty", 60, "seventy", 70, "eighty",
             80, "ninety", 90);
-
-    private static final Map<String, Integer> ORDINALS = Map.ofEntries(
-            Map.entry("first", 1),
-            Map.entry("second", 2),
-            Map.entry("third", 3),
-            Map.entry("fourth", 4),
-            Map.entry("fifth", 5),
-            Map.entry("sixth", 6),
-            Map.entry("seventh", 7),
-            Map.entry("eighth", 8),
-            Map.entry("ninth", 9),
-            Map.entry("tenth", 10),
-            Map.entry("eleventh", 11),
-            Map.entry("twelfth", 12),
-            Map.entry("thirteenth", 13),
-            Map.entry("fourteenth", 14),
-            Map.entry("fifteenth", 15),
-            Map.entry("sixteenth", 16),
-            Map.entry("seventeenth", 17),
-            Map.entry("eighteenth", 18),
-            Map.entry("nineteenth", 19),
-            Map.entry("twentieth", 20),
-            Map.entry("thirtieth", 30));
 
     private static final Map<String, ChronoUnit> UNITS = Map.ofEntries(
             Map.entry("second", ChronoUnit.SECONDS),
@@ -175,145 +116,6 @@ final class EnglishGrammar extends Grammar {
             Map.entry("year", Grain.YEAR),
             Map.entry("yrs", Grain.YEAR));
 
-    /** Holidays on a fixed day of the Gregorian calendar, by their words. */
-    private static final Map<String, CalendarDate> FIXED_HOLIDAYS = Map.ofEntries(
-            Map.entry("christmas", new CalendarDate(0, 12, 25)),
-            Map.entry("xmas", new CalendarDate(0, 12, 25)),
-            Map.entry("christmas day", new CalendarDate(0, 12, 25)),
-            Map.entry("christmas eve", new CalendarDate(0, 12, 24)),
-            Map.entry("xmas eve", new CalendarDate(0, 12, 24)),
-            Map.entry("boxing day", new CalendarDate(0, 12, 26)),
-            Map.entry("new year's eve", new CalendarDate(0, 12, 31)),
-            Map.entry("new years eve", new CalendarDate(0, 12, 31)),
-            Map.entry("new year eve", new CalendarDate(0, 12, 31)),
-            Map.entry("nye", new CalendarDate(0, 12, 31)),
-            Map.entry("new year's day", new CalendarDate(0, 1, 1)),
-            Map.entry("new years day", new CalendarDate(0, 1, 1)),
-            Map.entry("new year day", new CalendarDate(0, 1, 1)),
-            Map.entry("new year's", new CalendarDate(0, 1, 1)),
-            Map.entry("new years", new CalendarDate(0, 1, 1)),
-            Map.entry("new year", new CalendarDate(0, 1, 1)),
-            Map.entry("valentine's day", new CalendarDate(0, 2, 14)),
-            Map.entry("valentines day", new CalendarDate(0, 2, 14)),
-            Map.entry("valentine's", new CalendarDate(0, 2, 14)),
-            Map.entry("valentine day", new CalendarDate(0, 2, 14)),
-            Map.entry("halloween", new CalendarDate(0, 10, 31)),
-            Map.entry("st patrick's day", new CalendarDate(0, 3, 17)),
-            Map.entry("st. patrick's day", new CalendarDate(0, 3, 17)),
-            Map.entry("saint patrick's day", new CalendarDate(0, 3, 17)),
-            Map.entry("st patricks day", new CalendarDate(0, 3, 17)),
-            Map.entry("april fools day", new CalendarDate(0, 4, 1)),
-            Map.entry("april fool's day", new CalendarDate(0, 4, 1)),
-            Map.entry("april fools", new CalendarDate(0, 4, 1)),
-            Map.entry("independence day", new CalendarDate(0, 7, 4)),
-            Map.entry("veterans day", new CalendarDate(0, 11, 11)),
-            Map.entry("veteran's day", new CalendarDate(0, 11, 11)));
-
-    /** Holidays on the n-th weekday of a month: {n, ISO weekday, month}. */
-    private static final Map<String, int[]> WEEKDAY_HOLIDAYS = Map.ofEntries(
-            Map.entry("thanksgiving", new int[] {4, 4, 11}),
-            Map.entry("thanksgiving day", new int[] {4, 4, 11}),
-            Map.entry("mother's day", new int[] {2, 7, 5}),
-            Map.entry("mothers day", new int[] {2, 7, 5}),
-            Map.entry("father's day", new int[] {3, 7, 6}),
-            Map.entry("fathers day", new int[] {3, 7, 6}),
-            Map.entry("memorial day", new int[] {-1, 1, 5}),
-            Map.entry("labor day", new int[] {1, 1, 9}),
-            Map.entry("labour day", new int[] {1, 1, 9}),
-            Map.entry("mlk day", new int[] {3, 1, 1}),
-            Map.entry("martin luther king day", new int[] {3, 1, 1}),
-            Map.entry("presidents day", new int[] {3, 1, 2}),
-            Map.entry("presidents' day", new int[] {3, 1, 2}),
-            Map.entry("president's day", new int[] {3, 1, 2}),
-            Map.entry("columbus day", new int[] {2, 1, 10}));
-
-    /** Jewish and Israeli holidays, on their day of the Hebrew calendar (ICU months: Tishri 0 … Elul 12). */
-    private static final Map<String, HebrewDate> JEWISH_HOLIDAYS = jewishHolidays();
-
-    private static Map<String, HebrewDate> jewishHolidays() {
-        Map<String, HebrewDate> m = new HashMap<>();
-        Object[][] names = {
-            {0, 1, "rosh hashanah", "rosh hashana", "rosh hashonah", "rosh hashanna"},
-            {0, 10, "yom kippur", "yom kipur"},
-            {0, 15, "sukkot", "succot", "sukkos", "succoth"},
-            {0, 22, "simchat torah", "simhat torah", "shemini atzeret", "shmini atzeret"},
-            {2, 25, "hanukkah", "chanukah", "hanukah", "channukah", "chanukkah", "hannukah", "chanuka", "hanuka"},
-            {4, 15, "tu bishvat", "tu b'shvat", "tu bshvat", "tu b'shevat", "tu bishevat"},
-            {6, 14, "purim"},
-            {6, 15, "shushan purim"},
-            {7, 15, "passover", "pesach", "pesah"},
-            {8, 18, "lag baomer", "lag ba'omer", "lag b'omer", "lag bomer"},
-            {8, 28, "jerusalem day", "yom yerushalayim"},
-            {9, 6, "shavuot", "shavuos", "shavuoth"},
-            {11, 9, "tisha b'av", "tisha bav", "tisha be'av"},
-            {11, 15, "tu b'av", "tu bav"}
-        };
-        for (Object[] row : names) {
-            Observance o = (int) row[0] == 11 && (int) row[1] == 9 ? Observance.FAST : Observance.EXACT;
-            for (int k = 2; k < row.length; k++) {
-                m.put((String) row[k], new HebrewDate((int) row[0], (int) row[1], 0, o));
-            }
-        }
-        for (String n :
-                List.of("yom haatzmaut", "yom ha'atzmaut", "israel independence day", "israeli independence day")) {
-            m.put(n, new HebrewDate(8, 5, 0, Observance.INDEPENDENCE));
-        }
-        for (String n : List.of("yom hazikaron", "yom hazikkaron", "israel memorial day", "israeli memorial day")) {
-            m.put(n, new HebrewDate(8, 5, 0, Observance.MEMORIAL));
-        }
-        for (String n : List.of("yom hashoah", "holocaust remembrance day", "holocaust day")) {
-            m.put(n, new HebrewDate(7, 27, 0, Observance.HOLOCAUST));
-        }
-        return Map.copyOf(m);
-    }
-
-    /** Days counted from Western Easter Sunday, by their names. */
-    private static final Map<String, Integer> EASTER_DAYS = Map.ofEntries(
-            Map.entry("easter", 0),
-            Map.entry("easter sunday", 0),
-            Map.entry("easter day", 0),
-            Map.entry("easter monday", 1),
-            Map.entry("easter saturday", -1),
-            Map.entry("holy saturday", -1),
-            Map.entry("good friday", -2),
-            Map.entry("maundy thursday", -3),
-            Map.entry("holy thursday", -3),
-            Map.entry("palm sunday", -7),
-            Map.entry("ash wednesday", -46),
-            Map.entry("shrove tuesday", -47),
-            Map.entry("mardi gras", -47),
-            Map.entry("pancake day", -47),
-            Map.entry("ascension day", 39),
-            Map.entry("pentecost", 49),
-            Map.entry("whitsun", 49),
-            Map.entry("whit sunday", 49),
-            Map.entry("whit monday", 50));
-
-    /** Days counted from the fourth Thursday of November. */
-    private static final Map<String, Integer> THANKSGIVING_DAYS = Map.of("black friday", 1, "cyber monday", 4);
-
-    /** The first words of the holidays' names, to try a name only where one may start. */
-    private static final Set<String> HOLIDAY_FIRST_WORDS = firstWords(
-            FIXED_HOLIDAYS.keySet(),
-            WEEKDAY_HOLIDAYS.keySet(),
-            JEWISH_HOLIDAYS.keySet(),
-            EASTER_DAYS.keySet(),
-            THANKSGIVING_DAYS.keySet());
-
-    @SafeVarargs
-    private static Set<String> firstWords(Set<String>... names) {
-        Set<String> first = new java.util.HashSet<>();
-        for (Set<String> set : names) {
-            for (String n : set) {
-                first.add(n.split("[ .]")[0]);
-            }
-        }
-        return Set.copyOf(first);
-    }
-
-    /** The longest holiday name, in words. */
-    private static final int HOLIDAY_WORDS = 4;
-
     private static final Set<String> TOMORROW = Set.of(
             "tomorrow",
             "tmrw",
@@ -337,28 +139,8 @@ final class EnglishGrammar extends Grammar {
             "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
             "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
 
-    EnglishGrammar(List<Token> tokens, boolean lenient) {
-        super(tokens, lenient);
-    }
-
-    private static Map<String, DayOfWeek> days() {
-        Map<String, DayOfWeek> m = new HashMap<>();
-        String[][] names = {
-            {"monday", "mon"},
-            {"tuesday", "tue", "tues"},
-            {"wednesday", "wed", "weds"},
-            {"thursday", "thu", "thur", "thurs"},
-            {"friday", "fri"},
-            {"saturday", "sat"},
-            {"sunday", "sun"}
-        };
-        for (int d = 0; d < names.length; d++) {
-            for (String n : names[d]) {
-                m.put(n, DayOfWeek.of(d + 1));
-            }
-            m.put(names[d][0] + "s", DayOfWeek.of(d + 1));
-        }
-        return Map.copyOf(m);
+    EnglishGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
+        super(tokens, lenient, referenceYear, EnglishLexicon.INSTANCE);
     }
 
     @Override
@@ -613,31 +395,6 @@ final class EnglishGrammar extends Grammar {
         return word(i, "starting") && word(i + 1, "at") ? i + 2 : i;
     }
 
-    @Override
-    Match weekend(int i) {
-        int j = i;
-        if (word(j, "on", "at", "over")) {
-            j++;
-        }
-        int weeks = 0;
-        if (word(j, "this", "the")) {
-            j++;
-        } else if (word(j, "next")) {
-            weeks = 1;
-            j++;
-        } else if (word(j, "last")) {
-            weeks = -1;
-            j++;
-        }
-        if (!word(j, "weekend")) {
-            return null;
-        }
-        if (j == i && !lenient) {
-            return null;
-        }
-        return new Match(new WeekendParse(weeks), i, j + 1);
-    }
-
     // ---- instants ---------------------------------------------------------------------------
 
     @Override
@@ -707,6 +464,7 @@ final class EnglishGrammar extends Grammar {
             best = longest(best, new Hit<>(s, t.end()));
         }
         best = longest(best, partOfDay(q, acc));
+        best = longest(best, sharedPart(q, acc, ctx, anchored));
         if (acc.time != null || acc.date != null) {
             boolean paren = sym(q, '(');
             Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);
@@ -843,7 +601,7 @@ final class EnglishGrammar extends Grammar {
     // ---- weekdays ---------------------------------------------------------------------------
 
     private DayOfWeek dayName(int i) {
-        return i < size && tok(i).isWord() ? DAYS.get(tok(i).text()) : null;
+        return meaningAt(i) instanceof Meaning.Weekdays w && w.days().size() == 1 ? w.day() : null;
     }
 
     private int skipDot(int i) {
@@ -955,7 +713,11 @@ final class EnglishGrammar extends Grammar {
     // ---- dates ------------------------------------------------------------------------------
 
     private Integer month(int i) {
-        return i < size && tok(i).isWord() ? MONTHS.get(tok(i).text()) : null;
+        return meaningAt(i) instanceof Meaning.Month m ? m.month() : null;
+    }
+
+    private Integer ordinal(int i) {
+        return meaningAt(i) instanceof Meaning.Ordinal o ? o.value() : null;
     }
 
     /** A day of the month: {@code 15}, {@code 15th}, {@code fifteenth}, {@code twenty-first}. */
@@ -993,14 +755,14 @@ final class EnglishGrammar extends Grammar {
             return needOrdinal ? null : new Hit<>(v, i + 1);
         }
         if (i < size && tok(i).isWord()) {
-            Integer o = ORDINALS.get(tok(i).text());
+            Integer o = ordinal(i);
             if (o != null) {
                 return new Hit<>(o, i + 1);
             }
             Integer tens = TENS.get(tok(i).text());
             if (tens != null && tens <= 30) {
                 int j = sym(i + 1, '-') ? i + 2 : i + 1;
-                Integer unit = j < size && tok(j).isWord() ? ORDINALS.get(tok(j).text()) : null;
+                Integer unit = ordinal(j);
                 if (unit != null && unit < 10 && tens + unit <= 31) {
                     return new Hit<>(tens + unit, j + 1);
                 }
@@ -1036,7 +798,7 @@ final class EnglishGrammar extends Grammar {
         best = longest(best, midMonth(i));
         best = longest(best, nthWeekOf(i));
         best = longest(best, yearMonth(i));
-        best = longest(best, holiday(i));
+        best = longest(best, holidayAt(i));
         return best;
     }
 
@@ -1134,85 +896,6 @@ final class EnglishGrammar extends Grammar {
         return m == null ? null : withDate(m.value(), m.end());
     }
 
-    /**
-     * Christmas, New Year's Eve, Thanksgiving, Easter, Hanukkah…, with an optional year: "Christmas
-     * 2016"; "erev" before a Jewish holiday is the day before it ("erev Pesach").
-     */
-    private Hit<InstantSpec> holiday(int i) {
-        if (word(i, "erev")) {
-            Hit<InstantSpec> h = holiday(i + 1);
-            return h == null || !(h.value().date instanceof HebrewDate d)
-                    ? null
-                    : withDate(new Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
-        }
-        if (i >= size || !tok(i).isWord() || !HOLIDAY_FIRST_WORDS.contains(tok(i).text())) {
-            return null;
-        }
-        StringBuilder name = new StringBuilder();
-        DateRef best = null;
-        int end = -1;
-        for (int k = i; k < size && k < i + HOLIDAY_WORDS; k++) {
-            Token t = tok(k);
-            if (t.isSymbol('.') && adjacent(k)) {
-                name.append('.');
-                continue;
-            }
-            if (!t.isWord()) {
-                break;
-            }
-            if (k > i) {
-                name.append(' ');
-            }
-            name.append(t.text());
-            String key = name.toString();
-            CalendarDate fixed = FIXED_HOLIDAYS.get(key);
-            int[] nth = WEEKDAY_HOLIDAYS.get(key);
-            HebrewDate jewish = JEWISH_HOLIDAYS.get(key);
-            Integer easter = EASTER_DAYS.get(key);
-            Integer thanksgiving = THANKSGIVING_DAYS.get(key);
-            if (fixed != null) {
-                best = fixed;
-                end = k + 1;
-            } else if (nth != null) {
-                best = new NthWeekdayRef(nth[0], DayOfWeek.of(nth[1]), new MonthRef(nth[2], 0, 0));
-                end = k + 1;
-            } else if (jewish != null) {
-                best = jewish;
-                end = k + 1;
-            } else if (easter != null) {
-                best = new EasterRef(easter, 0);
-                end = k + 1;
-            } else if (thanksgiving != null) {
-                best = new Shifted(
-                        new NthWeekdayRef(4, DayOfWeek.THURSDAY, new MonthRef(11, 0, 0)),
-                        new Offset(thanksgiving, ChronoUnit.DAYS));
-                end = k + 1;
-            }
-        }
-        if (best == null) {
-            return null;
-        }
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            int year = value(y);
-            best = switch (best) {
-                case CalendarDate c -> date(year, c.month(), c.day());
-                case NthWeekdayRef n ->
-                    new NthWeekdayRef(n.n(), n.day(), new MonthRef(((MonthRef) n.month()).month(), year, 0));
-                case HebrewDate h -> new HebrewDate(h.month(), h.day(), year, h.observance());
-                case EasterRef e -> new EasterRef(e.days(), year);
-                case Shifted sh
-                when sh.base() instanceof NthWeekdayRef n ->
-                    new Shifted(
-                            new NthWeekdayRef(n.n(), n.day(), new MonthRef(((MonthRef) n.month()).month(), year, 0)),
-                            sh.offset());
-                default -> best;
-            };
-            end = y + 1;
-        }
-        return best == null ? null : withDate(best, end);
-    }
-
     /** {@code March 3rd}, {@code Feb 15 2027}, {@code in March}, {@code next March}, {@code May 2027}. */
     private Hit<InstantSpec> monthFirstDate(int i) {
         int j = i;
@@ -1241,6 +924,9 @@ final class EnglishGrammar extends Grammar {
             } else if (y > end && shortYear(y)) {
                 year = fullYear(value(y)); // "May 3rd, 81"
                 end = y + 1;
+            } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
+                year = fullYear(value(end + 1)); // "Oct 3 '90"
+                end += 2;
             }
             CalendarDate d = date(year, m, day.value());
             if (d != null) {
@@ -1256,15 +942,6 @@ final class EnglishGrammar extends Grammar {
         }
         if (shift == 0 && word(k, "after") && word(k + 1, "next")) {
             return withDate(new Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), k + 2);
-        }
-        if (shift == 0 && word(k, "in") && word(k + 1, "a", "one") && word(k + 2, "year", "yr")) {
-            return withDate(new MonthInYear(m, 1), k + 3);
-        }
-        if (shift == 0 && word(k, "in") && word(k + 2, "years", "yrs")) {
-            Hit<Integer> n = cardinal(k + 1);
-            if (n != null && n.value() < 100) {
-                return withDate(new MonthInYear(m, n.value()), k + 3);
-            }
         }
         Hit<Integer> yearShift = shiftWord(k);
         if (shift == 0 && yearShift != null && word(yearShift.end(), "year", "yr")) {
@@ -1699,7 +1376,7 @@ final class EnglishGrammar extends Grammar {
             return null;
         }
         DayOfWeek day = dayName(n.end());
-        if (day == null || (n.value() > 1 && !PLURAL_DAYS.contains(tok(n.end()).text()))) {
+        if (day == null || (n.value() > 1 && !(meaningAt(n.end()) instanceof Meaning.Weekdays w && w.plural()))) {
             return null;
         }
         int end = n.end() + 1;
@@ -1993,7 +1670,7 @@ final class EnglishGrammar extends Grammar {
                 && tok(j).isWord()
                 && (TOMORROW.contains(tok(j).text())
                         || word(j, "today", "tonight", "tonite")
-                        || (DAYS.containsKey(tok(j).text()) && !PLURAL_DAYS.contains(tok(j).text())));
+                        || (meaningAt(j) instanceof Meaning.Weekdays w && !w.plural()));
     }
 
     /** After a date, a bare number is an hour only when nothing suggests it counts something. */
@@ -2186,6 +1863,10 @@ final class EnglishGrammar extends Grammar {
 
     @Override
     Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        return longest(ownRecurrenceHead(i), sharedRecurrenceHead(i));
+    }
+
+    private Hit<RecurrenceBuilder> ownRecurrenceHead(int i) {
         if (word(i, "daily", "everyday")) {
             return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 1);
         }
@@ -2366,7 +2047,7 @@ final class EnglishGrammar extends Grammar {
         int end = -1;
         while (true) {
             DayOfWeek d = dayName(j);
-            if (d == null || (plural && !PLURAL_DAYS.contains(tok(j).text()))) {
+            if (d == null || (plural && !(meaningAt(j) instanceof Meaning.Weekdays w && w.plural()))) {
                 break;
             }
             days.add(d);

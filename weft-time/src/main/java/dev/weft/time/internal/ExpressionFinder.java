@@ -15,6 +15,8 @@ import java.util.Optional;
 /** Runs the grammar of a language over a text and resolves what it reads. Stateless and thread-safe. */
 public final class ExpressionFinder {
 
+    private static final int NO_YEAR = 2000;
+
     private ExpressionFinder() {}
 
     /** Every expression in the text, in order; {@code weekStart} null means the language's own. */
@@ -45,7 +47,8 @@ public final class ExpressionFinder {
     public static Optional<java.time.Duration> length(String text, Language language) {
         List<Token> written = Tokenizer.tokenize(text);
         Language lang = detect(text, language);
-        return grammar(read(written, lang), lang, false)
+        // a length reads no date, so no year of now is needed to read two-digit years
+        return grammar(read(written, lang), lang, false, NO_YEAR)
                 .firstLength()
                 .filter(o -> o.amount() > 0 && o.unit().compareTo(ChronoUnit.WEEKS) <= 0)
                 .map(o -> o.unit().getDuration().multipliedBy(o.amount()));
@@ -61,7 +64,7 @@ public final class ExpressionFinder {
         if (last == 0) {
             return Optional.empty();
         }
-        Grammar whole = grammar(tokens, lang, true);
+        Grammar whole = grammar(tokens, lang, true, now.getYear());
         Match m = whole.parseAt(0);
         if (m != null && m.end() >= last) {
             Optional<TimeExpression> e = resolve(text, tokens, m, now, whole, weekStart, next);
@@ -88,7 +91,7 @@ public final class ExpressionFinder {
             DayOfWeek weekStart,
             NextWeekday next,
             boolean lenient) {
-        Grammar g = grammar(tokens, lang, lenient);
+        Grammar g = grammar(tokens, lang, lenient, now.getYear());
         List<TimeExpression> out = new ArrayList<>();
         int i = 0;
         while (i < tokens.size()) {
@@ -122,23 +125,31 @@ public final class ExpressionFinder {
         return lang == Language.ENGLISH ? Spelling.english(tokens) : tokens;
     }
 
-    private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient) {
-        return lang == Language.HEBREW ? new HebrewGrammar(tokens, lenient) : new EnglishGrammar(tokens, lenient);
+    private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient, int year) {
+        return switch (lang) {
+            case HEBREW -> new HebrewGrammar(tokens, lenient, year);
+            case RUSSIAN -> new Engine(tokens, lenient, year, RussianLexicon.INSTANCE);
+            case ENGLISH, AUTO -> new EnglishGrammar(tokens, lenient, year);
+        };
     }
 
     private static Language detect(String text, Language language) {
         if (language != Language.AUTO) {
             return language;
         }
+        boolean cyrillic = false;
         for (int i = 0; i < text.length(); i++) {
-            if (Tokenizer.isHebrewLetter(text.charAt(i))) {
+            char c = text.charAt(i);
+            if (Tokenizer.isHebrewLetter(c)) {
                 return Language.HEBREW;
             }
+            cyrillic |= c >= '\u0400' && c <= '\u052F'; // Cyrillic and its supplement
         }
-        return Language.ENGLISH;
+        return cyrillic ? Language.RUSSIAN : Language.ENGLISH;
     }
 
+    /** The language tried when AUTO's first choice reads nothing: English for Hebrew or Russian text. */
     private static Language other(Language lang) {
-        return lang == Language.HEBREW ? Language.ENGLISH : Language.HEBREW;
+        return lang == Language.ENGLISH ? Language.HEBREW : Language.ENGLISH;
     }
 }

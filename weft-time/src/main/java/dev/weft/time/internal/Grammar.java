@@ -66,11 +66,14 @@ abstract class Grammar {
     final int size;
     /** Whole-text reading: words that are often not about time ("may", "sat") count as time words. */
     final boolean lenient;
+    /** The year of now, which a two-digit year is read near. */
+    final int referenceYear;
 
-    Grammar(List<Token> tokens, boolean lenient) {
+    Grammar(List<Token> tokens, boolean lenient, int referenceYear) {
         this.tokens = tokens;
         this.size = tokens.size();
         this.lenient = lenient;
+        this.referenceYear = referenceYear;
     }
 
     /** An interval starting at token {@code i} ("from 2 to 4pm"), or null. */
@@ -475,11 +478,22 @@ abstract class Grammar {
     }
 
     /**
-     * The year a two-digit year stands for: the one in the century that makes sense, 50 years either
-     * way of 2026 (16 is 2016, 81 is 1981, 60 is 2060).
+     * The year a two-digit year stands for: the one from 80 years before the year of now to 19 after it
+     * (said in 2026: 16 is 2016, 45 is 2045, 46 is 1946, 74 is 1974), the common rule of spreadsheets
+     * and date libraries.
      */
-    static int fullYear(int twoDigits) {
-        return twoDigits <= 75 ? 2000 + twoDigits : 1900 + twoDigits;
+    final int fullYear(int twoDigits) {
+        return fullYear(twoDigits, referenceYear);
+    }
+
+    static int fullYear(int twoDigits, int referenceYear) {
+        int year = referenceYear - referenceYear % 100 + twoDigits;
+        if (year >= referenceYear + 20) {
+            year -= 100;
+        } else if (year < referenceYear - 80) {
+            year += 100;
+        }
+        return year;
     }
 
     /** {@code 2015-06}, {@code 2015/06}, {@code 6/2015}, {@code 06.2015}: a month of a year, or null. */
@@ -685,6 +699,9 @@ abstract class Grammar {
                 && b instanceof PeriodRef p
                 && p.grain() == Grain.YEAR) {
             return new DateRef.MonthInYear(m.month(), p.shift()); // "June next year", "יוני בשנה הבאה"
+        }
+        if (a instanceof DateRef.QuarterRef q && q.year() == 0 && b instanceof PeriodRef p && p.grain() == Grain.YEAR) {
+            return new DateRef.QuarterInYear(q.quarter(), p.shift()); // "Q3 next year"
         }
         if (a instanceof MonthRef m && m.year() == 0 && b instanceof YearRef y) {
             return new MonthRef(m.month(), y.year(), 0);

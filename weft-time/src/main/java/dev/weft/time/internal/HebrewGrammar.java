@@ -13,7 +13,6 @@ import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
-import dev.weft.time.internal.DateRef.Observance;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
@@ -24,7 +23,6 @@ import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
-import dev.weft.time.internal.Parsed.WeekendParse;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -38,7 +36,7 @@ import java.util.Set;
  * (ו, ב, ל, ה, מ, כ, ש): "בשמונה" is "at eight", "לפברואר" is "of February". One instance reads one
  * text; not thread-safe.
  */
-final class HebrewGrammar extends Grammar {
+final class HebrewGrammar extends Engine {
 
     private static final Map<String, Integer> MONTHS = Map.ofEntries(
             Map.entry("ינואר", 1),
@@ -186,70 +184,6 @@ final class HebrewGrammar extends Grammar {
             Map.entry("אב", 11),
             Map.entry("אלול", 12));
 
-    /** A holiday: its words (the first may carry a prefix) and its date. */
-    private record Holiday(String[] words, DateRef date) {}
-
-    private static final List<Holiday> HOLIDAYS = List.of(
-            holiday("ראש השנה האזרחית", new CalendarDate(0, 1, 1)),
-            holiday("ערב ראש השנה", new HebrewDate(12, 29, 0)),
-            holiday("ראש השנה", new HebrewDate(0, 1, 0)),
-            holiday("ערב יום כיפור", new HebrewDate(0, 9, 0)),
-            holiday("ערב יום הכיפורים", new HebrewDate(0, 9, 0)),
-            holiday("יום כיפור", new HebrewDate(0, 10, 0)),
-            holiday("יום כפור", new HebrewDate(0, 10, 0)),
-            holiday("יום הכיפורים", new HebrewDate(0, 10, 0)),
-            holiday("כיפור", new HebrewDate(0, 10, 0)),
-            holiday("סוכות", new HebrewDate(0, 15, 0)),
-            holiday("הסוכות", new HebrewDate(0, 15, 0)),
-            holiday("שמחת תורה", new HebrewDate(0, 22, 0)),
-            holiday("חנוכה", new HebrewDate(2, 25, 0)),
-            holiday("החנוכה", new HebrewDate(2, 25, 0)),
-            holiday("פורים", new HebrewDate(6, 14, 0)),
-            holiday("שושן פורים", new HebrewDate(6, 15, 0)),
-            holiday("שמיני עצרת", new HebrewDate(0, 22, 0)),
-            holiday("ט\"ו באב", new HebrewDate(11, 15, 0)),
-            holiday("פסחא", new EasterRef(0, 0)),
-            holiday("ערב פסח", new HebrewDate(7, 14, 0)),
-            holiday("פסח", new HebrewDate(7, 15, 0)),
-            holiday("הפסח", new HebrewDate(7, 15, 0)),
-            holiday("יום השואה", new HebrewDate(7, 27, 0, Observance.HOLOCAUST)),
-            holiday("יום הזיכרון", new HebrewDate(8, 5, 0, Observance.MEMORIAL)),
-            holiday("יום הזכרון", new HebrewDate(8, 5, 0, Observance.MEMORIAL)),
-            holiday("יום העצמאות", new HebrewDate(8, 5, 0, Observance.INDEPENDENCE)),
-            holiday("ל\"ג בעומר", new HebrewDate(8, 18, 0)),
-            holiday("לג בעומר", new HebrewDate(8, 18, 0)),
-            holiday("יום ירושלים", new HebrewDate(8, 28, 0)),
-            holiday("השבועות", new HebrewDate(9, 6, 0)),
-            holiday("תשעה באב", new HebrewDate(11, 9, 0, Observance.FAST)),
-            holiday("ט' באב", new HebrewDate(11, 9, 0, Observance.FAST)),
-            holiday("ט באב", new HebrewDate(11, 9, 0, Observance.FAST)),
-            holiday("ערב חג המולד", new CalendarDate(0, 12, 24)),
-            holiday("חג המולד", new CalendarDate(0, 12, 25)),
-            holiday("כריסמס", new CalendarDate(0, 12, 25)),
-            holiday("קריסמס", new CalendarDate(0, 12, 25)),
-            holiday("סילבסטר", new CalendarDate(0, 12, 31)),
-            holiday("ולנטיין", new CalendarDate(0, 2, 14)),
-            holiday("יום ולנטיין", new CalendarDate(0, 2, 14)),
-            holiday("האלווין", new CalendarDate(0, 10, 31)),
-            holiday("הלווין", new CalendarDate(0, 10, 31)));
-
-    /** The first words of the holidays' names (and "חג", "שבועות"), to try a name only where one may start. */
-    private static final Map<String, Boolean> HOLIDAY_FIRST_WORDS = holidayFirstWords();
-
-    private static Map<String, Boolean> holidayFirstWords() {
-        Map<String, Boolean> first = new java.util.HashMap<>();
-        for (Holiday h : HOLIDAYS) {
-            first.put(h.words()[0], true);
-        }
-        first.put("חג", true);
-        first.put("שבועות", true);
-        return Map.copyOf(first);
-    }
-
-    private static Holiday holiday(String words, DateRef date) {
-        return new Holiday(words.split(" "), date);
-    }
-
     /** Plural units with the article, for "בשלושת הימים הקרובים": the grain they count. */
     private static final Map<String, Grain> COUNTED = Map.of(
             "הימים", Grain.DAY,
@@ -266,8 +200,8 @@ final class HebrewGrammar extends Grammar {
     private static final Set<String> PAST =
             Set.of("האחרונים", "האחרונות", "שעברו", "הקודמים", "הקודמות", "האחרון", "האחרונה", "שעבר", "שעברה");
 
-    HebrewGrammar(List<Token> tokens, boolean lenient) {
-        super(tokens, lenient);
+    HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
+        super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
     }
 
     @Override
@@ -391,26 +325,6 @@ final class HebrewGrammar extends Grammar {
     }
 
     // ---- top level --------------------------------------------------------------------------
-
-    @Override
-    Match weekend(int i) {
-        boolean word = he(i, "סופ\"ש") || he(i, "סופש");
-        int end = i + 1;
-        if (!word) {
-            if (!(he(i, "סוף") && heExact(i + 1, "שבוע"))) {
-                return null;
-            }
-            end = i + 2;
-        }
-        int weeks = 0;
-        if (end < size && NEXT.contains(tok(end).text())) {
-            weeks = 1;
-            end++;
-        } else if (end < size && THIS.contains(tok(end).text())) {
-            end++;
-        }
-        return new Match(new WeekendParse(weeks), i, end);
-    }
 
     // ---- intervals --------------------------------------------------------------------------
 
@@ -714,6 +628,7 @@ final class HebrewGrammar extends Grammar {
             best = longest(best, new Hit<>(s, end));
         }
         best = longest(best, partOfDay(q, acc));
+        best = longest(best, sharedPart(q, acc, ctx, first));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');
@@ -1053,9 +968,6 @@ final class HebrewGrammar extends Grammar {
         if (i >= size || !tok(i).isHebrew()) {
             return null;
         }
-        if (lookup(i, HOLIDAY_FIRST_WORDS) == null) {
-            return null;
-        }
         Hit<InstantSpec> named = namedHoliday(i);
         String eve = prefix(i, "ערב");
         if (eve != null && !eve.contains("ה") && i + 1 < size) {
@@ -1070,52 +982,30 @@ final class HebrewGrammar extends Grammar {
         return named;
     }
 
+    /**
+     * A holiday by its name, read by the engine from {@link HebrewLexicon} (a prefix on its first
+     * word, "חג" before it, a year after it); and Shavuot, which is also "weeks": only with a prefix
+     * ("בשבועות"), after "חג" or after a word that counts days from a date.
+     */
     private Hit<InstantSpec> namedHoliday(int i) {
-        if (i >= size || !tok(i).isHebrew() || lookup(i, HOLIDAY_FIRST_WORDS) == null) {
+        if (i >= size || !tok(i).isHebrew()) {
             return null;
         }
-        int start = i;
-        boolean feast = he(i, "חג") && !heExact(i + 1, "המולד");
-        if (feast) {
-            start = i + 1;
+        Hit<InstantSpec> named = holidayAt(i);
+        if (named != null) {
+            return named;
         }
-        DateRef best = null;
-        int end = -1;
-        for (Holiday h : HOLIDAYS) {
-            String[] w = h.words();
-            boolean match = feast ? heExact(start, w[0]) || heExact(start, "ה" + w[0]) : he(start, w[0]);
-            for (int k = 1; match && k < w.length; k++) {
-                match = heExact(start + k, w[k]);
-            }
-            if (match && start + w.length > end) {
-                best = h.date();
-                end = start + w.length;
-            }
-        }
-        if (best == null
-                && (feast
-                        || (prefix(i, "שבועות") != null && !prefix(i, "שבועות").isEmpty())
-                        || heExact(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני"))) {
-            if (he(start, "שבועות")) {
-                best = new HebrewDate(9, 6, 0); // Shavuot, not "weeks": "בשבועות", "חג שבועות"
-                end = start + 1;
-            }
-        }
-        if (best == null) {
+        int start = he(i, "חג") ? i + 1 : i;
+        String prefix = prefix(i, "שבועות");
+        boolean shavuot = start > i
+                || (prefix != null && !prefix.isEmpty())
+                || heExact(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני");
+        if (!shavuot || !he(start, "שבועות")) {
             return null;
         }
+        int end = start + 1;
         int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            int year = value(y);
-            best = switch (best) {
-                case CalendarDate c -> date(year, c.month(), c.day());
-                case HebrewDate h -> new HebrewDate(h.month(), h.day(), year, h.observance());
-                case EasterRef e -> new EasterRef(e.days(), year);
-                default -> best;
-            };
-            end = y + 1;
-        }
-        return best == null ? null : withDate(best, end);
+        return year(y) ? withDate(new HebrewDate(9, 6, value(y)), y + 1) : withDate(new HebrewDate(9, 6, 0), end);
     }
 
     /** The value of a day written in Hebrew letters: "כ\"ה" 25, "ט\"ו" 15, "ה'" 5; 0 if it is none. */
@@ -2099,6 +1989,10 @@ final class HebrewGrammar extends Grammar {
 
     @Override
     Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        return longest(ownRecurrenceHead(i), sharedRecurrenceHead(i));
+    }
+
+    private Hit<RecurrenceBuilder> ownRecurrenceHead(int i) {
         if (i >= size) {
             return null;
         }

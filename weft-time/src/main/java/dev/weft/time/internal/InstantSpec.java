@@ -32,6 +32,6 @@ final class InstantSpec {
     }
 
     boolean isEmpty() {
-        return date == null && time == null && partOfDay == null && offset == null && !now;
+        return date == null && time == null && partOfDay == null && offset == null && !now && !sameTime;
     }
 }

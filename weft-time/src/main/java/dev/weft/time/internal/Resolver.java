@@ -89,8 +89,8 @@ final class Resolver {
         ZoneId zone = s.zone != null ? s.zone : reference.getZone();
         ZonedDateTime ref = reference.withZoneSameInstant(zone);
         LocalDate today = ref.toLocalDate();
-        if (s.now) {
-            return new Resolved(ref, Grain.SECOND);
+        if (s.now || (s.sameTime && s.date == null && s.time == null && s.offset == null && s.partOfDay == null)) {
+            return new Resolved(ref, Grain.SECOND); // "at this time" with no day named is now
         }
         DateValue date = null;
         if (s.offset != null) {
@@ -109,6 +109,17 @@ final class Resolver {
             if (date == null) {
                 return null;
             }
+        }
+        if (s.sameTime && s.time == null && s.date instanceof PeriodRef p && p.grain() != Grain.QUARTER) {
+            // "this time next week": now moved by the period, not the period's start
+            LocalDate day = today.plus(
+                    p.shift(),
+                    p.grain() == Grain.WEEK
+                            ? ChronoUnit.WEEKS
+                            : p.grain() == Grain.MONTH
+                                    ? ChronoUnit.MONTHS
+                                    : p.grain() == Grain.YEAR ? ChronoUnit.YEARS : ChronoUnit.DAYS);
+            return new Resolved(ZonedDateTime.of(day, ref.toLocalTime().withSecond(0), zone), Grain.MINUTE);
         }
         if (s.sameTime && s.time == null && date != null) {
             return new Resolved(ZonedDateTime.of(date.date(), ref.toLocalTime().withSecond(0), zone), Grain.MINUTE);
@@ -228,6 +239,8 @@ final class Resolver {
                 yield new DateValue(LocalDate.of(year, q.quarter() * 3 - 2, 1), Grain.QUARTER);
             }
             case YearRef y -> new DateValue(LocalDate.of(y.year(), 1, 1), Grain.YEAR);
+            case DateRef.QuarterInYear q ->
+                new DateValue(LocalDate.of(today.getYear() + q.yearShift(), q.quarter() * 3 - 2, 1), Grain.QUARTER);
             case NthWeekdayRef n -> nthWeekday(n, today);
             case EndOf e -> {
                 DateValue p = date(e.period(), today);
@@ -312,30 +325,42 @@ final class Resolver {
         return new DateValue(week, Grain.WEEK);
     }
 
-    /** The next date (from today on) that falls on the weekday said with it; a dated year only confirms. */
+    /**
+     * The date that falls on the weekday said with it, nearest to today, past or future (the future one
+     * when two are as near): "Sunday, Feb 10" is the Feb 10 that is a Sunday closest to now. A dated
+     * year only confirms.
+     */
     private DateValue withWeekday(WithWeekday w, LocalDate today) {
+        LocalDate best = null;
         if (w.date() instanceof CalendarDate c && c.year() == 0) {
-            for (int year = today.getYear(); year < today.getYear() + 30; year++) {
+            for (int year = today.getYear() - 30; year <= today.getYear() + 30; year++) {
                 if (c.month() == 2 && c.day() == 29 && !java.time.Year.isLeap(year)) {
                     continue;
                 }
-                LocalDate d = LocalDate.of(year, c.month(), c.day());
-                if (!d.isBefore(today) && d.getDayOfWeek() == w.day()) {
-                    return new DateValue(d, Grain.DAY);
-                }
+                best = nearer(best, LocalDate.of(year, c.month(), c.day()), w.day(), today);
             }
         } else if (w.date() instanceof DayOfMonthRef m && !m.relativeMonth()) {
-            LocalDate month = today.withDayOfMonth(1);
-            for (int k = 0; k < 60; k++, month = month.plusMonths(1)) {
+            LocalDate month = today.withDayOfMonth(1).minusMonths(60);
+            for (int k = 0; k <= 120; k++, month = month.plusMonths(1)) {
                 if (m.day() <= month.lengthOfMonth()) {
-                    LocalDate d = month.withDayOfMonth(m.day());
-                    if (!d.isBefore(today) && d.getDayOfWeek() == w.day()) {
-                        return new DateValue(d, Grain.DAY);
-                    }
+                    best = nearer(best, month.withDayOfMonth(m.day()), w.day(), today);
                 }
             }
         }
-        return date(w.date(), today);
+        return best != null ? new DateValue(best, Grain.DAY) : date(w.date(), today);
+    }
+
+    /** {@code d} if it falls on {@code day} and is nearer to today than {@code best}; else {@code best}. */
+    private static LocalDate nearer(LocalDate best, LocalDate d, DayOfWeek day, LocalDate today) {
+        if (d.getDayOfWeek() != day) {
+            return best;
+        }
+        if (best == null) {
+            return d;
+        }
+        long distance = Math.abs(ChronoUnit.DAYS.between(today, d));
+        long bestDistance = Math.abs(ChronoUnit.DAYS.between(today, best));
+        return distance < bestDistance || (distance == bestDistance && d.isAfter(best)) ? d : best;
     }
 
     private LocalDate weekday(WeekdayRef w, LocalDate today) {

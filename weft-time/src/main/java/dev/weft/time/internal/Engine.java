@@ -1,0 +1,1048 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.Grain;
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
+import dev.weft.time.internal.ClockTime.Meridiem;
+import dev.weft.time.internal.DateRef.CalendarDate;
+import dev.weft.time.internal.DateRef.DayOfMonthRef;
+import dev.weft.time.internal.DateRef.MonthRef;
+import dev.weft.time.internal.DateRef.PeriodRef;
+import dev.weft.time.internal.DateRef.RelativeDay;
+import dev.weft.time.internal.DateRef.WeekdayMode;
+import dev.weft.time.internal.DateRef.WeekdayRef;
+import dev.weft.time.internal.DateRef.YearRef;
+import dev.weft.time.internal.Meaning.Amount;
+import dev.weft.time.internal.Meaning.Clock;
+import dev.weft.time.internal.Meaning.Day;
+import dev.weft.time.internal.Meaning.Length;
+import dev.weft.time.internal.Meaning.Month;
+import dev.weft.time.internal.Meaning.Often;
+import dev.weft.time.internal.Meaning.Ordinal;
+import dev.weft.time.internal.Meaning.Part;
+import dev.weft.time.internal.Meaning.Role;
+import dev.weft.time.internal.Meaning.Unit;
+import dev.weft.time.internal.Meaning.Weekdays;
+import dev.weft.time.internal.Parsed.IntervalParse;
+import dev.weft.time.internal.Parsed.Match;
+import dev.weft.time.internal.Parsed.WeekendParse;
+import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * The rules that build a time from its parts, written once over {@link Meaning}s: a language brings
+ * a {@link Lexicon} (its words as data, and hooks for what is its own) and no rules. One instance
+ * reads one text; not thread-safe.
+ *
+ * <p>The families: days counted from today, weekdays (this, next, last), dates (a day and a month,
+ * numeric, a month, a year), periods (this, next, last week, month, year), clock times (digits, words,
+ * a part of the day after them, words that name a time), parts of the day, amounts from now (ahead,
+ * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
+ * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
+ * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
+ * every family here; {@link EnglishGrammar} and {@link HebrewGrammar} extend the engine and read the
+ * families their lexicons switch on, the older ones still by their own rules until each moves here.
+ */
+class Engine extends Grammar {
+
+    /** The families of rules, each switched on by the lexicons of the languages that read them. */
+    enum Family {
+        DAYS,
+        WEEKDAYS,
+        DATES,
+        PERIODS,
+        AMOUNTS,
+        CLOCKS,
+        PARTS_OF_DAY,
+        ZONES,
+        /** "the 20th of the current month", "20 числа следующего месяца". */
+        DAYS_OF_RELATIVE_MONTHS,
+        /** "the ides of March". */
+        NAMED_DAYS,
+        /** "March in 1 year", "в марте через год". */
+        MONTHS_IN_YEARS,
+        /** "Q3 next year", "the last quarter of next year", "הרבעון האחרון של השנה הבאה". */
+        QUARTERS_OF_YEARS,
+        /** "Monday week", "Tuesday fortnight": that weekday, a week or two after the next one. */
+        WEEKDAY_WEEKS,
+        /** Days named for what falls on them, from the lexicon's phrases. */
+        HOLIDAYS,
+        /** Recurrences ("every quarter", "quarterly", "каждое 10-е число"). */
+        RECURRENCES
+    }
+
+    private final Lexicon lexicon;
+    private final java.util.Set<Family> families;
+    /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
+    private final Meaning[] meanings;
+
+    private final boolean[] looked;
+
+    Engine(List<Token> tokens, boolean lenient, int referenceYear, Lexicon lexicon) {
+        super(tokens, lenient, referenceYear);
+        this.lexicon = lexicon;
+        this.families = lexicon.families();
+        this.meanings = new Meaning[size];
+        this.looked = new boolean[size];
+    }
+
+    @Override
+    DayOfWeek weekStart() {
+        return lexicon.weekStart();
+    }
+
+    // ---- meanings ---------------------------------------------------------------------------
+
+    Meaning meaningAt(int i) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        if (!looked[i]) {
+            meanings[i] = lexicon.meaning(tok(i).text());
+            looked[i] = true;
+        }
+        return meanings[i];
+    }
+
+    boolean isRole(int i, Role r) {
+        return meaningAt(i) == r;
+    }
+
+    /** The longest phrase of the lexicon that starts at token {@code i}, or the meaning of the word; or null. */
+    final Hit<Meaning> phraseAt(int i) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        if (phrases == null) {
+            phrases = new Object[size];
+        }
+        Object known = phrases[i];
+        if (known == null) {
+            Hit<Meaning> read = readPhrase(i);
+            phrases[i] = read == null ? NOTHING : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<Meaning> hit = known == NOTHING ? null : (Hit<Meaning>) known;
+        return hit;
+    }
+
+    private Object[] phrases;
+
+    private Hit<Meaning> readPhrase(int i) {
+        for (Lexicon.Phrase p : lexicon.phrasesFrom(tok(i).text())) {
+            int t = i + 1;
+            boolean all = true;
+            for (int k = 1; all && k < p.words().size(); k++, t++) {
+                if (sym(t, '.') && adjacent(t)) {
+                    t++; // "st. patrick's day"
+                }
+                all = t < size
+                        && tok(t).isWord()
+                        && lexicon.fold(tok(t).text()).equals(p.words().get(k));
+            }
+            if (all) {
+                return new Hit<>(p.meaning(), t);
+            }
+        }
+        Meaning m = meaningAt(i);
+        return m == null ? null : new Hit<>(m, i + 1);
+    }
+
+    private int skipLinks(int i) {
+        while (isRole(i, Role.LINK)) {
+            i++;
+        }
+        return i;
+    }
+
+    private Weekdays weekdays(int i) {
+        return meaningAt(i) instanceof Weekdays w ? w : null;
+    }
+
+    private ChronoUnit unit(int i) {
+        return meaningAt(i) instanceof Unit u ? u.unit() : null;
+    }
+
+    private PartOfDay partAfterClock(int i) {
+        return i < size && tok(i).isWord() ? lexicon.partAfterClock(tok(i).text()) : null;
+    }
+
+    // ---- instants ---------------------------------------------------------------------------
+
+    @Override
+    Hit<InstantSpec> readInstant(int i, Context ctx) {
+        InstantSpec acc = new InstantSpec();
+        int p = i;
+        int end = -1;
+        while (p < size) {
+            int q = p;
+            boolean anchored = false;
+            while (q < size) {
+                if (isRole(q, Role.AT)) {
+                    anchored = true;
+                    q++;
+                } else if (isRole(q, Role.ON) || isRole(q, Role.ABOUT) || (sym(q, ',') && end >= 0)) {
+                    q++;
+                } else {
+                    break;
+                }
+            }
+            Hit<InstantSpec> part = sharedPart(q, acc, ctx, anchored);
+            if (part == null || !merge(acc, part.value())) {
+                break;
+            }
+            p = part.end();
+            end = p;
+        }
+        if (end < 0 || acc.isEmpty()) {
+            return null;
+        }
+        return new Hit<>(acc, end);
+    }
+
+    /** The longest part of an instant that starts at {@code q}, read by the families the language uses. */
+    final Hit<InstantSpec> sharedPart(int q, InstantSpec acc, Context ctx, boolean anchored) {
+        if (q >= size) {
+            return null;
+        }
+        Hit<InstantSpec> best = datePart(q);
+        if (families.contains(Family.CLOCKS)) {
+            best = longest(best, clock(q, ctx, anchored));
+        }
+        if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
+            Hit<java.time.ZoneId> z = zone(q);
+            if (z != null) {
+                InstantSpec s = new InstantSpec();
+                s.zone = z.value();
+                best = longest(best, new Hit<>(s, z.end()));
+            }
+        }
+        return best;
+    }
+
+    /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */
+    private Hit<InstantSpec> datePart(int q) {
+        if (dateParts == null) {
+            dateParts = new Object[size];
+        }
+        Object known = dateParts[q];
+        if (known == null) {
+            Hit<InstantSpec> read = readDatePart(q);
+            dateParts[q] = read == null ? NOTHING : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
+    }
+
+    private static final Object NOTHING = new Object();
+    private Object[] dateParts;
+
+    private Hit<InstantSpec> readDatePart(int q) {
+        if (!num(q) && phraseAt(q) == null) {
+            return null; // every part starts with a number or a word the lexicon knows
+        }
+        Hit<InstantSpec> best = null;
+        if (families.contains(Family.DAYS)) {
+            best = relativeDay(q);
+        }
+        if (families.contains(Family.WEEKDAYS)) {
+            best = longest(best, weekday(q));
+        }
+        if (families.contains(Family.DATES)) {
+            best = longest(best, date(q));
+        }
+        if (families.contains(Family.PERIODS)) {
+            best = longest(best, period(q));
+        }
+        if (families.contains(Family.AMOUNTS)) {
+            best = longest(best, offset(q));
+        }
+        if (families.contains(Family.PARTS_OF_DAY)) {
+            best = longest(best, partOfDay(q));
+        }
+        if (families.contains(Family.DAYS_OF_RELATIVE_MONTHS)) {
+            best = longest(best, dayOfRelativeMonth(q));
+        }
+        if (families.contains(Family.NAMED_DAYS)) {
+            best = longest(best, namedDay(q));
+        }
+        if (families.contains(Family.MONTHS_IN_YEARS)) {
+            best = longest(best, monthInYears(q));
+        }
+        if (families.contains(Family.QUARTERS_OF_YEARS)) {
+            best = longest(best, quarterOfYear(q));
+        }
+        if (families.contains(Family.WEEKDAY_WEEKS)) {
+            best = longest(best, weekdayWeeks(q));
+        }
+        if (families.contains(Family.HOLIDAYS)) {
+            best = longest(best, holidayAt(q));
+        }
+        return best;
+    }
+
+    /** "Q3 next year", "the last quarter of next year", "הרבעון האחרון של השנה הבאה", "2-й квартал 2027 года". */
+    private Hit<InstantSpec> quarterOfYear(int i) {
+        int j = skipLinks(i);
+        Integer n = quarterNumber(j);
+        int k;
+        if (n != null && isRole(j + 1, Role.QUARTER)) {
+            k = j + 2;
+        } else if (isRole(j, Role.QUARTER) && (n = quarterNumber(j + 1)) != null) {
+            k = j + 2;
+        } else if (isRole(j, Role.QUARTER) && num(j + 1) && value(j + 1) >= 1 && value(j + 1) <= 4) {
+            n = value(j + 1);
+            k = j + 2;
+        } else {
+            return null;
+        }
+        int y = skipLinks(k);
+        Hit<InstantSpec> period = period(y);
+        if (period != null && period.value().date instanceof PeriodRef p && p.grain() == Grain.YEAR) {
+            return withDate(new DateRef.QuarterInYear(n, p.shift()), period.end());
+        }
+        Hit<Integer> year = yearAfter(y);
+        return year == null ? null : withDate(new DateRef.QuarterRef(n, year.value()), year.end());
+    }
+
+    /** The quarter an ordinal names ("third", "3-й"), the last one 4; or null. */
+    private Integer quarterNumber(int i) {
+        if (isRole(i, Role.LAST)) {
+            return 4;
+        }
+        Hit<Integer> d = dayNumber(i);
+        return d != null && d.end() == i + 1 && !num(i) && d.value() <= 4
+                ? d.value()
+                : d != null && num(i) && d.end() > i + 1 && d.value() <= 4 ? d.value() : null;
+    }
+
+    /** "Monday week" (the Monday a week after the next one), "Tuesday fortnight". */
+    private Hit<InstantSpec> weekdayWeeks(int i) {
+        Weekdays w = weekdays(i);
+        if (w == null || w.plural() || w.days().size() != 1) {
+            return null;
+        }
+        Hit<Offset> d = duration(i + 1);
+        if (d == null || d.end() != i + 2 || d.value().unit() != ChronoUnit.WEEKS) {
+            return null;
+        }
+        DateRef next = new WeekdayRef(w.day(), WeekdayMode.NEXT, 0);
+        return withDate(new DateRef.Shifted(next, new Offset(7 * d.value().amount(), ChronoUnit.DAYS)), d.end());
+    }
+
+    /**
+     * A day named for what falls on it ("Bastille Day", "Good Friday", "ליל הסדר"), in the year said
+     * after it if any; "erev" before a day of the Hebrew calendar is the day before it.
+     */
+    final Hit<InstantSpec> holidayAt(int i) {
+        int j = skipLinks(i);
+        if (isRole(j, Role.EVE)) {
+            Hit<InstantSpec> h = holidayAt(j + 1);
+            return h == null || !(h.value().date instanceof DateRef.HebrewDate d)
+                    ? null
+                    : withDate(new DateRef.Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
+        }
+        Hit<Meaning> m = phraseAt(j);
+        if (m == null || !(m.value() instanceof Meaning.Holiday h)) {
+            return null;
+        }
+        Hit<Integer> y = yearAfter(m.end());
+        DateRef dated = y == null ? null : inYear(h.date(), y.value());
+        return dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+    }
+
+    /** A holiday's date in a given year, or null when it cannot be dated so. */
+    private static DateRef inYear(DateRef d, int year) {
+        return switch (d) {
+            case CalendarDate c -> date(year, c.month(), c.day());
+            case DateRef.NthWeekdayRef n
+            when n.month() instanceof MonthRef m ->
+                new DateRef.NthWeekdayRef(n.n(), n.day(), new MonthRef(m.month(), year, 0));
+            case DateRef.HebrewDate h -> new DateRef.HebrewDate(h.month(), h.day(), year, h.observance());
+            case DateRef.EasterRef e -> new DateRef.EasterRef(e.days(), year);
+            case DateRef.Shifted s -> {
+                DateRef base = inYear(s.base(), year);
+                yield base == null ? null : new DateRef.Shifted(base, s.offset());
+            }
+            default -> null;
+        };
+    }
+
+    /** "the 20th of the current month", "ה-20 בחודש הבא", "20 числа следующего месяца". */
+    private Hit<InstantSpec> dayOfRelativeMonth(int i) {
+        Hit<Integer> day = dayNumber(skipLinks(i));
+        if (day == null) {
+            return null;
+        }
+        int j = skipLinks(isRole(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : day.end());
+        Hit<InstantSpec> month = period(j);
+        if (month == null || !(month.value().date instanceof PeriodRef p) || p.grain() != Grain.MONTH) {
+            return null;
+        }
+        return withDate(new DayOfMonthRef(day.value(), true, p.shift()), month.end());
+    }
+
+    /** "the ides of March", "иды марта": the day the month names by a word. */
+    private Hit<InstantSpec> namedDay(int i) {
+        int j = skipLinks(i);
+        if (!(meaningAt(j) instanceof Meaning.NamedDay named)) {
+            return null;
+        }
+        int k = skipLinks(j + 1);
+        Integer m = month(k);
+        if (m == null) {
+            return null;
+        }
+        Hit<Integer> y = yearAfter(k + 1);
+        CalendarDate d = date(y == null ? 0 : y.value(), m, named.dayOf(m));
+        return d == null ? null : withDate(d, y == null ? k + 1 : y.end());
+    }
+
+    /** "March in 1 year", "в марте через 2 года": that month in the year so many years from this one. */
+    private Hit<InstantSpec> monthInYears(int i) {
+        int j = skipLinks(i);
+        Integer m = month(j);
+        if (m == null || !isRole(j + 1, Role.IN)) {
+            return null;
+        }
+        Hit<Offset> d = duration(j + 2);
+        if (d == null || d.value().unit() != ChronoUnit.YEARS || d.value().amount() < 0) {
+            return null;
+        }
+        return withDate(new DateRef.MonthInYear(m, (int) d.value().amount()), d.end());
+    }
+
+    private Hit<InstantSpec> relativeDay(int i) {
+        Hit<Meaning> m = phraseAt(i);
+        if (m == null) {
+            return null;
+        }
+        if (m.value() instanceof Day d) {
+            return withDate(new RelativeDay(d.days()), m.end());
+        }
+        InstantSpec s = new InstantSpec();
+        if (m.value() == Role.NOW) {
+            s.now = true;
+        } else if (m.value() == Role.THIS_TIME) {
+            s.sameTime = true; // "at this time tomorrow"; alone, now
+        } else {
+            return null;
+        }
+        return new Hit<>(s, m.end());
+    }
+
+    /** "Monday", "next Tuesday", "в прошлую пятницу". */
+    private Hit<InstantSpec> weekday(int i) {
+        WeekdayMode mode = WeekdayMode.NEXT;
+        int j = i;
+        if (isRole(j, Role.NEXT)) {
+            mode = WeekdayMode.NEXT_SAID;
+            j++;
+        } else if (isRole(j, Role.LAST)) {
+            mode = WeekdayMode.LAST;
+            j++;
+        } else if (isRole(j, Role.THIS)) {
+            mode = WeekdayMode.THIS;
+            j++;
+        }
+        Weekdays w = weekdays(j);
+        if (w == null || w.plural() || w.days().size() != 1) {
+            return null;
+        }
+        return withDate(new WeekdayRef(w.day(), mode, 0), skipDot(j + 1));
+    }
+
+    private int skipDot(int i) {
+        return sym(i, '.') && adjacent(i) ? i + 1 : i;
+    }
+
+    /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
+    private Hit<InstantSpec> period(int i) {
+        int j = skipLinks(i);
+        if (isRole(j, Role.END)) {
+            Hit<InstantSpec> p = period(j + 1);
+            Grain g = grain(unit(skipLinks(j + 1)));
+            if (p != null && p.value().date instanceof PeriodRef ref) {
+                return withDate(new DateRef.EndOf(ref), p.end());
+            }
+            return g == null ? null : withDate(new DateRef.EndOf(new PeriodRef(g, 0)), skipLinks(j + 1) + 1);
+        }
+        Integer shift = shift(j);
+        ChronoUnit u;
+        int end;
+        if (shift != null) {
+            u = unit(j + 1);
+            end = j + 2;
+        } else {
+            u = unit(j);
+            int k = skipLinks(j + 1);
+            shift = shift(k);
+            end = k + 1;
+            if (shift == null && (isRole(k, Role.AFTER) || isRole(k, Role.BEFORE))) {
+                // "the month after next", "החודש שלפני החודש שעבר"
+                int m = skipLinks(k + 1);
+                if (unit(m) == u) {
+                    m = skipLinks(m + 1);
+                }
+                Integer beyond = shift(m);
+                if (beyond != null && beyond == (isRole(k, Role.AFTER) ? 1 : -1)) {
+                    shift = 2 * beyond;
+                    end = m + 1;
+                }
+            }
+        }
+        Grain g = shift == null ? null : grain(u);
+        return g == null ? null : withDate(new PeriodRef(g, shift), end);
+    }
+
+    private static Grain grain(ChronoUnit u) {
+        return u == null
+                ? null
+                : switch (u) {
+                    case WEEKS -> Grain.WEEK;
+                    case MONTHS -> Grain.MONTH;
+                    case YEARS -> Grain.YEAR;
+                    default -> null;
+                };
+    }
+
+    /** +1 for a word that says the next one, -1 the last one, 0 this one; or null. */
+    private Integer shift(int i) {
+        Meaning m = meaningAt(i);
+        return m == Role.NEXT
+                ? Integer.valueOf(1)
+                : m == Role.LAST ? Integer.valueOf(-1) : m == Role.THIS ? Integer.valueOf(0) : null;
+    }
+
+    // ---- dates ------------------------------------------------------------------------------
+
+    private Integer month(int i) {
+        return meaningAt(i) instanceof Month m ? m.month() : null;
+    }
+
+    /** A day of the month: {@code 5}, {@code 5-го}, {@code пятого}, {@code двадцать пятое}; or null. */
+    private Hit<Integer> dayNumber(int i) {
+        if (num(i) && tok(i).text().length() <= 2) {
+            int v = value(i);
+            if (v < 1 || v > 31 || sym(i + 1, ':')) {
+                return null;
+            }
+            return new Hit<>(v, ordinalEnding(i + 1));
+        }
+        Meaning m = meaningAt(i);
+        if (m instanceof Ordinal o && o.value() >= 1 && o.value() <= 31) {
+            return new Hit<>(o.value(), i + 1);
+        }
+        if (m instanceof Amount tens && (tens.value() == 20 || tens.value() == 30)) {
+            int j = sym(i + 1, '-') ? i + 2 : i + 1;
+            if (meaningAt(j) instanceof Ordinal o && o.value() < 10 && tens.value() + o.value() <= 31) {
+                return new Hit<>((int) tens.value() + o.value(), j + 1);
+            }
+        }
+        return null;
+    }
+
+    /** After an ordinal ending written on a number ("5-го", "5th"), or {@code i}. */
+    private int ordinalEnding(int i) {
+        int j = sym(i, '-') && adjacent(i) ? i + 1 : i;
+        return j < size && adjacent(j) && tok(j).isWord() && lexicon.ordinalEnding(tok(j).text()) ? j + 1 : i;
+    }
+
+    /** A year said after a date or a month: {@code 2027}, {@code 2027 года}, {@code 2027 г.}. */
+    private Hit<Integer> yearAfter(int i) {
+        int j = sym(i, ',') ? i + 1 : i;
+        if (!year(j)) {
+            return null;
+        }
+        int end = j + 1;
+        if (unit(end) == ChronoUnit.YEARS) {
+            end = skipDot(end + 1);
+        }
+        return new Hit<>(value(j), end);
+    }
+
+    private Hit<InstantSpec> date(int i) {
+        Hit<CalendarDate> numeric = numericDate(i, lexicon.dayFirst());
+        if (numeric != null) {
+            int end = unit(numeric.end()) == ChronoUnit.YEARS ? skipDot(numeric.end() + 1) : numeric.end();
+            return withDate(numeric.value(), end);
+        }
+        Hit<MonthRef> yearMonth = yearMonthNumbers(i);
+        if (yearMonth != null) {
+            return withDate(yearMonth.value(), yearMonth.end());
+        }
+        Hit<Integer> day = dayNumber(i);
+        if (day != null) {
+            Integer m = month(day.end());
+            if (m != null) {
+                return dayAndMonth(day.value(), m, day.end() + 1);
+            }
+            if (isRole(day.end(), Role.DAY_OF_MONTH)) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
+            }
+            if (day.end() > i + 1 || !num(i)) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
+            }
+        }
+        Integer m = month(i);
+        if (m != null) {
+            int end = skipDot(i + 1);
+            Hit<Integer> after = dayNumber(end);
+            if (after != null && !isRole(after.end(), Role.DAY_OF_MONTH) && unit(after.end()) == null) {
+                return dayAndMonth(after.value(), m, after.end());
+            }
+            Hit<Integer> y = yearAfter(end);
+            return y != null ? withDate(new MonthRef(m, y.value(), 0), y.end()) : withDate(new MonthRef(m, 0, 0), end);
+        }
+        if (year(i) && unit(i + 1) == ChronoUnit.YEARS) {
+            return withDate(new YearRef(value(i)), skipDot(i + 2));
+        }
+        return null;
+    }
+
+    private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {
+        end = skipDot(end);
+        Hit<Integer> y = yearAfter(end);
+        CalendarDate d = date(y == null ? 0 : y.value(), month, day);
+        return d == null ? null : withDate(d, y == null ? end : y.end());
+    }
+
+    // ---- clock times and parts of the day ---------------------------------------------------
+
+    private Hit<InstantSpec> clock(int i, Context ctx, boolean anchored) {
+        Hit<ClockTime> own = lexicon.ownClock(this, i);
+        if (own != null) {
+            return timed(own.value(), own.end());
+        }
+        if (meaningAt(i) instanceof Clock c) {
+            ClockTime t = c.hour() == 12
+                    ? new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR)
+                    : new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR);
+            return timed(t, i + 1);
+        }
+        Hit<ClockTime> digital = digitalTime(i);
+        if (digital != null) {
+            ClockTime t = digital.value();
+            if (lexicon.clock24() && partAfterClock(digital.end()) == null && latinMeridiem(digital.end()) == null) {
+                t = new ClockTime(t.hour(), t.minute(), t.second(), Meridiem.NONE, true, t.grain());
+            }
+            return timed(t, digital.end());
+        }
+        if (anchored && num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            // "в 7.30": a clock with a dot, said after "at"
+            int h = value(i);
+            int m = value(i + 2);
+            if (tok(i).text().length() <= 2 && h <= 24 && tok(i + 2).text().length() == 2 && m < 60) {
+                ClockTime t =
+                        new ClockTime(h, m, 0, Meridiem.NONE, lexicon.clock24() || h == 0 || h > 12, Grain.MINUTE);
+                return timed(partAfterClock(i + 3) != null ? ClockTime.of(h, m, Grain.MINUTE) : t, i + 3);
+            }
+        }
+        Hit<Integer> hour = hourNumber(i);
+        if (hour == null) {
+            return null;
+        }
+        int end = hour.end();
+        boolean hourWord = unit(end) == ChronoUnit.HOURS;
+        if (hourWord) {
+            end++;
+        }
+        int minute = 0;
+        Grain grain = Grain.HOUR;
+        Hit<Integer> minutes = minutesAfter(end);
+        if (minutes != null && (hourWord || anchored)) {
+            minute = minutes.value();
+            grain = Grain.MINUTE;
+            end = minutes.end();
+        }
+        boolean marked = partAfterClock(end) != null || latinMeridiem(end) != null;
+        if (!marked && !anchored && !(ctx == Context.INTERVAL && num(i))) {
+            return null;
+        }
+        return timed(ClockTime.of(hour.value(), minute, grain), end);
+    }
+
+    /** An hour: {@code 9}, {@code девять}; or null. */
+    private Hit<Integer> hourNumber(int i) {
+        if (num(i)) {
+            return tok(i).text().length() <= 2 && value(i) <= 24 && !sym(i + 1, ':') && !sym(i + 1, '.')
+                    ? new Hit<>(value(i), i + 1)
+                    : null;
+        }
+        Hit<Double> a = amountAt(i);
+        return a != null && a.value() == Math.rint(a.value()) && a.value() >= 1 && a.value() <= 24
+                ? new Hit<>(a.value().intValue(), a.end())
+                : null;
+    }
+
+    /** "30 минут" after an hour, or a bare two-digit number ("в 9 30"); or null. */
+    private Hit<Integer> minutesAfter(int i) {
+        Hit<Double> a = amountAt(i);
+        if (a == null || a.value() != Math.rint(a.value()) || a.value() >= 60) {
+            return null;
+        }
+        if (unit(a.end()) == ChronoUnit.MINUTES) {
+            return new Hit<>(a.value().intValue(), a.end() + 1);
+        }
+        return num(i) && tok(i).text().length() == 2 ? new Hit<>(a.value().intValue(), a.end()) : null;
+    }
+
+    /** A time, and the part of the day or am/pm said right after it ("в 9 вечера", "at 9 pm"). */
+    private Hit<InstantSpec> timed(ClockTime t, int end) {
+        InstantSpec s = new InstantSpec();
+        PartOfDay p = partAfterClock(end);
+        Hit<Meridiem> meridiem = latinMeridiem(end);
+        if (p != null && !t.twentyFourHour()) {
+            s.partOfDay = p;
+            end++;
+        } else if (meridiem != null && t.hour() <= 12) {
+            t = t.withMeridiem(meridiem.value());
+            end = meridiem.end();
+        }
+        s.time = t;
+        return new Hit<>(s, end);
+    }
+
+    /** "утром", "this evening", "этим вечером". */
+    private Hit<InstantSpec> partOfDay(int i) {
+        boolean thisOne = isRole(i, Role.THIS);
+        int j = thisOne ? i + 1 : i;
+        if (!(meaningAt(j) instanceof Part p)) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.partOfDay = p.part();
+        if (p.today() || thisOne) {
+            s.date = new RelativeDay(0);
+            s.thisPartOfDay = true;
+        }
+        return new Hit<>(s, j + 1);
+    }
+
+    // ---- amounts ----------------------------------------------------------------------------
+
+    /** A number: digits ({@code 2}, {@code 1.5}), words ({@code двадцать пять}), "and a half" after it. */
+    Hit<Double> amountAt(int i) {
+        double v;
+        int end;
+        if (num(i)) {
+            if (tok(i).text().length() > 6) {
+                return null;
+            }
+            v = value(i);
+            end = i + 1;
+            if ((sym(end, '.') || sym(end, ',')) && num(end + 1) && adjacent(end) && adjacent(end + 1)) {
+                v = Double.parseDouble(tok(i).text() + "." + tok(end + 1).text());
+                end += 2;
+            }
+        } else if (meaningAt(i) instanceof Amount a) {
+            v = a.value();
+            end = i + 1;
+            if (v >= 20 && v % 10 == 0 && meaningAt(end) instanceof Amount unitWord && unitWord.value() < 10) {
+                v += unitWord.value(); // "двадцать пять", "twenty five"
+                end++;
+            }
+        } else {
+            return null;
+        }
+        if (isRole(end, Role.AND_A_HALF)) {
+            return new Hit<>(v + 0.5, end + 1);
+        }
+        if (isRole(end, Role.FROM) && isRole(end + 1, Role.AND_A_HALF)) {
+            return new Hit<>(v + 0.5, end + 2); // "2 с половиной"
+        }
+        return new Hit<>(v, end);
+    }
+
+    /** An amount of time, or two said with "and": "час и 15 минут"; or null. */
+    private Hit<Offset> duration(int i) {
+        Hit<Offset> d = simpleDuration(i);
+        if (d != null && isRole(d.end(), Role.AND)) {
+            Hit<Offset> more = simpleDuration(d.end() + 1);
+            if (more != null && more.value().unit().compareTo(d.value().unit()) < 0) {
+                return new Hit<>(sum(d.value(), more.value()), more.end());
+            }
+        }
+        return d;
+    }
+
+    /** An amount of time: "10 минут", "пару дней", "неделю", "полчаса"; or null. */
+    private Hit<Offset> simpleDuration(int i) {
+        if (meaningAt(i) instanceof Length l) {
+            return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
+        }
+        ChronoUnit bare = unit(i);
+        if (bare != null) {
+            return new Hit<>(new Offset(1, bare), i + 1);
+        }
+        Hit<Double> a = amountAt(i);
+        if (a == null) {
+            return null;
+        }
+        ChronoUnit u = unit(a.end());
+        return u == null ? null : new Hit<>(fractional(a.value(), u), a.end() + 1);
+    }
+
+    /** "через 10 минут", "3 дня назад", "in 2 hours", "a week ago". */
+    private Hit<InstantSpec> offset(int i) {
+        InstantSpec s = new InstantSpec();
+        if (isRole(i, Role.IN)) {
+            int j = isRole(i + 1, Role.ABOUT) ? i + 2 : i + 1;
+            Hit<Offset> d = duration(j);
+            if (d == null) {
+                return null;
+            }
+            s.offset = d.value();
+            return new Hit<>(s, d.end());
+        }
+        Hit<Offset> d = duration(i);
+        if (d != null && isRole(d.end(), Role.AGO)) {
+            s.offset = d.value().negated();
+            return new Hit<>(s, d.end() + 1);
+        }
+        return null;
+    }
+
+    @Override
+    boolean lengthMayStart(int i) {
+        return isRole(i, Role.ON);
+    }
+
+    /** "на 2 часа", "for an hour". */
+    @Override
+    Hit<Offset> length(int i) {
+        return isRole(i, Role.ON) ? duration(i + 1) : null;
+    }
+
+    @Override
+    Hit<Offset> lengthOfThing(int i) {
+        return length(i);
+    }
+
+    // ---- intervals and weekends -------------------------------------------------------------
+
+    @Override
+    int fromWord(int i) {
+        return isRole(i, Role.FROM) ? i + 1 : i;
+    }
+
+    /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */
+    @Override
+    Match interval(int i) {
+        if (!isRole(i, Role.FROM)) {
+            return null;
+        }
+        Match days = dayRange(i + 1, i);
+        if (days != null) {
+            return days;
+        }
+        Hit<InstantSpec> from = instant(i + 1, Context.INTERVAL);
+        if (from == null || !(isRole(from.end(), Role.TO) || isRole(from.end(), Role.UNTIL))) {
+            return null;
+        }
+        Hit<InstantSpec> to = instant(from.end() + 1, Context.INTERVAL);
+        if (to == null || from.value().offset != null || to.value().offset != null) {
+            return null;
+        }
+        return new Match(new IntervalParse(from.value(), to.value()), i, to.end());
+    }
+
+    /** "с 5 по 10 марта": the month said once, after the second day. */
+    private Match dayRange(int j, int start) {
+        Hit<Integer> first = dayNumber(j);
+        if (first == null || !(isRole(first.end(), Role.TO) || isRole(first.end(), Role.UNTIL))) {
+            return null;
+        }
+        Hit<Integer> last = dayNumber(first.end() + 1);
+        Integer m = last == null ? null : month(last.end());
+        if (m == null) {
+            return null;
+        }
+        Hit<Integer> y = yearAfter(last.end() + 1);
+        return dayRange(
+                y == null ? 0 : y.value(), m, first.value(), last.value(), start, y == null ? last.end() + 1 : y.end());
+    }
+
+    /**
+     * "this weekend", "on the weekend", "next weekend", "на выходных", "סופ"ש הבא", "סוף השבוע שאחרי הבא".
+     * A bare "weekend" with no word before it is read only in a whole-text reading where the language
+     * asks so ({@link Lexicon#bareWeekendOnlyAlone}).
+     */
+    @Override
+    Match weekend(int i) {
+        int j = isRole(i, Role.ON) || isRole(i, Role.AT) ? i + 1 : i;
+        Integer before = shift(j);
+        if (before != null || isRole(j, Role.LINK)) {
+            j++;
+        }
+        Hit<Meaning> w = phraseAt(j);
+        if (w == null || w.value() != Role.WEEKEND) {
+            return null;
+        }
+        if (j == i && !lenient && lexicon.bareWeekendOnlyAlone()) {
+            return null;
+        }
+        int end = w.end();
+        int weeks = before == null ? 0 : before;
+        Integer after = before == null ? shift(end) : null;
+        if (after != null) {
+            weeks = after;
+            end++;
+        } else if (before == null && isRole(end, Role.AFTER) && shift(end + 1) != null && shift(end + 1) == 1) {
+            weeks = 2; // "the weekend after next", "סופ"ש שאחרי הבא"
+            end += 2;
+        }
+        return new Match(new WeekendParse(weeks), i, end);
+    }
+
+    // ---- recurrences ------------------------------------------------------------------------
+
+    @Override
+    Hit<RecurrenceBuilder> recurrenceHead(int i) {
+        return sharedRecurrenceHead(i);
+    }
+
+    /** The head of a recurrence read by the engine's rules, or null when the language does not use them. */
+    final Hit<RecurrenceBuilder> sharedRecurrenceHead(int i) {
+        if (!families.contains(Family.RECURRENCES) || (!num(i) && meaningAt(i) == null)) {
+            return null;
+        }
+        Meaning m = meaningAt(i);
+        if (m instanceof Often o) {
+            return new Hit<>(new RecurrenceBuilder(o.frequency()).interval(o.interval()), i + 1);
+        }
+        Hit<Integer> day = dayNumber(i);
+        if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
+            // "1-го числа каждого месяца"
+            int j = day.end() + 1;
+            if (isRole(j, Role.EVERY) && unit(j + 1) == ChronoUnit.MONTHS) {
+                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+                r.dayOfMonth = day.value();
+                return new Hit<>(r, j + 2);
+            }
+        }
+        int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
+        Weekdays plural = weekdays(j);
+        if (plural != null && plural.plural()) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
+        }
+        if (m != Role.EVERY
+                || (i + 1 < size
+                        && tok(i + 1).isWord()
+                        && lexicon.definite(tok(i + 1).text()))) {
+            return null; // "כל השבוע הבא": all of next week, not every week
+        }
+        Hit<RecurrenceBuilder> nthOfMonth = nthWeekdayOfEveryMonth(i + 1);
+        if (nthOfMonth != null) {
+            return nthOfMonth;
+        }
+        Hit<Meaning> w = phraseAt(i + 1);
+        if (w != null && w.value() instanceof Weekdays days) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
+        }
+        if (isRole(i + 1, Role.QUARTER)) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
+        }
+        Hit<Integer> dayOfMonth = dayNumber(i + 1);
+        if (dayOfMonth != null && isRole(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
+            // "каждое 10-е число"
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+            r.dayOfMonth = dayOfMonth.value();
+            return new Hit<>(r, dayOfMonth.end() + 1);
+        }
+        if (meaningAt(i + 1) instanceof Part p) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
+            r.partOfDay = p.part();
+            return new Hit<>(r, i + 2);
+        }
+        Hit<Offset> d = duration(i + 1);
+        return d == null ? null : every(d.value(), d.end());
+    }
+
+    /**
+     * After "every": "the last Thursday of the month", "יום חמישי האחרון בחודש", "последний четверг
+     * месяца" (the n-th or the last weekday, before or after its day): monthly on that weekday; or null.
+     */
+    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i) {
+        int j = skipLinks(i);
+        Integer nth = nth(j);
+        Hit<Meaning> day = phraseAt(nth != null ? j + 1 : j);
+        if (day == null
+                || !(day.value() instanceof Weekdays w)
+                || w.plural()
+                || w.days().size() != 1) {
+            return null;
+        }
+        int k = day.end();
+        if (nth == null) {
+            nth = nth(k);
+            k++;
+        }
+        int unitAt = skipLinks(k);
+        if (nth == null || unit(unitAt) != ChronoUnit.MONTHS) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(w.days());
+        r.nth = nth;
+        return new Hit<>(r, unitAt + 1);
+    }
+
+    /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */
+    private Integer nth(int i) {
+        if (isRole(i, Role.LAST)) {
+            return -1;
+        }
+        return meaningAt(i) instanceof Ordinal o && o.value() <= 5 ? o.value() : null;
+    }
+
+    /** "по понедельникам и средам", "every Monday and Thursday": more days after the first. */
+    private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
+        while (isRole(end, Role.AND) || sym(end, ',')) {
+            int j = end + 1;
+            if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
+                j++;
+            }
+            Weekdays w = weekdays(j);
+            if (w == null) {
+                break;
+            }
+            r.days(w.days());
+            end = j + 1;
+        }
+        return new Hit<>(r, end);
+    }
+
+    @Override
+    int recurrenceModifier(int i, RecurrenceBuilder r) {
+        if (isRole(i, Role.UNTIL) || isRole(i, Role.TO)) {
+            Hit<InstantSpec> until = instant(i + 1, Context.FREE);
+            if (until == null || r.until != null || until.value().offset != null) {
+                return -1;
+            }
+            r.until = until.value();
+            return until.end();
+        }
+        int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
+        Hit<InstantSpec> t = clock(j, Context.FREE, j > i);
+        if (t != null) {
+            r.times.add(t.value().time);
+            if (t.value().partOfDay != null) {
+                r.partOfDay = t.value().partOfDay;
+            }
+            return t.end();
+        }
+        if (meaningAt(j) instanceof Part p && r.partOfDay == null) {
+            r.partOfDay = p.part();
+            return j + 1;
+        }
+        Weekdays w = weekdays(j);
+        if (w != null && r.frequency != Frequency.MINUTELY) {
+            r.days(w.days());
+            return moreDays(r, j + 1).end();
+        }
+        return -1;
+    }
+}

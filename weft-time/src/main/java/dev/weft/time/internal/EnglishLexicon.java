@@ -1,0 +1,258 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
+import dev.weft.time.internal.Meaning.Amount;
+import dev.weft.time.internal.Meaning.Month;
+import dev.weft.time.internal.Meaning.Ordinal;
+import dev.weft.time.internal.Meaning.Role;
+import dev.weft.time.internal.Meaning.Unit;
+import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * English for the {@link Engine}: the words of the families the engine reads for English (the others
+ * are still read by {@link EnglishGrammar}, which moves to the engine family by family).
+ */
+final class EnglishLexicon extends Lexicon {
+
+    private static final String[] MONTHS = {
+        "january", "february", "march", "april", "may", "june",
+        "july", "august", "september", "october", "november", "december"
+    };
+
+    private static final String[] ORDINALS = {
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "seventeenth",
+        "eighteenth",
+        "nineteenth",
+        "twentieth"
+    };
+
+    private static final String[] CARDINALS = {
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"
+    };
+
+    /** Built after the tables above, which it reads. */
+    static final EnglishLexicon INSTANCE = new EnglishLexicon();
+
+    private EnglishLexicon() {
+        for (int m = 1; m <= 12; m++) {
+            words(new Month(m), MONTHS[m - 1], MONTHS[m - 1].substring(0, 3));
+        }
+        words(new Month(9), "sept");
+        for (int n = 1; n <= ORDINALS.length; n++) {
+            words(new Ordinal(n), ORDINALS[n - 1]);
+        }
+        words(new Ordinal(30), "thirtieth");
+        for (int n = 1; n <= CARDINALS.length; n++) {
+            words(new Amount(n), CARDINALS[n - 1]);
+        }
+        words(new Amount(1), "a", "an");
+        words(new Amount(20), "twenty");
+        words(new Amount(30), "thirty");
+        ordinalEndings("st", "nd", "rd", "th");
+        words(new Unit(ChronoUnit.DAYS), "day", "days");
+        words(new Unit(ChronoUnit.WEEKS), "week", "weeks", "wk", "wks");
+        words(new Unit(ChronoUnit.MONTHS), "month", "months", "mo", "mos");
+        words(new Unit(ChronoUnit.YEARS), "year", "years", "yr", "yrs");
+        role(Role.LINK, "the", "of");
+        role(Role.IN, "in");
+        role(Role.NEXT, "next", "upcoming", "coming", "following");
+        role(Role.LAST, "last", "previous", "past", "preceding");
+        role(Role.THIS, "this", "current", "present");
+        words(Meaning.NamedDay.IDES, "ides");
+        words(Meaning.NamedDay.NONES, "nones");
+        role(Role.AFTER, "after");
+        role(Role.ON, "on", "at", "over");
+        role(Role.WEEKEND, "weekend");
+        role(Role.BEFORE, "before");
+        role(Role.QUARTER, "quarter", "qtr");
+        role(Role.EVERY, "every", "each");
+        words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
+        words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight");
+        String[][] days = {
+            {"monday", "mon"},
+            {"tuesday", "tue", "tues"},
+            {"wednesday", "wed", "weds"},
+            {"thursday", "thu", "thur", "thurs"},
+            {"friday", "fri"},
+            {"saturday", "sat"},
+            {"sunday", "sun"}
+        };
+        for (int d = 1; d <= 7; d++) {
+            words(new Meaning.Weekdays(List.of(DayOfWeek.of(d)), false), days[d - 1]);
+            words(new Meaning.Weekdays(List.of(DayOfWeek.of(d)), true), days[d - 1][0] + "s");
+        }
+        phrase(Role.NOW, "right this minute", "this very minute", "this very moment");
+        words(new Meaning.Part(PartOfDay.EVENING, false), "dinnertime", "suppertime");
+        holidays();
+        role(Role.EVE, "erev");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 2, 29)), "leap day");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 5, 1)), "may day");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 3, 14)), "pi day");
+        phrase(
+                new Meaning.Holiday(new DateRef.CalendarDate(0, 11, 5)),
+                "guy fawkes night",
+                "guy fawkes day",
+                "bonfire night");
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 7, 14)), "bastille day");
+    }
+
+    /** Holidays, by their names: on a fixed day, the n-th weekday of a month, from Easter, from Thanksgiving. */
+    private void holidays() {
+        fixed(12, 25, "christmas", "xmas", "christmas day");
+        fixed(12, 24, "christmas eve", "xmas eve");
+        fixed(12, 26, "boxing day");
+        fixed(12, 31, "new year's eve", "new years eve", "new year eve", "nye");
+        fixed(1, 1, "new year's day", "new years day", "new year day", "new year's", "new years", "new year");
+        fixed(2, 14, "valentine's day", "valentines day", "valentine's", "valentine day");
+        fixed(10, 31, "halloween");
+        fixed(3, 17, "st patrick's day", "saint patrick's day", "st patricks day");
+        fixed(4, 1, "april fools day", "april fool's day", "april fools");
+        fixed(7, 4, "independence day");
+        fixed(11, 11, "veterans day", "veteran's day");
+        nthWeekday(4, DayOfWeek.THURSDAY, 11, "thanksgiving", "thanksgiving day");
+        nthWeekday(2, DayOfWeek.SUNDAY, 5, "mother's day", "mothers day");
+        nthWeekday(3, DayOfWeek.SUNDAY, 6, "father's day", "fathers day");
+        nthWeekday(-1, DayOfWeek.MONDAY, 5, "memorial day");
+        nthWeekday(1, DayOfWeek.MONDAY, 9, "labor day", "labour day");
+        nthWeekday(3, DayOfWeek.MONDAY, 1, "mlk day", "martin luther king day");
+        nthWeekday(3, DayOfWeek.MONDAY, 2, "presidents day", "presidents' day", "president's day");
+        nthWeekday(2, DayOfWeek.MONDAY, 10, "columbus day");
+        fromEaster(0, "easter", "easter sunday", "easter day");
+        fromEaster(1, "easter monday");
+        fromEaster(-1, "easter saturday", "holy saturday");
+        fromEaster(-2, "good friday");
+        fromEaster(-3, "maundy thursday", "holy thursday");
+        fromEaster(-7, "palm sunday");
+        fromEaster(-46, "ash wednesday");
+        fromEaster(-47, "shrove tuesday", "mardi gras", "pancake day");
+        fromEaster(39, "ascension day");
+        fromEaster(49, "pentecost", "whitsun", "whit sunday");
+        fromEaster(50, "whit monday");
+        fromThanksgiving(1, "black friday");
+        fromThanksgiving(4, "cyber monday");
+        jewish(0, 1, DateRef.Observance.EXACT, "rosh hashanah", "rosh hashana", "rosh hashonah", "rosh hashanna");
+        jewish(0, 10, DateRef.Observance.EXACT, "yom kippur", "yom kipur");
+        jewish(0, 15, DateRef.Observance.EXACT, "sukkot", "succot", "sukkos", "succoth");
+        jewish(0, 22, DateRef.Observance.EXACT, "simchat torah", "simhat torah", "shemini atzeret", "shmini atzeret");
+        jewish(
+                2,
+                25,
+                DateRef.Observance.EXACT,
+                "hanukkah",
+                "chanukah",
+                "hanukah",
+                "channukah",
+                "chanukkah",
+                "hannukah",
+                "chanuka",
+                "hanuka");
+        jewish(4, 15, DateRef.Observance.EXACT, "tu bishvat", "tu b'shvat", "tu bshvat", "tu b'shevat", "tu bishevat");
+        jewish(6, 14, DateRef.Observance.EXACT, "purim");
+        jewish(6, 15, DateRef.Observance.EXACT, "shushan purim");
+        jewish(7, 15, DateRef.Observance.EXACT, "passover", "pesach", "pesah");
+        jewish(8, 18, DateRef.Observance.EXACT, "lag baomer", "lag ba'omer", "lag b'omer", "lag bomer");
+        jewish(8, 28, DateRef.Observance.EXACT, "jerusalem day", "yom yerushalayim");
+        jewish(9, 6, DateRef.Observance.EXACT, "shavuot", "shavuos", "shavuoth");
+        jewish(11, 9, DateRef.Observance.FAST, "tisha b'av", "tisha bav", "tisha be'av");
+        jewish(11, 15, DateRef.Observance.EXACT, "tu b'av", "tu bav");
+        jewish(
+                8,
+                5,
+                DateRef.Observance.INDEPENDENCE,
+                "yom haatzmaut",
+                "yom ha'atzmaut",
+                "israel independence day",
+                "israeli independence day");
+        jewish(
+                8,
+                5,
+                DateRef.Observance.MEMORIAL,
+                "yom hazikaron",
+                "yom hazikkaron",
+                "israel memorial day",
+                "israeli memorial day");
+        jewish(7, 27, DateRef.Observance.HOLOCAUST, "yom hashoah", "holocaust remembrance day", "holocaust day");
+    }
+
+    private void fixed(int month, int day, String... names) {
+        phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, month, day)), names);
+    }
+
+    private void nthWeekday(int n, DayOfWeek day, int month, String... names) {
+        phrase(new Meaning.Holiday(new DateRef.NthWeekdayRef(n, day, new DateRef.MonthRef(month, 0, 0))), names);
+    }
+
+    /** Days counted from Western Easter Sunday. */
+    private void fromEaster(int days, String... names) {
+        phrase(new Meaning.Holiday(new DateRef.EasterRef(days, 0)), names);
+    }
+
+    /** Days counted from the fourth Thursday of November. */
+    private void fromThanksgiving(int days, String... names) {
+        DateRef thanksgiving = new DateRef.NthWeekdayRef(4, DayOfWeek.THURSDAY, new DateRef.MonthRef(11, 0, 0));
+        phrase(new Meaning.Holiday(new DateRef.Shifted(thanksgiving, new Offset(days, ChronoUnit.DAYS))), names);
+    }
+
+    /** Jewish and Israeli holidays, on their day of the Hebrew calendar (ICU months: Tishri 0 … Elul 12). */
+    private void jewish(int month, int day, DateRef.Observance observance, String... names) {
+        phrase(new Meaning.Holiday(new DateRef.HebrewDate(month, day, 0, observance)), names);
+    }
+
+    /** The families of the engine this language reads, computed once. */
+    private static final Set<Engine.Family> FAMILIES = EnumSet.of(
+            Engine.Family.DAYS,
+            Engine.Family.PERIODS,
+            Engine.Family.PARTS_OF_DAY,
+            Engine.Family.DAYS_OF_RELATIVE_MONTHS,
+            Engine.Family.NAMED_DAYS,
+            Engine.Family.MONTHS_IN_YEARS,
+            Engine.Family.QUARTERS_OF_YEARS,
+            Engine.Family.WEEKDAY_WEEKS,
+            Engine.Family.HOLIDAYS,
+            Engine.Family.RECURRENCES);
+
+    @Override
+    Set<Engine.Family> families() {
+        return FAMILIES;
+    }
+
+    @Override
+    boolean bareWeekendOnlyAlone() {
+        return true;
+    }
+
+    @Override
+    DayOfWeek weekStart() {
+        return DayOfWeek.MONDAY;
+    }
+
+    @Override
+    boolean dayFirst() {
+        return false;
+    }
+
+    @Override
+    boolean clock24() {
+        return false;
+    }
+}

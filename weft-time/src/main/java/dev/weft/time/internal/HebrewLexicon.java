@@ -1,0 +1,174 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.internal.Meaning.Month;
+import dev.weft.time.internal.Meaning.Role;
+import java.time.DayOfWeek;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Hebrew for the {@link Engine}: the words of the families the engine reads for Hebrew (the others are
+ * still read by {@link HebrewGrammar}). What is Hebrew's own here: a word is found with or without
+ * the prefix letters written before it (ו ב ל ה מ כ ש), as in "במרץ", "האידים", "ולמרץ".
+ */
+final class HebrewLexicon extends Lexicon {
+
+    private static final String[] MONTHS = {
+        "ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר", "נובמבר", "דצמבר"
+    };
+
+    /** Built after the tables above, which it reads. */
+    static final HebrewLexicon INSTANCE = new HebrewLexicon();
+
+    private HebrewLexicon() {
+        for (int m = 1; m <= 12; m++) {
+            words(new Month(m), MONTHS[m - 1]);
+        }
+        words(new Month(3), "מרס");
+        role(Role.LINK, "של");
+        words(Meaning.NamedDay.IDES, "אידי", "אידים", "אידוס", "האידוס");
+        words(Meaning.NamedDay.NONES, "נונות", "נונס");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
+        role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
+        role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
+        role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
+        role(Role.AFTER, "אחרי");
+        role(Role.WEEKEND, "סופ\"ש", "סופש");
+        // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
+        phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
+        role(Role.BEFORE, "לפני");
+        role(Role.QUARTER, "רבעון");
+        role(Role.EVERY, "כל");
+        String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
+        for (int d = 1; d <= 7; d++) {
+            phrase(new Meaning.Weekdays(java.util.List.of(DayOfWeek.of(d)), false), "יום " + days[d - 1]);
+        }
+        String[] ordinals = {"הראשון", "השני", "השלישי", "הרביעי"};
+        for (int n = 1; n <= ordinals.length; n++) {
+            words(new Meaning.Ordinal(n), ordinals[n - 1]);
+        }
+        // Tu B'Av, 15 Av, and the Seder night, the eve of Passover (months numbered as ICU4J's HebrewCalendar)
+        phrase(new Meaning.Holiday(new DateRef.HebrewDate(11, 15, 0)), "חג האהבה", "ט\"ו באב", "טו באב");
+        phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
+        holidays();
+        phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
+    }
+
+    /** Holidays by their names, as written after "חג" too ("חג פסח", "חג הפסח"), except Christmas's own "חג המולד". */
+    private void holidays() {
+        holiday(new DateRef.CalendarDate(0, 1, 1), "ראש השנה האזרחית");
+        holiday(new DateRef.HebrewDate(12, 29, 0), "ערב ראש השנה");
+        holiday(new DateRef.HebrewDate(0, 1, 0), "ראש השנה");
+        holiday(new DateRef.HebrewDate(0, 9, 0), "ערב יום כיפור");
+        holiday(new DateRef.HebrewDate(0, 9, 0), "ערב יום הכיפורים");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "יום כיפור");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "יום כפור");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "יום הכיפורים");
+        holiday(new DateRef.HebrewDate(0, 10, 0), "כיפור");
+        holiday(new DateRef.HebrewDate(0, 15, 0), "סוכות");
+        holiday(new DateRef.HebrewDate(0, 15, 0), "הסוכות");
+        holiday(new DateRef.HebrewDate(0, 22, 0), "שמחת תורה");
+        holiday(new DateRef.HebrewDate(2, 25, 0), "חנוכה");
+        holiday(new DateRef.HebrewDate(2, 25, 0), "החנוכה");
+        holiday(new DateRef.HebrewDate(6, 14, 0), "פורים");
+        holiday(new DateRef.HebrewDate(6, 15, 0), "שושן פורים");
+        holiday(new DateRef.HebrewDate(0, 22, 0), "שמיני עצרת");
+        holiday(new DateRef.HebrewDate(11, 15, 0), "ט\"ו באב");
+        holiday(new DateRef.EasterRef(0, 0), "פסחא");
+        holiday(new DateRef.HebrewDate(7, 14, 0), "ערב פסח");
+        holiday(new DateRef.HebrewDate(7, 15, 0), "פסח");
+        holiday(new DateRef.HebrewDate(7, 15, 0), "הפסח");
+        holiday(new DateRef.HebrewDate(7, 27, 0, DateRef.Observance.HOLOCAUST), "יום השואה");
+        holiday(new DateRef.HebrewDate(8, 5, 0, DateRef.Observance.MEMORIAL), "יום הזיכרון");
+        holiday(new DateRef.HebrewDate(8, 5, 0, DateRef.Observance.MEMORIAL), "יום הזכרון");
+        holiday(new DateRef.HebrewDate(8, 5, 0, DateRef.Observance.INDEPENDENCE), "יום העצמאות");
+        holiday(new DateRef.HebrewDate(8, 18, 0), "ל\"ג בעומר");
+        holiday(new DateRef.HebrewDate(8, 18, 0), "לג בעומר");
+        holiday(new DateRef.HebrewDate(8, 28, 0), "יום ירושלים");
+        holiday(new DateRef.HebrewDate(9, 6, 0), "השבועות");
+        holiday(new DateRef.HebrewDate(11, 9, 0, DateRef.Observance.FAST), "תשעה באב");
+        holiday(new DateRef.HebrewDate(11, 9, 0, DateRef.Observance.FAST), "ט' באב");
+        holiday(new DateRef.HebrewDate(11, 9, 0, DateRef.Observance.FAST), "ט באב");
+        holiday(new DateRef.CalendarDate(0, 12, 24), "ערב חג המולד");
+        holiday(new DateRef.CalendarDate(0, 12, 25), "חג המולד");
+        holiday(new DateRef.CalendarDate(0, 12, 25), "כריסמס");
+        holiday(new DateRef.CalendarDate(0, 12, 25), "קריסמס");
+        holiday(new DateRef.CalendarDate(0, 12, 31), "סילבסטר");
+        holiday(new DateRef.CalendarDate(0, 2, 14), "ולנטיין");
+        holiday(new DateRef.CalendarDate(0, 2, 14), "יום ולנטיין");
+        holiday(new DateRef.CalendarDate(0, 10, 31), "האלווין");
+        holiday(new DateRef.CalendarDate(0, 10, 31), "הלווין");
+    }
+
+    private void holiday(DateRef date, String name) {
+        Meaning.Holiday h = new Meaning.Holiday(date);
+        phrase(h, name);
+        if (!name.startsWith("חג ") && !name.startsWith("ערב ")) {
+            phrase(h, "חג " + name);
+            if (!name.startsWith("ה")) {
+                phrase(h, "חג ה" + name);
+            }
+        }
+    }
+
+    /** The phrases that start with a word, or with it without its prefix letters. */
+    @Override
+    java.util.List<Phrase> phrasesFrom(String word) {
+        java.util.List<Phrase> p = super.phrasesFrom(word);
+        for (int k = 0; p.isEmpty() && k < 2 && k < word.length() - 2; k++) {
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k)) < 0) {
+                break;
+            }
+            p = super.phrasesFrom(word.substring(k + 1));
+        }
+        return p;
+    }
+
+    @Override
+    boolean definite(String word) {
+        return word.length() > 2 && word.charAt(0) == 'ה' && super.meaning(word) == null;
+    }
+
+    @Override
+    Meaning meaning(String word) {
+        Meaning m = super.meaning(word);
+        for (int k = 0; m == null && k < 2 && k < word.length() - 2; k++) {
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k)) < 0) {
+                break;
+            }
+            m = super.meaning(word.substring(k + 1));
+        }
+        return m;
+    }
+
+    /** The families of the engine this language reads, computed once. */
+    private static final Set<Engine.Family> FAMILIES = EnumSet.of(
+            Engine.Family.DAYS,
+            Engine.Family.NAMED_DAYS,
+            Engine.Family.DAYS_OF_RELATIVE_MONTHS,
+            Engine.Family.QUARTERS_OF_YEARS,
+            Engine.Family.HOLIDAYS,
+            Engine.Family.RECURRENCES);
+
+    @Override
+    Set<Engine.Family> families() {
+        return FAMILIES;
+    }
+
+    @Override
+    DayOfWeek weekStart() {
+        return DayOfWeek.SUNDAY;
+    }
+
+    @Override
+    boolean dayFirst() {
+        return true;
+    }
+
+    @Override
+    boolean clock24() {
+        return true;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.internal.Meaning.Role;
+import java.time.DayOfWeek;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The words of one language as data for the {@link Engine}: each written form of a word and what it
+ * means, and the few conventions the language keeps (week start, day-first dates, 24-hour clocks).
+ * A language whose words inflect lists a stem with its endings ({@link #forms}); what no table can
+ * say is a hook a subclass overrides. Built once, immutable and thread-safe.
+ */
+abstract class Lexicon {
+
+    private final Map<String, Meaning> words = new HashMap<>();
+    private final Map<String, PartOfDay> afterClock = new HashMap<>();
+    private final Set<String> ordinalEndings = new HashSet<>();
+    /** Phrases of several words, by their first word, longest first. */
+    private final Map<String, List<Phrase>> phrases = new HashMap<>();
+
+    /** Words that mean something only together: "at this time". */
+    record Phrase(List<String> words, Meaning meaning) {}
+
+    /** The families of the engine this language reads; the others it reads in its own grammar, for now. */
+    abstract Set<Engine.Family> families();
+
+    /** The first day of the week, for "next week" and the weekend. */
+    abstract DayOfWeek weekStart();
+
+    /** Whether {@code 5/3} is the 5th of March. */
+    abstract boolean dayFirst();
+
+    /** Whether {@code 9:30} is read on a 24-hour clock (else it is morning or evening, like a bare hour). */
+    abstract boolean clock24();
+
+    /** Whether "weekend" said with no word before it is read only when it is the whole text. */
+    boolean bareWeekendOnlyAlone() {
+        return false;
+    }
+
+    /**
+     * Whether a word is said with the definite article, so that "every" before it means "all of"
+     * ("כל השבוע" is the whole week, "כל שבוע" every week).
+     */
+    boolean definite(String word) {
+        return false;
+    }
+
+    /** The word as the tables hold it: lower case already, a language may fold more (ё to е). */
+    String fold(String word) {
+        return word;
+    }
+
+    /** What a word means, or null; a language with prefixes or clitics overrides this to strip them. */
+    Meaning meaning(String word) {
+        return words.get(fold(word));
+    }
+
+    /** The phrases that start with a word, longest first (empty when none). */
+    List<Phrase> phrasesFrom(String word) {
+        return phrases.getOrDefault(fold(word), List.of());
+    }
+
+    /** A part of the day said right after a clock time ("утра" in "в 9 утра"), or null. */
+    final PartOfDay partAfterClock(String word) {
+        return afterClock.get(fold(word));
+    }
+
+    /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
+    final boolean ordinalEnding(String word) {
+        return ordinalEndings.contains(word);
+    }
+
+    /** A language's own reading of a clock time at token {@code i} ("в половине десятого"), or null. */
+    Hit<ClockTime> ownClock(Engine e, int i) {
+        return null;
+    }
+
+    // ---- building the tables ------------------------------------------------------------------
+
+    /** Each of the words means {@code m}; a form already taken keeps its first meaning. */
+    final void words(Meaning m, String... forms) {
+        for (String f : forms) {
+            words.putIfAbsent(f, m);
+        }
+    }
+
+    /** The stem with each of the endings ("" for the bare stem) means {@code m}. */
+    final void forms(Meaning m, String stem, String... endings) {
+        for (String e : endings) {
+            words.putIfAbsent(stem + e, m);
+        }
+    }
+
+    /** A phrase of several words, written with spaces between them, means {@code m}. */
+    final void phrase(Meaning m, String... texts) {
+        for (String text : texts) {
+            List<String> ws = List.of(text.split(" "));
+            List<Phrase> list = new java.util.ArrayList<>(phrases.getOrDefault(ws.getFirst(), List.of()));
+            list.add(new Phrase(ws, m));
+            list.sort((a, b) -> b.words().size() - a.words().size());
+            phrases.put(ws.getFirst(), List.copyOf(list));
+        }
+    }
+
+    final void role(Role r, String... forms) {
+        words(r, forms);
+    }
+
+    final void weekday(DayOfWeek d, boolean plural, String stem, String... endings) {
+        forms(new Meaning.Weekdays(List.of(d), plural), stem, endings);
+    }
+
+    final void ordinalEndings(String... endings) {
+        ordinalEndings.addAll(List.of(endings));
+    }
+
+    final void partsAfterClock(PartOfDay p, String... forms) {
+        for (String f : forms) {
+            afterClock.put(f, p);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.weft.time.internal;
+
+import dev.weft.time.TimeExpression.Recurrence.Frequency;
+import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * What a word means to the {@link Engine}, whatever the language: a {@link Lexicon} maps each of its
+ * word forms to one of these, and the engine's rules are written over them alone.
+ */
+sealed interface Meaning {
+
+    /** One weekday or a set of them ("weekdays", "будни"); plural forms ("Mondays", "понедельникам") recur. */
+    record Weekdays(List<DayOfWeek> days, boolean plural) implements Meaning {
+        public Weekdays {
+            days = List.copyOf(days);
+        }
+
+        DayOfWeek day() {
+            return days.getFirst();
+        }
+    }
+
+    record Month(int month) implements Meaning {}
+
+    /** A unit of time: "minute", "часа", "недели". */
+    record Unit(ChronoUnit unit) implements Meaning {}
+
+    /** A number said as a word: "five", "пять", "полтора" (1.5), "пару" (2). */
+    record Amount(double value) implements Meaning {}
+
+    /** An ordinal word: "fifth", "пятого". */
+    record Ordinal(int value) implements Meaning {}
+
+    /** A day counted from today: "tomorrow" is 1, "позавчера" -2. */
+    record Day(int days) implements Meaning {}
+
+    /** A part of the day: "morning", "утром"; {@code today} for words that name today's ("tonight"). */
+    record Part(PartOfDay part, boolean today) implements Meaning {}
+
+    /** A clock time named by a word: "noon" 12:00, "полночь" 00:00. */
+    record Clock(int hour) implements Meaning {}
+
+    /** An amount of time in one word: "полчаса" is 30 minutes. */
+    record Length(long amount, ChronoUnit unit) implements Meaning {}
+
+    /** A day a month names by a word: "the ides of March" is its 15th, "the nones" its 7th. */
+    enum NamedDay implements Meaning {
+        /** The 15th of March, May, July and October, the 13th of the other months. */
+        IDES,
+        /** Eight days before the ides. */
+        NONES;
+
+        int dayOf(int month) {
+            int ides = month == 3 || month == 5 || month == 7 || month == 10 ? 15 : 13;
+            return this == IDES ? ides : ides - 8;
+        }
+    }
+
+    /** A word that is a recurrence on its own: "daily", "quarterly" (every 3 months), "ежедневно". */
+    record Often(Frequency frequency, int interval) implements Meaning {
+        Often(Frequency frequency) {
+            this(frequency, 1);
+        }
+    }
+
+    /** A day named for what falls on it: "Bastille Day", "ליל הסדר", "Новый год". */
+    record Holiday(DateRef date) implements Meaning {}
+
+    /** The words that join the others; each language says them its own way. */
+    enum Role implements Meaning {
+        /** "now", "сейчас". */
+        NOW,
+        /** Before an amount that is ahead of now: "in", "через". */
+        IN,
+        /** After an amount that is behind now: "ago", "назад". */
+        AGO,
+        /** Before a clock time or a day: "at", "в". */
+        AT,
+        /** Before a day or how long: "on", "на". */
+        ON,
+        /** The start of an interval: "from", "с". */
+        FROM,
+        /** The end of an interval: "to", "до", "по". */
+        TO,
+        /** The end of a recurrence: "until", "до". */
+        UNTIL,
+        NEXT,
+        LAST,
+        THIS,
+        EVERY,
+        AND,
+        /** "weekend", "выходные". */
+        WEEKEND,
+        /** A day of the month said as a word after its number: "числа" in "5-го числа". */
+        DAY_OF_MONTH,
+        /** Hedges that do not change an amount: "about", "около", "примерно". */
+        ABOUT,
+        /** "half" said after an amount: "с половиной" in "через 2 с половиной часа". */
+        AND_A_HALF,
+        /** Words that only link others: "the", "of", "של". */
+        LINK,
+        /** The time of day it is now: "at this time", "בשעה זו", "в это время". */
+        THIS_TIME,
+        /** "after" in "the month after next", "שאחרי". */
+        AFTER,
+        /** "before" in "the month before last", "שלפני". */
+        BEFORE,
+        /** A quarter of a year: "quarter", "רבעון", "квартал". */
+        QUARTER,
+        /** The end of a period: "конце" in "в конце месяца". */
+        END,
+        /** The day before a Jewish holiday: "erev", "ערב". */
+        EVE
+    }
+}

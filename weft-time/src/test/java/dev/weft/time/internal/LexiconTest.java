@@ -1,0 +1,47 @@
+package dev.weft.time.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weft.time.internal.Meaning.Role;
+import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The lexicons: what a written form means to the engine, in each language's own spelling. */
+final class LexiconTest {
+
+    @Test
+    void aRussianWordIsFoundInEveryCaseItsStemListsWithYoReadAsYe() {
+        RussianLexicon ru = RussianLexicon.INSTANCE;
+        Meaning monday = new Meaning.Weekdays(List.of(DayOfWeek.MONDAY), false);
+        assertThat(List.of("понедельник", "понедельника", "понедельнику", "понедельником", "понедельнике"))
+                .allSatisfy(w -> assertThat(ru.meaning(w)).as(w).isEqualTo(monday));
+        assertThat(ru.meaning("понедельникам")).isEqualTo(new Meaning.Weekdays(List.of(DayOfWeek.MONDAY), true));
+        assertThat(ru.meaning("днём")).isEqualTo(ru.meaning("днем"));
+        assertThat(ru.meaning("недели")).isEqualTo(new Meaning.Unit(ChronoUnit.WEEKS));
+        assertThat(ru.meaning("следующую")).isEqualTo(Role.NEXT);
+        assertThat(ru.meaning("молоко")).isNull();
+    }
+
+    @Test
+    void aHebrewWordIsFoundWithOrWithoutItsPrefixLetters() {
+        HebrewLexicon he = HebrewLexicon.INSTANCE;
+        assertThat(he.meaning("מרץ")).isEqualTo(new Meaning.Month(3));
+        assertThat(he.meaning("במרץ")).isEqualTo(new Meaning.Month(3));
+        assertThat(he.meaning("ולמרץ")).isEqualTo(new Meaning.Month(3));
+        assertThat(he.meaning("שאחרי")).isEqualTo(Role.AFTER);
+        assertThat(he.meaning("שולחן")).isNull();
+    }
+
+    @Test
+    void phrasesAreTriedLongestFirst() {
+        EnglishLexicon en = EnglishLexicon.INSTANCE;
+        List<Lexicon.Phrase> fromChristmas = en.phrasesFrom("christmas");
+        assertThat(fromChristmas.getFirst().words())
+                .hasSizeGreaterThan(fromChristmas.getLast().words().size());
+        assertThat(fromChristmas)
+                .extracting(p -> String.join(" ", p.words()))
+                .contains("christmas eve", "christmas day", "christmas");
+    }
+}
