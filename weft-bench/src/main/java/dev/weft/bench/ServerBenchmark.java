@@ -43,8 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * own user: half of them over OpenAI's chat completions ({@code /v1/chat/completions}), half over its
  * Responses API ({@code /v1/responses}), half of each streamed. Then every waiting run is approved
  * through the API, and each stream must show its run's completion. Prints each route's latency (p50,
- * p99, max) and completions per second side by side, the streams that saw their run end, and peak
- * heap. Results go to stdout, progress to stderr.
+ * p99, max) and completions per second side by side, each client's first turn (a cold server) apart
+ * from the later turns over both routes, the streams that saw their run end, and peak heap. Results go to stdout, progress to stderr.
  */
 public final class ServerBenchmark {
     private static final String USAGE =
