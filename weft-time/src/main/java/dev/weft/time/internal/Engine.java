@@ -104,6 +104,20 @@ class Engine extends Grammar {
         return meanings[i];
     }
 
+    /** The meaning of token {@code i} of the kind a rule needs, whether or not it is the word's usual one; or null. */
+    final <M extends Meaning> M meaningAt(int i, Class<M> kind) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        Meaning usual = meaningAt(i);
+        return kind.isInstance(usual) ? kind.cast(usual) : lexicon.meaning(tok(i).text(), kind);
+    }
+
+    /** The meaning of a word (as a rule has cut it, "hours" of "hours's") of the kind a rule needs, or null. */
+    final <M extends Meaning> M meaningOf(String word, Class<M> kind) {
+        return lexicon.meaning(word, kind);
+    }
+
     boolean isRole(int i, Role r) {
         return meaningAt(i) == r;
     }

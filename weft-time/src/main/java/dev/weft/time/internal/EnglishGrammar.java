@@ -38,60 +38,6 @@ final class EnglishGrammar extends Engine {
 
     private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
 
-    private static final Map<String, Integer> CARDINALS = Map.ofEntries(
-            Map.entry("zero", 0),
-            Map.entry("one", 1),
-            Map.entry("two", 2),
-            Map.entry("three", 3),
-            Map.entry("four", 4),
-            Map.entry("five", 5),
-            Map.entry("six", 6),
-            Map.entry("seven", 7),
-            Map.entry("eight", 8),
-            Map.entry("nine", 9),
-            Map.entry("ten", 10),
-            Map.entry("eleven", 11),
-            Map.entry("twelve", 12),
-            Map.entry("thirteen", 13),
-            Map.entry("fourteen", 14),
-            Map.entry("fifteen", 15),
-            Map.entry("sixteen", 16),
-            Map.entry("seventeen", 17),
-            Map.entry("eighteen", 18),
-            Map.entry("nineteen", 19));
-
-    private static final Map<String, Integer> TENS = Map.of(
-            "twenty", 20, "thirty", 30, "forty", 40, "fourty", 40, "fifty", 50, "sixty", 60, "seventy", 70, "eighty",
-            80, "ninety", 90);
-
-    private static final Map<String, ChronoUnit> UNITS = Map.ofEntries(
-            Map.entry("second", ChronoUnit.SECONDS),
-            Map.entry("seconds", ChronoUnit.SECONDS),
-            Map.entry("sec", ChronoUnit.SECONDS),
-            Map.entry("secs", ChronoUnit.SECONDS),
-            Map.entry("minute", ChronoUnit.MINUTES),
-            Map.entry("minutes", ChronoUnit.MINUTES),
-            Map.entry("min", ChronoUnit.MINUTES),
-            Map.entry("mins", ChronoUnit.MINUTES),
-            Map.entry("hour", ChronoUnit.HOURS),
-            Map.entry("hours", ChronoUnit.HOURS),
-            Map.entry("hr", ChronoUnit.HOURS),
-            Map.entry("hrs", ChronoUnit.HOURS),
-            Map.entry("h", ChronoUnit.HOURS),
-            Map.entry("m", ChronoUnit.MINUTES),
-            Map.entry("day", ChronoUnit.DAYS),
-            Map.entry("days", ChronoUnit.DAYS),
-            Map.entry("week", ChronoUnit.WEEKS),
-            Map.entry("weeks", ChronoUnit.WEEKS),
-            Map.entry("wk", ChronoUnit.WEEKS),
-            Map.entry("wks", ChronoUnit.WEEKS),
-            Map.entry("month", ChronoUnit.MONTHS),
-            Map.entry("months", ChronoUnit.MONTHS),
-            Map.entry("year", ChronoUnit.YEARS),
-            Map.entry("years", ChronoUnit.YEARS),
-            Map.entry("yr", ChronoUnit.YEARS),
-            Map.entry("yrs", ChronoUnit.YEARS));
-
     private static final Map<String, Grain> PERIODS = Map.of(
             "week", Grain.WEEK,
             "wk", Grain.WEEK,
@@ -759,7 +705,7 @@ final class EnglishGrammar extends Engine {
             if (o != null) {
                 return new Hit<>(o, i + 1);
             }
-            Integer tens = TENS.get(tok(i).text());
+            Integer tens = tens(i);
             if (tens != null && tens <= 30) {
                 int j = sym(i + 1, '-') ? i + 2 : i + 1;
                 Integer unit = ordinal(j);
@@ -1217,6 +1163,21 @@ final class EnglishGrammar extends Engine {
 
     // ---- durations and offsets --------------------------------------------------------------
 
+    /** A whole number under 20 said as a word ("seven"), from the lexicon; not the article "a". */
+    private Integer smallCardinal(int i) {
+        if (word(i, "a", "an")) {
+            return null;
+        }
+        Meaning.Amount a = meaningAt(i, Meaning.Amount.class);
+        return a != null && a.value() < 20 && a.value() == Math.rint(a.value()) ? (int) a.value() : null;
+    }
+
+    /** A multiple of ten said as a word ("twenty", "forty"), from the lexicon. */
+    private Integer tens(int i) {
+        Meaning.Amount a = meaningAt(i, Meaning.Amount.class);
+        return a != null && a.value() >= 20 && a.value() < 100 && a.value() % 10 == 0 ? (int) a.value() : null;
+    }
+
     private Hit<Integer> cardinal(int i) {
         if (num(i)) {
             return new Hit<>(value(i), i + 1);
@@ -1224,14 +1185,14 @@ final class EnglishGrammar extends Engine {
         if (i >= size || !tok(i).isWord()) {
             return null;
         }
-        Integer c = CARDINALS.get(tok(i).text());
+        Integer c = smallCardinal(i);
         if (c != null) {
             return new Hit<>(c, i + 1);
         }
-        Integer tens = TENS.get(tok(i).text());
+        Integer tens = tens(i);
         if (tens != null) {
             int j = sym(i + 1, '-') ? i + 2 : i + 1;
-            Integer unit = j < size && tok(j).isWord() ? CARDINALS.get(tok(j).text()) : null;
+            Integer unit = j < size && tok(j).isWord() ? smallCardinal(j) : null;
             if (unit != null && unit >= 1 && unit <= 9) {
                 return new Hit<>(tens + unit, j + 1);
             }
@@ -1286,7 +1247,8 @@ final class EnglishGrammar extends Engine {
         } else if (sym(i + 1, '\'') && adjacent(i + 1) && word(i + 2, "s")) {
             return null;
         }
-        return UNITS.get(w);
+        Meaning.Unit u = meaningOf(w, Meaning.Unit.class);
+        return u == null ? null : u.unit();
     }
 
     private Hit<Offset> simpleDuration(int i) {

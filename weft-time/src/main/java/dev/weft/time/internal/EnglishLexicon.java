@@ -47,8 +47,29 @@ final class EnglishLexicon extends Lexicon {
     };
 
     private static final String[] CARDINALS = {
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen"
     };
+
+    private static final String[] TENS = {"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"};
 
     /** Built after the tables above, which it reads. */
     static final EnglishLexicon INSTANCE = new EnglishLexicon();
@@ -62,13 +83,19 @@ final class EnglishLexicon extends Lexicon {
             words(new Ordinal(n), ORDINALS[n - 1]);
         }
         words(new Ordinal(30), "thirtieth");
-        for (int n = 1; n <= CARDINALS.length; n++) {
-            words(new Amount(n), CARDINALS[n - 1]);
+        for (int n = 0; n < CARDINALS.length; n++) {
+            words(new Amount(n), CARDINALS[n]);
         }
         words(new Amount(1), "a", "an");
-        words(new Amount(20), "twenty");
-        words(new Amount(30), "thirty");
+        for (int t = 0; t < TENS.length; t++) {
+            words(new Amount(20 + 10 * t), TENS[t]);
+        }
+        words(new Amount(40), "fourty");
         ordinalEndings("st", "nd", "rd", "th");
+        // "second" is also an ordinal (above), its usual meaning; the rules of amounts ask for the unit
+        words(new Unit(ChronoUnit.SECONDS), "second", "seconds", "sec", "secs");
+        words(new Unit(ChronoUnit.MINUTES), "minute", "minutes", "min", "mins", "m");
+        words(new Unit(ChronoUnit.HOURS), "hour", "hours", "hr", "hrs", "h");
         words(new Unit(ChronoUnit.DAYS), "day", "days");
         words(new Unit(ChronoUnit.WEEKS), "week", "weeks", "wk", "wks");
         words(new Unit(ChronoUnit.MONTHS), "month", "months", "mo", "mos");
