@@ -91,6 +91,9 @@ final class EnglishLexicon extends Lexicon {
             words(new Amount(20 + 10 * t), TENS[t]);
         }
         words(new Amount(40), "fourty");
+        words(new Meaning.Some(2), "couple");
+        words(new Meaning.Some(3), "few", "several");
+        words(new Amount(0.5), "half");
         ordinalEndings("st", "nd", "rd", "th");
         // "second" is also an ordinal (above), its usual meaning; the rules of amounts ask for the unit
         words(new Unit(ChronoUnit.SECONDS), "second", "seconds", "sec", "secs");
@@ -101,13 +104,25 @@ final class EnglishLexicon extends Lexicon {
         words(new Unit(ChronoUnit.MONTHS), "month", "months", "mo", "mos");
         words(new Unit(ChronoUnit.YEARS), "year", "years", "yr", "yrs");
         role(Role.LINK, "the", "of");
-        role(Role.IN, "in");
+        role(Role.IN, "in", "within");
+        role(Role.FROM, "from");
+        phrase(Role.AHEAD, "from now", "from right now", "from today");
+        role(Role.AHEAD, "hence", "later");
+        role(Role.AGO, "ago");
+        phrase(Role.AGO, "before now");
+        role(Role.ABOUT, "about", "around", "roughly", "approximately", "approx", "like", "just", "only");
+        role(Role.MORE, "another");
+        phrase(Role.MORE, "a further");
+        role(Role.TIME, "time");
+        phrase(Role.OR_SO, "or so", "or thereabouts");
+        role(Role.OR_SO, "ish", "tops", "max");
         role(Role.NEXT, "next", "upcoming", "coming", "following");
         role(Role.LAST, "last", "previous", "past", "preceding");
         role(Role.THIS, "this", "current", "present");
         words(Meaning.NamedDay.IDES, "ides");
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
+        role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
         role(Role.ON, "on", "at", "over");
         role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
@@ -249,6 +264,7 @@ final class EnglishLexicon extends Lexicon {
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
             Engine.Family.PERIODS,
+            Engine.Family.AMOUNTS,
             Engine.Family.PARTS_OF_DAY,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.NAMED_DAYS,

@@ -81,6 +81,11 @@ abstract class Lexicon {
         return kind.isInstance(usual) ? kind.cast(usual) : null;
     }
 
+    /** Whether any of a word's meanings is {@code m}, its usual one or another. */
+    final boolean means(String word, Meaning m) {
+        return words.getOrDefault(fold(word), List.of()).contains(m);
+    }
+
     /** The phrases that start with a word, longest first (empty when none). */
     List<Phrase> phrasesFrom(String word) {
         return phrases.getOrDefault(fold(word), List.of());
