@@ -47,9 +47,11 @@ public final class ChannelStore {
         }
     }
 
+    private final RunStore runs;
     private final AppDatabase db;
 
-    private ChannelStore(AppDatabase db) {
+    private ChannelStore(RunStore runs, AppDatabase db) {
+        this.runs = runs;
         this.db = db;
     }
 
@@ -57,7 +59,12 @@ public final class ChannelStore {
     public static ChannelStore open(RunStore store) {
         AppDatabase db = AppDatabase.of(store);
         db.migrate("channels", ChannelStore.class.getClassLoader());
-        return new ChannelStore(db);
+        return new ChannelStore(store, db);
+    }
+
+    /** The store whose database holds these tables (the housekeeping of the process joins it). */
+    RunStore runStore() {
+        return runs;
     }
 
     /**

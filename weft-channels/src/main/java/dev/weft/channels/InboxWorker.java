@@ -4,6 +4,7 @@ import dev.weft.core.ErrorCode;
 import dev.weft.core.LeaseOwner;
 import dev.weft.core.ProcessProbe;
 import dev.weft.core.WeftException;
+import dev.weft.store.ProcessHousekeeping;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,6 +48,8 @@ public final class InboxWorker implements AutoCloseable {
     private final Duration lease;
     private final Duration retention;
     private final ProcessProbe processes;
+    private final Map<String, String> environment;
+    private volatile ProcessHousekeeping.Part housekeeping = () -> {};
     private final LeaseOwner owner = LeaseOwner.ofThisProcess();
     private final ChatQueues queues = new ChatQueues();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
@@ -63,6 +66,7 @@ public final class InboxWorker implements AutoCloseable {
         this.lease = builder.lease;
         this.retention = builder.retention;
         this.processes = builder.processes;
+        this.environment = builder.environment;
         this.loop = Thread.ofVirtual().name("weft-inbox-" + sender.channel()).unstarted(this::run);
     }
 
@@ -70,8 +74,19 @@ public final class InboxWorker implements AutoCloseable {
         return new Builder(conversations, sender);
     }
 
-    /** Starts handling on a thread of its own; what a dead process left is picked up first. */
+    /**
+     * Starts handling on a thread of its own; what a dead process left is picked up first. The process
+     * takes part in the housekeeping of the store ({@link ProcessHousekeeping}) while it runs, so the
+     * idempotency results and every module's expired rows are pruned where only channels run.
+     *
+     * @throws WeftException {@code E_BAD_INPUT} for a housekeeping setting that is not a duration
+     */
     public InboxWorker start() {
+        housekeeping = ProcessHousekeeping.join(
+                store.runStore(),
+                environment,
+                "weft-" + ProcessHandle.current().pid(),
+                line -> LOG.log(System.Logger.Level.INFO, line));
         loop.start();
         return this;
     }
@@ -280,6 +295,7 @@ public final class InboxWorker implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         queues.close();
+        housekeeping.close();
     }
 
     /** Builds an {@link InboxWorker}; every setter rejects a bad value at once. */
@@ -290,6 +306,7 @@ public final class InboxWorker implements AutoCloseable {
         private Duration lease = Duration.ofMinutes(10);
         private Duration retention = DEFAULT_RETENTION;
         private ProcessProbe processes = ProcessProbe.system();
+        private Map<String, String> environment = System.getenv();
 
         private Builder(Conversations conversations, ChannelSender sender) {
             this.conversations = Objects.requireNonNull(conversations, "conversations");
@@ -317,6 +334,15 @@ public final class InboxWorker implements AutoCloseable {
         /** Tells whether a process of this host still runs (tests give their own). */
         public Builder processes(ProcessProbe processes) {
             this.processes = Objects.requireNonNull(processes, "processes");
+            return this;
+        }
+
+        /**
+         * The environment the process's housekeeping reads its settings from (default the process's):
+         * {@code WEFT_HOUSEKEEPING_EVERY}, {@code WEFT_RETAIN_IDEMPOTENCY}, {@code WEFT_CHANNELS_RETENTION}.
+         */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(environment);
             return this;
         }
 

@@ -286,4 +286,14 @@ final class InboxWorkerTest {
                 .isInstanceOf(dev.weft.core.WeftException.class)
                 .hasMessageContaining("WEFT_CHANNELS_RETENTION=0d");
     }
+
+    @Test
+    void aChannelsProcessAlonePrunesTheIdempotencyResultsOfFinishedRunsAsWeftServeDoes() throws Exception {
+        String key = dev.weft.store.RunFixtures.run(store, dev.weft.core.RunStatus.COMPLETED) + "/step:a/send";
+        dev.weft.store.RunFixtures.agedResult(store, key, Duration.ofDays(8));
+
+        start();
+
+        await(() -> store.idempotentResult(key).isEmpty());
+    }
 }

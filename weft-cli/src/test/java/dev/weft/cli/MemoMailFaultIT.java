@@ -7,7 +7,7 @@ import com.icegreen.greenmail.user.GreenMailUser;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.icegreen.greenmail.util.ServerSetupTest;
-import dev.weft.memo.SilentSmtp;
+import dev.weft.mail.SilentSmtp;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -70,7 +70,10 @@ public final class Concierge {
             toolCalls = Objects.requireNonNull(toolCalls, "toolCalls").deepCopy();
         }
 
-        /** {@code {"session", "runId", "goal", "reply", "language", "toolCalls": [{"name", "args", "ok"}]}}. */
+        /**
+         * {@code {"session", "runId", "goal", "reply", "language", "toolCalls": [{"name", "args", "ok"}]}}; a
+         * call that failed has its error's {@code "code"} too.
+         */
         public ObjectNode json() {
             ObjectNode json = Json.object();
             json.put("session", session);
@@ -446,12 +449,17 @@ public final class Concierge {
                 reply = Replies.codeUsedUp(language);
                 call.put("ok", false);
             }
+            case Shop.CodeCheck.Limited limited -> {
+                reply = Replies.codeLimited(language);
+                call.put("ok", false);
+                call.put("code", ErrorCode.E_CODE_LIMIT.name());
+            }
             case Shop.CodeCheck.NoneWaiting none -> {
                 reply = Replies.codeExpired(language);
                 call.put("ok", false);
             }
         }
-        if (!call.path("ok").asBoolean()) {
+        if (!call.path("ok").asBoolean() && !call.has("code")) {
             call.put("code", ErrorCode.E_CODE_INVALID.name());
         }
         out.put("reply", reply);

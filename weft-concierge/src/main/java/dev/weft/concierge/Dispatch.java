@@ -364,11 +364,15 @@ final class Dispatch implements Node {
         return shown;
     }
 
+    /** A call as a turn shows it: its name, arguments and whether it went through; a refused one with its error code. */
     static ObjectNode summary(ToolResult result) {
         ObjectNode json = Json.object();
         json.put("name", result.name());
         json.set("args", result.args());
         json.put("ok", result.ok());
+        result.error()
+                .filter(error -> !result.ok() && error.path("code").isTextual())
+                .ifPresent(error -> json.put("code", error.path("code").asText()));
         return json;
     }
 

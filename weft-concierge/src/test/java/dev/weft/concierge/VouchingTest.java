@@ -10,6 +10,7 @@ import dev.weft.assistant.Vouch;
 import dev.weft.concierge.shop.CodeSender;
 import dev.weft.concierge.shop.CustomerTokens;
 import dev.weft.concierge.shop.DemoShop;
+import dev.weft.concierge.shop.OneTimeCodes;
 import dev.weft.concierge.shop.OrderStatus;
 import dev.weft.concierge.shop.Shop;
 import dev.weft.concierge.shop.ShopPolicy;
@@ -330,5 +331,99 @@ final class VouchingTest {
         assertThat(missed.text()).contains("הקוד הזה לא נכון");
         assertThat(verified.text()).contains("הקוד נכון", "W1002");
         assertThat(verified.waiting()).isTrue();
+    }
+
+    /** Whether a tool call of {@code reply} failed with {@code code}. */
+    private static boolean failedWith(Concierge.Reply reply, ErrorCode code) {
+        for (com.fasterxml.jackson.databind.JsonNode call : reply.toolCalls()) {
+            if (call.toString().contains(code.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void aStrangerOpeningNewConversationsCannotMailAnAddressMoreThanFiveCodesAnHour() throws Exception {
+        for (int i = 1; i <= OneTimeCodes.SENDS_PER_ADDRESS; i++) {
+            Concierge.Reply asked = say("flood-" + i, "cancel order W1002, my email is " + MASON);
+            assertThat(asked.text()).as("conversation " + i).contains("six-digit code");
+        }
+        assertThat(mail.waitForIncomingEmail(5_000, OneTimeCodes.SENDS_PER_ADDRESS))
+                .isTrue();
+
+        Concierge.Reply sixth = say("flood-6", "cancel order W1002, my email is " + MASON);
+        Concierge.Reply sameAgain = say("flood-1", "cancel order W1002, my email is " + MASON);
+
+        assertThat(sixth.text()).contains("Too many codes").doesNotContain("six-digit code");
+        assertThat(failedWith(sixth, ErrorCode.E_CODE_LIMIT))
+                .as(sixth.toolCalls().toString())
+                .isTrue();
+        assertThat(sameAgain.text())
+                .as("a conversation whose code still waits is told so, and mails nothing")
+                .contains("six-digit code");
+        assertThat(mail.getReceivedMessages()).hasSize(OneTimeCodes.SENDS_PER_ADDRESS);
+
+        now.set(now.get().plus(OneTimeCodes.SEND_WINDOW));
+        Concierge.Reply later = say("flood-7", "cancel order W1002, my email is " + MASON);
+
+        assertThat(later.text()).contains("six-digit code");
+        assertThat(mail.waitForIncomingEmail(5_000, OneTimeCodes.SENDS_PER_ADDRESS + 1))
+                .isTrue();
+        assertThat(w1002()).isEqualTo(OrderStatus.PENDING);
+    }
+
+    @Test
+    void anAddressOnNoAccountIsLimitedTheSameWaySoTheLimitTellsNobodyWhetherItIsOnOne() {
+        String nobody = "nobody.at.all@example.com";
+        for (int i = 1; i <= OneTimeCodes.SENDS_PER_ADDRESS; i++) {
+            assertThat(say("probe-" + i, "cancel order W1002, my email is " + nobody)
+                            .text())
+                    .contains("six-digit code");
+        }
+
+        Concierge.Reply sixth = say("probe-6", "cancel order W1002, my email is " + nobody);
+
+        assertThat(sixth.text()).contains("Too many codes");
+        assertThat(failedWith(sixth, ErrorCode.E_CODE_LIMIT)).isTrue();
+        assertThat(mail.getReceivedMessages()).isEmpty();
+    }
+
+    @Test
+    void newConversationsBuyNoNewGuessesTheRightCodeAfterTenWrongOnesForAnAddressIsNotTaken() throws Exception {
+        int wrongSaid = 0;
+        String lastCode = "";
+        String lastSession = "";
+        for (int conversation = 1; wrongSaid < OneTimeCodes.WRONG_TRIES_PER_ADDRESS; conversation++) {
+            lastSession = "guess-" + conversation;
+            say(lastSession, "cancel order W1002, my email is " + MASON);
+            assertThat(mail.waitForIncomingEmail(5_000, conversation)).isTrue();
+            lastCode = codeMailedTo(MASON);
+            String wrong = lastCode.equals("000000") ? "111111" : "000000";
+            for (int guess = 0;
+                    guess < OneTimeCodes.TRIES - 1 && wrongSaid < OneTimeCodes.WRONG_TRIES_PER_ADDRESS;
+                    guess++) {
+                Concierge.Reply reply = say(lastSession, wrong);
+                assertThat(reply.text()).contains("isn't right");
+                wrongSaid++;
+            }
+        }
+
+        Concierge.Reply right = say(lastSession, lastCode);
+        say(lastSession, "yes");
+
+        assertThat(right.text()).contains("Too many codes").doesNotContain("the code is right");
+        assertThat(failedWith(right, ErrorCode.E_CODE_LIMIT))
+                .as(right.toolCalls().toString())
+                .isTrue();
+        assertThat(shop.identity("shop", lastSession)).isEmpty();
+        assertThat(w1002()).isEqualTo(OrderStatus.PENDING);
+
+        now.set(now.get().plus(OneTimeCodes.WRONG_WINDOW));
+        String fresh = "guess-after-a-day";
+        say(fresh, "cancel order W1002, my email is " + MASON);
+        assertThat(mail.waitForIncomingEmail(5_000, mail.getReceivedMessages().length))
+                .isTrue();
+        assertThat(say(fresh, codeMailedTo(MASON)).text()).contains("the code is right");
     }
 }

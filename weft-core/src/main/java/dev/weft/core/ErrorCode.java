@@ -87,6 +87,11 @@ public enum ErrorCode {
     E_SHOP_CONFIG_INVALID,
     /** A one-time code said back to the concierge is not the one sent, has expired, or has had its three tries. */
     E_CODE_INVALID,
+    /**
+     * Too many one-time codes were asked for one address, or too many wrong codes said for it, across all
+     * conversations in a while: none is mailed or checked for it until the window has passed.
+     */
+    E_CODE_LIMIT,
     /** An OAuth sign-in ended without a grant: denied, expired, a redirect with another state, or a refused code. */
     E_AUTH_FAILED,
     /** The provider no longer honours a signed-in account's grant ({@code invalid_grant}): connect it again. */

@@ -13,6 +13,7 @@ import dev.weft.core.RunResult;
 import dev.weft.core.RunStatus;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
+import dev.weft.mail.SilentSmtp;
 import jakarta.mail.Folder;
 import jakarta.mail.Store;
 import java.nio.file.Path;

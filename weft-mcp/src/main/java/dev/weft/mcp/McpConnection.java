@@ -30,8 +30,10 @@ import java.util.function.Function;
  * (the connection refused, the session unknown) is made once more on the new connection; a {@code
  * tools/call} cut while the server had it is made again only for a tool whose annotations say it is
  * read-only or idempotent, and otherwise fails with {@code E_OUTCOME_UNKNOWN}: it may have run, and
- * running it twice may do it twice. An error the server itself answered (a JSON-RPC error) is not a
- * lost connection and is not retried. Thread-safe.
+ * running it twice may do it twice. A {@code tools/call} the server does not answer in time is likewise
+ * {@code E_OUTCOME_UNKNOWN} for such a tool ({@code E_TOOL_TIMEOUT} for a read-only or idempotent one).
+ * An error the server itself answered (a JSON-RPC error) is not a lost connection and is not retried.
+ * Thread-safe.
  */
 public final class McpConnection implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(McpConnection.class.getName());
@@ -55,11 +57,28 @@ public final class McpConnection implements AutoCloseable {
 
     /** A connection to {@code config}'s server, made when first used; requests wait at most a minute. */
     public static McpConnection to(McpServerConfig config) {
-        return new McpConnection(config, Duration.ofSeconds(60));
+        return new McpConnection(config, McpTools.DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * A connection to {@code config}'s server, made when first used; requests wait at most {@code timeout}.
+     *
+     * @throws IllegalArgumentException for a timeout that is not positive
+     */
+    public static McpConnection to(McpServerConfig config, Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("an MCP request timeout must be positive, was " + timeout);
+        }
+        return new McpConnection(config, timeout);
     }
 
     public McpServerConfig config() {
         return config;
+    }
+
+    /** How long a request waits for the server's answer. */
+    public Duration timeout() {
+        return timeout;
     }
 
     /** How many times this connection has connected (and initialized) so far. */
@@ -88,7 +107,10 @@ public final class McpConnection implements AutoCloseable {
      * @param repeatable whether the call may be made again when the connection is lost while the server
      *     has it: true only for a tool whose annotations say {@code readOnlyHint} or {@code idempotentHint}
      * @throws OutcomeUnknownException {@code E_OUTCOME_UNKNOWN} when the connection was lost during a call
-     *     that is not {@code repeatable}: the tool may have run; it is not called again
+     *     that is not {@code repeatable}, or the server did not answer it in time: the tool may have run; it
+     *     is not called again
+     * @throws WeftException {@code E_TOOL_TIMEOUT} when the server did not answer a {@code repeatable} call
+     *     in time
      */
     public McpSchema.CallToolResult call(String name, Map<String, Object> arguments, boolean repeatable) {
         return withClient(
@@ -104,6 +126,15 @@ public final class McpConnection implements AutoCloseable {
         try {
             return work.apply(current);
         } catch (RuntimeException e) {
+            if (!repeatable && timedOut(e)) {
+                // The server had the call and said nothing in time: it may be running it still, or have
+                // run it. Not made again, and not a plain timeout either: someone must look.
+                throw new OutcomeUnknownException(
+                        "MCP " + what + " of server '" + config.name() + "' (" + config.where() + ") may have run:"
+                                + " the server did not answer within " + timeout.toSeconds() + " s; it is not called"
+                                + " again, as its annotations say it is neither read-only nor idempotent",
+                        e);
+            }
             if (!lost(e)) {
                 throw failure(e);
             }
@@ -300,6 +331,16 @@ public final class McpConnection implements AutoCloseable {
     private static boolean unseen(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof java.net.ConnectException || cause instanceof McpTransportSessionNotFoundException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code e} is the request's timeout: the server had the request and did not answer in time. */
+    private static boolean timedOut(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof TimeoutException) {
                 return true;
             }
         }

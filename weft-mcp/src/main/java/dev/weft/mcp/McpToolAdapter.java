@@ -9,7 +9,6 @@ import dev.weft.core.WeftException;
 import dev.weft.plan.Risk;
 import dev.weft.plan.Tool;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -19,8 +18,8 @@ import java.util.Map;
  * (the result is then its structured content) or else {@code {"text", "content"}}, high-risk when it
  * says it is destructive, idempotent when it says it only reads or is idempotent — so a step calls
  * one that is neither once per run and step, however often the step is retried or recovered, and a
- * call of one cut by a lost connection is not made again ({@code E_OUTCOME_UNKNOWN}: a high-risk step
- * waits for a person, any other fails).
+ * call of one cut by a lost connection, or not answered in time, is not made again ({@code
+ * E_OUTCOME_UNKNOWN}: a high-risk step waits for a person, any other fails).
  */
 public final class McpToolAdapter {
     /** The output schema of a tool that declares none: its text, and its content blocks as MCP gives them. */
@@ -58,7 +57,9 @@ public final class McpToolAdapter {
                 })
                 .risk(destructive ? Risk.HIGH : Risk.LOW)
                 .idempotent(idempotent)
-                .timeout(Duration.ofSeconds(90))
+                // Longer than the connection's own: the connection tells a call that may have run from one that did
+                // not.
+                .timeout(connection.timeout().plusSeconds(30))
                 .build();
     }
 

@@ -8,6 +8,7 @@ import dev.weft.plan.Resolver;
 import dev.weft.plan.Tool;
 import dev.weft.plan.ToolRegistry;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,11 @@ public final class McpTools implements AutoCloseable {
     /** The capability of a plan step that calls an MCP tool. */
     public static final String CAPABILITY = "mcp";
 
+    /** How long a request to a server waits for its answer, unless told otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
     private final Supplier<List<McpServerConfig>> servers;
+    private Duration timeout = DEFAULT_TIMEOUT;
     private final Map<String, McpConnection> connections = new LinkedHashMap<>();
     private final Map<String, ToolRegistry> tools = new LinkedHashMap<>();
 
@@ -51,6 +56,21 @@ public final class McpTools implements AutoCloseable {
     }
 
     /**
+     * Requests to servers connected from now on wait {@code timeout} for an answer (default {@link
+     * #DEFAULT_TIMEOUT}); a {@code tools/call} not answered in time is {@code E_OUTCOME_UNKNOWN} for a tool
+     * that is neither read-only nor idempotent, {@code E_TOOL_TIMEOUT} for one that is.
+     *
+     * @throws IllegalArgumentException for a timeout that is not positive
+     */
+    public synchronized McpTools timeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("an MCP request timeout must be positive, was " + timeout);
+        }
+        this.timeout = timeout;
+        return this;
+    }
+
+    /**
      * The connection to server {@code name}.
      *
      * @throws NotFoundException when no server of that name is registered
@@ -68,7 +88,7 @@ public final class McpTools implements AutoCloseable {
                         + name + " --command … | --url …'); registered: "
                         + String.join(
                                 ", ", all.stream().map(McpServerConfig::name).toList())));
-        McpConnection made = McpConnection.to(config);
+        McpConnection made = McpConnection.to(config, timeout);
         connections.put(name, made);
         return made;
     }

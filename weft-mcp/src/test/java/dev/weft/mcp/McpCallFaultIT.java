@@ -35,8 +35,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * MCP calls cut by a server that dies mid-call and is started again (issue #35): a real MCP server
- * process on the official SDK, killed while it runs a tool, and its effects counted in its log. On
+ * MCP calls cut by a server that dies mid-call and is started again (issue #35), or that the server does
+ * not answer in time: a real MCP server process on the official SDK, killed while it runs a tool or
+ * slower than the connection waits, and its effects counted in its log. A call of a tool that is
+ * neither read-only nor idempotent may have run either way: {@code E_OUTCOME_UNKNOWN}, never made again
+ * (a destructive step waits for a person); a read-only or idempotent one is sent again, or is a plain
+ * {@code E_TOOL_TIMEOUT}. On
  * main before #35 the connection sent the same {@code tools/call} again to the restarted server
  * whatever the tool did, and a call in flight when a stdio server died waited out its timeout
  * ({@code E_TOOL_TIMEOUT}) instead of failing at once: the tests marked so below failed there.
@@ -52,6 +56,8 @@ final class McpCallFaultIT {
 
     private RunStore store;
     private McpTools tools;
+    /** The same server through connections that wait two seconds for an answer. */
+    private McpTools impatient;
 
     @BeforeEach
     void open() throws IOException {
@@ -63,12 +69,14 @@ final class McpCallFaultIT {
                 new McpServerConfig("effects", new McpServerConfig.Transport.Stdio(EffectsServer.command(log))),
                 Instant.now());
         tools = McpTools.of(registry);
+        impatient = McpTools.of(registry).timeout(Duration.ofSeconds(2));
     }
 
     @AfterEach
     void close() {
         calls.shutdownNow();
         tools.close();
+        impatient.close();
         store.close();
     }
 
@@ -126,14 +134,8 @@ final class McpCallFaultIT {
         assertThat(tools.connection("effects").connections()).isEqualTo(2);
     }
 
-    /** Failed on main: nobody was asked; the refund was sent again or the step failed on a timeout. */
-    @Test
-    void aHighRiskStepCutMidCallWaitsForAPersonWithTheCode() throws Exception {
-        PlanExecutor executor = PlanExecutor.builder()
-                .resolvers(ResolverRegistry.of(McpTools.resolver()))
-                .tools(tools.registry())
-                .build();
-        Runner runner = Runner.builder().store(store).build();
+    /** A plan of one step that refunds 7, run as far as the approval it waits for. */
+    private RunResult refundAwaitingApproval(PlanExecutor executor, Runner runner) {
         RunResult waiting = executor.run(
                 runner, PlanParser.parse("""
                         {"intentType": "operation", "confidence": 1, "plan": [
@@ -141,20 +143,89 @@ final class McpCallFaultIT {
                            "constraints": {"amount": 7, "slowMs": 30000}, "changes": {}, "dependsOn": []}
                         ]}"""), PlanRequest.auto(Json.object()).forUser("dana"));
         assertThat(waiting.status()).isEqualTo(RunStatus.WAITING);
+        return waiting;
+    }
+
+    private static PlanExecutor executor(McpTools through) {
+        return PlanExecutor.builder()
+                .resolvers(ResolverRegistry.of(McpTools.resolver()))
+                .tools(through.registry())
+                .build();
+    }
+
+    /** After the refund's step waits with E_OUTCOME_UNKNOWN: rejecting it gives up, and nothing is refunded twice. */
+    private void rejectingGivesUp(PlanExecutor executor, Runner runner, RunResult cut, String runId)
+            throws IOException {
+        assertThat(cut.status()).isEqualTo(RunStatus.WAITING);
+        assertThat(cut.interrupts().get("step:A").path("code").asText()).isEqualTo("E_OUTCOME_UNKNOWN");
+        assertThat(effects()).containsExactly("refund 7");
+
+        RunResult gaveUp = executor.resume(runner, runId, PlanDecision.reject("A"));
+
+        assertThat(gaveUp.status()).isNotEqualTo(RunStatus.WAITING);
+        assertThat(effects()).containsExactly("refund 7");
+    }
+
+    /** Failed on main: nobody was asked; the refund was sent again or the step failed on a timeout. */
+    @Test
+    void aHighRiskStepCutMidCallWaitsForAPersonWithTheCode() throws Exception {
+        PlanExecutor executor = executor(tools);
+        Runner runner = Runner.builder().store(store).build();
+        RunResult waiting = refundAwaitingApproval(executor, runner);
 
         CompletableFuture<RunResult> approved = CompletableFuture.supplyAsync(
                 () -> executor.resume(runner, waiting.runId(), PlanDecision.approve("A")), calls);
         awaitEffect("refund 7");
         EffectsServer.kill();
-        RunResult cut = approved.get(60, TimeUnit.SECONDS);
 
-        assertThat(cut.status()).isEqualTo(RunStatus.WAITING);
-        assertThat(cut.interrupts().get("step:A").path("code").asText()).isEqualTo("E_OUTCOME_UNKNOWN");
-        assertThat(effects()).containsExactly("refund 7");
+        rejectingGivesUp(executor, runner, approved.get(60, TimeUnit.SECONDS), waiting.runId());
+    }
 
-        RunResult gaveUp = executor.resume(runner, waiting.runId(), PlanDecision.reject("A"));
+    /** Calls {@code toolName} through the impatient connection, with a call that outlasts its timeout by far. */
+    private void callTooSlowly(String toolName, int amount) {
+        Tool tool = impatient.tool("effects", toolName);
+        tool.invoke(Json.object().put("amount", amount).put("slowMs", 30_000), ToolContext.detached("run-1", "A"));
+    }
 
-        assertThat(gaveUp.status()).isNotEqualTo(RunStatus.WAITING);
-        assertThat(effects()).containsExactly("refund 7");
+    private static ErrorCode code(Throwable e) {
+        return ((WeftException) e).code();
+    }
+
+    /** Was E_TOOL_TIMEOUT, which invites a retry of a charge that may have been made. */
+    @Test
+    void aCallOfAToolThatIsNeitherReadOnlyNorIdempotentNotAnsweredInTimeIsOutcomeUnknownAndNotMadeAgain()
+            throws IOException {
+        assertThatThrownBy(() -> callTooSlowly("charge", 5))
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.E_OUTCOME_UNKNOWN))
+                .hasMessageContaining("may have run", "did not answer within 2 s");
+        assertThat(effects()).containsExactly("charge 5");
+    }
+
+    @Test
+    void aCallOfAReadOnlyToolNotAnsweredInTimeIsAToolTimeout() throws IOException {
+        assertThatThrownBy(() -> callTooSlowly("balance", 1))
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.E_TOOL_TIMEOUT));
+        assertThat(effects()).containsExactly("balance 1");
+    }
+
+    @Test
+    void aCallOfAnIdempotentToolNotAnsweredInTimeIsAToolTimeout() {
+        assertThatThrownBy(() -> callTooSlowly("set-limit", 3))
+                .isInstanceOf(WeftException.class)
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.E_TOOL_TIMEOUT));
+    }
+
+    /** Was a failed step on E_TOOL_TIMEOUT: nobody was asked whether the refund went. */
+    @Test
+    void aDestructiveStepNotAnsweredInTimeWaitsForAPersonAndIsNotCalledAgainUnlessApproved() throws IOException {
+        PlanExecutor executor = executor(impatient);
+        Runner runner = Runner.builder().store(store).build();
+        RunResult waiting = refundAwaitingApproval(executor, runner);
+
+        RunResult timedOut = executor.resume(runner, waiting.runId(), PlanDecision.approve("A"));
+
+        rejectingGivesUp(executor, runner, timedOut, waiting.runId());
     }
 }

@@ -19,6 +19,7 @@ import dev.weft.core.Runner;
 import dev.weft.core.TimeSource;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
+import dev.weft.mail.SilentSmtp;
 import dev.weft.memo.data.MailAccounts;
 import dev.weft.memo.data.MailOperations;
 import dev.weft.memo.data.MailSendWorker;

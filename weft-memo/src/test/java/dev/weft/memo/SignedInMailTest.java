@@ -51,7 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A mailbox signed in with OAuth (Microsoft 365's way: a public client, IMAP and SMTP with SASL
  * XOAUTH2) against GreenMail, whose XOAUTH2 login accepts only the access token the fake authorization
- * server issued last: reading and sending after the first token expired, and a revoked grant.
+ * server issued last: reading and sending after the first token expired, a server that refuses a token
+ * the clock still calls good (logged in once more with a refreshed one), and a revoked grant. IMAP and
+ * SMTP are two GreenMail servers, so that one can refuse a token while the other takes it.
  */
 final class SignedInMailTest {
     private static final Instant NOW = Instant.parse("2026-11-28T08:00:00Z");
@@ -64,8 +66,10 @@ final class SignedInMailTest {
     private final List<String> issued = new CopyOnWriteArrayList<>();
     private final AtomicInteger runs = new AtomicInteger();
     private FakeAuthorizationServer microsoft;
-    private GreenMail mail;
+    private GreenMail imap;
+    private GreenMail smtp;
     private GreenMailUser noa;
+    private GreenMailUser noaSmtp;
     private GreenMailUser omer;
     private RunStore store;
     private MemoData data;
@@ -76,15 +80,20 @@ final class SignedInMailTest {
     void open() {
         microsoft = FakeAuthorizationServer.start("memo-public", Optional.empty(), "noa@contoso.example", clock);
         microsoft.accessTokenLifetime(Duration.ofSeconds(2));
-        mail = new GreenMail(ServerSetup.dynamicPort(ServerSetupTest.SMTP_IMAP));
-        mail.getUserManager().setAuthRequired(true);
-        mail.start();
-        noa = mail.setUser("noa@contoso.example", "noa@contoso.example", "no token yet");
-        omer = mail.setUser("omer@example.com", "omer@example.com", "omer-pw");
+        imap = new GreenMail(ServerSetup.dynamicPort(new ServerSetup[] {ServerSetupTest.IMAP}));
+        imap.getUserManager().setAuthRequired(true);
+        imap.start();
+        smtp = new GreenMail(ServerSetup.dynamicPort(new ServerSetup[] {ServerSetupTest.SMTP}));
+        smtp.getUserManager().setAuthRequired(true);
+        smtp.start();
+        noa = imap.setUser("noa@contoso.example", "noa@contoso.example", "no token yet");
+        noaSmtp = smtp.setUser("noa@contoso.example", "noa@contoso.example", "no token yet");
+        omer = smtp.setUser("omer@example.com", "omer@example.com", "omer-pw");
         // Only the access token issued last opens the mailbox, as a provider admits only live tokens.
         microsoft.onAccessToken(token -> {
             issued.add(token);
             noa.setPassword(token);
+            noaSmtp.setPassword(token);
         });
         store = Stores.open("sqlite:" + dir.resolve("memo.db"));
         data = MemoData.open(store);
@@ -101,9 +110,9 @@ final class SignedInMailTest {
                 .addSignedIn(
                         "noa",
                         "127.0.0.1",
-                        mail.getImap().getPort(),
+                        imap.getImap().getPort(),
                         "127.0.0.1",
-                        mail.getSmtp().getPort(),
+                        smtp.getSmtp().getPort(),
                         MailAccounts.Security.NONE,
                         client,
                         grant,
@@ -114,7 +123,8 @@ final class SignedInMailTest {
     @AfterEach
     void close() {
         store.close();
-        mail.stop();
+        imap.stop();
+        smtp.stop();
         microsoft.close();
     }
 
@@ -134,7 +144,7 @@ final class SignedInMailTest {
         message.setText("Please look at it today.", "UTF-8");
         message.setSentDate(Date.from(NOW));
         message.saveChanges();
-        mail.getManagers().getImapHostManager().getInbox(noa).appendMessage(message, new Flags(), Date.from(NOW));
+        imap.getManagers().getImapHostManager().getInbox(noa).appendMessage(message, new Flags(), Date.from(NOW));
     }
 
     @Test
@@ -151,7 +161,7 @@ final class SignedInMailTest {
 
         assertThat(microsoft.refreshes()).isEqualTo(1);
         assertThat(issued).hasSize(2).first().isEqualTo(grant.accessToken());
-        assertThat(mail.getManagers().getImapHostManager().getInbox(omer).getMessages())
+        assertThat(smtp.getManagers().getImapHostManager().getInbox(omer).getMessages())
                 .singleElement()
                 .satisfies(m -> assertThat(m.getMimeMessage().getSubject()).isEqualTo("Lunch"));
     }
@@ -207,15 +217,15 @@ final class SignedInMailTest {
     }
 
     @Test
-    void addingAPasswordAccountForgetsTheSignIn() {
+    void addingAPasswordAccountForgetsTheSignInAndARefusedPasswordIsNotRetried() {
         data.mail()
                 .add(
                         "noa",
                         "noa@contoso.example",
                         "127.0.0.1",
-                        mail.getImap().getPort(),
+                        imap.getImap().getPort(),
                         "127.0.0.1",
-                        mail.getSmtp().getPort(),
+                        smtp.getSmtp().getPort(),
                         "noa@contoso.example",
                         MailAccounts.Security.NONE,
                         MailAccounts.Auth.PASSWORD,
@@ -223,5 +233,47 @@ final class SignedInMailTest {
                         NOW);
 
         assertThat(data.grants().find("noa", OAuthGrants.Purpose.MAIL)).isEmpty();
+        assertThatThrownBy(() -> call("{\"operation\": \"search\", \"query\": \"budget\"}"))
+                .as("a refused password is the server's answer: no token is asked for")
+                .hasMessageContaining("refused the login");
+        assertThat(microsoft.refreshes()).isZero();
+    }
+
+    @Test
+    void anImapServerThatRefusesAStillGoodTokenIsLoggedInOnceMoreWithARefreshedOne() throws Exception {
+        deliver("Budget review");
+        // Ended early at the provider: the server takes it no more, though the clock calls it good.
+        noa.setPassword("ended early");
+
+        JsonNode found = call("{\"operation\": \"search\", \"query\": \"budget\"}");
+
+        assertThat(found.path("emails")).hasSize(1);
+        assertThat(microsoft.refreshes()).isEqualTo(1);
+        assertThat(issued).hasSize(2);
+    }
+
+    @Test
+    void anSmtpServerThatRefusesAStillGoodTokenIsLoggedInOnceMoreAndTheMailGoesOnce() throws Exception {
+        noaSmtp.setPassword("ended early");
+
+        call("{\"operation\": \"send\", \"to\": \"omer@example.com\", \"subject\": \"Lunch\", \"body\": \"At one?\"}");
+
+        assertThat(microsoft.refreshes()).isEqualTo(1);
+        assertThat(smtp.getManagers().getImapHostManager().getInbox(omer).getMessages())
+                .singleElement()
+                .satisfies(m -> assertThat(m.getMimeMessage().getSubject()).isEqualTo("Lunch"));
+    }
+
+    @Test
+    void aServerThatRefusesTheRefreshedTokenTooIsAFailedLoginRefreshedOnlyOnce() {
+        microsoft.onAccessToken(token -> noa.setPassword("never the token"));
+        noa.setPassword("ended early");
+
+        assertThatThrownBy(() -> call("{\"operation\": \"search\", \"query\": \"budget\"}"))
+                .isInstanceOf(WeftException.class)
+                .hasMessageContaining("refused the login")
+                .extracting(e -> ((WeftException) e).code())
+                .isEqualTo(ErrorCode.E_MAIL_UNAVAILABLE);
+        assertThat(microsoft.refreshes()).isEqualTo(1);
     }
 }

@@ -15,11 +15,11 @@ public final class FreshAccessTokens implements AccessTokenSource {
     public static final Duration DEFAULT_MARGIN = Duration.ofMinutes(1);
 
     private final Supplier<AuthorizationServer> server;
-    private final GrantStore store;
+    private final GrantSlot store;
     private final Clock clock;
     private final Duration margin;
 
-    private FreshAccessTokens(Supplier<AuthorizationServer> server, GrantStore store, Clock clock, Duration margin) {
+    private FreshAccessTokens(Supplier<AuthorizationServer> server, GrantSlot store, Clock clock, Duration margin) {
         this.server = server;
         this.store = store;
         this.clock = clock;
@@ -31,7 +31,7 @@ public final class FreshAccessTokens implements AccessTokenSource {
      * {@code margin} left at {@code clock}'s time.
      */
     public static FreshAccessTokens create(
-            Supplier<AuthorizationServer> server, GrantStore store, Clock clock, Duration margin) {
+            Supplier<AuthorizationServer> server, GrantSlot store, Clock clock, Duration margin) {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(clock, "clock");

@@ -262,8 +262,8 @@ final class AuthorizationServerTest {
         assertThat(google.toString()).doesNotContain("sec");
     }
 
-    private static GrantStore store(AtomicReference<Grant> kept) {
-        return new GrantStore() {
+    private static GrantSlot store(AtomicReference<Grant> kept) {
+        return new GrantSlot() {
             @Override
             public Grant read() {
                 return kept.get();

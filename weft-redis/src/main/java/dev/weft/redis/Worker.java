@@ -9,6 +9,7 @@ import dev.weft.core.WeftException;
 import dev.weft.core.spi.RunStore;
 import dev.weft.core.spi.StepDispatcher;
 import dev.weft.plan.PlanExecutor;
+import dev.weft.store.ProcessHousekeeping;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,6 +89,8 @@ public final class Worker implements AutoCloseable {
     private volatile long lastAnswer = System.nanoTime();
     private final Thread reader;
     private final Thread keeper;
+    private final Map<String, String> environment;
+    private volatile ProcessHousekeeping.Part housekeeping = () -> {};
 
     /** An entry being run here: its thread, and whether it was handed back (then its outcome is not kept). */
     private record InFlight(Thread thread, AtomicBoolean handedBack) {}
@@ -111,6 +114,7 @@ public final class Worker implements AutoCloseable {
         this.metrics = new WorkerMetrics(builder.openTelemetry, this);
         this.reader = Thread.ofVirtual().name("weft-worker-reader").unstarted(this::readForever);
         this.keeper = Thread.ofVirtual().name("weft-worker-keeper").unstarted(this::keepForever);
+        this.environment = builder.environment;
     }
 
     public static Builder builder(RedisUrl url, RunStore store) {
@@ -159,11 +163,18 @@ public final class Worker implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Starts reading; Redis need not answer yet (the worker waits for it). */
+    /**
+     * Starts reading; Redis need not answer yet (the worker waits for it). While it runs, the process
+     * takes part in the housekeeping of the store ({@link ProcessHousekeeping}): where only workers run,
+     * finished rows are pruned all the same.
+     *
+     * @throws dev.weft.core.WeftException {@code E_BAD_INPUT} for a housekeeping setting that is not a duration
+     */
     public Worker start() {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("the worker is already started");
         }
+        housekeeping = ProcessHousekeeping.join(store, environment, "weft-worker-" + consumer, log);
         reader.start();
         keeper.start();
         return this;
@@ -702,6 +713,7 @@ public final class Worker implements AutoCloseable {
             // Left for whoever claims them: their outcome is stored.
         }
         stopped.set(true);
+        housekeeping.close();
         redis.close();
         return handed;
     }
@@ -741,6 +753,7 @@ public final class Worker implements AutoCloseable {
         private boolean verbose;
         private Duration markerLifetime = Duration.ofDays(1);
         private OpenTelemetry openTelemetry = OpenTelemetry.noop();
+        private Map<String, String> environment = System.getenv();
 
         private Builder(RedisUrl url, RunStore store) {
             this.url = Objects.requireNonNull(url, "url");
@@ -846,6 +859,15 @@ public final class Worker implements AutoCloseable {
         /** Where its metrics go (default: nowhere). */
         public Builder openTelemetry(OpenTelemetry openTelemetry) {
             this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+            return this;
+        }
+
+        /**
+         * The environment the process's housekeeping reads its settings from (default the process's):
+         * {@code WEFT_HOUSEKEEPING_EVERY}, {@code WEFT_RETAIN_IDEMPOTENCY} and each module's retention.
+         */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(environment);
             return this;
         }
 

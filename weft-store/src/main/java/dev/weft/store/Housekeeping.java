@@ -67,7 +67,7 @@ public final class Housekeeping {
         this.clock = builder.clock;
         this.every = builder.every;
         this.log = builder.log;
-        this.task = Tasks.recurring(TASK_NAME, FixedDelay.of(every)).execute((instance, context) -> runOnce());
+        this.task = Tasks.recurring(builder.taskName, FixedDelay.of(every)).execute((instance, context) -> runOnce());
     }
 
     /** Housekeeping of {@code store} (a SQLite or PostgreSQL store), with its idempotency results pruned. */
@@ -147,6 +147,7 @@ public final class Housekeeping {
         private Clock clock = Clock.systemUTC();
         private Duration every = DEFAULT_EVERY;
         private Consumer<String> log = line -> {};
+        private String taskName = TASK_NAME;
 
         private Builder(RunStore store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -167,6 +168,20 @@ public final class Housekeeping {
                 throw new IllegalArgumentException("a sweep named '" + sweep.name() + "' is already there");
             }
             sweeps.add(sweep);
+            return this;
+        }
+
+        /**
+         * The recurring task's name (default {@link #TASK_NAME}): housekeepings with different sweeps
+         * need different names, for of the processes sharing one name only one runs each period, with its
+         * own sweeps.
+         */
+        public Builder taskName(String taskName) {
+            Objects.requireNonNull(taskName, "taskName");
+            if (taskName.isBlank()) {
+                throw new IllegalArgumentException("the housekeeping task's name must not be blank");
+            }
+            this.taskName = taskName;
             return this;
         }
 

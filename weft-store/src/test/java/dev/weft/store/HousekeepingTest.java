@@ -6,7 +6,6 @@ import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
 import dev.weft.core.Json;
-import dev.weft.core.Run;
 import dev.weft.core.RunStatus;
 import dev.weft.core.spi.RunStore;
 import java.nio.file.Path;
@@ -75,22 +74,7 @@ final class HousekeepingTest {
     }
 
     private String run(RunStatus status) {
-        String id = java.util.UUID.randomUUID().toString();
-        store.createRun(new Run(
-                id,
-                "g",
-                Optional.empty(),
-                status,
-                Json.object(),
-                Map.of(),
-                Map.of(),
-                com.fasterxml.jackson.databind.node.NullNode.getInstance(),
-                Optional.empty(),
-                Instant.now(),
-                status.isFinished() ? Optional.of(Instant.now()) : Optional.empty(),
-                Json.object(),
-                Optional.empty()));
-        return id;
+        return RunFixtures.run(store, status);
     }
 
     private void keys(String runId) {

@@ -143,6 +143,7 @@ public final class Replies {
                                 + " is on an account with us). Please tell me the code — it's valid for 10 minutes.",
                         "כדי לשמור על החשבון שלך, שלחתי קוד בן שש ספרות לכתובת המייל שבחשבון (אם הכתובת רשומה אצלנו)."
                                 + " מה הקוד? הוא בתוקף 10 דקות."));
+            case "code_limit" -> java.util.Optional.of(codeLimited(language));
             case "cannot_verify" ->
                 java.util.Optional.of(t(
                         language,
@@ -180,6 +181,16 @@ public final class Replies {
                 language,
                 "That code can't be used any more (three wrong tries). Tell me your email again and I'll send a new one.",
                 "אי אפשר להשתמש בקוד הזה יותר (שלושה ניסיונות שגויים). כתבו שוב את המייל ואשלח קוד חדש.");
+    }
+
+    /** Too many codes asked for, or wrong codes said, for one address lately: the same words for both. */
+    public static String codeLimited(String language) {
+        return t(
+                language,
+                "Too many codes have been asked for or tried for that address lately, so I can't send or check one"
+                        + " right now. Please try again later, or sign in on the shop's website.",
+                "ביקשו או ניסו יותר מדי קודים לכתובת הזו לאחרונה, ולכן אינני יכול לשלוח או לבדוק קוד כרגע. נסו שוב"
+                        + " מאוחר יותר, או התחברו באתר החנות.");
     }
 
     public static String codeExpired(String language) {

@@ -12,13 +12,29 @@ import java.util.regex.Pattern;
 
 /**
  * The one-time codes a customer proves an address with: six digits, valid ten minutes, three tries; only
- * a hash bound to the conversation is kept. Thread-safe.
+ * a hash bound to the conversation is kept. Per address, whatever the conversation, at most {@link
+ * #SENDS_PER_ADDRESS} codes an hour are mailed and {@link #WRONG_TRIES_PER_ADDRESS} wrong codes a day are
+ * taken ({@code E_CODE_LIMIT} after). Thread-safe.
  */
 public final class OneTimeCodes {
     /** How long a code may be said back. */
     public static final Duration LIFETIME = Duration.ofMinutes(10);
     /** How many times a code may be said back wrong before a new one must be asked for. */
     public static final int TRIES = 3;
+    /**
+     * How many codes one address may be mailed in {@link #SEND_WINDOW}, across every conversation: a
+     * stranger opening new conversations cannot fill a customer's inbox.
+     */
+    public static final int SENDS_PER_ADDRESS = 5;
+    /** The window {@link #SENDS_PER_ADDRESS} counts in. */
+    public static final Duration SEND_WINDOW = Duration.ofHours(1);
+    /**
+     * How many wrong codes may be said for one address in {@link #WRONG_WINDOW}, across every conversation:
+     * new conversations do not buy new guesses (ten a day leave a guesser one chance in 100,000).
+     */
+    public static final int WRONG_TRIES_PER_ADDRESS = 10;
+    /** The window {@link #WRONG_TRIES_PER_ADDRESS} counts in. */
+    public static final Duration WRONG_WINDOW = Duration.ofDays(1);
 
     /** A message that is a code: six digits standing alone (spaces and dashes between them allowed). */
     private static final Pattern CODE = Pattern.compile("(?<![\\d\\p{L}])(\\d{3})[ -]?(\\d{3})(?![\\d\\p{L}])");
@@ -54,6 +70,11 @@ public final class OneTimeCodes {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+    }
+
+    /** The key an address is limited by: the email, lower-cased. */
+    public static String address(String email) {
+        return email.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** {@code mason.martinez@example.com} as {@code m…z@example.com}: enough to recognise, not to learn. */

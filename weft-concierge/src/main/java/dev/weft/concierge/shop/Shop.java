@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -826,6 +827,12 @@ public final class Shop {
         /** Every try of the code waited for was used: a new one must be asked for. */
         record Exhausted() implements CodeCheck {}
 
+        /**
+         * Too many wrong codes were said for the code's address lately, in any conversation: this one is not
+         * checked ({@link OneTimeCodes#WRONG_TRIES_PER_ADDRESS} in {@link OneTimeCodes#WRONG_WINDOW}).
+         */
+        record Limited() implements CodeCheck {}
+
         /** The conversation waits for no code. */
         record NoneWaiting() implements CodeCheck {}
     }
@@ -866,6 +873,82 @@ public final class Shop {
             }
             return null;
         });
+    }
+
+    /**
+     * Counts a code asked for {@code address} in {@code user}'s session {@code session} against the limit
+     * per address ({@link OneTimeCodes#SENDS_PER_ADDRESS} in {@link OneTimeCodes#SEND_WINDOW}, every
+     * conversation together), in one transaction; whether it may be mailed (when not, it is not counted).
+     */
+    public boolean mayMailCode(String address, String user, String session, Instant now) {
+        return db.write("count a code for an address", c -> {
+            forgetOldCodeEvents(c, address, now);
+            if (codeEvents(c, address, CODE_SENT, now.minus(OneTimeCodes.SEND_WINDOW))
+                    >= OneTimeCodes.SENDS_PER_ADDRESS) {
+                return false;
+            }
+            codeEvent(c, address, CODE_SENT, user, session, now);
+            return true;
+        });
+    }
+
+    /** Whether a code was asked for {@code address} in {@code user}'s session {@code session} since {@code since}. */
+    public boolean codeAskedLately(String address, String user, String session, Instant since) {
+        return db.read("read the codes asked for an address", c -> {
+            try (PreparedStatement select = c.prepareStatement("SELECT 1 FROM concierge_code_events WHERE address = ?"
+                    + " AND kind = ? AND user_id = ? AND session_id = ? AND at > ?")) {
+                select.setString(1, address);
+                select.setString(2, CODE_SENT);
+                select.setString(3, user);
+                select.setString(4, session);
+                select.setLong(5, since.toEpochMilli());
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+    }
+
+    private static final String CODE_SENT = "SENT";
+    private static final String CODE_WRONG = "WRONG";
+
+    private static int codeEvents(Connection c, String address, String kind, Instant since) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement(
+                "SELECT COUNT(*) FROM concierge_code_events WHERE address = ? AND kind = ? AND at > ?")) {
+            select.setString(1, address);
+            select.setString(2, kind);
+            select.setLong(3, since.toEpochMilli());
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getInt(1);
+            }
+        }
+    }
+
+    private static void codeEvent(Connection c, String address, String kind, String user, String session, Instant at)
+            throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO concierge_code_events (address, kind, user_id,"
+                + " session_id, at) VALUES (?, ?, ?, ?, ?)")) {
+            insert.setString(1, address);
+            insert.setString(2, kind);
+            insert.setString(3, user);
+            insert.setString(4, session);
+            insert.setLong(5, at.toEpochMilli());
+            insert.executeUpdate();
+        }
+    }
+
+    /** Rows past the longest window count for nothing: each address's are deleted as it gets new ones. */
+    private static void forgetOldCodeEvents(Connection c, String address, Instant now) throws SQLException {
+        Duration longest = OneTimeCodes.SEND_WINDOW.compareTo(OneTimeCodes.WRONG_WINDOW) > 0
+                ? OneTimeCodes.SEND_WINDOW
+                : OneTimeCodes.WRONG_WINDOW;
+        try (PreparedStatement delete =
+                c.prepareStatement("DELETE FROM concierge_code_events WHERE address = ? AND at <= ?")) {
+            delete.setString(1, address);
+            delete.setLong(2, now.minus(longest).toEpochMilli());
+            delete.executeUpdate();
+        }
     }
 
     /** Keeps {@code text}, the message of run {@code runId}, as what the code that run asked for is for. */
@@ -946,12 +1029,26 @@ public final class Shop {
             if (triesLeft <= 0) {
                 return new CodeCheck.Exhausted();
             }
+            String address;
+            try (PreparedStatement select = c.prepareStatement("SELECT email FROM concierge_customers WHERE id = ?")) {
+                select.setString(1, customerId);
+                try (ResultSet row = select.executeQuery()) {
+                    address = row.next() ? OneTimeCodes.address(row.getString(1)) : "customer:" + customerId;
+                }
+            }
+            forgetOldCodeEvents(c, address, now);
+            if (codeEvents(c, address, CODE_WRONG, now.minus(OneTimeCodes.WRONG_WINDOW))
+                    >= OneTimeCodes.WRONG_TRIES_PER_ADDRESS) {
+                // Not even compared: a right guess now would tell the guesser it was right.
+                return new CodeCheck.Limited();
+            }
             if (java.security.MessageDigest.isEqual(
                     hash.getBytes(java.nio.charset.StandardCharsets.US_ASCII),
                     codeHash.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
                 deleteCode(c, user, session);
                 return new CodeCheck.Accepted(customerId, Optional.ofNullable(text));
             }
+            codeEvent(c, address, CODE_WRONG, user, session, now);
             try (PreparedStatement update = c.prepareStatement(
                     "UPDATE concierge_codes SET tries_left = tries_left - 1 WHERE user_id = ? AND session_id = ?")) {
                 update.setString(1, user);

@@ -152,6 +152,7 @@ public final class ShopTools {
                 args,
                 found,
                 "email",
+                OneTimeCodes.address(email),
                 context,
                 () -> new Refusal(
                         ErrorCode.E_NOT_FOUND,
@@ -172,6 +173,7 @@ public final class ShopTools {
                 args,
                 found.size() == 1 ? Optional.of(found.get(0)) : Optional.empty(),
                 "name_postcode",
+                "name:" + Folding.fold(name) + "|" + postcode,
                 context,
                 () -> {
                     ObjectNode details = details("name", name);
@@ -188,13 +190,17 @@ public final class ShopTools {
      * Who the conversation may act for, now that it names {@code found} (empty: nobody the shop knows).
      * A conversation the storefront vouched for acts for that customer only. In the demo's policy knowing
      * the email (or name and postcode) is enough; otherwise a one-time code goes to the account's address
-     * and nothing of the account is read or changed until it is said back ({@code code_sent}).
+     * and nothing of the account is read or changed until it is said back ({@code code_sent}). Codes are
+     * limited per address across conversations ({@code code_limit}, {@code E_CODE_LIMIT}); {@code asked}
+     * is what the limit counts when {@code found} is empty, so that an address on no account is limited
+     * as one on an account is.
      */
     private JsonNode identify(
             String user,
             ObjectNode args,
             Optional<Customer> found,
             String method,
+            String asked,
             ToolContext context,
             java.util.function.Supplier<Refusal> notFound) {
         String session = session(args);
@@ -229,6 +235,8 @@ public final class ShopTools {
                             + " customer must sign in on the storefront");
         }
         ObjectNode details = Json.object();
+        String address =
+                found.map(customer -> OneTimeCodes.address(customer.email())).orElse(asked);
         if (found.isPresent()) {
             Customer customer = found.get();
             if (policy.openReads() == ShopPolicy.OpenReads.ORDER_STATUS) {
@@ -242,6 +250,22 @@ public final class ShopTools {
                 // The code sent a moment ago is still good: the customer's inbox is not filled with more.
                 throw codeSent(details);
             }
+        } else if (shop.codeAskedLately(address, user, session, now.minus(OneTimeCodes.LIFETIME))) {
+            // As for an account's address, whose code would still be waiting: asked again, it counts once.
+            throw codeSent(details);
+        }
+        if (!shop.mayMailCode(address, user, session, now)) {
+            // Said the same whether or not the shop has such a customer, as code_sent is.
+            throw new Refusal(
+                    ErrorCode.E_CODE_LIMIT,
+                    "code_limit",
+                    "too many one-time codes were asked for this address in the last hour (at most "
+                            + OneTimeCodes.SENDS_PER_ADDRESS + "): no code is mailed until the hour has passed, or"
+                            + " the customer signs in on the storefront",
+                    details);
+        }
+        if (found.isPresent()) {
+            Customer customer = found.get();
             String code = OneTimeCodes.next();
             // Mailed first, kept after: a code is waited for only once it was handed to the mail server, so
             // a crash between the two leaves no code that nobody received (the next try mails a new one).

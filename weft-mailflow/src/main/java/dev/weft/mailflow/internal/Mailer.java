@@ -4,6 +4,7 @@ import dev.weft.core.ErrorCode;
 import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.TransientException;
 import dev.weft.core.WeftException;
+import dev.weft.mail.Submission;
 import dev.weft.mailflow.Venue;
 import jakarta.mail.AuthenticationFailedException;
 import jakarta.mail.Flags;

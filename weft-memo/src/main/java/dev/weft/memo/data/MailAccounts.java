@@ -279,12 +279,32 @@ public final class MailAccounts {
      * @throws dev.weft.oauth.GrantRevokedException {@code E_AUTH_REVOKED} when the provider revoked the sign-in
      */
     public String secret(Account account) {
-        if (account.auth() == Auth.OAUTH2
-                && grants.find(account.user(), OAuthGrants.Purpose.MAIL).isPresent()) {
+        if (signedIn(account)) {
             return grants.accessToken(
                     account.user(), OAuthGrants.Purpose.MAIL, grants.clock().instant());
         }
         return secrets.decrypt(account.sealedSecret());
+    }
+
+    /** Whether {@code account} is a mailbox signed in with OAuth (its secret an access token of a kept grant). */
+    public boolean signedIn(Account account) {
+        return account.auth() == Auth.OAUTH2
+                && grants.find(account.user(), OAuthGrants.Purpose.MAIL).isPresent();
+    }
+
+    /**
+     * A new access token of signed-in {@code account}, though the kept one has not expired by the clock:
+     * for a server that refused the kept one. Never log it.
+     *
+     * @throws IllegalStateException for an account that is not {@link #signedIn}
+     * @throws dev.weft.oauth.GrantRevokedException {@code E_AUTH_REVOKED} when the provider revoked the sign-in
+     */
+    public String refreshedSecret(Account account) {
+        if (!signedIn(account)) {
+            throw new IllegalStateException("the mail account of " + account.user() + " is not signed in with OAuth");
+        }
+        return grants.refreshedAccessToken(
+                account.user(), OAuthGrants.Purpose.MAIL, grants.clock().instant());
     }
 
     /**

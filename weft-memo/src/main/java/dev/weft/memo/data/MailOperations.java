@@ -9,6 +9,7 @@ import dev.weft.core.NotFoundException;
 import dev.weft.core.OutcomeUnknownException;
 import dev.weft.core.TransientException;
 import dev.weft.core.WeftException;
+import dev.weft.mail.Submission;
 import dev.weft.memo.data.MailAccounts.Account;
 import jakarta.mail.Address;
 import jakarta.mail.AuthenticationFailedException;
@@ -183,7 +184,7 @@ public final class MailOperations {
         }
         Session session = session(account);
         try (Transport transport = session.getTransport(smtpProtocol(account))) {
-            transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
+            logIn(transport, account.smtpHost(), account.smtpPort(), account);
             lines.add("SMTP " + account.smtpHost() + ":" + account.smtpPort() + ": ok");
         } catch (MessagingException e) {
             lines.add(unavailable(account, "SMTP", e).getMessage());
@@ -212,8 +213,7 @@ public final class MailOperations {
                         try {
                             Store store = session(account).getStore(imapProtocol(account));
                             current.set(store);
-                            store.connect(
-                                    account.imapHost(), account.imapPort(), account.login(), accounts.secret(account));
+                            logIn(store, account.imapHost(), account.imapPort(), account);
                             Folder inbox = store.getFolder("INBOX");
                             inbox.open(Folder.READ_ONLY);
                             inbox.addMessageCountListener(new jakarta.mail.event.MessageCountAdapter() {
@@ -491,7 +491,7 @@ public final class MailOperations {
             Session session = session(account);
             boolean taken = false;
             try (Transport transport = session.getTransport(smtpProtocol(account))) {
-                transport.connect(account.smtpHost(), account.smtpPort(), account.login(), accounts.secret(account));
+                logIn(transport, account.smtpHost(), account.smtpPort(), account);
                 // Recorded once the server is reached and has taken the login, just before it is given the
                 // mail: a crash while connecting leaves no intent to ask a person about.
                 accounts.intendToSend(context.user(), id, context.now());
@@ -711,11 +711,30 @@ public final class MailOperations {
         }
     }
 
+    /**
+     * Logs {@code service} (an IMAP store or an SMTP transport) in to {@code host}:{@code port} as {@code
+     * account}. A mailbox signed in with OAuth whose kept token the server refuses — though the clock
+     * still calls it good: the provider ended it early, or the server's clock runs ahead — is logged in
+     * once more with a token refreshed now, as a CalDAV sync is; a second refusal is the server's answer.
+     *
+     * @throws dev.weft.oauth.GrantRevokedException {@code E_AUTH_REVOKED} when the refresh finds the sign-in revoked
+     */
+    private void logIn(jakarta.mail.Service service, String host, int port, Account account) throws MessagingException {
+        try {
+            service.connect(host, port, account.login(), accounts.secret(account));
+        } catch (AuthenticationFailedException refused) {
+            if (!accounts.signedIn(account)) {
+                throw refused;
+            }
+            service.connect(host, port, account.login(), accounts.refreshedSecret(account));
+        }
+    }
+
     private Mailbox open(Account account) {
         Session session = session(account);
         try {
             Store store = session.getStore(imapProtocol(account));
-            store.connect(account.imapHost(), account.imapPort(), account.login(), accounts.secret(account));
+            logIn(store, account.imapHost(), account.imapPort(), account);
             return new Mailbox(account, store);
         } catch (MessagingException e) {
             throw unavailable(account, "IMAP", e);

@@ -1,4 +1,4 @@
-package dev.weft.memo.data;
+package dev.weft.mail;
 
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
@@ -11,10 +11,10 @@ import java.io.OutputStream;
  * waiting for its answer to the final dot) no longer means the mail was not sent. Keeps the
  * Message-ID it was given. Used by one send on one thread.
  */
-final class Submission extends MimeMessage {
+public final class Submission extends MimeMessage {
     private volatile boolean written;
 
-    Submission(MimeMessage source) throws MessagingException {
+    public Submission(MimeMessage source) throws MessagingException {
         super(source);
     }
 
@@ -25,7 +25,7 @@ final class Submission extends MimeMessage {
     }
 
     /** Whether the server was sent the content: after this, its outcome is known only from its answer. */
-    boolean written() {
+    public boolean written() {
         return written;
     }
 

@@ -1,4 +1,4 @@
-package dev.weft.memo;
+package dev.weft.mail;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
