@@ -87,4 +87,23 @@ final class LanguageLayerCorpusTest {
             assertThat(found).containsExactlyInAnyOrder(expected.split("\\|"));
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvFileSource(resources = "/corpus/acts.tsv", delimiter = '\t', quoteCharacter = '~')
+    void tellsAReadFromAChangeAndWhichChangeTheWordsName(
+            String text, boolean onlyReads, boolean deletes, boolean updates, boolean sends, String outOfScope) {
+        assertThat(RequestActs.asksOnlyToRead(text)).as("only reads").isEqualTo(onlyReads);
+        assertThat(RequestActs.asksFor(RequestActs.Change.DELETE, text))
+                .as("names a delete")
+                .isEqualTo(deletes);
+        assertThat(RequestActs.asksFor(RequestActs.Change.UPDATE, text))
+                .as("names an update")
+                .isEqualTo(updates);
+        assertThat(RequestActs.asksFor(RequestActs.Change.SEND, text))
+                .as("names a send")
+                .isEqualTo(sends);
+        assertThat(RequestActs.outsideScope(text, RequestActs.topics()).orElse("-"))
+                .as("out of scope")
+                .isEqualTo(outOfScope);
+    }
 }

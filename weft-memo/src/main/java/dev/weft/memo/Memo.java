@@ -22,7 +22,6 @@ import dev.weft.memo.data.User;
 import dev.weft.memo.internal.MemoResolvers;
 import dev.weft.memo.internal.Replies;
 import dev.weft.memo.internal.Texts;
-import dev.weft.memo.internal.understanding.MessageActs;
 import dev.weft.plan.ChangeGuard;
 import dev.weft.plan.Plan;
 import dev.weft.plan.PlanDecision;
@@ -283,7 +282,7 @@ public final class Memo {
         Plan planned = plan(message, planning);
         // The safety invariants, whichever planner planned: a question changes nothing, and a change of
         // what the user has that their words did not ask for waits for them.
-        ChangeGuard.Guarded guarded = GUARD.guard(planned, message, language);
+        ChangeGuard.Guarded guarded = GUARD.guard(planned, message);
         Plan plan = guarded.plan();
         if (guarded.outOfScope().isPresent() || plan.steps().isEmpty()) {
             // Nothing Memo does: an honest reply and no step that writes.
@@ -354,10 +353,52 @@ public final class Memo {
 
     private static final OfflinePlanner OFFLINE = new OfflinePlanner();
 
+    /**
+     * Memo pays nothing, orders no ride, food or tickets, and runs no device or music: such a request,
+     * said as a command, gets an honest reply and no step.
+     */
     private static final ChangeGuard GUARD = ChangeGuard.of(
-            new MessageActs(),
-            step -> MessageActs.writes(step) && !(step.capability().equals("meta")),
+            Memo::effectOf,
+            Set.of("payments", "transport", "food", "smart_home", "music", "shopping"),
             Memo::readInstead);
+
+    private static final Set<String> SENDING = Set.of("send_email", "reply_email", "forward_email");
+
+    /** What a step of Memo's does to what the user has, by its action. */
+    static ChangeGuard.Effect effectOf(PlanStep step) {
+        String action = step.action();
+        String capability = step.capability();
+        if (capability.equals("general") || capability.equals("meta")) {
+            return ChangeGuard.Effect.NONE;
+        }
+        if (SENDING.contains(action)) {
+            return ChangeGuard.Effect.SEND;
+        }
+        if (action.startsWith("delete") || action.equals("archive_email") || action.equals("forget")) {
+            return ChangeGuard.Effect.DELETE;
+        }
+        if (action.startsWith("update")
+                || action.startsWith("complete")
+                || action.equals("end_recurring")
+                || action.equals("toggle_item")
+                || action.equals("mark_read")
+                || action.equals("mark_unread")
+                || action.equals("star_email")
+                || action.equals("unstar_email")
+                || action.equals("label_email")) {
+            return ChangeGuard.Effect.UPDATE;
+        }
+        boolean reads = action.startsWith("find")
+                || action.startsWith("list")
+                || action.startsWith("search")
+                || action.startsWith("read")
+                || action.startsWith("check")
+                || action.startsWith("get")
+                || action.startsWith("summarize")
+                || action.startsWith("answer")
+                || action.equals("compose_email");
+        return reads ? ChangeGuard.Effect.NONE : ChangeGuard.Effect.CREATE;
+    }
 
     /**
      * The read of what a change a question was planned as would have touched: its tasks, list, events,
@@ -503,20 +544,10 @@ public final class Memo {
     static final double UNSURE = 0.5;
 
     private static boolean unsure(Plan plan) {
-        return plan.confidence() < UNSURE && plan.steps().stream().anyMatch(Memo::changesWhatIsThere);
-    }
-
-    /** Whether a step changes or deletes what the user already has (adding something new is undone easily). */
-    private static boolean changesWhatIsThere(PlanStep step) {
-        return step.action().startsWith("update")
-                || step.action().startsWith("delete")
-                || step.action().startsWith("complete")
-                || step.action().equals("toggle_item")
-                || step.action().equals("archive_email")
-                || step.action().equals("mark_read")
-                || step.action().equals("send_email")
-                || step.action().equals("reply_email")
-                || step.action().equals("forward_email");
+        return plan.confidence() < UNSURE
+                && plan.steps().stream()
+                        .map(Memo::effectOf)
+                        .anyMatch(e -> e != ChangeGuard.Effect.NONE && e != ChangeGuard.Effect.CREATE);
     }
 
     private static boolean isUndo(Plan plan) {

@@ -194,7 +194,7 @@ final class ModelHeldToItsStepTest {
     }
 
     @Test
-    void aDeleteTheUsersWordsDidNotAskForWaitsForThemAndSaysSo() {
+    void aDeleteTheUsersWordsDidNotAskForIsNeverPlannedButReadInstead() {
         Memo offline = Memo.open(store);
         offline.ask(
                 runner, new Memo.Request("dana", "remind me to call Dana at 5pm", Optional.of(ZONE), PlanMode.AUTO));
@@ -203,24 +203,21 @@ final class ModelHeldToItsStepTest {
                         READ_LATEST,
                         "{\"id\": \"B\", \"capability\": \"database\", \"action\": \"delete_tasks\","
                                 + " \"constraints\": {\"window\": \"all\"}, \"changes\": {}, \"dependsOn\": [\"A\"]}")),
-                Reply.text("{\"operation\": \"deleteAll\", \"where\": {\"window\": \"all\"}}"));
+                // The read that takes the delete's place, should its resolver ask the model.
+                Reply.text("{\"operation\": \"getAll\", \"where\": {}}"));
 
         Memo.Reply reply = memo.ask(
                 runner,
                 new Memo.Request("dana", "go through my latest email and handle it", Optional.of(ZONE), PlanMode.AUTO));
 
-        assertThat(reply.run().status()).isEqualTo(RunStatus.WAITING);
-        assertThat(reply.run().interrupts().get("step:B").path("held").asBoolean())
-                .isTrue();
-        assertThat(reply.text())
-                .contains("You didn't ask for this in so many words")
-                .contains("delete your reminder \"call Dana\"");
-        assertThat(memo.data().tasks().all("dana")).hasSize(1);
-
-        Memo.Reply rejected = memo.converse(
-                runner, new Memo.Request("dana", "no", Optional.of(ZONE), PlanMode.AUTO), memo.waiting(runner, "dana"));
-
-        assertThat(rejected.run().status()).isNotEqualTo(RunStatus.WAITING);
+        // Issue 37: a destructive step the message does not name is not even held for approval; it
+        // becomes the read of the same things.
+        assertThat(reply.plan().steps())
+                .noneSatisfy(step -> assertThat(step.action()).startsWith("delete"));
+        assertThat(reply.plan().steps())
+                .anySatisfy(step -> assertThat(step.action()).isEqualTo("find_task"));
+        assertThat(reply.run().status()).isNotEqualTo(RunStatus.WAITING);
+        assertThat(reply.text()).contains("call Dana").doesNotContain("Shall I go ahead");
         assertThat(memo.data().tasks().all("dana")).hasSize(1);
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.plan;
 
+import dev.weft.language.RequestActs;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -8,36 +9,64 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * Holds a plan to what its message asks, after planning and whichever planner made it (issue 37's
- * safety invariants): a message that only asks to read yields no step that changes anything (each is
- * replaced by the read of the same things where there is one, else dropped), a request the assistant
- * does not do yields no such step at all ({@link Guarded#outOfScope}), and a change whose words
- * the message does not contain is held for a person ({@link PlanRequest#holding}). Immutable and
- * thread-safe.
+ * safety invariants), reading the message with the language layer's {@link RequestActs}: a message
+ * that only asks to read yields no step that changes anything (each is replaced by the read of the same
+ * things where there is one, else dropped); a request the assistant does not do yields no such step at
+ * all ({@link Guarded#outOfScope}); a delete the message does not name is never planned (it becomes
+ * the read of the same things: "turn my morning alarm on" shows the alarm, it never deletes it); and
+ * any other change whose words the message does not contain is held for a person ({@link
+ * PlanRequest#holding}). Immutable and thread-safe.
  */
 public final class ChangeGuard {
-    private final RequestActs acts;
-    private final Predicate<PlanStep> changes;
+    /** What a step does to what the user has. */
+    public enum Effect {
+        /** Reads, answers or talks: changes nothing. */
+        NONE,
+        /** Adds something new (undone easily, and what most messages ask). */
+        CREATE,
+        /** Changes something that is there. */
+        UPDATE,
+        /** Deletes, cancels or archives something that is there. */
+        DELETE,
+        /** Sends something in the user's name. */
+        SEND
+    }
+
+    private final Function<PlanStep, Effect> effects;
+    private final Set<String> notDone;
     private final Function<PlanStep, Optional<PlanStep>> readInstead;
 
     private ChangeGuard(
-            RequestActs acts, Predicate<PlanStep> changes, Function<PlanStep, Optional<PlanStep>> readInstead) {
-        this.acts = Objects.requireNonNull(acts, "acts");
-        this.changes = Objects.requireNonNull(changes, "changes");
+            Function<PlanStep, Effect> effects,
+            Set<String> notDone,
+            Function<PlanStep, Optional<PlanStep>> readInstead) {
+        this.effects = Objects.requireNonNull(effects, "effects");
+        this.notDone = Set.copyOf(notDone);
         this.readInstead = Objects.requireNonNull(readInstead, "readInstead");
+        Set<String> unknown = new LinkedHashSet<>(this.notDone);
+        unknown.removeAll(RequestActs.topics());
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "the language layer has no words for the topics " + unknown + "; it knows " + RequestActs.topics());
+        }
     }
 
     /**
-     * A guard reading messages with {@code acts}, where {@code changes} says which steps change what the
-     * user has and {@code readInstead} gives the read of the same things for a change a question was
-     * planned as (empty: the step is dropped).
+     * A guard where {@code effects} says what each step does to what the user has, {@code notDone} names
+     * the topics of {@link RequestActs#outsideScope} the assistant does not do ({@code payments},
+     * {@code transport}), and {@code readInstead} gives the read of the same things for a change a
+     * question was planned as (empty: the step is dropped).
+     *
+     * @throws IllegalArgumentException for a topic the language layer has no words for
      */
     public static ChangeGuard of(
-            RequestActs acts, Predicate<PlanStep> changes, Function<PlanStep, Optional<PlanStep>> readInstead) {
-        return new ChangeGuard(acts, changes, readInstead);
+            Function<PlanStep, Effect> effects,
+            Set<String> notDone,
+            Function<PlanStep, Optional<PlanStep>> readInstead) {
+        return new ChangeGuard(effects, notDone, readInstead);
     }
 
     /**
@@ -58,21 +87,23 @@ public final class ChangeGuard {
         }
     }
 
-    /** {@code plan} held to {@code message} (in {@code language}). */
-    public Guarded guard(Plan plan, String message, String language) {
-        Optional<String> outOfScope = acts.outsideScope(message, language);
-        boolean onlyRead = outOfScope.isEmpty() && acts.asksOnlyToRead(message, language);
+    /** {@code plan} held to {@code message}. */
+    public Guarded guard(Plan plan, String message) {
+        Optional<String> outOfScope = RequestActs.outsideScope(message, notDone);
+        boolean onlyRead = outOfScope.isEmpty() && RequestActs.asksOnlyToRead(message);
         List<PlanStep> kept = new ArrayList<>();
         List<PlanStep> withdrawn = new ArrayList<>();
         Set<String> dropped = new HashSet<>();
         Set<String> held = new LinkedHashSet<>();
         for (PlanStep step : plan.steps()) {
-            if (!changes.test(step)) {
+            Effect effect = effects.apply(step);
+            if (effect == Effect.NONE) {
                 kept.add(step);
             } else if (outOfScope.isPresent()) {
                 withdrawn.add(step);
                 dropped.add(step.id());
-            } else if (onlyRead) {
+            } else if (onlyRead
+                    || (effect == Effect.DELETE && !RequestActs.asksFor(RequestActs.Change.DELETE, message))) {
                 withdrawn.add(step);
                 Optional<PlanStep> read = readInstead.apply(step);
                 if (read.isPresent()) {
@@ -82,7 +113,7 @@ public final class ChangeGuard {
                 }
             } else {
                 kept.add(step);
-                if (!acts.asksFor(message, language, step)) {
+                if (!asksFor(effect, message)) {
                     held.add(step.id());
                 }
             }
@@ -106,5 +137,17 @@ public final class ChangeGuard {
                                     dependsOn));
         }
         return new Guarded(new Plan(plan.intentType(), plan.confidence(), steps), held, withdrawn, outOfScope);
+    }
+
+    /** Whether the words of {@code message} ask for a change of this kind (an update may be said as a delete of its old part: "cancel the 5pm, make it 6"). */
+    private static boolean asksFor(Effect effect, String message) {
+        return switch (effect) {
+            case NONE, CREATE -> true;
+            case DELETE -> RequestActs.asksFor(RequestActs.Change.DELETE, message);
+            case UPDATE ->
+                RequestActs.asksFor(RequestActs.Change.UPDATE, message)
+                        || RequestActs.asksFor(RequestActs.Change.DELETE, message);
+            case SEND -> RequestActs.asksFor(RequestActs.Change.SEND, message);
+        };
     }
 }

@@ -2,39 +2,31 @@ package dev.weft.plan;
 
 import static dev.weft.plan.Fixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.weft.core.Json;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The safety invariants held after planning, whichever planner planned: a question yields no change,
- * and a change the message's words did not ask for is held for a person.
+ * The safety invariants held after planning, whichever planner planned, with the language layer's real
+ * words: a question yields no change, a delete the message does not name is never planned, and any
+ * other change the message's words did not ask for is held for a person.
  */
 final class ChangeGuardTest {
-    /** Questions end in "?"; a change is asked for when the message has its action's verb. */
-    private static final RequestActs ACTS = new RequestActs() {
-        @Override
-        public boolean asksOnlyToRead(String message, String language) {
-            return message.endsWith("?");
-        }
-
-        @Override
-        public Optional<String> outsideScope(String message, String language) {
-            return message.startsWith("pay ") ? Optional.of("payments") : Optional.empty();
-        }
-
-        @Override
-        public boolean asksFor(String message, String language, PlanStep step) {
-            return message.contains(step.action().substring(0, step.action().indexOf('_')));
-        }
-    };
-
+    /** Steps named find_* read, create_* add, update_* change, delete_* delete; the rest send. */
     private final ChangeGuard guard = ChangeGuard.of(
-            ACTS,
-            step -> !step.action().startsWith("find_"),
-            step -> step.action().startsWith("delete_")
+            step -> switch (step.action().substring(0, step.action().indexOf('_'))) {
+                case "find" -> ChangeGuard.Effect.NONE;
+                case "create" -> ChangeGuard.Effect.CREATE;
+                case "update" -> ChangeGuard.Effect.UPDATE;
+                case "delete" -> ChangeGuard.Effect.DELETE;
+                default -> ChangeGuard.Effect.SEND;
+            },
+            Set.of("payments"),
+            step -> step.action().startsWith("delete_") || step.action().startsWith("update_")
                     ? Optional.of(new PlanStep(
                             step.id(),
                             step.capability(),
@@ -57,7 +49,7 @@ final class ChangeGuardTest {
 
     @Test
     void questionPlannedAsADeleteBecomesTheReadOfTheSameThings() {
-        ChangeGuard.Guarded guarded = guard.guard(plan(step("A", "delete_tasks")), "what are my alarms?", "en");
+        ChangeGuard.Guarded guarded = guard.guard(plan(step("A", "delete_tasks")), "what are my alarms?");
 
         assertThat(guarded.plan().steps()).singleElement().satisfies(s -> {
             assertThat(s.action()).isEqualTo("find_task");
@@ -70,9 +62,8 @@ final class ChangeGuardTest {
     @Test
     void questionPlannedAsAChangeWithNoReadLosesTheStepAndItsDependentsKeepTheirOtherDependencies() {
         ChangeGuard.Guarded guarded = guard.guard(
-                plan(step("A", "find_task"), step("B", "update_task", "A"), step("C", "find_task", "A", "B")),
-                "is my morning alarm on?",
-                "en");
+                plan(step("A", "find_task"), step("B", "send_email", "A"), step("C", "find_task", "A", "B")),
+                "is my morning alarm on?");
 
         assertThat(guarded.plan().steps()).extracting(PlanStep::id).containsExactly("A", "C");
         assertThat(guarded.plan().step("C").orElseThrow().dependsOn()).containsExactly("A");
@@ -82,7 +73,7 @@ final class ChangeGuardTest {
     void changeTheWordsAskForRunsAsPlanned() {
         Plan planned = plan(step("A", "delete_tasks"));
 
-        ChangeGuard.Guarded guarded = guard.guard(planned, "delete my reminders", "en");
+        ChangeGuard.Guarded guarded = guard.guard(planned, "delete my reminders");
 
         assertThat(guarded.untouched()).isTrue();
         assertThat(guarded.plan()).isSameAs(planned);
@@ -90,17 +81,57 @@ final class ChangeGuardTest {
 
     @Test
     void changeTheWordsDoNotAskForIsHeldForAPerson() {
-        ChangeGuard.Guarded guarded =
-                guard.guard(plan(step("A", "find_task"), step("B", "delete_tasks", "A")), "summarize my inbox", "en");
+        ChangeGuard.Guarded guarded = guard.guard(
+                plan(step("A", "find_task"), step("B", "send_email", "A")), "the quarterly report for dana");
 
         assertThat(guarded.held()).containsExactly("B");
         assertThat(guarded.plan().steps()).hasSize(2);
     }
 
     @Test
+    void deleteTheWordsDoNotNameIsNeverPlannedButReadInstead() {
+        ChangeGuard.Guarded guarded = guard.guard(plan(step("A", "delete_tasks")), "turn my morning alarm on");
+
+        assertThat(guarded.plan().steps()).extracting(PlanStep::action).containsExactly("find_task");
+        assertThat(guarded.withdrawn()).extracting(PlanStep::action).containsExactly("delete_tasks");
+        assertThat(guarded.held()).isEmpty();
+    }
+
+    @Test
+    void updateSaidAsTheDeleteOfItsOldPartRunsAsPlanned() {
+        Plan planned = plan(step("A", "update_task"));
+
+        assertThat(guard.guard(planned, "cancel the 5pm one, make it 6").untouched())
+                .isTrue();
+    }
+
+    @Test
+    void updateTheWordsDoNotAskForIsHeldNotWithdrawn() {
+        ChangeGuard.Guarded guarded = guard.guard(plan(step("A", "update_task")), "the dentist at 5 tomorrow");
+
+        assertThat(guarded.held()).containsExactly("A");
+        assertThat(guarded.withdrawn()).isEmpty();
+    }
+
+    @Test
+    void hebrewQuestionPlannedAsADeleteBecomesARead() {
+        ChangeGuard.Guarded guarded = guard.guard(plan(step("A", "delete_tasks")), "ספר לי על התזכורות שלי");
+
+        assertThat(guarded.plan().steps()).extracting(PlanStep::action).containsExactly("find_task");
+    }
+
+    @Test
+    void topicTheLanguageLayerHasNoWordsForIsRefusedWhenTheGuardIsMade() {
+        assertThatThrownBy(() -> ChangeGuard.of(
+                        step -> ChangeGuard.Effect.NONE, Set.of("teleportation"), step -> Optional.empty()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("teleportation");
+    }
+
+    @Test
     void requestTheAssistantDoesNotDoLosesEveryStepThatChangesAnything() {
-        ChangeGuard.Guarded guarded = guard.guard(
-                plan(step("A", "find_task"), step("B", "delete_tasks", "A")), "pay the electricity bill", "en");
+        ChangeGuard.Guarded guarded =
+                guard.guard(plan(step("A", "find_task"), step("B", "delete_tasks", "A")), "pay the electricity bill");
 
         assertThat(guarded.outOfScope()).contains("payments");
         assertThat(guarded.plan().steps()).extracting(PlanStep::action).containsExactly("find_task");

@@ -231,6 +231,28 @@ final class WebPageIT {
     }
 
     @Test
+    void asksForApprovalInHebrewWhenTheUserWritesHebrew() {
+        String noa =
+                ApiKeys.open(fixture.store).create("noa", false, Instant.now()).secret();
+        logIn("#/memo", noa);
+        say("תזכיר לי מחר ב-9 להשקות את העציצים");
+
+        WebElement waiting = say("תמחק את כל התזכורות");
+        assertThat(waiting.getAttribute("data-status")).isEqualTo("WAITING");
+        WebElement approval = waiting.findElement(By.cssSelector(".approval"));
+        assertThat(approval.getText())
+                .contains("נדרש אישורך")
+                .contains("להשקות את העציצים")
+                .doesNotContain("Needs your approval");
+        assertThat(approval.getAttribute("dir")).isEqualTo("rtl");
+        assertThat(approval.findElement(By.cssSelector("button.approve")).getText())
+                .isEqualTo("אישור");
+        screenshot("memo-approval-hebrew");
+        approval.findElement(By.cssSelector("button.reject")).click();
+        until(b -> approval.getText().contains("נדחה"));
+    }
+
+    @Test
     void answersMemosQuestionInline() {
         String lior =
                 ApiKeys.open(fixture.store).create("lior", false, Instant.now()).secret();

@@ -14,6 +14,7 @@ import dev.weft.core.StepScope;
 import dev.weft.language.Folding;
 import dev.weft.language.Forms;
 import dev.weft.language.NumberWords;
+import dev.weft.language.RequestActs;
 import dev.weft.language.Token;
 import dev.weft.language.Tokens;
 import java.util.ArrayList;
@@ -203,9 +204,6 @@ public final class OfflinePlanner implements Planner {
     private static final Pattern SHIP_TO = Pattern.compile(
             "(?i)\\b(?:ship|send|deliver|redirect|forward)\\b.{0,40}?\\bto\\s+\\d|(?:תשלחו|תשלח|תשלחי|לשלוח|שלחו|תעבירו)\\s.{0,40}?(?:לכתובת|לרחוב|לשדרות|ל-?\\d)");
     private static final Pattern CANCEL_ROOT = Pattern.compile("^[והשלב]{0,2}(?:ת?בטל|ביטול)");
-    private static final Pattern ADDRESS_QUESTION = Pattern.compile(
-            "(?i)^\\s*(?:what|which|where|is|can you (?:tell|confirm|check)|could you (?:tell|confirm|check)|"
-                    + "do you have)\\b|^\\s*(?:מה|לאיזו|לאן|איזו|האם)\\s|(?:which|what) address|לאיזו כתובת|מה הכתובת");
     private static final Phrases CHANGE = WORDS.phrases("CHANGE");
     private static final Phrases INSTEAD = WORDS.phrases("INSTEAD");
     private static final Phrases FIT = WORDS.phrases("FIT");
@@ -453,7 +451,7 @@ public final class OfflinePlanner implements Planner {
             return Optional.of(Goal.RETURN);
         }
         if (ADDRESS.in(message)
-                && ADDRESS_QUESTION.matcher(text).find()
+                && RequestActs.asksOnlyToRead(text)
                 && !SHIP_TO.matcher(text).find()
                 && address(text).isEmpty()) {
             // "what address is my order going to?": a question about the order, not a new address.

@@ -66,8 +66,10 @@ function showReply(node, reply) {
 }
 
 function approval(reply, steps) {
-  const card = h('div', { class: 'approval', 'data-run': reply.runId },
-    h('p', { class: 'label' }, 'Needs your approval:'),
+  // The card speaks the reply's language, as the question above it does.
+  const he = reply.language === 'he';
+  const card = h('div', { class: 'approval', 'data-run': reply.runId, dir: he ? 'rtl' : 'auto' },
+    h('p', { class: 'label' }, he ? 'נדרש אישורך:' : 'Needs your approval:'),
     // What will change, in words and in the user's language; the call itself behind a toggle.
     steps.map((s) => h('div', { class: 'call' },
       h('p', { class: 'says', dir: reply.language === 'he' ? 'rtl' : 'auto', lang: reply.language }, s.says || s.functionName),
@@ -78,15 +80,16 @@ function approval(reply, steps) {
     card.querySelectorAll('button').forEach((b) => (b.disabled = true));
     try {
       const next = await post(`/api/runs/${reply.runId}/${verb}`, {});
-      card.replaceChildren(h('p', { class: 'label' }, verb === 'approve' ? 'Approved.' : 'Rejected.'));
+      const done = verb === 'approve' ? (he ? 'אושר.' : 'Approved.') : (he ? 'נדחה.' : 'Rejected.');
+      card.replaceChildren(h('p', { class: 'label' }, done));
       showReply(bubble('memo', ''), next);
     } catch (e) {
       card.append(h('p', { class: 'error' }, e.message));
     }
   };
   card.append(h('div', { class: 'actions' },
-    h('button', { type: 'button', class: 'approve', onclick: () => decide('approve') }, 'Approve'),
-    h('button', { type: 'button', class: 'reject secondary', onclick: () => decide('reject') }, 'Reject')));
+    h('button', { type: 'button', class: 'approve', onclick: () => decide('approve') }, he ? 'אישור' : 'Approve'),
+    h('button', { type: 'button', class: 'reject secondary', onclick: () => decide('reject') }, he ? 'דחייה' : 'Reject')));
   return card;
 }
 
