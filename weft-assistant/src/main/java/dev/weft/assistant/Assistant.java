@@ -130,6 +130,14 @@ public interface Assistant {
         return List.of();
     }
 
+    /**
+     * Loads now what the assistant's first turn would otherwise load (a classifier's model, a time
+     * grammar), so that the first person to write after a start does not wait for it. A process that
+     * serves the assistant calls it once, off the request path; it plans nothing and changes nothing.
+     * Nothing to load by default.
+     */
+    default void warmUp() {}
+
     /** The service of this assistant named {@code name}, if it has one. */
     default Optional<BackgroundService> service(String name) {
         return services().stream().filter(s -> s.name().equals(name)).findFirst();

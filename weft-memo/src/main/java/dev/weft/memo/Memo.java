@@ -153,6 +153,18 @@ public final class Memo {
         return new Memo(data, planner, clock, resolvers, AgentRequests.Configured.of(agents, settings));
     }
 
+    /**
+     * Reads a request in each language with the offline planner, loading the intent classifier's model,
+     * the readers and the time grammars before a person's first turn needs them. Plans nothing that
+     * runs, calls no model and writes nothing.
+     */
+    public void warmUp() {
+        OfflinePlanner offline = new OfflinePlanner();
+        ZonedDateTime at = Instant.now().atZone(java.time.ZoneOffset.UTC);
+        offline.plan("remind me tomorrow at 9 to call Dana", new Planner.Context("en", at));
+        offline.plan("תזכיר לי מחר בשמונה בערב לקנות חלב", new Planner.Context("he", at));
+    }
+
     /** Memo over {@code store}'s database (its tables made or brought up to date), with the offline planner. */
     public static Memo open(RunStore store) {
         return new Memo(MemoData.open(store), new OfflinePlanner(), Instant::now);

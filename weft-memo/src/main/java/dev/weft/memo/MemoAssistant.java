@@ -99,6 +99,11 @@ public final class MemoAssistant implements Assistant {
     public static final String MAIL_WATCH = "mail-watch";
 
     @Override
+    public void warmUp() {
+        memo.warmUp();
+    }
+
+    @Override
     public List<BackgroundService> services() {
         return List.of(
                 new BackgroundService(

@@ -60,6 +60,18 @@ final class MemoAssistantTest {
     }
 
     @Test
+    void warmingUpPlansNothingThatRunsAndWritesNothing() {
+        memo.warmUp();
+
+        assertThat(store.listRuns(java.util.Optional.empty())).isEmpty();
+        assertThat(((MemoAssistant) memo).memo().data().tasks().all("dana")).isEmpty();
+        assertThat(memo.history("dana", "dana", 4)).isEmpty();
+        // Warmed or not, the first turn is answered as ever.
+        Turn first = memo.converse(runner, Message.of("dana", "remind me tomorrow at 9 to call the bank"));
+        assertThat(first.text()).contains("call the bank");
+    }
+
+    @Test
     void turnOfGivesTheReplyOfARunConverseStartedWithoutRunningItAgain() {
         Turn first = memo.converse(
                 runner,

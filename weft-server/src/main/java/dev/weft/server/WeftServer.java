@@ -573,6 +573,10 @@ public final class WeftServer implements AutoCloseable {
                     .routing(routing)
                     .build()
                     .start();
+            // Each assistant loads its models now, beside the first requests rather than inside them.
+            for (Assistant assistant : all.all()) {
+                Thread.ofVirtual().name("weft-warm-up-" + assistant.name()).start(() -> warmUp(assistant));
+            }
             List<AutoCloseable> noticesMade = new java.util.ArrayList<>();
             if (reminders) {
                 for (Assistant assistant : all.all()) {
@@ -716,6 +720,15 @@ public final class WeftServer implements AutoCloseable {
     }
 
     /** Ready when the store answers and the server's and the assistants' tables are migrated (they were, at start). */
+    private static void warmUp(Assistant assistant) {
+        try {
+            assistant.warmUp();
+        } catch (RuntimeException e) {
+            // Its first turn loads what failed here, and reports it to the person who asked.
+            LOG.log(System.Logger.Level.WARNING, assistant.name() + " could not warm up: " + e);
+        }
+    }
+
     private static void ready(ServerResponse res, RunStore store) {
         try {
             AppDatabase.of(store).read("check readiness", connection -> {

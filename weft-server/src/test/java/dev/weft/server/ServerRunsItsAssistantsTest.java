@@ -92,6 +92,19 @@ final class ServerRunsItsAssistantsTest {
         }
     }
 
+    @Test
+    void itWarmsEachAssistantUpWhenItStarts() throws InterruptedException {
+        Recorder recorder = new Recorder();
+        ServerFixture fixture = new ServerFixture(dir, builder -> builder.assistants(Assistants.of(recorder)));
+        try {
+            assertThat(recorder.warmed.await(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the server asked the assistant to warm up")
+                    .isTrue();
+        } finally {
+            fixture.close();
+        }
+    }
+
     private static ServerFixture.Answer get(WeftServer server, String path, String key) {
         try {
             java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
@@ -113,6 +126,12 @@ final class ServerRunsItsAssistantsTest {
     /** An assistant that records what is started and stopped of it: a service, one on request, notices. */
     private static final class Recorder implements Assistant {
         final List<String> events = new CopyOnWriteArrayList<>();
+        final java.util.concurrent.CountDownLatch warmed = new java.util.concurrent.CountDownLatch(1);
+
+        @Override
+        public void warmUp() {
+            warmed.countDown();
+        }
 
         @Override
         public String name() {

@@ -38,6 +38,18 @@ final class EnglishFamiliesTest {
     }
 
     @Test
+    void amountsFromNowAreReadByTheEngineFromTheLexiconsRoles() {
+        READ.instant("in 30 seconds", "2026-11-21T14:30:30", Grain.SECOND); // "second" is also an ordinal
+        READ.instant("another 10 minutes", "2026-11-21T14:40", Grain.SECOND);
+        READ.instant("a further 10 minutes", "2026-11-21T14:40", Grain.SECOND);
+        READ.instant("within about 10 minutes or so", "2026-11-21T14:40", Grain.SECOND);
+        READ.instant("in 3 hours' time", "2026-11-21T17:30", Grain.SECOND);
+        READ.instant("2 hours later", "2026-11-21T16:30", Grain.SECOND);
+        READ.instant("an hour before now", "2026-11-21T13:30", Grain.SECOND);
+        READ.instant("2 weeks after tomorrow", "2026-12-06", Grain.DAY);
+    }
+
+    @Test
     void aNumberAfterTheBeforeAmPmOrMinutesIsAClockNotADayOfTheMonth() {
         TimeExpression seven = READ.parse("turn off the 7am alarm");
         assertThat(seven.text()).isEqualTo("7am");

@@ -104,6 +104,20 @@ class Engine extends Grammar {
         return meanings[i];
     }
 
+    /** The meaning of token {@code i} of the kind a rule needs, whether or not it is the word's usual one; or null. */
+    final <M extends Meaning> M meaningAt(int i, Class<M> kind) {
+        if (i < 0 || i >= size || !tok(i).isWord()) {
+            return null;
+        }
+        Meaning usual = meaningAt(i);
+        return kind.isInstance(usual) ? kind.cast(usual) : lexicon.meaning(tok(i).text(), kind);
+    }
+
+    /** The meaning of a word (as a rule has cut it, "hours" of "hours's") of the kind a rule needs, or null. */
+    final <M extends Meaning> M meaningOf(String word, Class<M> kind) {
+        return lexicon.meaning(word, kind);
+    }
+
     boolean isRole(int i, Role r) {
         return meaningAt(i) == r;
     }
@@ -786,24 +800,156 @@ class Engine extends Grammar {
         return u == null ? null : new Hit<>(fractional(a.value(), u), a.end() + 1);
     }
 
-    /** "через 10 минут", "3 дня назад", "in 2 hours", "a week ago". */
+    /** Whether any meaning of token {@code i} is the role, its usual one or not ("after" is also "in"). */
+    final boolean means(int i, Role r) {
+        return isRole(i, r) || (i >= 0 && i < size && tok(i).isWord() && lexicon.means(tok(i).text(), r));
+    }
+
+    /** After hedges that leave an amount as it is ("about", "~", "около"); {@code i} when none. */
+    final int hedged(int i) {
+        int j = i;
+        while (j < size) {
+            Hit<Meaning> m = phraseAt(j);
+            if (m != null && (m.value() == Role.ABOUT || m.value() == Role.MORE)) {
+                j = m.end();
+            } else if (sym(j, '~') && j + 1 < size) {
+                j++;
+            } else {
+                break;
+            }
+        }
+        return j;
+    }
+
+    /** After the role that a phrase of the lexicon at {@code i} means ("from now", "or so"), or -1. */
+    private int after(int i, Role r) {
+        Hit<Meaning> m = phraseAt(i);
+        return m != null && m.value() == r ? m.end() : -1;
+    }
+
+    /** After "or so", "ish", "tops": still the amount. */
+    private int orSo(int end) {
+        int e = after(end, Role.OR_SO);
+        return e < 0 ? end : e;
+    }
+
+    /**
+     * The amount of time an offset counts ("2 hours", "полчаса"); a language whose amounts have more
+     * shapes than a number and a unit ("a couple of days", "2h30") reads them here.
+     */
+    Hit<Offset> offsetAmount(int i) {
+        return duration(i);
+    }
+
+    /**
+     * The date an amount is counted from ("3 days after Christmas", "the day before tomorrow"): a
+     * day with no clock time. A language that reads its own days gives them here.
+     */
+    Hit<InstantSpec> offsetBase(int i) {
+        Hit<InstantSpec> base = datePart(i);
+        return base != null && base.value().date != null && base.value().time == null ? base : null;
+    }
+
+    /**
+     * An amount of time ahead of now or behind it: "in 2 hours", "within about 10 minutes", "in 3
+     * hours' time", "another 10 minutes", "5 minutes from now", "3 days ago", "через 10 минут", "3
+     * дня назад"; an amount from a day ("3 days after Christmas", "the day before yesterday"); a
+     * count of weekdays ("three Mondays from now").
+     */
     private Hit<InstantSpec> offset(int i) {
+        Hit<InstantSpec> weekdays = countedWeekdays(i);
+        if (weekdays != null) {
+            return weekdays;
+        }
+        Hit<InstantSpec> dayAround = dayAround(i);
+        if (dayAround != null) {
+            return dayAround;
+        }
         InstantSpec s = new InstantSpec();
-        if (isRole(i, Role.IN)) {
-            int j = isRole(i + 1, Role.ABOUT) ? i + 2 : i + 1;
-            Hit<Offset> d = duration(j);
+        int more = after(i, Role.MORE);
+        if (means(i, Role.IN) || (more > 0 && more < size)) {
+            int at = i + 1;
+            if (more < 0 && isRole(at, Role.LINK) && isRole(at + 1, Role.NEXT)) {
+                at += 2; // "in the next 3 hours"
+            }
+            Hit<Offset> d = offsetAmount(hedged(more > 0 ? more : at));
             if (d == null) {
                 return null;
             }
+            int end = d.end();
+            if (isRole(end, Role.TIME)) {
+                end++;
+            } else if (sym(end, '\'') && adjacent(end) && isRole(end + 1, Role.TIME)) {
+                end += 2; // "in 3 hours' time"
+            } else if (after(end, Role.AHEAD) > 0) {
+                end = after(end, Role.AHEAD);
+            }
             s.offset = d.value();
-            return new Hit<>(s, d.end());
+            return new Hit<>(s, orSo(end));
         }
-        Hit<Offset> d = duration(i);
-        if (d != null && isRole(d.end(), Role.AGO)) {
+        Hit<Offset> d = offsetAmount(i);
+        if (d == null) {
+            return null;
+        }
+        int end = d.end();
+        if (d.value().dateBased() && (isRole(end, Role.FROM) || isRole(end, Role.AFTER) || isRole(end, Role.BEFORE))) {
+            Hit<InstantSpec> base = offsetBase(end + 1); // "3 days from today", "2 weeks after Easter"
+            if (base != null) {
+                Offset o = isRole(end, Role.BEFORE) ? d.value().negated() : d.value();
+                return withDate(new DateRef.Shifted(base.value().date, o), base.end());
+            }
+        }
+        int ahead = after(end, Role.AHEAD);
+        if (ahead > 0) {
+            s.offset = d.value();
+            return new Hit<>(s, isRole(end, Role.FROM) ? orSo(ahead) : ahead);
+        }
+        int ago = after(end, Role.AGO);
+        if (ago > 0) {
             s.offset = d.value().negated();
-            return new Hit<>(s, d.end() + 1);
+            return new Hit<>(s, ago);
         }
         return null;
+    }
+
+    /** "the day after Christmas", "the day before yesterday": a day from a day. */
+    private Hit<InstantSpec> dayAround(int i) {
+        int d = skipLinks(i);
+        if (unit(d) != ChronoUnit.DAYS || !(isRole(d + 1, Role.AFTER) || isRole(d + 1, Role.BEFORE))) {
+            return null;
+        }
+        Hit<InstantSpec> base = offsetBase(d + 2);
+        if (base == null) {
+            return null;
+        }
+        int days = isRole(d + 1, Role.AFTER) ? 1 : -1;
+        return withDate(new DateRef.Shifted(base.value().date, new Offset(days, ChronoUnit.DAYS)), base.end());
+    }
+
+    /** "three Mondays from now", "2 Fridays ago": weekdays counted from tomorrow, or back from yesterday. */
+    private Hit<InstantSpec> countedWeekdays(int i) {
+        Hit<Double> n = amountAt(i);
+        if (n == null || n.value() < 1 || n.value() > 60 || n.value() != Math.rint(n.value())) {
+            return null;
+        }
+        Weekdays day = weekdays(n.end());
+        if (day == null || day.days().size() != 1 || (n.value() > 1 && !day.plural())) {
+            return null;
+        }
+        int count = n.value().intValue();
+        int end = n.end() + 1;
+        int ahead = after(end, Role.AHEAD);
+        if (ahead > 0) {
+            return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day.day(), count), ahead);
+        }
+        int ago = after(end, Role.AGO);
+        if (ago < 0 && isRole(end, Role.BEFORE) && phraseAt(end + 1) != null) {
+            Meaning m = phraseAt(end + 1).value();
+            ago = m == Role.NOW || (m instanceof Day today && today.days() == 0)
+                    ? phraseAt(end + 1).end()
+                    : -1;
+        }
+        return ago < 0 ? null : withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day.day(), -count), ago);
     }
 
     @Override

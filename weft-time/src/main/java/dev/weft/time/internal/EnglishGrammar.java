@@ -38,60 +38,6 @@ final class EnglishGrammar extends Engine {
 
     private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
 
-    private static final Map<String, Integer> CARDINALS = Map.ofEntries(
-            Map.entry("zero", 0),
-            Map.entry("one", 1),
-            Map.entry("two", 2),
-            Map.entry("three", 3),
-            Map.entry("four", 4),
-            Map.entry("five", 5),
-            Map.entry("six", 6),
-            Map.entry("seven", 7),
-            Map.entry("eight", 8),
-            Map.entry("nine", 9),
-            Map.entry("ten", 10),
-            Map.entry("eleven", 11),
-            Map.entry("twelve", 12),
-            Map.entry("thirteen", 13),
-            Map.entry("fourteen", 14),
-            Map.entry("fifteen", 15),
-            Map.entry("sixteen", 16),
-            Map.entry("seventeen", 17),
-            Map.entry("eighteen", 18),
-            Map.entry("nineteen", 19));
-
-    private static final Map<String, Integer> TENS = Map.of(
-            "twenty", 20, "thirty", 30, "forty", 40, "fourty", 40, "fifty", 50, "sixty", 60, "seventy", 70, "eighty",
-            80, "ninety", 90);
-
-    private static final Map<String, ChronoUnit> UNITS = Map.ofEntries(
-            Map.entry("second", ChronoUnit.SECONDS),
-            Map.entry("seconds", ChronoUnit.SECONDS),
-            Map.entry("sec", ChronoUnit.SECONDS),
-            Map.entry("secs", ChronoUnit.SECONDS),
-            Map.entry("minute", ChronoUnit.MINUTES),
-            Map.entry("minutes", ChronoUnit.MINUTES),
-            Map.entry("min", ChronoUnit.MINUTES),
-            Map.entry("mins", ChronoUnit.MINUTES),
-            Map.entry("hour", ChronoUnit.HOURS),
-            Map.entry("hours", ChronoUnit.HOURS),
-            Map.entry("hr", ChronoUnit.HOURS),
-            Map.entry("hrs", ChronoUnit.HOURS),
-            Map.entry("h", ChronoUnit.HOURS),
-            Map.entry("m", ChronoUnit.MINUTES),
-            Map.entry("day", ChronoUnit.DAYS),
-            Map.entry("days", ChronoUnit.DAYS),
-            Map.entry("week", ChronoUnit.WEEKS),
-            Map.entry("weeks", ChronoUnit.WEEKS),
-            Map.entry("wk", ChronoUnit.WEEKS),
-            Map.entry("wks", ChronoUnit.WEEKS),
-            Map.entry("month", ChronoUnit.MONTHS),
-            Map.entry("months", ChronoUnit.MONTHS),
-            Map.entry("year", ChronoUnit.YEARS),
-            Map.entry("years", ChronoUnit.YEARS),
-            Map.entry("yr", ChronoUnit.YEARS),
-            Map.entry("yrs", ChronoUnit.YEARS));
-
     private static final Map<String, Grain> PERIODS = Map.of(
             "week", Grain.WEEK,
             "wk", Grain.WEEK,
@@ -456,7 +402,6 @@ final class EnglishGrammar extends Engine {
         best = longest(best, relativeDay(q));
         best = longest(best, weekday(q));
         best = longest(best, date(q));
-        best = longest(best, offset(q));
         Hit<ClockTime> t = time(q, acc, ctx, anchored);
         if (t != null) {
             InstantSpec s = new InstantSpec();
@@ -759,7 +704,7 @@ final class EnglishGrammar extends Engine {
             if (o != null) {
                 return new Hit<>(o, i + 1);
             }
-            Integer tens = TENS.get(tok(i).text());
+            Integer tens = tens(i);
             if (tens != null && tens <= 30) {
                 int j = sym(i + 1, '-') ? i + 2 : i + 1;
                 Integer unit = ordinal(j);
@@ -1217,6 +1162,21 @@ final class EnglishGrammar extends Engine {
 
     // ---- durations and offsets --------------------------------------------------------------
 
+    /** A whole number under 20 said as a word ("seven"), from the lexicon; not the article "a". */
+    private Integer smallCardinal(int i) {
+        if (word(i, "a", "an")) {
+            return null;
+        }
+        Meaning.Amount a = meaningAt(i, Meaning.Amount.class);
+        return a != null && a.value() < 20 && a.value() == Math.rint(a.value()) ? (int) a.value() : null;
+    }
+
+    /** A multiple of ten said as a word ("twenty", "forty"), from the lexicon. */
+    private Integer tens(int i) {
+        Meaning.Amount a = meaningAt(i, Meaning.Amount.class);
+        return a != null && a.value() >= 20 && a.value() < 100 && a.value() % 10 == 0 ? (int) a.value() : null;
+    }
+
     private Hit<Integer> cardinal(int i) {
         if (num(i)) {
             return new Hit<>(value(i), i + 1);
@@ -1224,14 +1184,14 @@ final class EnglishGrammar extends Engine {
         if (i >= size || !tok(i).isWord()) {
             return null;
         }
-        Integer c = CARDINALS.get(tok(i).text());
+        Integer c = smallCardinal(i);
         if (c != null) {
             return new Hit<>(c, i + 1);
         }
-        Integer tens = TENS.get(tok(i).text());
+        Integer tens = tens(i);
         if (tens != null) {
             int j = sym(i + 1, '-') ? i + 2 : i + 1;
-            Integer unit = j < size && tok(j).isWord() ? CARDINALS.get(tok(j).text()) : null;
+            Integer unit = j < size && tok(j).isWord() ? smallCardinal(j) : null;
             if (unit != null && unit >= 1 && unit <= 9) {
                 return new Hit<>(tens + unit, j + 1);
             }
@@ -1286,7 +1246,8 @@ final class EnglishGrammar extends Engine {
         } else if (sym(i + 1, '\'') && adjacent(i + 1) && word(i + 2, "s")) {
             return null;
         }
-        return UNITS.get(w);
+        Meaning.Unit u = meaningOf(w, Meaning.Unit.class);
+        return u == null ? null : u.unit();
     }
 
     private Hit<Offset> simpleDuration(int i) {
@@ -1349,6 +1310,11 @@ final class EnglishGrammar extends Engine {
         return new Hit<>(fractional(amount, u), end);
     }
 
+    @Override
+    Hit<Offset> offsetAmount(int i) {
+        return duration(i);
+    }
+
     /** One or more amounts of units: {@code 2 hours and 30 minutes}, {@code an hour and a half}. */
     Hit<Offset> duration(int i) {
         Hit<Offset> d = simpleDuration(i);
@@ -1369,114 +1335,11 @@ final class EnglishGrammar extends Engine {
         return new Hit<>(total, end);
     }
 
-    /** "three Mondays from now", "2 Fridays ago", "the next 3 Fridays"' last: counted weekdays. */
-    private Hit<InstantSpec> countedWeekdays(int i) {
-        Hit<Integer> n = cardinal(i);
-        if (n == null || n.value() < 1 || n.value() > 60) {
-            return null;
-        }
-        DayOfWeek day = dayName(n.end());
-        if (day == null || (n.value() > 1 && !(meaningAt(n.end()) instanceof Meaning.Weekdays w && w.plural()))) {
-            return null;
-        }
-        int end = n.end() + 1;
-        if (word(end, "from") && word(end + 1, "now", "today")) {
-            return withDate(new WeekdayAfter(new RelativeDay(0), day, n.value()), end + 2);
-        }
-        if (word(end, "hence", "later")) {
-            return withDate(new WeekdayAfter(new RelativeDay(0), day, n.value()), end + 1);
-        }
-        if (word(end, "ago") || (word(end, "before") && word(end + 1, "now", "today"))) {
-            return withDate(
-                    new WeekdayAfter(new RelativeDay(0), day, -n.value()), word(end, "ago") ? end + 1 : end + 2);
-        }
-        return null;
-    }
-
-    /** Words that hedge an amount ("in about 20 minutes", "in another 10"), skipped: the amount counts. */
-    private int hedged(int i) {
-        int j = i;
-        while (word(j, "about", "around", "roughly", "approximately", "approx", "like", "just", "only", "another")
-                || (sym(j, '~') && j + 1 < size)
-                || (word(j, "a") && word(j + 1, "further"))) {
-            j += word(j, "a") ? 2 : 1;
-        }
-        return j;
-    }
-
-    /** After an amount, "or so", "or thereabouts", "ish", "tops": still the amount. */
-    private int orSo(int end) {
-        if (word(end, "or") && word(end + 1, "so", "thereabouts")) {
-            return end + 2;
-        }
-        if (word(end, "ish", "tops", "max")) {
-            return end + 1;
-        }
-        return end;
-    }
-
-    private Hit<InstantSpec> offset(int i) {
-        Hit<InstantSpec> weekdays = countedWeekdays(i);
-        if (weekdays != null) {
-            return weekdays;
-        }
-        int d0 = word(i, "the") ? i + 1 : i;
-        if (word(d0, "day") && word(d0 + 1, "after", "before")) {
-            Hit<InstantSpec> base = baseDate(d0 + 2); // "the day after Christmas"
-            if (base != null) {
-                int days = word(d0 + 1, "after") ? 1 : -1;
-                return withDate(new Shifted(base.value().date, new Offset(days, ChronoUnit.DAYS)), base.end());
-            }
-        }
-        if (word(i, "in", "within", "after") || (word(i, "another") && i + 1 < size)) {
-            int at = word(i + 1, "the") && word(i + 2, "next") ? i + 3 : i + 1;
-            at = hedged(word(i, "another") ? i : at);
-            Hit<Offset> d = duration(at);
-            if (d == null) {
-                return null;
-            }
-            int end = d.end();
-            if (word(end, "time")) {
-                end++;
-            } else if (sym(end, '\'') && word(end + 1, "time") && adjacent(end)) {
-                end += 2; // "in 3 hours' time"
-            } else if (word(end, "from") && word(end + 1, "now")) {
-                end += 2;
-            }
-            InstantSpec s = new InstantSpec();
-            s.offset = d.value();
-            return new Hit<>(s, orSo(end));
-        }
-        Hit<Offset> d = duration(i);
-        if (d == null) {
-            return null;
-        }
-        int end = d.end();
-        InstantSpec s = new InstantSpec();
-        if (word(end, "from") && word(end + 1, "today") && d.value().dateBased()) {
-            return withDate(new Shifted(new RelativeDay(0), d.value()), end + 2);
-        }
-        if ((word(end, "from") && word(end + 1, "now", "today"))
-                || (word(end, "from") && word(end + 1, "right") && word(end + 2, "now"))) {
-            s.offset = d.value();
-            return new Hit<>(s, orSo(word(end + 1, "right") ? end + 3 : end + 2));
-        }
-        if (word(end, "later", "hence")) {
-            s.offset = d.value();
-            return new Hit<>(s, end + 1);
-        }
-        if (word(end, "ago") || (word(end, "before") && word(end + 1, "now"))) {
-            s.offset = d.value().negated();
-            return new Hit<>(s, word(end, "ago") ? end + 1 : end + 2);
-        }
-        if (word(end, "from", "after", "before") && d.value().dateBased()) {
-            Hit<InstantSpec> base = longest(relativeDay(end + 1), longest(weekday(end + 1), date(end + 1)));
-            if (base != null && base.value().date != null && base.value().time == null) {
-                Offset o = word(end, "before") ? d.value().negated() : d.value();
-                return withDate(new Shifted(base.value().date, o), base.end());
-            }
-        }
-        return null;
+    /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
+    @Override
+    Hit<InstantSpec> offsetBase(int i) {
+        Hit<InstantSpec> base = longest(relativeDay(i), longest(weekday(i), date(i)));
+        return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
     // ---- clock times ------------------------------------------------------------------------

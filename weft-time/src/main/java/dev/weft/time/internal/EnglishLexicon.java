@@ -47,8 +47,29 @@ final class EnglishLexicon extends Lexicon {
     };
 
     private static final String[] CARDINALS = {
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen"
     };
+
+    private static final String[] TENS = {"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"};
 
     /** Built after the tables above, which it reads. */
     static final EnglishLexicon INSTANCE = new EnglishLexicon();
@@ -62,25 +83,46 @@ final class EnglishLexicon extends Lexicon {
             words(new Ordinal(n), ORDINALS[n - 1]);
         }
         words(new Ordinal(30), "thirtieth");
-        for (int n = 1; n <= CARDINALS.length; n++) {
-            words(new Amount(n), CARDINALS[n - 1]);
+        for (int n = 0; n < CARDINALS.length; n++) {
+            words(new Amount(n), CARDINALS[n]);
         }
         words(new Amount(1), "a", "an");
-        words(new Amount(20), "twenty");
-        words(new Amount(30), "thirty");
+        for (int t = 0; t < TENS.length; t++) {
+            words(new Amount(20 + 10 * t), TENS[t]);
+        }
+        words(new Amount(40), "fourty");
+        words(new Meaning.Some(2), "couple");
+        words(new Meaning.Some(3), "few", "several");
+        words(new Amount(0.5), "half");
         ordinalEndings("st", "nd", "rd", "th");
+        // "second" is also an ordinal (above), its usual meaning; the rules of amounts ask for the unit
+        words(new Unit(ChronoUnit.SECONDS), "second", "seconds", "sec", "secs");
+        words(new Unit(ChronoUnit.MINUTES), "minute", "minutes", "min", "mins", "m");
+        words(new Unit(ChronoUnit.HOURS), "hour", "hours", "hr", "hrs", "h");
         words(new Unit(ChronoUnit.DAYS), "day", "days");
         words(new Unit(ChronoUnit.WEEKS), "week", "weeks", "wk", "wks");
         words(new Unit(ChronoUnit.MONTHS), "month", "months", "mo", "mos");
         words(new Unit(ChronoUnit.YEARS), "year", "years", "yr", "yrs");
         role(Role.LINK, "the", "of");
-        role(Role.IN, "in");
+        role(Role.IN, "in", "within");
+        role(Role.FROM, "from");
+        phrase(Role.AHEAD, "from now", "from right now", "from today");
+        role(Role.AHEAD, "hence", "later");
+        role(Role.AGO, "ago");
+        phrase(Role.AGO, "before now");
+        role(Role.ABOUT, "about", "around", "roughly", "approximately", "approx", "like", "just", "only");
+        role(Role.MORE, "another");
+        phrase(Role.MORE, "a further");
+        role(Role.TIME, "time");
+        phrase(Role.OR_SO, "or so", "or thereabouts");
+        role(Role.OR_SO, "ish", "tops", "max");
         role(Role.NEXT, "next", "upcoming", "coming", "following");
         role(Role.LAST, "last", "previous", "past", "preceding");
         role(Role.THIS, "this", "current", "present");
         words(Meaning.NamedDay.IDES, "ides");
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
+        role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
         role(Role.ON, "on", "at", "over");
         role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
@@ -222,6 +264,7 @@ final class EnglishLexicon extends Lexicon {
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
             Engine.Family.PERIODS,
+            Engine.Family.AMOUNTS,
             Engine.Family.PARTS_OF_DAY,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.NAMED_DAYS,

@@ -16,7 +16,9 @@ import java.util.Set;
  */
 abstract class Lexicon {
 
-    private final Map<String, Meaning> words = new HashMap<>();
+    /** Each form's meanings, in the order the lexicon gave them: the first is the word's usual one. */
+    private final Map<String, List<Meaning>> words = new HashMap<>();
+
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
@@ -55,9 +57,33 @@ abstract class Lexicon {
         return word;
     }
 
-    /** What a word means, or null; a language with prefixes or clitics overrides this to strip them. */
+    /**
+     * What a word usually means (the first of its meanings), or null; a language with prefixes or
+     * clitics overrides this to strip them.
+     */
     Meaning meaning(String word) {
-        return words.get(fold(word));
+        List<Meaning> ms = words.get(fold(word));
+        return ms == null ? null : ms.getFirst();
+    }
+
+    /**
+     * The meaning of a word of the kind a rule asks for, or null: English "second" is an ordinal to
+     * a date and a unit to an amount of time. A meaning found only through {@link #meaning} (a
+     * prefix stripped) counts when it is of that kind.
+     */
+    final <M extends Meaning> M meaning(String word, Class<M> kind) {
+        for (Meaning m : words.getOrDefault(fold(word), List.of())) {
+            if (kind.isInstance(m)) {
+                return kind.cast(m);
+            }
+        }
+        Meaning usual = meaning(word);
+        return kind.isInstance(usual) ? kind.cast(usual) : null;
+    }
+
+    /** Whether any of a word's meanings is {@code m}, its usual one or another. */
+    final boolean means(String word, Meaning m) {
+        return words.getOrDefault(fold(word), List.of()).contains(m);
     }
 
     /** The phrases that start with a word, longest first (empty when none). */
@@ -82,17 +108,31 @@ abstract class Lexicon {
 
     // ---- building the tables ------------------------------------------------------------------
 
-    /** Each of the words means {@code m}; a form already taken keeps its first meaning. */
+    /**
+     * Each of the words means {@code m}; a form already taken keeps its first meaning as its usual
+     * one and gains {@code m} for the rules that ask for its kind.
+     */
     final void words(Meaning m, String... forms) {
         for (String f : forms) {
-            words.putIfAbsent(f, m);
+            add(f, m);
         }
     }
 
     /** The stem with each of the endings ("" for the bare stem) means {@code m}. */
     final void forms(Meaning m, String stem, String... endings) {
         for (String e : endings) {
-            words.putIfAbsent(stem + e, m);
+            add(stem + e, m);
+        }
+    }
+
+    private void add(String form, Meaning m) {
+        List<Meaning> ms = words.get(form);
+        if (ms == null) {
+            words.put(form, List.of(m));
+        } else if (!ms.contains(m)) {
+            List<Meaning> more = new java.util.ArrayList<>(ms);
+            more.add(m);
+            words.put(form, List.copyOf(more));
         }
     }
 

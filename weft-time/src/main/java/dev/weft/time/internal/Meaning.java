@@ -30,6 +30,12 @@ sealed interface Meaning {
     /** A number said as a word: "five", "пять", "полтора" (1.5), "пару" (2). */
     record Amount(double value) implements Meaning {}
 
+    /**
+     * A vague amount: "couple" (2), "few" and "several" (3). Not a number: "a couple of weeks" is
+     * read by rules that expect it, never as a cardinal.
+     */
+    record Some(double value) implements Meaning {}
+
     /** An ordinal word: "fifth", "пятого". */
     record Ordinal(int value) implements Meaning {}
 
@@ -107,6 +113,14 @@ sealed interface Meaning {
         AFTER,
         /** "before" in "the month before last", "שלפני". */
         BEFORE,
+        /** After an amount that is ahead of now: "from now", "later", "hence". */
+        AHEAD,
+        /** Before an amount that is added to now: "another", "a further". */
+        MORE,
+        /** "time" after an amount ahead: "in 3 hours' time". */
+        TIME,
+        /** After an amount, a hedge that leaves it as it is: "or so", "ish", "tops". */
+        OR_SO,
         /** A quarter of a year: "quarter", "רבעון", "квартал". */
         QUARTER,
         /** The end of a period: "конце" in "в конце месяца". */

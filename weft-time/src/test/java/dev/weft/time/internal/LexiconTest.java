@@ -35,6 +35,24 @@ final class LexiconTest {
     }
 
     @Test
+    void aWordMayCarrySeveralMeaningsAndARuleAsksForTheKindItNeeds() {
+        EnglishLexicon en = EnglishLexicon.INSTANCE;
+        assertThat(en.meaning("second"))
+                .as("its usual meaning, the first given")
+                .isEqualTo(new Meaning.Ordinal(2));
+        assertThat(en.meaning("second", Meaning.Ordinal.class)).isEqualTo(new Meaning.Ordinal(2));
+        assertThat(en.meaning("second", Meaning.Unit.class)).isEqualTo(new Meaning.Unit(ChronoUnit.SECONDS));
+        assertThat(en.meaning("second", Meaning.Month.class)).isNull();
+        assertThat(en.meaning("minutes", Meaning.Unit.class)).isEqualTo(new Meaning.Unit(ChronoUnit.MINUTES));
+        assertThat(en.meaning("fourty", Meaning.Amount.class)).isEqualTo(new Meaning.Amount(40));
+    }
+
+    @Test
+    void aKindAskedOfAHebrewWordIsFoundBehindItsPrefix() {
+        assertThat(HebrewLexicon.INSTANCE.meaning("במרץ", Meaning.Month.class)).isEqualTo(new Meaning.Month(3));
+    }
+
+    @Test
     void phrasesAreTriedLongestFirst() {
         EnglishLexicon en = EnglishLexicon.INSTANCE;
         List<Lexicon.Phrase> fromChristmas = en.phrasesFrom("christmas");
