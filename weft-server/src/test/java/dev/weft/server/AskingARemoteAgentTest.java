@@ -69,7 +69,10 @@ final class AskingARemoteAgentTest {
         JsonNode asked = say("ask the remote memo to remind me tomorrow at 9 to call the bank");
 
         assertThat(asked.path("status").asText()).isEqualTo("WAITING");
-        assertThat(asked.path("reply").asText()).contains("a2a.send");
+        assertThat(asked.path("reply").asText())
+                .as("the question names the agent and the words it will be sent")
+                .contains("This will ask helper: \"")
+                .contains("call the bank\". Shall I go ahead?");
         assertThat(omersReminders()).as("nothing is sent before the yes").doesNotContain("call the bank");
 
         JsonNode done = say("yes");

@@ -319,18 +319,33 @@ public final class Replies {
                                 ? CalendarReplies.pending(language, args, zone)
                                 : payload.path("tool").asText().equals(MemoTools.MAIL)
                                         ? MailReplies.pending(language, args)
-                                        : switch (args.path("operation").asText()) {
-                                            case "deleteAll" ->
-                                                Texts.of(
+                                        : payload.path("tool").asText().equals(dev.weft.workflow.A2aSendTool.NAME)
+                                                // The remote agent's name and the very words it will be sent.
+                                                ? Texts.of(
                                                         language,
-                                                        "delete all the matching tasks",
-                                                        "למחוק את כל המשימות המתאימות");
-                                            case "deleteMultiple" ->
-                                                Texts.of(language, "delete several items", "למחוק כמה פריטים");
-                                            default ->
-                                                payload.path("tool").asText() + " "
-                                                        + args.path("operation").asText();
-                                        };
+                                                        "ask "
+                                                                + args.path("agent")
+                                                                        .asText() + ": \""
+                                                                + args.path("text")
+                                                                        .asText() + "\"",
+                                                        "לשאול את "
+                                                                + args.path("agent")
+                                                                        .asText() + ": \""
+                                                                + args.path("text")
+                                                                        .asText() + "\"")
+                                                : switch (args.path("operation").asText()) {
+                                                    case "deleteAll" ->
+                                                        Texts.of(
+                                                                language,
+                                                                "delete all the matching tasks",
+                                                                "למחוק את כל המשימות המתאימות");
+                                                    case "deleteMultiple" ->
+                                                        Texts.of(language, "delete several items", "למחוק כמה פריטים");
+                                                    default ->
+                                                        payload.path("tool").asText() + " "
+                                                                + args.path("operation")
+                                                                        .asText();
+                                                };
         // A change the user's words did not ask for (held for them) says so before what it would do.
         boolean held = payload.path("held").asBoolean(false);
         return Texts.of(
