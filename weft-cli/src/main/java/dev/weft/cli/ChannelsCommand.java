@@ -205,28 +205,20 @@ final class ChannelsCommand implements Runnable {
 
         @Override
         int call(RunStore store, PrintWriter out) {
-            List<ChannelStore.Pairing> pending = ChannelStore.open(store).pending(java.time.Instant.now());
-            if (json) {
-                ObjectNode root = Json.object();
-                ArrayNode list = root.putArray("pending");
-                for (ChannelStore.Pairing p : pending) {
-                    list.addObject()
-                            .put("code", p.code())
+            printListed(
+                    out,
+                    json,
+                    "pending",
+                    ChannelStore.open(store).pending(java.time.Instant.now()),
+                    (p, row) -> row.put("code", p.code())
                             .put("channel", p.channel())
                             .put("chat", p.chatId())
                             .put("name", p.name())
                             .put("createdAt", p.createdAt().toString())
-                            .put("expiresAt", p.expiresAt().toString());
-                }
-                out.println(Json.write(root));
-            } else if (pending.isEmpty()) {
-                out.println("No chat is waiting to be let in.");
-            } else {
-                for (ChannelStore.Pairing p : pending) {
-                    out.println(p.code() + "  " + p.channel() + " chat " + p.chatId() + " (" + p.name() + "), expires "
+                            .put("expiresAt", p.expiresAt().toString()),
+                    "No chat is waiting to be let in.",
+                    p -> p.code() + "  " + p.channel() + " chat " + p.chatId() + " (" + p.name() + "), expires "
                             + p.expiresAt());
-                }
-            }
             return ExitCodes.OK;
         }
     }
@@ -284,27 +276,19 @@ final class ChannelsCommand implements Runnable {
 
         @Override
         int call(RunStore store, PrintWriter out) {
-            List<ChannelStore.Chat> chats = ChannelStore.open(store).chats();
-            if (json) {
-                ObjectNode root = Json.object();
-                ArrayNode list = root.putArray("chats");
-                for (ChannelStore.Chat c : chats) {
-                    list.addObject()
-                            .put("channel", c.channel())
+            printListed(
+                    out,
+                    json,
+                    "chats",
+                    ChannelStore.open(store).chats(),
+                    (c, row) -> row.put("channel", c.channel())
                             .put("chat", c.chatId())
                             .put("user", c.user())
                             .put("assistant", c.assistant())
-                            .put("pairedAt", c.pairedAt().toString());
-                }
-                out.println(Json.write(root));
-            } else if (chats.isEmpty()) {
-                out.println("No chats yet.");
-            } else {
-                for (ChannelStore.Chat c : chats) {
-                    out.println(c.channel() + " chat " + c.chatId() + " → user '" + c.user() + "'"
+                            .put("pairedAt", c.pairedAt().toString()),
+                    "No chats yet.",
+                    c -> c.channel() + " chat " + c.chatId() + " → user '" + c.user() + "'"
                             + (c.assistant().isEmpty() ? "" : ", assistant '" + c.assistant() + "'"));
-                }
-            }
             return ExitCodes.OK;
         }
     }
@@ -330,31 +314,47 @@ final class ChannelsCommand implements Runnable {
 
         @Override
         int call(RunStore store, PrintWriter out) {
-            List<ChannelStore.Reply> unsent = ChannelStore.open(store).unsent();
-            if (json) {
-                ObjectNode root = Json.object();
-                ArrayNode list = root.putArray("replies");
-                for (ChannelStore.Reply r : unsent) {
-                    list.addObject()
-                            .put("channel", r.channel())
+            printListed(
+                    out,
+                    json,
+                    "replies",
+                    ChannelStore.open(store).unsent(),
+                    (r, row) -> row.put("channel", r.channel())
                             .put("chat", r.chatId())
                             .put("message", r.messageId())
                             .put("status", r.status().name())
                             .put("attempts", r.attempts())
                             .put("detail", r.detail())
                             .put("text", r.text())
-                            .put("updatedAt", r.updatedAt().toString());
-                }
-                out.println(Json.write(root));
-            } else if (unsent.isEmpty()) {
-                out.println("Every reply was sent.");
-            } else {
-                for (ChannelStore.Reply r : unsent) {
-                    out.println(r.status() + "  " + r.channel() + " chat " + r.chatId() + ", reply to message "
-                            + r.messageId() + (r.detail().isEmpty() ? "" : ": " + r.detail()));
-                }
-            }
+                            .put("updatedAt", r.updatedAt().toString()),
+                    "Every reply was sent.",
+                    r -> r.status() + "  " + r.channel() + " chat " + r.chatId() + ", reply to message " + r.messageId()
+                            + (r.detail().isEmpty() ? "" : ": " + r.detail()));
             return ExitCodes.OK;
+        }
+    }
+
+    /**
+     * Prints {@code items}: as {@code {"KEY": [rows]}} with {@code json}, else one line each, or {@code none}
+     * when there are none.
+     */
+    private static <T> void printListed(
+            PrintWriter out,
+            boolean json,
+            String key,
+            List<T> items,
+            java.util.function.BiConsumer<T, ObjectNode> row,
+            String none,
+            java.util.function.Function<T, String> line) {
+        if (json) {
+            ObjectNode root = Json.object();
+            ArrayNode list = root.putArray(key);
+            items.forEach(item -> row.accept(item, list.addObject()));
+            out.println(Json.write(root));
+        } else if (items.isEmpty()) {
+            out.println(none);
+        } else {
+            items.forEach(item -> out.println(line.apply(item)));
         }
     }
 }
