@@ -483,15 +483,7 @@ public final class WeftServer implements AutoCloseable {
                     : Optional.of(Housekeeping.builder(store)
                             .every(housekeepingEvery)
                             .idempotencyRetention(idempotencyRetention)
-                            .sweep(new Housekeeping.Sweep(
-                                    "webhook deliveries",
-                                    webhookDeliveryRetention,
-                                    cutoff -> webhooks.pruneEnded(
-                                            cutoff,
-                                            user -> memoNotices.stream()
-                                                    .flatMap(n -> n.recent(user, WebhookDispatcher.RECENT).stream())
-                                                    .map(Notices.Notice::id)
-                                                    .collect(java.util.stream.Collectors.toSet()))))
+                            .sweep(WebhookSweeps.sweep(() -> webhooks, webhookDeliveryRetention))
                             .log(line -> LOG.log(System.Logger.Level.INFO, line))
                             .build()
                             .start("weft-serve-" + ProcessHandle.current().pid()));
