@@ -3,14 +3,9 @@ package dev.weft.assistant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.weft.core.Graph;
-import dev.weft.core.Run;
-import dev.weft.core.Runner;
-import dev.weft.plan.ToolRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -27,58 +22,15 @@ final class ServedServicesTest {
         });
     }
 
-    /** An assistant with these background services, and nothing else. */
-    private record Serving(String name, List<BackgroundService> services) implements Assistant {
-        @Override
-        public String description() {
-            return name;
-        }
-
-        @Override
-        public Turn converse(Runner runner, Message message) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Turn approve(Runner runner, String user, String runId, List<String> steps) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Turn reject(Runner runner, String user, String runId) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Turn answer(Runner runner, String user, String runId, String text) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public ToolRegistry tools() {
-            return ToolRegistry.of();
-        }
-
-        @Override
-        public boolean owns(Run run) {
-            return false;
-        }
-
-        @Override
-        public Optional<Graph> graphOf(Run run) {
-            return Optional.empty();
-        }
-    }
-
     @Test
     void startsEveryAssistantsServicesForEveryoneAndStopsThemLastFirst() {
         Assistants assistants = Assistants.of(
-                new Serving(
+                new QuietAssistant(
                         "memo",
                         List.of(
                                 service("calendar-sync", Duration.ofMinutes(5), false),
                                 service("mail-watch", Duration.ofSeconds(30), true))),
-                new Serving("shop", List.of(service("restock", Duration.ofHours(1), false))));
+                new QuietAssistant("shop", List.of(service("restock", Duration.ofHours(1), false))));
         List<String> told = new CopyOnWriteArrayList<>();
 
         ServedServices services =
@@ -99,7 +51,7 @@ final class ServedServicesTest {
 
     @Test
     void anIntervalTheProcessSetsReplacesTheServicesOwnAndZeroLeavesItStopped() {
-        Assistants assistants = Assistants.of(new Serving(
+        Assistants assistants = Assistants.of(new QuietAssistant(
                 "memo",
                 List.of(
                         service("calendar-sync", Duration.ofMinutes(5), false),
@@ -119,7 +71,7 @@ final class ServedServicesTest {
                     throw new IllegalStateException("no calendar server");
                 });
         Assistants assistants = Assistants.of(
-                new Serving("memo", List.of(service("calendar-sync", Duration.ofMinutes(5), false), broken)));
+                new QuietAssistant("memo", List.of(service("calendar-sync", Duration.ofMinutes(5), false), broken)));
 
         assertThatThrownBy(() -> ServedServices.start(assistants, Map.of(), (n, l) -> {}))
                 .hasMessageContaining("no calendar server");

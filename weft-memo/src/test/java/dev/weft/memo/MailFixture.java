@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -61,22 +62,26 @@ final class MailFixture implements AutoCloseable {
     /** Makes the store with Dana (English, UTC) and her account, which sends through {@code smtpPort}. */
     void danaSendsThrough(int smtpPort, Instant now) {
         try (RunStore store = Stores.open(url)) {
-            MemoData data = data(store);
-            data.user("dana", "en", ZoneOffset.UTC, now);
-            data.mail()
-                    .add(
-                            "dana",
-                            "dana@example.com",
-                            "127.0.0.1",
-                            mail.getImap().getPort(),
-                            "127.0.0.1",
-                            smtpPort,
-                            "dana",
-                            MailAccounts.Security.NONE,
-                            MailAccounts.Auth.PASSWORD,
-                            "s3cret",
-                            now);
+            addDana(data(store), smtpPort, ZoneOffset.UTC, now);
         }
+    }
+
+    /** Adds Dana (English, in {@code zone}) to {@code data}, her account reading GreenMail's IMAP and sending through {@code smtpPort}. */
+    void addDana(MemoData data, int smtpPort, ZoneId zone, Instant now) {
+        data.user("dana", "en", zone, now);
+        data.mail()
+                .add(
+                        "dana",
+                        "dana@example.com",
+                        "127.0.0.1",
+                        mail.getImap().getPort(),
+                        "127.0.0.1",
+                        smtpPort,
+                        "dana",
+                        MailAccounts.Security.NONE,
+                        MailAccounts.Auth.PASSWORD,
+                        "s3cret",
+                        now);
     }
 
     /** Memo's data over {@code store}, its secrets under the fixture's key. */
