@@ -95,9 +95,10 @@ public final class MemoAssistant implements Assistant {
         if (message.runId().isPresent()) {
             request = request.withRunId(message.runId().get());
         }
-        Optional<RunResult> waiting = memo().waiting(runner, message.user());
+        Memo memo = memo();
+        Optional<RunResult> waiting = memo.waiting(runner, message.user());
         long before = waiting.map(w -> lastSequence(runner, w.runId())).orElse(0L);
-        Memo.Reply reply = memo().converse(runner, request, waiting);
+        Memo.Reply reply = memo.converse(runner, request, waiting);
         boolean continued =
                 waiting.map(w -> w.runId().equals(reply.run().runId())).orElse(false);
         return turn(reply, usage(runner, reply.run(), continued ? before : 0, !continued));
@@ -157,13 +158,13 @@ public final class MemoAssistant implements Assistant {
 
     private AutoCloseable syncCalendars(Duration every, BackgroundService.Scope scope, Consumer<String> tell) {
         return switch (scope) {
-            case BackgroundService.Scope.Everyone everyone ->
-                memo().calendar()
-                        .start(
-                                every,
-                                memo().calendar()::connectedUsers,
-                                (user, e) -> tell.accept(
-                                        "calendar sync of " + user + ": " + e.code() + " " + e.getMessage()));
+            case BackgroundService.Scope.Everyone everyone -> {
+                CalendarSync calendar = memo().calendar();
+                yield calendar.start(
+                        every,
+                        calendar::connectedUsers,
+                        (user, e) -> tell.accept("calendar sync of " + user + ": " + e.code() + " " + e.getMessage()));
+            }
             case BackgroundService.Scope.OneUser one -> {
                 if (memo().data().calendars().find(one.user()).isEmpty()) {
                     yield () -> {};
