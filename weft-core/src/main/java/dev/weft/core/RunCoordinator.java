@@ -1059,10 +1059,12 @@ final class RunCoordinator {
             return index < 0 ? Integer.MAX_VALUE : index;
         }));
         boolean allObjects = true;
+        int fields = 0;
         for (Arrival arrival : sorted) {
             allObjects &= arrival.value().isObject();
+            fields += arrival.value().size();
         }
-        ObjectNode merged = allObjects ? Json.object() : Json.object(sorted.size());
+        ObjectNode merged = Json.object(allObjects ? fields : sorted.size());
         for (Arrival arrival : sorted) {
             if (allObjects) {
                 merged.setAll((ObjectNode) arrival.value());
