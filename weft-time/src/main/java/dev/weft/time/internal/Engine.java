@@ -223,6 +223,8 @@ class Engine extends Grammar {
         Hit<InstantSpec> best = datePart(q);
         if (families.contains(Family.CLOCKS)) {
             best = longest(best, clock(q, ctx, anchored));
+        } else {
+            best = longest(best, clockWord(q));
         }
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
             Hit<java.time.ZoneId> z = zone(q);
@@ -429,8 +431,16 @@ class Engine extends Grammar {
         return withDate(new DateRef.MonthInYear(m, (int) d.value().amount()), d.end());
     }
 
+    /**
+     * A day counted from today ("tomorrow", "послезавтра"), now ("right now", "at the moment"), or
+     * the time of day it is now ("at this time"); the lexicon may read its own forms first ("2morrow").
+     */
     private Hit<InstantSpec> relativeDay(int i) {
-        Hit<Meaning> m = phraseAt(i);
+        Hit<InstantSpec> own = lexicon.ownDay(this, i);
+        if (own != null) {
+            return own;
+        }
+        Hit<Meaning> m = longest(phraseFromPreposition(i), phraseAt(i));
         if (m == null) {
             return null;
         }
@@ -438,14 +448,55 @@ class Engine extends Grammar {
             return withDate(new RelativeDay(d.days()), m.end());
         }
         InstantSpec s = new InstantSpec();
-        if (m.value() == Role.NOW) {
+        if (m.value() instanceof Meaning.DayPart p) {
+            s.date = new RelativeDay(p.days());
+            s.partOfDay = p.part();
+            s.thisPartOfDay = p.days() == 0;
+        } else if (m.value() == Role.NOW) {
             s.now = true;
-        } else if (m.value() == Role.THIS_TIME) {
-            s.sameTime = true; // "at this time tomorrow"; alone, now
+        } else if (m.value() == Role.THIS_TIME && !isRole(m.end(), Role.LINK)) {
+            s.sameTime = true; // "at this time tomorrow"; alone, now; not "at the time of the meeting"
         } else {
             return null;
         }
         return new Hit<>(s, m.end());
+    }
+
+    /** {@link #relativeDay} for the rules of a language grammar that count from a day ("3 days after tomorrow"). */
+    final Hit<InstantSpec> dayFromToday(int i) {
+        return relativeDay(i);
+    }
+
+    /**
+     * A phrase of now that starts with the preposition before {@code i} ("at the moment", "at
+     * present"), which a reading of an instant skips before it reads its parts; or null.
+     */
+    private Hit<Meaning> phraseFromPreposition(int i) {
+        if (!(isRole(i - 1, Role.AT) || isRole(i - 1, Role.ON))) {
+            return null;
+        }
+        Hit<Meaning> m = phraseAt(i - 1);
+        return m != null && m.end() > i && (m.value() == Role.NOW || m.value() == Role.THIS_TIME) ? m : null;
+    }
+
+    /** A clock time a word names ("noon", "EOD"), for a language whose clocks the engine does not read yet. */
+    private Hit<InstantSpec> clockWord(int i) {
+        Hit<Meaning> m = phraseAt(i);
+        if (m == null || !(m.value() instanceof Clock c)) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.time = named(c);
+        return new Hit<>(s, m.end());
+    }
+
+    /** The time a clock word names: noon is 12 pm, midnight 24:00, the others that hour of a 24-hour clock. */
+    private static ClockTime named(Clock c) {
+        return switch (c.hour()) {
+            case 12 -> new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR);
+            case 0, 24 -> new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR);
+            default -> new ClockTime(c.hour(), 0, 0, Meridiem.NONE, true, Grain.HOUR);
+        };
     }
 
     /** "Monday", "next Tuesday", "в прошлую пятницу". */
@@ -632,10 +683,7 @@ class Engine extends Grammar {
             return timed(own.value(), own.end());
         }
         if (meaningAt(i) instanceof Clock c) {
-            ClockTime t = c.hour() == 12
-                    ? new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR)
-                    : new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return timed(t, i + 1);
+            return timed(named(c), i + 1);
         }
         Hit<ClockTime> digital = digitalTime(i);
         if (digital != null) {
@@ -720,11 +768,12 @@ class Engine extends Grammar {
         return new Hit<>(s, end);
     }
 
-    /** "утром", "this evening", "этим вечером". */
+    /** "утром", "this evening", "этим вечером", "first thing" (the morning). */
     private Hit<InstantSpec> partOfDay(int i) {
         boolean thisOne = isRole(i, Role.THIS);
         int j = thisOne ? i + 1 : i;
-        if (!(meaningAt(j) instanceof Part p)) {
+        Hit<Meaning> said = phraseAt(j);
+        if (said == null || !(said.value() instanceof Part p)) {
             return null;
         }
         InstantSpec s = new InstantSpec();
@@ -733,7 +782,7 @@ class Engine extends Grammar {
             s.date = new RelativeDay(0);
             s.thisPartOfDay = true;
         }
-        return new Hit<>(s, j + 1);
+        return new Hit<>(s, said.end());
     }
 
     // ---- amounts ----------------------------------------------------------------------------

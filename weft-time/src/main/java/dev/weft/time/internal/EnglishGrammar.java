@@ -62,24 +62,6 @@ final class EnglishGrammar extends Engine {
             Map.entry("year", Grain.YEAR),
             Map.entry("yrs", Grain.YEAR));
 
-    private static final Set<String> TOMORROW = Set.of(
-            "tomorrow",
-            "tmrw",
-            "tmr",
-            "tmrow",
-            "tomorow",
-            "tommorow",
-            "tommorrow",
-            "tomorrw",
-            "tomorrows",
-            "tomorrow's",
-            "tmorrow",
-            "tomoro",
-            "tomorro",
-            "tomrrow",
-            "tomarrow",
-            "tommorows");
-
     /** Words after which an otherwise ambiguous month or weekday name is read as one. */
     private static final Set<String> DATE_CONTEXT = Set.of(
             "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
@@ -399,7 +381,6 @@ final class EnglishGrammar extends Engine {
             return null;
         }
         Hit<InstantSpec> best = null;
-        best = longest(best, relativeDay(q));
         best = longest(best, weekday(q));
         best = longest(best, date(q));
         Hit<ClockTime> t = time(q, acc, ctx, anchored);
@@ -424,124 +405,8 @@ final class EnglishGrammar extends Engine {
 
     private static final Hit<Object> NO_HIT = new Hit<>(new Object(), -1);
 
-    /** What relativeDay and dayNumber read at each token: many rules ask for the same. */
-    private Hit<?>[] relativeDays;
-
+    /** What dayNumber reads at each token: many rules ask for the same. */
     private Hit<?>[] dayNumbers;
-
-    @SuppressWarnings("unchecked")
-    private Hit<InstantSpec> relativeDay(int i) {
-        if (i < 0 || i >= size) {
-            return null;
-        }
-        if (relativeDays == null) {
-            relativeDays = new Hit<?>[size];
-        }
-        Hit<?> known = relativeDays[i];
-        if (known == null) {
-            Hit<InstantSpec> read = readRelativeDay(i);
-            relativeDays[i] = read == null ? NO_HIT : read;
-            return read;
-        }
-        return known == NO_HIT ? null : (Hit<InstantSpec>) known;
-    }
-
-    private Hit<InstantSpec> readRelativeDay(int i) {
-        InstantSpec s = new InstantSpec();
-        if (word(i, "now") || word(i, "immediately", "asap")) {
-            s.now = true;
-            return new Hit<>(s, i + 1);
-        }
-        if (word(i, "right") && word(i + 1, "now", "away")) {
-            s.now = true;
-            return new Hit<>(s, i + 2);
-        }
-        if (word(i, "atm", "rn", "currently", "presently") || (word(i, "just") && word(i + 1, "now") && lenient)) {
-            s.now = true;
-            return new Hit<>(s, word(i, "just") ? i + 2 : i + 1);
-        }
-        if ((word(i, "at") && word(i + 1, "the", "this") && word(i + 2, "moment"))
-                || (word(i, "as") && word(i + 1, "of") && word(i + 2, "now"))) {
-            s.now = true;
-            return new Hit<>(s, i + 3);
-        }
-        if ((word(i, "at") && word(i + 1, "present"))
-                || (word(i, "this") && word(i + 1, "moment"))
-                || (word(i - 1, "at") && word(i, "the", "this") && word(i + 1, "moment"))
-                || (word(i - 1, "at") && word(i, "present"))) {
-            s.now = true;
-            return new Hit<>(s, word(i, "present") ? i + 1 : i + 2);
-        }
-        if (num(i) && value(i) == 2 && tok(i).text().length() == 1 && adjacent(i + 1)) {
-            if (word(i + 1, "morrow", "moro", "morow", "mrw")) {
-                return withDate(new RelativeDay(1), i + 2); // "2morrow"
-            }
-            if (word(i + 1, "nite", "nyt")) {
-                s.date = new RelativeDay(0); // "2nite"
-                s.partOfDay = PartOfDay.EVENING;
-                s.thisPartOfDay = true;
-                return new Hit<>(s, i + 2);
-            }
-            if (word(i + 1, "day")) {
-                return withDate(new RelativeDay(0), i + 2);
-            }
-        }
-        if (word(i, "today", "todays", "today's", "tday")) {
-            return withDate(new RelativeDay(0), i + 1);
-        }
-        if (i < size && tok(i).isWord() && TOMORROW.contains(tok(i).text())) {
-            return withDate(new RelativeDay(1), i + 1);
-        }
-        if (word(i, "yesterday", "yesterdays", "yesterday's", "yday", "yest")) {
-            return withDate(new RelativeDay(-1), i + 1);
-        }
-        int j = word(i, "the") ? i + 1 : i;
-        if (word(j, "day")
-                && word(j + 1, "after")
-                && j + 2 < size
-                && TOMORROW.contains(tok(j + 2).text())) {
-            return withDate(new RelativeDay(2), j + 3);
-        }
-        if (word(j, "day") && word(j + 1, "before") && word(j + 2, "yesterday")) {
-            return withDate(new RelativeDay(-2), j + 3);
-        }
-        if (word(i, "tonight", "tonite", "tonights", "tonight's", "2night")) {
-            s.date = new RelativeDay(0);
-            s.partOfDay = PartOfDay.EVENING;
-            s.thisPartOfDay = true;
-            return new Hit<>(s, i + 1);
-        }
-        if (word(i, "last") && word(i + 1, "night")) {
-            s.date = new RelativeDay(-1);
-            s.partOfDay = PartOfDay.NIGHT;
-            return new Hit<>(s, i + 2);
-        }
-        if ((word(i, "this", "same") && word(i + 1, "time"))
-                || (word(i, "at") && word(i + 1, "this", "the") && word(i + 2, "time") && !word(i + 3, "of"))) {
-            s.sameTime = true;
-            return new Hit<>(s, word(i, "at") ? i + 3 : i + 2);
-        }
-        if (word(i, "first") && word(i + 1, "thing")) {
-            s.partOfDay = PartOfDay.MORNING; // "first thing tomorrow": in the morning
-            return new Hit<>(s, i + 2);
-        }
-        if (word(i, "lunchtime", "lunch") || (word(i, "at") && word(i + 1, "lunchtime", "lunch"))) {
-            s.partOfDay = PartOfDay.NOON;
-            return new Hit<>(s, word(i, "at") ? i + 2 : i + 1);
-        }
-        if (word(i, "eod", "cob")) {
-            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return new Hit<>(s, i + 1);
-        }
-        j = word(i, "by", "the") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if ((word(j, "end") && word(j + 1, "of") && (word(j + 2, "day") || (word(j + 2, "the") && word(j + 3, "day"))))
-                || (word(j, "close") && word(j + 1, "of") && word(j + 2, "business"))) {
-            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return new Hit<>(s, word(j + 2, "the") ? j + 4 : j + 3);
-        }
-        return null;
-    }
 
     // ---- weekdays ---------------------------------------------------------------------------
 
@@ -651,7 +516,7 @@ final class EnglishGrammar extends Engine {
 
     /** A date that other dates are counted from: "Christmas", "June 3rd", "tomorrow". */
     private Hit<InstantSpec> baseDate(int i) {
-        Hit<InstantSpec> base = longest(relativeDay(i), date(i));
+        Hit<InstantSpec> base = longest(dayFromToday(i), date(i));
         return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
@@ -1338,7 +1203,7 @@ final class EnglishGrammar extends Engine {
     /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
     @Override
     Hit<InstantSpec> offsetBase(int i) {
-        Hit<InstantSpec> base = longest(relativeDay(i), longest(weekday(i), date(i)));
+        Hit<InstantSpec> base = longest(dayFromToday(i), longest(weekday(i), date(i)));
         return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
@@ -1531,7 +1396,7 @@ final class EnglishGrammar extends Engine {
         int j = word(end, "on") ? end + 1 : end;
         return j < size
                 && tok(j).isWord()
-                && (TOMORROW.contains(tok(j).text())
+                && ((meaningAt(j) instanceof Meaning.Day d && d.days() == 1)
                         || word(j, "today", "tonight", "tonite")
                         || (meaningAt(j) instanceof Meaning.Weekdays w && !w.plural()));
     }

@@ -144,6 +144,7 @@ final class EnglishLexicon extends Lexicon {
             words(new Meaning.Weekdays(List.of(DayOfWeek.of(d)), true), days[d - 1][0] + "s");
         }
         phrase(Role.NOW, "right this minute", "this very minute", "this very moment");
+        days();
         words(new Meaning.Part(PartOfDay.EVENING, false), "dinnertime", "suppertime");
         holidays();
         role(Role.EVE, "erev");
@@ -156,6 +157,84 @@ final class EnglishLexicon extends Lexicon {
                 "guy fawkes day",
                 "bonfire night");
         phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 7, 14)), "bastille day");
+    }
+
+    /** Days counted from today, now, and the words that name a part of today or a time of it. */
+    private void days() {
+        words(new Meaning.Day(0), "today", "todays", "today's", "tday");
+        words(
+                new Meaning.Day(1),
+                "tomorrow",
+                "tmrw",
+                "tmr",
+                "tmrow",
+                "tomorow",
+                "tommorow",
+                "tommorrow",
+                "tomorrw",
+                "tomorrows",
+                "tomorrow's",
+                "tmorrow",
+                "tomoro",
+                "tomorro",
+                "tomrrow",
+                "tomarrow",
+                "tommorows");
+        words(new Meaning.Day(-1), "yesterday", "yesterdays", "yesterday's", "yday", "yest");
+        role(Role.NOW, "now", "immediately", "asap", "atm", "rn", "currently", "presently");
+        phrase(Role.NOW, "right now", "right away", "at the moment", "at this moment", "this moment", "as of now");
+        phrase(Role.NOW, "at present");
+        phrase(Role.THIS_TIME, "this time", "same time", "at this time", "at the time");
+        words(new Meaning.DayPart(0, PartOfDay.EVENING), "tonight", "tonite", "tonights", "tonight's", "2night");
+        phrase(new Meaning.DayPart(-1, PartOfDay.NIGHT), "last night");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "first thing"); // "first thing tomorrow"
+        words(new Meaning.Part(PartOfDay.NOON, false), "lunchtime", "lunch");
+        words(new Meaning.Clock(17), "eod", "cob"); // the end of the working day
+        phrase(
+                new Meaning.Clock(17),
+                "by eod",
+                "by cob",
+                "end of day",
+                "end of the day",
+                "the end of day",
+                "the end of the day",
+                "by end of day",
+                "by end of the day",
+                "by the end of day",
+                "by the end of the day",
+                "close of business",
+                "the close of business",
+                "by close of business",
+                "by the close of business");
+    }
+
+    /**
+     * Text-speak, where a digit says a syllable: "2morrow", "2nite", "2day"; and "just now", which is
+     * now only when it is the whole text (else "just" hedges what follows).
+     */
+    @Override
+    Hit<InstantSpec> ownDay(Engine e, int i) {
+        if (e.num(i) && e.value(i) == 2 && e.tok(i).text().length() == 1 && e.adjacent(i + 1)) {
+            if (e.word(i + 1, "morrow", "moro", "morow", "mrw")) {
+                return Grammar.withDate(new DateRef.RelativeDay(1), i + 2);
+            }
+            if (e.word(i + 1, "day")) {
+                return Grammar.withDate(new DateRef.RelativeDay(0), i + 2);
+            }
+            if (e.word(i + 1, "nite", "nyt")) {
+                InstantSpec s =
+                        Grammar.withDate(new DateRef.RelativeDay(0), i + 2).value();
+                s.partOfDay = PartOfDay.EVENING;
+                s.thisPartOfDay = true;
+                return new Hit<>(s, i + 2);
+            }
+        }
+        if (e.lenient && e.word(i, "just") && e.word(i + 1, "now")) {
+            InstantSpec s = new InstantSpec();
+            s.now = true;
+            return new Hit<>(s, i + 2);
+        }
+        return null;
     }
 
     /** Holidays, by their names: on a fixed day, the n-th weekday of a month, from Easter, from Thanksgiving. */

@@ -101,6 +101,11 @@ abstract class Lexicon {
         return ordinalEndings.contains(word);
     }
 
+    /** A language's own reading of a day or of now at token {@code i} ("2morrow"), or null. */
+    Hit<InstantSpec> ownDay(Engine e, int i) {
+        return null;
+    }
+
     /** A language's own reading of a clock time at token {@code i} ("в половине десятого"), or null. */
     Hit<ClockTime> ownClock(Engine e, int i) {
         return null;

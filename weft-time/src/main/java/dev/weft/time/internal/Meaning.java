@@ -45,6 +45,9 @@ sealed interface Meaning {
     /** A part of the day: "morning", "утром"; {@code today} for words that name today's ("tonight"). */
     record Part(PartOfDay part, boolean today) implements Meaning {}
 
+    /** A part of a day counted from today, in one word or phrase: "last night" is -1 and the night. */
+    record DayPart(int days, PartOfDay part) implements Meaning {}
+
     /** A clock time named by a word: "noon" 12:00, "полночь" 00:00. */
     record Clock(int hour) implements Meaning {}
 
