@@ -467,6 +467,11 @@ class Engine extends Grammar {
         return relativeDay(i);
     }
 
+    /** {@link #weekday} for the rules of a language grammar that count from a day. */
+    final Hit<InstantSpec> weekdayOn(int i) {
+        return weekday(i);
+    }
+
     /**
      * A phrase of now that starts with the preposition before {@code i} ("at the moment", "at
      * present"), which a reading of an instant skips before it reads its parts; or null.
@@ -499,12 +504,23 @@ class Engine extends Grammar {
         };
     }
 
-    /** "Monday", "next Tuesday", "в прошлую пятницу". */
+    /**
+     * "Monday", "next Tuesday", "в прошлую пятницу", "this coming Friday" (the nearest one ahead),
+     * "Friday of next week", "Friday after next", and a weekday counted from a day ({@link #weekdayAround}).
+     */
     private Hit<InstantSpec> weekday(int i) {
+        Hit<InstantSpec> around = weekdayAround(i);
+        if (around != null) {
+            return around;
+        }
         WeekdayMode mode = WeekdayMode.NEXT;
         int j = i;
+        if ((isRole(j, Role.LINK) || isRole(j, Role.THIS)) && isRole(j + 1, Role.NEXT)) {
+            j++; // "the following Friday", "this coming Friday"
+        }
+        boolean modified = true;
         if (isRole(j, Role.NEXT)) {
-            mode = WeekdayMode.NEXT_SAID;
+            mode = means(j, Role.COMING) ? WeekdayMode.NEXT : WeekdayMode.NEXT_SAID;
             j++;
         } else if (isRole(j, Role.LAST)) {
             mode = WeekdayMode.LAST;
@@ -512,12 +528,78 @@ class Engine extends Grammar {
         } else if (isRole(j, Role.THIS)) {
             mode = WeekdayMode.THIS;
             j++;
+        } else {
+            modified = false;
         }
         Weekdays w = weekdays(j);
         if (w == null || w.plural() || w.days().size() != 1) {
             return null;
         }
-        return withDate(new WeekdayRef(w.day(), mode, 0), skipDot(j + 1));
+        int end = skipDot(j + 1);
+        if (!modified && !lenient && lexicon.notAWeekday(this, j, end)) {
+            return null; // "sat", "sun": words first, weekdays where the words around them say so
+        }
+        if (!modified && (isRole(end, Role.LINK) || isRole(end, Role.IN) || isRole(end, Role.FROM))) {
+            Hit<InstantSpec> week = period(end + 1); // "Friday of next week"
+            if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
+                return withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, p.shift()), week.end());
+            }
+            int k = skipLinks(end + 1);
+            if (k > end + 1 && unit(k) == ChronoUnit.WEEKS) {
+                return withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, 0), k + 1); // "Friday in the week"
+            }
+        }
+        if (mode != WeekdayMode.LAST && isRole(end, Role.AFTER) && isRole(end + 1, Role.NEXT)) {
+            // "Friday after next": the one a week after the next one
+            DateRef next = new WeekdayRef(w.day(), WeekdayMode.NEXT, 0);
+            return withDate(new DateRef.Shifted(next, new Offset(7, ChronoUnit.DAYS)), end + 2);
+        }
+        return withDate(new WeekdayRef(w.day(), mode, 0), end);
+    }
+
+    /**
+     * A weekday counted from a day: "the Monday before Christmas", "the second Friday after New
+     * Year", "the closest Tuesday to June 3rd"; "next week's Friday". Null for "the Friday after next".
+     */
+    private Hit<InstantSpec> weekdayAround(int i) {
+        Integer shift = shift(i);
+        if (shift != null && unit(i + 1) == ChronoUnit.WEEKS) {
+            Weekdays w = weekdays(i + 2); // "next week's Friday"
+            return w == null || w.plural() || w.days().size() != 1
+                    ? null
+                    : withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, shift), skipDot(i + 3));
+        }
+        int j = skipLinks(i);
+        if (isRole(j, Role.NEAREST)) {
+            Weekdays w = weekdays(j + 1);
+            if (w == null || w.plural() || w.days().size() != 1 || !isRole(j + 2, Role.TO)) {
+                return null;
+            }
+            Hit<InstantSpec> base = offsetBase(j + 3);
+            return base == null ? null : withDate(new DateRef.ClosestWeekday(base.value().date, w.day()), base.end());
+        }
+        int n = 1;
+        Hit<Integer> o = dayNumber(j);
+        if (o != null && o.value() <= 5 && (o.end() > j + 1 || !num(j))) {
+            n = o.value();
+            j = o.end();
+        } else if (j == i) {
+            return null;
+        }
+        Weekdays w = weekdays(j);
+        boolean after = isRole(j + 1, Role.AFTER);
+        if (w == null
+                || w.plural()
+                || w.days().size() != 1
+                || !(after || isRole(j + 1, Role.BEFORE))
+                || isRole(j + 2, Role.NEXT)
+                || isRole(j + 2, Role.LAST)) {
+            return null;
+        }
+        Hit<InstantSpec> base = offsetBase(j + 2);
+        return base == null
+                ? null
+                : withDate(new DateRef.WeekdayAfter(base.value().date, w.day(), after ? n : -n), base.end());
     }
 
     private int skipDot(int i) {

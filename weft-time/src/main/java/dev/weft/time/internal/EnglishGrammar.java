@@ -4,7 +4,6 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.MonthInYear;
@@ -17,9 +16,6 @@ import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
-import dev.weft.time.internal.DateRef.WeekdayAfter;
-import dev.weft.time.internal.DateRef.WeekdayMode;
-import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
@@ -35,8 +31,6 @@ final class EnglishGrammar extends Engine {
 
     /** Month names that are also common words, read as months only in context. */
     private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
-
-    private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
 
     private static final Map<String, Grain> PERIODS = Map.of(
             "week", Grain.WEEK,
@@ -381,7 +375,6 @@ final class EnglishGrammar extends Engine {
             return null;
         }
         Hit<InstantSpec> best = null;
-        best = longest(best, weekday(q));
         best = longest(best, date(q));
         Hit<ClockTime> t = time(q, acc, ctx, anchored);
         if (t != null) {
@@ -416,102 +409,6 @@ final class EnglishGrammar extends Engine {
 
     private int skipDot(int i) {
         return sym(i, '.') && adjacent(i) ? i + 1 : i;
-    }
-
-    private Hit<InstantSpec> weekday(int i) {
-        Hit<InstantSpec> special = weekdayOfWeek(i);
-        if (special != null) {
-            return special;
-        }
-        int j = i;
-        WeekdayMode mode = WeekdayMode.NEXT;
-        boolean modified = true;
-        if (word(j, "the", "this") && word(j + 1, "following", "next", "coming")) {
-            mode = word(j + 1, "next") ? WeekdayMode.NEXT_SAID : WeekdayMode.NEXT;
-            j += 2;
-        } else if (word(j, "next", "coming", "following")) {
-            mode = word(j, "next") ? WeekdayMode.NEXT_SAID : WeekdayMode.NEXT;
-            j++;
-        } else if (word(j, "this")) {
-            mode = WeekdayMode.THIS;
-            j++;
-        } else if (word(j, "last", "past", "previous")) {
-            mode = WeekdayMode.LAST;
-            j++;
-        } else {
-            modified = false;
-        }
-        DayOfWeek day = dayName(j);
-        if (day == null) {
-            return null;
-        }
-        String name = tok(j).text();
-        int end = skipDot(j + 1);
-        if (!modified && !lenient && AMBIGUOUS_DAYS.contains(name)) {
-            boolean context = (i > 0 && word(i - 1, "on", "every", "by", "until", "till", "and"))
-                    || num(end)
-                    || word(end, "at", "morning", "evening", "night", "afternoon");
-            if (!context) {
-                return null;
-            }
-        }
-        DateRef ref = new WeekdayRef(day, mode, 0);
-        if (!modified && word(end, "of", "from", "in")) {
-            Hit<InstantSpec> week = period(end + 1);
-            if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
-                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, p.shift()), week.end());
-            }
-            if (word(end + 1, "the") && word(end + 2, "week")) {
-                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, 0), end + 3);
-            }
-        }
-        if (mode != WeekdayMode.LAST && word(end, "after") && word(end + 1, "next")) {
-            ref = new Shifted(new WeekdayRef(day, WeekdayMode.NEXT, 0), new Offset(7, ChronoUnit.DAYS));
-            end += 2;
-        }
-        return withDate(ref, end);
-    }
-
-    /**
-     * "next week's Friday"; "the second Friday after New Year", "the Monday before Christmas"; "the
-     * closest Tuesday to June 3rd".
-     */
-    private Hit<InstantSpec> weekdayOfWeek(int i) {
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null && word(shift.end(), "week's", "weeks")) {
-            DayOfWeek day = dayName(shift.end() + 1);
-            if (day != null) {
-                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, shift.value()), skipDot(shift.end() + 2));
-            }
-        }
-        int j = word(i, "the") ? i + 1 : i;
-        if (word(j, "closest", "nearest")) {
-            DayOfWeek day = dayName(j + 1);
-            if (day != null && word(j + 2, "to")) {
-                Hit<InstantSpec> base = baseDate(j + 3);
-                if (base != null) {
-                    return withDate(new ClosestWeekday(base.value().date, day), base.end());
-                }
-            }
-            return null;
-        }
-        int n = 1;
-        Hit<Integer> o = dayNumber(j, true);
-        if (o != null && o.value() <= 5) {
-            n = o.value();
-            j = o.end();
-        } else if (j == i) {
-            return null;
-        }
-        DayOfWeek day = dayName(j);
-        if (day == null || !word(j + 1, "after", "before") || word(j + 2, "next", "last")) {
-            return null;
-        }
-        Hit<InstantSpec> base = baseDate(j + 2);
-        if (base == null) {
-            return null;
-        }
-        return withDate(new WeekdayAfter(base.value().date, day, word(j + 1, "after") ? n : -n), base.end());
     }
 
     /** A date that other dates are counted from: "Christmas", "June 3rd", "tomorrow". */
@@ -1203,7 +1100,7 @@ final class EnglishGrammar extends Engine {
     /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
     @Override
     Hit<InstantSpec> offsetBase(int i) {
-        Hit<InstantSpec> base = longest(dayFromToday(i), longest(weekday(i), date(i)));
+        Hit<InstantSpec> base = longest(dayFromToday(i), longest(weekdayOn(i), date(i)));
         return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 

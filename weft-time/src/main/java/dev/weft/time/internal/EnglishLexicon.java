@@ -119,6 +119,10 @@ final class EnglishLexicon extends Lexicon {
         role(Role.NEXT, "next", "upcoming", "coming", "following");
         role(Role.LAST, "last", "previous", "past", "preceding");
         role(Role.THIS, "this", "current", "present");
+        role(Role.COMING, "coming", "following", "upcoming");
+        role(Role.NEAREST, "closest", "nearest");
+        role(Role.TO, "to");
+        words(new Unit(ChronoUnit.WEEKS), "week's"); // "next week's Friday"
         words(Meaning.NamedDay.IDES, "ides");
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
@@ -206,6 +210,17 @@ final class EnglishLexicon extends Lexicon {
                 "the close of business",
                 "by close of business",
                 "by the close of business");
+    }
+
+    /** Weekday names that are first other words, read as weekdays only where the words around say so. */
+    private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
+
+    @Override
+    boolean notAWeekday(Engine e, int name, int end) {
+        return AMBIGUOUS_DAYS.contains(e.tok(name).text())
+                && !(e.word(name - 1, "on", "every", "by", "until", "till", "and")
+                        || e.num(end)
+                        || e.word(end, "at", "morning", "evening", "night", "afternoon"));
     }
 
     /**
@@ -342,6 +357,7 @@ final class EnglishLexicon extends Lexicon {
     /** The families of the engine this language reads, computed once. */
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
+            Engine.Family.WEEKDAYS,
             Engine.Family.PERIODS,
             Engine.Family.AMOUNTS,
             Engine.Family.PARTS_OF_DAY,

@@ -101,6 +101,14 @@ abstract class Lexicon {
         return ordinalEndings.contains(word);
     }
 
+    /**
+     * Whether the weekday name at token {@code name} (its words end at {@code end}) is here a word
+     * of another sense ("sat", "sun"), said with no "next" or "this" before it.
+     */
+    boolean notAWeekday(Engine e, int name, int end) {
+        return false;
+    }
+
     /** A language's own reading of a day or of now at token {@code i} ("2morrow"), or null. */
     Hit<InstantSpec> ownDay(Engine e, int i) {
         return null;

@@ -129,6 +129,10 @@ sealed interface Meaning {
         /** The end of a period: "конце" in "в конце месяца". */
         END,
         /** The day before a Jewish holiday: "erev", "ערב". */
-        EVE
+        EVE,
+        /** A word of {@link #NEXT} that means the nearest one ahead, not the one after it: "coming", "following". */
+        COMING,
+        /** "the closest Tuesday to June 3rd". */
+        NEAREST
     }
 }
