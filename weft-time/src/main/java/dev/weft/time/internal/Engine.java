@@ -68,7 +68,9 @@ class Engine extends Grammar {
         /** Days named for what falls on them, from the lexicon's phrases. */
         HOLIDAYS,
         /** Recurrences ("every quarter", "quarterly", "каждое 10-е число"). */
-        RECURRENCES
+        RECURRENCES,
+        /** Spans around now or a day: "the next 3 days", "the rest of the week", "the week before Christmas". */
+        SPANS
     }
 
     private final Lexicon lexicon;
@@ -886,9 +888,10 @@ class Engine extends Grammar {
         } else if (meaningAt(i) instanceof Amount a) {
             v = a.value();
             end = i + 1;
-            if (v >= 20 && v % 10 == 0 && meaningAt(end) instanceof Amount unitWord && unitWord.value() < 10) {
-                v += unitWord.value(); // "двадцать пять", "twenty five"
-                end++;
+            int k = sym(end, '-') && adjacent(end) && adjacent(end + 1) ? end + 1 : end;
+            if (v >= 20 && v % 10 == 0 && meaningAt(k) instanceof Amount unitWord && unitWord.value() < 10) {
+                v += unitWord.value(); // "двадцать пять", "twenty five", "twenty-five"
+                end = k + 1;
             }
         } else {
             return null;
@@ -1109,6 +1112,10 @@ class Engine extends Grammar {
     /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */
     @Override
     Match interval(int i) {
+        Match span = span(i);
+        if (span != null) {
+            return span;
+        }
         if (!isRole(i, Role.FROM)) {
             return null;
         }
@@ -1125,6 +1132,107 @@ class Engine extends Grammar {
             return null;
         }
         return new Match(new IntervalParse(from.value(), to.value()), i, to.end());
+    }
+
+    /** The spans of {@link Family#SPANS} that start at token {@code i}, or null. */
+    final Match span(int i) {
+        if (!families.contains(Family.SPANS) || (!num(i) && meaningAt(i) == null)) {
+            return null;
+        }
+        return longer(countedPeriods(i), longer(restOf(i), weekAround(i)));
+    }
+
+    /** After a word that says a span is within what follows ("for", "in", "during", "на"); {@code i} when none. */
+    private int within(int i) {
+        return isRole(i, Role.ON) || isRole(i, Role.IN) ? i + 1 : i;
+    }
+
+    /**
+     * "the next 3 days", "3 upcoming weeks", "the past two months", "the next few weeks": from the
+     * next period to the n-th (or back from the last one); "the next 2 hours", "for the past hour":
+     * from now on, or up to now.
+     */
+    private Match countedPeriods(int i) {
+        int j = skipLinks(within(i));
+        Integer shift = shift(j);
+        if (shift != null && shift != 0 && j > i) {
+            ChronoUnit one = unit(j + 1);
+            if (one == ChronoUnit.HOURS || one == ChronoUnit.MINUTES) {
+                return aheadOfNow(new Offset(shift, one), i, j + 2); // "for the next hour"
+            }
+        }
+        Hit<Double> n;
+        int unitAt;
+        if (shift != null && shift != 0) {
+            n = amountAt(j + 1);
+            if (n == null && meaningAt(j + 1) instanceof Meaning.Some some) {
+                int k = isRole(j + 2, Role.LINK) ? j + 3 : j + 2; // "the next couple of weeks"
+                n = new Hit<>(some.value(), k);
+            }
+            if (n == null) {
+                return null;
+            }
+            unitAt = n.end();
+        } else {
+            n = amountAt(j);
+            shift = n == null ? null : shift(n.end());
+            if (shift == null || shift == 0) {
+                return null;
+            }
+            unitAt = n.end() + 1;
+        }
+        int count = n.value().intValue();
+        if (n.value() != Math.rint(n.value()) || count < 1 || count > 1000) {
+            return null;
+        }
+        ChronoUnit u = unit(unitAt);
+        if (u == ChronoUnit.HOURS || u == ChronoUnit.MINUTES) {
+            return aheadOfNow(new Offset((long) shift * count, u), i, unitAt + 1); // "the next 2 hours"
+        }
+        Grain g = isRole(unitAt, Role.QUARTER) ? Grain.QUARTER : u == ChronoUnit.DAYS ? Grain.DAY : grain(u);
+        if (g == null) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new PeriodRef(g, shift > 0 ? 1 : -count);
+        b.date = new PeriodRef(g, shift > 0 ? count : -1);
+        return new Match(new IntervalParse(a, b), i, unitAt + 1);
+    }
+
+    /**
+     * "the rest of the week", "for the rest of the day", "the remainder of this month", "the rest of
+     * today": from today (from now, for the day) to the period's last day.
+     */
+    private Match restOf(int i) {
+        int j = skipLinks(within(i));
+        if (!isRole(j, Role.REST) || !isRole(j + 1, Role.LINK)) {
+            return null;
+        }
+        int k = isRole(j + 2, Role.LINK) || isRole(j + 2, Role.THIS) ? j + 3 : j + 2;
+        if (k == j + 2 && meaningAt(k) instanceof Day today && today.days() == 0) {
+            return restOf(Grain.DAY, i, k + 1);
+        }
+        ChronoUnit u = unit(k);
+        Grain g = isRole(k, Role.QUARTER) ? Grain.QUARTER : u == ChronoUnit.DAYS ? Grain.DAY : grain(u);
+        return g == null ? null : restOf(g, i, k + 1);
+    }
+
+    /**
+     * "the week before Christmas", "the week after Passover", "the week leading up to Easter": the
+     * seven days before (after) the day, not counting it.
+     */
+    private Match weekAround(int i) {
+        int j = skipLinks(i);
+        if (unit(j) != ChronoUnit.WEEKS) {
+            return null;
+        }
+        Hit<Meaning> side = phraseAt(j + 1);
+        if (side == null || !(side.value() == Role.BEFORE || side.value() == Role.AFTER)) {
+            return null;
+        }
+        Hit<InstantSpec> base = offsetBase(side.end());
+        return base == null ? null : Grammar.weekAround(base.value().date, side.value() == Role.BEFORE, i, base.end());
     }
 
     /** "с 5 по 10 марта": the month said once, after the second day. */

@@ -41,21 +41,6 @@ final class EnglishGrammar extends Engine {
             "year", Grain.YEAR,
             "yr", Grain.YEAR);
 
-    /** Periods counted in "the next 3 days", "3 upcoming weeks", "the past two months". */
-    private static final Map<String, Grain> COUNTED_PERIODS = Map.ofEntries(
-            Map.entry("days", Grain.DAY),
-            Map.entry("day", Grain.DAY),
-            Map.entry("weeks", Grain.WEEK),
-            Map.entry("week", Grain.WEEK),
-            Map.entry("wks", Grain.WEEK),
-            Map.entry("months", Grain.MONTH),
-            Map.entry("month", Grain.MONTH),
-            Map.entry("quarters", Grain.QUARTER),
-            Map.entry("qtrs", Grain.QUARTER),
-            Map.entry("years", Grain.YEAR),
-            Map.entry("year", Grain.YEAR),
-            Map.entry("yrs", Grain.YEAR));
-
     /** Words after which an otherwise ambiguous month or weekday name is read as one. */
     private static final Set<String> DATE_CONTEXT = Set.of(
             "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
@@ -74,11 +59,11 @@ final class EnglishGrammar extends Engine {
 
     @Override
     Match interval(int i) {
-        Match counted = countedPeriods(i);
+        Match counted = span(i);
         if (counted != null) {
             return counted;
         }
-        Match special = longer(rest(i), longer(weekAround(i), dayRange(i)));
+        Match special = dayRange(i);
         if (special != null) {
             return special;
         }
@@ -110,103 +95,6 @@ final class EnglishGrammar extends Engine {
             return null; // "between 2 and Monday" is no interval
         }
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-    }
-
-    /**
-     * "the next 3 days", "upcoming three days", "3 upcoming weeks", "the past two months": from the
-     * first of them to the last, at their grain; today and this week are not counted.
-     */
-    private Match countedPeriods(int i) {
-        int j = word(i, "in", "over", "during", "for", "within") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if (j > i
-                && word(j, "next", "coming", "following", "last", "past", "previous")
-                && word(j + 1, "hour", "minute")) {
-            // "for the next hour", "in the past minute": one of them, from now or up to now
-            int sign = word(j, "last", "past", "previous") ? -1 : 1;
-            ChronoUnit u = word(j + 1, "hour") ? ChronoUnit.HOURS : ChronoUnit.MINUTES;
-            return aheadOfNow(new Offset(sign, u), i, j + 2);
-        }
-        int sign;
-        Hit<Integer> n;
-        int unitAt;
-        if (word(j, "next", "upcoming", "coming", "following", "last", "past", "previous")) {
-            sign = word(j, "last", "past", "previous") ? -1 : 1;
-            n = cardinal(j + 1);
-            if (n == null && word(j + 1, "few", "couple")) {
-                n = new Hit<>(word(j + 1, "few") ? 3 : 2, word(j + 2, "of") ? j + 3 : j + 2);
-            }
-            if (n == null) {
-                return null;
-            }
-            unitAt = n.end();
-        } else {
-            n = cardinal(j);
-            if (n == null || !word(n.end(), "next", "upcoming", "coming", "following", "last", "past", "previous")) {
-                return null;
-            }
-            sign = word(n.end(), "last", "past", "previous") ? -1 : 1;
-            unitAt = n.end() + 1;
-        }
-        ChronoUnit small = unitAt < size && tok(unitAt).isWord()
-                ? COUNTED_TIME.get(tok(unitAt).text())
-                : null;
-        if (small != null && n.value() >= 1 && n.value() <= 1000) {
-            return aheadOfNow(new Offset(sign * (long) n.value(), small), i, unitAt + 1); // "the next 2 hours"
-        }
-        Grain g = unitAt < size && tok(unitAt).isWord()
-                ? COUNTED_PERIODS.get(tok(unitAt).text())
-                : null;
-        if (g == null || n.value() < 1 || n.value() > 1000) {
-            return null;
-        }
-        InstantSpec a = new InstantSpec();
-        InstantSpec b = new InstantSpec();
-        a.date = new PeriodRef(g, sign > 0 ? 1 : -n.value());
-        b.date = new PeriodRef(g, sign > 0 ? n.value() : -1);
-        return new Match(new IntervalParse(a, b), i, unitAt + 1);
-    }
-
-    /** Minutes and hours counted in "the next 2 hours", "the past 30 minutes": from now on, or up to now. */
-    private static final Map<String, ChronoUnit> COUNTED_TIME = Map.of(
-            "hours", ChronoUnit.HOURS,
-            "hrs", ChronoUnit.HOURS,
-            "minutes", ChronoUnit.MINUTES,
-            "mins", ChronoUnit.MINUTES);
-
-    /**
-     * "the rest of the week", "for the rest of the day", "rest of the month": from today (from now,
-     * for the day) to the period's last day.
-     */
-    private Match rest(int i) {
-        int j = word(i, "for", "during", "over", "in") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if (!word(j, "rest", "remainder") || !word(j + 1, "of")) {
-            return null;
-        }
-        int k = word(j + 2, "the", "this") ? j + 3 : j + 2;
-        Grain g = word(k, "day") || (k == j + 2 && word(k, "today")) // "the rest of today"
-                ? Grain.DAY
-                : k < size && tok(k).isWord() ? PERIODS.get(tok(k).text()) : null;
-        return g == null ? null : restOf(g, i, k + 1);
-    }
-
-    /**
-     * "the week before Christmas", "the week after Passover": the seven days before (after) the
-     * date, not counting it.
-     */
-    private Match weekAround(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        if (!word(j, "week") || !word(j + 1, "before", "after", "leading")) {
-            return null;
-        }
-        boolean before = word(j + 1, "before", "leading");
-        int at = word(j + 1, "leading") && word(j + 2, "up") && word(j + 3, "to") ? j + 4 : j + 2;
-        if (word(j + 1, "leading") && at == j + 2) {
-            return null;
-        }
-        Hit<InstantSpec> base = baseDate(at);
-        return base == null ? null : weekAround(base.value().date, before, i, base.end());
     }
 
     /**
@@ -409,12 +297,6 @@ final class EnglishGrammar extends Engine {
 
     private int skipDot(int i) {
         return sym(i, '.') && adjacent(i) ? i + 1 : i;
-    }
-
-    /** A date that other dates are counted from: "Christmas", "June 3rd", "tomorrow". */
-    private Hit<InstantSpec> baseDate(int i) {
-        Hit<InstantSpec> base = longest(dayFromToday(i), date(i));
-        return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
     // ---- dates ------------------------------------------------------------------------------

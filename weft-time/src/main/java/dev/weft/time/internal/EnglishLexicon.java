@@ -127,10 +127,12 @@ final class EnglishLexicon extends Lexicon {
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
         role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
-        role(Role.ON, "on", "at", "over");
+        role(Role.ON, "on", "at", "over", "for", "during");
+        role(Role.REST, "rest", "remainder");
+        phrase(Role.BEFORE, "leading up to");
         role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
-        role(Role.QUARTER, "quarter", "qtr");
+        role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs");
         role(Role.EVERY, "every", "each");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
         words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight");
@@ -367,7 +369,8 @@ final class EnglishLexicon extends Lexicon {
             Engine.Family.QUARTERS_OF_YEARS,
             Engine.Family.WEEKDAY_WEEKS,
             Engine.Family.HOLIDAYS,
-            Engine.Family.RECURRENCES);
+            Engine.Family.RECURRENCES,
+            Engine.Family.SPANS);
 
     @Override
     Set<Engine.Family> families() {

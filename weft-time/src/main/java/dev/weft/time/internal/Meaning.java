@@ -133,6 +133,8 @@ sealed interface Meaning {
         /** A word of {@link #NEXT} that means the nearest one ahead, not the one after it: "coming", "following". */
         COMING,
         /** "the closest Tuesday to June 3rd". */
-        NEAREST
+        NEAREST,
+        /** "the rest of the week", "the remainder of the day". */
+        REST
     }
 }
