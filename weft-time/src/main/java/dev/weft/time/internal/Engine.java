@@ -343,7 +343,9 @@ class Engine extends Grammar {
         if (w == null || w.plural() || w.days().size() != 1) {
             return null;
         }
-        Hit<Offset> d = duration(i + 1);
+        Hit<Offset> d = unit(i + 1) == ChronoUnit.WEEKS
+                ? new Hit<>(new Offset(1, ChronoUnit.WEEKS), i + 2) // "Monday week"
+                : duration(i + 1);
         if (d == null || d.end() != i + 2 || d.value().unit() != ChronoUnit.WEEKS) {
             return null;
         }
@@ -896,8 +898,8 @@ class Engine extends Grammar {
         } else {
             return null;
         }
-        if (isRole(end, Role.AND_A_HALF)) {
-            return new Hit<>(v + 0.5, end + 1);
+        if (after(end, Role.AND_A_HALF) > 0) {
+            return new Hit<>(v + 0.5, after(end, Role.AND_A_HALF)); // "one and a half"
         }
         if (isRole(end, Role.FROM) && isRole(end + 1, Role.AND_A_HALF)) {
             return new Hit<>(v + 0.5, end + 2); // "2 с половиной"
@@ -905,33 +907,128 @@ class Engine extends Grammar {
         return new Hit<>(v, end);
     }
 
-    /** An amount of time, or two said with "and": "час и 15 минут"; or null. */
+    /**
+     * An amount of time, or several, each of a smaller unit, said with "and", commas or nothing
+     * between them: "2 hours and 30 minutes", "1 hour, 20 minutes", "час и 15 минут"; or null.
+     */
     private Hit<Offset> duration(int i) {
         Hit<Offset> d = simpleDuration(i);
-        if (d != null && isRole(d.end(), Role.AND)) {
-            Hit<Offset> more = simpleDuration(d.end() + 1);
-            if (more != null && more.value().unit().compareTo(d.value().unit()) < 0) {
-                return new Hit<>(sum(d.value(), more.value()), more.end());
-            }
+        if (d == null) {
+            return null;
         }
-        return d;
+        Offset total = d.value();
+        int end = d.end();
+        while (true) {
+            int j = isRole(end, Role.AND) || sym(end, ',') ? end + 1 : end;
+            Hit<Offset> more = simpleDuration(j);
+            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
+                break;
+            }
+            total = sum(total, more.value());
+            end = more.end();
+        }
+        return new Hit<>(total, end);
     }
 
-    /** An amount of time: "10 минут", "пару дней", "неделю", "полчаса"; or null. */
+    /**
+     * An amount of time: "10 минут", "пару дней", "неделю" (where a bare unit is one), "полчаса", "a
+     * couple of days", "half an hour", "3/4 hour", "2 more hours", "an hour and a half", "two
+     * fortnights", "a quarter of an hour", "2h30", "5'"; or null.
+     */
     private Hit<Offset> simpleDuration(int i) {
         if (meaningAt(i) instanceof Length l) {
             return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
         }
         ChronoUnit bare = unit(i);
         if (bare != null) {
-            return new Hit<>(new Offset(1, bare), i + 1);
+            return lexicon.bareUnitIsOne() ? new Hit<>(new Offset(1, bare), i + 1) : null;
         }
-        Hit<Double> a = amountAt(i);
+        Hit<Offset> quarters = quartersOfAnHour(i);
+        if (quarters != null) {
+            return quarters;
+        }
+        Hit<Double> a = unitAmount(i);
         if (a == null) {
             return null;
         }
-        ChronoUnit u = unit(a.end());
-        return u == null ? null : new Hit<>(fractional(a.value(), u), a.end() + 1);
+        int unitAt = isRole(a.end(), Role.EXTRA) ? a.end() + 1 : a.end();
+        if (meaningAt(unitAt) instanceof Length l) {
+            return new Hit<>(fractional(a.value() * l.amount(), l.unit()), unitAt + 1); // "two fortnights"
+        }
+        ChronoUnit u = unit(unitAt);
+        if (u == null) {
+            if (num(a.end() - 1) && sym(a.end(), '\'') && adjacent(a.end())) {
+                // "5'" minutes, "30''" seconds
+                boolean seconds = sym(a.end() + 1, '\'') && adjacent(a.end() + 1);
+                return new Hit<>(
+                        new Offset(Math.round(a.value()), seconds ? ChronoUnit.SECONDS : ChronoUnit.MINUTES),
+                        seconds ? a.end() + 2 : a.end() + 1);
+            }
+            return null;
+        }
+        int end = unitAt + 1;
+        double amount = a.value();
+        int half = after(end, Role.AND_A_HALF);
+        if (half > 0) {
+            amount += 0.5; // "2 hours and a half"
+            end = half;
+        }
+        if (u == ChronoUnit.HOURS
+                && amount == Math.rint(amount)
+                && num(end)
+                && adjacent(end)
+                && tok(end).text().length() == 2
+                && value(end) < 60) {
+            // "2h30": hours, then minutes written against them
+            return new Hit<>(new Offset((long) amount * 60 + value(end), ChronoUnit.MINUTES), end + 1);
+        }
+        return new Hit<>(fractional(amount, u), end);
+    }
+
+    /** Whether token {@code i} is a word that means one ("a", "an"), said as an article before an amount. */
+    private boolean article(int i) {
+        return !num(i) && meaningAt(i) instanceof Amount one && one.value() == 1;
+    }
+
+    /**
+     * The amount before a unit: a number ({@link #amountAt}), "3/4", "a couple of", "a few",
+     * "several", "a half", "half an"; or null.
+     */
+    private Hit<Double> unitAmount(int i) {
+        if (num(i) && sym(i + 1, '/') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            int a = value(i);
+            int b = value(i + 2);
+            return b > a && b <= 10 && unit(i + 3) != null ? new Hit<>((double) a / b, i + 3) : null;
+        }
+        int j = article(i) ? i + 1 : i;
+        if (meaningAt(j) instanceof Meaning.Some some) {
+            return new Hit<>(some.value(), isRole(j + 1, Role.LINK) ? j + 2 : j + 1); // "a couple of"
+        }
+        if (j > i && !num(j) && meaningAt(j) instanceof Amount part && part.value() < 1) {
+            return new Hit<>(part.value(), j + 1); // "a half hour"
+        }
+        Hit<Double> a = amountAt(i);
+        if (a != null && a.value() < 1 && article(a.end())) {
+            return new Hit<>(a.value(), a.end() + 1); // "half an hour"
+        }
+        return a;
+    }
+
+    /** "a quarter of an hour", "three quarters of an hour", "quarter hour": 15 minutes each; or null. */
+    private Hit<Offset> quartersOfAnHour(int i) {
+        int q = article(i) && isRole(i + 1, Role.QUARTER) ? i + 1 : i;
+        long n = 1;
+        if (!isRole(q, Role.QUARTER)) {
+            Hit<Double> a = amountAt(i);
+            if (a == null || !isRole(a.end(), Role.QUARTER) || a.value() < 1 || a.value() > 12) {
+                return null;
+            }
+            n = a.value().longValue();
+            q = a.end();
+        }
+        int j = skipLinks(q + 1);
+        j = article(j) ? j + 1 : j;
+        return unit(j) == ChronoUnit.HOURS ? new Hit<>(new Offset(15 * n, ChronoUnit.MINUTES), j + 1) : null;
     }
 
     /** Whether any meaning of token {@code i} is the role, its usual one or not ("after" is also "in"). */

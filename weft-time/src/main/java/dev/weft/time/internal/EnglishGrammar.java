@@ -162,7 +162,7 @@ final class EnglishGrammar extends Engine {
         int j = word(i + 1, "about", "around", "roughly", "approximately", "approx", "like", "just", "only")
                 ? i + 2
                 : i + 1;
-        return duration(j);
+        return offsetAmount(j);
     }
 
     /**
@@ -176,12 +176,12 @@ final class EnglishGrammar extends Engine {
             return l;
         }
         if (word(i, "lasting", "takes", "taking")) {
-            return duration(hedged(i + 1));
+            return offsetAmount(hedged(i + 1));
         }
         if (word(i - 1, "in", "within", "after", "every", "each")) {
             return null; // "in a minute" is when, not how long
         }
-        Hit<Double> a = word(i, "half") ? new Hit<>(0.5, i + 1) : amount(i);
+        Hit<Double> a = word(i, "half") ? new Hit<>(0.5, i + 1) : amountAt(i);
         if (a != null) {
             boolean hyphen = sym(a.end(), '-') && adjacent(a.end()) && adjacent(a.end() + 1);
             int u = hyphen ? a.end() + 1 : a.end();
@@ -190,7 +190,7 @@ final class EnglishGrammar extends Engine {
                 return new Hit<>(fractional(a.value(), unit(u)), u + 1); // "a 90-minute review"
             }
         }
-        Hit<Offset> d = duration(i);
+        Hit<Offset> d = offsetAmount(i);
         if (d != null && sym(d.end(), '-') && word(d.end() + 1, "long")) {
             return new Hit<>(d.value(), d.end() + 2); // "an hour-long meeting"
         }
@@ -844,42 +844,6 @@ final class EnglishGrammar extends Engine {
         return null;
     }
 
-    /** An amount before a unit: {@code 3}, {@code 1.5}, {@code twenty five}, {@code a}, {@code a couple of}. */
-    private Hit<Double> amount(int i) {
-        if (num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            return new Hit<>(Double.parseDouble(tok(i).text() + "." + tok(i + 2).text()), i + 3);
-        }
-        if (num(i) && sym(i + 1, '/') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            int a = value(i);
-            int b = value(i + 2);
-            return b > a && b <= 10 && unit(i + 3) != null ? new Hit<>((double) a / b, i + 3) : null;
-        }
-        int j = word(i, "a") ? i + 1 : i;
-        if (word(j, "couple")) {
-            return new Hit<>(2.0, word(j + 1, "of") ? j + 2 : j + 1);
-        }
-        if (word(j, "few")) {
-            return new Hit<>(3.0, j + 1);
-        }
-        if (word(i, "several")) {
-            return new Hit<>(3.0, i + 1);
-        }
-        if (word(i, "a", "an", "one")) {
-            if (word(i + 1, "and") && word(i + 2, "a") && word(i + 3, "half")) {
-                return new Hit<>(1.5, i + 4);
-            }
-            return new Hit<>(1.0, i + 1);
-        }
-        Hit<Integer> c = cardinal(i);
-        if (c == null) {
-            return null;
-        }
-        if (word(c.end(), "and") && word(c.end() + 1, "a") && word(c.end() + 2, "half")) {
-            return new Hit<>(c.value() + 0.5, c.end() + 3);
-        }
-        return new Hit<>((double) c.value(), c.end());
-    }
-
     private ChronoUnit unit(int i) {
         if (i >= size || !tok(i).isWord()) {
             return null;
@@ -892,91 +856,6 @@ final class EnglishGrammar extends Engine {
         }
         Meaning.Unit u = meaningOf(w, Meaning.Unit.class);
         return u == null ? null : u.unit();
-    }
-
-    private Hit<Offset> simpleDuration(int i) {
-        int h = word(i, "a") && word(i + 1, "half") ? i + 1 : i;
-        if (word(h, "half")) {
-            int j = word(h + 1, "an", "a") ? h + 2 : h + 1;
-            ChronoUnit u = unit(j);
-            return u == null ? null : new Hit<>(fractional(0.5, u), j + 1);
-        }
-        int q = word(i, "a") ? i + 1 : i;
-        Hit<Integer> quarters = word(q + 1, "quarters", "quarter") ? cardinal(q) : null;
-        if (quarters != null
-                && quarters.value() >= 1
-                && quarters.value() <= 12
-                && word(quarters.end(), "quarters", "quarter")
-                && word(quarters.end() + 1, "of")
-                && word(quarters.end() + 2, "an", "a")
-                && word(quarters.end() + 3, "hour")) {
-            return new Hit<>(new Offset(15L * quarters.value(), ChronoUnit.MINUTES), quarters.end() + 4);
-        }
-        if (word(q, "quarter")) {
-            int j = word(q + 1, "of") ? q + 2 : q + 1;
-            j = word(j, "an") ? j + 1 : j;
-            return word(j, "hour") ? new Hit<>(new Offset(15, ChronoUnit.MINUTES), j + 1) : null;
-        }
-        if (word(i, "fortnight") || (word(i, "a") && word(i + 1, "fortnight"))) {
-            return new Hit<>(new Offset(14, ChronoUnit.DAYS), word(i, "a") ? i + 2 : i + 1);
-        }
-        Hit<Double> a = amount(i);
-        if (a == null) {
-            return null;
-        }
-        if (word(a.end(), "fortnight", "fortnights")) {
-            return new Hit<>(new Offset(Math.round(a.value() * 14), ChronoUnit.DAYS), a.end() + 1);
-        }
-        int unitAt = word(a.end(), "more", "additional", "extra") ? a.end() + 1 : a.end();
-        ChronoUnit u = unit(unitAt);
-        if (u == null && num(a.end() - 1) && sym(a.end(), '\'') && adjacent(a.end())) {
-            u = sym(a.end() + 1, '\'') && adjacent(a.end() + 1) ? ChronoUnit.SECONDS : ChronoUnit.MINUTES;
-            return new Hit<>(new Offset(Math.round(a.value()), u), u == ChronoUnit.SECONDS ? a.end() + 2 : a.end() + 1);
-        }
-        if (u == null) {
-            return null;
-        }
-        int end = unitAt + 1;
-        double amount = a.value();
-        if (word(end, "and") && word(end + 1, "a") && word(end + 2, "half")) {
-            amount += 0.5;
-            end += 3;
-        }
-        if (u == ChronoUnit.HOURS
-                && amount == Math.rint(amount)
-                && num(end)
-                && adjacent(end)
-                && tok(end).text().length() == 2
-                && value(end) < 60) {
-            // "2h30": hours, then minutes written against them
-            return new Hit<>(new Offset((long) amount * 60 + value(end), ChronoUnit.MINUTES), end + 1);
-        }
-        return new Hit<>(fractional(amount, u), end);
-    }
-
-    @Override
-    Hit<Offset> offsetAmount(int i) {
-        return duration(i);
-    }
-
-    /** One or more amounts of units: {@code 2 hours and 30 minutes}, {@code an hour and a half}. */
-    Hit<Offset> duration(int i) {
-        Hit<Offset> d = simpleDuration(i);
-        if (d == null) {
-            return null;
-        }
-        Offset total = d.value();
-        int end = d.end();
-        while (true) {
-            int j = word(end, "and") || sym(end, ',') ? end + 1 : end;
-            Hit<Offset> more = simpleDuration(j);
-            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
-                break;
-            }
-            total = sum(total, more.value());
-            end = more.end();
-        }
-        return new Hit<>(total, end);
     }
 
     /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
@@ -1495,7 +1374,7 @@ final class EnglishGrammar extends Engine {
             return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(15), j + 2);
         }
         if (interval == 1) {
-            Hit<Offset> d = word(j, "a", "an", "one") ? null : duration(j);
+            Hit<Offset> d = word(j, "a", "an", "one") ? null : offsetAmount(j);
             if (d == null && unit(j) != null && word(j + 1, "and") && word(j + 2, "a") && word(j + 3, "half")) {
                 d = new Hit<>(fractional(1.5, unit(j)), j + 4); // "every hour and a half"
             }

@@ -122,7 +122,16 @@ final class EnglishLexicon extends Lexicon {
         role(Role.COMING, "coming", "following", "upcoming");
         role(Role.NEAREST, "closest", "nearest");
         role(Role.TO, "to");
-        words(new Unit(ChronoUnit.WEEKS), "week's"); // "next week's Friday"
+        // "next week's Friday", "an hour's drive"
+        words(new Unit(ChronoUnit.WEEKS), "week's");
+        words(new Unit(ChronoUnit.MINUTES), "minute's");
+        words(new Unit(ChronoUnit.HOURS), "hour's");
+        words(new Unit(ChronoUnit.DAYS), "day's");
+        words(new Unit(ChronoUnit.MONTHS), "month's");
+        words(new Unit(ChronoUnit.YEARS), "year's");
+        role(Role.EXTRA, "more", "additional", "extra");
+        role(Role.AND, "and");
+        phrase(Role.AND_A_HALF, "and a half");
         words(Meaning.NamedDay.IDES, "ides");
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
@@ -135,7 +144,7 @@ final class EnglishLexicon extends Lexicon {
         role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs");
         role(Role.EVERY, "every", "each");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
-        words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight");
+        words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight", "fortnights");
         String[][] days = {
             {"monday", "mon"},
             {"tuesday", "tue", "tues"},
@@ -375,6 +384,11 @@ final class EnglishLexicon extends Lexicon {
     @Override
     Set<Engine.Family> families() {
         return FAMILIES;
+    }
+
+    @Override
+    boolean bareUnitIsOne() {
+        return false;
     }
 
     @Override

@@ -135,6 +135,8 @@ sealed interface Meaning {
         /** "the closest Tuesday to June 3rd". */
         NEAREST,
         /** "the rest of the week", "the remainder of the day". */
-        REST
+        REST,
+        /** Between an amount and its unit, leaving it as it is: "2 more hours", "5 extra minutes". */
+        EXTRA
     }
 }
