@@ -295,6 +295,12 @@ final class EnglishFamiliesTest {
         assertThat(PARSER.length("an hour-long workshop", Language.ENGLISH)).contains(Duration.ofHours(1));
         assertThat(PARSER.length("block my calendar for two hours", Language.ENGLISH))
                 .contains(Duration.ofHours(2));
+        assertThat(PARSER.length("a review lasting 45 minutes", Language.ENGLISH))
+                .contains(Duration.ofMinutes(45));
+        assertThat(PARSER.length("the call is two hours long", Language.ENGLISH))
+                .contains(Duration.ofHours(2));
+        assertThat(PARSER.length("hold the room for about an hour and a half", Language.ENGLISH))
+                .contains(Duration.ofMinutes(90));
         assertThat(PARSER.length("remind me in 90 minutes", Language.ENGLISH))
                 .as("an amount from now is when, not how long")
                 .isEmpty();

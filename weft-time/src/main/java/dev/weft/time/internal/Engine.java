@@ -1185,25 +1185,37 @@ class Engine extends Grammar {
 
     @Override
     boolean lengthMayStart(int i) {
-        return isRole(i, Role.ON);
+        return means(i, Role.LASTING);
     }
 
-    /** "на 2 часа", "for an hour". */
+    /** "на 2 часа", "for an hour", "for about 20 minutes", "lasting 45 minutes". */
     @Override
     Hit<Offset> length(int i) {
-        return isRole(i, Role.ON) ? duration(i + 1) : null;
+        return means(i, Role.LASTING) ? offsetAmount(hedged(i + 1)) : null;
     }
 
+    /** A length said of a thing: those of {@link #length}, and the language's own ("a 90-minute review"). */
     @Override
     Hit<Offset> lengthOfThing(int i) {
-        return length(i);
+        Hit<Offset> l = length(i);
+        if (l != null) {
+            return l;
+        }
+        if (means(i - 1, Role.IN) || isRole(i - 1, Role.EVERY)) {
+            return null; // "in a minute" is when, not how long
+        }
+        return lexicon.ownLength(this, i);
     }
 
     // ---- intervals and weekends -------------------------------------------------------------
 
     @Override
     int fromWord(int i) {
-        return isRole(i, Role.FROM) ? i + 1 : i;
+        if (isRole(i, Role.FROM)) {
+            return i + 1;
+        }
+        int from = after(i, Role.FROM); // "starting at"
+        return from > 0 ? from : i;
     }
 
     /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */

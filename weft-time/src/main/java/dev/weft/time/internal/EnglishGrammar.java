@@ -149,62 +149,6 @@ final class EnglishGrammar extends Engine {
         return dayRange(year, month, first.value(), second.value(), i, end);
     }
 
-    @Override
-    boolean lengthMayStart(int i) {
-        return word(i, "for");
-    }
-
-    @Override
-    Hit<Offset> length(int i) {
-        if (!word(i, "for")) {
-            return null;
-        }
-        int j = word(i + 1, "about", "around", "roughly", "approximately", "approx", "like", "just", "only")
-                ? i + 2
-                : i + 1;
-        return offsetAmount(j);
-    }
-
-    /**
-     * "for 2 hours", "lasting 45 minutes", "a 90-minute review", "a 2 hour call", "a half-hour call",
-     * "an hour-long meeting", "two hours long".
-     */
-    @Override
-    Hit<Offset> lengthOfThing(int i) {
-        Hit<Offset> l = length(i);
-        if (l != null) {
-            return l;
-        }
-        if (word(i, "lasting", "takes", "taking")) {
-            return offsetAmount(hedged(i + 1));
-        }
-        if (word(i - 1, "in", "within", "after", "every", "each")) {
-            return null; // "in a minute" is when, not how long
-        }
-        Hit<Double> a = word(i, "half") ? new Hit<>(0.5, i + 1) : amountAt(i);
-        if (a != null) {
-            boolean hyphen = sym(a.end(), '-') && adjacent(a.end()) && adjacent(a.end() + 1);
-            int u = hyphen ? a.end() + 1 : a.end();
-            boolean article = word(i - 1, "a", "an", "one", "the", "my", "our", "your", "this", "that");
-            if (word(u, "minute", "min", "hour", "hr", "day", "week", "second") && (hyphen || article)) {
-                return new Hit<>(fractional(a.value(), unit(u)), u + 1); // "a 90-minute review"
-            }
-        }
-        Hit<Offset> d = offsetAmount(i);
-        if (d != null && sym(d.end(), '-') && word(d.end() + 1, "long")) {
-            return new Hit<>(d.value(), d.end() + 2); // "an hour-long meeting"
-        }
-        return d != null && word(d.end(), "long") ? new Hit<>(d.value(), d.end() + 1) : null;
-    }
-
-    @Override
-    int fromWord(int i) {
-        if (word(i, "from")) {
-            return i + 1;
-        }
-        return word(i, "starting") && word(i + 1, "at") ? i + 2 : i;
-    }
-
     // ---- instants ---------------------------------------------------------------------------
 
     @Override

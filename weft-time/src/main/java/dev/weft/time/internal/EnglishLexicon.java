@@ -130,6 +130,8 @@ final class EnglishLexicon extends Lexicon {
         words(new Unit(ChronoUnit.MONTHS), "month's");
         words(new Unit(ChronoUnit.YEARS), "year's");
         role(Role.EXTRA, "more", "additional", "extra");
+        role(Role.LASTING, "for", "lasting", "takes", "taking");
+        phrase(Role.FROM, "starting at");
         role(Role.AND, "and");
         phrase(Role.AND_A_HALF, "and a half");
         words(Meaning.NamedDay.IDES, "ides");
@@ -232,6 +234,39 @@ final class EnglishLexicon extends Lexicon {
                 && !(e.word(name - 1, "on", "every", "by", "until", "till", "and")
                         || e.num(end)
                         || e.word(end, "at", "morning", "evening", "night", "afternoon"));
+    }
+
+    /** Words before "a 90-minute review" that make "90 minute" the length of what follows. */
+    private static final Set<String> DETERMINERS = Set.of("a", "an", "one", "the", "my", "our", "your", "this", "that");
+
+    private static final Set<String> SINGULAR_UNITS = Set.of("minute", "min", "hour", "hr", "day", "week", "second");
+
+    /**
+     * English's compounds of a length: "a 90-minute review", "a 2 hour call", "a half-hour call"
+     * (the unit singular, before the thing); "an hour-long meeting", "two hours long".
+     */
+    @Override
+    Hit<Offset> ownLength(Engine e, int i) {
+        Hit<Double> a = e.word(i, "half") ? new Hit<>(0.5, i + 1) : e.amountAt(i);
+        if (a != null) {
+            boolean hyphen = e.sym(a.end(), '-') && e.adjacent(a.end()) && e.adjacent(a.end() + 1);
+            int u = hyphen ? a.end() + 1 : a.end();
+            boolean determiner = i > 0
+                    && e.tok(i - 1).isWord()
+                    && DETERMINERS.contains(e.tok(i - 1).text());
+            if (u < e.size
+                    && e.tok(u).isWord()
+                    && SINGULAR_UNITS.contains(e.tok(u).text())
+                    && (hyphen || determiner)) {
+                ChronoUnit unit = meaning(e.tok(u).text(), Unit.class).unit();
+                return new Hit<>(Grammar.fractional(a.value(), unit), u + 1);
+            }
+        }
+        Hit<Offset> d = e.offsetAmount(i);
+        if (d != null && e.sym(d.end(), '-') && e.word(d.end() + 1, "long")) {
+            return new Hit<>(d.value(), d.end() + 2); // "an hour-long meeting"
+        }
+        return d != null && e.word(d.end(), "long") ? new Hit<>(d.value(), d.end() + 1) : null;
     }
 
     /**

@@ -114,6 +114,11 @@ abstract class Lexicon {
         return false;
     }
 
+    /** A language's own shapes of the length of a thing at token {@code i} ("a 90-minute call"), or null. */
+    Hit<Offset> ownLength(Engine e, int i) {
+        return null;
+    }
+
     /** A language's own reading of a day or of now at token {@code i} ("2morrow"), or null. */
     Hit<InstantSpec> ownDay(Engine e, int i) {
         return null;

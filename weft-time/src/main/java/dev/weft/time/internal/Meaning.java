@@ -137,6 +137,8 @@ sealed interface Meaning {
         /** "the rest of the week", "the remainder of the day". */
         REST,
         /** Between an amount and its unit, leaving it as it is: "2 more hours", "5 extra minutes". */
-        EXTRA
+        EXTRA,
+        /** Before how long something lasts: "for", "lasting", "на". */
+        LASTING
     }
 }
