@@ -1218,29 +1218,46 @@ class Engine extends Grammar {
         return from > 0 ? from : i;
     }
 
-    /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */
+    /**
+     * "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта", "from 2 to 4pm", "between Monday and
+     * Wednesday", "9-11am", "Dec 3-6"; with no "from" before it only where the language says so
+     * ({@link Lexicon#intervalWithoutFrom}), and then one end must be clearly a time.
+     */
     @Override
     Match interval(int i) {
         Match span = span(i);
         if (span != null) {
             return span;
         }
-        if (!isRole(i, Role.FROM)) {
-            return null;
-        }
-        Match days = dayRange(i + 1, i);
+        boolean from = isRole(i, Role.FROM);
+        boolean between = isRole(i, Role.BETWEEN);
+        int start = from || between ? i + 1 : i;
+        Match days = dayRange(start, i, between);
         if (days != null) {
             return days;
         }
-        Hit<InstantSpec> from = instant(i + 1, Context.INTERVAL);
-        if (from == null || !(isRole(from.end(), Role.TO) || isRole(from.end(), Role.UNTIL))) {
+        if (!from && !between && !lexicon.intervalWithoutFrom()) {
             return null;
         }
-        Hit<InstantSpec> to = instant(from.end() + 1, Context.INTERVAL);
-        if (to == null || from.value().offset != null || to.value().offset != null) {
+        Hit<InstantSpec> a = instant(start, Context.INTERVAL);
+        if (a == null) {
             return null;
         }
-        return new Match(new IntervalParse(from.value(), to.value()), i, to.end());
+        int j = a.end();
+        boolean joined = between
+                ? isRole(j, Role.AND) || sym(j, '-')
+                : isRole(j, Role.TO) || isRole(j, Role.UNTIL) || sym(j, '-');
+        Hit<InstantSpec> b = joined ? instant(j + 1, Context.INTERVAL) : null;
+        if (b == null || a.value().offset != null || b.value().offset != null) {
+            return null;
+        }
+        if (!from && !between && !lenient && !(clearlyTime(a.value()) || clearlyTime(b.value()))) {
+            return null;
+        }
+        if (!clearlyTime(a.value()) && a.value().date == null && b.value().time == null) {
+            return null; // "between 2 and Monday" is no interval
+        }
+        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
     }
 
     /** The spans of {@link Family#SPANS} that start at token {@code i}, or null. */
@@ -1344,20 +1361,40 @@ class Engine extends Grammar {
         return base == null ? null : Grammar.weekAround(base.value().date, side.value() == Role.BEFORE, i, base.end());
     }
 
-    /** "с 5 по 10 марта": the month said once, after the second day. */
-    private Match dayRange(int j, int start) {
-        Hit<Integer> first = dayNumber(j);
-        if (first == null || !(isRole(first.end(), Role.TO) || isRole(first.end(), Role.UNTIL))) {
+    /**
+     * Days of one month, the month said once: "с 5 по 10 марта", "Dec 3-6", "December 3rd to 6th",
+     * "3-6 Dec", "the 3rd to the 6th of December", "between the 3rd and the 6th of May".
+     */
+    private Match dayRange(int j, int start, boolean between) {
+        Integer month = month(j);
+        int k = skipLinks(month != null ? skipDot(j + 1) : j);
+        Hit<Integer> first = dayNumber(k);
+        if (first == null) {
             return null;
         }
-        Hit<Integer> last = dayNumber(first.end() + 1);
-        Integer m = last == null ? null : month(last.end());
-        if (m == null) {
+        int sep = first.end();
+        boolean joined = between
+                ? isRole(sep, Role.AND) || sym(sep, '-')
+                : isRole(sep, Role.TO) || isRole(sep, Role.UNTIL) || sym(sep, '-');
+        Hit<Integer> last = joined ? dayNumber(skipLinks(sep + 1)) : null;
+        if (last == null || last.value() < first.value()) {
             return null;
         }
-        Hit<Integer> y = yearAfter(last.end() + 1);
+        int end = last.end();
+        if (sym(end, ':') || latinMeridiem(end) != null || unit(end) != null || partAfterClock(end) != null) {
+            return null; // "Dec 3 9-11am": hours, not days
+        }
+        if (month == null) {
+            int m = skipLinks(end);
+            month = month(m);
+            if (month == null) {
+                return null;
+            }
+            end = skipDot(m + 1);
+        }
+        Hit<Integer> y = yearAfter(end);
         return dayRange(
-                y == null ? 0 : y.value(), m, first.value(), last.value(), start, y == null ? last.end() + 1 : y.end());
+                y == null ? 0 : y.value(), month, first.value(), last.value(), start, y == null ? end : y.end());
     }
 
     /**

@@ -17,8 +17,6 @@ import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.YearRef;
-import dev.weft.time.internal.Parsed.IntervalParse;
-import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -53,100 +51,6 @@ final class EnglishGrammar extends Engine {
     @Override
     DayOfWeek weekStart() {
         return DayOfWeek.MONDAY;
-    }
-
-    // ---- intervals --------------------------------------------------------------------------
-
-    @Override
-    Match interval(int i) {
-        Match counted = span(i);
-        if (counted != null) {
-            return counted;
-        }
-        Match special = dayRange(i);
-        if (special != null) {
-            return special;
-        }
-        boolean from = word(i, "from");
-        boolean between = word(i, "between");
-        int start = from || between ? i + 1 : i;
-        Hit<InstantSpec> a = instant(start, Context.INTERVAL);
-        if (a == null) {
-            return null;
-        }
-        int j = a.end();
-        boolean joined;
-        if (between) {
-            joined = word(j, "and") || sym(j, '-');
-        } else {
-            joined = word(j, "to", "till", "til", "until", "through", "thru") || sym(j, '-');
-        }
-        if (!joined) {
-            return null;
-        }
-        Hit<InstantSpec> b = instant(j + 1, Context.INTERVAL);
-        if (b == null) {
-            return null;
-        }
-        if (!from && !between && !lenient && !(clearlyTime(a.value()) || clearlyTime(b.value()))) {
-            return null;
-        }
-        if (!clearlyTime(a.value()) && a.value().date == null && b.value().time == null) {
-            return null; // "between 2 and Monday" is no interval
-        }
-        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-    }
-
-    /**
-     * "Dec 3-6", "December 3rd to 6th", "3-6 Dec", "from the 3rd to the 6th of December", "between
-     * the 3rd and the 6th": days of one month, the month said once.
-     */
-    private Match dayRange(int i) {
-        boolean between = word(i, "between");
-        int j = between || word(i, "from") ? i + 1 : i;
-        if (j >= size
-                || !(num(j)
-                        || (tok(j).isWord() && (month(j) != null || word(j, "the") || dayNumber(j, true) != null)))) {
-            return null;
-        }
-        Integer month = month(j);
-        int k = month != null ? skipDot(j + 1) : j;
-        k = word(k, "the") ? k + 1 : k;
-        Hit<Integer> first = dayNumber(k, false);
-        if (first == null) {
-            return null;
-        }
-        int sep = first.end();
-        boolean joined = between
-                ? word(sep, "and") || sym(sep, '-')
-                : word(sep, "to", "till", "until", "through", "thru") || sym(sep, '-');
-        if (!joined) {
-            return null;
-        }
-        int d = word(sep + 1, "the") ? sep + 2 : sep + 1;
-        Hit<Integer> second = dayNumber(d, false);
-        if (second == null || second.value() < first.value()) {
-            return null;
-        }
-        int end = second.end();
-        if (sym(end, ':') || meridiem(end) != null || oclock(end) > 0 || unit(end) != null) {
-            return null; // "Dec 3 9-11am": hours, not days
-        }
-        if (month == null) {
-            int m = word(end, "of") ? end + 1 : end;
-            month = month(m);
-            if (month == null) {
-                return null;
-            }
-            end = skipDot(m + 1);
-        }
-        int year = 0;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            year = value(y);
-            end = y + 1;
-        }
-        return dayRange(year, month, first.value(), second.value(), i, end);
     }
 
     // ---- instants ---------------------------------------------------------------------------

@@ -122,6 +122,8 @@ final class EnglishLexicon extends Lexicon {
         role(Role.COMING, "coming", "following", "upcoming");
         role(Role.NEAREST, "closest", "nearest");
         role(Role.TO, "to");
+        role(Role.UNTIL, "till", "til", "until", "through", "thru");
+        role(Role.BETWEEN, "between");
         // "next week's Friday", "an hour's drive"
         words(new Unit(ChronoUnit.WEEKS), "week's");
         words(new Unit(ChronoUnit.MINUTES), "minute's");
@@ -419,6 +421,11 @@ final class EnglishLexicon extends Lexicon {
     @Override
     Set<Engine.Family> families() {
         return FAMILIES;
+    }
+
+    @Override
+    boolean intervalWithoutFrom() {
+        return true;
     }
 
     @Override

@@ -39,6 +39,11 @@ abstract class Lexicon {
     /** Whether {@code 9:30} is read on a 24-hour clock (else it is morning or evening, like a bare hour). */
     abstract boolean clock24();
 
+    /** Whether an interval may be said with no "from" before it ("2 to 4pm", "9-11am"). */
+    boolean intervalWithoutFrom() {
+        return false;
+    }
+
     /** Whether a unit said with no amount is one of it ("через неделю"); English says "a week". */
     boolean bareUnitIsOne() {
         return true;

@@ -139,6 +139,8 @@ sealed interface Meaning {
         /** Between an amount and its unit, leaving it as it is: "2 more hours", "5 extra minutes". */
         EXTRA,
         /** Before how long something lasts: "for", "lasting", "на". */
-        LASTING
+        LASTING,
+        /** The start of an interval whose ends are joined by {@link #AND}: "between". */
+        BETWEEN
     }
 }
