@@ -228,6 +228,7 @@ class Engine extends Grammar {
         } else {
             best = longest(best, clockWord(q));
         }
+        best = longest(best, barePart(q, acc));
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
             Hit<java.time.ZoneId> z = zone(q);
             if (z != null) {
@@ -854,21 +855,50 @@ class Engine extends Grammar {
         return new Hit<>(s, end);
     }
 
-    /** "утром", "this evening", "этим вечером", "first thing" (the morning). */
+    /**
+     * "утром", "this evening", "этим вечером", "first thing" (the morning), "in the morning", "late
+     * evening", "at night"; a name of a part the language reads only with a day or a time
+     * ({@link Lexicon#partNamed}) after "this" or "in the".
+     */
     private Hit<InstantSpec> partOfDay(int i) {
         boolean thisOne = isRole(i, Role.THIS);
-        int j = thisOne ? i + 1 : i;
+        boolean inThe = !thisOne && isRole(i, Role.IN) && isRole(i + 1, Role.LINK);
+        int j = thisOne ? i + 1 : inThe ? i + 2 : i;
         Hit<Meaning> said = phraseAt(j);
-        if (said == null || !(said.value() instanceof Part p)) {
+        PartOfDay named = j > i ? partNamed(j) : null;
+        if (named == null && (said == null || !(said.value() instanceof Part p))) {
             return null;
         }
         InstantSpec s = new InstantSpec();
-        s.partOfDay = p.part();
-        if (p.today() || thisOne) {
+        s.partOfDay = named != null ? named : ((Part) said.value()).part();
+        if (thisOne || (named == null && ((Part) said.value()).today())) {
             s.date = new RelativeDay(0);
             s.thisPartOfDay = true;
         }
-        return new Hit<>(s, said.end());
+        return new Hit<>(s, named != null ? j + 1 : said.end());
+    }
+
+    /** A part of the day the language names by a word read only with a day or a time ("morning"), or null. */
+    final PartOfDay partNamed(int i) {
+        return i >= 0 && i < size && tok(i).isWord() ? lexicon.partNamed(tok(i).text()) : null;
+    }
+
+    /**
+     * A part of the day where an instant has {@code acc} already: those of {@link #partOfDay}, and a
+     * bare name ("Monday morning", "9 evening") after a day or a time, or anywhere in a whole-text reading.
+     */
+    final Hit<InstantSpec> partOfDayAfter(int i, InstantSpec acc) {
+        return longest(families.contains(Family.PARTS_OF_DAY) ? partOfDay(i) : null, barePart(i, acc));
+    }
+
+    private Hit<InstantSpec> barePart(int i, InstantSpec acc) {
+        PartOfDay named = partNamed(i);
+        if (named == null || (acc.date == null && acc.time == null && !lenient)) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.partOfDay = named;
+        return new Hit<>(s, i + 1);
     }
 
     // ---- amounts ----------------------------------------------------------------------------

@@ -13,7 +13,6 @@ import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
-import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.YearRef;
@@ -118,7 +117,6 @@ final class EnglishGrammar extends Engine {
             s.time = t.value();
             best = longest(best, new Hit<>(s, t.end()));
         }
-        best = longest(best, partOfDay(q, acc));
         best = longest(best, sharedPart(q, acc, ctx, anchored));
         if (acc.time != null || acc.date != null) {
             boolean paren = sym(q, '(');
@@ -1031,8 +1029,8 @@ final class EnglishGrammar extends Engine {
      */
     private boolean partOfDayFollows(int end) {
         return word(end, "tonight", "tonite", "2night", "2nite")
-                || (word(end, "in") && word(end + 1, "the") && partName(end + 2) != null)
-                || (word(end, "this") && partName(end + 1) != null)
+                || (word(end, "in") && word(end + 1, "the") && partNamed(end + 2) != null)
+                || (word(end, "this") && partNamed(end + 1) != null)
                 || (word(end, "at") && word(end + 1, "night"));
     }
 
@@ -1040,57 +1038,6 @@ final class EnglishGrammar extends Engine {
     private boolean ishFollows(int end) {
         return (word(end, "ish") && adjacent(end))
                 || (sym(end, '-') && word(end + 1, "ish") && adjacent(end) && adjacent(end + 1));
-    }
-
-    private PartOfDay partName(int i) {
-        return i < size && tok(i).isWord() ? partName(tok(i).text()) : null;
-    }
-
-    private static PartOfDay partName(String w) {
-        return switch (w) {
-            case "morning" -> PartOfDay.MORNING;
-            case "afternoon" -> PartOfDay.AFTERNOON;
-            case "evening" -> PartOfDay.EVENING;
-            case "night" -> PartOfDay.NIGHT;
-            default -> null;
-        };
-    }
-
-    private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
-        if (word(i, "late", "early") && partName(i + 1) != null) {
-            InstantSpec s = new InstantSpec();
-            s.partOfDay = partName(i + 1);
-            return new Hit<>(s, i + 2); // "late evening @ 9"
-        }
-        InstantSpec s = new InstantSpec();
-        if (word(i, "this") && i + 1 < size && tok(i + 1).isWord()) {
-            PartOfDay p = partName(tok(i + 1).text());
-            if (p != null) {
-                s.date = new RelativeDay(0);
-                s.partOfDay = p;
-                s.thisPartOfDay = true;
-                return new Hit<>(s, i + 2);
-            }
-        }
-        if (word(i, "in") && word(i + 1, "the") && i + 2 < size && tok(i + 2).isWord()) {
-            PartOfDay p = partName(tok(i + 2).text());
-            if (p != null) {
-                s.partOfDay = p;
-                return new Hit<>(s, i + 3);
-            }
-        }
-        if (word(i, "at") && word(i + 1, "night")) {
-            s.partOfDay = PartOfDay.NIGHT;
-            return new Hit<>(s, i + 2);
-        }
-        if (i < size && tok(i).isWord() && (acc.date != null || acc.time != null || lenient)) {
-            PartOfDay p = partName(tok(i).text());
-            if (p != null) {
-                s.partOfDay = p;
-                return new Hit<>(s, i + 1);
-            }
-        }
-        return null;
     }
 
     // ---- recurrences ------------------------------------------------------------------------
@@ -1197,9 +1144,9 @@ final class EnglishGrammar extends Engine {
             return new Hit<>(
                     new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY)), j + 1);
         }
-        if (j < size && tok(j).isWord() && partName(tok(j).text()) != null) {
+        if (j < size && tok(j).isWord() && partNamed(j) != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY).interval(interval);
-            r.partOfDay = partName(tok(j).text());
+            r.partOfDay = partNamed(j);
             return new Hit<>(r, j + 1);
         }
         Hit<Integer> nth = dayNumber(j, true);
@@ -1353,7 +1300,7 @@ final class EnglishGrammar extends Engine {
             if (t != null) {
                 ClockTime c = t.value();
                 int end = t.end();
-                Hit<InstantSpec> p = partOfDay(end, ctx);
+                Hit<InstantSpec> p = partOfDayAfter(end, ctx);
                 if (p != null && p.value().date == null && c.ambiguous()) {
                     c = new ClockTime(
                             p.value().partOfDay.hour24(c.hour()),
@@ -1371,7 +1318,7 @@ final class EnglishGrammar extends Engine {
         if (r.partOfDay == null) {
             InstantSpec ctx = new InstantSpec();
             ctx.time = r.times.isEmpty() ? null : r.times.get(0);
-            Hit<InstantSpec> p = partOfDay(i, ctx);
+            Hit<InstantSpec> p = partOfDayAfter(i, ctx);
             if (p != null && p.value().date == null) {
                 r.partOfDay = p.value().partOfDay;
                 return p.end();

@@ -208,6 +208,14 @@ final class EnglishLexicon extends Lexicon {
         phrase(new Meaning.DayPart(-1, PartOfDay.NIGHT), "last night");
         phrase(new Meaning.Part(PartOfDay.MORNING, false), "first thing"); // "first thing tomorrow"
         words(new Meaning.Part(PartOfDay.NOON, false), "lunchtime", "lunch");
+        partNames(PartOfDay.MORNING, "morning");
+        partNames(PartOfDay.AFTERNOON, "afternoon");
+        partNames(PartOfDay.EVENING, "evening");
+        partNames(PartOfDay.NIGHT, "night");
+        phrase(new Meaning.Part(PartOfDay.NIGHT, false), "at night", "late night", "early night");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "early morning", "late morning");
+        phrase(new Meaning.Part(PartOfDay.AFTERNOON, false), "early afternoon", "late afternoon");
+        phrase(new Meaning.Part(PartOfDay.EVENING, false), "early evening", "late evening");
         words(new Meaning.Clock(17), "eod", "cob"); // the end of the working day
         phrase(
                 new Meaning.Clock(17),

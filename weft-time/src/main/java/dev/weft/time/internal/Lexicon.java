@@ -20,6 +20,7 @@ abstract class Lexicon {
     private final Map<String, List<Meaning>> words = new HashMap<>();
 
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
+    private final Map<String, PartOfDay> partNames = new HashMap<>();
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
@@ -106,6 +107,14 @@ abstract class Lexicon {
         return afterClock.get(fold(word));
     }
 
+    /**
+     * A part of the day named by a word that is read as one only with a day or a time, after "this"
+     * or "in the", or in a whole-text reading ("morning": "Monday morning", "in the morning"); or null.
+     */
+    final PartOfDay partNamed(String word) {
+        return partNames.get(fold(word));
+    }
+
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
     final boolean ordinalEnding(String word) {
         return ordinalEndings.contains(word);
@@ -185,6 +194,12 @@ abstract class Lexicon {
 
     final void ordinalEndings(String... endings) {
         ordinalEndings.addAll(List.of(endings));
+    }
+
+    final void partNames(PartOfDay p, String... forms) {
+        for (String f : forms) {
+            partNames.put(f, p);
+        }
     }
 
     final void partsAfterClock(PartOfDay p, String... forms) {
