@@ -1473,7 +1473,9 @@ class Engine extends Grammar {
         }
         Meaning m = meaningAt(i);
         if (m instanceof Often o) {
-            return new Hit<>(new RecurrenceBuilder(o.frequency()).interval(o.interval()), i + 1);
+            RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
+            r.partOfDay = o.part();
+            return new Hit<>(r, i + 1);
         }
         Hit<Integer> day = dayNumber(i);
         if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {

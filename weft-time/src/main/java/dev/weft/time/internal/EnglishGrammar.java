@@ -1048,29 +1048,6 @@ final class EnglishGrammar extends Engine {
     }
 
     private Hit<RecurrenceBuilder> ownRecurrenceHead(int i) {
-        if (word(i, "daily", "everyday")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 1);
-        }
-        if (word(i, "nightly")) {
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-            r.partOfDay = PartOfDay.NIGHT;
-            return new Hit<>(r, i + 1);
-        }
-        if (word(i, "weekly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY), i + 1);
-        }
-        if (word(i, "biweekly", "fortnightly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).interval(2), i + 1);
-        }
-        if (word(i, "monthly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY), i + 1);
-        }
-        if (word(i, "yearly", "annually")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.YEARLY), i + 1);
-        }
-        if (word(i, "hourly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.HOURLY), i + 1);
-        }
         if (word(i, "once", "twice") && word(i + 1, "a", "an", "per", "every")) {
             Hit<RecurrenceBuilder> r = everyUnit(i + 2, 1);
             return word(i, "once") ? r : null;
@@ -1082,9 +1059,6 @@ final class EnglishGrammar extends Engine {
         Hit<List<DayOfWeek>> plural = dayList(j, true);
         if (plural != null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.value()), plural.end());
-        }
-        if (word(i, "weekdays") || (word(i, "on") && word(i + 1, "weekdays"))) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), word(i, "on") ? i + 2 : i + 1);
         }
         Hit<RecurrenceBuilder> nthOfMonth = nthWeekdayOfEveryMonth(word(i, "on") ? i + 1 : i, false);
         if (nthOfMonth != null) {
@@ -1134,11 +1108,6 @@ final class EnglishGrammar extends Engine {
         if (days != null) {
             return new Hit<>(
                     new RecurrenceBuilder(Frequency.WEEKLY).interval(interval).days(days.value()), days.end());
-        }
-        if (word(j, "weekday", "workday", "weekdays")
-                || (word(j, "business", "working", "work") && word(j + 1, "day"))) {
-            int end = word(j, "business", "working", "work") ? j + 2 : j + 1;
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), end);
         }
         if (word(j, "weekend")) {
             return new Hit<>(
@@ -1215,10 +1184,6 @@ final class EnglishGrammar extends Engine {
     private Hit<RecurrenceBuilder> everyUnit(int i, int interval) {
         ChronoUnit u = unit(i);
         return u == null ? null : every(new Offset(interval, u), i + 1);
-    }
-
-    private static List<DayOfWeek> workWeek() {
-        return List.of(DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY, DayOfWeek.FRIDAY);
     }
 
     /** {@code Monday and Thursday}, {@code Mon, Wed and Fri}; with {@code plural}, {@code Mondays}. */

@@ -148,6 +148,18 @@ final class EnglishLexicon extends Lexicon {
         role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs");
         role(Role.EVERY, "every", "each");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
+        words(new Meaning.Often(Frequency.DAILY), "daily", "everyday");
+        words(new Meaning.Often(Frequency.DAILY, 1, PartOfDay.NIGHT), "nightly");
+        words(new Meaning.Often(Frequency.WEEKLY), "weekly");
+        words(new Meaning.Often(Frequency.WEEKLY, 2), "biweekly", "fortnightly");
+        words(new Meaning.Often(Frequency.MONTHLY), "monthly");
+        words(new Meaning.Often(Frequency.YEARLY), "yearly", "annually");
+        words(new Meaning.Often(Frequency.HOURLY), "hourly");
+        List<DayOfWeek> workWeek =
+                List.of(DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY, DayOfWeek.FRIDAY);
+        words(new Meaning.Weekdays(workWeek, true), "weekdays");
+        words(new Meaning.Weekdays(workWeek, false), "weekday", "workday");
+        phrase(new Meaning.Weekdays(workWeek, false), "business day", "working day", "work day");
         words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight", "fortnights");
         String[][] days = {
             {"monday", "mon"},

@@ -67,10 +67,17 @@ sealed interface Meaning {
         }
     }
 
-    /** A word that is a recurrence on its own: "daily", "quarterly" (every 3 months), "ежедневно". */
-    record Often(Frequency frequency, int interval) implements Meaning {
+    /**
+     * A word that is a recurrence on its own: "daily", "quarterly" (every 3 months), "ежедневно",
+     * "nightly" (every day, at night: {@code part}, else null).
+     */
+    record Often(Frequency frequency, int interval, PartOfDay part) implements Meaning {
         Often(Frequency frequency) {
-            this(frequency, 1);
+            this(frequency, 1, null);
+        }
+
+        Often(Frequency frequency, int interval) {
+            this(frequency, interval, null);
         }
     }
 
