@@ -261,6 +261,9 @@ final class EnglishFamiliesTest {
         assertThat(READ.rrule("the 10th of each month at 9am"))
                 .isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10;BYHOUR=9;BYMINUTE=0");
         assertThat(READ.rrule("every hour and a half")).isEqualTo("FREQ=MINUTELY;INTERVAL=90");
+        assertThat(READ.rrule("every quarter hour")).isEqualTo("FREQ=MINUTELY;INTERVAL=15");
+        assertThat(READ.rrule("every quarter of an hour")).isEqualTo("FREQ=MINUTELY;INTERVAL=15");
+        assertThat(READ.rrule("nightly")).isEqualTo("FREQ=DAILY;BYHOUR=21;BYMINUTE=0");
         assertThat(READ.rrule("every couple of hours")).isEqualTo("FREQ=HOURLY;INTERVAL=2");
         TimeExpression.Recurrence nudge = (TimeExpression.Recurrence) READ.parse("every 20 minutes", WITH_SECONDS);
         assertThat(nudge.first())

@@ -1506,7 +1506,7 @@ class Engine extends Grammar {
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
         }
-        if (isRole(i + 1, Role.QUARTER)) {
+        if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
         }
         Hit<Integer> dayOfMonth = dayNumber(i + 1);
@@ -1521,7 +1521,20 @@ class Engine extends Grammar {
             r.partOfDay = p.part();
             return new Hit<>(r, i + 2);
         }
-        Hit<Offset> d = duration(i + 1);
+        return everyAmount(i + 1);
+    }
+
+    /**
+     * After "every": "2 hours", "hour" (one, in a language where a bare unit is not), "hour and a
+     * half", "half hour", "quarter hour"; or null.
+     */
+    private Hit<RecurrenceBuilder> everyAmount(int i) {
+        Hit<Offset> d = duration(i);
+        ChronoUnit u = unit(i);
+        if (d == null && u != null) {
+            int half = after(i + 1, Role.AND_A_HALF);
+            d = half > 0 ? new Hit<>(fractional(1.5, u), half) : new Hit<>(new Offset(1, u), i + 1);
+        }
         return d == null ? null : every(d.value(), d.end());
     }
 

@@ -1131,22 +1131,7 @@ final class EnglishGrammar extends Engine {
             r.dayOfMonth = nth.value();
             return new Hit<>(r, end);
         }
-        if (word(j, "half") && (word(j + 1, "hour") || (word(j + 1, "an") && word(j + 2, "hour")))) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(30), word(j + 1, "an") ? j + 3 : j + 2);
-        }
-        if (word(j, "quarter") && word(j + 1, "hour")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(15), j + 2);
-        }
-        if (interval == 1) {
-            Hit<Offset> d = word(j, "a", "an", "one") ? null : offsetAmount(j);
-            if (d == null && unit(j) != null && word(j + 1, "and") && word(j + 2, "a") && word(j + 3, "half")) {
-                d = new Hit<>(fractional(1.5, unit(j)), j + 4); // "every hour and a half"
-            }
-            if (d != null) {
-                return every(d.value(), d.end());
-            }
-        }
-        return everyUnit(j, interval);
+        return interval > 1 ? everyUnit(j, interval) : null;
     }
 
     /** "the first Monday of every month", "last Friday of the month" after "every". */
