@@ -1046,6 +1046,9 @@ class Engine extends Grammar {
 
     /** "a quarter of an hour", "three quarters of an hour", "quarter hour": 15 minutes each; or null. */
     private Hit<Offset> quartersOfAnHour(int i) {
+        if (!isRole(i, Role.QUARTER) && !isRole(i + 1, Role.QUARTER) && !isRole(i + 2, Role.QUARTER)) {
+            return null; // most amounts are not quarters: spare the reading of one
+        }
         int q = article(i) && isRole(i + 1, Role.QUARTER) ? i + 1 : i;
         long n = 1;
         if (!isRole(q, Role.QUARTER)) {
@@ -1262,6 +1265,9 @@ class Engine extends Grammar {
         boolean from = isRole(i, Role.FROM);
         boolean between = isRole(i, Role.BETWEEN);
         int start = from || between ? i + 1 : i;
+        if (!from && !between && !lexicon.intervalWithoutFrom() && !num(i)) {
+            return null; // "5-10 марта" may start with its day; the rest needs "from"
+        }
         Match days = dayRange(start, i, between);
         if (days != null) {
             return days;
