@@ -262,6 +262,8 @@ final class EnglishFamiliesTest {
                 .isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10;BYHOUR=9;BYMINUTE=0");
         assertThat(READ.rrule("every hour and a half")).isEqualTo("FREQ=MINUTELY;INTERVAL=90");
         assertThat(READ.rrule("every quarter hour")).isEqualTo("FREQ=MINUTELY;INTERVAL=15");
+        assertThat(READ.rrule("every third day")).isEqualTo("FREQ=DAILY;INTERVAL=3");
+        assertThat(READ.rrule("every second Monday")).isEqualTo("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO");
         assertThat(READ.rrule("every quarter of an hour")).isEqualTo("FREQ=MINUTELY;INTERVAL=15");
         assertThat(READ.rrule("nightly")).isEqualTo("FREQ=DAILY;BYHOUR=21;BYMINUTE=0");
         assertThat(READ.rrule("every couple of hours")).isEqualTo("FREQ=HOURLY;INTERVAL=2");

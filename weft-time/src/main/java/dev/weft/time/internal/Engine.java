@@ -1504,7 +1504,7 @@ class Engine extends Grammar {
                         && lexicon.definite(tok(i + 1).text()))) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = nthWeekdayOfEveryMonth(i + 1);
+        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1), everyNth(i + 1));
         if (nthOfMonth != null) {
             return nthOfMonth;
         }
@@ -1570,6 +1570,33 @@ class Engine extends Grammar {
         RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(w.days());
         r.nth = nth;
         return new Hit<>(r, unitAt + 1);
+    }
+
+    /** After "every": "other week", "second Monday", "third day", "other morning": every n-th one; or null. */
+    private Hit<RecurrenceBuilder> everyNth(int i) {
+        int n;
+        if (isRole(i, Role.OTHER)) {
+            n = 2;
+        } else if (meaningAt(i) instanceof Ordinal o
+                && (o.value() == 2 || o.value() == 3)
+                && (unit(i + 1) != null || weekdays(i + 1) != null)) {
+            n = o.value();
+        } else {
+            return null;
+        }
+        int j = i + 1;
+        Hit<Meaning> w = phraseAt(j);
+        if (w != null && w.value() instanceof Weekdays days) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).interval(n).days(days.days()), w.end());
+        }
+        PartOfDay part = partNamed(j) != null ? partNamed(j) : meaningAt(j) instanceof Part p ? p.part() : null;
+        if (part != null) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY).interval(n);
+            r.partOfDay = part;
+            return new Hit<>(r, j + 1);
+        }
+        ChronoUnit u = unit(j);
+        return u == null ? null : every(new Offset(n, u), j + 1);
     }
 
     /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */

@@ -1093,28 +1093,16 @@ final class EnglishGrammar extends Engine {
             r.dayOfMonth = c.day();
             return new Hit<>(r, yearly.end());
         }
-        int interval = 1;
-        if (word(j, "other")) {
-            interval = 2;
-            j++;
-        } else if (word(j, "second") && (unitPlural(j + 1) != null || dayName(j + 1) != null)) {
-            interval = 2;
-            j++;
-        } else if (word(j, "third") && (unitPlural(j + 1) != null || dayName(j + 1) != null)) {
-            interval = 3;
-            j++;
-        }
         Hit<List<DayOfWeek>> days = dayList(j, false);
         if (days != null) {
-            return new Hit<>(
-                    new RecurrenceBuilder(Frequency.WEEKLY).interval(interval).days(days.value()), days.end());
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
         }
         if (word(j, "weekend")) {
             return new Hit<>(
                     new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY)), j + 1);
         }
         if (j < size && tok(j).isWord() && partNamed(j) != null) {
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY).interval(interval);
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
             r.partOfDay = partNamed(j);
             return new Hit<>(r, j + 1);
         }
@@ -1131,7 +1119,7 @@ final class EnglishGrammar extends Engine {
             r.dayOfMonth = nth.value();
             return new Hit<>(r, end);
         }
-        return interval > 1 ? everyUnit(j, interval) : null;
+        return null;
     }
 
     /** "the first Monday of every month", "last Friday of the month" after "every". */
@@ -1160,10 +1148,6 @@ final class EnglishGrammar extends Engine {
         RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day));
         r.nth = n;
         return new Hit<>(r, k + 2);
-    }
-
-    private ChronoUnit unitPlural(int i) {
-        return unit(i);
     }
 
     private Hit<RecurrenceBuilder> everyUnit(int i, int interval) {

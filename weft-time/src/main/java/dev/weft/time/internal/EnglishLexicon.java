@@ -147,6 +147,7 @@ final class EnglishLexicon extends Lexicon {
         role(Role.BEFORE, "before");
         role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs");
         role(Role.EVERY, "every", "each");
+        role(Role.OTHER, "other");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
         words(new Meaning.Often(Frequency.DAILY), "daily", "everyday");
         words(new Meaning.Often(Frequency.DAILY, 1, PartOfDay.NIGHT), "nightly");

@@ -148,6 +148,8 @@ sealed interface Meaning {
         /** Before how long something lasts: "for", "lasting", "на". */
         LASTING,
         /** The start of an interval whose ends are joined by {@link #AND}: "between". */
-        BETWEEN
+        BETWEEN,
+        /** "other" in "every other week": every second one. */
+        OTHER
     }
 }
