@@ -153,9 +153,7 @@ class Engine extends Grammar {
                 if (sym(t, '.') && adjacent(t)) {
                     t++; // "st. patrick's day"
                 }
-                all = t < size
-                        && tok(t).isWord()
-                        && lexicon.fold(tok(t).text()).equals(p.words().get(k));
+                all = t < size && tok(t).isWord() && folded(t).equals(p.words().get(k));
             }
             if (all) {
                 return new Hit<>(p.meaning(), t);
@@ -164,6 +162,21 @@ class Engine extends Grammar {
         Meaning m = meaningAt(i);
         return m == null ? null : new Hit<>(m, i + 1);
     }
+
+    /** Token {@code t} as the lexicon's tables hold it, folded once: each phrase from a word compares it again. */
+    private String folded(int t) {
+        if (folds == null) {
+            folds = new String[size];
+        }
+        String f = folds[t];
+        if (f == null) {
+            f = lexicon.fold(tok(t).text());
+            folds[t] = f;
+        }
+        return f;
+    }
+
+    private String[] folds;
 
     private int skipLinks(int i) {
         while (isRole(i, Role.LINK)) {
@@ -1087,6 +1100,9 @@ class Engine extends Grammar {
 
     /** After the role that a phrase of the lexicon at {@code i} means ("from now", "or so"), or -1. */
     private int after(int i, Role r) {
+        if (!lexicon.phraseMeans(r) && !isRole(i, r)) {
+            return -1; // only the word can say it, and it does not: no phrase to read
+        }
         Hit<Meaning> m = phraseAt(i);
         return m != null && m.value() == r ? m.end() : -1;
     }

@@ -24,6 +24,10 @@ abstract class Lexicon {
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
+    /** Every meaning some word has: a rule asks it before it looks a word up ({@link #means}). */
+    private final Set<Meaning> wordMeanings = new HashSet<>();
+    /** Every meaning some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
+    private final Set<Meaning> phraseMeanings = new HashSet<>();
 
     /** Words that mean something only together: "at this time". */
     record Phrase(List<String> words, Meaning meaning) {}
@@ -94,7 +98,13 @@ abstract class Lexicon {
 
     /** Whether any of a word's meanings is {@code m}, its usual one or another. */
     final boolean means(String word, Meaning m) {
-        return words.getOrDefault(fold(word), List.of()).contains(m);
+        return wordMeanings.contains(m)
+                && words.getOrDefault(fold(word), List.of()).contains(m);
+    }
+
+    /** Whether some phrase of the lexicon means {@code m}: where none does, only a word can say it. */
+    final boolean phraseMeans(Meaning m) {
+        return phraseMeanings.contains(m);
     }
 
     /** The phrases that start with a word, longest first (empty when none). */
@@ -112,7 +122,7 @@ abstract class Lexicon {
      * or "in the", or in a whole-text reading ("morning": "Monday morning", "in the morning"); or null.
      */
     final PartOfDay partNamed(String word) {
-        return partNames.get(fold(word));
+        return partNames.isEmpty() ? null : partNames.get(fold(word));
     }
 
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
@@ -163,6 +173,7 @@ abstract class Lexicon {
     }
 
     private void add(String form, Meaning m) {
+        wordMeanings.add(m);
         List<Meaning> ms = words.get(form);
         if (ms == null) {
             words.put(form, List.of(m));
@@ -179,6 +190,7 @@ abstract class Lexicon {
             List<String> ws = List.of(text.split(" "));
             List<Phrase> list = new java.util.ArrayList<>(phrases.getOrDefault(ws.getFirst(), List.of()));
             list.add(new Phrase(ws, m));
+            phraseMeanings.add(m);
             list.sort((a, b) -> b.words().size() - a.words().size());
             phrases.put(ws.getFirst(), List.copyOf(list));
         }
