@@ -384,9 +384,21 @@ abstract class Grammar {
         return i < size && tokens.get(i).isNumber();
     }
 
+    /** The value of number token {@code i}, parsed once: the rules ask for the same numbers many times. */
     final int value(int i) {
-        return tokens.get(i).value();
+        if (values == null) {
+            values = new int[size];
+            java.util.Arrays.fill(values, -1); // a number's digits never make a negative value
+        }
+        int v = values[i];
+        if (v < 0) {
+            v = tokens.get(i).value();
+            values[i] = v;
+        }
+        return v;
     }
+
+    private int[] values;
 
     /** True when tokens {@code i-1} and {@code i} touch, with no space between them. */
     final boolean adjacent(int i) {
