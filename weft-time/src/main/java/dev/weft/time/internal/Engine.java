@@ -580,6 +580,10 @@ class Engine extends Grammar {
      * Year", "the closest Tuesday to June 3rd"; "next week's Friday". Null for "the Friday after next".
      */
     private Hit<InstantSpec> weekdayAround(int i) {
+        Meaning first = meaningAt(i);
+        if (!num(i) && !(first instanceof Ordinal) && first != Role.LINK && first != Role.NEAREST && shift(i) == null) {
+            return null; // each shape opens with "next", "the", "closest" or a count: a bare weekday opens none
+        }
         Integer shift = shift(i);
         if (shift != null && unit(i + 1) == ChronoUnit.WEEKS) {
             Weekdays w = weekdays(i + 2); // "next week's Friday"
@@ -979,7 +983,16 @@ class Engine extends Grammar {
      * fortnights", "a quarter of an hour", "2h30", "5'"; or null.
      */
     private Hit<Offset> simpleDuration(int i) {
-        if (meaningAt(i) instanceof Length l) {
+        Meaning first = meaningAt(i);
+        if (!num(i)
+                && !(first instanceof Length
+                        || first instanceof Unit
+                        || first instanceof Amount
+                        || first instanceof Meaning.Some
+                        || first == Role.QUARTER)) {
+            return null; // every amount opens with a number or one of these words: spare the look ahead
+        }
+        if (first instanceof Length l) {
             return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
         }
         ChronoUnit bare = unit(i);
@@ -1100,7 +1113,7 @@ class Engine extends Grammar {
 
     /** After the role that a phrase of the lexicon at {@code i} means ("from now", "or so"), or -1. */
     private int after(int i, Role r) {
-        if (!lexicon.phraseMeans(r) && !isRole(i, r)) {
+        if (!isRole(i, r) && !lexicon.phraseMeans(r)) {
             return -1; // only the word can say it, and it does not: no phrase to read
         }
         Hit<Meaning> m = phraseAt(i);
@@ -1316,6 +1329,15 @@ class Engine extends Grammar {
     final Match span(int i) {
         if (!families.contains(Family.SPANS) || (!num(i) && meaningAt(i) == null)) {
             return null;
+        }
+        int j = skipLinks(within(i));
+        Meaning first = meaningAt(j);
+        if (!num(j)
+                && !(first instanceof Amount)
+                && shift(j) == null
+                && first != Role.REST
+                && unit(skipLinks(i)) != ChronoUnit.WEEKS) {
+            return null; // a count, "next", "rest" or a week opens every span: most words open none
         }
         return longer(countedPeriods(i), longer(restOf(i), weekAround(i)));
     }

@@ -2,6 +2,7 @@ package dev.weft.time.internal;
 
 import dev.weft.time.internal.Meaning.Role;
 import java.time.DayOfWeek;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,10 +25,10 @@ abstract class Lexicon {
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
-    /** Every meaning some word has: a rule asks it before it looks a word up ({@link #means}). */
-    private final Set<Meaning> wordMeanings = new HashSet<>();
-    /** Every meaning some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
-    private final Set<Meaning> phraseMeanings = new HashSet<>();
+    /** Every role some word has: a rule asks it before it looks a word up ({@link #means}). */
+    private final Set<Role> wordRoles = EnumSet.noneOf(Role.class);
+    /** Every role some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
+    private final Set<Role> phraseRoles = EnumSet.noneOf(Role.class);
 
     /** Words that mean something only together: "at this time". */
     record Phrase(List<String> words, Meaning meaning) {}
@@ -98,13 +99,13 @@ abstract class Lexicon {
 
     /** Whether any of a word's meanings is {@code m}, its usual one or another. */
     final boolean means(String word, Meaning m) {
-        return wordMeanings.contains(m)
+        return (!(m instanceof Role r) || wordRoles.contains(r))
                 && words.getOrDefault(fold(word), List.of()).contains(m);
     }
 
-    /** Whether some phrase of the lexicon means {@code m}: where none does, only a word can say it. */
-    final boolean phraseMeans(Meaning m) {
-        return phraseMeanings.contains(m);
+    /** Whether some phrase of the lexicon means the role: where none does, only a word can say it. */
+    final boolean phraseMeans(Role r) {
+        return phraseRoles.contains(r);
     }
 
     /** The phrases that start with a word, longest first (empty when none). */
@@ -173,7 +174,9 @@ abstract class Lexicon {
     }
 
     private void add(String form, Meaning m) {
-        wordMeanings.add(m);
+        if (m instanceof Role r) {
+            wordRoles.add(r);
+        }
         List<Meaning> ms = words.get(form);
         if (ms == null) {
             words.put(form, List.of(m));
@@ -190,7 +193,9 @@ abstract class Lexicon {
             List<String> ws = List.of(text.split(" "));
             List<Phrase> list = new java.util.ArrayList<>(phrases.getOrDefault(ws.getFirst(), List.of()));
             list.add(new Phrase(ws, m));
-            phraseMeanings.add(m);
+            if (m instanceof Role r) {
+                phraseRoles.add(r);
+            }
             list.sort((a, b) -> b.words().size() - a.words().size());
             phrases.put(ws.getFirst(), List.copyOf(list));
         }
