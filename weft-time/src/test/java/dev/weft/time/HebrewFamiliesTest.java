@@ -126,6 +126,10 @@ final class HebrewFamiliesTest {
         READ.instant("ברגע זה", "2026-11-21T14:30", Grain.SECOND);
         READ.instant("עכשו", "2026-11-21T14:30", Grain.SECOND);
         READ.instant("מחרתים", "2026-11-23", Grain.DAY);
+        READ.instant("נכון לעכשיו", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("עכשיו מיד", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("שלשום", "2026-11-19", Grain.DAY);
+        READ.instant("ומחרתיים", "2026-11-23", Grain.DAY);
     }
 
     @Test

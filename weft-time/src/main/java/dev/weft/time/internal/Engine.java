@@ -429,6 +429,11 @@ class Engine extends Grammar {
         return withDate(new DateRef.MonthInYear(m, (int) d.value().amount()), d.end());
     }
 
+    /** A day counted from today ("tomorrow", "מחר"), "now" or "at this time", for the rules built on them. */
+    final Hit<InstantSpec> dayFromToday(int i) {
+        return relativeDay(i);
+    }
+
     private Hit<InstantSpec> relativeDay(int i) {
         Hit<Meaning> m = phraseAt(i);
         if (m == null) {

@@ -610,7 +610,7 @@ final class HebrewGrammar extends Engine {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = relativeDay(q);
+        Hit<InstantSpec> best = partOfToday(q);
         best = longest(best, weekday(q));
         best = longest(best, date(q));
         best = longest(best, offset(q));
@@ -647,44 +647,22 @@ final class HebrewGrammar extends Engine {
         return best;
     }
 
-    private Hit<InstantSpec> relativeDay(int i) {
+    /** A day counted from today (read by the engine's days) or a part of today said by a word ("הערב"). */
+    private Hit<InstantSpec> day(int i) {
+        return longest(dayFromToday(i), partOfToday(i));
+    }
+
+    /**
+     * Parts of the day said by a word of their own: "הערב" (this evening), "על הבוקר", "דבר ראשון",
+     * "ערב שבת", "מוצאי שבת", "סוף היום"; the days themselves are the engine's.
+     */
+    private Hit<InstantSpec> partOfToday(int i) {
         if (i >= size || !tok(i).isHebrew()) {
             return null;
         }
         InstantSpec s = new InstantSpec();
-        String t = tok(i).text();
-        if ((t.equals("ממש") && heExact(i + 1, "עכשיו"))
-                || ((t.equals("ברגע") || t.equals("נכון")) && heExact(i + 1, "זה", "הזה", "לעכשיו", "לרגע"))) {
-            s.now = true;
-            return new Hit<>(s, i + 2);
-        }
-        if (t.equals("עכשו")
-                || t.equals("עכשיו")
-                || t.equals("כעת")
-                || t.equals("כרגע")
-                || t.equals("מיד")
-                || t.equals("מייד")
-                || t.equals("ועכשיו")) {
-            s.now = true;
-            return new Hit<>(s, heExact(i + 1, "מיד") ? i + 2 : i + 1);
-        }
-        if (he(i, "היום") && !t.endsWith("ביום")) {
-            return withDate(new RelativeDay(0), i + 1);
-        }
-        if (he(i, "מחרתיים") || he(i, "מחרתים")) {
-            return withDate(new RelativeDay(2), i + 1);
-        }
-        if (he(i, "מחר")) {
-            return withDate(new RelativeDay(1), i + 1);
-        }
-        if (he(i, "אתמול")) {
-            return withDate(new RelativeDay(-1), i + 1);
-        }
-        if (he(i, "שלשום")) {
-            return withDate(new RelativeDay(-2), i + 1);
-        }
         if (heExact(i, "על") && i + 1 < size) {
-            Hit<InstantSpec> next = relativeDay(i + 1); // "על הבוקר": first thing in the morning
+            Hit<InstantSpec> next = partOfToday(i + 1); // "על הבוקר": first thing in the morning
             return next != null && next.value().date == null && next.value().partOfDay != null
                     ? new Hit<>(next.value(), next.end())
                     : null;
@@ -728,11 +706,6 @@ final class HebrewGrammar extends Engine {
             s.date = new WeekdayRef(DayOfWeek.SATURDAY, WeekdayMode.THIS, 0);
             s.partOfDay = PartOfDay.EVENING;
             return new Hit<>(s, he(i, "מוצאי") ? i + 2 : i + 1);
-        }
-        String same = prefix(i, "אותה");
-        if (same != null && same.contains("ב") && heExact(i + 1, "שעה")) {
-            s.sameTime = true;
-            return new Hit<>(s, i + 2);
         }
         if (he(i, "סוף") && heExact(i + 1, "היום")) {
             s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
@@ -1349,7 +1322,7 @@ final class HebrewGrammar extends Engine {
         if (!heExact(k, "אחרי", "לאחר", "לפני")) {
             return null;
         }
-        Hit<InstantSpec> base = longest(relativeDay(k + 1), date(k + 1));
+        Hit<InstantSpec> base = longest(day(k + 1), date(k + 1));
         if (base == null || base.value().date == null || base.value().time != null) {
             return null;
         }
@@ -1556,7 +1529,7 @@ final class HebrewGrammar extends Engine {
             }
             base = i + 2;
         }
-        Hit<InstantSpec> b = longest(relativeDay(base), longest(weekday(base), date(base)));
+        Hit<InstantSpec> b = longest(day(base), longest(weekday(base), date(base)));
         if (b == null || b.value().date == null || b.value().time != null) {
             return null;
         }
@@ -1623,7 +1596,7 @@ final class HebrewGrammar extends Engine {
         }
         Hit<Offset> around = i < size && (tok(i).isHebrew() || tok(i).isNumber()) ? duration(i) : null;
         if (around != null && around.value().dateBased() && heExact(around.end(), "לפני", "אחרי", "לאחר")) {
-            Hit<InstantSpec> base = longest(relativeDay(around.end() + 1), date(around.end() + 1));
+            Hit<InstantSpec> base = longest(day(around.end() + 1), date(around.end() + 1));
             if (base != null && base.value().date != null && base.value().time == null) {
                 Offset o = heExact(around.end(), "לפני") ? around.value().negated() : around.value();
                 return withDate(new Shifted(base.value().date, o), base.end()); // "שבוע לפני פסח"
@@ -1656,7 +1629,7 @@ final class HebrewGrammar extends Engine {
             if (in && heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
                 end++;
             } else if (in && d.value().dateBased() && startsWithPrefix(end, "מ")) {
-                Hit<InstantSpec> base = longest(relativeDay(end), weekday(end));
+                Hit<InstantSpec> base = longest(day(end), weekday(end));
                 if (base != null && base.value().date != null && base.value().time == null) {
                     return withDate(new Shifted(base.value().date, d.value()), base.end());
                 }
@@ -1684,7 +1657,7 @@ final class HebrewGrammar extends Engine {
         }
         if (heExact(end, "אחרי", "לאחר") || startsWithPrefix(end, "מ")) {
             int b = heExact(end, "אחרי", "לאחר") ? end + 1 : end;
-            Hit<InstantSpec> base = longest(relativeDay(b), weekday(b));
+            Hit<InstantSpec> base = longest(day(b), weekday(b));
             if (base != null
                     && base.value().date != null
                     && base.value().time == null

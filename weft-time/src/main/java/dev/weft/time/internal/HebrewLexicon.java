@@ -26,6 +26,18 @@ final class HebrewLexicon extends Lexicon {
         }
         words(new Month(3), "מרס");
         role(Role.LINK, "של");
+        words(new Meaning.Day(0), "היום");
+        words(new Meaning.Day(1), "מחר");
+        words(new Meaning.Day(2), "מחרתיים", "מחרתים");
+        words(new Meaning.Day(-1), "אתמול");
+        words(new Meaning.Day(-2), "שלשום");
+        role(Role.NOW, "עכשיו", "עכשו", "כעת", "כרגע", "מיד", "מייד");
+        phrase(Role.NOW, "ממש עכשיו", "עכשיו מיד", "עכשו מיד", "כעת מיד", "כרגע מיד", "מיד מיד", "מייד מיד");
+        for (String moment : new String[] {"ברגע", "נכון"}) {
+            for (String self : new String[] {"זה", "הזה", "לעכשיו", "לרגע"}) {
+                phrase(Role.NOW, moment + " " + self);
+            }
+        }
         words(Meaning.NamedDay.IDES, "אידי", "אידים", "אידוס", "האידוס");
         words(Meaning.NamedDay.NONES, "נונות", "נונס");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
