@@ -45,6 +45,15 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void periodsSayThisOneByTheArticleAndCountQuartersToo() {
+        READ.instant("השבוע", "2026-11-15", Grain.WEEK);
+        READ.instant("מהחודש", "2026-11-01", Grain.MONTH);
+        READ.instant("השבוע הבא אחרי הבא", "2026-11-29", Grain.WEEK);
+        READ.instant("ברבעון הבא", "2027-01-01", Grain.QUARTER);
+        READ.instant("ברבעון הקודם", "2026-07-01", Grain.QUARTER);
+    }
+
+    @Test
     void ordinalWeeksStartOnSunday() {
         READ.instant("השבוע השני של מרץ 2015", "2015-03-08", Grain.WEEK);
         READ.instant("השבוע האחרון של יוני 2019", "2019-06-30", Grain.WEEK);

@@ -490,20 +490,26 @@ class Engine extends Grammar {
             return g == null ? null : withDate(new DateRef.EndOf(new PeriodRef(g, 0)), skipLinks(j + 1) + 1);
         }
         Integer shift = shift(j);
-        ChronoUnit u;
+        Grain g;
         int end;
         if (shift != null) {
-            u = unit(j + 1);
+            g = periodGrain(j + 1);
             end = j + 2;
         } else {
-            u = unit(j);
+            g = periodGrain(j);
             int k = skipLinks(j + 1);
             shift = shift(k);
             end = k + 1;
-            if (shift == null && (isRole(k, Role.AFTER) || isRole(k, Role.BEFORE))) {
+            if (shift != null
+                    && shift == 1
+                    && isRole(end, Role.AFTER)
+                    && Integer.valueOf(1).equals(shift(end + 1))) {
+                shift = 2; // "השבוע הבא אחרי הבא": the next after the next
+                end += 2;
+            } else if (shift == null && (isRole(k, Role.AFTER) || isRole(k, Role.BEFORE))) {
                 // "the month after next", "החודש שלפני החודש שעבר"
                 int m = skipLinks(k + 1);
-                if (unit(m) == u) {
+                if (g != null && periodGrain(m) == g) {
                     m = skipLinks(m + 1);
                 }
                 Integer beyond = shift(m);
@@ -511,10 +517,22 @@ class Engine extends Grammar {
                     shift = 2 * beyond;
                     end = m + 1;
                 }
+            } else if (shift == null && g != null && lexicon.thisByArticle(tok(j).text())) {
+                shift = 0; // "השבוע", "מהחודש": the article alone says this one
+                end = j + 1;
             }
         }
-        Grain g = shift == null ? null : grain(u);
-        return g == null ? null : withDate(new PeriodRef(g, shift), end);
+        return g == null || shift == null ? null : withDate(new PeriodRef(g, shift), end);
+    }
+
+    /** A relative period ("next week", "השבוע", "в следующем месяце"), for the rules built on one. */
+    final Hit<InstantSpec> relativePeriod(int i) {
+        return period(i);
+    }
+
+    /** The grain of a period's word: a week, month or year, or a quarter; or null. */
+    private Grain periodGrain(int i) {
+        return isRole(i, Role.QUARTER) ? Grain.QUARTER : grain(unit(i));
     }
 
     private static Grain grain(ChronoUnit u) {

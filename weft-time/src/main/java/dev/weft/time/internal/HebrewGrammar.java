@@ -151,9 +151,6 @@ final class HebrewGrammar extends Engine {
             "שנתיים", ChronoUnit.YEARS,
             "דקותיים", ChronoUnit.MINUTES);
 
-    private static final Map<String, Grain> PERIODS =
-            Map.of("שבוע", Grain.WEEK, "חודש", Grain.MONTH, "שנה", Grain.YEAR, "רבעון", Grain.QUARTER);
-
     private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
     private static final Set<String> THIS = Set.of("הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
     private static final Set<String> LAST =
@@ -782,7 +779,7 @@ final class HebrewGrammar extends Engine {
                 ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, 0);
                 end++;
             } else if (heExact(end, "של")) {
-                Hit<InstantSpec> week = period(end + 1);
+                Hit<InstantSpec> week = relativePeriod(end + 1);
                 if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
                     ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, p.shift()); // "יום רביעי של שבוע הבא"
                     end = week.end();
@@ -798,7 +795,7 @@ final class HebrewGrammar extends Engine {
         Hit<InstantSpec> best = dayMonth(i);
         best = longest(best, monthOnly(i));
         best = longest(best, numericDate(i));
-        best = longest(best, period(i));
+        best = longest(best, relativePeriod(i));
         best = longest(best, year(i, true));
         best = longest(best, quarter(i));
         best = longest(best, nthWeekday(i));
@@ -891,7 +888,7 @@ final class HebrewGrammar extends Engine {
         if (year(j)) {
             return new Hit<>(new YearRef(value(j)), j + 1);
         }
-        Hit<InstantSpec> p = period(j);
+        Hit<InstantSpec> p = relativePeriod(j);
         if (p != null && p.value().date instanceof PeriodRef r && r.grain() == Grain.YEAR) {
             return new Hit<>(r, p.end());
         }
@@ -1190,40 +1187,6 @@ final class HebrewGrammar extends Engine {
         return withDate(d.value(), d.end());
     }
 
-    /** "שבוע הבא", "בחודש הבא", "השנה", "בשבוע שעבר", "ברבעון הבא". */
-    private Hit<InstantSpec> period(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Lex<Grain> g = lookup(i, PERIODS);
-        if (g == null) {
-            return null;
-        }
-        boolean definite = g.prefix().endsWith("ה");
-        int end = i + 1;
-        if (end < size && NEXT.contains(tok(end).text())) {
-            int shift = 1;
-            end++;
-            if (heExact(end, "אחרי")
-                    && end + 1 < size
-                    && NEXT.contains(tok(end + 1).text())) {
-                shift = 2;
-                end += 2;
-            }
-            return withDate(new PeriodRef(g.value(), shift), end);
-        }
-        if (end < size && LAST.contains(tok(end).text())) {
-            return withDate(new PeriodRef(g.value(), -1), end + 1);
-        }
-        if (end < size && THIS.contains(tok(end).text())) {
-            return withDate(new PeriodRef(g.value(), 0), end + 1);
-        }
-        if (definite && !g.prefix().startsWith("ל")) {
-            return withDate(new PeriodRef(g.value(), 0), end);
-        }
-        return null;
-    }
-
     private Hit<InstantSpec> year(int i, boolean marked) {
         if (he(i, "שנת") && year(i + 1)) {
             return withDate(new YearRef(value(i + 1)), i + 2);
@@ -1373,7 +1336,7 @@ final class HebrewGrammar extends Engine {
             return null;
         }
         int j = i + 1;
-        Hit<InstantSpec> p = period(j);
+        Hit<InstantSpec> p = relativePeriod(j);
         DateRef ref = null;
         int stop = -1;
         if (p != null && p.value().date instanceof PeriodRef) {

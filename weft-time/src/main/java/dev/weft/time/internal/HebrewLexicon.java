@@ -138,6 +138,21 @@ final class HebrewLexicon extends Lexicon {
         return p;
     }
 
+    /** "השבוע", "מהחודש", "שהשנה": the article before the period's word, but not "לה" ("to the"). */
+    @Override
+    boolean thisByArticle(String word) {
+        for (int k = 1; k <= 3 && k < word.length() - 2; k++) {
+            String prefix = word.substring(0, k);
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k - 1)) < 0) {
+                return false;
+            }
+            if (super.meaning(word.substring(k)) != null) {
+                return prefix.endsWith("ה") && !prefix.startsWith("ל");
+            }
+        }
+        return false;
+    }
+
     @Override
     boolean definite(String word) {
         return word.length() > 2 && word.charAt(0) == 'ה' && super.meaning(word) == null;
@@ -158,6 +173,7 @@ final class HebrewLexicon extends Lexicon {
     /** The families of the engine this language reads, computed once. */
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
+            Engine.Family.PERIODS,
             Engine.Family.NAMED_DAYS,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,

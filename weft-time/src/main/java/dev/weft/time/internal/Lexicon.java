@@ -52,6 +52,14 @@ abstract class Lexicon {
         return false;
     }
 
+    /**
+     * Whether a period's word says "this one" by its form alone: Hebrew's article ("השבוע" is this
+     * week), where other languages say a word for it.
+     */
+    boolean thisByArticle(String word) {
+        return false;
+    }
+
     /** The word as the tables hold it: lower case already, a language may fold more (ё to е). */
     String fold(String word) {
         return word;
