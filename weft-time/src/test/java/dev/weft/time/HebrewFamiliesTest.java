@@ -54,6 +54,16 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void weekdaysSayWhichOneAfterTheirName() {
+        READ.instant("יום שני הבא אחרי הבא", "2026-11-30", Grain.DAY);
+        READ.instant("בחמישי הקרוב", "2026-11-26", Grain.DAY);
+        READ.instant("יום רביעי השבוע", "2026-11-18", Grain.DAY);
+        READ.instant("ביום ראשון שעבר", "2026-11-15", Grain.DAY);
+        READ.instant("ביום ג' של השבוע הבא", "2026-11-24", Grain.DAY);
+        READ.interval("משני עד רביעי", "2026-11-23", "2026-11-25", Grain.DAY); // Monday, not 2 o'clock
+    }
+
+    @Test
     void ordinalWeeksStartOnSunday() {
         READ.instant("השבוע השני של מרץ 2015", "2015-03-08", Grain.WEEK);
         READ.instant("השבוע האחרון של יוני 2019", "2019-06-30", Grain.WEEK);

@@ -255,8 +255,8 @@ class Engine extends Grammar {
     private Object[] dateParts;
 
     private Hit<InstantSpec> readDatePart(int q) {
-        if (!num(q) && phraseAt(q) == null) {
-            return null; // every part starts with a number or a word the lexicon knows
+        if (!num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
+            return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
         Hit<InstantSpec> best = null;
         if (families.contains(Family.DAYS)) {
@@ -467,11 +467,60 @@ class Engine extends Grammar {
             mode = WeekdayMode.THIS;
             j++;
         }
-        Weekdays w = weekdays(j);
-        if (w == null || w.plural() || w.days().size() != 1) {
+        Hit<DayOfWeek> day = weekdayName(j);
+        if (day == null) {
             return null;
         }
-        return withDate(new WeekdayRef(w.day(), mode, 0), skipDot(j + 1));
+        if (j == i) {
+            Hit<InstantSpec> after = weekdayModeAfter(day.value(), day.end());
+            if (after != null) {
+                return after;
+            }
+        }
+        return withDate(new WeekdayRef(day.value(), mode, 0), day.end());
+    }
+
+    /** A weekday, for the rules built on one: "Monday", "next Tuesday", "יום שני הבא". */
+    final Hit<InstantSpec> weekdayAt(int i) {
+        return weekday(i);
+    }
+
+    /** One weekday's name, by the lexicon's own reading or a word: "Monday", "Mon.", "ביום א'". */
+    private Hit<DayOfWeek> weekdayName(int i) {
+        Hit<DayOfWeek> own = lexicon.ownWeekday(this, i);
+        if (own != null) {
+            return own;
+        }
+        Weekdays w = weekdays(i);
+        return w == null || w.plural() || w.days().size() != 1 ? null : new Hit<>(w.day(), skipDot(i + 1));
+    }
+
+    /**
+     * Which one, said after the weekday: "יום שני הבא" (the next, and "הבא אחרי הבא" a week after it),
+     * "הקרוב" (the nearest), "הזה", "שעבר" (but "the last Friday of March" is the nth weekday's),
+     * "of next week", "השבוע"; or null.
+     */
+    private Hit<InstantSpec> weekdayModeAfter(DayOfWeek day, int k) {
+        Integer shift = shift(k);
+        if (shift != null && shift == 1) {
+            WeekdayMode mode = lexicon.nearest(tok(k).text()) ? WeekdayMode.NEXT : WeekdayMode.NEXT_SAID;
+            DateRef ref = new WeekdayRef(day, mode, 0);
+            if (isRole(k + 1, Role.AFTER) && Integer.valueOf(1).equals(shift(k + 2))) {
+                return withDate(new DateRef.Shifted(ref, new Offset(7, ChronoUnit.DAYS)), k + 3);
+            }
+            return withDate(ref, k + 1);
+        }
+        if (shift != null && shift == 0) {
+            return withDate(new WeekdayRef(day, WeekdayMode.THIS, 0), k + 1);
+        }
+        if (shift != null && !isRole(k + 1, Role.LINK) && month(k + 1) == null && unit(k + 1) == null) {
+            return withDate(new WeekdayRef(day, WeekdayMode.LAST, 0), k + 1);
+        }
+        Hit<InstantSpec> week = period(k);
+        if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
+            return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, p.shift()), week.end()); // "יום רביעי של שבוע הבא"
+        }
+        return null;
     }
 
     private int skipDot(int i) {

@@ -53,27 +53,6 @@ final class HebrewGrammar extends Engine {
             Map.entry("נובמבר", 11),
             Map.entry("דצמבר", 12));
 
-    private static final Map<String, DayOfWeek> DAY_NAMES = Map.of(
-            "ראשון", DayOfWeek.SUNDAY,
-            "שני", DayOfWeek.MONDAY,
-            "שלישי", DayOfWeek.TUESDAY,
-            "רביעי", DayOfWeek.WEDNESDAY,
-            "חמישי", DayOfWeek.THURSDAY,
-            "שישי", DayOfWeek.FRIDAY,
-            "שבת", DayOfWeek.SATURDAY,
-            "חמשי", DayOfWeek.THURSDAY,
-            "שלשי", DayOfWeek.TUESDAY,
-            "ששי", DayOfWeek.FRIDAY);
-
-    private static final Map<String, DayOfWeek> DAY_LETTERS = Map.of(
-            "א", DayOfWeek.SUNDAY,
-            "ב", DayOfWeek.MONDAY,
-            "ג", DayOfWeek.TUESDAY,
-            "ד", DayOfWeek.WEDNESDAY,
-            "ה", DayOfWeek.THURSDAY,
-            "ו", DayOfWeek.FRIDAY,
-            "ש", DayOfWeek.SATURDAY);
-
     /** Cardinals 1-10 in both genders and the construct forms ("שלושת ימים"). */
     private static final Map<String, Integer> UNITS = Map.ofEntries(
             Map.entry("אחד", 1),
@@ -608,9 +587,10 @@ final class HebrewGrammar extends Engine {
             return null;
         }
         Hit<InstantSpec> best = partOfToday(q);
-        best = longest(best, weekday(q));
         best = longest(best, date(q));
         best = longest(best, offset(q));
+        // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
+        best = longest(best, sharedPart(q, acc, ctx, first));
         Hit<ClockTime> t = time(q, acc, ctx, first);
         if (t != null) {
             InstantSpec s = new InstantSpec();
@@ -625,7 +605,6 @@ final class HebrewGrammar extends Engine {
             best = longest(best, new Hit<>(s, end));
         }
         best = longest(best, partOfDay(q, acc));
-        best = longest(best, sharedPart(q, acc, ctx, first));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');
@@ -713,80 +692,8 @@ final class HebrewGrammar extends Engine {
 
     // ---- weekdays ---------------------------------------------------------------------------
 
-    /** A weekday: "יום שני", "ביום א'", "בשבת", "בחמישי". */
     private Hit<DayOfWeek> weekdayName(int i, boolean bareNames) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        if (he(i, "יום") && !heExact(i, "היום")) {
-            int j = i + 1;
-            if (j < size && tok(j).isHebrew()) {
-                String t = tok(j).text();
-                DayOfWeek d = DAY_NAMES.get(t);
-                if (d != null) {
-                    return new Hit<>(d, j + 1);
-                }
-                String letter = t.endsWith("'") ? t.substring(0, t.length() - 1) : t;
-                d = DAY_LETTERS.get(letter);
-                if (d != null && letter.length() == 1) {
-                    return new Hit<>(d, j + 1);
-                }
-            }
-            return null;
-        }
-        Lex<DayOfWeek> name = lookup(i, DAY_NAMES);
-        if (name == null) {
-            return null;
-        }
-        if (name.value() == DayOfWeek.SATURDAY
-                || bareNames
-                || lenient
-                || name.prefix().endsWith("ב")) {
-            if (name.prefix().equals("ה") && name.value() != DayOfWeek.SATURDAY) {
-                return null; // "השני" is "the second"
-            }
-            return new Hit<>(name.value(), i + 1);
-        }
-        return null;
-    }
-
-    private Hit<InstantSpec> weekday(int i) {
-        Hit<DayOfWeek> day = weekdayName(i, false);
-        if (day == null) {
-            return null;
-        }
-        int end = day.end();
-        DateRef ref = new WeekdayRef(day.value(), WeekdayMode.NEXT, 0);
-        if (end < size && tok(end).isHebrew()) {
-            String t = tok(end).text();
-            if (NEXT.contains(t)) {
-                if (t.equals("הבא") || t.equals("הבאה")) {
-                    ref = new WeekdayRef(day.value(), WeekdayMode.NEXT_SAID, 0);
-                }
-                end++;
-                if (heExact(end, "אחרי")
-                        && NEXT.contains(end + 1 < size ? tok(end + 1).text() : "")) {
-                    ref = new Shifted(ref, new Offset(7, ChronoUnit.DAYS));
-                    end += 2;
-                }
-            } else if (THIS.contains(t)) {
-                ref = new WeekdayRef(day.value(), WeekdayMode.THIS, 0);
-                end++;
-            } else if (LAST.contains(t) && !(heExact(end + 1, "של") || startsWithPrefix(end + 1, "ב"))) {
-                ref = new WeekdayRef(day.value(), WeekdayMode.LAST, 0);
-                end++;
-            } else if (heExact(end, "השבוע")) {
-                ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, 0);
-                end++;
-            } else if (heExact(end, "של")) {
-                Hit<InstantSpec> week = relativePeriod(end + 1);
-                if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
-                    ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, p.shift()); // "יום רביעי של שבוע הבא"
-                    end = week.end();
-                }
-            }
-        }
-        return withDate(ref, end);
+        return HebrewLexicon.INSTANCE.weekdayName(this, i, bareNames);
     }
 
     // ---- dates ------------------------------------------------------------------------------
@@ -1492,7 +1399,7 @@ final class HebrewGrammar extends Engine {
             }
             base = i + 2;
         }
-        Hit<InstantSpec> b = longest(day(base), longest(weekday(base), date(base)));
+        Hit<InstantSpec> b = longest(day(base), longest(weekdayAt(base), date(base)));
         if (b == null || b.value().date == null || b.value().time != null) {
             return null;
         }
@@ -1578,9 +1485,9 @@ final class HebrewGrammar extends Engine {
                     && count.value() >= 1
                     && heExact(count.end(), "ימי")
                     && count.end() + 1 < size
-                    && DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
+                    && HebrewLexicon.DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
                 // "בעוד שלושה ימי שני", "לפני שני ימי שישי": counted weekdays
-                DayOfWeek day = DAY_NAMES.get(tok(count.end() + 1).text());
+                DayOfWeek day = HebrewLexicon.DAY_NAMES.get(tok(count.end() + 1).text());
                 int n = ago ? -count.value() : count.value();
                 return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day, n), count.end() + 2);
             }
@@ -1592,7 +1499,7 @@ final class HebrewGrammar extends Engine {
             if (in && heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
                 end++;
             } else if (in && d.value().dateBased() && startsWithPrefix(end, "מ")) {
-                Hit<InstantSpec> base = longest(day(end), weekday(end));
+                Hit<InstantSpec> base = longest(day(end), weekdayAt(end));
                 if (base != null && base.value().date != null && base.value().time == null) {
                     return withDate(new Shifted(base.value().date, d.value()), base.end());
                 }
@@ -1620,7 +1527,7 @@ final class HebrewGrammar extends Engine {
         }
         if (heExact(end, "אחרי", "לאחר") || startsWithPrefix(end, "מ")) {
             int b = heExact(end, "אחרי", "לאחר") ? end + 1 : end;
-            Hit<InstantSpec> base = longest(day(b), weekday(b));
+            Hit<InstantSpec> base = longest(day(b), weekdayAt(b));
             if (base != null
                     && base.value().date != null
                     && base.value().time == null
@@ -2091,7 +1998,7 @@ final class HebrewGrammar extends Engine {
         while (j < size) {
             Hit<DayOfWeek> d = weekdayName(j, bare);
             if (d == null && !days.isEmpty() && tok(j).isHebrew()) {
-                Lex<DayOfWeek> name = lookup(j, DAY_NAMES);
+                Lex<DayOfWeek> name = lookup(j, HebrewLexicon.DAY_NAMES);
                 if (name != null && (name.prefix().equals("ו") || name.prefix().equals("וב"))) {
                     d = new Hit<>(name.value(), j + 1);
                 }

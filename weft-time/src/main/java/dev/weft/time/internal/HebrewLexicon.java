@@ -17,6 +17,29 @@ final class HebrewLexicon extends Lexicon {
         "ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר", "נובמבר", "דצמבר"
     };
 
+    /** The weekdays' names, which are also ordinals ("שני" is "second"), and common misspellings. */
+    static final java.util.Map<String, DayOfWeek> DAY_NAMES = java.util.Map.of(
+            "ראשון", DayOfWeek.SUNDAY,
+            "שני", DayOfWeek.MONDAY,
+            "שלישי", DayOfWeek.TUESDAY,
+            "רביעי", DayOfWeek.WEDNESDAY,
+            "חמישי", DayOfWeek.THURSDAY,
+            "שישי", DayOfWeek.FRIDAY,
+            "שבת", DayOfWeek.SATURDAY,
+            "חמשי", DayOfWeek.THURSDAY,
+            "שלשי", DayOfWeek.TUESDAY,
+            "ששי", DayOfWeek.FRIDAY);
+
+    /** The weekdays by their letters, after "יום": "יום א'" is Sunday. */
+    private static final java.util.Map<String, DayOfWeek> DAY_LETTERS = java.util.Map.of(
+            "א", DayOfWeek.SUNDAY,
+            "ב", DayOfWeek.MONDAY,
+            "ג", DayOfWeek.TUESDAY,
+            "ד", DayOfWeek.WEDNESDAY,
+            "ה", DayOfWeek.THURSDAY,
+            "ו", DayOfWeek.FRIDAY,
+            "ש", DayOfWeek.SATURDAY);
+
     /** Built after the tables above, which it reads. */
     static final HebrewLexicon INSTANCE = new HebrewLexicon();
 
@@ -138,6 +161,74 @@ final class HebrewLexicon extends Lexicon {
         return p;
     }
 
+    @Override
+    Hit<DayOfWeek> ownWeekday(Engine e, int i) {
+        return weekdayName(e, i, false);
+    }
+
+    /** "הקרוב", "שבא": the nearest such day ahead, where "הבא" is the next one as people mean it. */
+    @Override
+    boolean nearest(String word) {
+        return !word.equals("הבא") && !word.equals("הבאה");
+    }
+
+    /**
+     * A weekday: "יום שני", "ביום א'", "בשבת", "בחמישי". A name alone is also an ordinal ("השני" is
+     * "the second"), so it is a weekday only after "ב" ("בחמישי"), in a recurrence ({@code bareNames}),
+     * as the whole text, or when it is Saturday.
+     */
+    Hit<DayOfWeek> weekdayName(Engine e, int i, boolean bareNames) {
+        if (i >= e.size || !e.tok(i).isHebrew()) {
+            return null;
+        }
+        String t = e.tok(i).text();
+        if (prefixBefore(t, "יום") != null && !t.equals("היום")) {
+            int j = i + 1;
+            if (j < e.size && e.tok(j).isHebrew()) {
+                String name = e.tok(j).text();
+                DayOfWeek d = DAY_NAMES.get(name);
+                if (d != null) {
+                    return new Hit<>(d, j + 1);
+                }
+                String letter = name.endsWith("'") ? name.substring(0, name.length() - 1) : name;
+                d = DAY_LETTERS.get(letter);
+                if (d != null && letter.length() == 1) {
+                    return new Hit<>(d, j + 1);
+                }
+            }
+            return null;
+        }
+        for (int k = 0; k <= 3 && k < t.length(); k++) {
+            if (k > 0 && Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(t.charAt(k - 1)) < 0) {
+                return null;
+            }
+            DayOfWeek d = DAY_NAMES.get(t.substring(k));
+            if (d != null) {
+                String prefix = t.substring(0, k);
+                boolean named = d == DayOfWeek.SATURDAY || bareNames || e.lenient || prefix.endsWith("ב");
+                return named && !(prefix.equals("ה") && d != DayOfWeek.SATURDAY) ? new Hit<>(d, i + 1) : null;
+            }
+        }
+        return null;
+    }
+
+    /** The prefix letters written before {@code word} in {@code token} ("" when bare), or null. */
+    static String prefixBefore(String token, String word) {
+        if (token.equals(word)) {
+            return "";
+        }
+        if (token.length() > word.length() && token.length() - word.length() <= 3 && token.endsWith(word)) {
+            String p = token.substring(0, token.length() - word.length());
+            for (int k = 0; k < p.length(); k++) {
+                if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(p.charAt(k)) < 0) {
+                    return null;
+                }
+            }
+            return p;
+        }
+        return null;
+    }
+
     /** "השבוע", "מהחודש", "שהשנה": the article before the period's word, but not "לה" ("to the"). */
     @Override
     boolean thisByArticle(String word) {
@@ -174,6 +265,7 @@ final class HebrewLexicon extends Lexicon {
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
             Engine.Family.PERIODS,
+            Engine.Family.WEEKDAYS,
             Engine.Family.NAMED_DAYS,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,

@@ -109,6 +109,16 @@ abstract class Lexicon {
         return ordinalEndings.contains(word);
     }
 
+    /** A language's own reading of a weekday's name at token {@code i} ("ביום א'"), or null. */
+    Hit<DayOfWeek> ownWeekday(Engine e, int i) {
+        return null;
+    }
+
+    /** Whether a word for "next" said after a weekday means the nearest one ahead ("הקרוב"). */
+    boolean nearest(String word) {
+        return false;
+    }
+
     /** A language's own reading of a clock time at token {@code i} ("в половине десятого"), or null. */
     Hit<ClockTime> ownClock(Engine e, int i) {
         return null;
