@@ -288,6 +288,7 @@ class Engine extends Grammar {
         }
         if (families.contains(Family.QUARTERS_OF_YEARS)) {
             best = longest(best, quarterOfYear(q));
+            best = longest(best, quarterInLetters(q));
         }
         if (families.contains(Family.WEEKDAY_WEEKS)) {
             best = longest(best, weekdayWeeks(q));
@@ -319,7 +320,21 @@ class Engine extends Grammar {
             return withDate(new DateRef.QuarterInYear(n, p.shift()), period.end());
         }
         Hit<Integer> year = yearAfter(y);
-        return year == null ? null : withDate(new DateRef.QuarterRef(n, year.value()), year.end());
+        // with no year, the quarter of this year or the next one, as a month without a year is
+        return year == null
+                ? withDate(new DateRef.QuarterRef(n, 0), k)
+                : withDate(new DateRef.QuarterRef(n, year.value()), year.end());
+    }
+
+    /** A year and its quarter in letters, in any language: "2019Q2", "19q2" ("Q2" is the lexicon's word). */
+    private Hit<InstantSpec> quarterInLetters(int i) {
+        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            int len = tok(i).text().length();
+            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
+            int q = value(i + 2);
+            return year == 0 || q < 1 || q > 4 ? null : withDate(new DateRef.QuarterRef(q, year), i + 3);
+        }
+        return null;
     }
 
     /** The quarter an ordinal names ("third", "3-й"), the last one 4; or null. */
@@ -328,6 +343,10 @@ class Engine extends Grammar {
             return 4;
         }
         Hit<Integer> d = dayNumber(i);
+        Ordinal o = d == null ? meaningAt(i, Ordinal.class) : null;
+        if (o != null && o.value() >= 1 && o.value() <= 4) {
+            return o.value(); // an ordinal that is not a day's: "רבעון שני"
+        }
         return d != null && d.end() == i + 1 && !num(i) && d.value() <= 4
                 ? d.value()
                 : d != null && num(i) && d.end() > i + 1 && d.value() <= 4 ? d.value() : null;

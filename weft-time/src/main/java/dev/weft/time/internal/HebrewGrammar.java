@@ -14,7 +14,6 @@ import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
@@ -704,7 +703,6 @@ final class HebrewGrammar extends Engine {
         best = longest(best, numericDate(i));
         best = longest(best, relativePeriod(i));
         best = longest(best, year(i, true));
-        best = longest(best, quarter(i));
         best = longest(best, nthWeekday(i));
         best = longest(best, boundary(i));
         best = longest(best, monthThenDay(i));
@@ -1102,41 +1100,6 @@ final class HebrewGrammar extends Engine {
             return marked ? withDate(new YearRef(value(i)), i + 1) : null;
         }
         return null;
-    }
-
-    private Hit<InstantSpec> quarter(int i) {
-        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            int len = tok(i).text().length();
-            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
-            int q = value(i + 2);
-            return year == 0 || q < 1 || q > 4 ? null : withDate(new QuarterRef(q, year), i + 3);
-        }
-        if (he(i, "רבעון") && num(i + 1) && tok(i + 1).prefix().isEmpty() && value(i + 1) >= 1 && value(i + 1) <= 4) {
-            int end = i + 2;
-            int y = heExact(end, "של") ? end + 1 : end;
-            int year = year(y) ? value(y) : 0;
-            return withDate(new QuarterRef(value(i + 1), year), year != 0 ? y + 1 : end);
-        }
-        if (he(i, "רבעון") && heExact(i + 1, "האחרון") && heExact(i + 2, "של") && year(i + 3)) {
-            return withDate(new QuarterRef(4, value(i + 3)), i + 4); // "הרבעון האחרון של 2025"
-        }
-        if (word(i, "q") && num(i + 1) && adjacent(i + 1) && value(i + 1) >= 1 && value(i + 1) <= 4) {
-            int end = i + 2;
-            int year = year(end) ? value(end) : 0;
-            return withDate(new QuarterRef(value(i + 1), year), year != 0 ? end + 1 : end);
-        }
-        if (!he(i, "רבעון")) {
-            return null;
-        }
-        int j = i + 1;
-        Lex<Integer> o = lookup(j, ORDINALS);
-        if (o == null || o.value() > 4 || !(o.prefix().isEmpty() || o.prefix().equals("ה"))) {
-            return null;
-        }
-        int end = j + 1;
-        int y = heExact(end, "של") ? end + 1 : end; // "הרבעון השני של 2019", "רבעון שני 2019"
-        int year = year(y) ? value(y) : 0;
-        return withDate(new QuarterRef(o.value(), year), year != 0 ? y + 1 : end);
     }
 
     /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */

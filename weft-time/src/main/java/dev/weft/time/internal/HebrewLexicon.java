@@ -74,7 +74,7 @@ final class HebrewLexicon extends Lexicon {
         // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
         phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
         role(Role.BEFORE, "לפני");
-        role(Role.QUARTER, "רבעון");
+        role(Role.QUARTER, "רבעון", "q");
         role(Role.EVERY, "כל");
         String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
         for (int d = 1; d <= 7; d++) {
@@ -83,6 +83,11 @@ final class HebrewLexicon extends Lexicon {
         String[] ordinals = {"הראשון", "השני", "השלישי", "הרביעי"};
         for (int n = 1; n <= ordinals.length; n++) {
             words(new Meaning.Ordinal(n), ordinals[n - 1]);
+        }
+        // without the article an ordinal is also a weekday's name: rules that want an ordinal ask for one
+        String[] bare = {"ראשון", "שני", "שלישי", "רביעי"};
+        for (int n = 1; n <= bare.length; n++) {
+            words(new Meaning.Ordinal(n), bare[n - 1]);
         }
         // Tu B'Av, 15 Av, and the Seder night, the eve of Passover (months numbered as ICU4J's HebrewCalendar)
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(11, 15, 0)), "חג האהבה", "ט\"ו באב", "טו באב");
