@@ -64,6 +64,14 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void theEndOrTheStartOfAPeriodOrAMonth() {
+        READ.instant("בסוף השנה", "2026-12-31", Grain.DAY);
+        READ.instant("תחילת החודש הבא", "2026-12-01", Grain.DAY);
+        READ.instant("בסוף מרץ 2027", "2027-03-31", Grain.DAY);
+        READ.interval("סוף שבוע", "2026-11-20", "2026-11-21", Grain.DAY); // the weekend, not the end of a week
+    }
+
+    @Test
     void ordinalWeeksStartOnSunday() {
         READ.instant("השבוע השני של מרץ 2015", "2015-03-08", Grain.WEEK);
         READ.instant("השבוע האחרון של יוני 2019", "2019-06-30", Grain.WEEK);

@@ -549,13 +549,8 @@ class Engine extends Grammar {
     /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
     private Hit<InstantSpec> period(int i) {
         int j = skipLinks(i);
-        if (isRole(j, Role.END)) {
-            Hit<InstantSpec> p = period(j + 1);
-            Grain g = grain(unit(skipLinks(j + 1)));
-            if (p != null && p.value().date instanceof PeriodRef ref) {
-                return withDate(new DateRef.EndOf(ref), p.end());
-            }
-            return g == null ? null : withDate(new DateRef.EndOf(new PeriodRef(g, 0)), skipLinks(j + 1) + 1);
+        if (isRole(j, Role.END) || isRole(j, Role.START) || isRole(j, Role.MIDDLE)) {
+            return boundary(j);
         }
         Integer shift = shift(j);
         Grain g;
@@ -591,6 +586,45 @@ class Engine extends Grammar {
             }
         }
         return g == null || shift == null ? null : withDate(new PeriodRef(g, shift), end);
+    }
+
+    /**
+     * The end, the start or the middle of a period or a month: "в конце месяца", "סוף החודש", "תחילת
+     * החודש הבא", "סוף מרץ", "בסוף מרץ 2027", "באמצע יוני"; a bare unit is this one's ("в конце недели").
+     */
+    private Hit<InstantSpec> boundary(int j) {
+        Hit<Meaning> said = phraseAt(j);
+        if (said != null && said.value() == Role.WEEKEND) {
+            return null; // "סוף שבוע" is the weekend
+        }
+        DateRef ref;
+        int stop;
+        Hit<InstantSpec> p = period(j + 1);
+        int k = skipLinks(j + 1);
+        Integer m = month(k);
+        if (p != null && p.value().date instanceof PeriodRef r) {
+            ref = r;
+            stop = p.end();
+        } else if (grain(unit(k)) != null) {
+            ref = new PeriodRef(grain(unit(k)), 0);
+            stop = k + 1;
+        } else if (m != null) {
+            Hit<Integer> y = yearAfter(k + 1);
+            boolean next = y == null && Integer.valueOf(1).equals(shift(k + 1));
+            ref = new MonthRef(m, y == null ? 0 : y.value(), next ? 1 : 0);
+            stop = y != null ? y.end() : next ? k + 2 : k + 1;
+        } else {
+            return null;
+        }
+        if (isRole(j, Role.MIDDLE)) {
+            // the middle of a month is its 15th ("באמצע יוני"); a week or a year has none said so
+            return ref instanceof MonthRef r && r.year() == 0 && r.shift() == 0
+                    ? withDate(new CalendarDate(0, r.month(), 15), stop)
+                    : ref instanceof MonthRef || (ref instanceof PeriodRef pr && pr.grain() == Grain.MONTH)
+                            ? withDate(new DateRef.NthDayOf(ref, 15), stop)
+                            : null;
+        }
+        return withDate(isRole(j, Role.END) ? new DateRef.EndOf(ref) : new DateRef.StartOf(ref), stop);
     }
 
     /** A relative period ("next week", "השבוע", "в следующем месяце"), for the rules built on one. */

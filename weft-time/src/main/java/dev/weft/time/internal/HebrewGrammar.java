@@ -6,7 +6,6 @@ import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.EasterRef;
-import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
@@ -16,7 +15,6 @@ import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
-import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
@@ -704,9 +702,7 @@ final class HebrewGrammar extends Engine {
         best = longest(best, relativePeriod(i));
         best = longest(best, year(i, true));
         best = longest(best, nthWeekday(i));
-        best = longest(best, boundary(i));
         best = longest(best, monthThenDay(i));
-        best = longest(best, midMonth(i));
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
         Hit<MonthRef> ym = yearMonthNumbers(i);
@@ -744,21 +740,6 @@ final class HebrewGrammar extends Engine {
         }
         CalendarDate d = date(year, m.value(), day);
         return d == null ? null : withDate(d, end);
-    }
-
-    /** "באמצע יוני", "אמצע החודש הבא": the 15th. */
-    private Hit<InstantSpec> midMonth(int i) {
-        if (!he(i, "אמצע")) {
-            return null;
-        }
-        Hit<DateRef> m = monthSpec(i + 1);
-        if (m == null) {
-            return null;
-        }
-        if (m.value() instanceof MonthRef r && r.year() == 0 && r.shift() == 0) {
-            return withDate(new CalendarDate(0, r.month(), 15), m.end());
-        }
-        return withDate(new NthDayOf(m.value(), 15), m.end());
     }
 
     /** "הראשון", "השלישי", "האחרון", "הלפני אחרון", "השני מהסוף": n, or -n from the end. */
@@ -1197,32 +1178,6 @@ final class HebrewGrammar extends Engine {
             return new Hit<>(new PeriodRef(Grain.MONTH, 0), end);
         }
         return null;
-    }
-
-    /** "סוף החודש", "בסוף השנה", "תחילת החודש הבא", "סוף מרץ". */
-    private Hit<InstantSpec> boundary(int i) {
-        boolean end = he(i, "סוף");
-        if (!end && !he(i, "תחילת")) {
-            return null;
-        }
-        int j = i + 1;
-        Hit<InstantSpec> p = relativePeriod(j);
-        DateRef ref = null;
-        int stop = -1;
-        if (p != null && p.value().date instanceof PeriodRef) {
-            ref = p.value().date;
-            stop = p.end();
-        } else {
-            Hit<DateRef> m = monthSpec(j);
-            if (m != null) {
-                ref = m.value();
-                stop = m.end();
-            }
-        }
-        if (ref == null) {
-            return null;
-        }
-        return withDate(end ? new EndOf(ref) : new StartOf(ref), stop);
     }
 
     // ---- durations and offsets --------------------------------------------------------------

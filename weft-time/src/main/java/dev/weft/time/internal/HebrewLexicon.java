@@ -75,6 +75,9 @@ final class HebrewLexicon extends Lexicon {
         phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
         role(Role.BEFORE, "לפני");
         role(Role.QUARTER, "רבעון", "q");
+        role(Role.END, "סוף");
+        role(Role.START, "תחילת");
+        role(Role.MIDDLE, "אמצע");
         role(Role.EVERY, "כל");
         String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
         for (int d = 1; d <= 7; d++) {
