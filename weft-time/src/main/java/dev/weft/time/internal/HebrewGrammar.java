@@ -32,6 +32,12 @@ import java.util.Set;
  * The Hebrew grammar. Words are matched with or without the prefixes Hebrew attaches to them
  * (ו, ב, ל, ה, מ, כ, ש): "בשמונה" is "at eight", "לפברואר" is "of February". One instance reads one
  * text; not thread-safe.
+ *
+ * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
+ * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
+ * parts of the day, amounts from now and lengths (with the numbers' gender and construct forms),
+ * intervals and counted periods, recurrences. Days from today, periods, weekdays, quarters and the
+ * ends of periods are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
