@@ -41,21 +41,6 @@ import java.util.Set;
  */
 final class HebrewGrammar extends Engine {
 
-    private static final Map<String, Integer> MONTHS = Map.ofEntries(
-            Map.entry("ינואר", 1),
-            Map.entry("פברואר", 2),
-            Map.entry("מרץ", 3),
-            Map.entry("מרס", 3),
-            Map.entry("אפריל", 4),
-            Map.entry("מאי", 5),
-            Map.entry("יוני", 6),
-            Map.entry("יולי", 7),
-            Map.entry("אוגוסט", 8),
-            Map.entry("ספטמבר", 9),
-            Map.entry("אוקטובר", 10),
-            Map.entry("נובמבר", 11),
-            Map.entry("דצמבר", 12));
-
     /** Cardinals 1-10 in both genders and the construct forms ("שלושת ימים"). */
     private static final Map<String, Integer> UNITS = Map.ofEntries(
             Map.entry("אחד", 1),
@@ -944,7 +929,7 @@ final class HebrewGrammar extends Engine {
     }
 
     private Lex<Integer> month(int i) {
-        Lex<Integer> m = lookup(i, MONTHS);
+        Lex<Integer> m = lookup(i, HebrewLexicon.MONTHS);
         return m;
     }
 

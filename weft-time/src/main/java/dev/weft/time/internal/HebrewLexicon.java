@@ -13,9 +13,21 @@ import java.util.Set;
  */
 final class HebrewLexicon extends Lexicon {
 
-    private static final String[] MONTHS = {
-        "ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר", "נובמבר", "דצמבר"
-    };
+    /** The months by their names, with "מרס" for March; the grammar's rules read them with their prefixes. */
+    static final java.util.Map<String, Integer> MONTHS = java.util.Map.ofEntries(
+            java.util.Map.entry("ינואר", 1),
+            java.util.Map.entry("פברואר", 2),
+            java.util.Map.entry("מרץ", 3),
+            java.util.Map.entry("מרס", 3),
+            java.util.Map.entry("אפריל", 4),
+            java.util.Map.entry("מאי", 5),
+            java.util.Map.entry("יוני", 6),
+            java.util.Map.entry("יולי", 7),
+            java.util.Map.entry("אוגוסט", 8),
+            java.util.Map.entry("ספטמבר", 9),
+            java.util.Map.entry("אוקטובר", 10),
+            java.util.Map.entry("נובמבר", 11),
+            java.util.Map.entry("דצמבר", 12));
 
     /** The weekdays' names, which are also ordinals ("שני" is "second"), and common misspellings. */
     static final java.util.Map<String, DayOfWeek> DAY_NAMES = java.util.Map.of(
@@ -44,10 +56,7 @@ final class HebrewLexicon extends Lexicon {
     static final HebrewLexicon INSTANCE = new HebrewLexicon();
 
     private HebrewLexicon() {
-        for (int m = 1; m <= 12; m++) {
-            words(new Month(m), MONTHS[m - 1]);
-        }
-        words(new Month(3), "מרס");
+        MONTHS.forEach((name, m) -> words(new Month(m), name));
         role(Role.LINK, "של");
         words(new Meaning.Day(0), "היום");
         words(new Meaning.Day(1), "מחר");
