@@ -72,6 +72,12 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void theRestOfAPeriodRunsFromTodayToItsLastDay() {
+        READ.interval("בשאר החודש", "2026-11-21", "2026-11-30", Grain.DAY);
+        READ.interval("לשארית השנה", "2026-11-21", "2026-12-31", Grain.DAY);
+    }
+
+    @Test
     void ordinalWeeksStartOnSunday() {
         READ.instant("השבוע השני של מרץ 2015", "2015-03-08", Grain.WEEK);
         READ.instant("השבוע האחרון של יוני 2019", "2019-06-30", Grain.WEEK);

@@ -1103,6 +1103,10 @@ class Engine extends Grammar {
     /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */
     @Override
     Match interval(int i) {
+        Match rest = restOfPeriod(i);
+        if (rest != null) {
+            return rest;
+        }
         if (!isRole(i, Role.FROM)) {
             return null;
         }
@@ -1119,6 +1123,26 @@ class Engine extends Grammar {
             return null;
         }
         return new Match(new IntervalParse(from.value(), to.value()), i, to.end());
+    }
+
+    /**
+     * "לשארית השבוע", "בשאר החודש", "שארית היום", "the rest of the week": from today (from now, for the
+     * day) to the period's last day.
+     */
+    final Match restOfPeriod(int i) {
+        if (!isRole(i, Role.REST)) {
+            return null;
+        }
+        int k = skipLinks(i + 1);
+        if (meaningAt(k) instanceof Day d && d.days() == 0) {
+            return restOf(Grain.DAY, i, k + 1);
+        }
+        Hit<InstantSpec> p = period(k);
+        if (p != null && p.value().date instanceof PeriodRef r && r.shift() == 0 && r.grain() != Grain.QUARTER) {
+            return restOf(r.grain(), i, p.end());
+        }
+        Grain g = grain(unit(k));
+        return g == null ? null : restOf(g, i, k + 1);
     }
 
     /** "с 5 по 10 марта": the month said once, after the second day. */

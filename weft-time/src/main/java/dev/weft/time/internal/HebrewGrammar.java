@@ -36,8 +36,8 @@ import java.util.Set;
  * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
  * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
  * parts of the day, amounts from now and lengths (with the numbers' gender and construct forms),
- * intervals and counted periods, recurrences. Days from today, periods, weekdays, quarters and the
- * ends of periods are the engine's, from {@link HebrewLexicon}.
+ * intervals and counted periods, recurrences. Days from today, periods, weekdays, quarters, the
+ * ends and the rest of periods are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
@@ -349,7 +349,7 @@ final class HebrewGrammar extends Engine {
         if (counted != null) {
             return counted;
         }
-        Match special = longer(countedTime(i), longer(rest(i), dayRange(i)));
+        Match special = longer(countedTime(i), longer(restOfPeriod(i), dayRange(i)));
         if (special != null) {
             return special;
         }
@@ -446,21 +446,6 @@ final class HebrewGrammar extends Engine {
                 || prefix.equals("ה")
                 || prefix.equals("בה")
                 || prefix.equals("ב-");
-    }
-
-    /** "לשארית השבוע", "בשאר החודש", "שארית היום": from today (now, for the day) to the period's last day. */
-    private Match rest(int i) {
-        if (!(he(i, "שארית") || he(i, "שאר")) || i + 1 >= size) {
-            return null;
-        }
-        Grain g = switch (tok(i + 1).text()) {
-            case "היום" -> Grain.DAY;
-            case "השבוע" -> Grain.WEEK;
-            case "החודש" -> Grain.MONTH;
-            case "השנה" -> Grain.YEAR;
-            default -> null;
-        };
-        return g == null ? null : restOf(g, i, i + 2);
     }
 
     /**

@@ -87,6 +87,7 @@ final class HebrewLexicon extends Lexicon {
         role(Role.END, "סוף");
         role(Role.START, "תחילת");
         role(Role.MIDDLE, "אמצע");
+        role(Role.REST, "שארית", "שאר");
         role(Role.EVERY, "כל");
         String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
         for (int d = 1; d <= 7; d++) {

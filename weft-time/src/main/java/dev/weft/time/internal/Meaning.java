@@ -129,6 +129,8 @@ sealed interface Meaning {
         START,
         /** The middle of a month, its 15th: "אמצע" in "באמצע יוני". */
         MIDDLE,
+        /** What is left of a period: "שארית" in "לשארית השבוע". */
+        REST,
         /** The day before a Jewish holiday: "erev", "ערב". */
         EVE
     }
