@@ -76,6 +76,8 @@ final class HebrewLexicon extends Lexicon {
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
         role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
+        // after a weekday, "הקרוב" is the nearest one ahead, where "הבא" is the next one as people mean it
+        role(Role.COMING, "הקרוב", "הקרובה", "שבא", "שבאה");
         role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
         role(Role.AFTER, "אחרי");
@@ -182,12 +184,6 @@ final class HebrewLexicon extends Lexicon {
     @Override
     Hit<DayOfWeek> ownWeekday(Engine e, int i) {
         return weekdayName(e, i, false);
-    }
-
-    /** "הקרוב", "שבא": the nearest such day ahead, where "הבא" is the next one as people mean it. */
-    @Override
-    boolean nearest(String word) {
-        return !word.equals("הבא") && !word.equals("הבאה");
     }
 
     /**
