@@ -355,13 +355,32 @@ class Engine extends Grammar {
         return null;
     }
 
+    /** {@link #meaningAt(int, Class)} for an ordinal, looked up once per token: every reading of a date asks it. */
+    private Ordinal ordinalAt(int i) {
+        if (i < 0 || i >= size) {
+            return null;
+        }
+        if (ordinals == null) {
+            ordinals = new Object[size];
+        }
+        Object known = ordinals[i];
+        if (known == null) {
+            Ordinal o = meaningAt(i, Ordinal.class);
+            ordinals[i] = o == null ? NOTHING : o;
+            return o;
+        }
+        return known == NOTHING ? null : (Ordinal) known;
+    }
+
+    private Object[] ordinals;
+
     /** The quarter an ordinal names ("third", "3-й"), the last one 4; or null. */
     private Integer quarterNumber(int i) {
         if (isRole(i, Role.LAST)) {
             return 4;
         }
         Hit<Integer> d = dayNumber(i);
-        Ordinal o = d == null ? meaningAt(i, Ordinal.class) : null;
+        Ordinal o = d == null ? ordinalAt(i) : null;
         if (o != null && o.value() >= 1 && o.value() <= 4) {
             return o.value(); // an ordinal that is not a day's: "רבעון שני"
         }
