@@ -807,6 +807,11 @@ public final class Memo {
             Optional<JsonNode> question = waiting.get().interrupts().values().stream()
                     .filter(p -> p.path("type").asText().equals("clarify"))
                     .findFirst();
+            if (question.isPresent() && NO.matcher(request.message()).matches()) {
+                // No question Memo asks is answered by "no": "which one?" or "what should the email say?"
+                // answered "no" or "never mind" drops the request, and the run asks no more.
+                return reject(runner, runId, request.user());
+            }
             if (question.isPresent() && answers(question.get(), request.message())) {
                 return answer(runner, runId, request.user(), request.message());
             }
