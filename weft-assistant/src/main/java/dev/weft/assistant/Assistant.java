@@ -24,6 +24,15 @@ public interface Assistant {
     String description();
 
     /**
+     * How the assistant introduces itself to the person it talks to, in words said to them and
+     * without a final full stop ("Memo — your calendar, reminders, …"): the opening of a chat. By
+     * default its name and its description.
+     */
+    default String introduction() {
+        return name() + " — " + description();
+    }
+
+    /**
      * Whether the assistant serves many people under one user (the concierge: a shop's customers under
      * the shop's key) rather than its user alone (Memo). Such an assistant never continues a user's one
      * conversation for a request that names none — each such request gets a conversation of its own, so

@@ -49,6 +49,11 @@ public final class MemoAssistant implements Assistant {
     }
 
     @Override
+    public String introduction() {
+        return "Memo — your calendar, reminders, tasks, lists, email and notes";
+    }
+
+    @Override
     public String description() {
         return "Memo: a personal assistant for calendar, reminders, tasks, lists, email and notes, in English and"
                 + " Hebrew";
