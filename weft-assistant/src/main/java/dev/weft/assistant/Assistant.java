@@ -117,6 +117,18 @@ public interface Assistant {
     }
 
     /**
+     * What {@code user}'s waiting run {@code runId} asks of a person, by the interrupt's node id
+     * ({@code step:A}), in the words the assistant asks it in: for a page that shows the run (the
+     * operator's runs page) to show the sentence a person decides by, not only the call. A wait the
+     * assistant has no words for is left out; none by default, and the surface shows the call itself.
+     *
+     * @throws NotFoundException for a run that does not exist ({@code E_FORBIDDEN} for another user's)
+     */
+    default Map<String, Question> questions(Runner runner, String user, String runId) {
+        return Map.of();
+    }
+
+    /**
      * What {@code user} keeps with this assistant of one {@code kind} (Memo's {@code tasks}, {@code
      * lists}, …), as JSON, read by the assistant itself so that a surface (the HTTP API, the page) shows
      * it without reading the assistant's tables; {@code query} narrows it where the kind takes a query
