@@ -239,7 +239,7 @@ public final class MemoAssistant implements Assistant {
 
     @Override
     public Map<String, Question> questions(Runner runner, String user, String runId) {
-        Memo.Reply reply = memo.replyOf(runner, runId, user);
+        Memo.Reply reply = memo().replyOf(runner, runId, user);
         Map<String, Question> asked = new LinkedHashMap<>();
         for (JsonNode resolution : reply.json().path("resolutions")) {
             String node = "step:" + resolution.path("stepId").asText();
