@@ -320,6 +320,9 @@ class Engine extends Grammar {
     /** "Q3 next year", "the last quarter of next year", "הרבעון האחרון של השנה הבאה", "2-й квартал 2027 года". */
     private Hit<InstantSpec> quarterOfYear(int i) {
         int j = skipLinks(i);
+        if (!isRole(j, Role.QUARTER) && !isRole(j + 1, Role.QUARTER)) {
+            return null; // every reading below has the word for a quarter first or second
+        }
         Integer n = quarterNumber(j);
         int k;
         if (n != null && isRole(j + 1, Role.QUARTER)) {
