@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.Assistants;
+import dev.weft.assistant.ServedServices;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
 import dev.weft.channels.InboxWorker;
@@ -143,6 +144,12 @@ final class ChannelsCommand implements Runnable {
                                         + ProcessHandle.current().pid()));
                     }
                 }
+                PrintWriter err = spec.commandLine().getErr();
+                ServedServices services = ServedServices.start(assistants, java.util.Map.of(), (name, line) -> {
+                    err.println("weft channels: " + name + ": " + line);
+                    err.flush();
+                });
+                running.add(services);
                 running.add(NoticeDelivery.start(
                         conversations.store(),
                         assistants,
@@ -152,7 +159,10 @@ final class ChannelsCommand implements Runnable {
                         retention));
                 out.println("weft channels: Telegram bot @" + bot + " is answering (assistant '" + assistant
                         + "'); unknown chats get a pairing code for 'weft channels approve CODE'. SIGTERM or Ctrl-C"
-                        + " stops it.");
+                        + " stops it."
+                        + (services.names().isEmpty()
+                                ? ""
+                                : " In the background: " + String.join(", ", services.names()) + "."));
                 out.flush();
             } catch (WeftException e) {
                 stop(running, store);

@@ -101,4 +101,18 @@ final class AgentsCommandTest {
         assertThat(weft("agents", "remove", "nope").err()).contains("E_NOT_FOUND");
         assertThat(weft("agents", "list", "--json").json().path("agents")).isEmpty();
     }
+
+    @Test
+    void aMalformedAgentsFileIsStillReportedByListThoughARunningProcessKeepsItsAgents() throws Exception {
+        java.nio.file.Path file = CommandRunner.HOME.resolve("agents.json");
+        java.nio.file.Files.writeString(file, "{\"agents\": [{\"name\": ");
+        try {
+            CommandRunner.Outcome listed = weft("agents", "list");
+
+            assertThat(listed.exitCode()).isEqualTo(2);
+            assertThat(listed.err()).contains("E_AGENTS_INVALID").contains("agents.json");
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+    }
 }

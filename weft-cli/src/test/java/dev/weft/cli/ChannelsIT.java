@@ -51,7 +51,10 @@ final class ChannelsIT {
             try {
                 BufferedReader out =
                         new BufferedReader(new InputStreamReader(bot.getInputStream(), StandardCharsets.UTF_8));
-                assertThat(out.readLine()).contains("Telegram bot @weft_bot is answering");
+                assertThat(out.readLine())
+                        .contains("Telegram bot @weft_bot is answering")
+                        .as("the assistants' background services run as in weft serve")
+                        .contains("In the background: memo/calendar-sync");
 
                 api.say(501, "Dana", "remind me tomorrow at 9 to call Dana");
                 String first = api.await(m -> m.chatId().equals("501"), Duration.ofSeconds(30))

@@ -466,6 +466,33 @@ public final class Concierge {
         return NodeResult.output(out);
     }
 
+    /**
+     * The reply of {@code user}'s turn {@code runId}, which {@link #converse} ran earlier under that id (a
+     * channel handling a message again after its process died), without running anything again. When the
+     * process died after the turn ran but before the conversation kept it, the message and the reply are
+     * kept now, so that a turn waiting for a yes is still the one the next message continues.
+     *
+     * @throws dev.weft.core.NotFoundException for a run that does not exist
+     * @throws WeftException {@code E_FORBIDDEN} for another user's run, {@code E_NOT_FOUND} for a run that is
+     *     not a turn of the concierge; the turn's own code when it failed
+     */
+    public Reply turnOf(Runner runner, String user, String runId) {
+        RunResult run = runner.result(runId);
+        run.run().requireUser(user);
+        if (!owns(run.run())) {
+            throw new WeftException(ErrorCode.E_NOT_FOUND, "run '" + runId + "' is not a turn of the concierge");
+        }
+        Reply reply = reply(run);
+        String session = reply.session();
+        // A code said back keeps its lines under the turn it carried on, not under its own run.
+        if (run.run().graphId().equals(GRAPH_ID) && !conversations.keeps(user, session, runId)) {
+            String message = run.run().input().path("text").asText();
+            shop.codeAskedBy(user, session, runId, message);
+            kept(runner, user, session, message, reply);
+        }
+        return reply;
+    }
+
     /** Says yes to what {@code user}'s waiting turn {@code runId} asks, and continues it. */
     public Reply approve(Runner runner, String user, String runId) {
         return decide(runner, user, runId, true, "confirmed");

@@ -76,6 +76,12 @@ public final class ConciergeAssistant implements Assistant {
                         : concierge.reject(runner, user, runId));
     }
 
+    /** The reply of a turn {@link #converse} ran under {@code runId}, given again without a second turn. */
+    @Override
+    public Optional<Turn> turnOf(Runner runner, String user, String runId) {
+        return Optional.of(turn(concierge.turnOf(runner, user, runId)));
+    }
+
     @Override
     public ToolRegistry tools() {
         return concierge.tools().registry();

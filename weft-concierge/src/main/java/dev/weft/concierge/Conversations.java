@@ -146,6 +146,21 @@ public final class Conversations {
         });
     }
 
+    /** Whether the session keeps a line of run {@code runId} (what the turn was said and said back). */
+    boolean keeps(String user, String session, String runId) {
+        return db.read("look for run " + runId + " in conversation " + session, c -> {
+            try (PreparedStatement select = c.prepareStatement("SELECT 1 FROM concierge_messages"
+                    + " WHERE user_id = ? AND session_id = ? AND run_id = ? LIMIT 1")) {
+                select.setString(1, user);
+                select.setString(2, session);
+                select.setString(3, runId);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+    }
+
     /** The last {@code limit} lines of the session, oldest first. */
     public List<Line> recent(String user, String session, int limit) {
         return db.read("read conversation " + session, c -> {

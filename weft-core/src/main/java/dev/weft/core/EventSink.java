@@ -28,6 +28,11 @@ final class EventSink {
 
     /** A lifecycle event: listeners hear of it once it is committed. */
     void emit(String type, @Nullable String nodeId, int stepOrder, JsonNode data) {
+        emitForNode(type, Optional.ofNullable(nodeId), stepOrder, data);
+    }
+
+    /** A lifecycle event of node {@code nodeId} (empty for the run's own): listeners hear of it once it is committed. */
+    void emitForNode(String type, Optional<String> nodeId, int stepOrder, JsonNode data) {
         Event event = event(type, nodeId, stepOrder, data);
         if (buffer == null) {
             runner.store().appendEvent(event);
@@ -40,6 +45,11 @@ final class EventSink {
 
     /** A node's own event (a token delta, a tool call): listeners hear of it at once; it is stored with the step. */
     void emitNow(String type, @Nullable String nodeId, int stepOrder, JsonNode data) {
+        emitNowForNode(type, Optional.ofNullable(nodeId), stepOrder, data);
+    }
+
+    /** A node's own event, for node {@code nodeId}: listeners hear of it at once; it is stored with the step. */
+    void emitNowForNode(String type, Optional<String> nodeId, int stepOrder, JsonNode data) {
         Event event = event(type, nodeId, stepOrder, data);
         if (buffer == null) {
             runner.store().appendEvent(event);
@@ -49,12 +59,12 @@ final class EventSink {
         notify(runner.listeners(), event);
     }
 
-    private Event event(String type, @Nullable String nodeId, int stepOrder, JsonNode data) {
+    private Event event(String type, Optional<String> nodeId, int stepOrder, JsonNode data) {
         return new Event(
                 runId,
                 sequence.incrementAndGet(),
                 type,
-                Optional.ofNullable(nodeId),
+                nodeId,
                 stepOrder,
                 runner.time().now(),
                 data);

@@ -26,6 +26,8 @@ public final class NodeSpec {
     private final java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> inputSchema;
     private final java.util.Optional<com.fasterxml.jackson.databind.node.ObjectNode> outputSchema;
     private final boolean queued;
+    /** The id as its events carry it: made once, not for each event. */
+    private final java.util.Optional<String> eventNodeId;
 
     private NodeSpec(Builder builder) {
         this.id = builder.id;
@@ -39,6 +41,7 @@ public final class NodeSpec {
         this.inputSchema = java.util.Optional.ofNullable(builder.inputSchema);
         this.outputSchema = java.util.Optional.ofNullable(builder.outputSchema);
         this.queued = builder.queued;
+        this.eventNodeId = java.util.Optional.of(id);
     }
 
     public static Builder builder(String id, Node node) {
@@ -47,6 +50,11 @@ public final class NodeSpec {
 
     public String id() {
         return id;
+    }
+
+    /** {@link #id} as the node of an {@link Event}. */
+    java.util.Optional<String> eventNodeId() {
+        return eventNodeId;
     }
 
     public String name() {

@@ -52,6 +52,15 @@ final class RunCoordinator {
     private final List<Waiting> waiting = new ArrayList<>();
     private final Map<String, JsonNode> ended = new LinkedHashMap<>();
     private String lastEnded = "";
+    /**
+     * The immutable copies of {@code outputs}, {@code visits} and {@code ended} the last checkpoint
+     * took, or null once the map has changed since: a checkpoint copies only what changed since the
+     * one before, and shares the rest with it (both are immutable).
+     */
+    private @Nullable Map<String, JsonNode> checkpointedOutputs;
+
+    private @Nullable Map<String, Integer> checkpointedVisits;
+    private @Nullable Map<String, JsonNode> checkpointedEnded;
     private final Map<Integer, Step> steps = new java.util.concurrent.ConcurrentHashMap<>();
     private int nextOrder;
     /** Results of nodes run by threads that did not hold the driver role. */
@@ -93,7 +102,12 @@ final class RunCoordinator {
     private static final class Pending {
         final String nodeId;
         final int order;
-        final List<Arrival> arrivals = new ArrayList<>();
+        /** Only ever appended to, so its size tells whether {@link #checkpointed} is still current. */
+        final List<Arrival> arrivals = new ArrayList<>(2);
+
+        /** How the last checkpoint recorded this activation, shared by the next while no output arrives. */
+        @Nullable
+        Activation checkpointed;
 
         @Nullable
         JsonNode resumeValue;
@@ -241,7 +255,7 @@ final class RunCoordinator {
                 request.source(),
                 request.user());
         RunCoordinator coordinator = new RunCoordinator(runner, graph, run, 0);
-        ObjectNode data = Json.object();
+        ObjectNode data = Json.object(2);
         data.put("graphId", graph.id());
         data.set("input", request.input());
         coordinator.events.emit(Event.RUN_STARTED, null, 0, data);
@@ -351,6 +365,9 @@ final class RunCoordinator {
         outputs.putAll(checkpoint.outputs());
         visits.putAll(checkpoint.visits());
         ended.putAll(checkpoint.ended());
+        checkpointedOutputs = null;
+        checkpointedVisits = null;
+        checkpointedEnded = null;
         lastEnded = checkpoint.lastEnded();
         lastCompleted = checkpoint.afterStep();
         nextOrder = checkpoint.nextOrder();
@@ -690,6 +707,7 @@ final class RunCoordinator {
             pending.remove(pendingKey(activation));
             if (!activation.isResume()) {
                 int visit = visits.merge(activation.nodeId, 1, Integer::sum);
+                checkpointedVisits = null;
                 if (visit > spec.maxVisits()) {
                     visits.merge(activation.nodeId, -1, Integer::sum);
                     RunError error = new VisitLimitException(activation.nodeId, spec.maxVisits()).toError();
@@ -716,7 +734,7 @@ final class RunCoordinator {
             Step started = step(activation).running(1, input, runner.time().now());
             writes.add(new RunStore.Change.UpdateStep(started, STARTABLE));
             steps.put(activation.order, started);
-            events.emitNow(Event.STEP_STARTED, spec.id(), activation.order, NullNode.getInstance());
+            events.emitNowForNode(Event.STEP_STARTED, spec.eventNodeId(), activation.order, NullNode.getInstance());
             running.put(activation.order, activation);
             if (alone) {
                 own = new Task(activation, spec, input, outputs, true);
@@ -893,7 +911,7 @@ final class RunCoordinator {
         steps.put(activation.order, pinned);
         ObjectNode data = Json.object();
         data.put("pinned", true);
-        events.emit(Event.STEP_COMPLETED, spec.id(), activation.order, data);
+        events.emitForNode(Event.STEP_COMPLETED, spec.eventNodeId(), activation.order, data);
         route(activation, spec, pin, Optional.empty());
         lastCompleted = activation.order;
         checkpoint();
@@ -982,6 +1000,7 @@ final class RunCoordinator {
     private void route(Pending activation, NodeSpec spec, JsonNode output, Optional<String> chosen) {
         String handle = chosen.orElseGet(() -> spec.route(output));
         outputs.put(spec.name(), output);
+        checkpointedOutputs = null;
         List<String> targets = graph.targets(spec.id(), handle);
         boolean continues = false;
         for (String target : targets) {
@@ -993,6 +1012,7 @@ final class RunCoordinator {
         if (!continues) {
             ended.remove(spec.name());
             ended.put(spec.name(), output);
+            checkpointedEnded = null;
             lastEnded = spec.name();
         }
     }
@@ -1038,8 +1058,13 @@ final class RunCoordinator {
             int index = order.indexOf(a.from());
             return index < 0 ? Integer.MAX_VALUE : index;
         }));
-        ObjectNode merged = Json.object();
-        boolean allObjects = sorted.stream().allMatch(a -> a.value().isObject());
+        boolean allObjects = true;
+        int fields = 0;
+        for (Arrival arrival : sorted) {
+            allObjects &= arrival.value().isObject();
+            fields += arrival.value().size();
+        }
+        ObjectNode merged = Json.object(allObjects ? fields : sorted.size());
         for (Arrival arrival : sorted) {
             if (allObjects) {
                 merged.setAll((ObjectNode) arrival.value());
@@ -1049,6 +1074,11 @@ final class RunCoordinator {
             }
         }
         return merged;
+    }
+
+    private Optional<String> eventNodeId(Pending activation) {
+        NodeSpec spec = graph.nodes().get(activation.nodeId);
+        return spec == null ? Optional.of(activation.nodeId) : spec.eventNodeId();
     }
 
     private Step step(Pending activation) {
@@ -1067,21 +1097,26 @@ final class RunCoordinator {
         Step base = current.startedAt().isPresent()
                 ? current
                 : current.running(current.attempt(), input, runner.time().now());
-        Step finished = base.finished(status, output, error, runner.time().now(), details);
+        Instant now = runner.time().now();
+        Step finished = base.finished(status, output, error, now, details);
         writes.add(new RunStore.Change.UpdateStep(
                 finished, expected.contains(current.status()) ? expected : Set.of(current.status())));
         steps.put(activation.order, finished);
         if (status == StepStatus.COMPLETED) {
-            ObjectNode data = Json.object();
-            finished.durationMillis().ifPresent(ms -> data.put("ms", ms));
-            events.emit(Event.STEP_COMPLETED, activation.nodeId, activation.order, data);
+            ObjectNode data = Json.object(1);
+            // Step#durationMillis, without its Optional, boxed Long and lambdas.
+            Optional<Instant> started = base.startedAt();
+            if (started.isPresent()) {
+                data.put("ms", Duration.between(started.get(), now).toMillis());
+            }
+            events.emitForNode(Event.STEP_COMPLETED, eventNodeId(activation), activation.order, data);
         } else {
             ObjectNode data = Json.object();
             error.ifPresent(e -> {
                 data.put("code", e.code().name());
                 data.put("message", e.message());
             });
-            events.emit(Event.STEP_FAILED, activation.nodeId, activation.order, data);
+            events.emitForNode(Event.STEP_FAILED, eventNodeId(activation), activation.order, data);
         }
     }
 
@@ -1092,34 +1127,68 @@ final class RunCoordinator {
     }
 
     private void saveCheckpoint() {
-        List<Activation> open = new ArrayList<>(pending.size() + running.size());
-        List<Waiting> stillWaiting = new ArrayList<>(waiting);
+        int activations = running.size() + pending.size();
+        Activation[] open = new Activation[activations];
+        int opened = 0;
+        List<Waiting> stillWaiting = waiting;
         for (Pending activation : concat(running.values(), pending.values())) {
             if (activation.isResume()) {
                 // A resume that has not completed is still a wait: recovering the run waits again.
+                if (stillWaiting == waiting) {
+                    stillWaiting = new ArrayList<>(waiting);
+                }
                 stillWaiting.add(new Waiting(
                         activation.nodeId,
                         activation.order,
                         mergeArrivals(activation),
                         java.util.Objects.requireNonNull(activation.interruptPayload)));
             } else {
-                open.add(new Activation(activation.nodeId, activation.order, activation.arrivals));
+                open[opened++] = checkpointed(activation);
             }
+        }
+        // The checkpoint's constructor copies its collections, except those that are immutable copies
+        // already, as these are: a checkpoint shares with the one before what has not changed since.
+        List<Activation> openList =
+                opened == 0 ? List.of() : List.of(opened == activations ? open : java.util.Arrays.copyOf(open, opened));
+        if (checkpointedOutputs == null) {
+            checkpointedOutputs = Map.copyOf(outputs);
+        }
+        if (checkpointedVisits == null) {
+            checkpointedVisits = Map.copyOf(visits);
+        }
+        if (checkpointedEnded == null) {
+            checkpointedEnded = Map.copyOf(ended);
         }
         writes.add(new RunStore.Change.SaveCheckpoint(new Checkpoint(
                 run.id(),
                 lastCompleted,
                 nextOrder,
                 runner.time().now(),
-                outputs,
-                visits,
-                open,
+                checkpointedOutputs,
+                checkpointedVisits,
+                openList,
                 stillWaiting,
-                ended,
+                checkpointedEnded,
                 lastEnded)));
     }
 
-    private static List<Pending> concat(java.util.Collection<Pending> first, java.util.Collection<Pending> second) {
+    /** The checkpoint's record of an open activation: the last one's, while no output has reached it since. */
+    private static Activation checkpointed(Pending activation) {
+        Activation recorded = activation.checkpointed;
+        if (recorded == null || recorded.arrivals().size() != activation.arrivals.size()) {
+            recorded = new Activation(activation.nodeId, activation.order, activation.arrivals);
+            activation.checkpointed = recorded;
+        }
+        return recorded;
+    }
+
+    private static Iterable<Pending> concat(java.util.Collection<Pending> first, java.util.Collection<Pending> second) {
+        if (first.isEmpty()) {
+            return second;
+        }
+        if (second.isEmpty()) {
+            return first;
+        }
         List<Pending> all = new ArrayList<>(first.size() + second.size());
         all.addAll(first);
         all.addAll(second);

@@ -17,7 +17,9 @@ public record RunResult(Run run, List<Step> steps, Map<String, JsonNode> outputs
         Objects.requireNonNull(run, "run");
         steps = List.copyOf(steps);
         outputs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(outputs));
-        interrupts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(interrupts));
+        interrupts = interrupts.isEmpty()
+                ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(interrupts));
     }
 
     public String runId() {

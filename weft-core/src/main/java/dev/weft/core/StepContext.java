@@ -142,7 +142,7 @@ final class StepContext implements NodeContext {
 
     @Override
     public void emit(String type, JsonNode data) {
-        events.emitNow(NodeSpec.requireName(type, "event type"), spec.id(), order, data);
+        events.emitNowForNode(NodeSpec.requireName(type, "event type"), spec.eventNodeId(), order, data);
     }
 
     @Override

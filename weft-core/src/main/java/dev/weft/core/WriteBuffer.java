@@ -346,6 +346,9 @@ final class WriteBuffer {
     }
 
     private List<Event> takeHeldEvents() {
+        if (heldEvents.isEmpty()) {
+            return List.of();
+        }
         List<Event> held = heldEvents;
         heldEvents = new ArrayList<>(held.size() + 2);
         return held;

@@ -108,6 +108,10 @@ public final class Memo {
     private final Supplier<Instant> clock;
     private final ResolverRegistry resolvers;
     private final Planner offline;
+    /** The planner as it was given, before it was told of any agents: what {@link #withAgents} starts from. */
+    private final Planner given;
+
+    private final AgentRequests.Configured agents;
 
     private Memo(MemoData data, Planner planner, Supplier<Instant> clock) {
         this(data, planner, clock, new MemoResolvers(data).registry());
@@ -123,13 +127,25 @@ public final class Memo {
             Supplier<Instant> clock,
             ResolverRegistry resolvers,
             AgentRequests.Configured agents) {
+        this(data, planner, clock, resolvers, agents, new Reminders(data, clock));
+    }
+
+    private Memo(
+            MemoData data,
+            Planner planner,
+            Supplier<Instant> clock,
+            ResolverRegistry resolvers,
+            AgentRequests.Configured agents,
+            Reminders reminders) {
         this.data = data;
+        this.given = planner;
+        this.agents = agents;
         this.planner = agents.agents().isEmpty() ? planner : AgentRequests.planner(planner, agents.agents());
         // Without its model, Memo still knows the agents: a request to one is read offline too.
         this.offline = agents.agents().isEmpty() ? OFFLINE : AgentRequests.planner(OFFLINE, agents.agents());
         this.clock = clock;
         this.resolvers = resolvers;
-        this.reminders = new Reminders(data, clock);
+        this.reminders = reminders;
         this.calendar = new CalendarSync(data, reminders, clock);
         this.executor = PlanExecutor.builder()
                 .name(EXECUTOR)
@@ -144,13 +160,20 @@ public final class Memo {
     /**
      * This Memo able to ask the remote A2A agents {@code agents} ({@code a2a.send}), each one's key read
      * from {@code settings} by the name its configuration gives: its planners plan a step for a request
-     * to one by name, and its executor runs it. No agents: this Memo.
+     * to one by name, and its executor runs it; the agents this Memo knew before are forgotten. Its data
+     * and reminders are this Memo's. No agents, and none known before: this Memo.
      */
     public Memo withAgents(A2aAgents agents, Function<String, Optional<String>> settings) {
-        if (agents.isEmpty()) {
+        if (agents.isEmpty() && this.agents.agents().isEmpty()) {
             return this;
         }
-        return new Memo(data, planner, clock, resolvers, AgentRequests.Configured.of(agents, settings));
+        return new Memo(
+                data,
+                given,
+                clock,
+                resolvers,
+                agents.isEmpty() ? AgentRequests.Configured.none() : AgentRequests.Configured.of(agents, settings),
+                reminders);
     }
 
     /**

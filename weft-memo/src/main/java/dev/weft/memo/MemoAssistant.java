@@ -21,6 +21,7 @@ import dev.weft.memo.data.Conversation;
 import dev.weft.memo.data.MailOperations;
 import dev.weft.plan.PlanExecutor;
 import dev.weft.plan.ToolRegistry;
+import dev.weft.workflow.A2aAgents;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -29,18 +30,52 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Memo as an {@link Assistant}: what the command line, the server and MCP reach it through. Thread-safe. */
 public final class MemoAssistant implements Assistant {
-    private final Memo memo;
+    /** A Memo and the agents it was made to ask. */
+    private record Asking(A2aAgents agents, Memo memo) {}
+
+    private final Memo base;
+    private final Optional<Supplier<A2aAgents>> agents;
+    private final Function<String, Optional<String>> settings;
+    private final AtomicReference<Asking> asking = new AtomicReference<>();
 
     public MemoAssistant(Memo memo) {
-        this.memo = Objects.requireNonNull(memo, "memo");
+        this.base = Objects.requireNonNull(memo, "memo");
+        this.agents = Optional.empty();
+        this.settings = name -> Optional.empty();
     }
 
-    /** The Memo behind this assistant, for what only Memo has (reminders, mail, the calendar). */
+    /**
+     * Memo asking the remote agents {@code agents} gives at each turn ({@link
+     * dev.weft.workflow.A2aAgentsSource#current}: {@code agents.json} as it is now), each one's key read from
+     * {@code settings}; a new list of agents is a Memo made anew for it, sharing {@code memo}'s data.
+     */
+    public MemoAssistant(Memo memo, Supplier<A2aAgents> agents, Function<String, Optional<String>> settings) {
+        this.base = Objects.requireNonNull(memo, "memo");
+        this.agents = Optional.of(agents);
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /**
+     * The Memo behind this assistant, for what only Memo has (reminders, mail, the calendar): the one that
+     * asks the agents configured now.
+     */
     public Memo memo() {
-        return memo;
+        if (agents.isEmpty()) {
+            return base;
+        }
+        A2aAgents now = agents.get().get();
+        Asking made = asking.get();
+        if (made == null || made.agents() != now) {
+            // Two turns that both see a new list may both make a Memo for it: either one serves.
+            made = new Asking(now, base.withAgents(now, settings));
+            asking.set(made);
+        }
+        return made.memo();
     }
 
     @Override
@@ -60,6 +95,7 @@ public final class MemoAssistant implements Assistant {
         if (message.runId().isPresent()) {
             request = request.withRunId(message.runId().get());
         }
+        Memo memo = memo();
         Optional<RunResult> waiting = memo.waiting(runner, message.user());
         long before = waiting.map(w -> lastSequence(runner, w.runId())).orElse(0L);
         Memo.Reply reply = memo.converse(runner, request, waiting);
@@ -75,14 +111,14 @@ public final class MemoAssistant implements Assistant {
         if (message.runId().isPresent()) {
             request = request.withRunId(message.runId().get());
         }
-        Memo.Reply reply = memo.ask(runner, request);
+        Memo.Reply reply = memo().ask(runner, request);
         return turn(reply, usage(runner, reply.run(), 0, true));
     }
 
     /** Memo keeps one conversation per user, whatever the session: its last lines. */
     @Override
     public List<ConversationLine> history(String user, String session, int count) {
-        return memo.data().conversation().recent(user, count).stream()
+        return memo().data().conversation().recent(user, count).stream()
                 .map(m -> new ConversationLine(
                         m.role() == Conversation.Role.USER
                                 ? ConversationLine.Speaker.PERSON
@@ -100,7 +136,7 @@ public final class MemoAssistant implements Assistant {
 
     @Override
     public void warmUp() {
-        memo.warmUp();
+        memo().warmUp();
     }
 
     @Override
@@ -122,20 +158,20 @@ public final class MemoAssistant implements Assistant {
 
     private AutoCloseable syncCalendars(Duration every, BackgroundService.Scope scope, Consumer<String> tell) {
         return switch (scope) {
-            case BackgroundService.Scope.Everyone everyone ->
-                memo.calendar()
-                        .start(
-                                every,
-                                memo.calendar()::connectedUsers,
-                                (user, e) -> tell.accept(
-                                        "calendar sync of " + user + ": " + e.code() + " " + e.getMessage()));
+            case BackgroundService.Scope.Everyone everyone -> {
+                CalendarSync calendar = memo().calendar();
+                yield calendar.start(
+                        every,
+                        calendar::connectedUsers,
+                        (user, e) -> tell.accept("calendar sync of " + user + ": " + e.code() + " " + e.getMessage()));
+            }
             case BackgroundService.Scope.OneUser one -> {
-                if (memo.data().calendars().find(one.user()).isEmpty()) {
+                if (memo().data().calendars().find(one.user()).isEmpty()) {
                     yield () -> {};
                 }
                 // A failing sync fails every round: its person hears each new error once.
                 AtomicReference<String> said = new AtomicReference<>("");
-                yield memo.calendar().start(every, () -> List.of(one.user()), (user, e) -> {
+                yield memo().calendar().start(every, () -> List.of(one.user()), (user, e) -> {
                     String line = "(calendar sync: " + e.code() + " " + e.getMessage() + ")";
                     if (!line.equals(said.getAndSet(line))) {
                         tell.accept(line);
@@ -150,11 +186,11 @@ public final class MemoAssistant implements Assistant {
             tell.accept("(the mail watch follows one user's inbox: name the user)");
             return () -> {};
         }
-        Optional<dev.weft.memo.data.User> known = memo.data().findUser(one.user());
+        Optional<dev.weft.memo.data.User> known = memo().data().findUser(one.user());
         ZoneId zone = known.map(dev.weft.memo.data.User::zone).orElse(ZoneId.systemDefault());
         boolean hebrew = known.map(u -> u.language().equals("he")).orElse(false);
         try {
-            return new MailOperations(memo.data())
+            return new MailOperations(memo().data())
                     .watch(
                             one.user(),
                             zone,
@@ -170,33 +206,33 @@ public final class MemoAssistant implements Assistant {
     /** Memo keeps one conversation per user: its waiting run is continued whatever the session. */
     @Override
     public Optional<String> continues(Runner runner, String user, String session) {
-        return memo.waiting(runner, user).map(RunResult::runId);
+        return memo().waiting(runner, user).map(RunResult::runId);
     }
 
     @Override
     public Turn approve(Runner runner, String user, String runId, List<String> steps) {
         long before = lastSequence(runner, runId);
-        Memo.Reply reply = memo.approve(runner, runId, user, steps);
+        Memo.Reply reply = memo().approve(runner, runId, user, steps);
         return turn(reply, usage(runner, reply.run(), before, false));
     }
 
     @Override
     public Turn reject(Runner runner, String user, String runId) {
         long before = lastSequence(runner, runId);
-        Memo.Reply reply = memo.reject(runner, runId, user);
+        Memo.Reply reply = memo().reject(runner, runId, user);
         return turn(reply, usage(runner, reply.run(), before, false));
     }
 
     @Override
     public Turn answer(Runner runner, String user, String runId, String text) {
         long before = lastSequence(runner, runId);
-        Memo.Reply reply = memo.answer(runner, runId, user, text);
+        Memo.Reply reply = memo().answer(runner, runId, user, text);
         return turn(reply, usage(runner, reply.run(), before, false));
     }
 
     @Override
     public Optional<Turn> turnOf(Runner runner, String user, String runId) {
-        return Optional.of(turn(memo.replyOf(runner, runId, user)));
+        return Optional.of(turn(memo().replyOf(runner, runId, user)));
     }
 
     private static long lastSequence(Runner runner, String runId) {
@@ -224,7 +260,7 @@ public final class MemoAssistant implements Assistant {
 
     @Override
     public Turn undo(Runner runner, String user, Optional<String> runId) {
-        return turn(memo.undo(runner, user, runId));
+        return turn(memo().undo(runner, user, runId));
     }
 
     /**
@@ -238,23 +274,23 @@ public final class MemoAssistant implements Assistant {
             case "tasks" ->
                 Optional.of(listed(
                         "tasks",
-                        memo.data().tasks().all(user).stream()
+                        memo().data().tasks().all(user).stream()
                                 .map(dev.weft.memo.data.Task::toJson)
                                 .toList()));
             case "events" -> {
                 ZoneId zone = zoneOf(user);
                 yield Optional.of(listed(
                         "events",
-                        memo.data().events().all(user).stream()
+                        memo().data().events().all(user).stream()
                                 .map(event -> (JsonNode) event.toJson(zone))
                                 .toList()));
             }
-            case "lists" -> Optional.of(listed("lists", memo.data().lists().all(user)));
+            case "lists" -> Optional.of(listed("lists", memo().data().lists().all(user)));
             case "memories" ->
-                Optional.of(memo.memories(
-                        user,
-                        Optional.ofNullable(query.get("q")).filter(q -> !q.isBlank()),
-                        Integer.parseInt(query.getOrDefault("limit", "20"))));
+                Optional.of(memo().memories(
+                                user,
+                                Optional.ofNullable(query.get("q")).filter(q -> !q.isBlank()),
+                                Integer.parseInt(query.getOrDefault("limit", "20"))));
             default -> Optional.empty();
         };
     }
@@ -263,7 +299,7 @@ public final class MemoAssistant implements Assistant {
         ZoneId zone = zoneOf(user);
         ObjectNode node = Json.object();
         ArrayNode next = node.putArray("upcoming");
-        for (Reminders.Upcoming u : memo.reminders().upcoming(user)) {
+        for (Reminders.Upcoming u : memo().reminders().upcoming(user)) {
             next.addObject()
                     .put("source", u.source())
                     .put("id", u.id())
@@ -271,12 +307,12 @@ public final class MemoAssistant implements Assistant {
                     .put("at", u.at().atZone(zone).toOffsetDateTime().toString());
         }
         ArrayNode fired = node.putArray("fired");
-        memo.data().notifications().recent(user, 10).forEach(n -> fired.add(n.toJson()));
+        memo().data().notifications().recent(user, 10).forEach(n -> fired.add(n.toJson()));
         return node;
     }
 
     private ZoneId zoneOf(String user) {
-        return memo.data().findUser(user).map(dev.weft.memo.data.User::zone).orElse(ZoneId.systemDefault());
+        return memo().data().findUser(user).map(dev.weft.memo.data.User::zone).orElse(ZoneId.systemDefault());
     }
 
     private static ObjectNode listed(String name, List<? extends JsonNode> items) {
@@ -290,47 +326,47 @@ public final class MemoAssistant implements Assistant {
         return Optional.of(new Notices() {
             @Override
             public List<Notices.Notice> recent(String user, int count) {
-                return memo.data().notifications().recent(user, count).stream()
-                        .map(n -> new Notices.Notice(n.user(), n.id(), memo.notice(n), n.sourceId(), n.firedAt()))
+                return memo().data().notifications().recent(user, count).stream()
+                        .map(n -> new Notices.Notice(n.user(), n.id(), memo().notice(n), n.sourceId(), n.firedAt()))
                         .toList();
             }
 
             @Override
             public Optional<ObjectNode> describe(String user, String id) {
-                return memo.data().notifications().find(user, id).map(this::described);
+                return memo().data().notifications().find(user, id).map(this::described);
             }
 
             @Override
             public List<ObjectNode> unshown(String user) {
-                return memo.data().notifications().pending(user).stream()
+                return memo().data().notifications().pending(user).stream()
                         .map(this::described)
                         .toList();
             }
 
             @Override
             public void shown(String user, List<String> ids, java.time.Instant at) {
-                memo.data().notifications().delivered(user, ids, at);
+                memo().data().notifications().delivered(user, ids, at);
             }
 
             private ObjectNode described(dev.weft.memo.data.Notifications.Notification n) {
                 ObjectNode json = n.toJson();
-                json.put("notice", memo.notice(n));
+                json.put("notice", memo().notice(n));
                 return json;
             }
 
             @Override
             public void onNotice(Runnable listener) {
-                memo.reminders().onFire(notification -> listener.run());
+                memo().reminders().onFire(notification -> listener.run());
             }
 
             @Override
             public void onNoticeOf(Consumer<String> listener) {
-                memo.reminders().onFire(notification -> listener.accept(notification.user()));
+                memo().reminders().onFire(notification -> listener.accept(notification.user()));
             }
 
             @Override
             public AutoCloseable start(String processName) {
-                Scheduler scheduler = memo.reminders().start(Duration.ofSeconds(1), processName);
+                Scheduler scheduler = memo().reminders().start(Duration.ofSeconds(1), processName);
                 return scheduler::stop;
             }
         });
@@ -338,7 +374,7 @@ public final class MemoAssistant implements Assistant {
 
     @Override
     public ToolRegistry tools() {
-        return memo.executor().tools();
+        return memo().executor().tools();
     }
 
     @Override
@@ -349,7 +385,7 @@ public final class MemoAssistant implements Assistant {
 
     @Override
     public Optional<Graph> graphOf(Run run) {
-        return owns(run) ? memo.executor().graphOf(run) : Optional.empty();
+        return owns(run) ? memo().executor().graphOf(run) : Optional.empty();
     }
 
     static Turn turn(Memo.Reply reply) {

@@ -4,13 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.icegreen.greenmail.user.GreenMailUser;
-import com.icegreen.greenmail.util.GreenMail;
-import com.icegreen.greenmail.util.ServerSetup;
-import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.weft.core.Json;
 import dev.weft.core.spi.RunStore;
-import dev.weft.memo.data.MailAccounts;
 import dev.weft.memo.data.MailOperations;
 import dev.weft.memo.data.MemoData;
 import dev.weft.memo.data.OperationContext;
@@ -35,7 +30,7 @@ final class MailboxSearchIT {
     @TempDir
     Path dir;
 
-    private GreenMail mail;
+    private MailFixture fixture;
     private RunStore store;
 
     @AfterEach
@@ -43,35 +38,19 @@ final class MailboxSearchIT {
         if (store != null) {
             store.close();
         }
-        if (mail != null) {
-            mail.stop();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
     @Test
     void aMailboxOfTenThousandMessagesIsSearchedOnTheServer() throws Exception {
-        mail = new GreenMail(ServerSetup.dynamicPort(ServerSetupTest.SMTP_IMAP));
-        mail.start();
-        GreenMailUser dana = mail.setUser("dana@example.com", "dana", "s3cret");
-        store = Stores.open("sqlite:" + dir.resolve("memo.db"));
-        MemoData data = MemoData.open(store);
-        data.mail().secrets().useKeyFile(dir.resolve("mail.key"));
-        data.user("dana", "en", ZoneId.of("Asia/Jerusalem"), NOW);
-        data.mail()
-                .add(
-                        "dana",
-                        "dana@example.com",
-                        "127.0.0.1",
-                        mail.getImap().getPort(),
-                        "127.0.0.1",
-                        mail.getSmtp().getPort(),
-                        "dana",
-                        MailAccounts.Security.NONE,
-                        MailAccounts.Auth.PASSWORD,
-                        "s3cret",
-                        NOW);
+        fixture = MailFixture.start(dir);
+        store = Stores.open(fixture.url);
+        MemoData data = fixture.data(store);
+        fixture.addDana(data, fixture.smtpPort(), ZoneId.of("Asia/Jerusalem"), NOW);
         MailOperations operations = new MailOperations(data);
-        var inbox = mail.getManagers().getImapHostManager().getInbox(dana);
+        var inbox = fixture.mail.getManagers().getImapHostManager().getInbox(fixture.dana);
         Session session = Session.getInstance(new Properties());
         for (int i = 0; i < 10_000; i++) {
             MimeMessage message = new MimeMessage(session);

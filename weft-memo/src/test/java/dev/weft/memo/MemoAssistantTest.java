@@ -60,6 +60,32 @@ final class MemoAssistantTest {
     }
 
     @Test
+    void aMalformedAgentsFileDoesNotStopMemoOpeningAndAnAgentAddedLaterIsAskedWithoutARestart() throws Exception {
+        java.nio.file.Path file = dir.resolve("home").resolve(dev.weft.workflow.A2aAgents.FILE);
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.writeString(file, "{\"agents\": [", java.nio.charset.StandardCharsets.UTF_8);
+
+        Assistant opened = Assistants.openAll(AssistantEnvironment.offline(store, file.getParent()))
+                .get("memo");
+
+        assertThat(opened.tools().find("a2a.send")).as("no agents read yet").isEmpty();
+        dev.weft.workflow.A2aAgents.none()
+                .with(dev.weft.workflow.A2aAgents.entry(
+                        "travel",
+                        "http://127.0.0.1:9/a2a/travel",
+                        java.util.Optional.empty(),
+                        java.util.Optional.empty(),
+                        List.of("travel agent")))
+                .writeFile(file);
+        assertThat(opened.tools().find("a2a.send"))
+                .as("the agent added while Memo runs")
+                .isPresent();
+        Turn asked = opened.converse(runner, Message.of("dana", "ask the travel agent to find a flight to Rome"));
+        assertThat(asked.run().status()).as(asked.text()).isEqualTo(RunStatus.WAITING);
+        assertThat(asked.text()).contains("travel");
+    }
+
+    @Test
     void warmingUpPlansNothingThatRunsAndWritesNothing() {
         memo.warmUp();
 

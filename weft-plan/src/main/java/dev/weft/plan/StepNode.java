@@ -249,12 +249,18 @@ final class StepNode implements Node {
     private Optional<NodeResult> unknownWaits(
             NodeContext context, Tool tool, JsonNode originalArgs, List<Prepared> prepared, StepOutcome outcome) {
         List<StepOutcome> leaves = outcome.children().isEmpty() ? List.of(outcome) : outcome.children();
-        List<StepOutcome> unknown = leaves.stream()
-                .filter(o -> o.status() == StepOutcome.Status.FAILED
-                        && o.error()
-                                .map(e -> e.code() == ErrorCode.E_OUTCOME_UNKNOWN)
-                                .orElse(false))
-                .toList();
+        // Called after every call: a plain loop, which allocates nothing when no outcome is unknown.
+        List<StepOutcome> unknown = List.of();
+        for (StepOutcome leaf : leaves) {
+            if (leaf.status() == StepOutcome.Status.FAILED
+                    && leaf.error().isPresent()
+                    && leaf.error().get().code() == ErrorCode.E_OUTCOME_UNKNOWN) {
+                if (unknown.isEmpty()) {
+                    unknown = new ArrayList<>();
+                }
+                unknown.add(leaf);
+            }
+        }
         if (unknown.isEmpty()
                 || tool.risk() != Risk.HIGH
                 || unknown.stream().anyMatch(o -> tool.risk(o.args()) != Risk.HIGH)) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
-import dev.weft.core.Json;
 import dev.weft.core.RunError;
 import dev.weft.plan.internal.Instants;
 import java.time.Instant;
@@ -102,7 +101,8 @@ public record StepOutcome(
     }
 
     public ObjectNode toJson() {
-        ObjectNode node = Json.object();
+        // Kept as the step's output for the run's life: a map sized for the fields always written.
+        ObjectNode node = dev.weft.plan.internal.Nodes.object(7);
         node.put("stepId", stepId);
         node.put("status", status.name());
         node.put("tool", tool);

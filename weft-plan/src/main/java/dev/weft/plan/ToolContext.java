@@ -14,7 +14,9 @@ import java.util.function.Supplier;
  * is executed (retries, recovery), so a tool can refuse to act twice. Used by one call on one thread.
  */
 public final class ToolContext extends StepView {
-    private final String idempotencyKey;
+    /** Made when first asked for: most tools never ask. Racy but safe, as String's hash: the value is always the same. */
+    private @org.jspecify.annotations.Nullable String idempotencyKey;
+
     private final int attempt;
     private final boolean approved;
     /** Whether {@link #stepId} is a child of the step {@link #scope} belongs to, so its facts are kept apart. */
@@ -28,7 +30,6 @@ public final class ToolContext extends StepView {
 
     ToolContext(StepScope scope, String stepId, int attempt, boolean approved, boolean child, boolean repeatApproved) {
         super(scope, stepId);
-        this.idempotencyKey = scope.runId() + "/" + stepId;
         this.attempt = attempt;
         this.approved = approved;
         this.child = child;
@@ -84,7 +85,12 @@ public final class ToolContext extends StepView {
     /** {@code runId/stepId}: the same for every attempt and every recovery of this call. */
     @Override
     public String idempotencyKey() {
-        return idempotencyKey;
+        String key = idempotencyKey;
+        if (key == null) {
+            key = scope.runId() + "/" + stepId;
+            idempotencyKey = key;
+        }
+        return key;
     }
 
     @Override
@@ -123,6 +129,6 @@ public final class ToolContext extends StepView {
 
     @Override
     public String toString() {
-        return "ToolContext[" + idempotencyKey + ", attempt " + attempt + (approved ? ", approved" : "") + "]";
+        return "ToolContext[" + idempotencyKey() + ", attempt " + attempt + (approved ? ", approved" : "") + "]";
     }
 }

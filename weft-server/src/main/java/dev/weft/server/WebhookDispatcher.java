@@ -106,7 +106,7 @@ final class WebhookDispatcher implements AutoCloseable {
             for (Notices.Notice n : notices.recent(webhook.user(), RECENT)) {
                 if (!n.at().isBefore(webhook.createdAt())) {
                     Instant now = clock.instant();
-                    webhooks.claim(webhook.user(), n.id(), sender, now, leaseAfter(now, Duration.ZERO))
+                    webhooks.claim(webhook.user(), n.id(), n.at(), sender, now, leaseAfter(now, Duration.ZERO))
                             .ifPresent(claim -> send(webhook, n.id(), claim));
                 }
             }

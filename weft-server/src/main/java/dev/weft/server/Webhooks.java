@@ -122,10 +122,20 @@ final class Webhooks {
      * unsent (that sender died). Empty when it is delivered, failed for good, or held by a live sender.
      */
     Optional<Claim> claim(String user, String id, String sender, Instant now, Instant leaseUntil) {
+        // Taking over an abandoned claim, whose record (and its notification's time) is there already.
+        return claim(user, id, now, sender, now, leaseUntil);
+    }
+
+    /**
+     * Claims notification {@code id} of {@code user}, made at {@code noticeAt}, as {@link #claim(String,
+     * String, String, Instant, Instant)} does; the notification's time is what tells the housekeeping
+     * whether it is still among its user's latest.
+     */
+    Optional<Claim> claim(String user, String id, Instant noticeAt, String sender, Instant now, Instant leaseUntil) {
         return db.write("claim a webhook delivery for " + user, connection -> {
             try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO server_webhook_deliveries"
-                    + " (user_id, notification_id, status, attempts, updated_at, sender, lease_until)"
-                    + " VALUES (?, ?, ?, 0, ?, ?, ?) ON CONFLICT (user_id, notification_id) DO UPDATE"
+                    + " (user_id, notification_id, status, attempts, updated_at, sender, lease_until, notice_at)"
+                    + " VALUES (?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (user_id, notification_id) DO UPDATE"
                     + " SET sender = excluded.sender, lease_until = excluded.lease_until,"
                     + " updated_at = excluded.updated_at"
                     + " WHERE server_webhook_deliveries.status = ?"
@@ -136,8 +146,9 @@ final class Webhooks {
                 upsert.setLong(4, now.toEpochMilli());
                 upsert.setString(5, sender);
                 upsert.setLong(6, leaseUntil.toEpochMilli());
-                upsert.setString(7, Status.SENDING.name());
-                upsert.setLong(8, now.toEpochMilli());
+                upsert.setLong(7, noticeAt.toEpochMilli());
+                upsert.setString(8, Status.SENDING.name());
+                upsert.setLong(9, now.toEpochMilli());
                 if (upsert.executeUpdate() != 1) {
                     return Optional.empty();
                 }
@@ -211,44 +222,24 @@ final class Webhooks {
 
     /**
      * Deletes the records of deliveries that ended (delivered, or failed for good) before {@code cutoff},
-     * but those of the notifications {@code stillSeen} gives for their user: the ones a sender still
-     * looks at, whose record is what keeps them from being sent again.
+     * but those of each user's {@code latest} latest notifications: the senders look at those, and their
+     * record is what keeps them from being sent again. A record is pruned only when {@code latest} records
+     * of its user are of later notifications, so it is told from the rows alone, by any process.
      *
      * @return how many records were deleted
      */
-    int pruneEnded(Instant cutoff, java.util.function.Function<String, java.util.Set<String>> stillSeen) {
-        List<String> users = db.read("list users with ended webhook deliveries", connection -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT user_id FROM"
-                    + " server_webhook_deliveries WHERE status <> ? AND updated_at < ?")) {
-                select.setString(1, Status.SENDING.name());
-                select.setLong(2, cutoff.toEpochMilli());
-                List<String> found = new ArrayList<>();
-                try (ResultSet row = select.executeQuery()) {
-                    while (row.next()) {
-                        found.add(row.getString(1));
-                    }
-                }
-                return found;
+    int pruneEnded(Instant cutoff, int latest) {
+        return db.write("prune the ended webhook deliveries", connection -> {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM server_webhook_deliveries"
+                    + " WHERE status <> ? AND updated_at < ? AND (SELECT COUNT(*) FROM server_webhook_deliveries"
+                    + " later WHERE later.user_id = server_webhook_deliveries.user_id"
+                    + " AND later.notice_at > server_webhook_deliveries.notice_at) >= ?")) {
+                delete.setString(1, Status.SENDING.name());
+                delete.setLong(2, cutoff.toEpochMilli());
+                delete.setInt(3, latest);
+                return delete.executeUpdate();
             }
         });
-        int deleted = 0;
-        for (String user : users) {
-            List<String> kept = List.copyOf(stillSeen.apply(user));
-            String notIn = kept.isEmpty() ? "" : " AND notification_id NOT IN (" + "?, ".repeat(kept.size() - 1) + "?)";
-            deleted += db.write("prune the ended webhook deliveries of " + user, connection -> {
-                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM server_webhook_deliveries"
-                        + " WHERE user_id = ? AND status <> ? AND updated_at < ?" + notIn)) {
-                    delete.setString(1, user);
-                    delete.setString(2, Status.SENDING.name());
-                    delete.setLong(3, cutoff.toEpochMilli());
-                    for (int i = 0; i < kept.size(); i++) {
-                        delete.setString(4 + i, kept.get(i));
-                    }
-                    return delete.executeUpdate();
-                }
-            });
-        }
-        return deleted;
     }
 
     /** What became of notification {@code id} of {@code user}, if it was claimed. */

@@ -5,8 +5,8 @@ import com.github.kagkarlsson.scheduler.Scheduler;
 import dev.weft.assistant.Assistant;
 import dev.weft.assistant.AssistantEnvironment;
 import dev.weft.assistant.Assistants;
-import dev.weft.assistant.BackgroundService;
 import dev.weft.assistant.Notices;
+import dev.weft.assistant.ServedServices;
 import dev.weft.channels.ChannelStore;
 import dev.weft.channels.Conversations;
 import dev.weft.channels.InboxWorker;
@@ -76,8 +76,8 @@ public final class WeftServer implements AutoCloseable {
     private final List<AutoCloseable> reminders;
     private final Optional<RecoveryWatcher> recovery;
     private final Optional<WebhookDispatcher> webhooks;
-    /** The assistants' background services, each as its assistant and service name and its handle. */
-    private final List<Running> services;
+    /** The assistants' background services. */
+    private final ServedServices services;
     /** What else stops with the server (the MCP sessions, the channels), in order. */
     private final List<Runnable> stops;
 
@@ -91,7 +91,7 @@ public final class WeftServer implements AutoCloseable {
             List<AutoCloseable> reminders,
             Optional<RecoveryWatcher> recovery,
             Optional<WebhookDispatcher> webhooks,
-            List<Running> services,
+            ServedServices services,
             List<Runnable> stops) {
         this.web = web;
         this.host = host;
@@ -163,7 +163,7 @@ public final class WeftServer implements AutoCloseable {
         recovery.ifPresent(RecoveryWatcher::close);
         reminders.forEach(notices -> stop(notices, "the assistants' notices"));
         webhooks.ifPresent(WebhookDispatcher::close);
-        services.forEach(service -> stop(service.handle(), service.name()));
+        services.close();
         stops.forEach(Runnable::run);
     }
 
@@ -175,12 +175,9 @@ public final class WeftServer implements AutoCloseable {
         }
     }
 
-    /** A background service this server started: {@code assistant/service}, and what stops it. */
-    private record Running(String name, AutoCloseable handle) {}
-
     /** The names of the assistants' background services it runs, as {@code assistant/service}. */
     public List<String> services() {
-        return services.stream().map(Running::name).toList();
+        return services.names();
     }
 
     /** The requests being answered now (for a graceful stop, and tests of it). */
@@ -486,15 +483,7 @@ public final class WeftServer implements AutoCloseable {
                     : Optional.of(Housekeeping.builder(store)
                             .every(housekeepingEvery)
                             .idempotencyRetention(idempotencyRetention)
-                            .sweep(new Housekeeping.Sweep(
-                                    "webhook deliveries",
-                                    webhookDeliveryRetention,
-                                    cutoff -> webhooks.pruneEnded(
-                                            cutoff,
-                                            user -> memoNotices.stream()
-                                                    .flatMap(n -> n.recent(user, WebhookDispatcher.RECENT).stream())
-                                                    .map(Notices.Notice::id)
-                                                    .collect(java.util.stream.Collectors.toSet()))))
+                            .sweep(WebhookSweeps.sweep(() -> webhooks, webhookDeliveryRetention))
                             .log(line -> LOG.log(System.Logger.Level.INFO, line))
                             .build()
                             .start("weft-serve-" + ProcessHandle.current().pid()));
@@ -589,22 +578,8 @@ public final class WeftServer implements AutoCloseable {
             Optional<RecoveryWatcher> watcher = recoveryInterval.isZero()
                     ? Optional.empty()
                     : Optional.of(RecoveryWatcher.start(built, recoveryInterval, graphsOf));
-            List<Running> services = new java.util.ArrayList<>();
-            for (Assistant assistant : all.all()) {
-                for (BackgroundService service : assistant.services()) {
-                    Duration every = serviceIntervals.getOrDefault(service.name(), service.every());
-                    if (service.onRequest() || every.isZero()) {
-                        continue;
-                    }
-                    String name = assistant.name() + "/" + service.name();
-                    services.add(new Running(
-                            name,
-                            service.start(
-                                    every,
-                                    BackgroundService.Scope.everyone(),
-                                    line -> LOG.log(System.Logger.Level.WARNING, name + ": " + line))));
-                }
-            }
+            ServedServices services = ServedServices.start(
+                    all, serviceIntervals, (name, line) -> LOG.log(System.Logger.Level.WARNING, name + ": " + line));
             return new WeftServer(
                     web,
                     host,
@@ -615,7 +590,7 @@ public final class WeftServer implements AutoCloseable {
                     List.copyOf(noticesMade),
                     watcher,
                     dispatcher,
-                    List.copyOf(services),
+                    services,
                     List.copyOf(stops));
         }
     }

@@ -7,7 +7,9 @@ import dev.weft.store.AppDatabase;
 import dev.weft.store.EmbeddedPostgres;
 import dev.weft.store.Stores;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -82,14 +84,17 @@ final class WebhookClaimsTest {
     /** On main before the housekeeping, these records were never deleted. */
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "postgresql"})
-    void endedDeliveriesArePrunedAfterTheirRetentionButThoseOfNotificationsStillLookedAtAndInFlightStay(String kind) {
+    void endedDeliveriesArePrunedAfterTheirRetentionButThoseOfEachUsersLatestNotificationsAndInFlightStay(String kind) {
         try (RunStore store = Stores.open(url(kind))) {
             ApiKeys.open(store);
             Webhooks webhooks = new Webhooks(AppDatabase.of(store));
-            for (String id : java.util.List.of("old-delivered", "old-failed", "old-recent", "old-sending", "new")) {
-                Instant at = id.startsWith("old") ? NOW : NOW.plus(java.time.Duration.ofDays(40));
-                Webhooks.Claim claim =
-                        webhooks.claim("dana", id, "a", at, at.plusSeconds(30)).orElseThrow();
+            // Dana's notifications, oldest first; the two latest are what her senders still look at.
+            List<String> dana = List.of("old-delivered", "old-failed", "old-sending", "recent", "latest", "new");
+            for (int i = 0; i < dana.size(); i++) {
+                String id = dana.get(i);
+                Instant at = id.equals("new") ? NOW.plus(Duration.ofDays(40)) : NOW;
+                Webhooks.Claim claim = webhooks.claim("dana", id, NOW.plusSeconds(i), "a", at, at.plusSeconds(30))
+                        .orElseThrow();
                 if (!id.equals("old-sending")) {
                     webhooks.finish(
                             claim,
@@ -100,23 +105,27 @@ final class WebhookClaimsTest {
                 }
             }
             webhooks.finish(
-                    webhooks.claim("omer", "old", "a", NOW, NOW.plusSeconds(30)).orElseThrow(),
+                    webhooks.claim("omer", "old", NOW, "a", NOW, NOW.plusSeconds(30))
+                            .orElseThrow(),
                     "a",
                     Webhooks.Status.DELIVERED,
                     1,
                     NOW);
 
-            int pruned = webhooks.pruneEnded(
-                    NOW.plus(java.time.Duration.ofDays(30)),
-                    user -> user.equals("dana") ? java.util.Set.of("old-recent", "new") : java.util.Set.of());
+            int pruned = webhooks.pruneEnded(NOW.plus(Duration.ofDays(30)), 2);
 
             assertThat(pruned).isEqualTo(3);
             assertThat(webhooks.status("dana", "old-delivered")).isEmpty();
             assertThat(webhooks.status("dana", "old-failed")).isEmpty();
-            assertThat(webhooks.status("omer", "old")).isEmpty();
-            assertThat(webhooks.status("dana", "old-recent")).contains(Webhooks.Status.DELIVERED);
+            assertThat(webhooks.status("dana", "recent"))
+                    .as("two later notifications: not looked at")
+                    .isEmpty();
+            assertThat(webhooks.status("dana", "latest")).contains(Webhooks.Status.DELIVERED);
             assertThat(webhooks.status("dana", "old-sending")).contains(Webhooks.Status.SENDING);
             assertThat(webhooks.status("dana", "new")).contains(Webhooks.Status.DELIVERED);
+            assertThat(webhooks.status("omer", "old"))
+                    .as("his latest, another user's later ones not counted")
+                    .contains(Webhooks.Status.DELIVERED);
         }
     }
 }

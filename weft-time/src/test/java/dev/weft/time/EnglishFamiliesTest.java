@@ -261,6 +261,11 @@ final class EnglishFamiliesTest {
         assertThat(READ.rrule("the 10th of each month at 9am"))
                 .isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10;BYHOUR=9;BYMINUTE=0");
         assertThat(READ.rrule("every hour and a half")).isEqualTo("FREQ=MINUTELY;INTERVAL=90");
+        assertThat(READ.rrule("every quarter hour")).isEqualTo("FREQ=MINUTELY;INTERVAL=15");
+        assertThat(READ.rrule("every third day")).isEqualTo("FREQ=DAILY;INTERVAL=3");
+        assertThat(READ.rrule("every second Monday")).isEqualTo("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO");
+        assertThat(READ.rrule("every quarter of an hour")).isEqualTo("FREQ=MINUTELY;INTERVAL=15");
+        assertThat(READ.rrule("nightly")).isEqualTo("FREQ=DAILY;BYHOUR=21;BYMINUTE=0");
         assertThat(READ.rrule("every couple of hours")).isEqualTo("FREQ=HOURLY;INTERVAL=2");
         TimeExpression.Recurrence nudge = (TimeExpression.Recurrence) READ.parse("every 20 minutes", WITH_SECONDS);
         assertThat(nudge.first())
@@ -295,6 +300,12 @@ final class EnglishFamiliesTest {
         assertThat(PARSER.length("an hour-long workshop", Language.ENGLISH)).contains(Duration.ofHours(1));
         assertThat(PARSER.length("block my calendar for two hours", Language.ENGLISH))
                 .contains(Duration.ofHours(2));
+        assertThat(PARSER.length("a review lasting 45 minutes", Language.ENGLISH))
+                .contains(Duration.ofMinutes(45));
+        assertThat(PARSER.length("the call is two hours long", Language.ENGLISH))
+                .contains(Duration.ofHours(2));
+        assertThat(PARSER.length("hold the room for about an hour and a half", Language.ENGLISH))
+                .contains(Duration.ofMinutes(90));
         assertThat(PARSER.length("remind me in 90 minutes", Language.ENGLISH))
                 .as("an amount from now is when, not how long")
                 .isEmpty();

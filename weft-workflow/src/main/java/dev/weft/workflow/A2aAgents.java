@@ -79,13 +79,26 @@ public record A2aAgents(List<Entry> entries) {
      * @throws WeftException {@code E_AGENTS_INVALID} when either does not read as agents
      */
     public static A2aAgents load(Path home, Map<String, String> env) {
-        Map<String, Entry> byName = new LinkedHashMap<>();
-        readFile(home.resolve(FILE)).entries().forEach(e -> byName.put(e.agent().name(), e));
+        return readFile(home.resolve(FILE)).and(setting(env));
+    }
+
+    /**
+     * The agents of {@code env}'s {@link #SETTING} alone (none when it is not set).
+     *
+     * @throws WeftException {@code E_AGENTS_INVALID} when it does not read as agents
+     */
+    public static A2aAgents setting(Map<String, String> env) {
         String setting = env.get(SETTING);
-        if (setting != null && !setting.isBlank()) {
-            parseArray(parse(setting, SETTING), SETTING)
-                    .forEach(e -> byName.put(e.agent().name(), e));
-        }
+        return setting == null || setting.isBlank()
+                ? none()
+                : new A2aAgents(parseArray(parse(setting, SETTING), SETTING));
+    }
+
+    /** These agents and {@code others}, which win over these of the same name. */
+    public A2aAgents and(A2aAgents others) {
+        Map<String, Entry> byName = new LinkedHashMap<>();
+        entries.forEach(e -> byName.put(e.agent().name(), e));
+        others.entries().forEach(e -> byName.put(e.agent().name(), e));
         return new A2aAgents(new ArrayList<>(byName.values()));
     }
 

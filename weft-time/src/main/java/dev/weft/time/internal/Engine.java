@@ -68,7 +68,9 @@ class Engine extends Grammar {
         /** Days named for what falls on them, from the lexicon's phrases. */
         HOLIDAYS,
         /** Recurrences ("every quarter", "quarterly", "каждое 10-е число"). */
-        RECURRENCES
+        RECURRENCES,
+        /** Spans around now or a day: "the next 3 days", "the rest of the week", "the week before Christmas". */
+        SPANS
     }
 
     private final Lexicon lexicon;
@@ -223,7 +225,10 @@ class Engine extends Grammar {
         Hit<InstantSpec> best = datePart(q);
         if (families.contains(Family.CLOCKS)) {
             best = longest(best, clock(q, ctx, anchored));
+        } else {
+            best = longest(best, clockWord(q));
         }
+        best = longest(best, barePart(q, acc));
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
             Hit<java.time.ZoneId> z = zone(q);
             if (z != null) {
@@ -339,7 +344,9 @@ class Engine extends Grammar {
         if (w == null || w.plural() || w.days().size() != 1) {
             return null;
         }
-        Hit<Offset> d = duration(i + 1);
+        Hit<Offset> d = unit(i + 1) == ChronoUnit.WEEKS
+                ? new Hit<>(new Offset(1, ChronoUnit.WEEKS), i + 2) // "Monday week"
+                : duration(i + 1);
         if (d == null || d.end() != i + 2 || d.value().unit() != ChronoUnit.WEEKS) {
             return null;
         }
@@ -429,8 +436,16 @@ class Engine extends Grammar {
         return withDate(new DateRef.MonthInYear(m, (int) d.value().amount()), d.end());
     }
 
+    /**
+     * A day counted from today ("tomorrow", "послезавтра"), now ("right now", "at the moment"), or
+     * the time of day it is now ("at this time"); the lexicon may read its own forms first ("2morrow").
+     */
     private Hit<InstantSpec> relativeDay(int i) {
-        Hit<Meaning> m = phraseAt(i);
+        Hit<InstantSpec> own = lexicon.ownDay(this, i);
+        if (own != null) {
+            return own;
+        }
+        Hit<Meaning> m = longest(phraseFromPreposition(i), phraseAt(i));
         if (m == null) {
             return null;
         }
@@ -438,22 +453,79 @@ class Engine extends Grammar {
             return withDate(new RelativeDay(d.days()), m.end());
         }
         InstantSpec s = new InstantSpec();
-        if (m.value() == Role.NOW) {
+        if (m.value() instanceof Meaning.DayPart p) {
+            s.date = new RelativeDay(p.days());
+            s.partOfDay = p.part();
+            s.thisPartOfDay = p.days() == 0;
+        } else if (m.value() == Role.NOW) {
             s.now = true;
-        } else if (m.value() == Role.THIS_TIME) {
-            s.sameTime = true; // "at this time tomorrow"; alone, now
+        } else if (m.value() == Role.THIS_TIME && !isRole(m.end(), Role.LINK)) {
+            s.sameTime = true; // "at this time tomorrow"; alone, now; not "at the time of the meeting"
         } else {
             return null;
         }
         return new Hit<>(s, m.end());
     }
 
-    /** "Monday", "next Tuesday", "в прошлую пятницу". */
+    /** {@link #relativeDay} for the rules of a language grammar that count from a day ("3 days after tomorrow"). */
+    final Hit<InstantSpec> dayFromToday(int i) {
+        return relativeDay(i);
+    }
+
+    /** {@link #weekday} for the rules of a language grammar that count from a day. */
+    final Hit<InstantSpec> weekdayOn(int i) {
+        return weekday(i);
+    }
+
+    /**
+     * A phrase of now that starts with the preposition before {@code i} ("at the moment", "at
+     * present"), which a reading of an instant skips before it reads its parts; or null.
+     */
+    private Hit<Meaning> phraseFromPreposition(int i) {
+        if (!(isRole(i - 1, Role.AT) || isRole(i - 1, Role.ON))) {
+            return null;
+        }
+        Hit<Meaning> m = phraseAt(i - 1);
+        return m != null && m.end() > i && (m.value() == Role.NOW || m.value() == Role.THIS_TIME) ? m : null;
+    }
+
+    /** A clock time a word names ("noon", "EOD"), for a language whose clocks the engine does not read yet. */
+    private Hit<InstantSpec> clockWord(int i) {
+        Hit<Meaning> m = phraseAt(i);
+        if (m == null || !(m.value() instanceof Clock c)) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.time = named(c);
+        return new Hit<>(s, m.end());
+    }
+
+    /** The time a clock word names: noon is 12 pm, midnight 24:00, the others that hour of a 24-hour clock. */
+    private static ClockTime named(Clock c) {
+        return switch (c.hour()) {
+            case 12 -> new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR);
+            case 0, 24 -> new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR);
+            default -> new ClockTime(c.hour(), 0, 0, Meridiem.NONE, true, Grain.HOUR);
+        };
+    }
+
+    /**
+     * "Monday", "next Tuesday", "в прошлую пятницу", "this coming Friday" (the nearest one ahead),
+     * "Friday of next week", "Friday after next", and a weekday counted from a day ({@link #weekdayAround}).
+     */
     private Hit<InstantSpec> weekday(int i) {
+        Hit<InstantSpec> around = weekdayAround(i);
+        if (around != null) {
+            return around;
+        }
         WeekdayMode mode = WeekdayMode.NEXT;
         int j = i;
+        if ((isRole(j, Role.LINK) || isRole(j, Role.THIS)) && isRole(j + 1, Role.NEXT)) {
+            j++; // "the following Friday", "this coming Friday"
+        }
+        boolean modified = true;
         if (isRole(j, Role.NEXT)) {
-            mode = WeekdayMode.NEXT_SAID;
+            mode = means(j, Role.COMING) ? WeekdayMode.NEXT : WeekdayMode.NEXT_SAID;
             j++;
         } else if (isRole(j, Role.LAST)) {
             mode = WeekdayMode.LAST;
@@ -461,12 +533,78 @@ class Engine extends Grammar {
         } else if (isRole(j, Role.THIS)) {
             mode = WeekdayMode.THIS;
             j++;
+        } else {
+            modified = false;
         }
         Weekdays w = weekdays(j);
         if (w == null || w.plural() || w.days().size() != 1) {
             return null;
         }
-        return withDate(new WeekdayRef(w.day(), mode, 0), skipDot(j + 1));
+        int end = skipDot(j + 1);
+        if (!modified && !lenient && lexicon.notAWeekday(this, j, end)) {
+            return null; // "sat", "sun": words first, weekdays where the words around them say so
+        }
+        if (!modified && (isRole(end, Role.LINK) || isRole(end, Role.IN) || isRole(end, Role.FROM))) {
+            Hit<InstantSpec> week = period(end + 1); // "Friday of next week"
+            if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
+                return withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, p.shift()), week.end());
+            }
+            int k = skipLinks(end + 1);
+            if (k > end + 1 && unit(k) == ChronoUnit.WEEKS) {
+                return withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, 0), k + 1); // "Friday in the week"
+            }
+        }
+        if (mode != WeekdayMode.LAST && isRole(end, Role.AFTER) && isRole(end + 1, Role.NEXT)) {
+            // "Friday after next": the one a week after the next one
+            DateRef next = new WeekdayRef(w.day(), WeekdayMode.NEXT, 0);
+            return withDate(new DateRef.Shifted(next, new Offset(7, ChronoUnit.DAYS)), end + 2);
+        }
+        return withDate(new WeekdayRef(w.day(), mode, 0), end);
+    }
+
+    /**
+     * A weekday counted from a day: "the Monday before Christmas", "the second Friday after New
+     * Year", "the closest Tuesday to June 3rd"; "next week's Friday". Null for "the Friday after next".
+     */
+    private Hit<InstantSpec> weekdayAround(int i) {
+        Integer shift = shift(i);
+        if (shift != null && unit(i + 1) == ChronoUnit.WEEKS) {
+            Weekdays w = weekdays(i + 2); // "next week's Friday"
+            return w == null || w.plural() || w.days().size() != 1
+                    ? null
+                    : withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, shift), skipDot(i + 3));
+        }
+        int j = skipLinks(i);
+        if (isRole(j, Role.NEAREST)) {
+            Weekdays w = weekdays(j + 1);
+            if (w == null || w.plural() || w.days().size() != 1 || !isRole(j + 2, Role.TO)) {
+                return null;
+            }
+            Hit<InstantSpec> base = offsetBase(j + 3);
+            return base == null ? null : withDate(new DateRef.ClosestWeekday(base.value().date, w.day()), base.end());
+        }
+        int n = 1;
+        Hit<Integer> o = dayNumber(j);
+        if (o != null && o.value() <= 5 && (o.end() > j + 1 || !num(j))) {
+            n = o.value();
+            j = o.end();
+        } else if (j == i) {
+            return null;
+        }
+        Weekdays w = weekdays(j);
+        boolean after = isRole(j + 1, Role.AFTER);
+        if (w == null
+                || w.plural()
+                || w.days().size() != 1
+                || !(after || isRole(j + 1, Role.BEFORE))
+                || isRole(j + 2, Role.NEXT)
+                || isRole(j + 2, Role.LAST)) {
+            return null;
+        }
+        Hit<InstantSpec> base = offsetBase(j + 2);
+        return base == null
+                ? null
+                : withDate(new DateRef.WeekdayAfter(base.value().date, w.day(), after ? n : -n), base.end());
     }
 
     private int skipDot(int i) {
@@ -632,10 +770,7 @@ class Engine extends Grammar {
             return timed(own.value(), own.end());
         }
         if (meaningAt(i) instanceof Clock c) {
-            ClockTime t = c.hour() == 12
-                    ? new ClockTime(12, 0, 0, Meridiem.PM, true, Grain.HOUR)
-                    : new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return timed(t, i + 1);
+            return timed(named(c), i + 1);
         }
         Hit<ClockTime> digital = digitalTime(i);
         if (digital != null) {
@@ -720,20 +855,50 @@ class Engine extends Grammar {
         return new Hit<>(s, end);
     }
 
-    /** "утром", "this evening", "этим вечером". */
+    /**
+     * "утром", "this evening", "этим вечером", "first thing" (the morning), "in the morning", "late
+     * evening", "at night"; a name of a part the language reads only with a day or a time
+     * ({@link Lexicon#partNamed}) after "this" or "in the".
+     */
     private Hit<InstantSpec> partOfDay(int i) {
         boolean thisOne = isRole(i, Role.THIS);
-        int j = thisOne ? i + 1 : i;
-        if (!(meaningAt(j) instanceof Part p)) {
+        boolean inThe = !thisOne && isRole(i, Role.IN) && isRole(i + 1, Role.LINK);
+        int j = thisOne ? i + 1 : inThe ? i + 2 : i;
+        Hit<Meaning> said = phraseAt(j);
+        PartOfDay named = j > i ? partNamed(j) : null;
+        if (named == null && (said == null || !(said.value() instanceof Part p))) {
             return null;
         }
         InstantSpec s = new InstantSpec();
-        s.partOfDay = p.part();
-        if (p.today() || thisOne) {
+        s.partOfDay = named != null ? named : ((Part) said.value()).part();
+        if (thisOne || (named == null && ((Part) said.value()).today())) {
             s.date = new RelativeDay(0);
             s.thisPartOfDay = true;
         }
-        return new Hit<>(s, j + 1);
+        return new Hit<>(s, named != null ? j + 1 : said.end());
+    }
+
+    /** A part of the day the language names by a word read only with a day or a time ("morning"), or null. */
+    final PartOfDay partNamed(int i) {
+        return i >= 0 && i < size && tok(i).isWord() ? lexicon.partNamed(tok(i).text()) : null;
+    }
+
+    /**
+     * A part of the day where an instant has {@code acc} already: those of {@link #partOfDay}, and a
+     * bare name ("Monday morning", "9 evening") after a day or a time, or anywhere in a whole-text reading.
+     */
+    final Hit<InstantSpec> partOfDayAfter(int i, InstantSpec acc) {
+        return longest(families.contains(Family.PARTS_OF_DAY) ? partOfDay(i) : null, barePart(i, acc));
+    }
+
+    private Hit<InstantSpec> barePart(int i, InstantSpec acc) {
+        PartOfDay named = partNamed(i);
+        if (named == null || (acc.date == null && acc.time == null && !lenient)) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.partOfDay = named;
+        return new Hit<>(s, i + 1);
     }
 
     // ---- amounts ----------------------------------------------------------------------------
@@ -755,15 +920,16 @@ class Engine extends Grammar {
         } else if (meaningAt(i) instanceof Amount a) {
             v = a.value();
             end = i + 1;
-            if (v >= 20 && v % 10 == 0 && meaningAt(end) instanceof Amount unitWord && unitWord.value() < 10) {
-                v += unitWord.value(); // "двадцать пять", "twenty five"
-                end++;
+            int k = sym(end, '-') && adjacent(end) && adjacent(end + 1) ? end + 1 : end;
+            if (v >= 20 && v % 10 == 0 && meaningAt(k) instanceof Amount unitWord && unitWord.value() < 10) {
+                v += unitWord.value(); // "двадцать пять", "twenty five", "twenty-five"
+                end = k + 1;
             }
         } else {
             return null;
         }
-        if (isRole(end, Role.AND_A_HALF)) {
-            return new Hit<>(v + 0.5, end + 1);
+        if (after(end, Role.AND_A_HALF) > 0) {
+            return new Hit<>(v + 0.5, after(end, Role.AND_A_HALF)); // "one and a half"
         }
         if (isRole(end, Role.FROM) && isRole(end + 1, Role.AND_A_HALF)) {
             return new Hit<>(v + 0.5, end + 2); // "2 с половиной"
@@ -771,33 +937,131 @@ class Engine extends Grammar {
         return new Hit<>(v, end);
     }
 
-    /** An amount of time, or two said with "and": "час и 15 минут"; or null. */
+    /**
+     * An amount of time, or several, each of a smaller unit, said with "and", commas or nothing
+     * between them: "2 hours and 30 minutes", "1 hour, 20 minutes", "час и 15 минут"; or null.
+     */
     private Hit<Offset> duration(int i) {
         Hit<Offset> d = simpleDuration(i);
-        if (d != null && isRole(d.end(), Role.AND)) {
-            Hit<Offset> more = simpleDuration(d.end() + 1);
-            if (more != null && more.value().unit().compareTo(d.value().unit()) < 0) {
-                return new Hit<>(sum(d.value(), more.value()), more.end());
-            }
+        if (d == null) {
+            return null;
         }
-        return d;
+        Offset total = d.value();
+        int end = d.end();
+        while (true) {
+            int j = isRole(end, Role.AND) || sym(end, ',') ? end + 1 : end;
+            Hit<Offset> more = simpleDuration(j);
+            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
+                break;
+            }
+            total = sum(total, more.value());
+            end = more.end();
+        }
+        return new Hit<>(total, end);
     }
 
-    /** An amount of time: "10 минут", "пару дней", "неделю", "полчаса"; or null. */
+    /**
+     * An amount of time: "10 минут", "пару дней", "неделю" (where a bare unit is one), "полчаса", "a
+     * couple of days", "half an hour", "3/4 hour", "2 more hours", "an hour and a half", "two
+     * fortnights", "a quarter of an hour", "2h30", "5'"; or null.
+     */
     private Hit<Offset> simpleDuration(int i) {
         if (meaningAt(i) instanceof Length l) {
             return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
         }
         ChronoUnit bare = unit(i);
         if (bare != null) {
-            return new Hit<>(new Offset(1, bare), i + 1);
+            return lexicon.bareUnitIsOne() ? new Hit<>(new Offset(1, bare), i + 1) : null;
         }
-        Hit<Double> a = amountAt(i);
+        Hit<Offset> quarters = quartersOfAnHour(i);
+        if (quarters != null) {
+            return quarters;
+        }
+        Hit<Double> a = unitAmount(i);
         if (a == null) {
             return null;
         }
-        ChronoUnit u = unit(a.end());
-        return u == null ? null : new Hit<>(fractional(a.value(), u), a.end() + 1);
+        int unitAt = isRole(a.end(), Role.EXTRA) ? a.end() + 1 : a.end();
+        if (meaningAt(unitAt) instanceof Length l) {
+            return new Hit<>(fractional(a.value() * l.amount(), l.unit()), unitAt + 1); // "two fortnights"
+        }
+        ChronoUnit u = unit(unitAt);
+        if (u == null) {
+            if (num(a.end() - 1) && sym(a.end(), '\'') && adjacent(a.end())) {
+                // "5'" minutes, "30''" seconds
+                boolean seconds = sym(a.end() + 1, '\'') && adjacent(a.end() + 1);
+                return new Hit<>(
+                        new Offset(Math.round(a.value()), seconds ? ChronoUnit.SECONDS : ChronoUnit.MINUTES),
+                        seconds ? a.end() + 2 : a.end() + 1);
+            }
+            return null;
+        }
+        int end = unitAt + 1;
+        double amount = a.value();
+        int half = after(end, Role.AND_A_HALF);
+        if (half > 0) {
+            amount += 0.5; // "2 hours and a half"
+            end = half;
+        }
+        if (u == ChronoUnit.HOURS
+                && amount == Math.rint(amount)
+                && num(end)
+                && adjacent(end)
+                && tok(end).text().length() == 2
+                && value(end) < 60) {
+            // "2h30": hours, then minutes written against them
+            return new Hit<>(new Offset((long) amount * 60 + value(end), ChronoUnit.MINUTES), end + 1);
+        }
+        return new Hit<>(fractional(amount, u), end);
+    }
+
+    /** Whether token {@code i} is a word that means one ("a", "an"), said as an article before an amount. */
+    private boolean article(int i) {
+        return !num(i) && meaningAt(i) instanceof Amount one && one.value() == 1;
+    }
+
+    /**
+     * The amount before a unit: a number ({@link #amountAt}), "3/4", "a couple of", "a few",
+     * "several", "a half", "half an"; or null.
+     */
+    private Hit<Double> unitAmount(int i) {
+        if (num(i) && sym(i + 1, '/') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            int a = value(i);
+            int b = value(i + 2);
+            return b > a && b <= 10 && unit(i + 3) != null ? new Hit<>((double) a / b, i + 3) : null;
+        }
+        int j = article(i) ? i + 1 : i;
+        if (meaningAt(j) instanceof Meaning.Some some) {
+            return new Hit<>(some.value(), isRole(j + 1, Role.LINK) ? j + 2 : j + 1); // "a couple of"
+        }
+        if (j > i && !num(j) && meaningAt(j) instanceof Amount part && part.value() < 1) {
+            return new Hit<>(part.value(), j + 1); // "a half hour"
+        }
+        Hit<Double> a = amountAt(i);
+        if (a != null && a.value() < 1 && article(a.end())) {
+            return new Hit<>(a.value(), a.end() + 1); // "half an hour"
+        }
+        return a;
+    }
+
+    /** "a quarter of an hour", "three quarters of an hour", "quarter hour": 15 minutes each; or null. */
+    private Hit<Offset> quartersOfAnHour(int i) {
+        if (!isRole(i, Role.QUARTER) && !isRole(i + 1, Role.QUARTER) && !isRole(i + 2, Role.QUARTER)) {
+            return null; // most amounts are not quarters: spare the reading of one
+        }
+        int q = article(i) && isRole(i + 1, Role.QUARTER) ? i + 1 : i;
+        long n = 1;
+        if (!isRole(q, Role.QUARTER)) {
+            Hit<Double> a = amountAt(i);
+            if (a == null || !isRole(a.end(), Role.QUARTER) || a.value() < 1 || a.value() > 12) {
+                return null;
+            }
+            n = a.value().longValue();
+            q = a.end();
+        }
+        int j = skipLinks(q + 1);
+        j = article(j) ? j + 1 : j;
+        return unit(j) == ChronoUnit.HOURS ? new Hit<>(new Offset(15 * n, ChronoUnit.MINUTES), j + 1) : null;
     }
 
     /** Whether any meaning of token {@code i} is the role, its usual one or not ("after" is also "in"). */
@@ -954,62 +1218,219 @@ class Engine extends Grammar {
 
     @Override
     boolean lengthMayStart(int i) {
-        return isRole(i, Role.ON);
+        return means(i, Role.LASTING);
     }
 
-    /** "на 2 часа", "for an hour". */
+    /** "на 2 часа", "for an hour", "for about 20 minutes", "lasting 45 minutes". */
     @Override
     Hit<Offset> length(int i) {
-        return isRole(i, Role.ON) ? duration(i + 1) : null;
+        return means(i, Role.LASTING) ? offsetAmount(hedged(i + 1)) : null;
     }
 
+    /** A length said of a thing: those of {@link #length}, and the language's own ("a 90-minute review"). */
     @Override
     Hit<Offset> lengthOfThing(int i) {
-        return length(i);
+        Hit<Offset> l = length(i);
+        if (l != null) {
+            return l;
+        }
+        if (means(i - 1, Role.IN) || isRole(i - 1, Role.EVERY)) {
+            return null; // "in a minute" is when, not how long
+        }
+        return lexicon.ownLength(this, i);
     }
 
     // ---- intervals and weekends -------------------------------------------------------------
 
     @Override
     int fromWord(int i) {
-        return isRole(i, Role.FROM) ? i + 1 : i;
+        if (isRole(i, Role.FROM)) {
+            return i + 1;
+        }
+        int from = after(i, Role.FROM); // "starting at"
+        return from > 0 ? from : i;
     }
 
-    /** "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта". */
+    /**
+     * "с 9 до 11", "с понедельника по среду", "с 5 по 10 марта", "from 2 to 4pm", "between Monday and
+     * Wednesday", "9-11am", "Dec 3-6"; with no "from" before it only where the language says so
+     * ({@link Lexicon#intervalWithoutFrom}), and then one end must be clearly a time.
+     */
     @Override
     Match interval(int i) {
-        if (!isRole(i, Role.FROM)) {
-            return null;
+        Match span = span(i);
+        if (span != null) {
+            return span;
         }
-        Match days = dayRange(i + 1, i);
+        boolean from = isRole(i, Role.FROM);
+        boolean between = isRole(i, Role.BETWEEN);
+        int start = from || between ? i + 1 : i;
+        if (!from && !between && !lexicon.intervalWithoutFrom() && !num(i)) {
+            return null; // "5-10 марта" may start with its day; the rest needs "from"
+        }
+        Match days = dayRange(start, i, between);
         if (days != null) {
             return days;
         }
-        Hit<InstantSpec> from = instant(i + 1, Context.INTERVAL);
-        if (from == null || !(isRole(from.end(), Role.TO) || isRole(from.end(), Role.UNTIL))) {
+        if (!from && !between && !lexicon.intervalWithoutFrom()) {
             return null;
         }
-        Hit<InstantSpec> to = instant(from.end() + 1, Context.INTERVAL);
-        if (to == null || from.value().offset != null || to.value().offset != null) {
+        Hit<InstantSpec> a = instant(start, Context.INTERVAL);
+        if (a == null) {
             return null;
         }
-        return new Match(new IntervalParse(from.value(), to.value()), i, to.end());
+        int j = a.end();
+        boolean joined = between
+                ? isRole(j, Role.AND) || sym(j, '-')
+                : isRole(j, Role.TO) || isRole(j, Role.UNTIL) || sym(j, '-');
+        Hit<InstantSpec> b = joined ? instant(j + 1, Context.INTERVAL) : null;
+        if (b == null || a.value().offset != null || b.value().offset != null) {
+            return null;
+        }
+        if (!from && !between && !lenient && !(clearlyTime(a.value()) || clearlyTime(b.value()))) {
+            return null;
+        }
+        if (!clearlyTime(a.value()) && a.value().date == null && b.value().time == null) {
+            return null; // "between 2 and Monday" is no interval
+        }
+        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
     }
 
-    /** "с 5 по 10 марта": the month said once, after the second day. */
-    private Match dayRange(int j, int start) {
-        Hit<Integer> first = dayNumber(j);
-        if (first == null || !(isRole(first.end(), Role.TO) || isRole(first.end(), Role.UNTIL))) {
+    /** The spans of {@link Family#SPANS} that start at token {@code i}, or null. */
+    final Match span(int i) {
+        if (!families.contains(Family.SPANS) || (!num(i) && meaningAt(i) == null)) {
             return null;
         }
-        Hit<Integer> last = dayNumber(first.end() + 1);
-        Integer m = last == null ? null : month(last.end());
-        if (m == null) {
+        return longer(countedPeriods(i), longer(restOf(i), weekAround(i)));
+    }
+
+    /** After a word that says a span is within what follows ("for", "in", "during", "на"); {@code i} when none. */
+    private int within(int i) {
+        return isRole(i, Role.ON) || isRole(i, Role.IN) ? i + 1 : i;
+    }
+
+    /**
+     * "the next 3 days", "3 upcoming weeks", "the past two months", "the next few weeks": from the
+     * next period to the n-th (or back from the last one); "the next 2 hours", "for the past hour":
+     * from now on, or up to now.
+     */
+    private Match countedPeriods(int i) {
+        int j = skipLinks(within(i));
+        Integer shift = shift(j);
+        if (shift != null && shift != 0 && j > i) {
+            ChronoUnit one = unit(j + 1);
+            if (one == ChronoUnit.HOURS || one == ChronoUnit.MINUTES) {
+                return aheadOfNow(new Offset(shift, one), i, j + 2); // "for the next hour"
+            }
+        }
+        Hit<Double> n;
+        int unitAt;
+        if (shift != null && shift != 0) {
+            n = amountAt(j + 1);
+            if (n == null && meaningAt(j + 1) instanceof Meaning.Some some) {
+                int k = isRole(j + 2, Role.LINK) ? j + 3 : j + 2; // "the next couple of weeks"
+                n = new Hit<>(some.value(), k);
+            }
+            if (n == null) {
+                return null;
+            }
+            unitAt = n.end();
+        } else {
+            n = amountAt(j);
+            shift = n == null ? null : shift(n.end());
+            if (shift == null || shift == 0) {
+                return null;
+            }
+            unitAt = n.end() + 1;
+        }
+        int count = n.value().intValue();
+        if (n.value() != Math.rint(n.value()) || count < 1 || count > 1000) {
             return null;
         }
-        Hit<Integer> y = yearAfter(last.end() + 1);
+        ChronoUnit u = unit(unitAt);
+        if (u == ChronoUnit.HOURS || u == ChronoUnit.MINUTES) {
+            return aheadOfNow(new Offset((long) shift * count, u), i, unitAt + 1); // "the next 2 hours"
+        }
+        Grain g = isRole(unitAt, Role.QUARTER) ? Grain.QUARTER : u == ChronoUnit.DAYS ? Grain.DAY : grain(u);
+        if (g == null) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new PeriodRef(g, shift > 0 ? 1 : -count);
+        b.date = new PeriodRef(g, shift > 0 ? count : -1);
+        return new Match(new IntervalParse(a, b), i, unitAt + 1);
+    }
+
+    /**
+     * "the rest of the week", "for the rest of the day", "the remainder of this month", "the rest of
+     * today": from today (from now, for the day) to the period's last day.
+     */
+    private Match restOf(int i) {
+        int j = skipLinks(within(i));
+        if (!isRole(j, Role.REST) || !isRole(j + 1, Role.LINK)) {
+            return null;
+        }
+        int k = isRole(j + 2, Role.LINK) || isRole(j + 2, Role.THIS) ? j + 3 : j + 2;
+        if (k == j + 2 && meaningAt(k) instanceof Day today && today.days() == 0) {
+            return restOf(Grain.DAY, i, k + 1);
+        }
+        ChronoUnit u = unit(k);
+        Grain g = isRole(k, Role.QUARTER) ? Grain.QUARTER : u == ChronoUnit.DAYS ? Grain.DAY : grain(u);
+        return g == null ? null : restOf(g, i, k + 1);
+    }
+
+    /**
+     * "the week before Christmas", "the week after Passover", "the week leading up to Easter": the
+     * seven days before (after) the day, not counting it.
+     */
+    private Match weekAround(int i) {
+        int j = skipLinks(i);
+        if (unit(j) != ChronoUnit.WEEKS) {
+            return null;
+        }
+        Hit<Meaning> side = phraseAt(j + 1);
+        if (side == null || !(side.value() == Role.BEFORE || side.value() == Role.AFTER)) {
+            return null;
+        }
+        Hit<InstantSpec> base = offsetBase(side.end());
+        return base == null ? null : Grammar.weekAround(base.value().date, side.value() == Role.BEFORE, i, base.end());
+    }
+
+    /**
+     * Days of one month, the month said once: "с 5 по 10 марта", "Dec 3-6", "December 3rd to 6th",
+     * "3-6 Dec", "the 3rd to the 6th of December", "between the 3rd and the 6th of May".
+     */
+    private Match dayRange(int j, int start, boolean between) {
+        Integer month = month(j);
+        int k = skipLinks(month != null ? skipDot(j + 1) : j);
+        Hit<Integer> first = dayNumber(k);
+        if (first == null) {
+            return null;
+        }
+        int sep = first.end();
+        boolean joined = between
+                ? isRole(sep, Role.AND) || sym(sep, '-')
+                : isRole(sep, Role.TO) || isRole(sep, Role.UNTIL) || sym(sep, '-');
+        Hit<Integer> last = joined ? dayNumber(skipLinks(sep + 1)) : null;
+        if (last == null || last.value() < first.value()) {
+            return null;
+        }
+        int end = last.end();
+        if (sym(end, ':') || latinMeridiem(end) != null || unit(end) != null || partAfterClock(end) != null) {
+            return null; // "Dec 3 9-11am": hours, not days
+        }
+        if (month == null) {
+            int m = skipLinks(end);
+            month = month(m);
+            if (month == null) {
+                return null;
+            }
+            end = skipDot(m + 1);
+        }
+        Hit<Integer> y = yearAfter(end);
         return dayRange(
-                y == null ? 0 : y.value(), m, first.value(), last.value(), start, y == null ? last.end() + 1 : y.end());
+                y == null ? 0 : y.value(), month, first.value(), last.value(), start, y == null ? end : y.end());
     }
 
     /**
@@ -1058,7 +1479,9 @@ class Engine extends Grammar {
         }
         Meaning m = meaningAt(i);
         if (m instanceof Often o) {
-            return new Hit<>(new RecurrenceBuilder(o.frequency()).interval(o.interval()), i + 1);
+            RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
+            r.partOfDay = o.part();
+            return new Hit<>(r, i + 1);
         }
         Hit<Integer> day = dayNumber(i);
         if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
@@ -1081,7 +1504,7 @@ class Engine extends Grammar {
                         && lexicon.definite(tok(i + 1).text()))) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = nthWeekdayOfEveryMonth(i + 1);
+        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1), everyNth(i + 1));
         if (nthOfMonth != null) {
             return nthOfMonth;
         }
@@ -1089,7 +1512,7 @@ class Engine extends Grammar {
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
         }
-        if (isRole(i + 1, Role.QUARTER)) {
+        if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
         }
         Hit<Integer> dayOfMonth = dayNumber(i + 1);
@@ -1104,7 +1527,20 @@ class Engine extends Grammar {
             r.partOfDay = p.part();
             return new Hit<>(r, i + 2);
         }
-        Hit<Offset> d = duration(i + 1);
+        return everyAmount(i + 1);
+    }
+
+    /**
+     * After "every": "2 hours", "hour" (one, in a language where a bare unit is not), "hour and a
+     * half", "half hour", "quarter hour"; or null.
+     */
+    private Hit<RecurrenceBuilder> everyAmount(int i) {
+        Hit<Offset> d = duration(i);
+        ChronoUnit u = unit(i);
+        if (d == null && u != null) {
+            int half = after(i + 1, Role.AND_A_HALF);
+            d = half > 0 ? new Hit<>(fractional(1.5, u), half) : new Hit<>(new Offset(1, u), i + 1);
+        }
         return d == null ? null : every(d.value(), d.end());
     }
 
@@ -1134,6 +1570,33 @@ class Engine extends Grammar {
         RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(w.days());
         r.nth = nth;
         return new Hit<>(r, unitAt + 1);
+    }
+
+    /** After "every": "other week", "second Monday", "third day", "other morning": every n-th one; or null. */
+    private Hit<RecurrenceBuilder> everyNth(int i) {
+        int n;
+        if (isRole(i, Role.OTHER)) {
+            n = 2;
+        } else if (meaningAt(i) instanceof Ordinal o
+                && (o.value() == 2 || o.value() == 3)
+                && (unit(i + 1) != null || weekdays(i + 1) != null)) {
+            n = o.value();
+        } else {
+            return null;
+        }
+        int j = i + 1;
+        Hit<Meaning> w = phraseAt(j);
+        if (w != null && w.value() instanceof Weekdays days) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).interval(n).days(days.days()), w.end());
+        }
+        PartOfDay part = partNamed(j) != null ? partNamed(j) : meaningAt(j) instanceof Part p ? p.part() : null;
+        if (part != null) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY).interval(n);
+            r.partOfDay = part;
+            return new Hit<>(r, j + 1);
+        }
+        ChronoUnit u = unit(j);
+        return u == null ? null : every(new Offset(n, u), j + 1);
     }
 
     /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */

@@ -4,7 +4,6 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.ClosestWeekday;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.MonthInYear;
@@ -14,15 +13,9 @@ import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.QuarterRef;
-import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
-import dev.weft.time.internal.DateRef.WeekdayAfter;
-import dev.weft.time.internal.DateRef.WeekdayMode;
-import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
-import dev.weft.time.internal.Parsed.IntervalParse;
-import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -36,8 +29,6 @@ final class EnglishGrammar extends Engine {
     /** Month names that are also common words, read as months only in context. */
     private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
 
-    private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
-
     private static final Map<String, Grain> PERIODS = Map.of(
             "week", Grain.WEEK,
             "wk", Grain.WEEK,
@@ -46,39 +37,6 @@ final class EnglishGrammar extends Engine {
             "qtr", Grain.QUARTER,
             "year", Grain.YEAR,
             "yr", Grain.YEAR);
-
-    /** Periods counted in "the next 3 days", "3 upcoming weeks", "the past two months". */
-    private static final Map<String, Grain> COUNTED_PERIODS = Map.ofEntries(
-            Map.entry("days", Grain.DAY),
-            Map.entry("day", Grain.DAY),
-            Map.entry("weeks", Grain.WEEK),
-            Map.entry("week", Grain.WEEK),
-            Map.entry("wks", Grain.WEEK),
-            Map.entry("months", Grain.MONTH),
-            Map.entry("month", Grain.MONTH),
-            Map.entry("quarters", Grain.QUARTER),
-            Map.entry("qtrs", Grain.QUARTER),
-            Map.entry("years", Grain.YEAR),
-            Map.entry("year", Grain.YEAR),
-            Map.entry("yrs", Grain.YEAR));
-
-    private static final Set<String> TOMORROW = Set.of(
-            "tomorrow",
-            "tmrw",
-            "tmr",
-            "tmrow",
-            "tomorow",
-            "tommorow",
-            "tommorrow",
-            "tomorrw",
-            "tomorrows",
-            "tomorrow's",
-            "tmorrow",
-            "tomoro",
-            "tomorro",
-            "tomrrow",
-            "tomarrow",
-            "tommorows");
 
     /** Words after which an otherwise ambiguous month or weekday name is read as one. */
     private static final Set<String> DATE_CONTEXT = Set.of(
@@ -92,253 +50,6 @@ final class EnglishGrammar extends Engine {
     @Override
     DayOfWeek weekStart() {
         return DayOfWeek.MONDAY;
-    }
-
-    // ---- intervals --------------------------------------------------------------------------
-
-    @Override
-    Match interval(int i) {
-        Match counted = countedPeriods(i);
-        if (counted != null) {
-            return counted;
-        }
-        Match special = longer(rest(i), longer(weekAround(i), dayRange(i)));
-        if (special != null) {
-            return special;
-        }
-        boolean from = word(i, "from");
-        boolean between = word(i, "between");
-        int start = from || between ? i + 1 : i;
-        Hit<InstantSpec> a = instant(start, Context.INTERVAL);
-        if (a == null) {
-            return null;
-        }
-        int j = a.end();
-        boolean joined;
-        if (between) {
-            joined = word(j, "and") || sym(j, '-');
-        } else {
-            joined = word(j, "to", "till", "til", "until", "through", "thru") || sym(j, '-');
-        }
-        if (!joined) {
-            return null;
-        }
-        Hit<InstantSpec> b = instant(j + 1, Context.INTERVAL);
-        if (b == null) {
-            return null;
-        }
-        if (!from && !between && !lenient && !(clearlyTime(a.value()) || clearlyTime(b.value()))) {
-            return null;
-        }
-        if (!clearlyTime(a.value()) && a.value().date == null && b.value().time == null) {
-            return null; // "between 2 and Monday" is no interval
-        }
-        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-    }
-
-    /**
-     * "the next 3 days", "upcoming three days", "3 upcoming weeks", "the past two months": from the
-     * first of them to the last, at their grain; today and this week are not counted.
-     */
-    private Match countedPeriods(int i) {
-        int j = word(i, "in", "over", "during", "for", "within") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if (j > i
-                && word(j, "next", "coming", "following", "last", "past", "previous")
-                && word(j + 1, "hour", "minute")) {
-            // "for the next hour", "in the past minute": one of them, from now or up to now
-            int sign = word(j, "last", "past", "previous") ? -1 : 1;
-            ChronoUnit u = word(j + 1, "hour") ? ChronoUnit.HOURS : ChronoUnit.MINUTES;
-            return aheadOfNow(new Offset(sign, u), i, j + 2);
-        }
-        int sign;
-        Hit<Integer> n;
-        int unitAt;
-        if (word(j, "next", "upcoming", "coming", "following", "last", "past", "previous")) {
-            sign = word(j, "last", "past", "previous") ? -1 : 1;
-            n = cardinal(j + 1);
-            if (n == null && word(j + 1, "few", "couple")) {
-                n = new Hit<>(word(j + 1, "few") ? 3 : 2, word(j + 2, "of") ? j + 3 : j + 2);
-            }
-            if (n == null) {
-                return null;
-            }
-            unitAt = n.end();
-        } else {
-            n = cardinal(j);
-            if (n == null || !word(n.end(), "next", "upcoming", "coming", "following", "last", "past", "previous")) {
-                return null;
-            }
-            sign = word(n.end(), "last", "past", "previous") ? -1 : 1;
-            unitAt = n.end() + 1;
-        }
-        ChronoUnit small = unitAt < size && tok(unitAt).isWord()
-                ? COUNTED_TIME.get(tok(unitAt).text())
-                : null;
-        if (small != null && n.value() >= 1 && n.value() <= 1000) {
-            return aheadOfNow(new Offset(sign * (long) n.value(), small), i, unitAt + 1); // "the next 2 hours"
-        }
-        Grain g = unitAt < size && tok(unitAt).isWord()
-                ? COUNTED_PERIODS.get(tok(unitAt).text())
-                : null;
-        if (g == null || n.value() < 1 || n.value() > 1000) {
-            return null;
-        }
-        InstantSpec a = new InstantSpec();
-        InstantSpec b = new InstantSpec();
-        a.date = new PeriodRef(g, sign > 0 ? 1 : -n.value());
-        b.date = new PeriodRef(g, sign > 0 ? n.value() : -1);
-        return new Match(new IntervalParse(a, b), i, unitAt + 1);
-    }
-
-    /** Minutes and hours counted in "the next 2 hours", "the past 30 minutes": from now on, or up to now. */
-    private static final Map<String, ChronoUnit> COUNTED_TIME = Map.of(
-            "hours", ChronoUnit.HOURS,
-            "hrs", ChronoUnit.HOURS,
-            "minutes", ChronoUnit.MINUTES,
-            "mins", ChronoUnit.MINUTES);
-
-    /**
-     * "the rest of the week", "for the rest of the day", "rest of the month": from today (from now,
-     * for the day) to the period's last day.
-     */
-    private Match rest(int i) {
-        int j = word(i, "for", "during", "over", "in") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if (!word(j, "rest", "remainder") || !word(j + 1, "of")) {
-            return null;
-        }
-        int k = word(j + 2, "the", "this") ? j + 3 : j + 2;
-        Grain g = word(k, "day") || (k == j + 2 && word(k, "today")) // "the rest of today"
-                ? Grain.DAY
-                : k < size && tok(k).isWord() ? PERIODS.get(tok(k).text()) : null;
-        return g == null ? null : restOf(g, i, k + 1);
-    }
-
-    /**
-     * "the week before Christmas", "the week after Passover": the seven days before (after) the
-     * date, not counting it.
-     */
-    private Match weekAround(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        if (!word(j, "week") || !word(j + 1, "before", "after", "leading")) {
-            return null;
-        }
-        boolean before = word(j + 1, "before", "leading");
-        int at = word(j + 1, "leading") && word(j + 2, "up") && word(j + 3, "to") ? j + 4 : j + 2;
-        if (word(j + 1, "leading") && at == j + 2) {
-            return null;
-        }
-        Hit<InstantSpec> base = baseDate(at);
-        return base == null ? null : weekAround(base.value().date, before, i, base.end());
-    }
-
-    /**
-     * "Dec 3-6", "December 3rd to 6th", "3-6 Dec", "from the 3rd to the 6th of December", "between
-     * the 3rd and the 6th": days of one month, the month said once.
-     */
-    private Match dayRange(int i) {
-        boolean between = word(i, "between");
-        int j = between || word(i, "from") ? i + 1 : i;
-        if (j >= size
-                || !(num(j)
-                        || (tok(j).isWord() && (month(j) != null || word(j, "the") || dayNumber(j, true) != null)))) {
-            return null;
-        }
-        Integer month = month(j);
-        int k = month != null ? skipDot(j + 1) : j;
-        k = word(k, "the") ? k + 1 : k;
-        Hit<Integer> first = dayNumber(k, false);
-        if (first == null) {
-            return null;
-        }
-        int sep = first.end();
-        boolean joined = between
-                ? word(sep, "and") || sym(sep, '-')
-                : word(sep, "to", "till", "until", "through", "thru") || sym(sep, '-');
-        if (!joined) {
-            return null;
-        }
-        int d = word(sep + 1, "the") ? sep + 2 : sep + 1;
-        Hit<Integer> second = dayNumber(d, false);
-        if (second == null || second.value() < first.value()) {
-            return null;
-        }
-        int end = second.end();
-        if (sym(end, ':') || meridiem(end) != null || oclock(end) > 0 || unit(end) != null) {
-            return null; // "Dec 3 9-11am": hours, not days
-        }
-        if (month == null) {
-            int m = word(end, "of") ? end + 1 : end;
-            month = month(m);
-            if (month == null) {
-                return null;
-            }
-            end = skipDot(m + 1);
-        }
-        int year = 0;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            year = value(y);
-            end = y + 1;
-        }
-        return dayRange(year, month, first.value(), second.value(), i, end);
-    }
-
-    @Override
-    boolean lengthMayStart(int i) {
-        return word(i, "for");
-    }
-
-    @Override
-    Hit<Offset> length(int i) {
-        if (!word(i, "for")) {
-            return null;
-        }
-        int j = word(i + 1, "about", "around", "roughly", "approximately", "approx", "like", "just", "only")
-                ? i + 2
-                : i + 1;
-        return duration(j);
-    }
-
-    /**
-     * "for 2 hours", "lasting 45 minutes", "a 90-minute review", "a 2 hour call", "a half-hour call",
-     * "an hour-long meeting", "two hours long".
-     */
-    @Override
-    Hit<Offset> lengthOfThing(int i) {
-        Hit<Offset> l = length(i);
-        if (l != null) {
-            return l;
-        }
-        if (word(i, "lasting", "takes", "taking")) {
-            return duration(hedged(i + 1));
-        }
-        if (word(i - 1, "in", "within", "after", "every", "each")) {
-            return null; // "in a minute" is when, not how long
-        }
-        Hit<Double> a = word(i, "half") ? new Hit<>(0.5, i + 1) : amount(i);
-        if (a != null) {
-            boolean hyphen = sym(a.end(), '-') && adjacent(a.end()) && adjacent(a.end() + 1);
-            int u = hyphen ? a.end() + 1 : a.end();
-            boolean article = word(i - 1, "a", "an", "one", "the", "my", "our", "your", "this", "that");
-            if (word(u, "minute", "min", "hour", "hr", "day", "week", "second") && (hyphen || article)) {
-                return new Hit<>(fractional(a.value(), unit(u)), u + 1); // "a 90-minute review"
-            }
-        }
-        Hit<Offset> d = duration(i);
-        if (d != null && sym(d.end(), '-') && word(d.end() + 1, "long")) {
-            return new Hit<>(d.value(), d.end() + 2); // "an hour-long meeting"
-        }
-        return d != null && word(d.end(), "long") ? new Hit<>(d.value(), d.end() + 1) : null;
-    }
-
-    @Override
-    int fromWord(int i) {
-        if (word(i, "from")) {
-            return i + 1;
-        }
-        return word(i, "starting") && word(i + 1, "at") ? i + 2 : i;
     }
 
     // ---- instants ---------------------------------------------------------------------------
@@ -399,8 +110,6 @@ final class EnglishGrammar extends Engine {
             return null;
         }
         Hit<InstantSpec> best = null;
-        best = longest(best, relativeDay(q));
-        best = longest(best, weekday(q));
         best = longest(best, date(q));
         Hit<ClockTime> t = time(q, acc, ctx, anchored);
         if (t != null) {
@@ -408,7 +117,6 @@ final class EnglishGrammar extends Engine {
             s.time = t.value();
             best = longest(best, new Hit<>(s, t.end()));
         }
-        best = longest(best, partOfDay(q, acc));
         best = longest(best, sharedPart(q, acc, ctx, anchored));
         if (acc.time != null || acc.date != null) {
             boolean paren = sym(q, '(');
@@ -424,124 +132,8 @@ final class EnglishGrammar extends Engine {
 
     private static final Hit<Object> NO_HIT = new Hit<>(new Object(), -1);
 
-    /** What relativeDay and dayNumber read at each token: many rules ask for the same. */
-    private Hit<?>[] relativeDays;
-
+    /** What dayNumber reads at each token: many rules ask for the same. */
     private Hit<?>[] dayNumbers;
-
-    @SuppressWarnings("unchecked")
-    private Hit<InstantSpec> relativeDay(int i) {
-        if (i < 0 || i >= size) {
-            return null;
-        }
-        if (relativeDays == null) {
-            relativeDays = new Hit<?>[size];
-        }
-        Hit<?> known = relativeDays[i];
-        if (known == null) {
-            Hit<InstantSpec> read = readRelativeDay(i);
-            relativeDays[i] = read == null ? NO_HIT : read;
-            return read;
-        }
-        return known == NO_HIT ? null : (Hit<InstantSpec>) known;
-    }
-
-    private Hit<InstantSpec> readRelativeDay(int i) {
-        InstantSpec s = new InstantSpec();
-        if (word(i, "now") || word(i, "immediately", "asap")) {
-            s.now = true;
-            return new Hit<>(s, i + 1);
-        }
-        if (word(i, "right") && word(i + 1, "now", "away")) {
-            s.now = true;
-            return new Hit<>(s, i + 2);
-        }
-        if (word(i, "atm", "rn", "currently", "presently") || (word(i, "just") && word(i + 1, "now") && lenient)) {
-            s.now = true;
-            return new Hit<>(s, word(i, "just") ? i + 2 : i + 1);
-        }
-        if ((word(i, "at") && word(i + 1, "the", "this") && word(i + 2, "moment"))
-                || (word(i, "as") && word(i + 1, "of") && word(i + 2, "now"))) {
-            s.now = true;
-            return new Hit<>(s, i + 3);
-        }
-        if ((word(i, "at") && word(i + 1, "present"))
-                || (word(i, "this") && word(i + 1, "moment"))
-                || (word(i - 1, "at") && word(i, "the", "this") && word(i + 1, "moment"))
-                || (word(i - 1, "at") && word(i, "present"))) {
-            s.now = true;
-            return new Hit<>(s, word(i, "present") ? i + 1 : i + 2);
-        }
-        if (num(i) && value(i) == 2 && tok(i).text().length() == 1 && adjacent(i + 1)) {
-            if (word(i + 1, "morrow", "moro", "morow", "mrw")) {
-                return withDate(new RelativeDay(1), i + 2); // "2morrow"
-            }
-            if (word(i + 1, "nite", "nyt")) {
-                s.date = new RelativeDay(0); // "2nite"
-                s.partOfDay = PartOfDay.EVENING;
-                s.thisPartOfDay = true;
-                return new Hit<>(s, i + 2);
-            }
-            if (word(i + 1, "day")) {
-                return withDate(new RelativeDay(0), i + 2);
-            }
-        }
-        if (word(i, "today", "todays", "today's", "tday")) {
-            return withDate(new RelativeDay(0), i + 1);
-        }
-        if (i < size && tok(i).isWord() && TOMORROW.contains(tok(i).text())) {
-            return withDate(new RelativeDay(1), i + 1);
-        }
-        if (word(i, "yesterday", "yesterdays", "yesterday's", "yday", "yest")) {
-            return withDate(new RelativeDay(-1), i + 1);
-        }
-        int j = word(i, "the") ? i + 1 : i;
-        if (word(j, "day")
-                && word(j + 1, "after")
-                && j + 2 < size
-                && TOMORROW.contains(tok(j + 2).text())) {
-            return withDate(new RelativeDay(2), j + 3);
-        }
-        if (word(j, "day") && word(j + 1, "before") && word(j + 2, "yesterday")) {
-            return withDate(new RelativeDay(-2), j + 3);
-        }
-        if (word(i, "tonight", "tonite", "tonights", "tonight's", "2night")) {
-            s.date = new RelativeDay(0);
-            s.partOfDay = PartOfDay.EVENING;
-            s.thisPartOfDay = true;
-            return new Hit<>(s, i + 1);
-        }
-        if (word(i, "last") && word(i + 1, "night")) {
-            s.date = new RelativeDay(-1);
-            s.partOfDay = PartOfDay.NIGHT;
-            return new Hit<>(s, i + 2);
-        }
-        if ((word(i, "this", "same") && word(i + 1, "time"))
-                || (word(i, "at") && word(i + 1, "this", "the") && word(i + 2, "time") && !word(i + 3, "of"))) {
-            s.sameTime = true;
-            return new Hit<>(s, word(i, "at") ? i + 3 : i + 2);
-        }
-        if (word(i, "first") && word(i + 1, "thing")) {
-            s.partOfDay = PartOfDay.MORNING; // "first thing tomorrow": in the morning
-            return new Hit<>(s, i + 2);
-        }
-        if (word(i, "lunchtime", "lunch") || (word(i, "at") && word(i + 1, "lunchtime", "lunch"))) {
-            s.partOfDay = PartOfDay.NOON;
-            return new Hit<>(s, word(i, "at") ? i + 2 : i + 1);
-        }
-        if (word(i, "eod", "cob")) {
-            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return new Hit<>(s, i + 1);
-        }
-        j = word(i, "by", "the") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if ((word(j, "end") && word(j + 1, "of") && (word(j + 2, "day") || (word(j + 2, "the") && word(j + 3, "day"))))
-                || (word(j, "close") && word(j + 1, "of") && word(j + 2, "business"))) {
-            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return new Hit<>(s, word(j + 2, "the") ? j + 4 : j + 3);
-        }
-        return null;
-    }
 
     // ---- weekdays ---------------------------------------------------------------------------
 
@@ -551,108 +143,6 @@ final class EnglishGrammar extends Engine {
 
     private int skipDot(int i) {
         return sym(i, '.') && adjacent(i) ? i + 1 : i;
-    }
-
-    private Hit<InstantSpec> weekday(int i) {
-        Hit<InstantSpec> special = weekdayOfWeek(i);
-        if (special != null) {
-            return special;
-        }
-        int j = i;
-        WeekdayMode mode = WeekdayMode.NEXT;
-        boolean modified = true;
-        if (word(j, "the", "this") && word(j + 1, "following", "next", "coming")) {
-            mode = word(j + 1, "next") ? WeekdayMode.NEXT_SAID : WeekdayMode.NEXT;
-            j += 2;
-        } else if (word(j, "next", "coming", "following")) {
-            mode = word(j, "next") ? WeekdayMode.NEXT_SAID : WeekdayMode.NEXT;
-            j++;
-        } else if (word(j, "this")) {
-            mode = WeekdayMode.THIS;
-            j++;
-        } else if (word(j, "last", "past", "previous")) {
-            mode = WeekdayMode.LAST;
-            j++;
-        } else {
-            modified = false;
-        }
-        DayOfWeek day = dayName(j);
-        if (day == null) {
-            return null;
-        }
-        String name = tok(j).text();
-        int end = skipDot(j + 1);
-        if (!modified && !lenient && AMBIGUOUS_DAYS.contains(name)) {
-            boolean context = (i > 0 && word(i - 1, "on", "every", "by", "until", "till", "and"))
-                    || num(end)
-                    || word(end, "at", "morning", "evening", "night", "afternoon");
-            if (!context) {
-                return null;
-            }
-        }
-        DateRef ref = new WeekdayRef(day, mode, 0);
-        if (!modified && word(end, "of", "from", "in")) {
-            Hit<InstantSpec> week = period(end + 1);
-            if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
-                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, p.shift()), week.end());
-            }
-            if (word(end + 1, "the") && word(end + 2, "week")) {
-                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, 0), end + 3);
-            }
-        }
-        if (mode != WeekdayMode.LAST && word(end, "after") && word(end + 1, "next")) {
-            ref = new Shifted(new WeekdayRef(day, WeekdayMode.NEXT, 0), new Offset(7, ChronoUnit.DAYS));
-            end += 2;
-        }
-        return withDate(ref, end);
-    }
-
-    /**
-     * "next week's Friday"; "the second Friday after New Year", "the Monday before Christmas"; "the
-     * closest Tuesday to June 3rd".
-     */
-    private Hit<InstantSpec> weekdayOfWeek(int i) {
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null && word(shift.end(), "week's", "weeks")) {
-            DayOfWeek day = dayName(shift.end() + 1);
-            if (day != null) {
-                return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, shift.value()), skipDot(shift.end() + 2));
-            }
-        }
-        int j = word(i, "the") ? i + 1 : i;
-        if (word(j, "closest", "nearest")) {
-            DayOfWeek day = dayName(j + 1);
-            if (day != null && word(j + 2, "to")) {
-                Hit<InstantSpec> base = baseDate(j + 3);
-                if (base != null) {
-                    return withDate(new ClosestWeekday(base.value().date, day), base.end());
-                }
-            }
-            return null;
-        }
-        int n = 1;
-        Hit<Integer> o = dayNumber(j, true);
-        if (o != null && o.value() <= 5) {
-            n = o.value();
-            j = o.end();
-        } else if (j == i) {
-            return null;
-        }
-        DayOfWeek day = dayName(j);
-        if (day == null || !word(j + 1, "after", "before") || word(j + 2, "next", "last")) {
-            return null;
-        }
-        Hit<InstantSpec> base = baseDate(j + 2);
-        if (base == null) {
-            return null;
-        }
-        return withDate(new WeekdayAfter(base.value().date, day, word(j + 1, "after") ? n : -n), base.end());
-    }
-
-    /** A date that other dates are counted from: "Christmas", "June 3rd", "tomorrow". */
-    private Hit<InstantSpec> baseDate(int i) {
-        Hit<InstantSpec> base = longest(relativeDay(i), date(i));
-        return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
     // ---- dates ------------------------------------------------------------------------------
@@ -1200,42 +690,6 @@ final class EnglishGrammar extends Engine {
         return null;
     }
 
-    /** An amount before a unit: {@code 3}, {@code 1.5}, {@code twenty five}, {@code a}, {@code a couple of}. */
-    private Hit<Double> amount(int i) {
-        if (num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            return new Hit<>(Double.parseDouble(tok(i).text() + "." + tok(i + 2).text()), i + 3);
-        }
-        if (num(i) && sym(i + 1, '/') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            int a = value(i);
-            int b = value(i + 2);
-            return b > a && b <= 10 && unit(i + 3) != null ? new Hit<>((double) a / b, i + 3) : null;
-        }
-        int j = word(i, "a") ? i + 1 : i;
-        if (word(j, "couple")) {
-            return new Hit<>(2.0, word(j + 1, "of") ? j + 2 : j + 1);
-        }
-        if (word(j, "few")) {
-            return new Hit<>(3.0, j + 1);
-        }
-        if (word(i, "several")) {
-            return new Hit<>(3.0, i + 1);
-        }
-        if (word(i, "a", "an", "one")) {
-            if (word(i + 1, "and") && word(i + 2, "a") && word(i + 3, "half")) {
-                return new Hit<>(1.5, i + 4);
-            }
-            return new Hit<>(1.0, i + 1);
-        }
-        Hit<Integer> c = cardinal(i);
-        if (c == null) {
-            return null;
-        }
-        if (word(c.end(), "and") && word(c.end() + 1, "a") && word(c.end() + 2, "half")) {
-            return new Hit<>(c.value() + 0.5, c.end() + 3);
-        }
-        return new Hit<>((double) c.value(), c.end());
-    }
-
     private ChronoUnit unit(int i) {
         if (i >= size || !tok(i).isWord()) {
             return null;
@@ -1250,95 +704,10 @@ final class EnglishGrammar extends Engine {
         return u == null ? null : u.unit();
     }
 
-    private Hit<Offset> simpleDuration(int i) {
-        int h = word(i, "a") && word(i + 1, "half") ? i + 1 : i;
-        if (word(h, "half")) {
-            int j = word(h + 1, "an", "a") ? h + 2 : h + 1;
-            ChronoUnit u = unit(j);
-            return u == null ? null : new Hit<>(fractional(0.5, u), j + 1);
-        }
-        int q = word(i, "a") ? i + 1 : i;
-        Hit<Integer> quarters = word(q + 1, "quarters", "quarter") ? cardinal(q) : null;
-        if (quarters != null
-                && quarters.value() >= 1
-                && quarters.value() <= 12
-                && word(quarters.end(), "quarters", "quarter")
-                && word(quarters.end() + 1, "of")
-                && word(quarters.end() + 2, "an", "a")
-                && word(quarters.end() + 3, "hour")) {
-            return new Hit<>(new Offset(15L * quarters.value(), ChronoUnit.MINUTES), quarters.end() + 4);
-        }
-        if (word(q, "quarter")) {
-            int j = word(q + 1, "of") ? q + 2 : q + 1;
-            j = word(j, "an") ? j + 1 : j;
-            return word(j, "hour") ? new Hit<>(new Offset(15, ChronoUnit.MINUTES), j + 1) : null;
-        }
-        if (word(i, "fortnight") || (word(i, "a") && word(i + 1, "fortnight"))) {
-            return new Hit<>(new Offset(14, ChronoUnit.DAYS), word(i, "a") ? i + 2 : i + 1);
-        }
-        Hit<Double> a = amount(i);
-        if (a == null) {
-            return null;
-        }
-        if (word(a.end(), "fortnight", "fortnights")) {
-            return new Hit<>(new Offset(Math.round(a.value() * 14), ChronoUnit.DAYS), a.end() + 1);
-        }
-        int unitAt = word(a.end(), "more", "additional", "extra") ? a.end() + 1 : a.end();
-        ChronoUnit u = unit(unitAt);
-        if (u == null && num(a.end() - 1) && sym(a.end(), '\'') && adjacent(a.end())) {
-            u = sym(a.end() + 1, '\'') && adjacent(a.end() + 1) ? ChronoUnit.SECONDS : ChronoUnit.MINUTES;
-            return new Hit<>(new Offset(Math.round(a.value()), u), u == ChronoUnit.SECONDS ? a.end() + 2 : a.end() + 1);
-        }
-        if (u == null) {
-            return null;
-        }
-        int end = unitAt + 1;
-        double amount = a.value();
-        if (word(end, "and") && word(end + 1, "a") && word(end + 2, "half")) {
-            amount += 0.5;
-            end += 3;
-        }
-        if (u == ChronoUnit.HOURS
-                && amount == Math.rint(amount)
-                && num(end)
-                && adjacent(end)
-                && tok(end).text().length() == 2
-                && value(end) < 60) {
-            // "2h30": hours, then minutes written against them
-            return new Hit<>(new Offset((long) amount * 60 + value(end), ChronoUnit.MINUTES), end + 1);
-        }
-        return new Hit<>(fractional(amount, u), end);
-    }
-
-    @Override
-    Hit<Offset> offsetAmount(int i) {
-        return duration(i);
-    }
-
-    /** One or more amounts of units: {@code 2 hours and 30 minutes}, {@code an hour and a half}. */
-    Hit<Offset> duration(int i) {
-        Hit<Offset> d = simpleDuration(i);
-        if (d == null) {
-            return null;
-        }
-        Offset total = d.value();
-        int end = d.end();
-        while (true) {
-            int j = word(end, "and") || sym(end, ',') ? end + 1 : end;
-            Hit<Offset> more = simpleDuration(j);
-            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
-                break;
-            }
-            total = sum(total, more.value());
-            end = more.end();
-        }
-        return new Hit<>(total, end);
-    }
-
     /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
     @Override
     Hit<InstantSpec> offsetBase(int i) {
-        Hit<InstantSpec> base = longest(relativeDay(i), longest(weekday(i), date(i)));
+        Hit<InstantSpec> base = longest(dayFromToday(i), longest(weekdayOn(i), date(i)));
         return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
@@ -1531,7 +900,7 @@ final class EnglishGrammar extends Engine {
         int j = word(end, "on") ? end + 1 : end;
         return j < size
                 && tok(j).isWord()
-                && (TOMORROW.contains(tok(j).text())
+                && ((meaningAt(j) instanceof Meaning.Day d && d.days() == 1)
                         || word(j, "today", "tonight", "tonite")
                         || (meaningAt(j) instanceof Meaning.Weekdays w && !w.plural()));
     }
@@ -1660,8 +1029,8 @@ final class EnglishGrammar extends Engine {
      */
     private boolean partOfDayFollows(int end) {
         return word(end, "tonight", "tonite", "2night", "2nite")
-                || (word(end, "in") && word(end + 1, "the") && partName(end + 2) != null)
-                || (word(end, "this") && partName(end + 1) != null)
+                || (word(end, "in") && word(end + 1, "the") && partNamed(end + 2) != null)
+                || (word(end, "this") && partNamed(end + 1) != null)
                 || (word(end, "at") && word(end + 1, "night"));
     }
 
@@ -1669,57 +1038,6 @@ final class EnglishGrammar extends Engine {
     private boolean ishFollows(int end) {
         return (word(end, "ish") && adjacent(end))
                 || (sym(end, '-') && word(end + 1, "ish") && adjacent(end) && adjacent(end + 1));
-    }
-
-    private PartOfDay partName(int i) {
-        return i < size && tok(i).isWord() ? partName(tok(i).text()) : null;
-    }
-
-    private static PartOfDay partName(String w) {
-        return switch (w) {
-            case "morning" -> PartOfDay.MORNING;
-            case "afternoon" -> PartOfDay.AFTERNOON;
-            case "evening" -> PartOfDay.EVENING;
-            case "night" -> PartOfDay.NIGHT;
-            default -> null;
-        };
-    }
-
-    private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
-        if (word(i, "late", "early") && partName(i + 1) != null) {
-            InstantSpec s = new InstantSpec();
-            s.partOfDay = partName(i + 1);
-            return new Hit<>(s, i + 2); // "late evening @ 9"
-        }
-        InstantSpec s = new InstantSpec();
-        if (word(i, "this") && i + 1 < size && tok(i + 1).isWord()) {
-            PartOfDay p = partName(tok(i + 1).text());
-            if (p != null) {
-                s.date = new RelativeDay(0);
-                s.partOfDay = p;
-                s.thisPartOfDay = true;
-                return new Hit<>(s, i + 2);
-            }
-        }
-        if (word(i, "in") && word(i + 1, "the") && i + 2 < size && tok(i + 2).isWord()) {
-            PartOfDay p = partName(tok(i + 2).text());
-            if (p != null) {
-                s.partOfDay = p;
-                return new Hit<>(s, i + 3);
-            }
-        }
-        if (word(i, "at") && word(i + 1, "night")) {
-            s.partOfDay = PartOfDay.NIGHT;
-            return new Hit<>(s, i + 2);
-        }
-        if (i < size && tok(i).isWord() && (acc.date != null || acc.time != null || lenient)) {
-            PartOfDay p = partName(tok(i).text());
-            if (p != null) {
-                s.partOfDay = p;
-                return new Hit<>(s, i + 1);
-            }
-        }
-        return null;
     }
 
     // ---- recurrences ------------------------------------------------------------------------
@@ -1730,29 +1048,6 @@ final class EnglishGrammar extends Engine {
     }
 
     private Hit<RecurrenceBuilder> ownRecurrenceHead(int i) {
-        if (word(i, "daily", "everyday")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 1);
-        }
-        if (word(i, "nightly")) {
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-            r.partOfDay = PartOfDay.NIGHT;
-            return new Hit<>(r, i + 1);
-        }
-        if (word(i, "weekly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY), i + 1);
-        }
-        if (word(i, "biweekly", "fortnightly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).interval(2), i + 1);
-        }
-        if (word(i, "monthly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY), i + 1);
-        }
-        if (word(i, "yearly", "annually")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.YEARLY), i + 1);
-        }
-        if (word(i, "hourly")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.HOURLY), i + 1);
-        }
         if (word(i, "once", "twice") && word(i + 1, "a", "an", "per", "every")) {
             Hit<RecurrenceBuilder> r = everyUnit(i + 2, 1);
             return word(i, "once") ? r : null;
@@ -1764,9 +1059,6 @@ final class EnglishGrammar extends Engine {
         Hit<List<DayOfWeek>> plural = dayList(j, true);
         if (plural != null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.value()), plural.end());
-        }
-        if (word(i, "weekdays") || (word(i, "on") && word(i + 1, "weekdays"))) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), word(i, "on") ? i + 2 : i + 1);
         }
         Hit<RecurrenceBuilder> nthOfMonth = nthWeekdayOfEveryMonth(word(i, "on") ? i + 1 : i, false);
         if (nthOfMonth != null) {
@@ -1801,34 +1093,17 @@ final class EnglishGrammar extends Engine {
             r.dayOfMonth = c.day();
             return new Hit<>(r, yearly.end());
         }
-        int interval = 1;
-        if (word(j, "other")) {
-            interval = 2;
-            j++;
-        } else if (word(j, "second") && (unitPlural(j + 1) != null || dayName(j + 1) != null)) {
-            interval = 2;
-            j++;
-        } else if (word(j, "third") && (unitPlural(j + 1) != null || dayName(j + 1) != null)) {
-            interval = 3;
-            j++;
-        }
         Hit<List<DayOfWeek>> days = dayList(j, false);
         if (days != null) {
-            return new Hit<>(
-                    new RecurrenceBuilder(Frequency.WEEKLY).interval(interval).days(days.value()), days.end());
-        }
-        if (word(j, "weekday", "workday", "weekdays")
-                || (word(j, "business", "working", "work") && word(j + 1, "day"))) {
-            int end = word(j, "business", "working", "work") ? j + 2 : j + 1;
-            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), end);
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
         }
         if (word(j, "weekend")) {
             return new Hit<>(
                     new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY)), j + 1);
         }
-        if (j < size && tok(j).isWord() && partName(tok(j).text()) != null) {
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY).interval(interval);
-            r.partOfDay = partName(tok(j).text());
+        if (j < size && tok(j).isWord() && partNamed(j) != null) {
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
+            r.partOfDay = partNamed(j);
             return new Hit<>(r, j + 1);
         }
         Hit<Integer> nth = dayNumber(j, true);
@@ -1844,22 +1119,7 @@ final class EnglishGrammar extends Engine {
             r.dayOfMonth = nth.value();
             return new Hit<>(r, end);
         }
-        if (word(j, "half") && (word(j + 1, "hour") || (word(j + 1, "an") && word(j + 2, "hour")))) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(30), word(j + 1, "an") ? j + 3 : j + 2);
-        }
-        if (word(j, "quarter") && word(j + 1, "hour")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MINUTELY).interval(15), j + 2);
-        }
-        if (interval == 1) {
-            Hit<Offset> d = word(j, "a", "an", "one") ? null : duration(j);
-            if (d == null && unit(j) != null && word(j + 1, "and") && word(j + 2, "a") && word(j + 3, "half")) {
-                d = new Hit<>(fractional(1.5, unit(j)), j + 4); // "every hour and a half"
-            }
-            if (d != null) {
-                return every(d.value(), d.end());
-            }
-        }
-        return everyUnit(j, interval);
+        return null;
     }
 
     /** "the first Monday of every month", "last Friday of the month" after "every". */
@@ -1890,17 +1150,9 @@ final class EnglishGrammar extends Engine {
         return new Hit<>(r, k + 2);
     }
 
-    private ChronoUnit unitPlural(int i) {
-        return unit(i);
-    }
-
     private Hit<RecurrenceBuilder> everyUnit(int i, int interval) {
         ChronoUnit u = unit(i);
         return u == null ? null : every(new Offset(interval, u), i + 1);
-    }
-
-    private static List<DayOfWeek> workWeek() {
-        return List.of(DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY, DayOfWeek.FRIDAY);
     }
 
     /** {@code Monday and Thursday}, {@code Mon, Wed and Fri}; with {@code plural}, {@code Mondays}. */
@@ -1982,7 +1234,7 @@ final class EnglishGrammar extends Engine {
             if (t != null) {
                 ClockTime c = t.value();
                 int end = t.end();
-                Hit<InstantSpec> p = partOfDay(end, ctx);
+                Hit<InstantSpec> p = partOfDayAfter(end, ctx);
                 if (p != null && p.value().date == null && c.ambiguous()) {
                     c = new ClockTime(
                             p.value().partOfDay.hour24(c.hour()),
@@ -2000,7 +1252,7 @@ final class EnglishGrammar extends Engine {
         if (r.partOfDay == null) {
             InstantSpec ctx = new InstantSpec();
             ctx.time = r.times.isEmpty() ? null : r.times.get(0);
-            Hit<InstantSpec> p = partOfDay(i, ctx);
+            Hit<InstantSpec> p = partOfDayAfter(i, ctx);
             if (p != null && p.value().date == null) {
                 r.partOfDay = p.value().partOfDay;
                 return p.end();

@@ -119,17 +119,49 @@ final class EnglishLexicon extends Lexicon {
         role(Role.NEXT, "next", "upcoming", "coming", "following");
         role(Role.LAST, "last", "previous", "past", "preceding");
         role(Role.THIS, "this", "current", "present");
+        role(Role.COMING, "coming", "following", "upcoming");
+        role(Role.NEAREST, "closest", "nearest");
+        role(Role.TO, "to");
+        role(Role.UNTIL, "till", "til", "until", "through", "thru");
+        role(Role.BETWEEN, "between");
+        // "next week's Friday", "an hour's drive"
+        words(new Unit(ChronoUnit.WEEKS), "week's");
+        words(new Unit(ChronoUnit.MINUTES), "minute's");
+        words(new Unit(ChronoUnit.HOURS), "hour's");
+        words(new Unit(ChronoUnit.DAYS), "day's");
+        words(new Unit(ChronoUnit.MONTHS), "month's");
+        words(new Unit(ChronoUnit.YEARS), "year's");
+        role(Role.EXTRA, "more", "additional", "extra");
+        role(Role.LASTING, "for", "lasting", "takes", "taking");
+        phrase(Role.FROM, "starting at");
+        role(Role.AND, "and");
+        phrase(Role.AND_A_HALF, "and a half");
         words(Meaning.NamedDay.IDES, "ides");
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
         role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
-        role(Role.ON, "on", "at", "over");
+        role(Role.ON, "on", "at", "over", "for", "during");
+        role(Role.REST, "rest", "remainder");
+        phrase(Role.BEFORE, "leading up to");
         role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
-        role(Role.QUARTER, "quarter", "qtr");
+        role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs");
         role(Role.EVERY, "every", "each");
+        role(Role.OTHER, "other");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
-        words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight");
+        words(new Meaning.Often(Frequency.DAILY), "daily", "everyday");
+        words(new Meaning.Often(Frequency.DAILY, 1, PartOfDay.NIGHT), "nightly");
+        words(new Meaning.Often(Frequency.WEEKLY), "weekly");
+        words(new Meaning.Often(Frequency.WEEKLY, 2), "biweekly", "fortnightly");
+        words(new Meaning.Often(Frequency.MONTHLY), "monthly");
+        words(new Meaning.Often(Frequency.YEARLY), "yearly", "annually");
+        words(new Meaning.Often(Frequency.HOURLY), "hourly");
+        List<DayOfWeek> workWeek =
+                List.of(DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY, DayOfWeek.FRIDAY);
+        words(new Meaning.Weekdays(workWeek, true), "weekdays");
+        words(new Meaning.Weekdays(workWeek, false), "weekday", "workday");
+        phrase(new Meaning.Weekdays(workWeek, false), "business day", "working day", "work day");
+        words(new Meaning.Length(2, ChronoUnit.WEEKS), "fortnight", "fortnights");
         String[][] days = {
             {"monday", "mon"},
             {"tuesday", "tue", "tues"},
@@ -144,6 +176,7 @@ final class EnglishLexicon extends Lexicon {
             words(new Meaning.Weekdays(List.of(DayOfWeek.of(d)), true), days[d - 1][0] + "s");
         }
         phrase(Role.NOW, "right this minute", "this very minute", "this very moment");
+        days();
         words(new Meaning.Part(PartOfDay.EVENING, false), "dinnertime", "suppertime");
         holidays();
         role(Role.EVE, "erev");
@@ -156,6 +189,136 @@ final class EnglishLexicon extends Lexicon {
                 "guy fawkes day",
                 "bonfire night");
         phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 7, 14)), "bastille day");
+    }
+
+    /** Days counted from today, now, and the words that name a part of today or a time of it. */
+    private void days() {
+        words(new Meaning.Day(0), "today", "todays", "today's", "tday");
+        words(
+                new Meaning.Day(1),
+                "tomorrow",
+                "tmrw",
+                "tmr",
+                "tmrow",
+                "tomorow",
+                "tommorow",
+                "tommorrow",
+                "tomorrw",
+                "tomorrows",
+                "tomorrow's",
+                "tmorrow",
+                "tomoro",
+                "tomorro",
+                "tomrrow",
+                "tomarrow",
+                "tommorows");
+        words(new Meaning.Day(-1), "yesterday", "yesterdays", "yesterday's", "yday", "yest");
+        role(Role.NOW, "now", "immediately", "asap", "atm", "rn", "currently", "presently");
+        phrase(Role.NOW, "right now", "right away", "at the moment", "at this moment", "this moment", "as of now");
+        phrase(Role.NOW, "at present");
+        phrase(Role.THIS_TIME, "this time", "same time", "at this time", "at the time");
+        words(new Meaning.DayPart(0, PartOfDay.EVENING), "tonight", "tonite", "tonights", "tonight's", "2night");
+        phrase(new Meaning.DayPart(-1, PartOfDay.NIGHT), "last night");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "first thing"); // "first thing tomorrow"
+        words(new Meaning.Part(PartOfDay.NOON, false), "lunchtime", "lunch");
+        partNames(PartOfDay.MORNING, "morning");
+        partNames(PartOfDay.AFTERNOON, "afternoon");
+        partNames(PartOfDay.EVENING, "evening");
+        partNames(PartOfDay.NIGHT, "night");
+        phrase(new Meaning.Part(PartOfDay.NIGHT, false), "at night", "late night", "early night");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "early morning", "late morning");
+        phrase(new Meaning.Part(PartOfDay.AFTERNOON, false), "early afternoon", "late afternoon");
+        phrase(new Meaning.Part(PartOfDay.EVENING, false), "early evening", "late evening");
+        words(new Meaning.Clock(17), "eod", "cob"); // the end of the working day
+        phrase(
+                new Meaning.Clock(17),
+                "by eod",
+                "by cob",
+                "end of day",
+                "end of the day",
+                "the end of day",
+                "the end of the day",
+                "by end of day",
+                "by end of the day",
+                "by the end of day",
+                "by the end of the day",
+                "close of business",
+                "the close of business",
+                "by close of business",
+                "by the close of business");
+    }
+
+    /** Weekday names that are first other words, read as weekdays only where the words around say so. */
+    private static final Set<String> AMBIGUOUS_DAYS = Set.of("sun", "sat", "wed", "mon");
+
+    @Override
+    boolean notAWeekday(Engine e, int name, int end) {
+        return AMBIGUOUS_DAYS.contains(e.tok(name).text())
+                && !(e.word(name - 1, "on", "every", "by", "until", "till", "and")
+                        || e.num(end)
+                        || e.word(end, "at", "morning", "evening", "night", "afternoon"));
+    }
+
+    /** Words before "a 90-minute review" that make "90 minute" the length of what follows. */
+    private static final Set<String> DETERMINERS = Set.of("a", "an", "one", "the", "my", "our", "your", "this", "that");
+
+    private static final Set<String> SINGULAR_UNITS = Set.of("minute", "min", "hour", "hr", "day", "week", "second");
+
+    /**
+     * English's compounds of a length: "a 90-minute review", "a 2 hour call", "a half-hour call"
+     * (the unit singular, before the thing); "an hour-long meeting", "two hours long".
+     */
+    @Override
+    Hit<Offset> ownLength(Engine e, int i) {
+        Hit<Double> a = e.word(i, "half") ? new Hit<>(0.5, i + 1) : e.amountAt(i);
+        if (a != null) {
+            boolean hyphen = e.sym(a.end(), '-') && e.adjacent(a.end()) && e.adjacent(a.end() + 1);
+            int u = hyphen ? a.end() + 1 : a.end();
+            boolean determiner = i > 0
+                    && e.tok(i - 1).isWord()
+                    && DETERMINERS.contains(e.tok(i - 1).text());
+            if (u < e.size
+                    && e.tok(u).isWord()
+                    && SINGULAR_UNITS.contains(e.tok(u).text())
+                    && (hyphen || determiner)) {
+                ChronoUnit unit = meaning(e.tok(u).text(), Unit.class).unit();
+                return new Hit<>(Grammar.fractional(a.value(), unit), u + 1);
+            }
+        }
+        Hit<Offset> d = e.offsetAmount(i);
+        if (d != null && e.sym(d.end(), '-') && e.word(d.end() + 1, "long")) {
+            return new Hit<>(d.value(), d.end() + 2); // "an hour-long meeting"
+        }
+        return d != null && e.word(d.end(), "long") ? new Hit<>(d.value(), d.end() + 1) : null;
+    }
+
+    /**
+     * Text-speak, where a digit says a syllable: "2morrow", "2nite", "2day"; and "just now", which is
+     * now only when it is the whole text (else "just" hedges what follows).
+     */
+    @Override
+    Hit<InstantSpec> ownDay(Engine e, int i) {
+        if (e.num(i) && e.value(i) == 2 && e.tok(i).text().length() == 1 && e.adjacent(i + 1)) {
+            if (e.word(i + 1, "morrow", "moro", "morow", "mrw")) {
+                return Grammar.withDate(new DateRef.RelativeDay(1), i + 2);
+            }
+            if (e.word(i + 1, "day")) {
+                return Grammar.withDate(new DateRef.RelativeDay(0), i + 2);
+            }
+            if (e.word(i + 1, "nite", "nyt")) {
+                InstantSpec s =
+                        Grammar.withDate(new DateRef.RelativeDay(0), i + 2).value();
+                s.partOfDay = PartOfDay.EVENING;
+                s.thisPartOfDay = true;
+                return new Hit<>(s, i + 2);
+            }
+        }
+        if (e.lenient && e.word(i, "just") && e.word(i + 1, "now")) {
+            InstantSpec s = new InstantSpec();
+            s.now = true;
+            return new Hit<>(s, i + 2);
+        }
+        return null;
     }
 
     /** Holidays, by their names: on a fixed day, the n-th weekday of a month, from Easter, from Thanksgiving. */
@@ -263,6 +426,7 @@ final class EnglishLexicon extends Lexicon {
     /** The families of the engine this language reads, computed once. */
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
+            Engine.Family.WEEKDAYS,
             Engine.Family.PERIODS,
             Engine.Family.AMOUNTS,
             Engine.Family.PARTS_OF_DAY,
@@ -272,11 +436,22 @@ final class EnglishLexicon extends Lexicon {
             Engine.Family.QUARTERS_OF_YEARS,
             Engine.Family.WEEKDAY_WEEKS,
             Engine.Family.HOLIDAYS,
-            Engine.Family.RECURRENCES);
+            Engine.Family.RECURRENCES,
+            Engine.Family.SPANS);
 
     @Override
     Set<Engine.Family> families() {
         return FAMILIES;
+    }
+
+    @Override
+    boolean intervalWithoutFrom() {
+        return true;
+    }
+
+    @Override
+    boolean bareUnitIsOne() {
+        return false;
     }
 
     @Override

@@ -20,6 +20,7 @@ abstract class Lexicon {
     private final Map<String, List<Meaning>> words = new HashMap<>();
 
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
+    private final Map<String, PartOfDay> partNames = new HashMap<>();
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
@@ -38,6 +39,16 @@ abstract class Lexicon {
 
     /** Whether {@code 9:30} is read on a 24-hour clock (else it is morning or evening, like a bare hour). */
     abstract boolean clock24();
+
+    /** Whether an interval may be said with no "from" before it ("2 to 4pm", "9-11am"). */
+    boolean intervalWithoutFrom() {
+        return false;
+    }
+
+    /** Whether a unit said with no amount is one of it ("через неделю"); English says "a week". */
+    boolean bareUnitIsOne() {
+        return true;
+    }
 
     /** Whether "weekend" said with no word before it is read only when it is the whole text. */
     boolean bareWeekendOnlyAlone() {
@@ -96,9 +107,35 @@ abstract class Lexicon {
         return afterClock.get(fold(word));
     }
 
+    /**
+     * A part of the day named by a word that is read as one only with a day or a time, after "this"
+     * or "in the", or in a whole-text reading ("morning": "Monday morning", "in the morning"); or null.
+     */
+    final PartOfDay partNamed(String word) {
+        return partNames.get(fold(word));
+    }
+
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
     final boolean ordinalEnding(String word) {
         return ordinalEndings.contains(word);
+    }
+
+    /**
+     * Whether the weekday name at token {@code name} (its words end at {@code end}) is here a word
+     * of another sense ("sat", "sun"), said with no "next" or "this" before it.
+     */
+    boolean notAWeekday(Engine e, int name, int end) {
+        return false;
+    }
+
+    /** A language's own shapes of the length of a thing at token {@code i} ("a 90-minute call"), or null. */
+    Hit<Offset> ownLength(Engine e, int i) {
+        return null;
+    }
+
+    /** A language's own reading of a day or of now at token {@code i} ("2morrow"), or null. */
+    Hit<InstantSpec> ownDay(Engine e, int i) {
+        return null;
     }
 
     /** A language's own reading of a clock time at token {@code i} ("в половине десятого"), or null. */
@@ -157,6 +194,12 @@ abstract class Lexicon {
 
     final void ordinalEndings(String... endings) {
         ordinalEndings.addAll(List.of(endings));
+    }
+
+    final void partNames(PartOfDay p, String... forms) {
+        for (String f : forms) {
+            partNames.put(f, p);
+        }
     }
 
     final void partsAfterClock(PartOfDay p, String... forms) {

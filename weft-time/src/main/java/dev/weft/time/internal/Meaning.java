@@ -45,6 +45,9 @@ sealed interface Meaning {
     /** A part of the day: "morning", "утром"; {@code today} for words that name today's ("tonight"). */
     record Part(PartOfDay part, boolean today) implements Meaning {}
 
+    /** A part of a day counted from today, in one word or phrase: "last night" is -1 and the night. */
+    record DayPart(int days, PartOfDay part) implements Meaning {}
+
     /** A clock time named by a word: "noon" 12:00, "полночь" 00:00. */
     record Clock(int hour) implements Meaning {}
 
@@ -64,10 +67,17 @@ sealed interface Meaning {
         }
     }
 
-    /** A word that is a recurrence on its own: "daily", "quarterly" (every 3 months), "ежедневно". */
-    record Often(Frequency frequency, int interval) implements Meaning {
+    /**
+     * A word that is a recurrence on its own: "daily", "quarterly" (every 3 months), "ежедневно",
+     * "nightly" (every day, at night: {@code part}, else null).
+     */
+    record Often(Frequency frequency, int interval, PartOfDay part) implements Meaning {
         Often(Frequency frequency) {
-            this(frequency, 1);
+            this(frequency, 1, null);
+        }
+
+        Often(Frequency frequency, int interval) {
+            this(frequency, interval, null);
         }
     }
 
@@ -126,6 +136,20 @@ sealed interface Meaning {
         /** The end of a period: "конце" in "в конце месяца". */
         END,
         /** The day before a Jewish holiday: "erev", "ערב". */
-        EVE
+        EVE,
+        /** A word of {@link #NEXT} that means the nearest one ahead, not the one after it: "coming", "following". */
+        COMING,
+        /** "the closest Tuesday to June 3rd". */
+        NEAREST,
+        /** "the rest of the week", "the remainder of the day". */
+        REST,
+        /** Between an amount and its unit, leaving it as it is: "2 more hours", "5 extra minutes". */
+        EXTRA,
+        /** Before how long something lasts: "for", "lasting", "на". */
+        LASTING,
+        /** The start of an interval whose ends are joined by {@link #AND}: "between". */
+        BETWEEN,
+        /** "other" in "every other week": every second one. */
+        OTHER
     }
 }

@@ -214,6 +214,7 @@ final class RussianLexicon extends Lexicon {
         phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 1, 7)), "рождество", "рождества", "рождеству");
         phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 5, 9)), "день победы", "дня победы", "днем победы");
         role(Role.ON, "на");
+        role(Role.LASTING, "на"); // "на 2 часа"
         role(Role.FROM, "с", "со", "от");
         role(Role.TO, "до", "по");
         role(Role.AND, "и");
