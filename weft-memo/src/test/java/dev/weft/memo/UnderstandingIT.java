@@ -63,9 +63,9 @@ final class UnderstandingIT {
     private static final double SPOKEN_OUT_OF_SCOPE = 0.0;
 
     /** What the fresh sets reached (issue #37), less a margin for a model retrained from other templates. */
-    private static final double FRESH_EN = 0.93;
+    private static final double FRESH_EN = 0.96;
 
-    private static final double FRESH_HE = 0.91;
+    private static final double FRESH_HE = 0.95;
     private static final double FRESH_OUT_OF_SCOPE = 0.02;
     private static final double UNTUNED_EN = 0.85;
     private static final double UNTUNED_HE = 0.85;
