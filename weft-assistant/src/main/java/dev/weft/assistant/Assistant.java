@@ -24,6 +24,15 @@ public interface Assistant {
     String description();
 
     /**
+     * How the assistant introduces itself to the person it talks to, in words said to them and
+     * without a final full stop ("Memo — your calendar, reminders, …"): the opening of a chat. By
+     * default its name and its description.
+     */
+    default String introduction() {
+        return name() + " — " + description();
+    }
+
+    /**
      * Whether the assistant serves many people under one user (the concierge: a shop's customers under
      * the shop's key) rather than its user alone (Memo). Such an assistant never continues a user's one
      * conversation for a request that names none — each such request gets a conversation of its own, so
@@ -105,6 +114,18 @@ public interface Assistant {
      */
     default Optional<Turn> turnOf(Runner runner, String user, String runId) {
         return Optional.empty();
+    }
+
+    /**
+     * What {@code user}'s waiting run {@code runId} asks of a person, by the interrupt's node id
+     * ({@code step:A}), in the words the assistant asks it in: for a page that shows the run (the
+     * operator's runs page) to show the sentence a person decides by, not only the call. A wait the
+     * assistant has no words for is left out; none by default, and the surface shows the call itself.
+     *
+     * @throws NotFoundException for a run that does not exist ({@code E_FORBIDDEN} for another user's)
+     */
+    default Map<String, Question> questions(Runner runner, String user, String runId) {
+        return Map.of();
     }
 
     /**

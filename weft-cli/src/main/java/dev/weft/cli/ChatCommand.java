@@ -172,6 +172,12 @@ final class ChatCommand implements Callable<Integer> {
         return runner;
     }
 
+    /** The chat's first line: who the assistant is, who the person is to it, and how to leave. */
+    static String greeting(Assistant chosen, String who) {
+        return chosen.introduction() + ". You are " + who
+                + ". Write in English or Hebrew; type exit or press Ctrl-D to leave.";
+    }
+
     /**
      * The conversation with {@code chosen}, through the {@link Assistant} interface alone: where it left
      * off, then each line a turn (a "yes" to what waits approves it, an answer answers a question).
@@ -186,7 +192,7 @@ final class ChatCommand implements Callable<Integer> {
             SpokenWords words)
             throws IOException {
         String conversation = session == null ? who : session;
-        out.println(chosen.description() + " — " + who + ". Write in English or Hebrew; \"exit\" or Ctrl-D leaves.");
+        out.println(greeting(chosen, who));
         for (ConversationLine earlier : chosen.history(who, conversation, 4)) {
             out.println("  (earlier) "
                     + (earlier.speaker() == ConversationLine.Speaker.PERSON ? "you> " : chosen.name() + "> ")

@@ -35,6 +35,12 @@ public final class ConciergeAssistant implements Assistant {
     }
 
     @Override
+    public String introduction() {
+        return "The shop's concierge — products, quotes and orders; order status, cancellations, returns,"
+                + " exchanges and address changes";
+    }
+
+    @Override
     public String description() {
         return "The concierge: a shop's sales and support assistant (products, quotes, orders; order status,"
                 + " cancellations, returns, exchanges, address changes, tickets), in English and Hebrew";

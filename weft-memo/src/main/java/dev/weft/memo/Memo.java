@@ -348,7 +348,21 @@ public final class Memo {
         if (dev.weft.memo.internal.planning.FollowUps.mayRefer(message)) {
             planning = referent(runner, user.id(), now).map(planning::about).orElse(planning);
         }
-        Plan planned = plan(message, planning);
+        // A bare "no", "ok" or "yes" with nothing waiting for it asks for nothing: answered in words,
+        // never planned (a planner torn over "cancel" would ask to approve a plan of its own).
+        Plan planned = dev.weft.memo.internal.Replies.acknowledgement(message, language)
+                        .isPresent()
+                ? new Plan(
+                        "conversation",
+                        1.0,
+                        List.of(new PlanStep(
+                                "A",
+                                "general",
+                                "respond",
+                                Json.object().put("message", message),
+                                Json.object(),
+                                List.of())))
+                : plan(message, planning);
         // The safety invariants, whichever planner planned: a question changes nothing, and a change of
         // what the user has that their words did not ask for waits for them.
         ChangeGuard.Guarded guarded = GUARD.guard(planned, message);
@@ -830,6 +844,11 @@ public final class Memo {
             Optional<JsonNode> question = waiting.get().interrupts().values().stream()
                     .filter(p -> p.path("type").asText().equals("clarify"))
                     .findFirst();
+            if (question.isPresent() && NO.matcher(request.message()).matches()) {
+                // No question Memo asks is answered by "no": "which one?" or "what should the email say?"
+                // answered "no" or "never mind" drops the request, and the run asks no more.
+                return reject(runner, runId, request.user());
+            }
             if (question.isPresent() && answers(question.get(), request.message())) {
                 return answer(runner, runId, request.user(), request.message());
             }

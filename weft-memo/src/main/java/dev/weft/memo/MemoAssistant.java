@@ -9,6 +9,7 @@ import dev.weft.assistant.BackgroundService;
 import dev.weft.assistant.ConversationLine;
 import dev.weft.assistant.Message;
 import dev.weft.assistant.Notices;
+import dev.weft.assistant.Question;
 import dev.weft.assistant.Turn;
 import dev.weft.core.Event;
 import dev.weft.core.Graph;
@@ -24,6 +25,7 @@ import dev.weft.plan.ToolRegistry;
 import dev.weft.workflow.A2aAgents;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -81,6 +83,11 @@ public final class MemoAssistant implements Assistant {
     @Override
     public String name() {
         return Memo.EXECUTOR;
+    }
+
+    @Override
+    public String introduction() {
+        return "Memo — your calendar, reminders, tasks, lists, email and notes";
     }
 
     @Override
@@ -228,6 +235,23 @@ public final class MemoAssistant implements Assistant {
         long before = lastSequence(runner, runId);
         Memo.Reply reply = memo().answer(runner, runId, user, text);
         return turn(reply, usage(runner, reply.run(), before, false));
+    }
+
+    @Override
+    public Map<String, Question> questions(Runner runner, String user, String runId) {
+        Memo.Reply reply = memo().replyOf(runner, runId, user);
+        Map<String, Question> asked = new LinkedHashMap<>();
+        for (JsonNode resolution : reply.json().path("resolutions")) {
+            String node = "step:" + resolution.path("stepId").asText();
+            // The words Memo's own approval card and chat show: an approval's sentence, a question.
+            String words = resolution.path("type").asText().equals("clarify")
+                    ? resolution.path("question").asText()
+                    : resolution.path("says").asText();
+            if (reply.run().interrupts().containsKey(node) && !words.isBlank()) {
+                asked.put(node, new Question(words, reply.language()));
+            }
+        }
+        return asked;
     }
 
     @Override

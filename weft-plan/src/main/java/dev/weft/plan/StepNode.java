@@ -169,6 +169,10 @@ final class StepNode implements Node {
                     .or(() -> inputWaits(context, outcome))
                     .orElseGet(() -> done(outcome));
         }
+        if (payload.path("type").asText().equals("clarify") && isIn(step.id(), rejected)) {
+            // The question was turned down ("never mind"): the step is dropped and nothing is called.
+            return done(StepOutcome.skipped(step.id(), "", NullNode.getInstance(), "rejected"));
+        }
         if (payload.path("type").asText().equals("clarify")
                 && payload.path("code").asText().equals(ErrorCode.E_INPUT_REQUIRED.name())) {
             // The user answered what the tool's call asked: their answer is their say on sending it.

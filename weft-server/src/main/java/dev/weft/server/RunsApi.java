@@ -131,6 +131,21 @@ final class RunsApi {
             step.startedAt().ifPresent(at -> node.put("startedAt", at.toString()));
             step.endedAt().ifPresent(at -> node.put("endedAt", at.toString()));
         }
+        if (body.get("interrupts") instanceof ObjectNode interrupts && result.status() == RunStatus.WAITING) {
+            // Beside each wait, the sentence its assistant asks it in ("This will delete your 3 reminders:
+            // …") and that sentence's language: the page shows the words, the call behind a toggle.
+            assistantOf(run)
+                    .map(a -> a.questions(backend.runner(), run.user().orElseThrow(), run.id()))
+                    .orElse(Map.of())
+                    .forEach((node, question) -> {
+                        if (interrupts.get(node) instanceof ObjectNode payload) {
+                            ObjectNode said = payload.deepCopy();
+                            said.put("says", question.text());
+                            said.put("language", question.language());
+                            interrupts.set(node, said);
+                        }
+                    });
+        }
         Http.ok(res, body);
     }
 

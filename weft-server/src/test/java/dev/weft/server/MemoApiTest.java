@@ -52,6 +52,34 @@ final class MemoApiTest {
     }
 
     @Test
+    void aWaitingRunShowsTheSentenceItsApprovalAsksInBesideTheCallInTheUsersLanguage() {
+        fixture.ask(fixture.dana, "remind me tomorrow at 9 to call the bank");
+        fixture.ask(fixture.omer, "תזכיר לי מחר ב-9 להשקות את העציצים");
+        String english = fixture.ask(fixture.dana, "delete all my reminders")
+                .path("runId")
+                .asText();
+        String hebrew =
+                fixture.ask(fixture.omer, "תמחק את כל התזכורות").path("runId").asText();
+
+        JsonNode waits = fixture.get("api/runs/" + english, fixture.dana).body().path("interrupts");
+        JsonNode waitsInHebrew =
+                fixture.get("api/runs/" + hebrew, fixture.omer).body().path("interrupts");
+
+        assertThat(waits.size()).isEqualTo(1);
+        JsonNode approval = waits.elements().next();
+        assertThat(approval.path("says").asText())
+                .isEqualTo("This will delete your reminder \"call the bank\". Shall I go ahead? (yes/no)");
+        assertThat(approval.path("language").asText()).isEqualTo("en");
+        // The call stays beside the words, for the page's details.
+        assertThat(approval.path("tool").asText()).isEqualTo("taskOperations");
+        assertThat(approval.path("args").path("operation").asText()).isEqualTo("deleteAll");
+        JsonNode inHebrew = waitsInHebrew.elements().next();
+        assertThat(inHebrew.path("says").asText()).contains("למחוק", "להשקות את העציצים");
+        assertThat(inHebrew.path("language").asText()).isEqualTo("he");
+        assertThat(fixture.get("api/runs/" + hebrew, fixture.dana).status()).isEqualTo(404);
+    }
+
+    @Test
     void aStreamedMessageShowsTheRunsProgressThenTheReply() throws Exception {
         HttpResponse<InputStream> stream = fixture.http.send(
                 fixture.request("api/memo/messages", Optional.of(fixture.dana))

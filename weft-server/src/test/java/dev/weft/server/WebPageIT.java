@@ -323,6 +323,56 @@ final class WebPageIT {
     }
 
     @Test
+    void theRunsPageShowsAnAssistantsApprovalInWordsWithTheCallBehindDetails() {
+        String tamar = ApiKeys.open(fixture.store)
+                .create("tamar", false, Instant.now())
+                .secret();
+        fixture.ask(tamar, "remind me tomorrow at 9 to feed the cat");
+        String runId =
+                fixture.ask(tamar, "delete all my reminders").path("runId").asText();
+        logIn("#/runs/" + runId, tamar);
+
+        until(b -> status().equals("WAITING"));
+        WebElement waiting = visible(By.cssSelector("#run-waiting .interrupt"));
+        until(b -> !waiting.findElements(By.cssSelector(".says")).isEmpty());
+        WebElement says = waiting.findElement(By.cssSelector(".says"));
+        assertThat(says.getText()).startsWith("This will delete your reminder \"feed the cat\"");
+        assertThat(direction(says)).isEqualTo("ltr");
+        assertThat(waiting.getText())
+                .as("the call's JSON waits behind its toggle")
+                .doesNotContain("\"operation\"")
+                .doesNotContain("taskOperations");
+        screenshot("run-waiting-in-words");
+        waiting.findElement(By.cssSelector("details.raw summary")).click();
+        until(b -> waiting.findElement(By.cssSelector("details.raw pre")).isDisplayed());
+        assertThat(waiting.findElement(By.cssSelector("details.raw")).getText())
+                .contains("taskOperations")
+                .contains("deleteAll");
+        screenshot("run-waiting-in-words-details");
+    }
+
+    @Test
+    void theRunsPageLaysAHebrewApprovalOutRightToLeft() {
+        String yael =
+                ApiKeys.open(fixture.store).create("yael", false, Instant.now()).secret();
+        fixture.ask(yael, "תזכיר לי מחר ב-9 להאכיל את החתול");
+        String runId = fixture.ask(yael, "תמחק את כל התזכורות").path("runId").asText();
+        logIn("#/runs/" + runId, yael);
+
+        until(b -> status().equals("WAITING"));
+        WebElement waiting = visible(By.cssSelector("#run-waiting .interrupt"));
+        until(b -> !waiting.findElements(By.cssSelector(".says")).isEmpty());
+        WebElement says = waiting.findElement(By.cssSelector(".says"));
+        assertThat(says.getText()).contains("למחוק", "להאכיל את החתול");
+        assertThat(direction(says)).isEqualTo("rtl");
+        assertThat(says.getAttribute("lang")).isEqualTo("he");
+        assertThat(waiting.findElement(By.cssSelector("details.raw summary")).getText())
+                .isEqualTo("פרטים");
+        assertThat(waiting.getText()).doesNotContain("deleteAll");
+        screenshot("run-waiting-in-words-hebrew");
+    }
+
+    @Test
     void approvesAWaitingStepShowingWhatItWillDo() {
         String runId = startWorkflow(approvalWorkflow("approve-me"), "{\"amount\": 250}");
         logIn("#/runs/" + runId);

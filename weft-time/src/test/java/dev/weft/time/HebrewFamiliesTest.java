@@ -45,6 +45,39 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void periodsSayThisOneByTheArticleAndCountQuartersToo() {
+        READ.instant("השבוע", "2026-11-15", Grain.WEEK);
+        READ.instant("מהחודש", "2026-11-01", Grain.MONTH);
+        READ.instant("השבוע הבא אחרי הבא", "2026-11-29", Grain.WEEK);
+        READ.instant("ברבעון הבא", "2027-01-01", Grain.QUARTER);
+        READ.instant("ברבעון הקודם", "2026-07-01", Grain.QUARTER);
+    }
+
+    @Test
+    void weekdaysSayWhichOneAfterTheirName() {
+        READ.instant("יום שני הבא אחרי הבא", "2026-11-30", Grain.DAY);
+        READ.instant("בחמישי הקרוב", "2026-11-26", Grain.DAY);
+        READ.instant("יום רביעי השבוע", "2026-11-18", Grain.DAY);
+        READ.instant("ביום ראשון שעבר", "2026-11-15", Grain.DAY);
+        READ.instant("ביום ג' של השבוע הבא", "2026-11-24", Grain.DAY);
+        READ.interval("משני עד רביעי", "2026-11-23", "2026-11-25", Grain.DAY); // Monday, not 2 o'clock
+    }
+
+    @Test
+    void theEndOrTheStartOfAPeriodOrAMonth() {
+        READ.instant("בסוף השנה", "2026-12-31", Grain.DAY);
+        READ.instant("תחילת החודש הבא", "2026-12-01", Grain.DAY);
+        READ.instant("בסוף מרץ 2027", "2027-03-31", Grain.DAY);
+        READ.interval("סוף שבוע", "2026-11-20", "2026-11-21", Grain.DAY); // the weekend, not the end of a week
+    }
+
+    @Test
+    void theRestOfAPeriodRunsFromTodayToItsLastDay() {
+        READ.interval("בשאר החודש", "2026-11-21", "2026-11-30", Grain.DAY);
+        READ.interval("לשארית השנה", "2026-11-21", "2026-12-31", Grain.DAY);
+    }
+
+    @Test
     void ordinalWeeksStartOnSunday() {
         READ.instant("השבוע השני של מרץ 2015", "2015-03-08", Grain.WEEK);
         READ.instant("השבוע האחרון של יוני 2019", "2019-06-30", Grain.WEEK);
@@ -126,6 +159,10 @@ final class HebrewFamiliesTest {
         READ.instant("ברגע זה", "2026-11-21T14:30", Grain.SECOND);
         READ.instant("עכשו", "2026-11-21T14:30", Grain.SECOND);
         READ.instant("מחרתים", "2026-11-23", Grain.DAY);
+        READ.instant("נכון לעכשיו", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("עכשיו מיד", "2026-11-21T14:30", Grain.SECOND);
+        READ.instant("שלשום", "2026-11-19", Grain.DAY);
+        READ.instant("ומחרתיים", "2026-11-23", Grain.DAY);
     }
 
     @Test

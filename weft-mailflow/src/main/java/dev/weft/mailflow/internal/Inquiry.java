@@ -23,7 +23,8 @@ import java.util.TreeSet;
  * @param period a month named without a day ("sometime in June"), when no day was
  * @param past days named that have already passed
  * @param question whether the email asks about the venue's rooms or capacity
- * @param intent {@code inquiry}, {@code question}, {@code cancel}, {@code supplier} or {@code other}
+ * @param intent {@code inquiry}, {@code question}, {@code confirm} / {@code change} / {@code cancel} (a booking
+ *     the sender has), {@code supplier} or {@code other}
  */
 public record Inquiry(
         boolean inquiry,
@@ -49,6 +50,9 @@ public record Inquiry(
         past = List.copyOf(past);
         Objects.requireNonNull(intent, "intent");
     }
+
+    /** The intents of an email about a booking the sender already has: for a person, never an inquiry. */
+    static final java.util.Set<String> ABOUT_A_BOOKING = java.util.Set.of("confirm", "change", "cancel");
 
     /** An amount of money and its ISO currency. */
     public record Budget(long amount, String currency) {}
@@ -169,8 +173,11 @@ public record Inquiry(
 
     /** This inquiry with what an earlier email of its thread said and this one does not. */
     public Inquiry withThread(Inquiry earlier) {
+        // "Please cancel it" in the thread of an inquiry is about a booking, not the inquiry again.
+        boolean aboutABooking = ABOUT_A_BOOKING.contains(intent);
+        boolean asks = !aboutABooking && (inquiry || earlier.inquiry());
         return new Inquiry(
-                inquiry || earlier.inquiry(),
+                asks,
                 options.isEmpty() ? earlier.options() : options,
                 guests.isPresent() ? guests : earlier.guests(),
                 eventType.or(earlier::eventType),
@@ -180,6 +187,6 @@ public record Inquiry(
                 options.isEmpty() && period.isEmpty() ? earlier.period() : period,
                 past,
                 question,
-                inquiry || earlier.inquiry() ? "inquiry" : intent);
+                asks ? "inquiry" : intent);
     }
 }

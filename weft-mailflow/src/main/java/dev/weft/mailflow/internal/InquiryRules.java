@@ -1,6 +1,7 @@
 package dev.weft.mailflow.internal;
 
 import dev.weft.language.NumberWords;
+import dev.weft.language.RequestActs;
 import dev.weft.time.Grain;
 import dev.weft.time.Language;
 import dev.weft.time.TimeExpression;
@@ -223,11 +224,30 @@ public final class InquiryRules {
                     + "|we'?d\\s+like|inquiry|enquiry|inquiring|enquiring|planning|plan\\s+to|organi[sz]e|event|space|hold)\\b"
                     + "|להזמין|הזמנה|הזמנת|פנוי|פנויה|פנויים|זמינות|זמין|זמינה|אולם|אירוע|לשריין|שריון|הצעת\\s+מחיר|מחיר|מחירים|מעוניינים|מעוניין"
                     + "|מעוניינת|לערוך|לקיים|מחפשים|מחפש|מחפשת|מקום|לתאם|להשכיר|השכרה|לחגוג|מתכננים|מתכנן|מתכננת|אפשרות|אפשרי");
-    private static final Pattern CANCEL = Pattern.compile(
-            "(?iu)\\b(cancel|cancell?ation|refund|complain|complaint|unsubscribe|invoice"
+    /**
+     * A booking the sender already has ("our booking", "my reservation", "we booked", "is still on",
+     * "ההזמנה שלנו", "שריינו", "עדיין בתוקף"): what the email asks about it — to confirm, change or
+     * cancel it — is for a person, never a new inquiry. Whether it asks to read or to change is the
+     * language layer's ({@link RequestActs}).
+     */
+    private static final Pattern EXISTING_BOOKING = Pattern.compile(
+            "(?iu)\\b(?:my|our)\\s+(?:\\w+\\s+)?(?:booking|reservation)s?\\b"
+                    + "|\\b(?:we|i)\\s+(?:have\\s+|had\\s+|already\\s+)?(?:booked|reserved)\\b"
+                    + "|\\b(?:is|are)\\s+still\\s+(?:booked|on|reserved|confirmed|happening)\\b"
+                    + "|\\b(?:move|reschedule|postpone|push\\s+back|change|cancel|call\\s+off)\\s+"
+                    + "(?:the\\s+(?:date|time|day|number\\s+of\\s+guests)\\s+(?:of|for)\\s+)?(?:my|our|the)\\b"
+                    + "|(?:ה)?(?:הזמנה|שריון|אירוע|חתונה|מסיבה)\\s+(?:שלנו|שלי)\\s+(?:עדיין|כבר)"
+                    + "|(?<![א-ת])(?:ה)?(?:הזמנה|שריון)\\s+(?:שלנו|שלי)(?![א-ת])"
+                    + "|(?<![א-ת])(?:הזמנו|שריינו|הזמנתי|שריינתי|סגרנו)(?![א-ת])|עדיין\\s+בתוקף"
+                    + "|(?<![א-ת])(?:ל)?(?:להזיז|להעביר|לדחות|לבטל|תזיזו|תבטלו|תדחו)\\s+את\\s+(?:ה)?\\S+\\s+(?:שלנו|שלי)(?![א-ת])");
+
+    /** What is not a booking at all, for a person: refunds, complaints, invoices, jobs, offers, lost property. */
+    private static final Pattern NOT_A_BOOKING = Pattern.compile(
+            "(?iu)\\b(cancell?ation|refund|complain|complaint|unsubscribe|invoice"
                     + "|receipt|payment\\s+(?:failed|received)|job|position|resume|cv|apply|application|we\\s+offer|our\\s+services|seo"
                     + "|partnership|sponsorship\\s+deck|newsletter|lost\\s+and\\s+found|lost\\s+property|left\\s+my|forgot\\s+my|i\\s+lost)\\b"
-                    + "|לבטל|ביטול|החזר\\s+כספי|תלונה|חשבונית|קבלה|משרה|קורות\\s+חיים|הסרה|אנו\\s+מציעים|השירותים\\s+שלנו|שכחתי|אבידה|השארתי");
+                    + "|ביטול|החזר\\s+כספי|תלונה|חשבונית|קבלה|משרה|קורות\\s+חיים|הסרה|אנו\\s+מציעים|השירותים\\s+שלנו|שכחתי|אבידה|השארתי");
+
     private static final Pattern ROOMS_QUESTION =
             Pattern.compile("(?iu)(what|which)\\s+(rooms|spaces|halls|venues)|how\\s+many\\s+(people|guests)"
                     + "\\s+(can|does|do|will)|capacity|how\\s+big|rooms\\s+do\\s+you\\s+have|איזה\\s+(חדרים|אולמות|חללים)|אילו\\s+(חדרים|אולמות|חללים)"
@@ -380,12 +400,21 @@ public final class InquiryRules {
         Optional<String> event = eventType(body);
         Optional<Inquiry.Budget> budget = budget(body);
         boolean rooms = ROOMS_QUESTION.matcher(body).find();
-        boolean cancel = CANCEL.matcher(body).find();
+        boolean existing = EXISTING_BOOKING.matcher(body).find();
+        // The layer's words for a delete, said of a booking or as a command ("I got engaged" deletes nothing).
+        boolean cancels =
+                RequestActs.asksFor(RequestActs.Change.DELETE, body) && (existing || RequestActs.commandsAChange(body));
+        boolean notABooking = NOT_A_BOOKING.matcher(body).find();
         boolean booking = BOOKING.matcher(body).find();
         boolean asks = QUESTION_MARK.matcher(body).find();
         String intent;
-        if (cancel && !(event.isPresent() && (!options.isEmpty() || guests.isPresent()) && booking)) {
-            intent = body.matches("(?isu).*\\b(cancel|cancell?ation)\\b.*|.*(לבטל|ביטול).*") ? "cancel" : "other";
+        if (existing) {
+            // A booking already made: to confirm it is a read, to move or cancel it a change; either way
+            // a person answers, and no room is offered for it as if it were asked for anew.
+            intent = cancels ? "cancel" : RequestActs.asksOnlyToRead(body) ? "confirm" : "change";
+        } else if ((cancels || notABooking)
+                && !(event.isPresent() && (!options.isEmpty() || guests.isPresent()) && booking)) {
+            intent = cancels ? "cancel" : "other";
         } else if ((booking || asks)
                 && (event.isPresent() || !options.isEmpty() || guests.isPresent() || period.isPresent())) {
             intent = "inquiry";

@@ -49,7 +49,13 @@ final class GeneralResolver implements Resolver {
         ObjectNode args = Json.object();
         String topic = step.constraints().path("outOfScope").asText("");
         String language = language(context);
-        if (topic.equals("clock")) {
+        // A bare "no", "stop" or "never mind" is an acknowledgement whatever the classifier made of it
+        // (a music request, a change said not to be made): nothing was asked, so nothing is explained.
+        Optional<String> acknowledged =
+                Replies.acknowledgement(step.constraints().path("message").asText(""), language);
+        if (acknowledged.isPresent()) {
+            args.put("text", acknowledged.get());
+        } else if (topic.equals("clock")) {
             args.put("text", Replies.clock(now(context, resolvers.zone(context)), language));
         } else if (step.constraints().hasNonNull("notACommand")) {
             args.put(

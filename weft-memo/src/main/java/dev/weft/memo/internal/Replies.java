@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -22,6 +23,18 @@ import java.util.regex.Pattern;
 public final class Replies {
     private static final Pattern THANKS = Pattern.compile("(?iU)\\b(?:thanks?|thank you)\\b|תודה");
     private static final Pattern BYE = Pattern.compile("(?iU)\\b(?:bye|good night)\\b|ביי|לילה טוב|להתראות");
+    /** A line that only turns something down, with nothing else asked: "no", "cancel", "never mind", "עזוב". */
+    private static final Pattern DISMISSAL = Pattern.compile("(?iU)^\\s*(?:(?:oh\\s+|ok\\s+|okay\\s+)?(?:n|no|nope|nah"
+            + "|cancel|stop|never ?mind|nvm|forget (?:about )?it|no,? thanks?(?: you)?|no need)"
+            + "|לא|בטל|בטלי|תבטל|תבטלי|עזוב|עזבי|לא משנה|תשכח מזה|תשכחי מזה|לא צריך|לא,? תודה|אין צורך)\\s*[.!]*\\s*$");
+    /** A bare "yes" with nothing asked before it. */
+    private static final Pattern YES =
+            Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|yep|yup|go ahead|כן|בטח|אישור)\\s*[.!]*\\s*$");
+    /** A line that only takes note: "ok", "great", "סבבה". */
+    private static final Pattern NOTED = Pattern.compile(
+            "(?iU)^\\s*(?:ok|okay|k|sure|fine|alright|all right|great|cool|perfect"
+                    + "|good|got it|nice|awesome|סבבה|אוקיי|אוקי|בסדר|יופי|מעולה|אחלה|טוב|מצוין|הבנתי|נהדר)\\s*[.!]*\\s*$");
+
     private static final DateTimeFormatter EN_TIME = DateTimeFormatter.ofPattern("EEE d MMM, HH:mm", Locale.ENGLISH);
     private static final DateTimeFormatter EN_DAY = DateTimeFormatter.ofPattern("EEE d MMM", Locale.ENGLISH);
     private static final DateTimeFormatter HE_TIME = DateTimeFormatter.ofPattern("d.M 'בשעה' HH:mm");
@@ -29,8 +42,30 @@ public final class Replies {
 
     private Replies() {}
 
+    /**
+     * The answer to a line that only says no, yes or "ok" when nothing waits for one (a waiting
+     * question or approval takes them first, in {@code Memo.converse}): a short acknowledgement in the
+     * user's language, never the help text, and nothing is changed. Empty for any other line.
+     */
+    public static Optional<String> acknowledgement(String message, String language) {
+        if (DISMISSAL.matcher(message).matches() || NOTED.matcher(message).matches()) {
+            return Optional.of(Texts.of(language, "OK.", "בסדר."));
+        }
+        if (YES.matcher(message).matches()) {
+            return Optional.of(Texts.of(
+                    language,
+                    "OK — nothing is waiting for a yes right now. What would you like me to do?",
+                    "בסדר — אין כרגע שום דבר שמחכה לאישור. מה תרצה שאעשה?"));
+        }
+        return Optional.empty();
+    }
+
     /** The offline answer to small talk: a greeting, thanks, goodbye, or an honest "not yet". */
     public static String conversation(String message, String language) {
+        Optional<String> acknowledged = acknowledgement(message, language);
+        if (acknowledged.isPresent()) {
+            return acknowledged.get();
+        }
         if (THANKS.matcher(message).find()) {
             return Texts.of(language, "You're welcome!", "בשמחה!");
         }
@@ -419,10 +454,16 @@ public final class Replies {
                         ? outcome.args().path("text").asText()
                         : Texts.of(language, "I would call ", "הייתי קורא ל-") + outcome.tool() + " " + outcome.args();
             case SKIPPED ->
-                Texts.of(
-                        language,
-                        "Not done: " + outcome.reason().orElse("skipped") + ".",
-                        "לא בוצע: " + outcome.reason().orElse("דולג") + ".");
+                outcome.reason().orElse("").equals("rejected")
+                        // The user said no to the change: said back as a person would, in their language.
+                        ? Texts.of(
+                                language,
+                                "OK, I left it as it was. Nothing was changed.",
+                                "בסדר, השארתי את זה כמו שהיה. לא שיניתי כלום.")
+                        : Texts.of(
+                                language,
+                                "Not done: " + outcome.reason().orElse("skipped") + ".",
+                                "לא בוצע: " + outcome.reason().orElse("דולג") + ".");
             case FAILED -> failed(language, step, outcome);
         };
     }

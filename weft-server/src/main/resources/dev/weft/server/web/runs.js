@@ -105,8 +105,16 @@ function waitingCard(run, view) {
     const card = h('div', { class: 'interrupt', 'data-step': step },
       h('p', { class: 'label' }, what.type === 'clarify' ? `${step} asks:` : `${step} waits for approval:`));
     if (what.message) card.append(h('p', { dir: 'auto' }, what.message));
-    if (what.question) card.append(h('p', { dir: 'auto' }, what.question));
-    if (what.tool) card.append(h('div', { class: 'call' }, h('code', {}, what.tool), h('pre', {}, pretty(what.args))));
+    // The words the run's assistant asks in (the server adds them, with their language), else the question.
+    const he = what.language === 'he';
+    const words = what.says ?? what.question;
+    if (words) card.append(h('p', { class: 'says', dir: he ? 'rtl' : 'auto', lang: what.language }, words));
+    if (what.tool) {
+      const call = h('div', { class: 'call', dir: 'ltr' }, h('code', {}, what.tool), h('pre', {}, pretty(what.args)));
+      card.append(what.says
+        ? h('details', { class: 'raw', dir: he ? 'rtl' : 'auto' }, h('summary', {}, he ? 'פרטים' : 'details'), call)
+        : call);
+    }
     if (!what.tool && what.input) card.append(h('details', {}, h('summary', {}, 'its input'), h('pre', {}, pretty(what.input))));
     box.append(card);
     if (what.type === 'clarify') {

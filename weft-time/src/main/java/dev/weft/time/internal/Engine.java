@@ -260,8 +260,8 @@ class Engine extends Grammar {
     private Object[] dateParts;
 
     private Hit<InstantSpec> readDatePart(int q) {
-        if (!num(q) && phraseAt(q) == null) {
-            return null; // every part starts with a number or a word the lexicon knows
+        if (!num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
+            return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
         Hit<InstantSpec> best = null;
         if (families.contains(Family.DAYS)) {
@@ -293,6 +293,7 @@ class Engine extends Grammar {
         }
         if (families.contains(Family.QUARTERS_OF_YEARS)) {
             best = longest(best, quarterOfYear(q));
+            best = longest(best, quarterInLetters(q));
         }
         if (families.contains(Family.WEEKDAY_WEEKS)) {
             best = longest(best, weekdayWeeks(q));
@@ -324,7 +325,21 @@ class Engine extends Grammar {
             return withDate(new DateRef.QuarterInYear(n, p.shift()), period.end());
         }
         Hit<Integer> year = yearAfter(y);
-        return year == null ? null : withDate(new DateRef.QuarterRef(n, year.value()), year.end());
+        // with no year, the quarter of this year or the next one, as a month without a year is
+        return year == null
+                ? withDate(new DateRef.QuarterRef(n, 0), k)
+                : withDate(new DateRef.QuarterRef(n, year.value()), year.end());
+    }
+
+    /** A year and its quarter in letters, in any language: "2019Q2", "19q2" ("Q2" is the lexicon's word). */
+    private Hit<InstantSpec> quarterInLetters(int i) {
+        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            int len = tok(i).text().length();
+            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
+            int q = value(i + 2);
+            return year == 0 || q < 1 || q > 4 ? null : withDate(new DateRef.QuarterRef(q, year), i + 3);
+        }
+        return null;
     }
 
     /** The quarter an ordinal names ("third", "3-й"), the last one 4; or null. */
@@ -333,6 +348,10 @@ class Engine extends Grammar {
             return 4;
         }
         Hit<Integer> d = dayNumber(i);
+        Ordinal o = d == null ? meaningAt(i, Ordinal.class) : null;
+        if (o != null && o.value() >= 1 && o.value() <= 4) {
+            return o.value(); // an ordinal that is not a day's: "רבעון שני"
+        }
         return d != null && d.end() == i + 1 && !num(i) && d.value() <= 4
                 ? d.value()
                 : d != null && num(i) && d.end() > i + 1 && d.value() <= 4 ? d.value() : null;
@@ -536,30 +555,79 @@ class Engine extends Grammar {
         } else {
             modified = false;
         }
-        Weekdays w = weekdays(j);
-        if (w == null || w.plural() || w.days().size() != 1) {
+        Hit<DayOfWeek> day = weekdayName(j);
+        if (day == null) {
             return null;
         }
-        int end = skipDot(j + 1);
+        int end = day.end();
         if (!modified && !lenient && lexicon.notAWeekday(this, j, end)) {
             return null; // "sat", "sun": words first, weekdays where the words around them say so
+        }
+        if (!modified) {
+            Hit<InstantSpec> after = weekdayModeAfter(day.value(), end);
+            if (after != null) {
+                return after;
+            }
         }
         if (!modified && (isRole(end, Role.LINK) || isRole(end, Role.IN) || isRole(end, Role.FROM))) {
             Hit<InstantSpec> week = period(end + 1); // "Friday of next week"
             if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
-                return withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, p.shift()), week.end());
+                return withDate(new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, p.shift()), week.end());
             }
             int k = skipLinks(end + 1);
             if (k > end + 1 && unit(k) == ChronoUnit.WEEKS) {
-                return withDate(new WeekdayRef(w.day(), WeekdayMode.IN_WEEK, 0), k + 1); // "Friday in the week"
+                return withDate(new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, 0), k + 1); // "Friday in the week"
             }
         }
         if (mode != WeekdayMode.LAST && isRole(end, Role.AFTER) && isRole(end + 1, Role.NEXT)) {
             // "Friday after next": the one a week after the next one
-            DateRef next = new WeekdayRef(w.day(), WeekdayMode.NEXT, 0);
+            DateRef next = new WeekdayRef(day.value(), WeekdayMode.NEXT, 0);
             return withDate(new DateRef.Shifted(next, new Offset(7, ChronoUnit.DAYS)), end + 2);
         }
-        return withDate(new WeekdayRef(w.day(), mode, 0), end);
+        return withDate(new WeekdayRef(day.value(), mode, 0), end);
+    }
+
+    /** A weekday, for the rules built on one: "Monday", "next Tuesday", "יום שני הבא". */
+    final Hit<InstantSpec> weekdayAt(int i) {
+        return weekday(i);
+    }
+
+    /** One weekday's name, by the lexicon's own reading or a word: "Monday", "Mon.", "ביום א'". */
+    private Hit<DayOfWeek> weekdayName(int i) {
+        Hit<DayOfWeek> own = lexicon.ownWeekday(this, i);
+        if (own != null) {
+            return own;
+        }
+        Weekdays w = weekdays(i);
+        return w == null || w.plural() || w.days().size() != 1 ? null : new Hit<>(w.day(), skipDot(i + 1));
+    }
+
+    /**
+     * Which one, said after the weekday: "יום שני הבא" (the next, and "הבא אחרי הבא" a week after it),
+     * "הקרוב" (the nearest), "הזה", "שעבר" (but "the last Friday of March" is the nth weekday's),
+     * "of next week", "השבוע"; or null.
+     */
+    private Hit<InstantSpec> weekdayModeAfter(DayOfWeek day, int k) {
+        Hit<InstantSpec> week = period(k);
+        if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
+            return withDate(new WeekdayRef(day, WeekdayMode.IN_WEEK, p.shift()), week.end()); // "Sunday next week"
+        }
+        Integer shift = shift(k);
+        if (shift != null && shift == 1) {
+            WeekdayMode mode = means(k, Role.COMING) ? WeekdayMode.NEXT : WeekdayMode.NEXT_SAID;
+            DateRef ref = new WeekdayRef(day, mode, 0);
+            if (isRole(k + 1, Role.AFTER) && Integer.valueOf(1).equals(shift(k + 2))) {
+                return withDate(new DateRef.Shifted(ref, new Offset(7, ChronoUnit.DAYS)), k + 3);
+            }
+            return withDate(ref, k + 1);
+        }
+        if (shift != null && shift == 0) {
+            return withDate(new WeekdayRef(day, WeekdayMode.THIS, 0), k + 1);
+        }
+        if (shift != null && !isRole(k + 1, Role.LINK) && month(k + 1) == null && unit(k + 1) == null) {
+            return withDate(new WeekdayRef(day, WeekdayMode.LAST, 0), k + 1);
+        }
+        return null;
     }
 
     /**
@@ -614,29 +682,30 @@ class Engine extends Grammar {
     /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
     private Hit<InstantSpec> period(int i) {
         int j = skipLinks(i);
-        if (isRole(j, Role.END)) {
-            Hit<InstantSpec> p = period(j + 1);
-            Grain g = grain(unit(skipLinks(j + 1)));
-            if (p != null && p.value().date instanceof PeriodRef ref) {
-                return withDate(new DateRef.EndOf(ref), p.end());
-            }
-            return g == null ? null : withDate(new DateRef.EndOf(new PeriodRef(g, 0)), skipLinks(j + 1) + 1);
+        if (isRole(j, Role.END) || isRole(j, Role.START) || isRole(j, Role.MIDDLE)) {
+            return boundary(j);
         }
         Integer shift = shift(j);
-        ChronoUnit u;
+        Grain g;
         int end;
         if (shift != null) {
-            u = unit(j + 1);
+            g = periodGrain(j + 1);
             end = j + 2;
         } else {
-            u = unit(j);
+            g = periodGrain(j);
             int k = skipLinks(j + 1);
             shift = shift(k);
             end = k + 1;
-            if (shift == null && (isRole(k, Role.AFTER) || isRole(k, Role.BEFORE))) {
+            if (shift != null
+                    && shift == 1
+                    && isRole(end, Role.AFTER)
+                    && Integer.valueOf(1).equals(shift(end + 1))) {
+                shift = 2; // "השבוע הבא אחרי הבא": the next after the next
+                end += 2;
+            } else if (shift == null && (isRole(k, Role.AFTER) || isRole(k, Role.BEFORE))) {
                 // "the month after next", "החודש שלפני החודש שעבר"
                 int m = skipLinks(k + 1);
-                if (unit(m) == u) {
+                if (g != null && periodGrain(m) == g) {
                     m = skipLinks(m + 1);
                 }
                 Integer beyond = shift(m);
@@ -644,10 +713,61 @@ class Engine extends Grammar {
                     shift = 2 * beyond;
                     end = m + 1;
                 }
+            } else if (shift == null && g != null && lexicon.thisByArticle(tok(j).text())) {
+                shift = 0; // "השבוע", "מהחודש": the article alone says this one
+                end = j + 1;
             }
         }
-        Grain g = shift == null ? null : grain(u);
-        return g == null ? null : withDate(new PeriodRef(g, shift), end);
+        return g == null || shift == null ? null : withDate(new PeriodRef(g, shift), end);
+    }
+
+    /**
+     * The end, the start or the middle of a period or a month: "в конце месяца", "סוף החודש", "תחילת
+     * החודש הבא", "סוף מרץ", "בסוף מרץ 2027", "באמצע יוני"; a bare unit is this one's ("в конце недели").
+     */
+    private Hit<InstantSpec> boundary(int j) {
+        Hit<Meaning> said = phraseAt(j);
+        if (said != null && said.value() == Role.WEEKEND) {
+            return null; // "סוף שבוע" is the weekend
+        }
+        DateRef ref;
+        int stop;
+        Hit<InstantSpec> p = period(j + 1);
+        int k = skipLinks(j + 1);
+        Integer m = month(k);
+        if (p != null && p.value().date instanceof PeriodRef r) {
+            ref = r;
+            stop = p.end();
+        } else if (grain(unit(k)) != null) {
+            ref = new PeriodRef(grain(unit(k)), 0);
+            stop = k + 1;
+        } else if (m != null) {
+            Hit<Integer> y = yearAfter(k + 1);
+            boolean next = y == null && Integer.valueOf(1).equals(shift(k + 1));
+            ref = new MonthRef(m, y == null ? 0 : y.value(), next ? 1 : 0);
+            stop = y != null ? y.end() : next ? k + 2 : k + 1;
+        } else {
+            return null;
+        }
+        if (isRole(j, Role.MIDDLE)) {
+            // the middle of a month is its 15th ("באמצע יוני"); a week or a year has none said so
+            return ref instanceof MonthRef r && r.year() == 0 && r.shift() == 0
+                    ? withDate(new CalendarDate(0, r.month(), 15), stop)
+                    : ref instanceof MonthRef || (ref instanceof PeriodRef pr && pr.grain() == Grain.MONTH)
+                            ? withDate(new DateRef.NthDayOf(ref, 15), stop)
+                            : null;
+        }
+        return withDate(isRole(j, Role.END) ? new DateRef.EndOf(ref) : new DateRef.StartOf(ref), stop);
+    }
+
+    /** A relative period ("next week", "השבוע", "в следующем месяце"), for the rules built on one. */
+    final Hit<InstantSpec> relativePeriod(int i) {
+        return period(i);
+    }
+
+    /** The grain of a period's word: a week, month or year, or a quarter; or null. */
+    private Grain periodGrain(int i) {
+        return isRole(i, Role.QUARTER) ? Grain.QUARTER : grain(unit(i));
     }
 
     private static Grain grain(ChronoUnit u) {
@@ -1296,6 +1416,14 @@ class Engine extends Grammar {
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
     }
 
+    /**
+     * "לשארית השבוע", "בשאר החודש", "the rest of the week", for a language that reads its other
+     * intervals itself.
+     */
+    final Match restOfPeriod(int i) {
+        return restOf(i);
+    }
+
     /** The spans of {@link Family#SPANS} that start at token {@code i}, or null. */
     final Match span(int i) {
         if (!families.contains(Family.SPANS) || (!num(i) && meaningAt(i) == null)) {
@@ -1368,11 +1496,12 @@ class Engine extends Grammar {
      */
     private Match restOf(int i) {
         int j = skipLinks(within(i));
-        if (!isRole(j, Role.REST) || !isRole(j + 1, Role.LINK)) {
+        if (!isRole(j, Role.REST)) {
             return null;
         }
-        int k = isRole(j + 2, Role.LINK) || isRole(j + 2, Role.THIS) ? j + 3 : j + 2;
-        if (k == j + 2 && meaningAt(k) instanceof Day today && today.days() == 0) {
+        int of = isRole(j + 1, Role.LINK) ? j + 2 : j + 1; // "rest of the week", Hebrew's "שארית השבוע"
+        int k = isRole(of, Role.LINK) || isRole(of, Role.THIS) ? of + 1 : of;
+        if (k == of && meaningAt(k) instanceof Day today && today.days() == 0) {
             return restOf(Grain.DAY, i, k + 1);
         }
         ChronoUnit u = unit(k);

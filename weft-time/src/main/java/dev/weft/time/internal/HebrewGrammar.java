@@ -6,7 +6,6 @@ import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
 import dev.weft.time.internal.DateRef.EasterRef;
-import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
@@ -14,10 +13,8 @@ import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
-import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
@@ -35,44 +32,14 @@ import java.util.Set;
  * The Hebrew grammar. Words are matched with or without the prefixes Hebrew attaches to them
  * (ו, ב, ל, ה, מ, כ, ש): "בשמונה" is "at eight", "לפברואר" is "of February". One instance reads one
  * text; not thread-safe.
+ *
+ * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
+ * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
+ * parts of the day, amounts from now and lengths (with the numbers' gender and construct forms),
+ * intervals and counted periods, recurrences. Days from today, periods, weekdays, quarters, the
+ * ends and the rest of periods are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
-
-    private static final Map<String, Integer> MONTHS = Map.ofEntries(
-            Map.entry("ינואר", 1),
-            Map.entry("פברואר", 2),
-            Map.entry("מרץ", 3),
-            Map.entry("מרס", 3),
-            Map.entry("אפריל", 4),
-            Map.entry("מאי", 5),
-            Map.entry("יוני", 6),
-            Map.entry("יולי", 7),
-            Map.entry("אוגוסט", 8),
-            Map.entry("ספטמבר", 9),
-            Map.entry("אוקטובר", 10),
-            Map.entry("נובמבר", 11),
-            Map.entry("דצמבר", 12));
-
-    private static final Map<String, DayOfWeek> DAY_NAMES = Map.of(
-            "ראשון", DayOfWeek.SUNDAY,
-            "שני", DayOfWeek.MONDAY,
-            "שלישי", DayOfWeek.TUESDAY,
-            "רביעי", DayOfWeek.WEDNESDAY,
-            "חמישי", DayOfWeek.THURSDAY,
-            "שישי", DayOfWeek.FRIDAY,
-            "שבת", DayOfWeek.SATURDAY,
-            "חמשי", DayOfWeek.THURSDAY,
-            "שלשי", DayOfWeek.TUESDAY,
-            "ששי", DayOfWeek.FRIDAY);
-
-    private static final Map<String, DayOfWeek> DAY_LETTERS = Map.of(
-            "א", DayOfWeek.SUNDAY,
-            "ב", DayOfWeek.MONDAY,
-            "ג", DayOfWeek.TUESDAY,
-            "ד", DayOfWeek.WEDNESDAY,
-            "ה", DayOfWeek.THURSDAY,
-            "ו", DayOfWeek.FRIDAY,
-            "ש", DayOfWeek.SATURDAY);
 
     /** Cardinals 1-10 in both genders and the construct forms ("שלושת ימים"). */
     private static final Map<String, Integer> UNITS = Map.ofEntries(
@@ -150,9 +117,6 @@ final class HebrewGrammar extends Engine {
             "חודשיים", ChronoUnit.MONTHS,
             "שנתיים", ChronoUnit.YEARS,
             "דקותיים", ChronoUnit.MINUTES);
-
-    private static final Map<String, Grain> PERIODS =
-            Map.of("שבוע", Grain.WEEK, "חודש", Grain.MONTH, "שנה", Grain.YEAR, "רבעון", Grain.QUARTER);
 
     private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
     private static final Set<String> THIS = Set.of("הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
@@ -385,7 +349,7 @@ final class HebrewGrammar extends Engine {
         if (counted != null) {
             return counted;
         }
-        Match special = longer(countedTime(i), longer(rest(i), dayRange(i)));
+        Match special = longer(countedTime(i), longer(restOfPeriod(i), dayRange(i)));
         if (special != null) {
             return special;
         }
@@ -482,21 +446,6 @@ final class HebrewGrammar extends Engine {
                 || prefix.equals("ה")
                 || prefix.equals("בה")
                 || prefix.equals("ב-");
-    }
-
-    /** "לשארית השבוע", "בשאר החודש", "שארית היום": from today (now, for the day) to the period's last day. */
-    private Match rest(int i) {
-        if (!(he(i, "שארית") || he(i, "שאר")) || i + 1 >= size) {
-            return null;
-        }
-        Grain g = switch (tok(i + 1).text()) {
-            case "היום" -> Grain.DAY;
-            case "השבוע" -> Grain.WEEK;
-            case "החודש" -> Grain.MONTH;
-            case "השנה" -> Grain.YEAR;
-            default -> null;
-        };
-        return g == null ? null : restOf(g, i, i + 2);
     }
 
     /**
@@ -610,10 +559,11 @@ final class HebrewGrammar extends Engine {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = relativeDay(q);
-        best = longest(best, weekday(q));
+        Hit<InstantSpec> best = partOfToday(q);
         best = longest(best, date(q));
         best = longest(best, offset(q));
+        // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
+        best = longest(best, sharedPart(q, acc, ctx, first));
         Hit<ClockTime> t = time(q, acc, ctx, first);
         if (t != null) {
             InstantSpec s = new InstantSpec();
@@ -628,7 +578,6 @@ final class HebrewGrammar extends Engine {
             best = longest(best, new Hit<>(s, end));
         }
         best = longest(best, partOfDay(q, acc));
-        best = longest(best, sharedPart(q, acc, ctx, first));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');
@@ -647,44 +596,22 @@ final class HebrewGrammar extends Engine {
         return best;
     }
 
-    private Hit<InstantSpec> relativeDay(int i) {
+    /** A day counted from today (read by the engine's days) or a part of today said by a word ("הערב"). */
+    private Hit<InstantSpec> day(int i) {
+        return longest(dayFromToday(i), partOfToday(i));
+    }
+
+    /**
+     * Parts of the day said by a word of their own: "הערב" (this evening), "על הבוקר", "דבר ראשון",
+     * "ערב שבת", "מוצאי שבת", "סוף היום"; the days themselves are the engine's.
+     */
+    private Hit<InstantSpec> partOfToday(int i) {
         if (i >= size || !tok(i).isHebrew()) {
             return null;
         }
         InstantSpec s = new InstantSpec();
-        String t = tok(i).text();
-        if ((t.equals("ממש") && heExact(i + 1, "עכשיו"))
-                || ((t.equals("ברגע") || t.equals("נכון")) && heExact(i + 1, "זה", "הזה", "לעכשיו", "לרגע"))) {
-            s.now = true;
-            return new Hit<>(s, i + 2);
-        }
-        if (t.equals("עכשו")
-                || t.equals("עכשיו")
-                || t.equals("כעת")
-                || t.equals("כרגע")
-                || t.equals("מיד")
-                || t.equals("מייד")
-                || t.equals("ועכשיו")) {
-            s.now = true;
-            return new Hit<>(s, heExact(i + 1, "מיד") ? i + 2 : i + 1);
-        }
-        if (he(i, "היום") && !t.endsWith("ביום")) {
-            return withDate(new RelativeDay(0), i + 1);
-        }
-        if (he(i, "מחרתיים") || he(i, "מחרתים")) {
-            return withDate(new RelativeDay(2), i + 1);
-        }
-        if (he(i, "מחר")) {
-            return withDate(new RelativeDay(1), i + 1);
-        }
-        if (he(i, "אתמול")) {
-            return withDate(new RelativeDay(-1), i + 1);
-        }
-        if (he(i, "שלשום")) {
-            return withDate(new RelativeDay(-2), i + 1);
-        }
         if (heExact(i, "על") && i + 1 < size) {
-            Hit<InstantSpec> next = relativeDay(i + 1); // "על הבוקר": first thing in the morning
+            Hit<InstantSpec> next = partOfToday(i + 1); // "על הבוקר": first thing in the morning
             return next != null && next.value().date == null && next.value().partOfDay != null
                     ? new Hit<>(next.value(), next.end())
                     : null;
@@ -729,11 +656,6 @@ final class HebrewGrammar extends Engine {
             s.partOfDay = PartOfDay.EVENING;
             return new Hit<>(s, he(i, "מוצאי") ? i + 2 : i + 1);
         }
-        String same = prefix(i, "אותה");
-        if (same != null && same.contains("ב") && heExact(i + 1, "שעה")) {
-            s.sameTime = true;
-            return new Hit<>(s, i + 2);
-        }
         if (he(i, "סוף") && heExact(i + 1, "היום")) {
             s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
             return new Hit<>(s, i + 2);
@@ -743,80 +665,8 @@ final class HebrewGrammar extends Engine {
 
     // ---- weekdays ---------------------------------------------------------------------------
 
-    /** A weekday: "יום שני", "ביום א'", "בשבת", "בחמישי". */
     private Hit<DayOfWeek> weekdayName(int i, boolean bareNames) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        if (he(i, "יום") && !heExact(i, "היום")) {
-            int j = i + 1;
-            if (j < size && tok(j).isHebrew()) {
-                String t = tok(j).text();
-                DayOfWeek d = DAY_NAMES.get(t);
-                if (d != null) {
-                    return new Hit<>(d, j + 1);
-                }
-                String letter = t.endsWith("'") ? t.substring(0, t.length() - 1) : t;
-                d = DAY_LETTERS.get(letter);
-                if (d != null && letter.length() == 1) {
-                    return new Hit<>(d, j + 1);
-                }
-            }
-            return null;
-        }
-        Lex<DayOfWeek> name = lookup(i, DAY_NAMES);
-        if (name == null) {
-            return null;
-        }
-        if (name.value() == DayOfWeek.SATURDAY
-                || bareNames
-                || lenient
-                || name.prefix().endsWith("ב")) {
-            if (name.prefix().equals("ה") && name.value() != DayOfWeek.SATURDAY) {
-                return null; // "השני" is "the second"
-            }
-            return new Hit<>(name.value(), i + 1);
-        }
-        return null;
-    }
-
-    private Hit<InstantSpec> weekday(int i) {
-        Hit<DayOfWeek> day = weekdayName(i, false);
-        if (day == null) {
-            return null;
-        }
-        int end = day.end();
-        DateRef ref = new WeekdayRef(day.value(), WeekdayMode.NEXT, 0);
-        if (end < size && tok(end).isHebrew()) {
-            String t = tok(end).text();
-            if (NEXT.contains(t)) {
-                if (t.equals("הבא") || t.equals("הבאה")) {
-                    ref = new WeekdayRef(day.value(), WeekdayMode.NEXT_SAID, 0);
-                }
-                end++;
-                if (heExact(end, "אחרי")
-                        && NEXT.contains(end + 1 < size ? tok(end + 1).text() : "")) {
-                    ref = new Shifted(ref, new Offset(7, ChronoUnit.DAYS));
-                    end += 2;
-                }
-            } else if (THIS.contains(t)) {
-                ref = new WeekdayRef(day.value(), WeekdayMode.THIS, 0);
-                end++;
-            } else if (LAST.contains(t) && !(heExact(end + 1, "של") || startsWithPrefix(end + 1, "ב"))) {
-                ref = new WeekdayRef(day.value(), WeekdayMode.LAST, 0);
-                end++;
-            } else if (heExact(end, "השבוע")) {
-                ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, 0);
-                end++;
-            } else if (heExact(end, "של")) {
-                Hit<InstantSpec> week = period(end + 1);
-                if (week != null && week.value().date instanceof PeriodRef p && p.grain() == Grain.WEEK) {
-                    ref = new WeekdayRef(day.value(), WeekdayMode.IN_WEEK, p.shift()); // "יום רביעי של שבוע הבא"
-                    end = week.end();
-                }
-            }
-        }
-        return withDate(ref, end);
+        return HebrewLexicon.INSTANCE.weekdayName(this, i, bareNames);
     }
 
     // ---- dates ------------------------------------------------------------------------------
@@ -825,13 +675,10 @@ final class HebrewGrammar extends Engine {
         Hit<InstantSpec> best = dayMonth(i);
         best = longest(best, monthOnly(i));
         best = longest(best, numericDate(i));
-        best = longest(best, period(i));
+        best = longest(best, relativePeriod(i));
         best = longest(best, year(i, true));
-        best = longest(best, quarter(i));
         best = longest(best, nthWeekday(i));
-        best = longest(best, boundary(i));
         best = longest(best, monthThenDay(i));
-        best = longest(best, midMonth(i));
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
         Hit<MonthRef> ym = yearMonthNumbers(i);
@@ -871,21 +718,6 @@ final class HebrewGrammar extends Engine {
         return d == null ? null : withDate(d, end);
     }
 
-    /** "באמצע יוני", "אמצע החודש הבא": the 15th. */
-    private Hit<InstantSpec> midMonth(int i) {
-        if (!he(i, "אמצע")) {
-            return null;
-        }
-        Hit<DateRef> m = monthSpec(i + 1);
-        if (m == null) {
-            return null;
-        }
-        if (m.value() instanceof MonthRef r && r.year() == 0 && r.shift() == 0) {
-            return withDate(new CalendarDate(0, r.month(), 15), m.end());
-        }
-        return withDate(new NthDayOf(m.value(), 15), m.end());
-    }
-
     /** "הראשון", "השלישי", "האחרון", "הלפני אחרון", "השני מהסוף": n, or -n from the end. */
     private Hit<Integer> ordinalFromEnd(int i) {
         if (heExact(i, "הלפני") && heExact(i + 1, "אחרון", "אחרונה")) {
@@ -918,7 +750,7 @@ final class HebrewGrammar extends Engine {
         if (year(j)) {
             return new Hit<>(new YearRef(value(j)), j + 1);
         }
-        Hit<InstantSpec> p = period(j);
+        Hit<InstantSpec> p = relativePeriod(j);
         if (p != null && p.value().date instanceof PeriodRef r && r.grain() == Grain.YEAR) {
             return new Hit<>(r, p.end());
         }
@@ -1082,7 +914,7 @@ final class HebrewGrammar extends Engine {
     }
 
     private Lex<Integer> month(int i) {
-        Lex<Integer> m = lookup(i, MONTHS);
+        Lex<Integer> m = lookup(i, HebrewLexicon.MONTHS);
         return m;
     }
 
@@ -1217,40 +1049,6 @@ final class HebrewGrammar extends Engine {
         return withDate(d.value(), d.end());
     }
 
-    /** "שבוע הבא", "בחודש הבא", "השנה", "בשבוע שעבר", "ברבעון הבא". */
-    private Hit<InstantSpec> period(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Lex<Grain> g = lookup(i, PERIODS);
-        if (g == null) {
-            return null;
-        }
-        boolean definite = g.prefix().endsWith("ה");
-        int end = i + 1;
-        if (end < size && NEXT.contains(tok(end).text())) {
-            int shift = 1;
-            end++;
-            if (heExact(end, "אחרי")
-                    && end + 1 < size
-                    && NEXT.contains(tok(end + 1).text())) {
-                shift = 2;
-                end += 2;
-            }
-            return withDate(new PeriodRef(g.value(), shift), end);
-        }
-        if (end < size && LAST.contains(tok(end).text())) {
-            return withDate(new PeriodRef(g.value(), -1), end + 1);
-        }
-        if (end < size && THIS.contains(tok(end).text())) {
-            return withDate(new PeriodRef(g.value(), 0), end + 1);
-        }
-        if (definite && !g.prefix().startsWith("ל")) {
-            return withDate(new PeriodRef(g.value(), 0), end);
-        }
-        return null;
-    }
-
     private Hit<InstantSpec> year(int i, boolean marked) {
         if (he(i, "שנת") && year(i + 1)) {
             return withDate(new YearRef(value(i + 1)), i + 2);
@@ -1259,41 +1057,6 @@ final class HebrewGrammar extends Engine {
             return marked ? withDate(new YearRef(value(i)), i + 1) : null;
         }
         return null;
-    }
-
-    private Hit<InstantSpec> quarter(int i) {
-        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            int len = tok(i).text().length();
-            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
-            int q = value(i + 2);
-            return year == 0 || q < 1 || q > 4 ? null : withDate(new QuarterRef(q, year), i + 3);
-        }
-        if (he(i, "רבעון") && num(i + 1) && tok(i + 1).prefix().isEmpty() && value(i + 1) >= 1 && value(i + 1) <= 4) {
-            int end = i + 2;
-            int y = heExact(end, "של") ? end + 1 : end;
-            int year = year(y) ? value(y) : 0;
-            return withDate(new QuarterRef(value(i + 1), year), year != 0 ? y + 1 : end);
-        }
-        if (he(i, "רבעון") && heExact(i + 1, "האחרון") && heExact(i + 2, "של") && year(i + 3)) {
-            return withDate(new QuarterRef(4, value(i + 3)), i + 4); // "הרבעון האחרון של 2025"
-        }
-        if (word(i, "q") && num(i + 1) && adjacent(i + 1) && value(i + 1) >= 1 && value(i + 1) <= 4) {
-            int end = i + 2;
-            int year = year(end) ? value(end) : 0;
-            return withDate(new QuarterRef(value(i + 1), year), year != 0 ? end + 1 : end);
-        }
-        if (!he(i, "רבעון")) {
-            return null;
-        }
-        int j = i + 1;
-        Lex<Integer> o = lookup(j, ORDINALS);
-        if (o == null || o.value() > 4 || !(o.prefix().isEmpty() || o.prefix().equals("ה"))) {
-            return null;
-        }
-        int end = j + 1;
-        int y = heExact(end, "של") ? end + 1 : end; // "הרבעון השני של 2019", "רבעון שני 2019"
-        int year = year(y) ? value(y) : 0;
-        return withDate(new QuarterRef(o.value(), year), year != 0 ? y + 1 : end);
     }
 
     /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */
@@ -1349,7 +1112,7 @@ final class HebrewGrammar extends Engine {
         if (!heExact(k, "אחרי", "לאחר", "לפני")) {
             return null;
         }
-        Hit<InstantSpec> base = longest(relativeDay(k + 1), date(k + 1));
+        Hit<InstantSpec> base = longest(day(k + 1), date(k + 1));
         if (base == null || base.value().date == null || base.value().time != null) {
             return null;
         }
@@ -1391,32 +1154,6 @@ final class HebrewGrammar extends Engine {
             return new Hit<>(new PeriodRef(Grain.MONTH, 0), end);
         }
         return null;
-    }
-
-    /** "סוף החודש", "בסוף השנה", "תחילת החודש הבא", "סוף מרץ". */
-    private Hit<InstantSpec> boundary(int i) {
-        boolean end = he(i, "סוף");
-        if (!end && !he(i, "תחילת")) {
-            return null;
-        }
-        int j = i + 1;
-        Hit<InstantSpec> p = period(j);
-        DateRef ref = null;
-        int stop = -1;
-        if (p != null && p.value().date instanceof PeriodRef) {
-            ref = p.value().date;
-            stop = p.end();
-        } else {
-            Hit<DateRef> m = monthSpec(j);
-            if (m != null) {
-                ref = m.value();
-                stop = m.end();
-            }
-        }
-        if (ref == null) {
-            return null;
-        }
-        return withDate(end ? new EndOf(ref) : new StartOf(ref), stop);
     }
 
     // ---- durations and offsets --------------------------------------------------------------
@@ -1556,7 +1293,7 @@ final class HebrewGrammar extends Engine {
             }
             base = i + 2;
         }
-        Hit<InstantSpec> b = longest(relativeDay(base), longest(weekday(base), date(base)));
+        Hit<InstantSpec> b = longest(day(base), longest(weekdayAt(base), date(base)));
         if (b == null || b.value().date == null || b.value().time != null) {
             return null;
         }
@@ -1623,7 +1360,7 @@ final class HebrewGrammar extends Engine {
         }
         Hit<Offset> around = i < size && (tok(i).isHebrew() || tok(i).isNumber()) ? duration(i) : null;
         if (around != null && around.value().dateBased() && heExact(around.end(), "לפני", "אחרי", "לאחר")) {
-            Hit<InstantSpec> base = longest(relativeDay(around.end() + 1), date(around.end() + 1));
+            Hit<InstantSpec> base = longest(day(around.end() + 1), date(around.end() + 1));
             if (base != null && base.value().date != null && base.value().time == null) {
                 Offset o = heExact(around.end(), "לפני") ? around.value().negated() : around.value();
                 return withDate(new Shifted(base.value().date, o), base.end()); // "שבוע לפני פסח"
@@ -1642,9 +1379,9 @@ final class HebrewGrammar extends Engine {
                     && count.value() >= 1
                     && heExact(count.end(), "ימי")
                     && count.end() + 1 < size
-                    && DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
+                    && HebrewLexicon.DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
                 // "בעוד שלושה ימי שני", "לפני שני ימי שישי": counted weekdays
-                DayOfWeek day = DAY_NAMES.get(tok(count.end() + 1).text());
+                DayOfWeek day = HebrewLexicon.DAY_NAMES.get(tok(count.end() + 1).text());
                 int n = ago ? -count.value() : count.value();
                 return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day, n), count.end() + 2);
             }
@@ -1656,7 +1393,7 @@ final class HebrewGrammar extends Engine {
             if (in && heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
                 end++;
             } else if (in && d.value().dateBased() && startsWithPrefix(end, "מ")) {
-                Hit<InstantSpec> base = longest(relativeDay(end), weekday(end));
+                Hit<InstantSpec> base = longest(day(end), weekdayAt(end));
                 if (base != null && base.value().date != null && base.value().time == null) {
                     return withDate(new Shifted(base.value().date, d.value()), base.end());
                 }
@@ -1684,7 +1421,7 @@ final class HebrewGrammar extends Engine {
         }
         if (heExact(end, "אחרי", "לאחר") || startsWithPrefix(end, "מ")) {
             int b = heExact(end, "אחרי", "לאחר") ? end + 1 : end;
-            Hit<InstantSpec> base = longest(relativeDay(b), weekday(b));
+            Hit<InstantSpec> base = longest(day(b), weekdayAt(b));
             if (base != null
                     && base.value().date != null
                     && base.value().time == null
@@ -2155,7 +1892,7 @@ final class HebrewGrammar extends Engine {
         while (j < size) {
             Hit<DayOfWeek> d = weekdayName(j, bare);
             if (d == null && !days.isEmpty() && tok(j).isHebrew()) {
-                Lex<DayOfWeek> name = lookup(j, DAY_NAMES);
+                Lex<DayOfWeek> name = lookup(j, HebrewLexicon.DAY_NAMES);
                 if (name != null && (name.prefix().equals("ו") || name.prefix().equals("וב"))) {
                     d = new Hit<>(name.value(), j + 1);
                 }

@@ -13,25 +13,71 @@ import java.util.Set;
  */
 final class HebrewLexicon extends Lexicon {
 
-    private static final String[] MONTHS = {
-        "ינואר", "פברואר", "מרץ", "אפריל", "מאי", "יוני", "יולי", "אוגוסט", "ספטמבר", "אוקטובר", "נובמבר", "דצמבר"
-    };
+    /** The months by their names, with "מרס" for March; the grammar's rules read them with their prefixes. */
+    static final java.util.Map<String, Integer> MONTHS = java.util.Map.ofEntries(
+            java.util.Map.entry("ינואר", 1),
+            java.util.Map.entry("פברואר", 2),
+            java.util.Map.entry("מרץ", 3),
+            java.util.Map.entry("מרס", 3),
+            java.util.Map.entry("אפריל", 4),
+            java.util.Map.entry("מאי", 5),
+            java.util.Map.entry("יוני", 6),
+            java.util.Map.entry("יולי", 7),
+            java.util.Map.entry("אוגוסט", 8),
+            java.util.Map.entry("ספטמבר", 9),
+            java.util.Map.entry("אוקטובר", 10),
+            java.util.Map.entry("נובמבר", 11),
+            java.util.Map.entry("דצמבר", 12));
+
+    /** The weekdays' names, which are also ordinals ("שני" is "second"), and common misspellings. */
+    static final java.util.Map<String, DayOfWeek> DAY_NAMES = java.util.Map.of(
+            "ראשון", DayOfWeek.SUNDAY,
+            "שני", DayOfWeek.MONDAY,
+            "שלישי", DayOfWeek.TUESDAY,
+            "רביעי", DayOfWeek.WEDNESDAY,
+            "חמישי", DayOfWeek.THURSDAY,
+            "שישי", DayOfWeek.FRIDAY,
+            "שבת", DayOfWeek.SATURDAY,
+            "חמשי", DayOfWeek.THURSDAY,
+            "שלשי", DayOfWeek.TUESDAY,
+            "ששי", DayOfWeek.FRIDAY);
+
+    /** The weekdays by their letters, after "יום": "יום א'" is Sunday. */
+    private static final java.util.Map<String, DayOfWeek> DAY_LETTERS = java.util.Map.of(
+            "א", DayOfWeek.SUNDAY,
+            "ב", DayOfWeek.MONDAY,
+            "ג", DayOfWeek.TUESDAY,
+            "ד", DayOfWeek.WEDNESDAY,
+            "ה", DayOfWeek.THURSDAY,
+            "ו", DayOfWeek.FRIDAY,
+            "ש", DayOfWeek.SATURDAY);
 
     /** Built after the tables above, which it reads. */
     static final HebrewLexicon INSTANCE = new HebrewLexicon();
 
     private HebrewLexicon() {
-        for (int m = 1; m <= 12; m++) {
-            words(new Month(m), MONTHS[m - 1]);
-        }
-        words(new Month(3), "מרס");
+        MONTHS.forEach((name, m) -> words(new Month(m), name));
         role(Role.LINK, "של");
+        words(new Meaning.Day(0), "היום");
+        words(new Meaning.Day(1), "מחר");
+        words(new Meaning.Day(2), "מחרתיים", "מחרתים");
+        words(new Meaning.Day(-1), "אתמול");
+        words(new Meaning.Day(-2), "שלשום");
+        role(Role.NOW, "עכשיו", "עכשו", "כעת", "כרגע", "מיד", "מייד");
+        phrase(Role.NOW, "ממש עכשיו", "עכשיו מיד", "עכשו מיד", "כעת מיד", "כרגע מיד", "מיד מיד", "מייד מיד");
+        for (String moment : new String[] {"ברגע", "נכון"}) {
+            for (String self : new String[] {"זה", "הזה", "לעכשיו", "לרגע"}) {
+                phrase(Role.NOW, moment + " " + self);
+            }
+        }
         words(Meaning.NamedDay.IDES, "אידי", "אידים", "אידוס", "האידוס");
         words(Meaning.NamedDay.NONES, "נונות", "נונס");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
         role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
+        // after a weekday, "הקרוב" is the nearest one ahead, where "הבא" is the next one as people mean it
+        role(Role.COMING, "הקרוב", "הקרובה", "שבא", "שבאה");
         role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
         role(Role.AFTER, "אחרי");
@@ -39,7 +85,11 @@ final class HebrewLexicon extends Lexicon {
         // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
         phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
         role(Role.BEFORE, "לפני");
-        role(Role.QUARTER, "רבעון");
+        role(Role.QUARTER, "רבעון", "q");
+        role(Role.END, "סוף");
+        role(Role.START, "תחילת");
+        role(Role.MIDDLE, "אמצע");
+        role(Role.REST, "שארית", "שאר");
         role(Role.EVERY, "כל");
         String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
         for (int d = 1; d <= 7; d++) {
@@ -48,6 +98,11 @@ final class HebrewLexicon extends Lexicon {
         String[] ordinals = {"הראשון", "השני", "השלישי", "הרביעי"};
         for (int n = 1; n <= ordinals.length; n++) {
             words(new Meaning.Ordinal(n), ordinals[n - 1]);
+        }
+        // without the article an ordinal is also a weekday's name: rules that want an ordinal ask for one
+        String[] bare = {"ראשון", "שני", "שלישי", "רביעי"};
+        for (int n = 1; n <= bare.length; n++) {
+            words(new Meaning.Ordinal(n), bare[n - 1]);
         }
         // Tu B'Av, 15 Av, and the Seder night, the eve of Passover (months numbered as ICU4J's HebrewCalendar)
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(11, 15, 0)), "חג האהבה", "ט\"ו באב", "טו באב");
@@ -127,6 +182,83 @@ final class HebrewLexicon extends Lexicon {
     }
 
     @Override
+    Hit<DayOfWeek> ownWeekday(Engine e, int i) {
+        return weekdayName(e, i, false);
+    }
+
+    /**
+     * A weekday: "יום שני", "ביום א'", "בשבת", "בחמישי". A name alone is also an ordinal ("השני" is
+     * "the second"), so it is a weekday only after "ב" ("בחמישי"), in a recurrence ({@code bareNames}),
+     * as the whole text, or when it is Saturday.
+     */
+    Hit<DayOfWeek> weekdayName(Engine e, int i, boolean bareNames) {
+        if (i >= e.size || !e.tok(i).isHebrew()) {
+            return null;
+        }
+        String t = e.tok(i).text();
+        if (prefixBefore(t, "יום") != null && !t.equals("היום")) {
+            int j = i + 1;
+            if (j < e.size && e.tok(j).isHebrew()) {
+                String name = e.tok(j).text();
+                DayOfWeek d = DAY_NAMES.get(name);
+                if (d != null) {
+                    return new Hit<>(d, j + 1);
+                }
+                String letter = name.endsWith("'") ? name.substring(0, name.length() - 1) : name;
+                d = DAY_LETTERS.get(letter);
+                if (d != null && letter.length() == 1) {
+                    return new Hit<>(d, j + 1);
+                }
+            }
+            return null;
+        }
+        for (int k = 0; k <= 3 && k < t.length(); k++) {
+            if (k > 0 && Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(t.charAt(k - 1)) < 0) {
+                return null;
+            }
+            DayOfWeek d = DAY_NAMES.get(t.substring(k));
+            if (d != null) {
+                String prefix = t.substring(0, k);
+                boolean named = d == DayOfWeek.SATURDAY || bareNames || e.lenient || prefix.endsWith("ב");
+                return named && !(prefix.equals("ה") && d != DayOfWeek.SATURDAY) ? new Hit<>(d, i + 1) : null;
+            }
+        }
+        return null;
+    }
+
+    /** The prefix letters written before {@code word} in {@code token} ("" when bare), or null. */
+    static String prefixBefore(String token, String word) {
+        if (token.equals(word)) {
+            return "";
+        }
+        if (token.length() > word.length() && token.length() - word.length() <= 3 && token.endsWith(word)) {
+            String p = token.substring(0, token.length() - word.length());
+            for (int k = 0; k < p.length(); k++) {
+                if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(p.charAt(k)) < 0) {
+                    return null;
+                }
+            }
+            return p;
+        }
+        return null;
+    }
+
+    /** "השבוע", "מהחודש", "שהשנה": the article before the period's word, but not "לה" ("to the"). */
+    @Override
+    boolean thisByArticle(String word) {
+        for (int k = 1; k <= 3 && k < word.length() - 2; k++) {
+            String prefix = word.substring(0, k);
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k - 1)) < 0) {
+                return false;
+            }
+            if (super.meaning(word.substring(k)) != null) {
+                return prefix.endsWith("ה") && !prefix.startsWith("ל");
+            }
+        }
+        return false;
+    }
+
+    @Override
     boolean definite(String word) {
         return word.length() > 2 && word.charAt(0) == 'ה' && super.meaning(word) == null;
     }
@@ -146,6 +278,8 @@ final class HebrewLexicon extends Lexicon {
     /** The families of the engine this language reads, computed once. */
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
+            Engine.Family.PERIODS,
+            Engine.Family.WEEKDAYS,
             Engine.Family.NAMED_DAYS,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,

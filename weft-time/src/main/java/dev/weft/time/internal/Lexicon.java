@@ -63,6 +63,14 @@ abstract class Lexicon {
         return false;
     }
 
+    /**
+     * Whether a period's word says "this one" by its form alone: Hebrew's article ("השבוע" is this
+     * week), where other languages say a word for it.
+     */
+    boolean thisByArticle(String word) {
+        return false;
+    }
+
     /** The word as the tables hold it: lower case already, a language may fold more (ё to е). */
     String fold(String word) {
         return word;
@@ -118,6 +126,11 @@ abstract class Lexicon {
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
     final boolean ordinalEnding(String word) {
         return ordinalEndings.contains(word);
+    }
+
+    /** A language's own reading of a weekday's name at token {@code i} ("ביום א'"), or null. */
+    Hit<DayOfWeek> ownWeekday(Engine e, int i) {
+        return null;
     }
 
     /**

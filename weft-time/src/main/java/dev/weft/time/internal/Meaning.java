@@ -135,6 +135,10 @@ sealed interface Meaning {
         QUARTER,
         /** The end of a period: "конце" in "в конце месяца". */
         END,
+        /** The start of a period: "תחילת" in "תחילת החודש הבא". */
+        START,
+        /** The middle of a month, its 15th: "אמצע" in "באמצע יוני". */
+        MIDDLE,
         /** The day before a Jewish holiday: "erev", "ערב". */
         EVE,
         /** A word of {@link #NEXT} that means the nearest one ahead, not the one after it: "coming", "following". */
