@@ -12,7 +12,7 @@ SCORER="$ROOT/weft-memo/src/test/java/dev/weft/memo/UnderstandingScore.java"
 [ "$#" -gt 0 ] || set -- "$HERE/heldout-en.jsonl" "$HERE/heldout-he.jsonl"
 # SETS=all scores every set beside this script, each on its own (reads planned as changes per set).
 if [ "${SETS:-}" = all ]; then
-  for set in heldout-en heldout-he fresh-en fresh-he untuned-en untuned-he safety-en safety-he probes-en probes-he; do
+  for set in heldout-en heldout-he fresh-en fresh-he untuned-en untuned-he spoken-en spoken-he safety-en safety-he probes-en probes-he; do
     echo "== $set"
     { SETS= "$0" "$HERE/$set.jsonl" || true; } | head -n 8 || true
   done

@@ -3,7 +3,6 @@ package dev.weft.memo.internal.planning;
 import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.memo.internal.understanding.IntentClassifier;
 import dev.weft.memo.internal.understanding.Utterances;
-import dev.weft.time.TimeExpression;
 
 /**
  * What a request asks for, and the reader that takes its slots: {@link CalendarRequests}, {@link
@@ -61,29 +60,7 @@ public final class Readers {
             // question about the calendar, never an event to make.
             return new Understood(Intent.CALENDAR_QUERY, ranked.confidence());
         }
-        if (ranked.top() == Intent.CALENDAR_CREATE
-                && ranked.probability(Intent.TASK_CREATE) >= ranked.confidence() / 2
-                && OBLIGATION.matcher(request.text().strip()).find()
-                && request.times().stream().noneMatch(Readers::saysAClock)) {
-            // "I need to renew my licence next week", "אני צריך לחדש את הרישיון בשבוע הבא": a thing to do by
-            // a day, with no hour and no meeting, is a task when the classifier is torn between the two.
-            return new Understood(Intent.TASK_CREATE, ranked.probability(Intent.TASK_CREATE));
-        }
         return new Understood(ranked.top(), ranked.top().outOfScope() ? ranked.outOfScope() : ranked.confidence());
-    }
-
-    /** An obligation to do something, not to meet or schedule: "I need to…", "I have to…", "אני צריך ל…". */
-    private static final java.util.regex.Pattern OBLIGATION = java.util.regex.Pattern.compile(
-            "^(?:i\s+(?:need|have|got)\s+to|i\s+must|i'?ve\s+got\s+to)\s+(?!(?:schedule|book|set\s+up|meet|see)\b)"
-                    + "|^(?:אני\s+)?(?:צריך|צריכה|חייב|חייבת)\s+ל(?!(?:קבוע|תאם|הפגש|היפגש|ראות)(?:\s|$))",
-            Words.FLAGS);
-
-    /** Whether {@code time} names an hour of the day, as an event's time does. */
-    private static boolean saysAClock(TimeExpression time) {
-        if (time instanceof TimeExpression.Instant instant) {
-            return instant.grain().compareTo(dev.weft.time.Grain.HOUR) <= 0;
-        }
-        return time instanceof TimeExpression.Interval;
     }
 
     /** Whether {@code intent} makes, changes, deletes or sends something (undo and keeping a thought aside). */
