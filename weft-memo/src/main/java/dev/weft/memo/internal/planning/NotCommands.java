@@ -28,7 +28,7 @@ public final class NotCommands {
     private static final Pattern QUESTION = Pattern.compile(
             "^(?:so\\s+|hmm,?\\s+|um,?\\s+)?(?:should i|shall i|do you think i should|would it be ok to|is it ok(?:ay)? to|is it a good idea to"
                     + "|what happens if|what if i|why did you|why would you|did you|have you|how come you)\\s+"
-                    + "(?:\\w+\\s+){0,2}?" + EN_CHANGE + "\\b"
+                    + "(?:\\w+\\s+){0,2}?" + EN_CHANGE + "(?:d|ed|led)?\\b" // "how come you moved / cancelled"
                     + "|^(?:למה|מדוע|איך זה ש|האם כדאי ל?|כדאי ל|מה יקרה אם|מה אם)\\s*(?:\\S+\\s+){0,2}?"
                     + "(?:מחקת|ביטלת|העברת|שלחת|שינית|הזזת|מחקת|הוספת|ל?מחוק|ל?בטל|ל?העביר|ל?שלוח|ל?שנות|אמחק|אבטל|אעביר|אשלח|אשנה)",
             FLAGS);
@@ -41,7 +41,17 @@ public final class NotCommands {
                     + "|(?:אופס,?\\s+)?(?:מחקתי|ביטלתי|שלחתי|העברתי|הזזתי|איבדתי)\\b)",
             FLAGS);
 
+    /** "why did you delete…?", "למה מחקת…?": asks for a reason, which no read of the user's things gives. */
+    private static final Pattern WHY =
+            Pattern.compile("^(?:so\\s+|hmm,?\\s+|um,?\\s+)?(?:why|how come)\\b|^(?:ו?למה|מדוע|איך זה ש)", FLAGS);
+
     private NotCommands() {}
+
+    /** Whether {@code text} asks why a change was made ("why did you move my meeting?"), not for one or a read. */
+    public static boolean asksWhy(String text) {
+        String t = text.strip();
+        return QUESTION.matcher(t).find() && WHY.matcher(t).find();
+    }
 
     /** {@code negated}, {@code question} or {@code past} when {@code text} is such words; empty otherwise. */
     public static Optional<String> kind(String text) {

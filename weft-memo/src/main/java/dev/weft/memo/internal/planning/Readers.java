@@ -27,9 +27,12 @@ public final class Readers {
                 CLASSIFIER.classify(Utterances.tokens(request.text(), request.times()));
         if (NotCommands.kind(request.text()).isPresent()
                 && (changes(ranked.top())
-                        || MemoryRequests.FORGET.matcher(request.text()).find())) {
+                        || MemoryRequests.FORGET.matcher(request.text()).find()
+                        || NotCommands.asksWhy(request.text()))) {
             // "don't delete the meeting", "should I cancel it?", "why did you delete my reminder?", "I deleted
-            // the wrong list", "forget it": words about a change are not a request to make one.
+            // the wrong list", "forget it": words about a change are not a request to make one. "Why did
+            // you…?" asks for a reason, which a read of the user's things does not give either ("did you
+            // add milk?" is answered by reading the list, and stays with the classifier).
             return new Understood(Intent.SMALL_TALK, Math.max(ranked.probability(Intent.SMALL_TALK), 0.9));
         }
         if (MemoryRequests.UPDATE.matcher(request.text()).find()
