@@ -350,8 +350,7 @@ public final class Memo {
         }
         // A bare "no", "ok" or "yes" with nothing waiting for it asks for nothing: answered in words,
         // never planned (a planner torn over "cancel" would ask to approve a plan of its own).
-        Plan planned = dev.weft.memo.internal.Replies.acknowledgement(message, language)
-                        .isPresent()
+        Plan planned = Replies.acknowledgement(message, language).isPresent()
                 ? new Plan(
                         "conversation",
                         1.0,
