@@ -60,19 +60,34 @@ public final class Memo {
     /** The name Memo's plan runs are stored under, for processes that continue them. */
     public static final String EXECUTOR = "memo";
 
-    /** A line that says yes to what a conversation waits for, in English or Hebrew. */
-    private static final Pattern YES =
-            Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|ok|sure|go ahead|כן|אישור|בטח|יאללה|סבבה)\\s*[.!]*\\s*$");
+    /**
+     * Words that say yes only to something waiting ("ok", "sure", "סבבה"; with nothing waiting they only
+     * take note), beside {@link Replies#saysYes}.
+     */
+    private static final Pattern YES_TO_WHAT_WAITS =
+            Pattern.compile("(?iU)^\\s*(?:ok|okay|sure|יאללה|סבבה)\\s*[.!]*\\s*$");
     /** A line that answers a question with neither a choice nor a request: "maybe", "what?", "אולי". */
     private static final Pattern UNCLEAR = Pattern.compile(
             "(?iU)^\\s*(?:maybe|perhaps|not sure|i'?m not sure|i don'?t know|idk|dunno|what|huh|hmm+|eh|which|why"
                     + "|what do you mean|say again|sorry|\\?+|אולי|לא יודע|לא יודעת|לא בטוח|לא בטוחה|מה|אה|הממ+|למה"
                     + "|מה זאת אומרת|סליחה|איזה)\\s*[.!?]*\\s*$");
 
-    /** A line that says no. */
-    private static final Pattern NO =
-            Pattern.compile("(?iU)^\\s*(?:n|no|nope|cancel|don'?t|never ?mind|cancel (?:it|that)|undo(?: (?:it|that))?"
-                    + "|לא|בטל|תבטל|עזוב|בטל את זה|תבטל את זה|לא משנה)\\s*[.!]*\\s*$");
+    /**
+     * Words that say no only to something waiting ("undo", "cancel it", "בטל את זה"; with nothing waiting
+     * they ask for something), beside {@link Replies#saysNo}.
+     */
+    private static final Pattern NO_TO_WHAT_WAITS = Pattern.compile(
+            "(?iU)^\\s*(?:don'?t|cancel (?:it|that)|undo(?: (?:it|that))?|בטל את זה|תבטל את זה)\\s*[.!]*\\s*$");
+
+    /** Whether {@code message} says yes to what waits for it. */
+    private static boolean saysYes(String message) {
+        return Replies.saysYes(message) || YES_TO_WHAT_WAITS.matcher(message).matches();
+    }
+
+    /** Whether {@code message} says no to what waits for it. */
+    private static boolean saysNo(String message) {
+        return Replies.saysNo(message) || NO_TO_WHAT_WAITS.matcher(message).matches();
+    }
 
     /**
      * A message to Memo: whose, what, their zone (for a new user, or to change it), how to run it, and
@@ -843,7 +858,7 @@ public final class Memo {
             Optional<JsonNode> question = waiting.get().interrupts().values().stream()
                     .filter(p -> p.path("type").asText().equals("clarify"))
                     .findFirst();
-            if (question.isPresent() && NO.matcher(request.message()).matches()) {
+            if (question.isPresent() && saysNo(request.message())) {
                 // No question Memo asks is answered by "no": "which one?" or "what should the email say?"
                 // answered "no" or "never mind" drops the request, and the run asks no more.
                 return reject(runner, runId, request.user());
@@ -862,10 +877,10 @@ public final class Memo {
                 // tomorrow?"): a new message; the question stays where it was.
                 return ask(runner, request);
             }
-            if (YES.matcher(request.message()).matches()) {
+            if (saysYes(request.message())) {
                 return approve(runner, runId, request.user(), List.of());
             }
-            if (NO.matcher(request.message()).matches()) {
+            if (saysNo(request.message())) {
                 return reject(runner, runId, request.user());
             }
         }

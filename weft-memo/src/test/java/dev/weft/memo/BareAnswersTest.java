@@ -106,6 +106,21 @@ final class BareAnswersTest {
         assertThat(tasksOf("dana")).hasSize(1);
     }
 
+    @ParameterizedTest(name = "\"{0}\"")
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"no thanks", "nah", "forget it", "stop", "undo", "cancel it", "לא תודה", "עזוב", "לא צריך"})
+    void everyWayOfSayingNoTurnsDownTheApprovalAndChangesNothing(String no) {
+        memo.converse(runner, Message.of("dana", "remind me tomorrow at 9 to call the bank"));
+        Turn asked = memo.converse(runner, Message.of("dana", "delete all my reminders"));
+
+        Turn declined = memo.converse(runner, Message.of("dana", no));
+
+        assertThat(asked.run().status()).isEqualTo(RunStatus.WAITING);
+        assertThat(declined.run().runId()).isEqualTo(asked.run().runId());
+        assertThat(declined.run().status()).isEqualTo(RunStatus.COMPLETED);
+        assertThat(tasksOf("dana")).hasSize(1);
+    }
+
     @Test
     void aHebrewNoStillTurnsDownTheApprovalTheConversationWaitsFor() {
         memo.converse(runner, Message.of("omer", "תזכיר לי מחר ב-9 להתקשר לבנק"));

@@ -42,6 +42,16 @@ public final class Replies {
 
     private Replies() {}
 
+    /** Whether {@code message} only says yes ("yes", "go ahead", "כן"): what {@code Memo} takes as a yes too. */
+    public static boolean saysYes(String message) {
+        return YES.matcher(message).matches();
+    }
+
+    /** Whether {@code message} only turns something down ("no", "never mind", "עזוב"): a no to whatever waits. */
+    public static boolean saysNo(String message) {
+        return DISMISSAL.matcher(message).matches();
+    }
+
     /**
      * The answer to a line that only says no, yes or "ok" when nothing waits for one (a waiting
      * question or approval takes them first, in {@code Memo.converse}): a short acknowledgement in the
