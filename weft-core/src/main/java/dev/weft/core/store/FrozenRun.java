@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The steps, events and checkpoints of a finished run, kept as one byte array and read back on demand:
@@ -67,7 +68,7 @@ final class FrozenRun {
      * @param steps by order, {@code null} where no step of that order was stored
      */
     static Optional<FrozenRun> freeze(List<Step> steps, List<Event> events, List<Checkpoint> checkpoints) {
-        Writer out = new Writer();
+        Writer out = Writer.take();
         try {
             out.count(steps.size());
             for (Step step : steps) {
@@ -89,6 +90,8 @@ final class FrozenRun {
             return Optional.of(new FrozenRun(Arrays.copyOf(out.bytes, out.size), eventsAt, checkpointsAt));
         } catch (UnencodableNode e) {
             return Optional.empty();
+        } finally {
+            out.putBack();
         }
     }
 
@@ -157,13 +160,48 @@ final class FrozenRun {
     private static final int OBJECT = 14;
 
     private static final class Writer {
-        byte[] bytes = new byte[1024];
+        byte[] bytes;
         int size;
         /**
          * Each string written so far in this section and its number: the second time a string is a
          * reference. A section numbers its own, so that each is read without the ones before it.
          */
-        private final Map<String, Integer> strings = new HashMap<>();
+        private final StringNumbers strings = new StringNumbers();
+
+        /**
+         * Writers not in use, each with the buffer it grew to: a run is written into one of them and
+         * copied out once at its size, rather than into arrays that double until it fits.
+         */
+        private static final AtomicReferenceArray<Writer> IDLE = new AtomicReferenceArray<>(16);
+        /** A writer whose buffer grew past this (a run with a big output) is not kept. */
+        private static final int KEPT_BUFFER_LIMIT = 1 << 16;
+
+        private Writer() {
+            bytes = new byte[4096];
+        }
+
+        static Writer take() {
+            for (int i = 0; i < IDLE.length(); i++) {
+                Writer idle = IDLE.getAndSet(i, null);
+                if (idle != null) {
+                    return idle;
+                }
+            }
+            return new Writer();
+        }
+
+        void putBack() {
+            if (bytes.length > KEPT_BUFFER_LIMIT) {
+                return;
+            }
+            size = 0;
+            strings.clear();
+            for (int i = 0; i < IDLE.length(); i++) {
+                if (IDLE.compareAndSet(i, null, this)) {
+                    return;
+                }
+            }
+        }
 
         int startSection() {
             strings.clear();
@@ -190,7 +228,9 @@ final class FrozenRun {
             signed(event.sequence());
             string(event.type());
             bool(event.nodeId().isPresent());
-            event.nodeId().ifPresent(this::string);
+            if (event.nodeId().isPresent()) {
+                string(event.nodeId().get());
+            }
             signed(event.stepOrder());
             instant(event.time());
             node(event.data());
@@ -237,7 +277,9 @@ final class FrozenRun {
 
         void optionalInstant(Optional<Instant> instant) {
             bool(instant.isPresent());
-            instant.ifPresent(this::instant);
+            if (instant.isPresent()) {
+                instant(instant.get());
+            }
         }
 
         void instant(Instant instant) {
@@ -316,14 +358,27 @@ final class FrozenRun {
         }
 
         void string(String value) {
-            Integer known = strings.get(value);
-            if (known != null) {
+            int known = strings.numberOf(value);
+            if (known >= 0) {
                 count(known + 1);
                 return;
             }
-            strings.put(value, strings.size());
             count(0);
-            blob(value.getBytes(StandardCharsets.UTF_8));
+            int length = value.length();
+            room(5 + length);
+            int lengthAt = size;
+            count(length);
+            // Most strings here (node ids, event types, field names) are ASCII: copied without an
+            // intermediate array; any other is encoded as UTF-8 and written after its length.
+            for (int i = 0; i < length; i++) {
+                char c = value.charAt(i);
+                if (c >= 0x80) {
+                    size = lengthAt;
+                    blob(value.getBytes(StandardCharsets.UTF_8));
+                    return;
+                }
+                bytes[size++] = (byte) c;
+            }
         }
 
         void blob(byte[] value) {
@@ -367,6 +422,61 @@ final class FrozenRun {
         private void room(int more) {
             if (size + more > bytes.length) {
                 bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+            }
+        }
+    }
+
+    /**
+     * The strings a section has written and their numbers, in an open-addressed table: a run has a few
+     * dozen distinct ones, and a {@code HashMap} would allocate an entry and often an {@code Integer}
+     * for each.
+     */
+    private static final class StringNumbers {
+        private String[] keys = new String[64];
+        private int[] numbers = new int[64];
+        private int count;
+
+        void clear() {
+            if (count > 0) {
+                Arrays.fill(keys, null);
+                count = 0;
+            }
+        }
+
+        /** The number of {@code value} if it was written before; else numbers it and returns -1. */
+        int numberOf(String value) {
+            int mask = keys.length - 1;
+            for (int slot = value.hashCode() & mask; ; slot = (slot + 1) & mask) {
+                String key = keys[slot];
+                if (key == null) {
+                    keys[slot] = value;
+                    numbers[slot] = count++;
+                    if (count * 2 > keys.length) {
+                        grow();
+                    }
+                    return -1;
+                }
+                if (key.equals(value)) {
+                    return numbers[slot];
+                }
+            }
+        }
+
+        private void grow() {
+            String[] oldKeys = keys;
+            int[] oldNumbers = numbers;
+            keys = new String[oldKeys.length * 2];
+            numbers = new int[oldKeys.length * 2];
+            int mask = keys.length - 1;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != null) {
+                    int slot = oldKeys[i].hashCode() & mask;
+                    while (keys[slot] != null) {
+                        slot = (slot + 1) & mask;
+                    }
+                    keys[slot] = oldKeys[i];
+                    numbers[slot] = oldNumbers[i];
+                }
             }
         }
     }
