@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BiConsumer;
 
 /**
  * The steps, events and checkpoints of a finished run, kept as one byte array and read back on demand:
@@ -167,6 +168,14 @@ final class FrozenRun {
          * reference. A section numbers its own, so that each is read without the ones before it.
          */
         private final StringNumbers strings = new StringNumbers();
+        /**
+         * Writes one field of an object: made once a writer, since iterating an object's fields
+         * otherwise makes (and keeps on the node) an entry set and an iterator a node.
+         */
+        private final BiConsumer<String, JsonNode> field = (name, value) -> {
+            string(name);
+            node(value);
+        };
 
         /**
          * Writers not in use, each with the buffer it grew to: a run is written into one of them and
@@ -300,16 +309,14 @@ final class FrozenRun {
                 case ObjectNode object -> {
                     tag(OBJECT);
                     count(object.size());
-                    for (Map.Entry<String, JsonNode> field : object.properties()) {
-                        string(field.getKey());
-                        node(field.getValue());
-                    }
+                    object.forEachEntry(field);
                 }
                 case ArrayNode array -> {
                     tag(ARRAY);
-                    count(array.size());
-                    for (JsonNode item : array) {
-                        node(item);
+                    int size = array.size();
+                    count(size);
+                    for (int i = 0; i < size; i++) {
+                        node(array.get(i));
                     }
                 }
                 case TextNode text -> {
