@@ -23,12 +23,6 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A {@link RunStore} in memory: fast, and gone with the process. Thread-safe: each run's records are
  * guarded by that run's own lock.
- *
- * <p>A run that finishes keeps its steps, events and checkpoints as one byte array ({@link FrozenRun}),
- * read back on demand, as a durable store keeps them as rows: a process that has run thousands of
- * runs then holds a few arrays a run rather than hundreds of small objects the collector copies and
- * marks. What is read back equals what was written, node for node. A write to a finished run (a
- * resumed or retried run) unpacks its records again.
  */
 public final class InMemoryRunStore implements RunStore {
     private final Map<String, Entry> runs = new ConcurrentHashMap<>();
@@ -49,57 +43,17 @@ public final class InMemoryRunStore implements RunStore {
         return new InMemoryRunStore(false);
     }
 
-    /** One run's records; guarded by its own lock. */
     private static final class Entry {
         Run run;
         boolean cancelRequested;
         String owner;
         Instant leaseUntil;
-        /** The records as objects while the run goes on; {@code null} while {@link #frozen}. */
-        List<Step> steps = new ArrayList<>();
-
-        List<Event> events = new ArrayList<>();
-        List<Checkpoint> checkpoints = new ArrayList<>();
-        /** The records as bytes once the run finished; {@code null} while they are objects. */
-        FrozenRun frozen;
+        final List<Step> steps = new ArrayList<>();
+        final List<Event> events = new ArrayList<>();
+        final List<Checkpoint> checkpoints = new ArrayList<>();
 
         Entry(Run run) {
             this.run = run;
-        }
-
-        /** The records as objects, to be written to. */
-        Entry thawed() {
-            if (frozen != null) {
-                steps = frozen.steps(run.id());
-                events = frozen.events(run.id());
-                checkpoints = frozen.checkpoints(run.id());
-                frozen = null;
-            }
-            return this;
-        }
-
-        /** Keeps the records as bytes if the run has finished (and they can be). */
-        void freezeIfFinished() {
-            if (frozen == null && run.status().isFinished()) {
-                FrozenRun.freeze(steps, events, checkpoints).ifPresent(bytes -> {
-                    frozen = bytes;
-                    steps = null;
-                    events = null;
-                    checkpoints = null;
-                });
-            }
-        }
-
-        List<Step> steps() {
-            return frozen == null ? steps : frozen.steps(run.id());
-        }
-
-        List<Event> events() {
-            return frozen == null ? events : frozen.events(run.id());
-        }
-
-        List<Checkpoint> checkpoints() {
-            return frozen == null ? checkpoints : frozen.checkpoints(run.id());
         }
     }
 
@@ -151,7 +105,6 @@ public final class InMemoryRunStore implements RunStore {
                 return false;
             }
             entry.run = run;
-            entry.freezeIfFinished();
             return true;
         }
     }
@@ -176,7 +129,6 @@ public final class InMemoryRunStore implements RunStore {
     public void insertStep(Step step) {
         Entry entry = entry(step.runId());
         synchronized (entry) {
-            entry.thawed();
             int index = step.order() - 1;
             while (entry.steps.size() <= index) {
                 entry.steps.add(null);
@@ -192,7 +144,6 @@ public final class InMemoryRunStore implements RunStore {
     public boolean updateStep(Step step, Set<StepStatus> expected) {
         Entry entry = entry(step.runId());
         synchronized (entry) {
-            entry.thawed();
             int index = step.order() - 1;
             Step current = index < entry.steps.size() ? entry.steps.get(index) : null;
             if (current == null || !expected.contains(current.status())) {
@@ -207,7 +158,7 @@ public final class InMemoryRunStore implements RunStore {
     public List<Step> steps(String runId) {
         Entry entry = entry(runId);
         synchronized (entry) {
-            return entry.steps().stream().filter(Objects::nonNull).toList();
+            return entry.steps.stream().filter(Objects::nonNull).toList();
         }
     }
 
@@ -215,7 +166,7 @@ public final class InMemoryRunStore implements RunStore {
     public void appendEvent(Event event) {
         Entry entry = entry(event.runId());
         synchronized (entry) {
-            entry.thawed().events.add(event);
+            entry.events.add(event);
         }
     }
 
@@ -223,7 +174,7 @@ public final class InMemoryRunStore implements RunStore {
     public List<Event> events(String runId) {
         Entry entry = entry(runId);
         synchronized (entry) {
-            List<Event> copy = entry.frozen == null ? new ArrayList<>(entry.events) : entry.frozen.events(runId);
+            List<Event> copy = new ArrayList<>(entry.events);
             copy.sort(Comparator.comparingLong(Event::sequence));
             return copy;
         }
@@ -233,7 +184,6 @@ public final class InMemoryRunStore implements RunStore {
     public void saveCheckpoint(Checkpoint checkpoint) {
         Entry entry = entry(checkpoint.runId());
         synchronized (entry) {
-            entry.thawed();
             if (!keepAllCheckpoints) {
                 entry.checkpoints.clear();
             }
@@ -245,8 +195,9 @@ public final class InMemoryRunStore implements RunStore {
     public Optional<Checkpoint> latestCheckpoint(String runId) {
         Entry entry = entry(runId);
         synchronized (entry) {
-            List<Checkpoint> checkpoints = entry.checkpoints();
-            return checkpoints.isEmpty() ? Optional.empty() : Optional.of(checkpoints.get(checkpoints.size() - 1));
+            return entry.checkpoints.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(entry.checkpoints.get(entry.checkpoints.size() - 1));
         }
     }
 
@@ -254,7 +205,7 @@ public final class InMemoryRunStore implements RunStore {
     public List<Checkpoint> checkpoints(String runId) {
         Entry entry = entry(runId);
         synchronized (entry) {
-            return List.copyOf(entry.checkpoints());
+            return List.copyOf(entry.checkpoints);
         }
     }
 
@@ -291,7 +242,6 @@ public final class InMemoryRunStore implements RunStore {
                     runUpdate = update;
                 }
             }
-            entry.thawed();
             for (Change change : changes) {
                 switch (change) {
                     case Change.InsertStep insert -> {
@@ -311,7 +261,6 @@ public final class InMemoryRunStore implements RunStore {
             if (runUpdate != null) {
                 entry.run = runUpdate.run();
             }
-            entry.freezeIfFinished();
             return entry.cancelRequested;
         }
     }
