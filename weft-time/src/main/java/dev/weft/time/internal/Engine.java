@@ -178,6 +178,45 @@ class Engine extends Grammar {
 
     private String[] folds;
 
+    /**
+     * Whether every prefix letter of token {@code i} (Hebrew's "ל" and "כ" of "לכחצי", a number's
+     * folded "ב" of "ב-3") says one of the roles; true when it has none, as in most languages.
+     */
+    final boolean prefixOnly(int i, java.util.Set<Role> roles) {
+        String p = prefixAt(i);
+        for (int k = 0; k < p.length(); k++) {
+            char c = p.charAt(k);
+            if (c != '-' && !saysOneOf(c, roles)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean saysOneOf(char letter, java.util.Set<Role> roles) {
+        for (Role r : roles) {
+            if (lexicon.prefixLetterMeans(letter, r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether token {@code i} has prefix letters and the first of them says the role ("ל" of "לשעה" is for how long). */
+    final boolean prefixSays(int i, Role r) {
+        String p = prefixAt(i);
+        return !p.isEmpty() && lexicon.prefixLetterMeans(p.charAt(0), r);
+    }
+
+    /** The prefix letters of token {@code i}: a number's folded prefix, those stripped from a word; "" when none. */
+    private String prefixAt(int i) {
+        if (i < 0 || i >= size) {
+            return "";
+        }
+        Token t = tok(i);
+        return t.isNumber() ? t.prefix() : t.isWord() ? lexicon.prefixOf(t.text()) : "";
+    }
+
     private int skipLinks(int i) {
         while (isRole(i, Role.LINK)) {
             i++;
@@ -1083,6 +1122,9 @@ class Engine extends Grammar {
             if (v >= 20 && v % 10 == 0 && meaningAt(k) instanceof Amount unitWord && unitWord.value() < 10) {
                 v += unitWord.value(); // "двадцать пять", "twenty five", "twenty-five"
                 end = k + 1;
+            } else if (v >= 1 && v < 10 && means(end, Role.TEEN)) {
+                v += 10; // "שלוש עשרה"
+                end++;
             }
         } else {
             return null;
@@ -1101,7 +1143,17 @@ class Engine extends Grammar {
      * between them: "2 hours and 30 minutes", "1 hour, 20 minutes", "час и 15 минут"; or null.
      */
     private Hit<Offset> duration(int i) {
-        Hit<Offset> d = simpleDuration(i);
+        return duration(i, HEDGED);
+    }
+
+    /** Prefix letters an amount may carry: none, or "about" (Hebrew's "כ" of "כחצי שעה"). */
+    private static final java.util.Set<Role> HEDGED = java.util.EnumSet.of(Role.ABOUT);
+    /** Prefix letters of an amount joined to the one before it: "and" (Hebrew's "ו" of "ועשרים דקות"). */
+    private static final java.util.Set<Role> JOINED = java.util.EnumSet.of(Role.AND);
+
+    /** {@link #duration}, its first amount written with prefix letters that say one of {@code prefixes}, or none. */
+    private Hit<Offset> duration(int i, java.util.Set<Role> prefixes) {
+        Hit<Offset> d = simpleDuration(i, prefixes);
         if (d == null) {
             return null;
         }
@@ -1109,7 +1161,7 @@ class Engine extends Grammar {
         int end = d.end();
         while (true) {
             int j = isRole(end, Role.AND) || sym(end, ',') ? end + 1 : end;
-            Hit<Offset> more = simpleDuration(j);
+            Hit<Offset> more = simpleDuration(j, j == end ? JOINED : HEDGED);
             if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
                 break;
             }
@@ -1124,7 +1176,7 @@ class Engine extends Grammar {
      * couple of days", "half an hour", "3/4 hour", "2 more hours", "an hour and a half", "two
      * fortnights", "a quarter of an hour", "2h30", "5'"; or null.
      */
-    private Hit<Offset> simpleDuration(int i) {
+    private Hit<Offset> simpleDuration(int i, java.util.Set<Role> prefixes) {
         Meaning first = meaningAt(i);
         if (!num(i)
                 && !(first instanceof Length
@@ -1134,12 +1186,15 @@ class Engine extends Grammar {
                         || first == Role.QUARTER)) {
             return null; // every amount opens with a number or one of these words: spare the look ahead
         }
+        if (!prefixOnly(i, prefixes)) {
+            return null; // "ביום" is "on the day", not an amount
+        }
         if (first instanceof Length l) {
-            return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
+            return andAPart(l.amount(), l.unit(), i + 1); // "שעתיים וחצי"
         }
         ChronoUnit bare = unit(i);
         if (bare != null) {
-            return lexicon.bareUnitIsOne() ? new Hit<>(new Offset(1, bare), i + 1) : null;
+            return lexicon.bareUnitIsOne() ? andAPart(1, bare, i + 1) : null; // "שעה ורבע"
         }
         Hit<Offset> quarters = quartersOfAnHour(i);
         if (quarters != null) {
@@ -1179,6 +1234,18 @@ class Engine extends Grammar {
                 && value(end) < 60) {
             // "2h30": hours, then minutes written against them
             return new Hit<>(new Offset((long) amount * 60 + value(end), ChronoUnit.MINUTES), end + 1);
+        }
+        return new Hit<>(fractional(amount, u), end);
+    }
+
+    /** An amount of a unit, and "and a half" or (of hours) "and a quarter" after it if said. */
+    private Hit<Offset> andAPart(double amount, ChronoUnit u, int end) {
+        int half = after(end, Role.AND_A_HALF);
+        if (half > 0) {
+            return new Hit<>(fractional(amount + 0.5, u), half);
+        }
+        if (u == ChronoUnit.HOURS && isRole(end, Role.AND_A_QUARTER)) {
+            return new Hit<>(fractional(amount + 0.25, u), end + 1);
         }
         return new Hit<>(fractional(amount, u), end);
     }

@@ -3,6 +3,7 @@ package dev.weft.time.internal;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Role;
 import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -109,6 +110,49 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
         holidays();
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
+        amounts();
+    }
+
+    /**
+     * Numbers, units and the words around an amount of time. A cardinal has a form for each gender and
+     * a construct form ("שלושת ימים"); the construct "שני" and "שתי" come after the weekday and the
+     * ordinal they also are. Two of a unit is one word, its dual ("שבועיים").
+     */
+    private void amounts() {
+        words(new Meaning.Amount(1), "אחד", "אחת");
+        words(new Meaning.Amount(2), "שניים", "שתיים", "שתים", "שני", "שתי");
+        words(new Meaning.Amount(3), "שלוש", "שלש", "שלושה", "שלשה", "שלושת");
+        words(new Meaning.Amount(4), "ארבע", "ארבעה", "ארבעת");
+        words(new Meaning.Amount(5), "חמש", "חמישה", "חמשה", "חמשת");
+        words(new Meaning.Amount(6), "שש", "שישה", "ששה", "ששת");
+        words(new Meaning.Amount(7), "שבע", "שבעה", "שבעת");
+        words(new Meaning.Amount(8), "שמונה", "שמונת");
+        words(new Meaning.Amount(9), "תשע", "תשעה", "תשעת");
+        words(new Meaning.Amount(10), "עשר", "עשרה", "עשרת");
+        role(Role.TEEN, "עשר", "עשרה");
+        String[] tens = {"עשרים", "שלושים", "ארבעים", "חמישים", "שישים", "שבעים", "שמונים", "תשעים"};
+        for (int t = 0; t < tens.length; t++) {
+            words(new Meaning.Amount(20 + 10 * t), tens[t]);
+        }
+        words(new Meaning.Amount(0.5), "חצי");
+        words(new Meaning.Amount(0.25), "רבע");
+        role(Role.QUARTER, "רבעי"); // "שלושת רבעי שעה"
+        words(new Meaning.Some(3), "כמה");
+        role(Role.AND_A_HALF, "וחצי");
+        role(Role.AND_A_QUARTER, "ורבע");
+        words(new Meaning.Unit(ChronoUnit.SECONDS), "שנייה", "שניה", "שניות");
+        words(new Meaning.Unit(ChronoUnit.MINUTES), "דקה", "דקות", "דק'", "דק", "ד'");
+        words(new Meaning.Unit(ChronoUnit.HOURS), "שעה", "שעות");
+        words(new Meaning.Unit(ChronoUnit.DAYS), "יום", "ימים");
+        words(new Meaning.Unit(ChronoUnit.WEEKS), "שבועות");
+        words(new Meaning.Unit(ChronoUnit.MONTHS), "חודשים");
+        words(new Meaning.Unit(ChronoUnit.YEARS), "שנים");
+        words(new Meaning.Length(2, ChronoUnit.MINUTES), "דקותיים");
+        words(new Meaning.Length(2, ChronoUnit.HOURS), "שעתיים");
+        words(new Meaning.Length(2, ChronoUnit.DAYS), "יומיים");
+        words(new Meaning.Length(2, ChronoUnit.WEEKS), "שבועיים");
+        words(new Meaning.Length(2, ChronoUnit.MONTHS), "חודשיים");
+        words(new Meaning.Length(2, ChronoUnit.YEARS), "שנתיים");
     }
 
     /** Holidays by their names, as written after "חג" too ("חג פסח", "חג הפסח"), except Christmas's own "חג המולד". */
@@ -256,6 +300,38 @@ final class HebrewLexicon extends Lexicon {
             }
         }
         return false;
+    }
+
+    /** The roles a prefix letter says: "ב" in, at or on, "ל" for how long or to, "מ" from, "ו" and, "כ" about. */
+    private static final java.util.Map<Character, Set<Role>> PREFIX_ROLES = java.util.Map.of(
+            'ב', EnumSet.of(Role.IN, Role.AT, Role.ON),
+            'ל', EnumSet.of(Role.LASTING, Role.TO),
+            'מ', EnumSet.of(Role.FROM),
+            'ו', EnumSet.of(Role.AND),
+            'כ', EnumSet.of(Role.ABOUT),
+            'ה', EnumSet.of(Role.LINK));
+
+    @Override
+    boolean prefixLetterMeans(char letter, Role r) {
+        Set<Role> roles = PREFIX_ROLES.get(letter);
+        return roles != null && roles.contains(r);
+    }
+
+    /** The prefix letters {@link #meaning} strips from the word to find it, "" when it is found whole. */
+    @Override
+    String prefixOf(String word) {
+        if (super.meaning(word) != null) {
+            return "";
+        }
+        for (int k = 0; k < 2 && k < word.length() - 2; k++) {
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k)) < 0) {
+                break;
+            }
+            if (super.meaning(word.substring(k + 1)) != null) {
+                return word.substring(0, k + 1);
+            }
+        }
+        return "";
     }
 
     @Override

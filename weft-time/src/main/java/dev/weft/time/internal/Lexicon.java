@@ -121,6 +121,19 @@ abstract class Lexicon {
         return phrases.getOrDefault(fold(word), List.of());
     }
 
+    /**
+     * The letters a language writes before a word, stripped to find its meaning: Hebrew's "ל" of
+     * "לשעה" (for an hour); "" when the word is as the tables hold it, as always in most languages.
+     */
+    String prefixOf(String word) {
+        return "";
+    }
+
+    /** Whether a prefix letter ({@link #prefixOf}, or one folded into a number) says the role: Hebrew's "ב" is "in". */
+    boolean prefixLetterMeans(char letter, Role r) {
+        return false;
+    }
+
     /** A part of the day said right after a clock time ("утра" in "в 9 утра"), or null. */
     final PartOfDay partAfterClock(String word) {
         return afterClock.get(fold(word));
