@@ -1535,11 +1535,11 @@ class Engine extends Grammar {
     }
 
     /**
-     * "לשארית השבוע", "בשאר החודש", "the rest of the week", for a language that reads its other
-     * intervals itself.
+     * "בשלושת הימים הקרובים", "לשארית השבוע": the counted periods and the rest of a period, for a
+     * language that reads its other intervals itself.
      */
-    final Match restOfPeriod(int i) {
-        return restOf(i);
+    final Match countedOrRest(int i) {
+        return !num(i) && meaningAt(i) == null ? null : longer(countedPeriods(i), restOf(i));
     }
 
     /** The spans of {@link Family#SPANS} that start at token {@code i}, or null. */
@@ -1553,8 +1553,10 @@ class Engine extends Grammar {
                 && !(first instanceof Amount)
                 && shift(j) == null
                 && first != Role.REST
+                && !(first instanceof Length)
+                && !(first instanceof Unit)
                 && unit(skipLinks(i)) != ChronoUnit.WEEKS) {
-            return null; // a count, "next", "rest" or a week opens every span: most words open none
+            return null; // a count, "next", "rest" or a unit opens every span: most words open none
         }
         return longer(countedPeriods(i), longer(restOf(i), weekAround(i)));
     }
@@ -1567,7 +1569,9 @@ class Engine extends Grammar {
     /**
      * "the next 3 days", "3 upcoming weeks", "the past two months", "the next few weeks": from the
      * next period to the n-th (or back from the last one); "the next 2 hours", "for the past hour":
-     * from now on, or up to now.
+     * from now on, or up to now. Where the count comes before its unit and "next" after them (Hebrew's
+     * "בשלושת הימים הקרובים", "השבועיים הקרובים", "בשעה הקרובה", "בחצי השעה הקרובה"), {@link
+     * #countedBefore} reads them.
      */
     private Match countedPeriods(int i) {
         int j = skipLinks(within(i));
@@ -1576,6 +1580,12 @@ class Engine extends Grammar {
             ChronoUnit one = unit(j + 1);
             if (one == ChronoUnit.HOURS || one == ChronoUnit.MINUTES) {
                 return aheadOfNow(new Offset(shift, one), i, j + 2); // "for the next hour"
+            }
+        }
+        if (shift == null && prefixOnly(j, WITHIN)) {
+            Match before = countedBefore(i, j);
+            if (before != null) {
+                return before;
             }
         }
         Hit<Double> n;
@@ -1615,6 +1625,63 @@ class Engine extends Grammar {
         a.date = new PeriodRef(g, shift > 0 ? 1 : -count);
         b.date = new PeriodRef(g, shift > 0 ? count : -1);
         return new Match(new IntervalParse(a, b), i, unitAt + 1);
+    }
+
+    /** Prefix letters a count may carry: "in" and the article (Hebrew's "ב", "ה", "בה" of "בשלושת", "השבועיים"). */
+    private static final java.util.Set<Role> WITHIN = java.util.EnumSet.of(Role.IN, Role.LINK);
+    /** Prefix letters a counted unit may carry: the article ("ה" of "הימים"), not "ל" of "לחודש". */
+    private static final java.util.Set<Role> ARTICLE = java.util.EnumSet.of(Role.LINK);
+
+    /**
+     * A count, its unit, then "next" or "last": "3 הימים הבאים", "השבועיים הקרובים" (a unit's dual),
+     * "השעה הקרובה" (one hour), "חצי השעה הקרובה"; hours and minutes from now or up to it, other
+     * units from the next one to the n-th (back from the last one); or null.
+     */
+    private Match countedBefore(int i, int j) {
+        double count;
+        ChronoUnit u;
+        int unitEnd;
+        Meaning first = meaningAt(j);
+        if (first instanceof Length l) {
+            count = l.amount();
+            u = l.unit();
+            unitEnd = j + 1;
+        } else if (first instanceof Unit one) {
+            count = 1;
+            u = one.unit();
+            unitEnd = j + 1;
+            if (u != ChronoUnit.HOURS && u != ChronoUnit.MINUTES) {
+                return null; // "בשבוע הבא" is next week, a period
+            }
+        } else {
+            Hit<Double> n = num(j) || first instanceof Amount ? amountAt(j) : null;
+            if (n == null) {
+                return null;
+            }
+            count = n.value();
+            u = prefixOnly(n.end(), ARTICLE) ? unit(n.end()) : null;
+            unitEnd = n.end() + 1;
+            if (u == null && prefixOnly(n.end(), ARTICLE) && isRole(n.end(), Role.QUARTER)) {
+                u = ChronoUnit.MONTHS; // "ב-2 הרבעונים הבאים": quarters, counted below
+            }
+        }
+        Integer shift = u == null ? null : shift(unitEnd);
+        if (shift == null || shift == 0 || count <= 0) {
+            return null;
+        }
+        if (u == ChronoUnit.HOURS || u == ChronoUnit.MINUTES) {
+            return aheadOfNow(fractional(shift * count, u), i, unitEnd + 1);
+        }
+        int c = (int) count;
+        Grain g = isRole(unitEnd - 1, Role.QUARTER) ? Grain.QUARTER : u == ChronoUnit.DAYS ? Grain.DAY : grain(u);
+        if (count != c || c > 1000 || g == null) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new PeriodRef(g, shift > 0 ? 1 : -c);
+        b.date = new PeriodRef(g, shift > 0 ? c : -1);
+        return new Match(new IntervalParse(a, b), i, unitEnd + 1);
     }
 
     /**

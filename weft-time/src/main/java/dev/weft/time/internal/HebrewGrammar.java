@@ -148,22 +148,6 @@ final class HebrewGrammar extends Engine {
             Map.entry("אב", 11),
             Map.entry("אלול", 12));
 
-    /** Plural units with the article, for "בשלושת הימים הקרובים": the grain they count. */
-    private static final Map<String, Grain> COUNTED = Map.of(
-            "הימים", Grain.DAY,
-            "השבועות", Grain.WEEK,
-            "החודשים", Grain.MONTH,
-            "הרבעונים", Grain.QUARTER,
-            "השנים", Grain.YEAR);
-
-    private static final Map<String, Grain> COUNTED_DUALS =
-            Map.of("יומיים", Grain.DAY, "שבועיים", Grain.WEEK, "חודשיים", Grain.MONTH, "שנתיים", Grain.YEAR);
-
-    private static final Set<String> COMING =
-            Set.of("הקרובים", "הקרובות", "הבאים", "הבאות", "הקרוב", "הקרובה", "הבא", "הבאה");
-    private static final Set<String> PAST =
-            Set.of("האחרונים", "האחרונות", "שעברו", "הקודמים", "הקודמות", "האחרון", "האחרונה", "שעבר", "שעברה");
-
     HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
     }
@@ -292,64 +276,9 @@ final class HebrewGrammar extends Engine {
 
     // ---- intervals --------------------------------------------------------------------------
 
-    /**
-     * "בשלושת הימים הקרובים", "ב-3 הימים הבאים", "בשבועיים האחרונים", "החודשיים הקרובים": from the
-     * first of them to the last; today and this week are not counted.
-     */
-    private Match countedPeriods(int i) {
-        int n;
-        Grain g;
-        int next;
-        Lex<Grain> dual = lookup(i, COUNTED_DUALS);
-        if (dual != null
-                && (dual.prefix().isEmpty()
-                        || dual.prefix().equals("ב")
-                        || dual.prefix().equals("ה")
-                        || dual.prefix().equals("בה"))) {
-            n = 2;
-            g = dual.value();
-            next = i + 1;
-        } else {
-            Number c = number(i);
-            if (c == null
-                    || !(c.prefix().isEmpty()
-                            || c.prefix().equals("ב")
-                            || c.prefix().equals("ה")
-                            || c.prefix().equals("ב-"))) {
-                return null;
-            }
-            if (c.end() >= size || !tok(c.end()).isHebrew()) {
-                return null;
-            }
-            g = COUNTED.get(tok(c.end()).text());
-            if (g == null) {
-                return null;
-            }
-            n = c.value();
-            next = c.end() + 1;
-        }
-        if (next >= size || n < 1) {
-            return null;
-        }
-        String t = tok(next).text();
-        boolean coming = COMING.contains(t);
-        if (!coming && !PAST.contains(t)) {
-            return null;
-        }
-        InstantSpec a = new InstantSpec();
-        InstantSpec b = new InstantSpec();
-        a.date = new PeriodRef(g, coming ? 1 : -n);
-        b.date = new PeriodRef(g, coming ? n : -1);
-        return new Match(new IntervalParse(a, b), i, next + 1);
-    }
-
     @Override
     Match interval(int i) {
-        Match counted = countedPeriods(i);
-        if (counted != null) {
-            return counted;
-        }
-        Match special = longer(countedTime(i), longer(restOfPeriod(i), dayRange(i)));
+        Match special = longer(countedOrRest(i), dayRange(i));
         if (special != null) {
             return special;
         }
@@ -389,63 +318,6 @@ final class HebrewGrammar extends Engine {
             return null;
         }
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-    }
-
-    /** Hours and minutes counted: "הקרובות" after "השעות", "הדקות". */
-    private static final Map<String, ChronoUnit> COUNTED_TIME =
-            Map.of("השעות", ChronoUnit.HOURS, "הדקות", ChronoUnit.MINUTES);
-
-    /**
-     * "בשעתיים הקרובות", "ב-24 השעות הקרובות", "בשעה הקרובה", "בחצי השעה הקרובה", "ב-10 הדקות
-     * האחרונות": from now for so long, or up to now.
-     */
-    private Match countedTime(int i) {
-        if (i + 1 >= size || !(tok(i).isHebrew() || tok(i).isNumber())) {
-            return null;
-        }
-        long minutes;
-        int next;
-        String p;
-        if ((p = prefix(i, "שעתיים")) != null && definiteOrIn(p)) {
-            minutes = 120;
-            next = i + 1;
-        } else if ((p = prefix(i, "שעה")) != null && definiteOrIn(p) && !p.isEmpty()) {
-            minutes = 60;
-            next = i + 1;
-        } else if (((p = prefix(i, "חצי")) != null || (p = prefix(i, "רבע")) != null)
-                && definiteOrIn(p)
-                && heExact(i + 1, "השעה", "שעה")) {
-            minutes = tok(i).text().endsWith("חצי") ? 30 : 15;
-            next = i + 2;
-        } else {
-            Number n = number(i);
-            if (n == null || n.value() < 1 || !definiteOrIn(n.prefix()) || n.end() >= size) {
-                return null;
-            }
-            ChronoUnit u = COUNTED_TIME.get(tok(n.end()).text());
-            if (u == null) {
-                return null;
-            }
-            minutes = u == ChronoUnit.HOURS ? 60L * n.value() : n.value();
-            next = n.end() + 1;
-        }
-        if (next >= size) {
-            return null;
-        }
-        String t = tok(next).text();
-        boolean coming = COMING.contains(t);
-        if (!coming && !PAST.contains(t)) {
-            return null;
-        }
-        return aheadOfNow(new Offset(coming ? minutes : -minutes, ChronoUnit.MINUTES), i, next + 1);
-    }
-
-    private static boolean definiteOrIn(String prefix) {
-        return prefix.isEmpty()
-                || prefix.equals("ב")
-                || prefix.equals("ה")
-                || prefix.equals("בה")
-                || prefix.equals("ב-");
     }
 
     /**

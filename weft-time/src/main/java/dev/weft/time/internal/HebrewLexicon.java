@@ -76,17 +76,18 @@ final class HebrewLexicon extends Lexicon {
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
-        role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
+        role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה", "הבאים", "הבאות", "הקרובים", "הקרובות");
         // after a weekday, "הקרוב" is the nearest one ahead, where "הבא" is the next one as people mean it
         role(Role.COMING, "הקרוב", "הקרובה", "שבא", "שבאה");
         role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
+        role(Role.LAST, "שעברו", "האחרונים", "האחרונות", "הקודמים", "הקודמות");
         role(Role.AFTER, "אחרי");
         role(Role.WEEKEND, "סופ\"ש", "סופש");
         // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
         phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
         role(Role.BEFORE, "לפני");
-        role(Role.QUARTER, "רבעון", "q");
+        role(Role.QUARTER, "רבעון", "רבעונים", "q");
         role(Role.END, "סוף");
         role(Role.START, "תחילת");
         role(Role.MIDDLE, "אמצע");
