@@ -1115,7 +1115,7 @@ class Engine extends Grammar {
                 v = Double.parseDouble(tok(i).text() + "." + tok(end + 1).text());
                 end += 2;
             }
-        } else if (meaningAt(i) instanceof Amount a) {
+        } else if (amountWord(i) instanceof Amount a) {
             v = a.value();
             end = i + 1;
             int k = sym(end, '-') && adjacent(end) && adjacent(end + 1) ? end + 1 : end;
@@ -1136,6 +1136,12 @@ class Engine extends Grammar {
             return new Hit<>(v + 0.5, end + 2); // "2 с половиной"
         }
         return new Hit<>(v, end);
+    }
+
+    /** The number a word says: its usual meaning, or an ordinal's other one (Hebrew's "שני" is also "two"). */
+    private Meaning amountWord(int i) {
+        Meaning m = meaningAt(i);
+        return m instanceof Ordinal ? meaningAt(i, Amount.class) : m;
     }
 
     /**
@@ -1182,6 +1188,7 @@ class Engine extends Grammar {
                 && !(first instanceof Length
                         || first instanceof Unit
                         || first instanceof Amount
+                        || first instanceof Ordinal
                         || first instanceof Meaning.Some
                         || first == Role.QUARTER)) {
             return null; // every amount opens with a number or one of these words: spare the look ahead
@@ -1194,7 +1201,7 @@ class Engine extends Grammar {
         }
         ChronoUnit bare = unit(i);
         if (bare != null) {
-            return lexicon.bareUnitIsOne() ? andAPart(1, bare, i + 1) : null; // "שעה ורבע"
+            return lexicon.bareUnitIsOne(tok(i).text()) ? andAPart(1, bare, i + 1) : null; // "שעה ורבע"
         }
         Hit<Offset> quarters = quartersOfAnHour(i);
         if (quarters != null) {
@@ -1332,7 +1339,7 @@ class Engine extends Grammar {
     /** After "or so", "ish", "tops": still the amount. */
     private int orSo(int end) {
         int e = after(end, Role.OR_SO);
-        return e < 0 ? end : e;
+        return e > 0 ? e : means(end, Role.OR_SO) ? end + 1 : end; // "עשר דקות בערך": also "about" before one
     }
 
     /**
@@ -1369,12 +1376,19 @@ class Engine extends Grammar {
         }
         InstantSpec s = new InstantSpec();
         int more = after(i, Role.MORE);
-        if (means(i, Role.IN) || (more > 0 && more < size)) {
+        boolean in = means(i, Role.IN);
+        boolean agoFirst = !in && more < 0 && means(i, Role.AGO); // "לפני שבועיים": "ago" said before the amount
+        if (in || agoFirst || (more > 0 && more < size)) {
             int at = i + 1;
             if (more < 0 && isRole(at, Role.LINK) && isRole(at + 1, Role.NEXT)) {
                 at += 2; // "in the next 3 hours"
             }
-            Hit<Offset> d = offsetAmount(hedged(more > 0 ? more : at));
+            at = hedged(more > 0 ? more : at);
+            Hit<InstantSpec> counted = weekdaysAhead(at, agoFirst ? -1 : 1);
+            if (counted != null) {
+                return counted; // "בעוד שלושה ימי שני"
+            }
+            Hit<Offset> d = offsetAmount(at);
             if (d == null) {
                 return null;
             }
@@ -1385,8 +1399,15 @@ class Engine extends Grammar {
                 end += 2; // "in 3 hours' time"
             } else if (after(end, Role.AHEAD) > 0) {
                 end = after(end, Role.AHEAD);
+            } else if (!agoFirst && fromNow(end) > 0) {
+                end = fromNow(end); // "בעוד שעה מעכשיו"
+            } else if (!agoFirst && d.value().dateBased() && prefixSays(end, Role.FROM)) {
+                Hit<InstantSpec> base = offsetBase(end); // "בעוד שבוע ממחר"
+                if (base != null) {
+                    return withDate(new DateRef.Shifted(base.value().date, d.value()), base.end());
+                }
             }
-            s.offset = d.value();
+            s.offset = agoFirst ? d.value().negated() : d.value();
             return new Hit<>(s, orSo(end));
         }
         Hit<Offset> d = offsetAmount(i);
@@ -1394,14 +1415,20 @@ class Engine extends Grammar {
             return null;
         }
         int end = d.end();
-        if (d.value().dateBased() && (isRole(end, Role.FROM) || isRole(end, Role.AFTER) || isRole(end, Role.BEFORE))) {
-            Hit<InstantSpec> base = offsetBase(end + 1); // "3 days from today", "2 weeks after Easter"
+        boolean fromPrefix = prefixSays(end, Role.FROM); // Hebrew's "מ" of "ממחר"
+        if (d.value().dateBased()
+                && (isRole(end, Role.FROM) || isRole(end, Role.AFTER) || isRole(end, Role.BEFORE) || fromPrefix)) {
+            Hit<InstantSpec> base =
+                    offsetBase(fromPrefix ? end : end + 1); // "3 days from today", "2 weeks after Easter"
             if (base != null) {
                 Offset o = isRole(end, Role.BEFORE) ? d.value().negated() : d.value();
                 return withDate(new DateRef.Shifted(base.value().date, o), base.end());
             }
         }
         int ahead = after(end, Role.AHEAD);
+        if (ahead < 0) {
+            ahead = fromNow(end);
+        }
         if (ahead > 0) {
             s.offset = d.value();
             return new Hit<>(s, isRole(end, Role.FROM) ? orSo(ahead) : ahead);
@@ -1414,17 +1441,30 @@ class Engine extends Grammar {
         return null;
     }
 
-    /** "the day after Christmas", "the day before yesterday": a day from a day. */
+    /**
+     * After "from now" said with a prefix letter that means "from" before now or today (Hebrew's
+     * "מעכשיו", "מהיום", "מהרגע"), or -1.
+     */
+    private int fromNow(int end) {
+        if (!prefixSays(end, Role.FROM)) {
+            return -1;
+        }
+        Meaning m = meaningAt(end);
+        return m == Role.NOW || (m instanceof Day today && today.days() == 0) ? end + 1 : -1;
+    }
+
+    /** "the day after Christmas", "the day before yesterday", "למחרת ראש השנה": a day from a day. */
     private Hit<InstantSpec> dayAround(int i) {
         int d = skipLinks(i);
-        if (unit(d) != ChronoUnit.DAYS || !(isRole(d + 1, Role.AFTER) || isRole(d + 1, Role.BEFORE))) {
+        boolean morrow = isRole(d, Role.MORROW);
+        if (!morrow && (unit(d) != ChronoUnit.DAYS || !(isRole(d + 1, Role.AFTER) || isRole(d + 1, Role.BEFORE)))) {
             return null;
         }
-        Hit<InstantSpec> base = offsetBase(d + 2);
+        Hit<InstantSpec> base = offsetBase(morrow ? d + 1 : d + 2);
         if (base == null) {
             return null;
         }
-        int days = isRole(d + 1, Role.AFTER) ? 1 : -1;
+        int days = morrow || isRole(d + 1, Role.AFTER) ? 1 : -1;
         return withDate(new DateRef.Shifted(base.value().date, new Offset(days, ChronoUnit.DAYS)), base.end());
     }
 
@@ -1454,15 +1494,38 @@ class Engine extends Grammar {
         return ago < 0 ? null : withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day.day(), -count), ago);
     }
 
-    @Override
-    boolean lengthMayStart(int i) {
-        return means(i, Role.LASTING);
+    /**
+     * After "in" or "ago" said before an amount of weekdays: "בעוד שלושה ימי שני" (three Mondays from
+     * now, {@code sign} 1), "לפני שני ימי שישי" (-1); or null.
+     */
+    private Hit<InstantSpec> weekdaysAhead(int j, int sign) {
+        Hit<Double> n = num(j) || amountWord(j) instanceof Amount ? amountAt(j) : null;
+        if (n == null || n.value() < 1 || n.value() > 60 || n.value() != Math.rint(n.value())) {
+            return null;
+        }
+        Hit<Meaning> w = phraseAt(n.end());
+        if (w == null || !(w.value() instanceof Weekdays day) || day.days().size() != 1 || !day.plural()) {
+            return null;
+        }
+        int count = n.value().intValue();
+        return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day.day(), sign * count), w.end());
     }
 
-    /** "на 2 часа", "for an hour", "for about 20 minutes", "lasting 45 minutes". */
+    /** Prefix letters a length may carry: "for" and "about" (Hebrew's "ל", "לכ" of "לשעה", "לכחצי שעה"). */
+    private static final java.util.Set<Role> LASTING = java.util.EnumSet.of(Role.LASTING, Role.ABOUT);
+
+    @Override
+    boolean lengthMayStart(int i) {
+        return means(i, Role.LASTING) || prefixSays(i, Role.LASTING);
+    }
+
+    /** "на 2 часа", "for an hour", "for about 20 minutes", "lasting 45 minutes", "לשעה וחצי", "ל-90 דקות". */
     @Override
     Hit<Offset> length(int i) {
-        return means(i, Role.LASTING) ? offsetAmount(hedged(i + 1)) : null;
+        if (means(i, Role.LASTING)) {
+            return offsetAmount(hedged(i + 1));
+        }
+        return prefixSays(i, Role.LASTING) ? duration(i, LASTING) : null;
     }
 
     /** A length said of a thing: those of {@link #length}, and the language's own ("a 90-minute review"). */
@@ -1472,7 +1535,7 @@ class Engine extends Grammar {
         if (l != null) {
             return l;
         }
-        if (means(i - 1, Role.IN) || isRole(i - 1, Role.EVERY)) {
+        if (means(i - 1, Role.IN) || means(i - 1, Role.AGO) || isRole(i - 1, Role.MORE) || isRole(i - 1, Role.EVERY)) {
             return null; // "in a minute" is when, not how long
         }
         return lexicon.ownLength(this, i);

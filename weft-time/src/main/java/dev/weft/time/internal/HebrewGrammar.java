@@ -433,7 +433,6 @@ final class HebrewGrammar extends Engine {
         }
         Hit<InstantSpec> best = partOfToday(q);
         best = longest(best, date(q));
-        best = longest(best, offset(q));
         // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
         best = longest(best, sharedPart(q, acc, ctx, first));
         Hit<ClockTime> t = time(q, acc, ctx, first);
@@ -1114,194 +1113,16 @@ final class HebrewGrammar extends Engine {
         return new Hit<>(fractional(amount, u), end);
     }
 
-    /** Amounts of units joined by "ו": "שעה ועשרים דקות", "יומיים ו-3 שעות". */
-    Hit<Offset> duration(int i) {
-        Hit<Offset> d = simpleDuration(i, "");
-        if (d == null) {
-            d = simpleDuration(i, "כ"); // "כחצי שעה", "כ-10 דקות": about so long
-        }
-        if (d == null) {
-            return null;
-        }
-        return moreDuration(d);
-    }
-
-    /** An amount followed by smaller ones joined by "ו": "שעה ועשרים דקות". */
-    private Hit<Offset> moreDuration(Hit<Offset> d) {
-        Offset total = d.value();
-        int end = d.end();
-        while (true) {
-            Hit<Offset> more = simpleDuration(end, "ו");
-            if (more == null && heExact(end, "ו")) {
-                more = simpleDuration(end + 1, "");
-            }
-            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
-                break;
-            }
-            total = sum(total, more.value());
-            end = more.end();
-        }
-        return new Hit<>(total, end);
-    }
-
-    /** "למחרת ראש השנה", "ביום שאחרי פסח", "ביום שלפני ראש השנה": the day after (before) a date. */
-    private Hit<InstantSpec> dayAround(int i) {
-        int base;
-        int days;
-        if (heExact(i, "למחרת", "ולמחרת")) {
-            base = i + 1;
-            days = 1;
-        } else {
-            String p = prefix(i, "יום");
-            if (p == null || !(p.isEmpty() || p.equals("ב") || p.equals("ה") || p.equals("בה"))) {
-                return null;
-            }
-            if (heExact(i + 1, "שאחרי", "שלאחר", "שאחר")) {
-                days = 1;
-            } else if (heExact(i + 1, "שלפני")) {
-                days = -1;
-            } else {
-                return null;
-            }
-            base = i + 2;
-        }
-        Hit<InstantSpec> b = longest(day(base), longest(weekdayAt(base), date(base)));
-        if (b == null || b.value().date == null || b.value().time != null) {
-            return null;
-        }
-        return withDate(new Shifted(b.value().date, new Offset(days, ChronoUnit.DAYS)), b.end());
-    }
-
-    @Override
-    boolean lengthMayStart(int i) {
-        return i < size
-                && (tok(i).isHebrew() || tok(i).isNumber())
-                && tok(i).text().length() > 0
-                && (tok(i).isNumber()
-                        ? tok(i).prefix().startsWith("ל")
-                        : "לב".indexOf(tok(i).text().charAt(0)) >= 0);
-    }
-
-    /** "למשך שעתיים", "לשעה וחצי", "ל-90 דקות": how long, after a start. */
-    @Override
-    Hit<Offset> length(int i) {
-        if (i >= size) {
-            return null;
-        }
-        if (heExact(i, "למשך", "במשך")) {
-            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
-            return duration(j);
-        }
-        Hit<Offset> d = simpleDuration(i, "ל");
-        if (d == null) {
-            d = simpleDuration(i, "לכ");
-        }
-        return d == null ? null : moreDuration(d);
-    }
-
-    /** "למשך שעתיים", "פגישה לשעה וחצי", "פגישה של שעה וחצי", "באורך 45 דקות". */
-    @Override
-    Hit<Offset> lengthOfThing(int i) {
-        if (heExact(i - 1, "בעוד", "עוד", "תוך", "כעבור", "לפני", "אחרי", "לאחר")) {
-            return null; // an amount from now is when, not how long
-        }
-        Hit<Offset> l = length(i);
-        if (l != null) {
-            return l;
-        }
-        if (heExact(i, "של", "באורך", "שנמשכת", "שנמשך", "שאורכה", "שאורכו") && i + 1 < size) {
-            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
-            Hit<Offset> d = duration(j);
-            return d != null && !d.value().dateBased() ? d : null;
-        }
-        return null;
-    }
-
     @Override
     int fromWord(int i) {
         return i;
     }
 
-    private Hit<InstantSpec> offset(int i) {
-        if (i >= size) {
-            return null;
-        }
-        Hit<InstantSpec> dayAround = dayAround(i);
-        if (dayAround != null) {
-            return dayAround;
-        }
-        Hit<Offset> around = i < size && (tok(i).isHebrew() || tok(i).isNumber()) ? duration(i) : null;
-        if (around != null && around.value().dateBased() && heExact(around.end(), "לפני", "אחרי", "לאחר")) {
-            Hit<InstantSpec> base = longest(day(around.end() + 1), date(around.end() + 1));
-            if (base != null && base.value().date != null && base.value().time == null) {
-                Offset o = heExact(around.end(), "לפני") ? around.value().negated() : around.value();
-                return withDate(new Shifted(base.value().date, o), base.end()); // "שבוע לפני פסח"
-            }
-        }
-        boolean in = he(i, "עוד") || he(i, "תוך") || heExact(i, "כעבור", "לאחר", "אחרי", "בתוך");
-        boolean ago = he(i, "לפני");
-        if (in || ago) {
-            int j = i + 1;
-            if (heExact(j, "כ", "בערך", "עוד")) {
-                j++;
-            }
-            Number count = number(j);
-            if (count != null
-                    && count.prefix().isEmpty()
-                    && count.value() >= 1
-                    && heExact(count.end(), "ימי")
-                    && count.end() + 1 < size
-                    && HebrewLexicon.DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
-                // "בעוד שלושה ימי שני", "לפני שני ימי שישי": counted weekdays
-                DayOfWeek day = HebrewLexicon.DAY_NAMES.get(tok(count.end() + 1).text());
-                int n = ago ? -count.value() : count.value();
-                return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day, n), count.end() + 2);
-            }
-            Hit<Offset> d = duration(j);
-            if (d == null) {
-                return null;
-            }
-            int end = d.end();
-            if (in && heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
-                end++;
-            } else if (in && d.value().dateBased() && startsWithPrefix(end, "מ")) {
-                Hit<InstantSpec> base = longest(day(end), weekdayAt(end));
-                if (base != null && base.value().date != null && base.value().time == null) {
-                    return withDate(new Shifted(base.value().date, d.value()), base.end());
-                }
-            }
-            if (heExact(end, "נוספות", "נוספים", "נוספת", "נוסף", "בערך", "בקירוב")) {
-                end++; // "בעוד 5 דקות נוספות", "עוד עשר דקות בערך": the amount still counts
-            }
-            InstantSpec s = new InstantSpec();
-            s.offset = ago ? d.value().negated() : d.value();
-            return new Hit<>(s, end);
-        }
-        Hit<Offset> d = around;
-        if (d == null) {
-            return null;
-        }
-        int end = d.end();
-        InstantSpec s = new InstantSpec();
-        if (heExact(end, "מהיום") && d.value().dateBased()) {
-            return withDate(
-                    new Shifted(new RelativeDay(0), d.value()), end + 1); // "שבוע מהיום", as "a week from today"
-        }
-        if (heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
-            s.offset = d.value();
-            return new Hit<>(s, end + 1);
-        }
-        if (heExact(end, "אחרי", "לאחר") || startsWithPrefix(end, "מ")) {
-            int b = heExact(end, "אחרי", "לאחר") ? end + 1 : end;
-            Hit<InstantSpec> base = longest(day(b), weekdayAt(b));
-            if (base != null
-                    && base.value().date != null
-                    && base.value().time == null
-                    && d.value().dateBased()) {
-                return withDate(new Shifted(base.value().date, d.value()), base.end());
-            }
-        }
-        return null;
+    /** An amount is counted from a day, a weekday or a date: "שבוע לפני פסח", "יומיים אחרי יום שני". */
+    @Override
+    Hit<InstantSpec> offsetBase(int i) {
+        Hit<InstantSpec> b = longest(day(i), longest(weekdayAt(i), date(i)));
+        return b != null && b.value().date != null && b.value().time == null ? b : null;
     }
 
     // ---- clock times ------------------------------------------------------------------------

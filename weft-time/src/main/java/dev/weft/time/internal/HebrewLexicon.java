@@ -154,7 +154,44 @@ final class HebrewLexicon extends Lexicon {
         words(new Meaning.Length(2, ChronoUnit.WEEKS), "שבועיים");
         words(new Meaning.Length(2, ChronoUnit.MONTHS), "חודשיים");
         words(new Meaning.Length(2, ChronoUnit.YEARS), "שנתיים");
+        role(Role.IN, "בעוד", "תוך", "בתוך", "כעבור");
+        role(Role.AFTER, "לאחר", "שאחר");
+        role(Role.IN, "אחרי", "לאחר"); // "אחרי שעתיים": after two hours from now
+        role(Role.MORE, "עוד");
+        role(Role.AGO, "לפני"); // said before the amount: "לפני שבועיים"
+        role(Role.MORROW, "למחרת");
+        role(Role.ABOUT, "כ", "בערך");
+        role(Role.OR_SO, "בערך", "בקירוב", "נוספות", "נוספים", "נוספת", "נוסף"); // "עוד 5 דקות נוספות"
+        role(Role.LASTING, "למשך", "במשך");
+        role(Role.NOW, "הרגע"); // "מהרגע": from now
+        String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
+        for (int d = 1; d <= 7; d++) {
+            phrase(new Meaning.Weekdays(java.util.List.of(DayOfWeek.of(d)), true), "ימי " + days[d - 1]);
+        }
     }
+
+    /** Units in the singular, which alone mean one of them: "בעוד שעה", where "לפני שנים" is no amount. */
+    private static final Set<String> SINGULAR_UNITS =
+            Set.of("שנייה", "שניה", "דקה", "שעה", "יום", "שבוע", "חודש", "שנה");
+
+    @Override
+    boolean bareUnitIsOne(String word) {
+        return SINGULAR_UNITS.contains(word.substring(prefixOf(word).length()));
+    }
+
+    /** "פגישה של שעה וחצי", "באורך 45 דקות", "שנמשכת כשעה": how long a thing lasts, said after it. */
+    @Override
+    Hit<Offset> ownLength(Engine e, int i) {
+        if (i + 1 >= e.size
+                || !e.tok(i).isWord()
+                || !LENGTH_OF.contains(e.tok(i).text())) {
+            return null;
+        }
+        Hit<Offset> d = e.offsetAmount(e.hedged(i + 1));
+        return d != null && !d.value().dateBased() ? d : null;
+    }
+
+    private static final Set<String> LENGTH_OF = Set.of("של", "באורך", "שנמשכת", "שנמשך", "שאורכה", "שאורכו");
 
     /** Holidays by their names, as written after "חג" too ("חג פסח", "חג הפסח"), except Christmas's own "חג המולד". */
     private void holidays() {
@@ -361,7 +398,8 @@ final class HebrewLexicon extends Lexicon {
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,
             Engine.Family.HOLIDAYS,
-            Engine.Family.RECURRENCES);
+            Engine.Family.RECURRENCES,
+            Engine.Family.AMOUNTS);
 
     @Override
     Set<Engine.Family> families() {

@@ -55,6 +55,11 @@ abstract class Lexicon {
         return true;
     }
 
+    /** Whether this unit's word said with no amount is one of it: in Hebrew only a singular ("בעוד שעה", not "דקות"). */
+    boolean bareUnitIsOne(String word) {
+        return bareUnitIsOne();
+    }
+
     /** Whether "weekend" said with no word before it is read only when it is the whole text. */
     boolean bareWeekendOnlyAlone() {
         return false;

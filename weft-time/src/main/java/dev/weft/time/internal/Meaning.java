@@ -158,6 +158,8 @@ sealed interface Meaning {
         /** Ten said after a number below it, which it adds to: "עשרה" in "שלוש עשרה" (13). */
         TEEN,
         /** "and a quarter" said after an amount of hours: "ורבע" in "שעתיים ורבע". */
-        AND_A_QUARTER
+        AND_A_QUARTER,
+        /** The day after, in one word, before the day it follows: "למחרת" in "למחרת ראש השנה". */
+        MORROW
     }
 }
