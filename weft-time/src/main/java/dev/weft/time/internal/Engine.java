@@ -205,7 +205,7 @@ class Engine extends Grammar {
     /** Whether token {@code i} has prefix letters and the first of them says the role ("ל" of "לשעה" is for how long). */
     final boolean prefixSays(int i, Role r) {
         String p = prefixAt(i);
-        return !p.isEmpty() && lexicon.prefixLetterMeans(p.charAt(0), r);
+        return !p.isEmpty() && lexicon.prefixMeans(p, r);
     }
 
     /** The prefix letters of token {@code i}: a number's folded prefix, those stripped from a word; "" when none. */
@@ -1790,7 +1790,7 @@ class Engine extends Grammar {
     private Match dayRange(int j, int start, boolean between) {
         Integer month = month(j);
         int k = skipLinks(month != null ? skipDot(j + 1) : j);
-        Hit<Integer> first = dayNumber(k);
+        Hit<Integer> first = prefixOnly(k, FIRST_DAY) ? dayNumber(k) : null;
         if (first == null) {
             return null;
         }
@@ -1798,25 +1798,64 @@ class Engine extends Grammar {
         boolean joined = between
                 ? isRole(sep, Role.AND) || sym(sep, '-')
                 : isRole(sep, Role.TO) || isRole(sep, Role.UNTIL) || sym(sep, '-');
-        Hit<Integer> last = joined ? dayNumber(skipLinks(sep + 1)) : null;
+        int lastAt = joined ? skipLinks(sep + 1) : sep;
+        boolean prefixed = !joined && prefixSays(sep, Role.TO); // Hebrew's "ל-6", "עד ה-6"
+        Hit<Integer> last = joined && prefixOnly(lastAt, ARTICLE) || prefixed ? dayNumber(lastAt) : null;
         if (last == null || last.value() < first.value()) {
             return null;
         }
         int end = last.end();
-        if (sym(end, ':') || latinMeridiem(end) != null || unit(end) != null || partAfterClock(end) != null) {
-            return null; // "Dec 3 9-11am": hours, not days
+        if (sym(end, ':')
+                || latinMeridiem(end) != null
+                || (unit(end) != null && prefixOnly(end, ARTICLE))
+                || partAfterClock(end) != null
+                || isRole(end, Role.AND_A_HALF)
+                || isRole(end, Role.AND_A_QUARTER)) {
+            return null; // "Dec 3 9-11am", "מ-3 עד 5 בערב", "3-4 וחצי": hours, not days
         }
         if (month == null) {
-            int m = skipLinks(end);
+            int m = skipLinks(sym(end, ',') && prefixAt(k).length() > 0 ? end + 1 : end);
             month = month(m);
             if (month == null) {
-                return null;
+                return articled(k) && articled(lastAt) && num(k) && num(lastAt)
+                        ? daysOfMonth(first.value(), last.value(), start, end) // "מה-3 עד ה-6": the next such days
+                        : null;
             }
             end = skipDot(m + 1);
         }
         Hit<Integer> y = yearAfter(end);
         return dayRange(
                 y == null ? 0 : y.value(), month, first.value(), last.value(), start, y == null ? end : y.end());
+    }
+
+    /** Prefix letters the first day of a range may carry: "from", the article, "on" (Hebrew's "מה-3", "ב-3"). */
+    private static final java.util.Set<Role> FIRST_DAY = java.util.EnumSet.of(Role.FROM, Role.LINK, Role.ON);
+
+    /** Whether token {@code i} carries the article as its last prefix letter: Hebrew's "ה" of "מה-3". */
+    private boolean articled(int i) {
+        String p = prefixAt(i);
+        return !p.isEmpty() && lexicon.prefixLetterMeans(p.charAt(p.length() - 1), Role.LINK);
+    }
+
+    /** Days of whatever month they next fall in: "מה-3 עד ה-6". */
+    private static Match daysOfMonth(int first, int last, int start, int end) {
+        if (first < 1 || last > 31) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new DayOfMonthRef(first, false, 0);
+        b.date = new DayOfMonthRef(last, false, 0);
+        return new Match(new IntervalParse(a, b), start, end);
+    }
+
+    /**
+     * Days of one month, the month said once, for a language that reads its other intervals itself:
+     * "מ-3 עד 6 בדצמבר", "3-6 בדצמבר", "בין ה-3 ל-6 בדצמבר", "מה-3 עד ה-6"; or null.
+     */
+    final Match daysOfOneMonth(int i) {
+        boolean between = isRole(i, Role.BETWEEN);
+        return !between && !num(i) ? null : dayRange(between ? i + 1 : i, i, between);
     }
 
     /**

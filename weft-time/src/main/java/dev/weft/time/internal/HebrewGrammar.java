@@ -278,7 +278,7 @@ final class HebrewGrammar extends Engine {
 
     @Override
     Match interval(int i) {
-        Match special = longer(countedOrRest(i), dayRange(i));
+        Match special = longer(countedOrRest(i), daysOfOneMonth(i));
         if (special != null) {
             return special;
         }
@@ -318,63 +318,6 @@ final class HebrewGrammar extends Engine {
             return null;
         }
         return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-    }
-
-    /**
-     * "מ-3 עד 6 בדצמבר", "3-6 בדצמבר", "בין ה-3 ל-6 בדצמבר", "מה-1 עד ה-5 בינואר", "מה-3 עד ה-6":
-     * days of one month, the month said once (or not at all, with "ה": the next such days).
-     */
-    private Match dayRange(int i) {
-        int j = heExact(i, "בין") ? i + 1 : i;
-        if (!num(j)
-                || tok(j).text().length() > 2
-                || !Set.of("", "מ", "מה", "ה", "ב").contains(tok(j).prefix())) {
-            return null;
-        }
-        int first = value(j);
-        int k = j + 1;
-        boolean joined = false;
-        if (heExact(k, "עד", "ועד", "ל", "לבין") || (sym(k, '-') && adjacent(k))) {
-            k++;
-            joined = true;
-        }
-        if (!num(k) || tok(k).text().length() > 2) {
-            return null;
-        }
-        String p2 = tok(k).prefix();
-        if (!joined && !Set.of("ל", "לה", "עד", "ועד").contains(p2)
-                || joined && !Set.of("", "ה").contains(p2)) {
-            return null;
-        }
-        int last = value(k);
-        int end = k + 1;
-        if (sym(end, ':') || sym(end, '.') || podAhead(end) || minutesWordAhead(end) || unit(end, "") != null) {
-            return null; // hours, not days
-        }
-        int e = sym(end, ',') ? end + 1 : end;
-        Lex<Integer> m = month(e);
-        if (m != null
-                && (m.prefix().equals("ב")
-                        || m.prefix().equals("ל")
-                        || m.prefix().isEmpty())) {
-            end = e + 1;
-            int year = 0;
-            int y = sym(end, ',') ? end + 1 : end;
-            if (year(y)) {
-                year = value(y);
-                end = y + 1;
-            }
-            return dayRange(year, m.value(), first, last, i, end);
-        }
-        boolean days = tok(j).prefix().endsWith("ה") && p2.endsWith("ה");
-        if (!days || last < first || first < 1 || last > 31) {
-            return null;
-        }
-        InstantSpec a = new InstantSpec();
-        InstantSpec b = new InstantSpec();
-        a.date = new DayOfMonthRef(first, false, 0);
-        b.date = new DayOfMonthRef(last, false, 0);
-        return new Match(new IntervalParse(a, b), i, end);
     }
 
     private boolean startsWithPrefix(int i, String p) {

@@ -163,6 +163,15 @@ final class HebrewLexicon extends Lexicon {
         role(Role.ABOUT, "כ", "בערך");
         role(Role.OR_SO, "בערך", "בקירוב", "נוספות", "נוספים", "נוספת", "נוסף"); // "עוד 5 דקות נוספות"
         role(Role.LASTING, "למשך", "במשך");
+        // a part of the day said after an hour, with "ב" ("ב-8 בערב"): "מ-3 עד 5 בערב" is hours, not days
+        partsAfterClock(PartOfDay.MORNING, "בבוקר", "ובבוקר", "לפנה\"צ");
+        partsAfterClock(PartOfDay.NOON, "בצהריים", "בצהרים");
+        partsAfterClock(PartOfDay.AFTERNOON, "אחה\"צ", "אחהצ");
+        partsAfterClock(PartOfDay.EVENING, "בערב", "ובערב");
+        partsAfterClock(PartOfDay.NIGHT, "בלילה", "ובלילה");
+        role(Role.BETWEEN, "בין");
+        role(Role.AND, "לבין"); // "בין ה-3 לבין ה-6"
+        role(Role.TO, "עד", "ל");
         role(Role.NOW, "הרגע"); // "מהרגע": from now
         String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
         for (int d = 1; d <= 7; d++) {

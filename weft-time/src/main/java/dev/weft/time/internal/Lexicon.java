@@ -134,6 +134,11 @@ abstract class Lexicon {
         return "";
     }
 
+    /** Whether the prefix of a word or a number says the role: by its first letter, in most that have any. */
+    boolean prefixMeans(String prefix, Role r) {
+        return !prefix.isEmpty() && prefixLetterMeans(prefix.charAt(0), r);
+    }
+
     /** Whether a prefix letter ({@link #prefixOf}, or one folded into a number) says the role: Hebrew's "ב" is "in". */
     boolean prefixLetterMeans(char letter, Role r) {
         return false;
