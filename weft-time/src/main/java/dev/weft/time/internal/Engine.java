@@ -1616,10 +1616,8 @@ class Engine extends Grammar {
                 && !(first instanceof Amount)
                 && shift(j) == null
                 && first != Role.REST
-                && !(first instanceof Length)
-                && !(first instanceof Unit)
                 && unit(skipLinks(i)) != ChronoUnit.WEEKS) {
-            return null; // a count, "next", "rest" or a unit opens every span: most words open none
+            return null; // a count, "next", "rest" or a week opens every span: most words open none
         }
         return longer(countedPeriods(i), longer(restOf(i), weekAround(i)));
     }

@@ -35,9 +35,9 @@ import java.util.Set;
  *
  * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
  * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
- * parts of the day, amounts from now and lengths (with the numbers' gender and construct forms),
- * intervals and counted periods, recurrences. Days from today, periods, weekdays, quarters, the
- * ends and the rest of periods are the engine's, from {@link HebrewLexicon}.
+ * parts of the day, intervals between two instants, recurrences. Days from today, periods,
+ * weekdays, quarters, the ends and the rest of periods, amounts from now, offsets, lengths, counted
+ * periods and day ranges are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
