@@ -1563,9 +1563,13 @@ class Engine extends Grammar {
         if (span != null) {
             return span;
         }
-        boolean from = isRole(i, Role.FROM);
+        boolean fromPrefix = prefixSays(i, Role.FROM); // Hebrew's "מ-9", "ממחר"
+        boolean from = fromPrefix || isRole(i, Role.FROM);
         boolean between = isRole(i, Role.BETWEEN);
-        int start = from || between ? i + 1 : i;
+        int start = (from && !fromPrefix) || between ? i + 1 : i;
+        if (between && unit(start) == ChronoUnit.HOURS && prefixSays(start, Role.LINK)) {
+            start++; // "בין השעות 3 ל-5"
+        }
         if (!from && !between && !lexicon.intervalWithoutFrom() && !num(i)) {
             return null; // "5-10 марта" may start with its day; the rest needs "from"
         }
@@ -1584,7 +1588,8 @@ class Engine extends Grammar {
         boolean joined = between
                 ? isRole(j, Role.AND) || sym(j, '-')
                 : isRole(j, Role.TO) || isRole(j, Role.UNTIL) || sym(j, '-');
-        Hit<InstantSpec> b = joined ? instant(j + 1, Context.INTERVAL) : null;
+        boolean joinedByPrefix = between && !joined && (prefixSays(j, Role.TO) || prefixSays(j, Role.AND)); // "ל-5"
+        Hit<InstantSpec> b = joined || joinedByPrefix ? instant(joined ? j + 1 : j, Context.INTERVAL) : null;
         if (b == null || a.value().offset != null || b.value().offset != null) {
             return null;
         }

@@ -18,7 +18,6 @@ import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
-import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
@@ -282,42 +281,7 @@ final class HebrewGrammar extends Engine {
         if (special != null) {
             return special;
         }
-        if (heExact(i, "בין")) {
-            int first = heExact(i + 1, "השעות", "השעה") ? i + 2 : i + 1;
-            Hit<InstantSpec> a = instant(first, Context.INTERVAL);
-            if (a == null) {
-                return null;
-            }
-            int j = a.end();
-            if (heExact(j, "לבין") || heExact(j, "ל") || sym(j, '-')) {
-                j++;
-            } else if (!(startsWithPrefix(j, "ל") || startsWithPrefix(j, "ו"))) {
-                return null;
-            }
-            Hit<InstantSpec> b = instant(j, Context.INTERVAL);
-            return b == null ? null : new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-        }
-        boolean from = startsWithPrefix(i, "מ");
-        Hit<InstantSpec> a = instant(i, Context.INTERVAL);
-        if (a == null) {
-            return null;
-        }
-        int j = a.end();
-        boolean joined = heExact(j, "עד", "ועד") || (sym(j, '-') && adjacent(j) && num(j + 1));
-        if (!joined) {
-            return null;
-        }
-        if (!from && !lenient && !clearlyTime(a.value()) && !sym(j, '-')) {
-            return null;
-        }
-        if (sym(j, '-') && !(from || lenient || clearlyTime(a.value()) || heExact(i - 1, "בין"))) {
-            return null;
-        }
-        Hit<InstantSpec> b = instant(j + 1, Context.INTERVAL);
-        if (b == null) {
-            return null;
-        }
-        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
+        return super.interval(i);
     }
 
     private boolean startsWithPrefix(int i, String p) {

@@ -420,6 +420,12 @@ final class HebrewLexicon extends Lexicon {
         return DayOfWeek.SUNDAY;
     }
 
+    /** "9 עד 11": an interval needs no "from" when one of its ends is clearly a time. */
+    @Override
+    boolean intervalWithoutFrom() {
+        return true;
+    }
+
     @Override
     boolean dayFirst() {
         return true;
