@@ -2,19 +2,9 @@ package dev.weft.memo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weft.core.Runner;
-import dev.weft.core.TimeSource;
-import dev.weft.core.spi.RunStore;
-import dev.weft.plan.PlanMode;
-import dev.weft.store.Stores;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * "What do I have tomorrow?" on real SQLite, in English and Hebrew: the answer is the day as a person
@@ -25,99 +15,76 @@ final class DayQuestionTest {
     /** Tuesday 24 November 2026, 10:00 in Jerusalem. */
     private static final Instant NOW = Instant.parse("2026-11-24T08:00:00Z");
 
-    private static final Optional<ZoneId> JERUSALEM = Optional.of(ZoneId.of("Asia/Jerusalem"));
-
-    @TempDir
-    Path dir;
-
-    private RunStore store;
-    private Memo memo;
-    private Runner runner;
-
-    @BeforeEach
-    void open() {
-        store = Stores.open("sqlite:" + dir.resolve("memo.db"));
-        memo = Memo.open(store, new OfflinePlanner());
-        runner = Runner.builder().store(store).time(TimeSource.of(() -> NOW)).build();
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
-    }
-
-    private String ask(String user, String message) {
-        return memo.ask(runner, new Memo.Request(user, message, JERUSALEM, PlanMode.AUTO))
-                .text();
-    }
+    @RegisterExtension
+    final OfflineMemo memo = new OfflineMemo(NOW);
 
     @Test
     void anEventAndAReminderTomorrowAreBothInTheAnswer() {
-        ask("dana", "schedule a meeting with Dana tomorrow at 3pm");
-        ask("dana", "remind me tomorrow at 9 to call the bank");
+        memo.ask("dana", "schedule a meeting with Dana tomorrow at 3pm");
+        memo.ask("dana", "remind me tomorrow at 9 to call the bank");
 
-        assertThat(ask("dana", "what do I have tomorrow?"))
+        assertThat(memo.ask("dana", "what do I have tomorrow?"))
                 .isEqualTo("You have 1 event:\n1. meeting with Dana (Wed 25 Nov, 15:00–16:00)\n"
                         + "And 1 reminder:\n1. call the bank (Wed 25 Nov, 09:00)");
     }
 
     @Test
     void onlyAReminderTomorrowIsSaidNotNothing() {
-        ask("dana", "remind me tomorrow at 9 to call the bank");
+        memo.ask("dana", "remind me tomorrow at 9 to call the bank");
 
-        assertThat(ask("dana", "what do I have tomorrow?"))
+        assertThat(memo.ask("dana", "what do I have tomorrow?"))
                 .isEqualTo("Nothing on your calendar then, but you have 1 reminder:\n"
                         + "1. call the bank (Wed 25 Nov, 09:00)");
     }
 
     @Test
     void whatFallsDueOnAnotherDayOrIsDoneIsNotSaid() {
-        ask("dana", "remind me on Friday at 9 to call the bank");
-        ask("dana", "add a task to pay the rent tomorrow");
-        ask("dana", "mark pay the rent as done");
+        memo.ask("dana", "remind me on Friday at 9 to call the bank");
+        memo.ask("dana", "add a task to pay the rent tomorrow");
+        memo.ask("dana", "mark pay the rent as done");
 
-        assertThat(ask("dana", "what do I have tomorrow?"))
+        assertThat(memo.ask("dana", "what do I have tomorrow?"))
                 .isEqualTo("Nothing on your calendar, and no tasks or reminders due then.");
     }
 
     @Test
     void aTaskDueTomorrowIsSaidAsATask() {
-        ask("dana", "add a task to pay the rent tomorrow");
+        memo.ask("dana", "add a task to pay the rent tomorrow");
 
-        assertThat(ask("dana", "what do I have tomorrow?"))
+        assertThat(memo.ask("dana", "what do I have tomorrow?"))
                 .isEqualTo("Nothing on your calendar then, but you have 1 task due:\n1. pay the rent (Wed 25 Nov)");
     }
 
     @Test
     void nothingTomorrowIsAClearNothing() {
-        assertThat(ask("dana", "what do I have tomorrow?"))
+        assertThat(memo.ask("dana", "what do I have tomorrow?"))
                 .isEqualTo("Nothing on your calendar, and no tasks or reminders due then.");
-        assertThat(ask("omer", "מה יש לי מחר?")).isEqualTo("אין לך כלום ביומן, ואין משימות או תזכורות בזמן הזה.");
+        assertThat(memo.ask("omer", "מה יש לי מחר?")).isEqualTo("אין לך כלום ביומן, ואין משימות או תזכורות בזמן הזה.");
     }
 
     @Test
     void aHebrewDayQuestionNamesTheEventAndTheReminder() {
-        ask("omer", "תקבע פגישה עם דנה מחר ב-15:00");
-        ask("omer", "תזכיר לי מחר בשמונה לקנות חלב");
+        memo.ask("omer", "תקבע פגישה עם דנה מחר ב-15:00");
+        memo.ask("omer", "תזכיר לי מחר בשמונה לקנות חלב");
 
-        assertThat(ask("omer", "מה יש לי מחר?"))
+        assertThat(memo.ask("omer", "מה יש לי מחר?"))
                 .isEqualTo("יש לך אירוע אחד:\n1. פגישה עם דנה (25.11 בשעה 15:00–16:00)\n"
                         + "וגם תזכורת אחת:\n1. לקנות חלב (25.11 בשעה 08:00)");
     }
 
     @Test
     void aHebrewDayWithOnlyAReminderSaysIt() {
-        ask("omer", "תזכיר לי מחר בשמונה לקנות חלב");
+        memo.ask("omer", "תזכיר לי מחר בשמונה לקנות חלב");
 
-        assertThat(ask("omer", "מה יש לי מחר?"))
+        assertThat(memo.ask("omer", "מה יש לי מחר?"))
                 .isEqualTo("אין לך כלום ביומן בזמן הזה, אבל יש לך תזכורת אחת:\n1. לקנות חלב (25.11 בשעה 08:00)");
     }
 
     @Test
     void anotherUsersReminderIsNotInTheAnswer() {
-        ask("omer", "remind me tomorrow at 9 to call the bank");
+        memo.ask("omer", "remind me tomorrow at 9 to call the bank");
 
-        assertThat(ask("dana", "what do I have tomorrow?"))
+        assertThat(memo.ask("dana", "what do I have tomorrow?"))
                 .isEqualTo("Nothing on your calendar, and no tasks or reminders due then.");
     }
 }

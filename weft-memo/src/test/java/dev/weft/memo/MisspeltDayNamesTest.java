@@ -2,23 +2,13 @@ package dev.weft.memo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weft.core.Runner;
-import dev.weft.core.TimeSource;
-import dev.weft.core.spi.RunStore;
 import dev.weft.memo.data.Task;
-import dev.weft.plan.PlanMode;
-import dev.weft.store.Stores;
-import java.nio.file.Path;
 import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalTime;
-import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,26 +20,8 @@ final class MisspeltDayNamesTest {
     /** Tuesday 24 November 2026, 10:00 in Jerusalem. */
     private static final Instant NOW = Instant.parse("2026-11-24T08:00:00Z");
 
-    private static final ZoneId JERUSALEM = ZoneId.of("Asia/Jerusalem");
-
-    @TempDir
-    Path dir;
-
-    private RunStore store;
-    private Memo memo;
-    private Runner runner;
-
-    @BeforeEach
-    void open() {
-        store = Stores.open("sqlite:" + dir.resolve("memo.db"));
-        memo = Memo.open(store, new OfflinePlanner());
-        runner = Runner.builder().store(store).time(TimeSource.of(() -> NOW)).build();
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
-    }
+    @RegisterExtension
+    final OfflineMemo memo = new OfflineMemo(NOW);
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(
@@ -62,12 +34,12 @@ final class MisspeltDayNamesTest {
                 "תזכיר לי ביום חמשי בשמונה להתקשר לדנה | להתקשר לדנה | THURSDAY | 08:00",
             })
     void aDayWrittenWithASlipIsTheDayOfTheReminder(String message, String text, DayOfWeek day, LocalTime at) {
-        memo.ask(runner, new Memo.Request("dana", message, Optional.of(JERUSALEM), PlanMode.AUTO));
+        memo.ask("dana", message);
 
-        List<Task> tasks = memo.data().tasks().all("dana");
+        List<Task> tasks = memo.memo().data().tasks().all("dana");
         assertThat(tasks).hasSize(1);
         assertThat(tasks.get(0).text()).isEqualTo(text);
-        ZonedDateTime due = tasks.get(0).dueAt().orElseThrow().atZone(JERUSALEM);
+        ZonedDateTime due = tasks.get(0).dueAt().orElseThrow().atZone(OfflineMemo.JERUSALEM);
         assertThat(due.getDayOfWeek()).isEqualTo(day);
         assertThat(due.toLocalTime()).isEqualTo(at);
         assertThat(due.toInstant()).isAfter(NOW);

@@ -339,16 +339,7 @@ public final class CalendarReplies {
             text.append("\n").append(Texts.of(language, "And ", "וגם "));
         }
         text.append(dueCount(language, due)).append(":");
-        int i = 1;
-        for (JsonNode task : due) {
-            String when = Replies.when(language, task, zone);
-            text.append("\n")
-                    .append(i++)
-                    .append(". ")
-                    .append(task.path("text").asText())
-                    .append(when.isEmpty() ? "" : " (" + when + ")");
-        }
-        return text.toString();
+        return Replies.numbered(text, language, due, zone);
     }
 
     /** "1 reminder", "2 tasks", "3 tasks and reminders" (and in Hebrew) for what falls due. */

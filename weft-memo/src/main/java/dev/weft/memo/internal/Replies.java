@@ -517,16 +517,7 @@ public final class Replies {
                         language,
                         "You have " + tasks.size() + (tasks.size() == 1 ? " task:" : " tasks:"),
                         "יש לך " + tasks.size() + " משימות:"));
-                int i = 1;
-                for (JsonNode t : tasks) {
-                    String when = when(language, t, zone);
-                    text.append("\n")
-                            .append(i++)
-                            .append(". ")
-                            .append(t.path("text").asText())
-                            .append(when.isEmpty() ? "" : " (" + when + ")");
-                }
-                return text.toString();
+                return numbered(text, language, tasks, zone);
             }
             case "complete_task", "complete_tasks" -> {
                 List<String> names = new ArrayList<>();
@@ -602,6 +593,20 @@ public final class Replies {
                 .forEach(item -> text.append("\n")
                         .append(item.path("checked").asBoolean() ? "☑ " : "☐ ")
                         .append(item.path("text").asText()));
+        return text.toString();
+    }
+
+    /** {@code text} followed by {@code tasks}, a numbered line each with when it is due: "1. call Dana (Wed 25 Nov, 09:00)". */
+    static String numbered(StringBuilder text, String language, JsonNode tasks, ZoneId zone) {
+        int i = 1;
+        for (JsonNode task : tasks) {
+            String when = when(language, task, zone);
+            text.append("\n")
+                    .append(i++)
+                    .append(". ")
+                    .append(task.path("text").asText())
+                    .append(when.isEmpty() ? "" : " (" + when + ")");
+        }
         return text.toString();
     }
 
