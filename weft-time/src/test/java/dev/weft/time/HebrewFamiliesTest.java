@@ -129,6 +129,17 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void shavuotIsAHolidayOnlyWhereTheWordsAroundItSaySoAndAnEveIsTheDayBefore() {
+        READ.instant("בשבועות", "2027-06-11", Grain.DAY);
+        READ.instant("חג שבועות 2027", "2027-06-11", Grain.DAY);
+        READ.instant("ערב שבועות", "2027-06-10", Grain.DAY);
+        READ.instant("למחרת שבועות", "2027-06-12", Grain.DAY);
+        READ.instant("בערב פסח", "2027-04-21", Grain.DAY);
+        READ.instant("ערב פסחא", "2027-03-27", Grain.DAY);
+        READ.instant("הערב", "2026-11-21T19:00", Grain.HOUR); // with the article: this evening, no eve
+    }
+
+    @Test
     void israeliObservancesMoveOffTheDaysTheLawMovesThemOff() {
         // 5 Iyar 5788 is Monday 2028-05-01: Independence Day moves to Tuesday, Memorial Day with it
         READ.instant("יום העצמאות 2028", "2028-05-02", Grain.DAY);

@@ -414,19 +414,36 @@ class Engine extends Grammar {
      */
     final Hit<InstantSpec> holidayAt(int i) {
         int j = skipLinks(i);
-        if (isRole(j, Role.EVE)) {
-            Hit<InstantSpec> h = holidayAt(j + 1);
-            return h == null || !(h.value().date instanceof DateRef.HebrewDate d)
-                    ? null
-                    : withDate(new DateRef.Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
-        }
         Hit<Meaning> m = phraseAt(j);
-        if (m == null || !(m.value() instanceof Meaning.Holiday h)) {
+        Hit<InstantSpec> named = null;
+        if (m != null && m.value() instanceof Meaning.Holiday h) {
+            Hit<Integer> y = yearAfter(m.end());
+            DateRef dated = y == null ? null : inYear(h.date(), y.value());
+            named = dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+        } else {
+            named = ownHoliday(j); // "בשבועות": a holiday whose name is also a word
+        }
+        if (isRole(j, Role.EVE) && !lexicon.definite(tok(j).text())) {
+            // the eve of a day of the Hebrew calendar or of Easter; "הערב", with the article, is this evening
+            Hit<InstantSpec> h = holidayAt(j + 1);
+            if (h != null
+                    && (named == null || h.end() > named.end())
+                    && (h.value().date instanceof DateRef.HebrewDate || h.value().date instanceof DateRef.EasterRef)) {
+                return withDate(new DateRef.Shifted(h.value().date, new Offset(-1, ChronoUnit.DAYS)), h.end());
+            }
+        }
+        return named;
+    }
+
+    /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
+    private Hit<InstantSpec> ownHoliday(int j) {
+        Hit<DateRef> own = lexicon.ownHoliday(this, j);
+        if (own == null) {
             return null;
         }
-        Hit<Integer> y = yearAfter(m.end());
-        DateRef dated = y == null ? null : inYear(h.date(), y.value());
-        return dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+        Hit<Integer> y = yearAfter(own.end());
+        DateRef dated = y == null ? null : inYear(own.value(), y.value());
+        return dated == null ? withDate(own.value(), own.end()) : withDate(dated, y.end());
     }
 
     /** A holiday's date in a given year, or null when it cannot be dated so. */

@@ -5,7 +5,6 @@ import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.EasterRef;
 import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
@@ -685,7 +684,7 @@ final class HebrewGrammar extends Engine {
         if (ym != null) {
             best = longest(best, withDate(ym.value(), ym.end()));
         }
-        best = longest(best, holiday(i));
+        best = longest(best, holidayAt(i));
         best = longest(best, hebrewCalendarDate(i));
         return best;
     }
@@ -790,54 +789,6 @@ final class HebrewGrammar extends Engine {
         }
         Hit<DateRef> f = frame(n.end());
         return f == null ? null : withDate(new NthWeekOf(f.value(), n.value()), f.end());
-    }
-
-    /**
-     * Holidays: "חנוכה", "בפסח", "ראש השנה", "יום העצמאות 2027", "חג המולד"; "חג" before a name is
-     * optional; "ערב" before one is the day before it ("ערב שבועות").
-     */
-    private Hit<InstantSpec> holiday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Hit<InstantSpec> named = namedHoliday(i);
-        String eve = prefix(i, "ערב");
-        if (eve != null && !eve.contains("ה") && i + 1 < size) {
-            Hit<InstantSpec> after =
-                    heExact(i + 1, "שבועות") ? withDate(new HebrewDate(9, 6, 0), i + 2) : namedHoliday(i + 1);
-            if (after != null
-                    && (named == null || after.end() > named.end())
-                    && (after.value().date instanceof HebrewDate || after.value().date instanceof EasterRef)) {
-                return withDate(new Shifted(after.value().date, new Offset(-1, ChronoUnit.DAYS)), after.end());
-            }
-        }
-        return named;
-    }
-
-    /**
-     * A holiday by its name, read by the engine from {@link HebrewLexicon} (a prefix on its first
-     * word, "חג" before it, a year after it); and Shavuot, which is also "weeks": only with a prefix
-     * ("בשבועות"), after "חג" or after a word that counts days from a date.
-     */
-    private Hit<InstantSpec> namedHoliday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Hit<InstantSpec> named = holidayAt(i);
-        if (named != null) {
-            return named;
-        }
-        int start = he(i, "חג") ? i + 1 : i;
-        String prefix = prefix(i, "שבועות");
-        boolean shavuot = start > i
-                || (prefix != null && !prefix.isEmpty())
-                || heExact(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני");
-        if (!shavuot || !he(start, "שבועות")) {
-            return null;
-        }
-        int end = start + 1;
-        int y = sym(end, ',') ? end + 1 : end;
-        return year(y) ? withDate(new HebrewDate(9, 6, value(y)), y + 1) : withDate(new HebrewDate(9, 6, 0), end);
     }
 
     /** The value of a day written in Hebrew letters: "כ\"ה" 25, "ט\"ו" 15, "ה'" 5; 0 if it is none. */

@@ -81,6 +81,8 @@ final class HebrewLexicon extends Lexicon {
         role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
         role(Role.AFTER, "אחרי");
+        // "ערב פסח" is the eve of Passover; with the article ("הערב") it is this evening, not an eve
+        role(Role.EVE, "ערב");
         role(Role.WEEKEND, "סופ\"ש", "סופש");
         // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
         phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
@@ -179,6 +181,32 @@ final class HebrewLexicon extends Lexicon {
             p = super.phrasesFrom(word.substring(k + 1));
         }
         return p;
+    }
+
+    /** Shavuot, 6 Sivan (months numbered as ICU4J's HebrewCalendar). */
+    private static final DateRef SHAVUOT = new DateRef.HebrewDate(9, 6, 0);
+
+    /**
+     * Shavuot, whose name is also "weeks": a holiday only with a prefix ("בשבועות"), after "חג", after
+     * its eve ("ערב שבועות") or after a word that counts days from a date ("למחרת שבועות").
+     */
+    @Override
+    Hit<DateRef> ownHoliday(Engine e, int i) {
+        if (i >= e.size || !e.tok(i).isHebrew()) {
+            return null;
+        }
+        int start = prefixBefore(e.tok(i).text(), "חג") != null ? i + 1 : i;
+        String prefix = start < e.size && e.tok(start).isHebrew()
+                ? prefixBefore(e.tok(start).text(), "שבועות")
+                : null;
+        if (prefix == null) {
+            return null;
+        }
+        boolean holiday = start > i
+                || !prefix.isEmpty()
+                || e.word(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני")
+                || (e.isRole(i - 1, Role.EVE) && !definite(e.tok(i - 1).text()));
+        return holiday ? new Hit<>(SHAVUOT, start + 1) : null;
     }
 
     @Override

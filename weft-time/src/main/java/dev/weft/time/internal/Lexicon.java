@@ -162,6 +162,14 @@ abstract class Lexicon {
         return null;
     }
 
+    /**
+     * A holiday the lexicon reads itself at token {@code i}, where its name is also a common word
+     * and only the words around it say which ("בשבועות" is Shavuot, "שבועות" alone is weeks); or null.
+     */
+    Hit<DateRef> ownHoliday(Engine e, int i) {
+        return null;
+    }
+
     /** A language's own reading of a clock time at token {@code i} ("в половине десятого"), or null. */
     Hit<ClockTime> ownClock(Engine e, int i) {
         return null;
