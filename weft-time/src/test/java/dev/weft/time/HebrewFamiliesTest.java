@@ -129,6 +129,17 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void aDayOfTheHebrewCalendarInLettersDigitsOrWordsWithAYearInDigitsOrLetters() {
+        READ.instant("א' בניסן תשפ\"ז", "2027-04-08", Grain.DAY);
+        READ.instant("ט\"ו בשבט תשפ\"ח", "2028-02-12", Grain.DAY);
+        READ.instant("א' בניסן 2027", "2027-04-08", Grain.DAY);
+        READ.instant("חמישה עשר בניסן", "2027-04-22", Grain.DAY);
+        READ.instant("י\"ד באדר א", "2027-02-21", Grain.DAY);
+        READ.instant("כ\"ה באדר ב'", "2027-04-03", Grain.DAY);
+        assertThat(Readings.PARSER.parse("באב", Readings.NOW, Language.HEBREW)).isEmpty(); // "in a father"
+    }
+
+    @Test
     void shavuotIsAHolidayOnlyWhereTheWordsAroundItSaySoAndAnEveIsTheDayBefore() {
         READ.instant("בשבועות", "2027-06-11", Grain.DAY);
         READ.instant("חג שבועות 2027", "2027-06-11", Grain.DAY);

@@ -273,12 +273,12 @@ class Engine extends Grammar {
     private Object[] dateParts;
 
     private Hit<InstantSpec> readDatePart(int q) {
-        if (!num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
+        Hit<InstantSpec> best = ownDateAt(q);
+        if (best == null && !num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
             return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
-        Hit<InstantSpec> best = null;
         if (families.contains(Family.DAYS)) {
-            best = relativeDay(q);
+            best = longest(best, relativeDay(q));
         }
         if (families.contains(Family.WEEKDAYS)) {
             best = longest(best, weekday(q));
@@ -433,6 +433,20 @@ class Engine extends Grammar {
             }
         }
         return named;
+    }
+
+    /** A date of the lexicon's own calendar at token {@code i} ("ט\"ו בשבט", "א' בניסן תשפ\"ז"), or null. */
+    final Hit<InstantSpec> ownDateAt(int i) {
+        Hit<DateRef> own = lexicon.ownDate(this, i);
+        return own == null ? null : withDate(own.value(), own.end());
+    }
+
+    /**
+     * A day of the month said before a month's name, for a lexicon's own dates ("15 בניסן"); a
+     * language grammar may read its own numbers here.
+     */
+    Hit<Integer> dayBeforeMonth(int i) {
+        return dayNumber(i);
     }
 
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */

@@ -5,7 +5,6 @@ import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.HebrewDate;
 import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
@@ -125,27 +124,6 @@ final class HebrewGrammar extends Engine {
     private static final Map<String, Integer> NTH = Map.of(
             "הראשון", 1, "השני", 2, "השלישי", 3, "הרביעי", 4, "החמישי", 5, "האחרון", -1, "הראשונה", 1, "השנייה", 2,
             "האחרונה", -1);
-
-    /** Months of the Hebrew calendar, numbered as ICU4J's HebrewCalendar (Tishri 0 … Elul 12). */
-    private static final Map<String, Integer> HEBREW_MONTHS = Map.ofEntries(
-            Map.entry("תשרי", 0),
-            Map.entry("חשון", 1),
-            Map.entry("חשוון", 1),
-            Map.entry("מרחשון", 1),
-            Map.entry("מרחשוון", 1),
-            Map.entry("כסלו", 2),
-            Map.entry("כסליו", 2),
-            Map.entry("טבת", 3),
-            Map.entry("שבט", 4),
-            Map.entry("אדר", 6),
-            Map.entry("ניסן", 7),
-            Map.entry("אייר", 8),
-            Map.entry("איר", 8),
-            Map.entry("סיון", 9),
-            Map.entry("סיוון", 9),
-            Map.entry("תמוז", 10),
-            Map.entry("אב", 11),
-            Map.entry("אלול", 12));
 
     /** Plural units with the article, for "בשלושת הימים הקרובים": the grain they count. */
     private static final Map<String, Grain> COUNTED = Map.of(
@@ -685,7 +663,7 @@ final class HebrewGrammar extends Engine {
             best = longest(best, withDate(ym.value(), ym.end()));
         }
         best = longest(best, holidayAt(i));
-        best = longest(best, hebrewCalendarDate(i));
+        best = longest(best, ownDateAt(i));
         return best;
     }
 
@@ -791,79 +769,6 @@ final class HebrewGrammar extends Engine {
         return f == null ? null : withDate(new NthWeekOf(f.value(), n.value()), f.end());
     }
 
-    /** The value of a day written in Hebrew letters: "כ\"ה" 25, "ט\"ו" 15, "ה'" 5; 0 if it is none. */
-    private static int hebrewNumeral(String t) {
-        String letters;
-        if (t.length() == 2 && t.charAt(1) == '\'') {
-            letters = t.substring(0, 1);
-        } else if (t.length() == 3 && t.charAt(1) == '"') {
-            letters = "" + t.charAt(0) + t.charAt(2);
-        } else if (t.length() == 2 && t.charAt(1) != '\'') {
-            letters = t; // "טו בשבט": written without gershayim, read only before a month
-        } else {
-            return 0;
-        }
-        int v = 0;
-        for (int k = 0; k < letters.length(); k++) {
-            int d = "אבגדהוזחטי".indexOf(letters.charAt(k));
-            if (d >= 0) {
-                v += d + 1;
-            } else if (letters.charAt(k) == 'כ') {
-                v += 20;
-            } else if (letters.charAt(k) == 'ל') {
-                v += 30;
-            } else {
-                return 0;
-            }
-        }
-        return v <= 30 ? v : 0;
-    }
-
-    /** "ט\"ו בשבט", "15 בניסן", "כ\"ה בכסלו 2026", "בניסן" (the month): a day of the Hebrew calendar. */
-    private Hit<InstantSpec> hebrewCalendarDate(int i) {
-        int day = 0;
-        int j = i;
-        if (i < size && tok(i).isHebrew() && hebrewNumeral(tok(i).text()) > 0) {
-            day = hebrewNumeral(tok(i).text());
-            j = i + 1;
-        } else {
-            Number n = dayNumber(i);
-            if (n != null
-                    && (n.prefix().isEmpty()
-                            || n.prefix().equals("ה")
-                            || n.prefix().equals("ב"))) {
-                day = n.value();
-                j = n.end();
-            }
-        }
-        Lex<Integer> m = lookup(j, HEBREW_MONTHS);
-        if (m == null
-                || !(m.prefix().equals("ב")
-                        || m.prefix().equals("ל")
-                        || (m.prefix().isEmpty() && day > 0))) {
-            return null;
-        }
-        if (m.value() == 11 && day == 0) {
-            return null; // "באב" alone is "in a father"
-        }
-        int month = m.value();
-        int end = j + 1;
-        if (month == 6 && end < size && tok(end).isHebrew()) {
-            String t = tok(end).text();
-            if (t.equals("א'") || t.equals("א")) {
-                month = 5;
-                end++;
-            } else if (t.equals("ב'") || t.equals("ב")) {
-                end++;
-            }
-        }
-        if (day == 0 && !m.prefix().equals("ב")) {
-            return null;
-        }
-        int year = year(end) ? value(end) : 0;
-        return withDate(new HebrewDate(month, day, year), year != 0 ? end + 1 : end);
-    }
-
     private Lex<Integer> month(int i) {
         Lex<Integer> m = lookup(i, HebrewLexicon.MONTHS);
         return m;
@@ -885,6 +790,18 @@ final class HebrewGrammar extends Engine {
             return null;
         }
         return n;
+    }
+
+    /** A day of the month before a Hebrew month's name: in digits or words, bare, with the article or ב. */
+    @Override
+    Hit<Integer> dayBeforeMonth(int i) {
+        Number n = dayNumber(i);
+        return n != null
+                        && (n.prefix().isEmpty()
+                                || n.prefix().equals("ה")
+                                || n.prefix().equals("ב"))
+                ? new Hit<>(n.value(), n.end())
+                : null;
     }
 
     /** "15 בפברואר", "ה-15 לפברואר 2027", "ב-15 לחודש", "ב-1 לחודש הבא". */
@@ -941,7 +858,7 @@ final class HebrewGrammar extends Engine {
                 && !podAhead(j)
                 && !minutesWordAhead(j)
                 && prefix(j, "החודש") == null
-                && lookup(j, HEBREW_MONTHS) == null) {
+                && !HebrewDates.namesMonth(this, j)) {
             return withDate(new DayOfMonthRef(day.value(), false, 0), j); // "ה-13", "יום שישי ה-13"
         }
         p = prefix(j, "החודש");

@@ -209,6 +209,12 @@ final class HebrewLexicon extends Lexicon {
         return holiday ? new Hit<>(SHAVUOT, start + 1) : null;
     }
 
+    /** Days of the Hebrew calendar: "ט\"ו בשבט", "15 בניסן", "א' בניסן תשפ\"ז", "בניסן". */
+    @Override
+    Hit<DateRef> ownDate(Engine e, int i) {
+        return HebrewDates.dateAt(e, i);
+    }
+
     @Override
     Hit<DayOfWeek> ownWeekday(Engine e, int i) {
         return weekdayName(e, i, false);

@@ -170,6 +170,11 @@ abstract class Lexicon {
         return null;
     }
 
+    /** A date of a language's own calendar at token {@code i} ("ט\"ו בשבט"), or null. */
+    Hit<DateRef> ownDate(Engine e, int i) {
+        return null;
+    }
+
     /** A language's own reading of a clock time at token {@code i} ("в половине десятого"), or null. */
     Hit<ClockTime> ownClock(Engine e, int i) {
         return null;
