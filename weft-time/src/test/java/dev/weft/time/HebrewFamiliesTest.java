@@ -129,6 +129,21 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void aMonthAloneWithItsYearOrWhichOneAndAYearAreReadByTheEngine() {
+        READ.instant("בינואר הבא", "2027-01-01", Grain.MONTH);
+        READ.instant("במרץ שעבר", "2026-03-01", Grain.MONTH);
+        READ.instant("יוני הבא אחרי הבא", "2028-06-01", Grain.MONTH);
+        READ.instant("מרץ בעוד שנתיים", "2028-03-01", Grain.MONTH);
+        READ.instant("מאי 2027", "2027-05-01", Grain.MONTH);
+        READ.instant("בשנת 2027", "2027-01-01", Grain.YEAR);
+        READ.instant("ב-2027", "2027-01-01", Grain.YEAR);
+        assertThat(Readings.PARSER.find("נפגשתי עם מאי", Readings.NOW, Language.HEBREW))
+                .isEmpty(); // a name
+        assertThat(Readings.PARSER.find("יש לי שני ילדים", Readings.NOW, Language.HEBREW))
+                .isEmpty(); // no day "2"
+    }
+
+    @Test
     void aDayOfTheHebrewCalendarInLettersDigitsOrWordsWithAYearInDigitsOrLetters() {
         READ.instant("א' בניסן תשפ\"ז", "2027-04-08", Grain.DAY);
         READ.instant("ט\"ו בשבט תשפ\"ח", "2028-02-12", Grain.DAY);

@@ -925,7 +925,7 @@ class Engine extends Grammar {
             if (isRole(day.end(), Role.DAY_OF_MONTH)) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
             }
-            if (day.end() > i + 1 || !num(i)) {
+            if ((day.end() > i + 1 || !num(i)) && lexicon.ordinalAloneIsADay()) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
             }
         }
@@ -937,12 +937,36 @@ class Engine extends Grammar {
                 return dayAndMonth(after.value(), m, after.end());
             }
             Hit<Integer> y = yearAfter(end);
-            return y != null ? withDate(new MonthRef(m, y.value(), 0), y.end()) : withDate(new MonthRef(m, 0, 0), end);
+            if (y != null) {
+                return withDate(new MonthRef(m, y.value(), 0), y.end());
+            }
+            Integer shift = shift(end);
+            if (shift != null && shift != 0 && unit(end + 1) == null) {
+                // "בינואר הבא", "במרץ שעבר"; "יוני הבא אחרי הבא" is the June after next June
+                MonthRef month = new MonthRef(m, 0, shift);
+                return shift == 1
+                                && isRole(end + 1, Role.AFTER)
+                                && Integer.valueOf(1).equals(shift(end + 2))
+                        ? withDate(new DateRef.Shifted(month, new Offset(1, ChronoUnit.YEARS)), end + 3)
+                        : withDate(month, end + 1);
+            }
+            return !lenient && lexicon.notAMonth(this, i, end) ? null : withDate(new MonthRef(m, 0, 0), end);
         }
         if (year(i) && unit(i + 1) == ChronoUnit.YEARS) {
             return withDate(new YearRef(value(i)), skipDot(i + 2));
         }
+        if (year(i) && !sym(i + 1, ':') && (lexicon.yearMarkedBy(tok(i).prefix()) || (lenient && i + 1 == size))) {
+            return withDate(new YearRef(value(i)), i + 1); // "ב-2027", or a year that is the whole text
+        }
+        if (unit(i) == ChronoUnit.YEARS && lexicon.yearAfterUnit(tok(i).text()) && year(i + 1)) {
+            return withDate(new YearRef(value(i + 1)), i + 2); // "שנת 2027", "בשנת 2027"
+        }
         return null;
+    }
+
+    /** A date ({@link #date}), for the rules of a language grammar built on one. */
+    final Hit<InstantSpec> dateAt(int i) {
+        return families.contains(Family.DATES) ? date(i) : null;
     }
 
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {

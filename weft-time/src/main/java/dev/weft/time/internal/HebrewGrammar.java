@@ -5,7 +5,6 @@ import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
@@ -650,18 +649,12 @@ final class HebrewGrammar extends Engine {
 
     private Hit<InstantSpec> date(int i) {
         Hit<InstantSpec> best = dayMonth(i);
-        best = longest(best, monthOnly(i));
-        best = longest(best, numericDate(i));
+        best = longest(best, dateAt(i));
         best = longest(best, relativePeriod(i));
-        best = longest(best, year(i, true));
         best = longest(best, nthWeekday(i));
         best = longest(best, monthThenDay(i));
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
-        Hit<MonthRef> ym = yearMonthNumbers(i);
-        if (ym != null) {
-            best = longest(best, withDate(ym.value(), ym.end()));
-        }
         best = longest(best, holidayAt(i));
         best = longest(best, ownDateAt(i));
         return best;
@@ -873,56 +866,6 @@ final class HebrewGrammar extends Engine {
                 return withDate(new DayOfMonthRef(day.value(), true, 0), j + 2);
             }
             return withDate(new DayOfMonthRef(day.value(), true, 0), j + 1);
-        }
-        return null;
-    }
-
-    /** "במרץ", "מרץ 2027", "בפברואר הבא". */
-    private Hit<InstantSpec> monthOnly(int i) {
-        Lex<Integer> m = month(i);
-        if (m == null) {
-            return null;
-        }
-        int end = i + 1;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            return withDate(new MonthRef(m.value(), value(y), 0), y + 1);
-        }
-        if (heExact(end, "בעוד") && (heExact(end + 1, "שנה") || heExact(end + 1, "שנתיים"))) {
-            return withDate(new MonthInYear(m.value(), heExact(end + 1, "שנה") ? 1 : 2), end + 2);
-        }
-        int shift = 0;
-        if (end < size && NEXT.contains(tok(end).text())) {
-            shift = 1;
-            end++;
-            if (heExact(end, "אחרי")
-                    && end + 1 < size
-                    && NEXT.contains(tok(end + 1).text())) {
-                return withDate(new Shifted(new MonthRef(m.value(), 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
-            }
-        } else if (end < size && LAST.contains(tok(end).text())) {
-            shift = -1;
-            end++;
-        } else if (!lenient && m.prefix().isEmpty() && m.value() == 5) {
-            return null; // "מאי" is also a name
-        }
-        return withDate(new MonthRef(m.value(), 0, shift), end);
-    }
-
-    private Hit<InstantSpec> numericDate(int i) {
-        Hit<CalendarDate> d = numericDate(i, true);
-        if (d == null || sym(d.end(), ':')) {
-            return null;
-        }
-        return withDate(d.value(), d.end());
-    }
-
-    private Hit<InstantSpec> year(int i, boolean marked) {
-        if (he(i, "שנת") && year(i + 1)) {
-            return withDate(new YearRef(value(i + 1)), i + 2);
-        }
-        if (year(i) && !sym(i + 1, ':') && (numberPrefix(i).equals("ב") || (lenient && i + 1 == size))) {
-            return marked ? withDate(new YearRef(value(i)), i + 1) : null;
         }
         return null;
     }

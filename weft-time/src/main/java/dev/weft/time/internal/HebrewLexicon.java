@@ -74,13 +74,16 @@ final class HebrewLexicon extends Lexicon {
         words(Meaning.NamedDay.NONES, "נונות", "נונס");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
-        words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה", "שנת");
         role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
         // after a weekday, "הקרוב" is the nearest one ahead, where "הבא" is the next one as people mean it
         role(Role.COMING, "הקרוב", "הקרובה", "שבא", "שבאה");
         role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
         role(Role.AFTER, "אחרי");
+        role(Role.IN, "בעוד");
+        // "שנתיים": two years in one word (the dual)
+        words(new Meaning.Length(2, java.time.temporal.ChronoUnit.YEARS), "שנתיים");
         // "ערב פסח" is the eve of Passover; with the article ("הערב") it is this evening, not an eve
         role(Role.EVE, "ערב");
         role(Role.WEEKEND, "סופ\"ש", "סופש");
@@ -312,9 +315,11 @@ final class HebrewLexicon extends Lexicon {
     /** The families of the engine this language reads, computed once. */
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
+            Engine.Family.DATES,
             Engine.Family.PERIODS,
             Engine.Family.WEEKDAYS,
             Engine.Family.NAMED_DAYS,
+            Engine.Family.MONTHS_IN_YEARS,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,
             Engine.Family.HOLIDAYS,
@@ -323,6 +328,35 @@ final class HebrewLexicon extends Lexicon {
     @Override
     Set<Engine.Family> families() {
         return FAMILIES;
+    }
+
+    /** "מאי" alone, with no prefix, is also a name ("במאי" is in May). */
+    @Override
+    boolean notAMonth(Engine e, int name, int end) {
+        return e.tok(name).text().equals("מאי");
+    }
+
+    /** A unit said alone is one of it: "בעוד שנה", "בעוד שעה". */
+    @Override
+    boolean bareUnitIsOne() {
+        return true;
+    }
+
+    /** "ב-2027", "ב2027": in that year. */
+    @Override
+    boolean yearMarkedBy(String numberPrefix) {
+        return numberPrefix.equals("ב");
+    }
+
+    /** "שנת 2027", "בשנת 2027": the construct state of "שנה" names the year. */
+    @Override
+    boolean yearAfterUnit(String word) {
+        return prefixBefore(word, "שנת") != null;
+    }
+
+    @Override
+    boolean ordinalAloneIsADay() {
+        return false;
     }
 
     @Override

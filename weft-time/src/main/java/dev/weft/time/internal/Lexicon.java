@@ -55,6 +55,24 @@ abstract class Lexicon {
         return true;
     }
 
+    /**
+     * Whether an ordinal said with no month is a day of this month ("the fifth", "пятого"); in Hebrew
+     * it is not ("שני" is Monday or "second"), a day is said "ה-5".
+     */
+    boolean ordinalAloneIsADay() {
+        return true;
+    }
+
+    /** Whether a number written with this prefix is a year when it can be one ("ב-2027": in 2027). */
+    boolean yearMarkedBy(String numberPrefix) {
+        return false;
+    }
+
+    /** Whether the word for a year said before a year's number names it ("שנת 2027"); else a count. */
+    boolean yearAfterUnit(String word) {
+        return false;
+    }
+
     /** Whether "weekend" said with no word before it is read only when it is the whole text. */
     boolean bareWeekendOnlyAlone() {
         return false;
@@ -149,6 +167,14 @@ abstract class Lexicon {
      * of another sense ("sat", "sun"), said with no "next" or "this" before it.
      */
     boolean notAWeekday(Engine e, int name, int end) {
+        return false;
+    }
+
+    /**
+     * Whether the month name at token {@code name}, said alone (nothing after it ends at {@code end}),
+     * is here a word of another sense ("מאי" is also a name).
+     */
+    boolean notAMonth(Engine e, int name, int end) {
         return false;
     }
 
