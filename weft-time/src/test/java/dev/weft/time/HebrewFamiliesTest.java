@@ -129,6 +129,18 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void aDayAndAMonthInEitherOrderAreReadByTheEngineANumberBeforeAPartOfTheDayIsAnHour() {
+        READ.instant("15, במרץ", "2027-03-15", Grain.DAY);
+        READ.instant("3 במאי, 81", "1981-05-03", Grain.DAY);
+        READ.instant("חמישה עשר במרץ", "2027-03-15", Grain.DAY);
+        READ.instant("מאי 9, 2016", "2016-05-09", Grain.DAY);
+        READ.instant("ב-15 לחודש", "2026-12-15", Grain.DAY);
+        READ.instant("בעשרים לחודש הבא", "2026-12-20", Grain.DAY);
+        READ.instant("במרץ 5 בערב", "2027-03-01T17:00", Grain.HOUR);
+        READ.instant("במרץ 5 וחצי", "2027-03-01T17:30", Grain.MINUTE);
+    }
+
+    @Test
     void aMonthAloneWithItsYearOrWhichOneAndAYearAreReadByTheEngine() {
         READ.instant("בינואר הבא", "2027-01-01", Grain.MONTH);
         READ.instant("במרץ שעבר", "2026-03-01", Grain.MONTH);

@@ -449,6 +449,14 @@ class Engine extends Grammar {
         return dayNumber(i);
     }
 
+    /**
+     * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", ".",
+     * a part of the day, minutes ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     */
+    boolean clockAhead(int i) {
+        return sym(i, ':') || sym(i, '.') || partAfterClock(i) != null || latinMeridiem(i) != null;
+    }
+
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
     private Hit<InstantSpec> ownHoliday(int j) {
         Hit<DateRef> own = lexicon.ownHoliday(this, j);
@@ -479,7 +487,7 @@ class Engine extends Grammar {
 
     /** "the 20th of the current month", "ה-20 בחודש הבא", "20 числа следующего месяца". */
     private Hit<InstantSpec> dayOfRelativeMonth(int i) {
-        Hit<Integer> day = dayNumber(skipLinks(i));
+        Hit<Integer> day = dayBeforeMonth(skipLinks(i));
         if (day == null) {
             return null;
         }
@@ -916,24 +924,33 @@ class Engine extends Grammar {
         if (yearMonth != null) {
             return withDate(yearMonth.value(), yearMonth.end());
         }
-        Hit<Integer> day = dayNumber(i);
+        Hit<Integer> day = dayBeforeMonth(i);
         if (day != null) {
-            Integer m = month(day.end());
+            int k = sym(day.end(), ',') ? day.end() + 1 : day.end(); // "15, במרץ"
+            Integer m = month(k);
             if (m != null) {
-                return dayAndMonth(day.value(), m, day.end() + 1);
+                return dayAndMonth(day.value(), m, k + 1);
             }
-            if (isRole(day.end(), Role.DAY_OF_MONTH)) {
+            if (means(day.end(), Role.DAY_OF_MONTH)) {
+                // "15 числа", "ב-15 לחודש" (where "לחודש" is also the month a period is counted in)
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
             }
             if ((day.end() > i + 1 || !num(i)) && lexicon.ordinalAloneIsADay()) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
+            }
+            if (num(i) && lexicon.ordinalByPrefix(tok(i).prefix()) && !sym(day.end(), '/') && !clockAhead(day.end())) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), day.end()); // "ה-13": the 13th
             }
         }
         Integer m = month(i);
         if (m != null) {
             int end = skipDot(i + 1);
             Hit<Integer> after = dayNumber(end);
-            if (after != null && !isRole(after.end(), Role.DAY_OF_MONTH) && unit(after.end()) == null) {
+            if (after != null
+                    && !isRole(after.end(), Role.DAY_OF_MONTH)
+                    && unit(after.end()) == null
+                    && (!num(end) || tok(end).prefix().isEmpty())
+                    && !clockAhead(after.end())) {
                 return dayAndMonth(after.value(), m, after.end());
             }
             Hit<Integer> y = yearAfter(end);
@@ -964,14 +981,27 @@ class Engine extends Grammar {
         return null;
     }
 
-    /** A date ({@link #date}), for the rules of a language grammar built on one. */
+    /**
+     * A date ({@link #date}) or a day of a relative month, for the rules of a language grammar built on
+     * one: its own numbers ("בעשרים לחודש הבא") open no date part of the engine's.
+     */
     final Hit<InstantSpec> dateAt(int i) {
-        return families.contains(Family.DATES) ? date(i) : null;
+        Hit<InstantSpec> d = families.contains(Family.DATES) ? date(i) : null;
+        return families.contains(Family.DAYS_OF_RELATIVE_MONTHS) ? longest(d, dayOfRelativeMonth(i)) : d;
     }
 
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {
         end = skipDot(end);
         Hit<Integer> y = yearAfter(end);
+        int two = sym(end, ',') ? end + 1 : end;
+        if (y == null
+                && lexicon.twoDigitYearAfterDate()
+                && num(two)
+                && tok(two).text().length() == 2
+                && tok(two).prefix().isEmpty()
+                && !clockAhead(two + 1)) {
+            y = new Hit<>(fullYear(value(two)), two + 1); // "3 במאי 16", "3 במאי, 81"
+        }
         CalendarDate d = date(y == null ? 0 : y.value(), month, day);
         return d == null ? null : withDate(d, y == null ? end : y.end());
     }

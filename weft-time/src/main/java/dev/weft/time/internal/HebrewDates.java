@@ -88,7 +88,8 @@ final class HebrewDates {
             j = i + 1;
         } else {
             Hit<Integer> n = e.dayBeforeMonth(i);
-            if (n != null) {
+            String p = e.tok(i).isNumber() ? e.tok(i).prefix() : "";
+            if (n != null && (p.isEmpty() || p.equals("ה") || p.equals("ב"))) {
                 day = n.value();
                 j = n.end();
             }

@@ -116,7 +116,6 @@ final class HebrewGrammar extends Engine {
             "דקותיים", ChronoUnit.MINUTES);
 
     private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
-    private static final Set<String> THIS = Set.of("הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
     private static final Set<String> LAST =
             Set.of("שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
 
@@ -648,44 +647,14 @@ final class HebrewGrammar extends Engine {
     // ---- dates ------------------------------------------------------------------------------
 
     private Hit<InstantSpec> date(int i) {
-        Hit<InstantSpec> best = dayMonth(i);
-        best = longest(best, dateAt(i));
+        Hit<InstantSpec> best = dateAt(i);
         best = longest(best, relativePeriod(i));
         best = longest(best, nthWeekday(i));
-        best = longest(best, monthThenDay(i));
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
         best = longest(best, holidayAt(i));
         best = longest(best, ownDateAt(i));
         return best;
-    }
-
-    /** "יוני 12", "באפריל 7", "מאי 9, 2016": a month name then its day, not an hour. */
-    private Hit<InstantSpec> monthThenDay(int i) {
-        Lex<Integer> m = month(i);
-        if (m == null
-                || !(m.prefix().isEmpty()
-                        || m.prefix().equals("ב")
-                        || m.prefix().equals("ל"))) {
-            return null;
-        }
-        int j = i + 1;
-        if (!num(j) || !tok(j).prefix().isEmpty() || tok(j).text().length() > 2) {
-            return null;
-        }
-        int day = value(j);
-        int end = j + 1;
-        if (sym(end, ':') || sym(end, '.') || podAhead(end) || minutesWordAhead(end) || latinMeridiem(end) != null) {
-            return null;
-        }
-        int year = 0;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            year = value(y);
-            end = y + 1;
-        }
-        CalendarDate d = date(year, m.value(), day);
-        return d == null ? null : withDate(d, end);
     }
 
     /** "הראשון", "השלישי", "האחרון", "הלפני אחרון", "השני מהסוף": n, or -n from the end. */
@@ -785,89 +754,17 @@ final class HebrewGrammar extends Engine {
         return n;
     }
 
-    /** A day of the month before a Hebrew month's name: in digits or words, bare, with the article or ב. */
+    /** A day of the month before a month's name, in digits or words ("חמישה עשר במרץ"). */
     @Override
     Hit<Integer> dayBeforeMonth(int i) {
         Number n = dayNumber(i);
-        return n != null
-                        && (n.prefix().isEmpty()
-                                || n.prefix().equals("ה")
-                                || n.prefix().equals("ב"))
-                ? new Hit<>(n.value(), n.end())
-                : null;
+        return n == null ? null : new Hit<>(n.value(), n.end());
     }
 
-    /** "15 בפברואר", "ה-15 לפברואר 2027", "ב-15 לחודש", "ב-1 לחודש הבא". */
-    private Hit<InstantSpec> dayMonth(int i) {
-        Number day = dayNumber(i);
-        if (day == null) {
-            return null;
-        }
-        int j = day.end();
-        if (sym(j, ',')) {
-            j++;
-        }
-        Lex<Integer> m = month(j);
-        if (m != null
-                && (m.prefix().isEmpty() || m.prefix().equals("ב") || m.prefix().equals("ל"))) {
-            int end = j + 1;
-            int year = 0;
-            int y = sym(end, ',') ? end + 1 : end;
-            if (year(y)) {
-                year = value(y);
-                end = y + 1;
-            } else if (num(y)
-                    && tok(y).text().length() == 2
-                    && tok(y).prefix().isEmpty()
-                    && !sym(y + 1, ':')
-                    && !sym(y + 1, '.')
-                    && !podAhead(y + 1)
-                    && !minutesWordAhead(y + 1)) {
-                year = fullYear(value(y)); // "3 במאי 16"
-                end = y + 1;
-            }
-            CalendarDate d = date(year, m.value(), day.value());
-            return d == null ? null : withDate(d, end);
-        }
-        String p = prefix(j, "חודש");
-        if (p != null && (p.equals("ל") || p.equals("ב"))) {
-            int end = j + 1;
-            if (end < size && NEXT.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), end + 1);
-            }
-            if (end < size && THIS.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 0), end + 1);
-            }
-            if (end < size && LAST.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, -1), end + 1);
-            }
-            return withDate(new DayOfMonthRef(day.value(), false, 0), end);
-        }
-        if (day.prefix().equals("ה")
-                && num(i)
-                && !sym(j, ':')
-                && !sym(j, '.')
-                && !sym(j, '/')
-                && !podAhead(j)
-                && !minutesWordAhead(j)
-                && prefix(j, "החודש") == null
-                && !HebrewDates.namesMonth(this, j)) {
-            return withDate(new DayOfMonthRef(day.value(), false, 0), j); // "ה-13", "יום שישי ה-13"
-        }
-        p = prefix(j, "החודש");
-        if (p != null && (p.equals("ל") || p.equals("ב") || p.equals("ש") || p.equals("מ"))) {
-            if (j + 1 < size && NEXT.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), j + 2);
-            }
-            if (j + 1 < size && LAST.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, -1), j + 2);
-            }
-            if (j + 1 < size && THIS.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 0), j + 2);
-            }
-            return withDate(new DayOfMonthRef(day.value(), true, 0), j + 1);
-        }
-        return null;
+    /** A number before these is an hour: "יוני 12 בערב", "במרץ 5 וחצי". */
+    @Override
+    boolean clockAhead(int i) {
+        return super.clockAhead(i) || podAhead(i) || minutesWordAhead(i);
     }
 
     /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */
@@ -1766,7 +1663,7 @@ final class HebrewGrammar extends Engine {
             }
         }
         if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = dayMonth(i);
+            Hit<InstantSpec> d = dateAt(i);
             if (d != null && d.value().date instanceof CalendarDate c) {
                 r.month = c.month();
                 r.dayOfMonth = c.day();

@@ -73,7 +73,9 @@ final class HebrewLexicon extends Lexicon {
         words(Meaning.NamedDay.IDES, "אידי", "אידים", "אידוס", "האידוס");
         words(Meaning.NamedDay.NONES, "נונות", "נונס");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
-        words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש", "לחודש", "בחודש");
+        // "ב-15 לחודש": the 15th of the month; "לחודש הבא" still counts a month
+        role(Role.DAY_OF_MONTH, "לחודש", "בחודש");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה", "שנת");
         role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
         // after a weekday, "הקרוב" is the nearest one ahead, where "הבא" is the next one as people mean it
@@ -339,6 +341,17 @@ final class HebrewLexicon extends Lexicon {
     /** A unit said alone is one of it: "בעוד שנה", "בעוד שעה". */
     @Override
     boolean bareUnitIsOne() {
+        return true;
+    }
+
+    /** "ה-13", with the article, is the 13th of the month. */
+    @Override
+    boolean ordinalByPrefix(String numberPrefix) {
+        return numberPrefix.equals("ה");
+    }
+
+    @Override
+    boolean twoDigitYearAfterDate() {
         return true;
     }
 

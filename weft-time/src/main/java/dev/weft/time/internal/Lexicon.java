@@ -63,6 +63,16 @@ abstract class Lexicon {
         return true;
     }
 
+    /** Whether a number written with this prefix is a day of the month by it alone ("ה-13": the 13th). */
+    boolean ordinalByPrefix(String numberPrefix) {
+        return false;
+    }
+
+    /** Whether two digits after a day and a month are its year ("3 במאי 16"). */
+    boolean twoDigitYearAfterDate() {
+        return false;
+    }
+
     /** Whether a number written with this prefix is a year when it can be one ("ב-2027": in 2027). */
     boolean yearMarkedBy(String numberPrefix) {
         return false;
