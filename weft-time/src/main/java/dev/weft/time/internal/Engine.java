@@ -914,7 +914,25 @@ class Engine extends Grammar {
         return new Hit<>(value(j), end);
     }
 
+    /** {@link #readDate}, read once per place: a language grammar's rules ask for the dates at a place again and again. */
     private Hit<InstantSpec> date(int i) {
+        if (dates == null) {
+            dates = new Object[size];
+        }
+        Object known = dates[i];
+        if (known == null) {
+            Hit<InstantSpec> read = readDate(i);
+            dates[i] = read == null ? NOTHING : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
+    }
+
+    private Object[] dates;
+
+    private Hit<InstantSpec> readDate(int i) {
         Hit<CalendarDate> numeric = numericDate(i, lexicon.dayFirst());
         if (numeric != null) {
             int end = unit(numeric.end()) == ChronoUnit.YEARS ? skipDot(numeric.end() + 1) : numeric.end();
@@ -986,9 +1004,26 @@ class Engine extends Grammar {
      * one: its own numbers ("בעשרים לחודש הבא") open no date part of the engine's.
      */
     final Hit<InstantSpec> dateAt(int i) {
-        Hit<InstantSpec> d = families.contains(Family.DATES) ? date(i) : null;
-        return families.contains(Family.DAYS_OF_RELATIVE_MONTHS) ? longest(d, dayOfRelativeMonth(i)) : d;
+        if (i >= size) {
+            return null;
+        }
+        if (grammarDates == null) {
+            grammarDates = new Object[size];
+        }
+        Object known = grammarDates[i];
+        if (known == null) {
+            Hit<InstantSpec> d = families.contains(Family.DATES) ? date(i) : null;
+            d = families.contains(Family.DAYS_OF_RELATIVE_MONTHS) ? longest(d, dayOfRelativeMonth(i)) : d;
+            d = longest(d, ownDateAt(i));
+            grammarDates[i] = d == null ? NOTHING : d;
+            return d;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
     }
+
+    private Object[] grammarDates;
 
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {
         end = skipDot(end);

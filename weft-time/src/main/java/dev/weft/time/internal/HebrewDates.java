@@ -50,7 +50,7 @@ final class HebrewDates {
 
     /** The Hebrew month named by token {@code i} (with up to three prefix letters), or null. */
     private static MonthAt monthAt(Engine e, int i) {
-        if (i < 0 || i >= e.size || !e.tok(i).isHebrew()) {
+        if (!mayNameMonth(e, i)) {
             return null;
         }
         String t = e.tok(i).text();
@@ -66,6 +66,20 @@ final class HebrewDates {
         return null;
     }
 
+    /** Whether token {@code i} ends as a Hebrew month's name does: a check that allocates nothing. */
+    private static boolean mayNameMonth(Engine e, int i) {
+        if (i < 0 || i >= e.size || !e.tok(i).isHebrew()) {
+            return false;
+        }
+        String t = e.tok(i).text();
+        for (String name : MONTHS.keySet()) {
+            if (t.endsWith(name) && t.length() - name.length() <= 3) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether token {@code i} names a month of the Hebrew calendar ("ה-13 בניסן" is no day of this month). */
     static boolean namesMonth(Engine e, int i) {
         return monthAt(e, i) != null;
@@ -77,8 +91,10 @@ final class HebrewDates {
      * a day of the month as the engine reads one; the month takes ב or ל, or none after a day.
      */
     static Hit<DateRef> dateAt(Engine e, int i) {
-        if (i >= e.size || !(e.tok(i).isHebrew() || e.tok(i).isNumber())) {
-            return null;
+        if (i >= e.size
+                || !(e.tok(i).isHebrew() || e.tok(i).isNumber())
+                || !(mayNameMonth(e, i) || mayNameMonth(e, i + 1) || mayNameMonth(e, i + 2))) {
+            return null; // a month of the Hebrew calendar is the first, second or third word of every such date
         }
         int day = 0;
         int j = i;

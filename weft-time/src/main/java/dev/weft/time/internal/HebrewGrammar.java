@@ -653,7 +653,6 @@ final class HebrewGrammar extends Engine {
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
         best = longest(best, holidayAt(i));
-        best = longest(best, ownDateAt(i));
         return best;
     }
 
