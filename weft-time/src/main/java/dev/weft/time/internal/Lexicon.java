@@ -60,6 +60,34 @@ abstract class Lexicon {
         return bareUnitIsOne();
     }
 
+    /**
+     * Whether an ordinal said with no month is a day of this month ("the fifth", "пятого"); in Hebrew
+     * it is not ("שני" is Monday or "second"), a day is said "ה-5".
+     */
+    boolean ordinalAloneIsADay() {
+        return true;
+    }
+
+    /** Whether a number written with this prefix is a day of the month by it alone ("ה-13": the 13th). */
+    boolean ordinalByPrefix(String numberPrefix) {
+        return false;
+    }
+
+    /** Whether two digits after a day and a month are its year ("3 במאי 16"). */
+    boolean twoDigitYearAfterDate() {
+        return false;
+    }
+
+    /** Whether a number written with this prefix is a year when it can be one ("ב-2027": in 2027). */
+    boolean yearMarkedBy(String numberPrefix) {
+        return false;
+    }
+
+    /** Whether the word for a year said before a year's number names it ("שנת 2027"); else a count. */
+    boolean yearAfterUnit(String word) {
+        return false;
+    }
+
     /** Whether "weekend" said with no word before it is read only when it is the whole text. */
     boolean bareWeekendOnlyAlone() {
         return false;
@@ -175,6 +203,14 @@ abstract class Lexicon {
         return false;
     }
 
+    /**
+     * Whether the month name at token {@code name}, said alone (nothing after it ends at {@code end}),
+     * is here a word of another sense ("מאי" is also a name).
+     */
+    boolean notAMonth(Engine e, int name, int end) {
+        return false;
+    }
+
     /** A language's own shapes of the length of a thing at token {@code i} ("a 90-minute call"), or null. */
     Hit<Offset> ownLength(Engine e, int i) {
         return null;
@@ -182,6 +218,19 @@ abstract class Lexicon {
 
     /** A language's own reading of a day or of now at token {@code i} ("2morrow"), or null. */
     Hit<InstantSpec> ownDay(Engine e, int i) {
+        return null;
+    }
+
+    /**
+     * A holiday the lexicon reads itself at token {@code i}, where its name is also a common word
+     * and only the words around it say which ("בשבועות" is Shavuot, "שבועות" alone is weeks); or null.
+     */
+    Hit<DateRef> ownHoliday(Engine e, int i) {
+        return null;
+    }
+
+    /** A date of a language's own calendar at token {@code i} ("ט\"ו בשבט"), or null. */
+    Hit<DateRef> ownDate(Engine e, int i) {
         return null;
     }
 
