@@ -75,6 +75,8 @@ class Engine extends Grammar {
 
     private final Lexicon lexicon;
     private final java.util.Set<Family> families;
+    /** Whether the language writes prefix letters on its words: where not, no rule asks what they say. */
+    private final boolean prefixed;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -84,6 +86,7 @@ class Engine extends Grammar {
         super(tokens, lenient, referenceYear);
         this.lexicon = lexicon;
         this.families = lexicon.families();
+        this.prefixed = lexicon.writesPrefixes();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
     }
@@ -183,6 +186,9 @@ class Engine extends Grammar {
      * folded "ב" of "ב-3") says one of the roles; true when it has none, as in most languages.
      */
     final boolean prefixOnly(int i, java.util.Set<Role> roles) {
+        if (!prefixed) {
+            return true;
+        }
         String p = prefixAt(i);
         for (int k = 0; k < p.length(); k++) {
             char c = p.charAt(k);
@@ -204,6 +210,9 @@ class Engine extends Grammar {
 
     /** Whether token {@code i} has prefix letters and the first of them says the role ("ל" of "לשעה" is for how long). */
     final boolean prefixSays(int i, Role r) {
+        if (!prefixed) {
+            return false;
+        }
         String p = prefixAt(i);
         return !p.isEmpty() && lexicon.prefixMeans(p, r);
     }
@@ -1261,7 +1270,7 @@ class Engine extends Grammar {
     /** The number a word says: its usual meaning, or an ordinal's other one (Hebrew's "שני" is also "two"). */
     private Meaning amountWord(int i) {
         Meaning m = meaningAt(i);
-        return m instanceof Ordinal ? meaningAt(i, Amount.class) : m;
+        return m instanceof Ordinal && lexicon.ordinalsCount() ? meaningAt(i, Amount.class) : m;
     }
 
     /**
@@ -1308,7 +1317,7 @@ class Engine extends Grammar {
                 && !(first instanceof Length
                         || first instanceof Unit
                         || first instanceof Amount
-                        || first instanceof Ordinal
+                        || (first instanceof Ordinal && lexicon.ordinalsCount())
                         || first instanceof Meaning.Some
                         || first == Role.QUARTER)) {
             return null; // every amount opens with a number or one of these words: spare the look ahead
@@ -1497,7 +1506,8 @@ class Engine extends Grammar {
         InstantSpec s = new InstantSpec();
         int more = after(i, Role.MORE);
         boolean in = means(i, Role.IN);
-        boolean agoFirst = !in && more < 0 && means(i, Role.AGO); // "לפני שבועיים": "ago" said before the amount
+        // "לפני שבועיים": "ago" said before the amount, by a word whose usual sense is "before"
+        boolean agoFirst = !in && more < 0 && isRole(i, Role.BEFORE) && means(i, Role.AGO);
         if (in || agoFirst || (more > 0 && more < size)) {
             int at = i + 1;
             if (more < 0 && isRole(at, Role.LINK) && isRole(at + 1, Role.NEXT)) {
@@ -1768,11 +1778,9 @@ class Engine extends Grammar {
                 return aheadOfNow(new Offset(shift, one), i, j + 2); // "for the next hour"
             }
         }
-        if (shift == null && prefixOnly(j, WITHIN)) {
-            Match before = countedBefore(i, j);
-            if (before != null) {
-                return before;
-            }
+        Meaning first = meaningAt(j);
+        if (shift == null && (first instanceof Length || first instanceof Unit) && prefixOnly(j, WITHIN)) {
+            return countedBefore(i, j, null); // "השבועיים הקרובים", "בשעה הקרובה"
         }
         Hit<Double> n;
         int unitAt;
@@ -1789,6 +1797,9 @@ class Engine extends Grammar {
         } else {
             n = amountAt(j);
             shift = n == null ? null : shift(n.end());
+            if (shift == null && n != null && prefixOnly(j, WITHIN)) {
+                return countedBefore(i, j, n); // "ב-3 הימים הבאים"
+            }
             if (shift == null || shift == 0) {
                 return null;
             }
@@ -1823,16 +1834,16 @@ class Engine extends Grammar {
      * "השעה הקרובה" (one hour), "חצי השעה הקרובה"; hours and minutes from now or up to it, other
      * units from the next one to the n-th (back from the last one); or null.
      */
-    private Match countedBefore(int i, int j) {
+    private Match countedBefore(int i, int j, Hit<Double> n) {
         double count;
         ChronoUnit u;
         int unitEnd;
         Meaning first = meaningAt(j);
-        if (first instanceof Length l) {
+        if (n == null && first instanceof Length l) {
             count = l.amount();
             u = l.unit();
             unitEnd = j + 1;
-        } else if (first instanceof Unit one) {
+        } else if (n == null && first instanceof Unit one) {
             count = 1;
             u = one.unit();
             unitEnd = j + 1;
@@ -1840,7 +1851,6 @@ class Engine extends Grammar {
                 return null; // "בשבוע הבא" is next week, a period
             }
         } else {
-            Hit<Double> n = num(j) || first instanceof Amount ? amountAt(j) : null;
             if (n == null) {
                 return null;
             }
@@ -1956,7 +1966,7 @@ class Engine extends Grammar {
 
     /** Whether token {@code i} carries the article as its last prefix letter: Hebrew's "ה" of "מה-3". */
     private boolean articled(int i) {
-        String p = prefixAt(i);
+        String p = prefixed ? prefixAt(i) : "";
         return !p.isEmpty() && lexicon.prefixLetterMeans(p.charAt(p.length() - 1), Role.LINK);
     }
 

@@ -725,11 +725,6 @@ final class HebrewGrammar extends Engine {
         return new Hit<>(fractional(amount, u), end);
     }
 
-    @Override
-    int fromWord(int i) {
-        return i;
-    }
-
     /** An amount is counted from a day, a weekday or a date: "שבוע לפני פסח", "יומיים אחרי יום שני". */
     @Override
     Hit<InstantSpec> offsetBase(int i) {

@@ -400,6 +400,11 @@ final class HebrewLexicon extends Lexicon {
         return roles != null && roles.contains(r);
     }
 
+    @Override
+    boolean writesPrefixes() {
+        return true;
+    }
+
     /** The prefix letters {@link #meaning} strips from the word to find it, "" when it is found whole. */
     @Override
     String prefixOf(String word) {

@@ -27,6 +27,8 @@ abstract class Lexicon {
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
     /** Every role some word has: a rule asks it before it looks a word up ({@link #means}). */
     private final Set<Role> wordRoles = EnumSet.noneOf(Role.class);
+    /** Whether some word is both an ordinal and a number (Hebrew's "שני"): only then a rule asks an ordinal for its number. */
+    private boolean ordinalsCount;
     /** Every role some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
     private final Set<Role> phraseRoles = EnumSet.noneOf(Role.class);
 
@@ -154,6 +156,11 @@ abstract class Lexicon {
         return phrases.getOrDefault(fold(word), List.of());
     }
 
+    /** Whether the language writes prefix letters on its words and numbers ({@link #prefixOf}). */
+    boolean writesPrefixes() {
+        return false;
+    }
+
     /**
      * The letters a language writes before a word, stripped to find its meaning: Hebrew's "ל" of
      * "לשעה" (for an hour); "" when the word is as the tables hold it, as always in most languages.
@@ -183,6 +190,11 @@ abstract class Lexicon {
      */
     final PartOfDay partNamed(String word) {
         return partNames.isEmpty() ? null : partNames.get(fold(word));
+    }
+
+    /** Whether some ordinal word is also a number: "שני" is "second" and "two". */
+    final boolean ordinalsCount() {
+        return ordinalsCount;
     }
 
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
@@ -269,6 +281,8 @@ abstract class Lexicon {
             List<Meaning> more = new java.util.ArrayList<>(ms);
             more.add(m);
             words.put(form, List.copyOf(more));
+            ordinalsCount |= more.stream().anyMatch(Meaning.Ordinal.class::isInstance)
+                    && more.stream().anyMatch(Meaning.Amount.class::isInstance);
         }
     }
 
