@@ -273,7 +273,7 @@ class Engine extends Grammar {
     private Object[] dateParts;
 
     private Hit<InstantSpec> readDatePart(int q) {
-        if (!num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
+        if (!num(q) && phraseAt(q) == null && partNamed(q) == null && lexicon.ownWeekday(this, q) == null) {
             return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
         Hit<InstantSpec> best = null;
@@ -511,6 +511,9 @@ class Engine extends Grammar {
             s.date = new RelativeDay(p.days());
             s.partOfDay = p.part();
             s.thisPartOfDay = p.days() == 0;
+        } else if (m.value() instanceof Meaning.WeekdayPart p) {
+            s.date = new WeekdayRef(p.day(), WeekdayMode.THIS, 0);
+            s.partOfDay = p.part();
         } else if (m.value() == Role.NOW) {
             s.now = true;
         } else if (m.value() == Role.THIS_TIME && !isRole(m.end(), Role.LINK)) {
@@ -1017,24 +1020,35 @@ class Engine extends Grammar {
     /**
      * "утром", "this evening", "этим вечером", "first thing" (the morning), "in the morning", "late
      * evening", "at night"; a name of a part the language reads only with a day or a time
-     * ({@link Lexicon#partNamed}) after "this" or "in the".
+     * ({@link Lexicon#partNamed}) after "this" or "in the". A word of today's part after a word of
+     * {@link Lexicon#partAnyDayAfter} ("על הבוקר"), or a name read only with a day there ("עד הצהריים"),
+     * is the next such part, whatever its day.
      */
-    private Hit<InstantSpec> partOfDay(int i) {
+    final Hit<InstantSpec> partOfDay(int i) {
         boolean thisOne = isRole(i, Role.THIS);
         boolean inThe = !thisOne && isRole(i, Role.IN) && isRole(i + 1, Role.LINK);
         int j = thisOne ? i + 1 : inThe ? i + 2 : i;
         Hit<Meaning> said = phraseAt(j);
-        PartOfDay named = j > i ? partNamed(j) : null;
+        boolean anyDay = i > 0
+                && tok(i - 1).isWord()
+                && lexicon.partAnyDayAfter(tok(i - 1).text());
+        PartOfDay named = j > i || anyDay ? partNamed(j) : null;
         if (named == null && (said == null || !(said.value() instanceof Part p))) {
             return null;
         }
         InstantSpec s = new InstantSpec();
         s.partOfDay = named != null ? named : ((Part) said.value()).part();
-        if (thisOne || (named == null && ((Part) said.value()).today())) {
+        if (thisOne || (named == null && ((Part) said.value()).today() && !anyDay)) {
             s.date = new RelativeDay(0);
             s.thisPartOfDay = true;
         }
         return new Hit<>(s, named != null ? j + 1 : said.end());
+    }
+
+    /** A part of the day said by a word or phrase of its own at {@code i}, not today's ("בערב", "at night"); or null. */
+    final Hit<PartOfDay> partSaid(int i) {
+        Hit<Meaning> said = phraseAt(i);
+        return said != null && said.value() instanceof Part p && !p.today() ? new Hit<>(p.part(), said.end()) : null;
     }
 
     /** A part of the day the language names by a word read only with a day or a time ("morning"), or null. */

@@ -15,8 +15,6 @@ import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
 import dev.weft.time.internal.DateRef.Shifted;
-import dev.weft.time.internal.DateRef.WeekdayMode;
-import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
@@ -533,6 +531,8 @@ final class HebrewGrammar extends Engine {
             }
             if (heExact(q, "בערך", "בסביבות", "סביבות", "סביב", "לקראת") && q + 1 < size) {
                 q++; // about: the time that follows is what counts
+            } else if (heExact(q, "על") && partOfDay(q + 1) != null) {
+                q++; // "על הבוקר": first thing in the morning
             }
             Hit<InstantSpec> part = part(q, acc, ctx, end < 0);
             if (part == null || !merge(acc, part.value())) {
@@ -559,8 +559,7 @@ final class HebrewGrammar extends Engine {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = partOfToday(q);
-        best = longest(best, date(q));
+        Hit<InstantSpec> best = date(q);
         best = longest(best, offset(q));
         // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
         best = longest(best, sharedPart(q, acc, ctx, first));
@@ -577,7 +576,6 @@ final class HebrewGrammar extends Engine {
             }
             best = longest(best, new Hit<>(s, end));
         }
-        best = longest(best, partOfDay(q, acc));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');
@@ -596,71 +594,9 @@ final class HebrewGrammar extends Engine {
         return best;
     }
 
-    /** A day counted from today (read by the engine's days) or a part of today said by a word ("הערב"). */
+    /** A day counted from today or a part of today said by a word ("הערב"), both read by the engine. */
     private Hit<InstantSpec> day(int i) {
-        return longest(dayFromToday(i), partOfToday(i));
-    }
-
-    /**
-     * Parts of the day said by a word of their own: "הערב" (this evening), "על הבוקר", "דבר ראשון",
-     * "ערב שבת", "מוצאי שבת", "סוף היום"; the days themselves are the engine's.
-     */
-    private Hit<InstantSpec> partOfToday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        InstantSpec s = new InstantSpec();
-        if (heExact(i, "על") && i + 1 < size) {
-            Hit<InstantSpec> next = partOfToday(i + 1); // "על הבוקר": first thing in the morning
-            return next != null && next.value().date == null && next.value().partOfDay != null
-                    ? new Hit<>(next.value(), next.end())
-                    : null;
-        }
-        if (heExact(i, "דבר") && heExact(i + 1, "ראשון")) {
-            s.partOfDay = PartOfDay.MORNING; // "מחר דבר ראשון": first thing tomorrow
-            return new Hit<>(s, i + 2);
-        }
-        PartOfDay pod = null;
-        String p = prefix(i, "הערב");
-        if (p != null && !p.contains("ב")) {
-            pod = PartOfDay.EVENING;
-        } else if ((p = prefix(i, "הלילה")) != null && !p.contains("ב")) {
-            pod = PartOfDay.NIGHT;
-        } else if ((p = prefix(i, "הבוקר")) != null && !p.contains("ב")) {
-            pod = PartOfDay.MORNING;
-        } else if (((p = prefix(i, "הצהריים")) != null || (p = prefix(i, "הצהרים")) != null) && !p.contains("ב")) {
-            pod = PartOfDay.NOON;
-        }
-        if (pod != null && heExact(i - 1, "על", "בסביבות", "סביבות", "סביב", "לקראת", "עד")) {
-            // "על הבוקר" (first thing in the morning), "בסביבות הצהריים": the next such part of the day
-            s.partOfDay = pod;
-            return new Hit<>(s, i + 1);
-        }
-        if (pod == PartOfDay.NOON) {
-            return null; // "אחר הצהריים" and "לפני הצהריים" are read from their first word
-        }
-        if (pod != null) {
-            s.date = new RelativeDay(0);
-            s.partOfDay = pod;
-            s.thisPartOfDay = true;
-            return new Hit<>(s, i + 1);
-        }
-        String eve = prefix(i, "ערב");
-        if (eve != null && !eve.contains("ה") && heExact(i + 1, "שבת")) {
-            s.date = new WeekdayRef(DayOfWeek.FRIDAY, WeekdayMode.THIS, 0);
-            s.partOfDay = PartOfDay.EVENING;
-            return new Hit<>(s, i + 2);
-        }
-        if ((he(i, "מוצאי") && heExact(i + 1, "שבת")) || he(i, "מוצ\"ש") || he(i, "מוצש")) {
-            s.date = new WeekdayRef(DayOfWeek.SATURDAY, WeekdayMode.THIS, 0);
-            s.partOfDay = PartOfDay.EVENING;
-            return new Hit<>(s, he(i, "מוצאי") ? i + 2 : i + 1);
-        }
-        if (he(i, "סוף") && heExact(i + 1, "היום")) {
-            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return new Hit<>(s, i + 2);
-        }
-        return null;
+        return longest(dayFromToday(i), partOfDay(i));
     }
 
     // ---- weekdays ---------------------------------------------------------------------------
@@ -1527,7 +1463,7 @@ final class HebrewGrammar extends Engine {
     }
 
     private boolean podAhead(int i) {
-        return pod(i) != null;
+        return partSaid(i) != null;
     }
 
     private boolean minutesWordAhead(int i) {
@@ -1657,69 +1593,6 @@ final class HebrewGrammar extends Engine {
             end++;
         }
         return new Hit<>(c, end);
-    }
-
-    // ---- parts of the day -------------------------------------------------------------------
-
-    private Hit<PartOfDay> pod(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        String p;
-        if ((he(i, "אחר") || he(i, "אחרי")) && (heExact(i + 1, "הצהריים", "הצהרים"))) {
-            return new Hit<>(PartOfDay.AFTERNOON, i + 2);
-        }
-        if (he(i, "אחה\"צ") || he(i, "אחהצ")) {
-            return new Hit<>(PartOfDay.AFTERNOON, i + 1);
-        }
-        if ((he(i, "לפני") && heExact(i + 1, "הצהריים", "הצהרים")) || he(i, "לפנה\"צ")) {
-            return new Hit<>(PartOfDay.MORNING, heExact(i + 1, "הצהריים", "הצהרים") ? i + 2 : i + 1);
-        }
-        if (he(i, "לפנות") && heExact(i + 1, "בוקר", "ערב")) {
-            return new Hit<>(heExact(i + 1, "בוקר") ? PartOfDay.MORNING : PartOfDay.EVENING, i + 2);
-        }
-        if ((p = prefix(i, "בוקר")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.MORNING, i + 1);
-        }
-        if (((p = prefix(i, "צהריים")) != null || (p = prefix(i, "צהרים")) != null) && p.contains("ב")) {
-            if (heExact(i + 1, "היום")) {
-                return new Hit<>(PartOfDay.NOON, i + 2);
-            }
-            return new Hit<>(PartOfDay.NOON, i + 1);
-        }
-        if (((p = prefix(i, "צהרי")) != null) && p.contains("ב") && heExact(i + 1, "היום")) {
-            return new Hit<>(PartOfDay.NOON, i + 2);
-        }
-        if ((p = prefix(i, "ערב")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.EVENING, i + 1);
-        }
-        if ((p = prefix(i, "לילה")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.NIGHT, i + 1);
-        }
-        return null;
-    }
-
-    private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
-        Hit<PartOfDay> p = pod(i);
-        if (p == null && i < size && (acc.date != null || acc.time != null) && tok(i).isHebrew()) {
-            String t = tok(i).text();
-            PartOfDay bare = switch (t) {
-                case "בוקר" -> PartOfDay.MORNING;
-                case "ערב" -> PartOfDay.EVENING;
-                case "לילה" -> PartOfDay.NIGHT;
-                case "צהריים", "צהרים" -> PartOfDay.NOON;
-                default -> null;
-            };
-            if (bare != null) {
-                p = new Hit<>(bare, i + 1);
-            }
-        }
-        if (p == null) {
-            return null;
-        }
-        InstantSpec s = new InstantSpec();
-        s.partOfDay = p.value();
-        return new Hit<>(s, p.end());
     }
 
     // ---- recurrences ------------------------------------------------------------------------
@@ -1970,7 +1843,7 @@ final class HebrewGrammar extends Engine {
             if (t != null) {
                 ClockTime c = t.value();
                 int end = t.end();
-                Hit<PartOfDay> p = pod(end);
+                Hit<PartOfDay> p = partSaid(end);
                 if (p != null && c.ambiguous()) {
                     c = new ClockTime(
                             p.value().hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
@@ -1981,7 +1854,7 @@ final class HebrewGrammar extends Engine {
             }
         }
         if (r.partOfDay == null) {
-            Hit<PartOfDay> p = pod(i);
+            Hit<PartOfDay> p = partSaid(i);
             if (p != null) {
                 r.partOfDay = p.value();
                 return p.end();

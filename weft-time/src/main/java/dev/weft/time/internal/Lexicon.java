@@ -22,6 +22,7 @@ abstract class Lexicon {
 
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
     private final Map<String, PartOfDay> partNames = new HashMap<>();
+    private final Set<String> partsAnyDayAfter = new HashSet<>();
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
@@ -134,6 +135,14 @@ abstract class Lexicon {
         return partNames.isEmpty() ? null : partNames.get(fold(word));
     }
 
+    /**
+     * Whether a word of today's part of the day said right after {@code word} means the next such
+     * part, not today's: "על הבוקר" (first thing in the morning), "בסביבות הערב".
+     */
+    final boolean partAnyDayAfter(String word) {
+        return !partsAnyDayAfter.isEmpty() && partsAnyDayAfter.contains(fold(word));
+    }
+
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
     final boolean ordinalEnding(String word) {
         return ordinalEndings.contains(word);
@@ -230,6 +239,10 @@ abstract class Lexicon {
         for (String f : forms) {
             partNames.put(f, p);
         }
+    }
+
+    final void partsAnyDayAfter(String... forms) {
+        partsAnyDayAfter.addAll(List.of(forms));
     }
 
     final void partsAfterClock(PartOfDay p, String... forms) {
