@@ -278,4 +278,20 @@ final class HebrewFamiliesTest {
         READ.instant("בשלוש אחה\"צ", "2026-11-21T15:00", Grain.HOUR);
         READ.interval("מהבוקר עד הצהריים", "2026-11-21T09:00", "2026-11-21T12:00", Grain.HOUR);
     }
+
+    @Test
+    void recurrencesReadByTheEngineFromHebrewWords() {
+        assertThat(READ.rrule("יום יום")).isEqualTo("FREQ=DAILY");
+        assertThat(READ.rrule("כל שני וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+        assertThat(READ.rrule("כל ראשון, שלישי וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=TU,TH,SU");
+        assertThat(READ.rrule("בימי שני וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+        assertThat(READ.rrule("בכל יום עבודה")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU");
+        assertThat(READ.rrule("כל סוף שבוע")).isEqualTo("FREQ=WEEKLY;BYDAY=FR,SA");
+        assertThat(READ.rrule("כל שני ימים")).isEqualTo("FREQ=DAILY;INTERVAL=2");
+        assertThat(READ.rrule("כל יום שני הראשון של כל חודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("יום שני הראשון של כל חודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("כל יום ראשון החמישי בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=5SU");
+        assertThat(READ.rrule("כל שבת הראשונה בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1SA");
+        assertThat(READ.rrule("כל שבוע ביום ב' וביום ה'")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+    }
 }

@@ -1677,14 +1677,15 @@ class Engine extends Grammar {
 
     /** The head of a recurrence read by the engine's rules, or null when the language does not use them. */
     final Hit<RecurrenceBuilder> sharedRecurrenceHead(int i) {
-        if (!families.contains(Family.RECURRENCES) || (!num(i) && meaningAt(i) == null)) {
+        if (!families.contains(Family.RECURRENCES) || (!num(i) && phraseAt(i) == null)) {
             return null;
         }
         Meaning m = meaningAt(i);
-        if (m instanceof Often o) {
+        Hit<Meaning> said = phraseAt(i);
+        if (said != null && said.value() instanceof Often o) { // "daily", "יום יום"
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
             r.partOfDay = o.part();
-            return new Hit<>(r, i + 1);
+            return new Hit<>(r, said.end());
         }
         Hit<Integer> day = dayNumber(i);
         if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
@@ -1697,23 +1698,33 @@ class Engine extends Grammar {
             }
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
-        Weekdays plural = weekdays(j);
-        if (plural != null && plural.plural()) {
-            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
+        Hit<Meaning> plural = phraseAt(j); // "Mondays", "ימי שני", "ימי חול"
+        if (plural != null && plural.value() instanceof Weekdays p && p.plural()) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), plural.end());
         }
-        if (m != Role.EVERY
-                || (i + 1 < size
-                        && tok(i + 1).isWord()
-                        && lexicon.definite(tok(i + 1).text()))) {
+        if (m != Role.EVERY) {
+            return nthWeekdayOfEveryMonth(i, true); // "יום שני הראשון של כל חודש"
+        }
+        if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1), everyNth(i + 1));
+        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
         if (nthOfMonth != null) {
             return nthOfMonth;
         }
         Hit<Meaning> w = phraseAt(i + 1);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
+        }
+        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, i + 1); // "כל שני וחמישי"
+        if (listed != null) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(listed.value())), listed.end());
+        }
+        if (w != null && w.value() == Role.WEEKEND) { // "every weekend": the days the resolver's weekend has
+            List<DayOfWeek> weekend = weekStart() == DayOfWeek.SUNDAY
+                    ? List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY)
+                    : List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY);
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(weekend), w.end());
         }
         if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
@@ -1725,9 +1736,10 @@ class Engine extends Grammar {
             r.dayOfMonth = dayOfMonth.value();
             return new Hit<>(r, dayOfMonth.end() + 1);
         }
-        if (meaningAt(i + 1) instanceof Part p) {
+        PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
+        if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-            r.partOfDay = p.part();
+            r.partOfDay = part;
             return new Hit<>(r, i + 2);
         }
         return everyAmount(i + 1);
@@ -1750,15 +1762,20 @@ class Engine extends Grammar {
     /**
      * After "every": "the last Thursday of the month", "יום חמישי האחרון בחודש", "последний четверг
      * месяца" (the n-th or the last weekday, before or after its day): monthly on that weekday; or null.
+     * With no "every" before it, the month must have it: "יום שני הראשון של כל חודש".
      */
-    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i) {
+    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean everyMonth) {
         int j = skipLinks(i);
         Integer nth = nth(j);
-        Hit<Meaning> day = phraseAt(nth != null ? j + 1 : j);
-        if (day == null
-                || !(day.value() instanceof Weekdays w)
-                || w.plural()
-                || w.days().size() != 1) {
+        int at = nth != null ? j + 1 : j;
+        Hit<Meaning> said = phraseAt(at);
+        Hit<DayOfWeek> day = said != null
+                        && said.value() instanceof Weekdays w
+                        && !w.plural()
+                        && w.days().size() == 1
+                ? new Hit<>(w.day(), said.end())
+                : lexicon.ownWeekday(this, at); // "כל שבת הראשונה בחודש"
+        if (day == null) {
             return null;
         }
         int k = day.end();
@@ -1767,10 +1784,15 @@ class Engine extends Grammar {
             k++;
         }
         int unitAt = skipLinks(k);
+        if (isRole(unitAt, Role.EVERY)) {
+            unitAt++; // "של כל חודש", "of every month"
+        } else if (everyMonth) {
+            return null;
+        }
         if (nth == null || unit(unitAt) != ChronoUnit.MONTHS) {
             return null;
         }
-        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(w.days());
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day.value()));
         r.nth = nth;
         return new Hit<>(r, unitAt + 1);
     }
@@ -1810,21 +1832,47 @@ class Engine extends Grammar {
         return meaningAt(i) instanceof Ordinal o && o.value() <= 5 ? o.value() : null;
     }
 
-    /** "по понедельникам и средам", "every Monday and Thursday": more days after the first. */
+    /**
+     * "по понедельникам и средам", "every Monday and Thursday", "יום שני וחמישי", "ראשון, שלישי
+     * וחמישי": more days after the first, joined by a word or as the language joins them ({@link
+     * Lexicon#listedWeekday}).
+     */
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
-        while (isRole(end, Role.AND) || sym(end, ',')) {
-            int j = end + 1;
-            if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
+        while (end < size) {
+            int j = end;
+            if (isRole(end, Role.AND) || sym(end, ',')) {
                 j++;
+                if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
+                    j++;
+                }
+                Weekdays w = weekdays(j);
+                if (w != null) {
+                    r.days(w.days());
+                    end = j + 1;
+                    continue;
+                }
             }
-            Weekdays w = weekdays(j);
-            if (w == null) {
+            Hit<DayOfWeek> listed = lexicon.listedWeekday(this, j);
+            if (listed == null) {
                 break;
             }
-            r.days(w.days());
-            end = j + 1;
+            r.days(List.of(listed.value()));
+            end = listed.end();
         }
         return new Hit<>(r, end);
+    }
+
+    /** Weekdays said one after another from {@code i} ("ביום שני וחמישי"), for a recurrence's days; or null. */
+    final Hit<List<DayOfWeek>> weekdayList(int i) {
+        Weekdays w = weekdays(i);
+        Hit<DayOfWeek> first = w == null ? lexicon.ownWeekday(this, i) : null;
+        if (w == null && first == null) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.WEEKLY);
+        r.days(w != null ? w.days() : List.of(first.value()));
+        Hit<RecurrenceBuilder> all = moreDays(r, w != null ? i + 1 : first.end());
+        return new Hit<>(all.value().days, all.end());
     }
 
     @Override

@@ -21,7 +21,6 @@ import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -1624,16 +1623,6 @@ final class HebrewGrammar extends Engine {
                 return new Hit<>(r, dom.end() + 2);
             }
         }
-        String p = prefix(i, "ימי");
-        if (p != null) {
-            Hit<List<DayOfWeek>> days = dayList(i + 1, true);
-            if (days != null) {
-                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
-            }
-            if (heExact(i + 1, "חול", "עבודה")) {
-                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), i + 2);
-            }
-        }
         if (he(i, "פעם") && i + 1 < size) {
             Lex<ChronoUnit> dual = lookup(i + 1, DUALS);
             if (dual != null && dual.prefix().equals("ב")) {
@@ -1645,13 +1634,6 @@ final class HebrewGrammar extends Engine {
                     && SINGULAR_UNITS.contains(tok(i + 1).text().substring(1))) {
                 return everyUnit(u.value(), 1, i + 2);
             }
-        }
-        Hit<RecurrenceBuilder> nth = nthWeekdayOfEveryMonth(i, false);
-        if (nth != null) {
-            return nth;
-        }
-        if (heExact(i, "יום") && heExact(i + 1, "יום")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 2);
         }
         return null;
     }
@@ -1667,65 +1649,8 @@ final class HebrewGrammar extends Engine {
         return false;
     }
 
-    /** "יום שני הראשון של כל חודש", after "כל": "יום שישי האחרון בחודש". */
-    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean afterEvery) {
-        Hit<DayOfWeek> day = weekdayName(i, true);
-        if (day == null || day.end() >= size) {
-            return null;
-        }
-        Integer n = NTH.get(tok(day.end()).text());
-        if (n == null) {
-            return null;
-        }
-        int j = day.end() + 1;
-        if (heExact(j, "של")) {
-            j++;
-        }
-        int end;
-        String p = prefix(j, "כל");
-        if (p != null && (p.isEmpty() || p.equals("ב")) && heExact(j + 1, "חודש")) {
-            end = j + 2;
-        } else if (afterEvery && (he(j, "חודש") || he(j, "החודש"))) {
-            end = j + 1;
-        } else {
-            return null;
-        }
-        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day.value()));
-        r.nth = n;
-        return new Hit<>(r, end);
-    }
-
     private Hit<RecurrenceBuilder> afterEvery(int j) {
-        Hit<RecurrenceBuilder> best = nthWeekdayOfEveryMonth(j, true);
-        Hit<List<DayOfWeek>> days = dayList(j, true);
-        if (days != null) {
-            best = new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
-        }
-        if ((he(j, "יום") || he(j, "ימי")) && heExact(j + 1, "חול", "עבודה")) {
-            best = longest(best, new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), j + 2));
-        }
-        if ((he(j, "סוף") && heExact(j + 1, "שבוע")) || he(j, "סופ\"ש")) {
-            int end = he(j, "סוף") ? j + 2 : j + 1;
-            best = longest(
-                    best,
-                    new Hit<>(
-                            new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY)),
-                            end));
-        }
-        if (j < size && tok(j).isHebrew()) {
-            PartOfDay pod = switch (tok(j).text()) {
-                case "בוקר" -> PartOfDay.MORNING;
-                case "ערב" -> PartOfDay.EVENING;
-                case "לילה" -> PartOfDay.NIGHT;
-                case "צהריים", "צהרים" -> PartOfDay.NOON;
-                default -> null;
-            };
-            if (pod != null) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-                r.partOfDay = pod;
-                best = longest(best, new Hit<>(r, j + 1));
-            }
-        }
+        Hit<RecurrenceBuilder> best = null;
         Number dom = dayNumber(j);
         Lex<Integer> ordinal = dom == null ? lookup(j, ORDINALS) : null;
         if (ordinal != null && (ordinal.prefix().isEmpty() || ordinal.prefix().equals("ה"))) {
@@ -1753,42 +1678,6 @@ final class HebrewGrammar extends Engine {
         return every(new Offset(interval, u), end);
     }
 
-    private static List<DayOfWeek> workWeek() {
-        return List.of(DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
-    }
-
-    /** "יום שני וחמישי", "שני ויום חמישי", "ראשון, שלישי וחמישי", "ביום ב' וביום ה'". */
-    private Hit<List<DayOfWeek>> dayList(int i, boolean bare) {
-        List<DayOfWeek> days = new ArrayList<>();
-        int j = i;
-        int end = -1;
-        while (j < size) {
-            Hit<DayOfWeek> d = weekdayName(j, bare);
-            if (d == null && !days.isEmpty() && tok(j).isHebrew()) {
-                Lex<DayOfWeek> name = lookup(j, HebrewLexicon.DAY_NAMES);
-                if (name != null && (name.prefix().equals("ו") || name.prefix().equals("וב"))) {
-                    d = new Hit<>(name.value(), j + 1);
-                }
-            }
-            if (d == null) {
-                break;
-            }
-            if (d.end() < size && tok(d.end()).isHebrew() && unit(d.end(), "") != null) {
-                break; // "שני ימים" is two days
-            }
-            days.add(d.value());
-            end = d.end();
-            if (sym(end, ',')) {
-                j = end + 1;
-            } else if (heExact(end, "ו")) {
-                j = end + 1;
-            } else {
-                j = end;
-            }
-        }
-        return days.isEmpty() ? null : new Hit<>(days, end);
-    }
-
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
         if (i >= size) {
@@ -1803,7 +1692,7 @@ final class HebrewGrammar extends Engine {
             return u.end();
         }
         if ((r.frequency == Frequency.WEEKLY || r.frequency == Frequency.DAILY) && r.days.isEmpty()) {
-            Hit<List<DayOfWeek>> days = dayList(i, false);
+            Hit<List<DayOfWeek>> days = weekdayList(i);
             if (days != null) {
                 r.days(days.value());
                 r.frequency = Frequency.WEEKLY;

@@ -1,5 +1,6 @@
 package dev.weft.time.internal;
 
+import dev.weft.time.TimeExpression;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Role;
 import java.time.DayOfWeek;
@@ -109,6 +110,7 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
         holidays();
         partsOfTheDay();
+        recurrences();
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
     }
 
@@ -147,6 +149,21 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצאי שבת");
         words(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצ\"ש", "מוצש");
         phrase(new Meaning.Clock(17), "סוף היום"); // the end of the working day
+    }
+
+    /** The words of recurrences: "יום יום", "ימי שני", "ימי חול", "מדי", the n-th weekday of every month. */
+    private void recurrences() {
+        phrase(new Meaning.Often(TimeExpression.Recurrence.Frequency.DAILY), "יום יום");
+        role(Role.EVERY, "מדי");
+        role(Role.AND, "ו");
+        DAY_NAMES.forEach((name, d) -> phrase(new Meaning.Weekdays(java.util.List.of(d), true), "ימי " + name));
+        java.util.List<DayOfWeek> workWeek = java.util.List.of(
+                DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
+        phrase(new Meaning.Weekdays(workWeek, false), "יום חול", "יום עבודה");
+        phrase(new Meaning.Weekdays(workWeek, true), "ימי חול", "ימי עבודה");
+        words(new Meaning.Ordinal(5), "החמישי");
+        words(new Meaning.Ordinal(1), "הראשונה");
+        words(new Meaning.Ordinal(2), "השנייה");
     }
 
     /** Holidays by their names, as written after "חג" too ("חג פסח", "חג הפסח"), except Christmas's own "חג המולד". */
@@ -222,6 +239,23 @@ final class HebrewLexicon extends Lexicon {
     @Override
     Hit<DayOfWeek> ownWeekday(Engine e, int i) {
         return weekdayName(e, i, false);
+    }
+
+    /** Units of time, after which a weekday's name is a number: "שני ימים" is two days. */
+    private static final Set<String> UNITS_AFTER_A_NUMBER = Set.of(
+            "שנייה", "שניה", "שניות", "דקה", "דקות", "דק'", "דק", "ד'", "שעה", "שעות", "יום", "ימים", "שבוע", "שבועות",
+            "חודש", "חודשים", "שנה", "שנים");
+
+    /** In a list any weekday's name is one, with "ו" for "and": "ראשון, שלישי וחמישי", "ויום ה'". */
+    @Override
+    Hit<DayOfWeek> listedWeekday(Engine e, int i) {
+        Hit<DayOfWeek> d = weekdayName(e, i, true);
+        if (d == null
+                || (d.end() < e.size
+                        && UNITS_AFTER_A_NUMBER.contains(e.tok(d.end()).text()))) {
+            return null;
+        }
+        return d;
     }
 
     /**

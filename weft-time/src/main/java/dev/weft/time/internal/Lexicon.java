@@ -154,6 +154,15 @@ abstract class Lexicon {
     }
 
     /**
+     * A weekday at token {@code i} said in a list after another, as the language joins them and names
+     * them there ("וחמישי", "ראשון, שלישי"), or null: where a list is joined only by a word ("and"),
+     * the engine reads it alone.
+     */
+    Hit<DayOfWeek> listedWeekday(Engine e, int i) {
+        return null;
+    }
+
+    /**
      * Whether the weekday name at token {@code name} (its words end at {@code end}) is here a word
      * of another sense ("sat", "sun"), said with no "next" or "this" before it.
      */
