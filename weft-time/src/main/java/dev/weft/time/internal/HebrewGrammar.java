@@ -31,10 +31,11 @@ import java.util.Set;
  * text; not thread-safe.
  *
  * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
- * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
- * parts of the day, amounts from now and lengths (with the numbers' gender and construct forms),
- * intervals and counted periods, recurrences. Days from today, periods, weekdays, quarters, the
- * ends and the rest of periods are the engine's, from {@link HebrewLexicon}.
+ * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks,
+ * amounts from now and lengths (with the numbers' gender and construct forms), intervals and counted
+ * periods, the day of every month and every N units of a recurrence, and a recurrence's times and
+ * days. Days from today, periods, weekdays, quarters, the ends and the rest of periods, parts of the
+ * day and the heads of recurrences are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
