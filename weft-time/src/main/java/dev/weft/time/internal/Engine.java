@@ -1703,7 +1703,7 @@ class Engine extends Grammar {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), plural.end());
         }
         if (m != Role.EVERY) {
-            return nthWeekdayOfEveryMonth(i, true); // "יום שני הראשון של כל חודש"
+            return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null; // "יום שני הראשון של כל חודש"
         }
         if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
@@ -1744,6 +1744,23 @@ class Engine extends Grammar {
         }
         return everyAmount(i + 1);
     }
+
+    /** Whether some word of the text means "every": only then may a recurrence open without it. */
+    private boolean everySaid() {
+        if (every == 0) {
+            every = -1;
+            for (int t = 0; t < size; t++) {
+                if (isRole(t, Role.EVERY)) {
+                    every = 1;
+                    break;
+                }
+            }
+        }
+        return every > 0;
+    }
+
+    /** {@link #everySaid}: 0 not looked yet, 1 said, -1 not. */
+    private int every;
 
     /**
      * After "every": "2 hours", "hour" (one, in a language where a bare unit is not), "hour and a
