@@ -1677,16 +1677,44 @@ class Engine extends Grammar {
 
     /** The head of a recurrence read by the engine's rules, or null when the language does not use them. */
     final Hit<RecurrenceBuilder> sharedRecurrenceHead(int i) {
-        if (!families.contains(Family.RECURRENCES) || (!num(i) && phraseAt(i) == null)) {
+        if (!families.contains(Family.RECURRENCES)) {
             return null;
         }
         Meaning m = meaningAt(i);
+        if (m == null) {
+            return num(i) ? numberedHead(i) : phraseHead(i);
+        }
+        if (m instanceof Often o) {
+            RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
+            r.partOfDay = o.part();
+            return new Hit<>(r, i + 1);
+        }
+        return numberedHead(i);
+    }
+
+    /**
+     * A head said by a phrase whose first word means nothing alone: "יום יום", "ימי שני", "ביום שני
+     * הראשון של כל חודש"; or null.
+     */
+    private Hit<RecurrenceBuilder> phraseHead(int i) {
         Hit<Meaning> said = phraseAt(i);
-        if (said != null && said.value() instanceof Often o) { // "daily", "יום יום"
+        if (said == null) {
+            return null;
+        }
+        if (said.value() instanceof Often o) {
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
             r.partOfDay = o.part();
             return new Hit<>(r, said.end());
         }
+        if (said.value() instanceof Weekdays p && p.plural()) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), said.end());
+        }
+        return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
+    }
+
+    /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
+    private Hit<RecurrenceBuilder> numberedHead(int i) {
+        Meaning m = meaningAt(i);
         Hit<Integer> day = dayNumber(i);
         if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
             // "1-го числа каждого месяца"
@@ -1698,9 +1726,9 @@ class Engine extends Grammar {
             }
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
-        Hit<Meaning> plural = phraseAt(j); // "Mondays", "ימי שני", "ימי חול"
-        if (plural != null && plural.value() instanceof Weekdays p && p.plural()) {
-            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), plural.end());
+        Weekdays plural = weekdays(j);
+        if (plural != null && plural.plural()) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
         if (m != Role.EVERY) {
             return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null; // "יום שני הראשון של כל חודש"
