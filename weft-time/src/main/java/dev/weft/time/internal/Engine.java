@@ -322,7 +322,11 @@ class Engine extends Grammar {
 
     private Hit<InstantSpec> readDatePart(int q) {
         Hit<InstantSpec> best = ownDateAt(q);
-        if (best == null && !num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
+        if (best == null
+                && !num(q)
+                && phraseAt(q) == null
+                && partNamed(q) == null
+                && lexicon.ownWeekday(this, q) == null) {
             return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
         if (families.contains(Family.DAYS)) {
@@ -598,6 +602,9 @@ class Engine extends Grammar {
             s.date = new RelativeDay(p.days());
             s.partOfDay = p.part();
             s.thisPartOfDay = p.days() == 0;
+        } else if (m.value() instanceof Meaning.WeekdayPart p) {
+            s.date = new WeekdayRef(p.day(), WeekdayMode.THIS, 0);
+            s.partOfDay = p.part();
         } else if (m.value() == Role.NOW) {
             s.now = true;
         } else if (m.value() == Role.THIS_TIME && !isRole(m.end(), Role.LINK)) {
@@ -1185,24 +1192,35 @@ class Engine extends Grammar {
     /**
      * "утром", "this evening", "этим вечером", "first thing" (the morning), "in the morning", "late
      * evening", "at night"; a name of a part the language reads only with a day or a time
-     * ({@link Lexicon#partNamed}) after "this" or "in the".
+     * ({@link Lexicon#partNamed}) after "this" or "in the". A word of today's part after a word of
+     * {@link Lexicon#partAnyDayAfter} ("על הבוקר"), or a name read only with a day there ("עד הצהריים"),
+     * is the next such part, whatever its day.
      */
-    private Hit<InstantSpec> partOfDay(int i) {
+    final Hit<InstantSpec> partOfDay(int i) {
         boolean thisOne = isRole(i, Role.THIS);
         boolean inThe = !thisOne && isRole(i, Role.IN) && isRole(i + 1, Role.LINK);
         int j = thisOne ? i + 1 : inThe ? i + 2 : i;
         Hit<Meaning> said = phraseAt(j);
-        PartOfDay named = j > i ? partNamed(j) : null;
+        boolean anyDay = i > 0
+                && tok(i - 1).isWord()
+                && lexicon.partAnyDayAfter(tok(i - 1).text());
+        PartOfDay named = j > i || anyDay ? partNamed(j) : null;
         if (named == null && (said == null || !(said.value() instanceof Part p))) {
             return null;
         }
         InstantSpec s = new InstantSpec();
         s.partOfDay = named != null ? named : ((Part) said.value()).part();
-        if (thisOne || (named == null && ((Part) said.value()).today())) {
+        if (thisOne || (named == null && ((Part) said.value()).today() && !anyDay)) {
             s.date = new RelativeDay(0);
             s.thisPartOfDay = true;
         }
         return new Hit<>(s, named != null ? j + 1 : said.end());
+    }
+
+    /** A part of the day said by a word or phrase of its own at {@code i}, not today's ("בערב", "at night"); or null. */
+    final Hit<PartOfDay> partSaid(int i) {
+        Hit<Meaning> said = phraseAt(i);
+        return said != null && said.value() instanceof Part p && !p.today() ? new Hit<>(p.part(), said.end()) : null;
     }
 
     /** A part of the day the language names by a word read only with a day or a time ("morning"), or null. */
@@ -2032,15 +2050,50 @@ class Engine extends Grammar {
 
     /** The head of a recurrence read by the engine's rules, or null when the language does not use them. */
     final Hit<RecurrenceBuilder> sharedRecurrenceHead(int i) {
-        if (!families.contains(Family.RECURRENCES) || (!num(i) && meaningAt(i) == null)) {
+        if (!families.contains(Family.RECURRENCES)) {
             return null;
         }
         Meaning m = meaningAt(i);
+        if (m == null) {
+            return num(i) ? numberedHead(i) : phraseHead(i);
+        }
         if (m instanceof Often o) {
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
             r.partOfDay = o.part();
             return new Hit<>(r, i + 1);
         }
+        Hit<Meaning> said = phraseAt(i);
+        if (said.end() > i + 1 && said.value() instanceof Often o) { // "יום יום", its first word a unit alone
+            RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
+            r.partOfDay = o.part();
+            return new Hit<>(r, said.end());
+        }
+        return numberedHead(i);
+    }
+
+    /**
+     * A head said by a phrase whose first word means nothing alone: "יום יום", "ימי שני", "ביום שני
+     * הראשון של כל חודש"; or null.
+     */
+    private Hit<RecurrenceBuilder> phraseHead(int i) {
+        Hit<Meaning> said = phraseAt(i);
+        if (said == null) {
+            return null;
+        }
+        if (said.value() instanceof Often o) {
+            RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
+            r.partOfDay = o.part();
+            return new Hit<>(r, said.end());
+        }
+        if (said.value() instanceof Weekdays p && p.plural()) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), said.end());
+        }
+        return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
+    }
+
+    /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
+    private Hit<RecurrenceBuilder> numberedHead(int i) {
+        Meaning m = meaningAt(i);
         Hit<Integer> day = dayNumber(i);
         if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
             // "1-го числа каждого месяца"
@@ -2056,19 +2109,29 @@ class Engine extends Grammar {
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
-        if (m != Role.EVERY
-                || (i + 1 < size
-                        && tok(i + 1).isWord()
-                        && lexicon.definite(tok(i + 1).text()))) {
+        if (m != Role.EVERY) {
+            return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null; // "יום שני הראשון של כל חודש"
+        }
+        if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1), everyNth(i + 1));
+        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
         if (nthOfMonth != null) {
             return nthOfMonth;
         }
         Hit<Meaning> w = phraseAt(i + 1);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
+        }
+        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, i + 1); // "כל שני וחמישי"
+        if (listed != null) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(listed.value())), listed.end());
+        }
+        if (w != null && w.value() == Role.WEEKEND) { // "every weekend": the days the resolver's weekend has
+            List<DayOfWeek> weekend = weekStart() == DayOfWeek.SUNDAY
+                    ? List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY)
+                    : List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY);
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(weekend), w.end());
         }
         if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
@@ -2080,13 +2143,31 @@ class Engine extends Grammar {
             r.dayOfMonth = dayOfMonth.value();
             return new Hit<>(r, dayOfMonth.end() + 1);
         }
-        if (meaningAt(i + 1) instanceof Part p) {
+        PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
+        if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-            r.partOfDay = p.part();
+            r.partOfDay = part;
             return new Hit<>(r, i + 2);
         }
         return everyAmount(i + 1);
     }
+
+    /** Whether some word of the text means "every": only then may a recurrence open without it. */
+    private boolean everySaid() {
+        if (every == 0) {
+            every = -1;
+            for (int t = 0; t < size; t++) {
+                if (isRole(t, Role.EVERY)) {
+                    every = 1;
+                    break;
+                }
+            }
+        }
+        return every > 0;
+    }
+
+    /** {@link #everySaid}: 0 not looked yet, 1 said, -1 not. */
+    private int every;
 
     /**
      * After "every": "2 hours", "hour" (one, in a language where a bare unit is not), "hour and a
@@ -2105,15 +2186,20 @@ class Engine extends Grammar {
     /**
      * After "every": "the last Thursday of the month", "יום חמישי האחרון בחודש", "последний четверг
      * месяца" (the n-th or the last weekday, before or after its day): monthly on that weekday; or null.
+     * With no "every" before it, the month must have it: "יום שני הראשון של כל חודש".
      */
-    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i) {
+    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean everyMonth) {
         int j = skipLinks(i);
         Integer nth = nth(j);
-        Hit<Meaning> day = phraseAt(nth != null ? j + 1 : j);
-        if (day == null
-                || !(day.value() instanceof Weekdays w)
-                || w.plural()
-                || w.days().size() != 1) {
+        int at = nth != null ? j + 1 : j;
+        Hit<Meaning> said = phraseAt(at);
+        Hit<DayOfWeek> day = said != null
+                        && said.value() instanceof Weekdays w
+                        && !w.plural()
+                        && w.days().size() == 1
+                ? new Hit<>(w.day(), said.end())
+                : lexicon.ownWeekday(this, at); // "כל שבת הראשונה בחודש"
+        if (day == null) {
             return null;
         }
         int k = day.end();
@@ -2122,10 +2208,15 @@ class Engine extends Grammar {
             k++;
         }
         int unitAt = skipLinks(k);
+        if (isRole(unitAt, Role.EVERY)) {
+            unitAt++; // "של כל חודש", "of every month"
+        } else if (everyMonth) {
+            return null;
+        }
         if (nth == null || unit(unitAt) != ChronoUnit.MONTHS) {
             return null;
         }
-        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(w.days());
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day.value()));
         r.nth = nth;
         return new Hit<>(r, unitAt + 1);
     }
@@ -2165,21 +2256,47 @@ class Engine extends Grammar {
         return meaningAt(i) instanceof Ordinal o && o.value() <= 5 ? o.value() : null;
     }
 
-    /** "по понедельникам и средам", "every Monday and Thursday": more days after the first. */
+    /**
+     * "по понедельникам и средам", "every Monday and Thursday", "יום שני וחמישי", "ראשון, שלישי
+     * וחמישי": more days after the first, joined by a word or as the language joins them ({@link
+     * Lexicon#listedWeekday}).
+     */
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
-        while (isRole(end, Role.AND) || sym(end, ',')) {
-            int j = end + 1;
-            if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
+        while (end < size) {
+            int j = end;
+            if (isRole(end, Role.AND) || sym(end, ',')) {
                 j++;
+                if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
+                    j++;
+                }
+                Weekdays w = weekdays(j);
+                if (w != null) {
+                    r.days(w.days());
+                    end = j + 1;
+                    continue;
+                }
             }
-            Weekdays w = weekdays(j);
-            if (w == null) {
+            Hit<DayOfWeek> listed = lexicon.listedWeekday(this, j);
+            if (listed == null) {
                 break;
             }
-            r.days(w.days());
-            end = j + 1;
+            r.days(List.of(listed.value()));
+            end = listed.end();
         }
         return new Hit<>(r, end);
+    }
+
+    /** Weekdays said one after another from {@code i} ("ביום שני וחמישי"), for a recurrence's days; or null. */
+    final Hit<List<DayOfWeek>> weekdayList(int i) {
+        Weekdays w = weekdays(i);
+        Hit<DayOfWeek> first = w == null ? lexicon.ownWeekday(this, i) : null;
+        if (w == null && first == null) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.WEEKLY);
+        r.days(w != null ? w.days() : List.of(first.value()));
+        Hit<RecurrenceBuilder> all = moreDays(r, w != null ? i + 1 : first.end());
+        return new Hit<>(all.value().days, all.end());
     }
 
     @Override

@@ -22,6 +22,7 @@ abstract class Lexicon {
 
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
     private final Map<String, PartOfDay> partNames = new HashMap<>();
+    private final Set<String> partsAnyDayAfter = new HashSet<>();
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
@@ -197,6 +198,14 @@ abstract class Lexicon {
         return ordinalsCount;
     }
 
+    /**
+     * Whether a word of today's part of the day said right after {@code word} means the next such
+     * part, not today's: "על הבוקר" (first thing in the morning), "בסביבות הערב".
+     */
+    final boolean partAnyDayAfter(String word) {
+        return !partsAnyDayAfter.isEmpty() && partsAnyDayAfter.contains(fold(word));
+    }
+
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
     final boolean ordinalEnding(String word) {
         return ordinalEndings.contains(word);
@@ -204,6 +213,15 @@ abstract class Lexicon {
 
     /** A language's own reading of a weekday's name at token {@code i} ("ביום א'"), or null. */
     Hit<DayOfWeek> ownWeekday(Engine e, int i) {
+        return null;
+    }
+
+    /**
+     * A weekday at token {@code i} said in a list after another, as the language joins them and names
+     * them there ("וחמישי", "ראשון, שלישי"), or null: where a list is joined only by a word ("and"),
+     * the engine reads it alone.
+     */
+    Hit<DayOfWeek> listedWeekday(Engine e, int i) {
         return null;
     }
 
@@ -316,6 +334,10 @@ abstract class Lexicon {
         for (String f : forms) {
             partNames.put(f, p);
         }
+    }
+
+    final void partsAnyDayAfter(String... forms) {
+        partsAnyDayAfter.addAll(List.of(forms));
     }
 
     final void partsAfterClock(PartOfDay p, String... forms) {
