@@ -2055,15 +2055,17 @@ class Engine extends Grammar {
         }
         Meaning m = meaningAt(i);
         if (m == null) {
-            return num(i) ? numberedHead(i) : phraseHead(i);
+            return num(i) ? numberedHead(i) : lexicon.phrasesOpenRecurrences() ? phraseHead(i) : null;
         }
         if (m instanceof Often o) {
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
             r.partOfDay = o.part();
             return new Hit<>(r, i + 1);
         }
-        Hit<Meaning> said = phraseAt(i);
-        if (said.end() > i + 1 && said.value() instanceof Often o) { // "יום יום", its first word a unit alone
+        Hit<Meaning> said = lexicon.phrasesSayOften() ? phraseAt(i) : null;
+        if (said != null
+                && said.end() > i + 1
+                && said.value() instanceof Often o) { // "יום יום", its first word a unit alone
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
             r.partOfDay = o.part();
             return new Hit<>(r, said.end());
@@ -2088,7 +2090,7 @@ class Engine extends Grammar {
         if (said.value() instanceof Weekdays p && p.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), said.end());
         }
-        return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
+        return mayNameWeekday(i) && everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
     }
 
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
@@ -2110,7 +2112,9 @@ class Engine extends Grammar {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
         if (m != Role.EVERY) {
-            return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null; // "יום שני הראשון של כל חודש"
+            return mayNameWeekday(i) && everySaid()
+                    ? nthWeekdayOfEveryMonth(i, true)
+                    : null; // "יום שני הראשון של כל חודש"
         }
         if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
@@ -2150,6 +2154,18 @@ class Engine extends Grammar {
             return new Hit<>(r, i + 2);
         }
         return everyAmount(i + 1);
+    }
+
+    /**
+     * Whether {@link #nthWeekdayOfEveryMonth} may find a weekday at token {@code i}, asked from the
+     * meanings already looked up: where only a word names a weekday, it must be there or after an n-th.
+     */
+    private boolean mayNameWeekday(int i) {
+        if (lexicon.weekdaysBeyondWords()) {
+            return true;
+        }
+        int j = skipLinks(i);
+        return weekdays(nth(j) != null ? j + 1 : j) != null;
     }
 
     /** Whether some word of the text means "every": only then may a recurrence open without it. */

@@ -367,6 +367,11 @@ final class HebrewLexicon extends Lexicon {
         return weekdayName(e, i, false);
     }
 
+    @Override
+    boolean weekdaysBeyondWords() {
+        return true; // ownWeekday
+    }
+
     /** Units of time, after which a weekday's name is a number: "שני ימים" is two days. */
     private static final Set<String> UNITS_AFTER_A_NUMBER = Set.of(
             "שנייה", "שניה", "שניות", "דקה", "דקות", "דק'", "דק", "ד'", "שעה", "שעות", "יום", "ימים", "שבוע", "שבועות",

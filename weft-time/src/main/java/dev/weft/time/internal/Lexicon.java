@@ -32,6 +32,12 @@ abstract class Lexicon {
     private boolean ordinalsCount;
     /** Every role some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
     private final Set<Role> phraseRoles = EnumSet.noneOf(Role.class);
+    /** Whether some phrase says a recurrence ("יום יום"): only then a recurrence's head reads a phrase at a word. */
+    private boolean phrasesSayOften;
+    /** Whether some phrase names one weekday ("יום שני"): else only a word names one. */
+    private boolean phrasesNameAWeekday;
+    /** Whether some phrase names weekdays in the plural ("ימי שני"): a recurrence's head. */
+    private boolean phrasesNamePluralWeekdays;
 
     /** Words that mean something only together: "at this time". */
     record Phrase(List<String> words, Meaning meaning) {}
@@ -150,6 +156,27 @@ abstract class Lexicon {
     /** Whether some phrase of the lexicon means the role: where none does, only a word can say it. */
     final boolean phraseMeans(Role r) {
         return phraseRoles.contains(r);
+    }
+
+    /** Whether some phrase of the lexicon says how often ({@link Meaning.Often}): where none does, only a word can. */
+    final boolean phrasesSayOften() {
+        return phrasesSayOften;
+    }
+
+    /**
+     * Whether a weekday may be named other than by one word meaning it: by a phrase ("יום שני") or by
+     * the language's own reading ({@link #ownWeekday}, so a lexicon that overrides it says true).
+     */
+    boolean weekdaysBeyondWords() {
+        return phrasesNameAWeekday;
+    }
+
+    /**
+     * Whether a phrase may open a recurrence's head at a word that means nothing alone: one says how
+     * often, names weekdays in the plural, or names one weekday ({@link #weekdaysBeyondWords}).
+     */
+    final boolean phrasesOpenRecurrences() {
+        return phrasesSayOften || phrasesNamePluralWeekdays || weekdaysBeyondWords();
     }
 
     /** The phrases that start with a word, longest first (empty when none). */
@@ -313,6 +340,9 @@ abstract class Lexicon {
             if (m instanceof Role r) {
                 phraseRoles.add(r);
             }
+            phrasesSayOften |= m instanceof Meaning.Often;
+            phrasesNameAWeekday |= m instanceof Meaning.Weekdays w && w.days().size() == 1;
+            phrasesNamePluralWeekdays |= m instanceof Meaning.Weekdays w && w.plural();
             list.sort((a, b) -> b.words().size() - a.words().size());
             phrases.put(ws.getFirst(), List.copyOf(list));
         }
