@@ -77,6 +77,8 @@ class Engine extends Grammar {
     private final java.util.Set<Family> families;
     /** Whether the language writes prefix letters on its words: where not, no rule asks what they say. */
     private final boolean prefixed;
+    /** Whether the language reads days of its own: where not, no rule asks its hooks for them on every token. */
+    private final boolean ownDays;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -87,6 +89,7 @@ class Engine extends Grammar {
         this.lexicon = lexicon;
         this.families = lexicon.families();
         this.prefixed = lexicon.writesPrefixes();
+        this.ownDays = lexicon.readsOwnDays();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
     }
@@ -326,7 +329,7 @@ class Engine extends Grammar {
                 && !num(q)
                 && phraseAt(q) == null
                 && partNamed(q) == null
-                && lexicon.ownWeekday(this, q) == null) {
+                && (!ownDays || lexicon.ownWeekday(this, q) == null)) {
             return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
         if (families.contains(Family.DAYS)) {
@@ -489,7 +492,7 @@ class Engine extends Grammar {
 
     /** A date of the lexicon's own calendar at token {@code i} ("ט\"ו בשבט", "א' בניסן תשפ\"ז"), or null. */
     final Hit<InstantSpec> ownDateAt(int i) {
-        Hit<DateRef> own = lexicon.ownDate(this, i);
+        Hit<DateRef> own = ownDays ? lexicon.ownDate(this, i) : null;
         return own == null ? null : withDate(own.value(), own.end());
     }
 
@@ -511,7 +514,7 @@ class Engine extends Grammar {
 
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
     private Hit<InstantSpec> ownHoliday(int j) {
-        Hit<DateRef> own = lexicon.ownHoliday(this, j);
+        Hit<DateRef> own = ownDays ? lexicon.ownHoliday(this, j) : null;
         if (own == null) {
             return null;
         }
@@ -723,7 +726,7 @@ class Engine extends Grammar {
 
     /** One weekday's name, by the lexicon's own reading or a word: "Monday", "Mon.", "ביום א'". */
     private Hit<DayOfWeek> weekdayName(int i) {
-        Hit<DayOfWeek> own = lexicon.ownWeekday(this, i);
+        Hit<DayOfWeek> own = ownDays ? lexicon.ownWeekday(this, i) : null;
         if (own != null) {
             return own;
         }
@@ -2214,7 +2217,7 @@ class Engine extends Grammar {
                         && !w.plural()
                         && w.days().size() == 1
                 ? new Hit<>(w.day(), said.end())
-                : lexicon.ownWeekday(this, at); // "כל שבת הראשונה בחודש"
+                : ownDays ? lexicon.ownWeekday(this, at) : null; // "כל שבת הראשונה בחודש"
         if (day == null) {
             return null;
         }
@@ -2305,7 +2308,7 @@ class Engine extends Grammar {
     /** Weekdays said one after another from {@code i} ("ביום שני וחמישי"), for a recurrence's days; or null. */
     final Hit<List<DayOfWeek>> weekdayList(int i) {
         Weekdays w = weekdays(i);
-        Hit<DayOfWeek> first = w == null ? lexicon.ownWeekday(this, i) : null;
+        Hit<DayOfWeek> first = w == null && ownDays ? lexicon.ownWeekday(this, i) : null;
         if (w == null && first == null) {
             return null;
         }

@@ -368,8 +368,8 @@ final class HebrewLexicon extends Lexicon {
     }
 
     @Override
-    boolean weekdaysBeyondWords() {
-        return true; // ownWeekday
+    boolean readsOwnDays() {
+        return true; // ownDate, ownWeekday, ownHoliday
     }
 
     /** Units of time, after which a weekday's name is a number: "שני ימים" is two days. */

@@ -163,12 +163,17 @@ abstract class Lexicon {
         return phrasesSayOften;
     }
 
+    /** Whether a weekday may be named other than by one word meaning it: by a phrase ("יום שני") or by the language's own reading. */
+    final boolean weekdaysBeyondWords() {
+        return phrasesNameAWeekday || readsOwnDays();
+    }
+
     /**
-     * Whether a weekday may be named other than by one word meaning it: by a phrase ("יום שני") or by
-     * the language's own reading ({@link #ownWeekday}, so a lexicon that overrides it says true).
+     * Whether the language reads days of its own ({@link #ownDate}, {@link #ownWeekday}, {@link
+     * #ownHoliday}): where not, the engine asks none of those hooks. A lexicon that overrides one says true.
      */
-    boolean weekdaysBeyondWords() {
-        return phrasesNameAWeekday;
+    boolean readsOwnDays() {
+        return false;
     }
 
     /**
