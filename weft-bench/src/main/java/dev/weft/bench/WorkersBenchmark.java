@@ -25,6 +25,12 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -85,6 +91,7 @@ final class WorkersBenchmark {
         }
         try (RedisServer redis = RedisServer.start()) {
             double floor = floorMicros(redis.url(), floorEntries);
+            double floorWithStore = floorWithStoreMicros(redis.url(), floorEntries);
             double weft = weftMicros(redis.url(), floorEntries);
             Map<String, Double> seconds = new java.util.LinkedHashMap<>();
             seconds.put("inline", inlineSeconds(steps));
@@ -96,9 +103,10 @@ final class WorkersBenchmark {
             System.out.println();
             System.out.printf("%-44s %12s%n", "queue cost per step", "µs");
             System.out.printf("%-44s %12.1f%n", "floor: bare XADD/XREADGROUP/XACK (Jedis)", floor);
+            System.out.printf("%-44s %12.1f%n", "floor with the store's statements (JDBC)", floorWithStore);
             System.out.printf(
-                    "%-44s %12.1f  (%.1f × the floor)%n",
-                    "Weft: a queued step, whole (PostgreSQL)", weft, weft / floor);
+                    "%-44s %12.1f  (%.1f × the floor, %.1f × with the store)%n",
+                    "Weft: a queued step, whole (PostgreSQL)", weft, weft / floor, weft / floorWithStore);
             System.out.println();
             System.out.printf("%-44s %10s %12s%n", steps + " steps of 50 ms", "seconds", "steps/s");
             for (Map.Entry<String, Double> mode : seconds.entrySet()) {
@@ -118,6 +126,9 @@ final class WorkersBenchmark {
             System.out.println();
             System.out.printf(
                     "workers floor_us_per_entry=%.1f weft_us_per_entry=%.1f ratio=%.2f%n", floor, weft, weft / floor);
+            System.out.printf(
+                    "workers floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f ratio_with_store=%.2f%n",
+                    floorWithStore, weft, weft / floorWithStore);
             for (Map.Entry<String, Double> mode : seconds.entrySet()) {
                 System.out.printf("workers mode=%s steps=%d seconds=%.2f%n", mode.getKey(), steps, mode.getValue());
             }
@@ -149,6 +160,80 @@ final class WorkersBenchmark {
                     continue;
                 }
                 for (StreamEntry entry : read.get(0).getValue()) {
+                    client.xack(stream, "g", entry.getID());
+                    acked++;
+                }
+            }
+            producer.join();
+            long elapsed = System.nanoTime() - started;
+            client.del(stream);
+            return elapsed / 1000.0 / entries;
+        }
+    }
+
+    /**
+     * The floor that can be measured for a step done once: bare Redis as in {@link #floorMicros},
+     * plus the bare PostgreSQL statements exactly-once needs, each auto-committed, no Weft. The
+     * producer commits the step's row before it adds the entry (the commit before a step starts,
+     * which in Weft also holds the previous step's completion); the consumer, per entry, reads
+     * whether an outcome is stored (an entry delivered again is not run again), stores the outcome
+     * with {@code INSERT … ON CONFLICT DO NOTHING} (the compare-and-set that makes it once), then
+     * acknowledges. Three statements an entry, made one after another as the Redis calls are.
+     */
+    private static double floorWithStoreMicros(String url, int entries) throws Exception {
+        String stream = "floor-store:" + System.nanoTime();
+        String db = DurableStores.postgresUrl("bench_floor_" + SCHEMAS.incrementAndGet());
+        try (RedisClient client = RedisClient.create(URI.create(url));
+                Connection producerDb = DriverManager.getConnection(db);
+                Connection consumerDb = DriverManager.getConnection(db)) {
+            try (Statement ddl = producerDb.createStatement()) {
+                String schema = db.substring(db.indexOf("currentSchema=") + "currentSchema=".length());
+                ddl.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+                ddl.execute("SET search_path TO " + schema);
+                ddl.execute("CREATE TABLE steps (run TEXT, step INT, status TEXT, PRIMARY KEY (run, step))");
+                ddl.execute("CREATE TABLE outcomes (key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at BIGINT)");
+            }
+            client.xgroupCreate(stream, "g", new StreamEntryID(0, 0), true);
+            PreparedStatement startStep =
+                    producerDb.prepareStatement("INSERT INTO steps (run, step, status) VALUES (?, ?, 'RUNNING')");
+            PreparedStatement readOutcome = consumerDb.prepareStatement("SELECT result FROM outcomes WHERE key = ?");
+            PreparedStatement storeOutcome = consumerDb.prepareStatement(
+                    "INSERT INTO outcomes (key, result, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING");
+            long started = System.nanoTime();
+            Thread producer = Thread.ofVirtual().start(() -> {
+                try {
+                    for (int i = 0; i < entries; i++) {
+                        startStep.setString(1, "r");
+                        startStep.setInt(2, i);
+                        startStep.executeUpdate();
+                        client.xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("run", "r", "step", Integer.toString(i)));
+                    }
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            int acked = 0;
+            while (acked < entries) {
+                List<Map.Entry<String, List<StreamEntry>>> read = client.xreadGroup(
+                        "g",
+                        "c",
+                        XReadGroupParams.xReadGroupParams().count(100).block(1000),
+                        Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+                if (read == null) {
+                    continue;
+                }
+                for (StreamEntry entry : read.get(0).getValue()) {
+                    String key = "r/" + entry.getFields().get("step");
+                    readOutcome.setString(1, key);
+                    try (ResultSet row = readOutcome.executeQuery()) {
+                        if (row.next()) {
+                            throw new IllegalStateException("an outcome for " + key + " is stored already");
+                        }
+                    }
+                    storeOutcome.setString(1, key);
+                    storeOutcome.setString(2, "{\"value\":null}");
+                    storeOutcome.setLong(3, System.nanoTime());
+                    storeOutcome.executeUpdate();
                     client.xack(stream, "g", entry.getID());
                     acked++;
                 }

@@ -91,6 +91,9 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
 
     private record Tracked(DispatchedStep step, long since) {}
 
+    /** Queues the steps dispatched at once (a run's parallel steps, many runs') in one round trip. */
+    private final Batcher<Redis.ScriptCall, Object> enqueuer;
+
     private RedisSteps(Builder builder) {
         this.redis = new Redis(builder.url, builder.connections);
         this.store = builder.store;
@@ -104,6 +107,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         this.subscriber = Thread.ofVirtual().name("weft-redis-subscriber").unstarted(this::subscribe);
         this.sweeper = Thread.ofVirtual().name("weft-redis-sweeper").unstarted(this::sweepForever);
         this.publisher = Thread.ofVirtual().name("weft-redis-events").unstarted(this::publishForever);
+        this.enqueuer = new Batcher<>("weft-redis-enqueuer", 256, calls -> redis.scripts(Scripts.ENQUEUE, calls));
     }
 
     public static Builder builder(RedisUrl url, RunStore store) {
@@ -130,9 +134,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         }
         String answer;
         try {
-            answer = (String) redis.call(jedis -> Redis.script(
-                    jedis,
-                    Scripts.ENQUEUE,
+            answer = (String) enqueuer.send(new Redis.ScriptCall(
                     List.of(names.stream(), names.marker(step.runId(), step.stepOrder())),
                     appendLifetime(QueueEntry.fields(step, System.currentTimeMillis()))));
         } catch (RedisUnavailableException | JedisException e) {
@@ -212,6 +214,13 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
             return;
         }
         outcome.ifPresent(o -> deliver(runId, order, o));
+    }
+
+    private void deliverIfTracked(String runId, int order, JsonNode outcome) {
+        Map<Integer, Tracked> steps = tracked.get(runId);
+        if (steps != null && steps.containsKey(order)) {
+            deliver(runId, order, outcome);
+        }
     }
 
     private void deliver(String runId, int order, JsonNode outcome) {
@@ -309,20 +318,20 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
             }
             return;
         }
-        int space = message.lastIndexOf(' ');
-        if (space <= 0) {
+        Optional<Outcomes.Announced> heard = Outcomes.announced(message);
+        if (heard.isEmpty()) {
             return;
         }
-        String runId = message.substring(0, space);
-        int order;
-        try {
-            order = Integer.parseInt(message.substring(space + 1));
-        } catch (NumberFormatException e) {
-            return;
-        }
+        String runId = heard.get().runId();
+        int order = heard.get().order();
         Map<Integer, Tracked> steps = tracked.get(runId);
         if (steps != null && steps.containsKey(order)) {
-            Thread.ofVirtual().start(() -> deliverStored(runId, order));
+            // The announcement carries the stored outcome (the one the worker's compare-and-set kept),
+            // so the store need not be asked; one too large to carry is read from the store.
+            Optional<JsonNode> stored = heard.get().stored();
+            Thread.ofVirtual()
+                    .start(() -> stored.ifPresentOrElse(
+                            outcome -> deliverIfTracked(runId, order, outcome), () -> deliverStored(runId, order)));
         }
     }
 
@@ -507,6 +516,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         subscriber.interrupt();
         sweeper.interrupt();
         LockSupport.unpark(publisher);
+        enqueuer.close();
         redis.close();
     }
 
