@@ -60,6 +60,11 @@ final class Batcher<I, O> implements AutoCloseable {
         }
     }
 
+    /** How many requests wait for the next batch (not counting the one on its way). */
+    int waiting() {
+        return queue.size();
+    }
+
     @SuppressWarnings("unchecked")
     private void sendForever() {
         List<Waiting<I, O>> batch = new ArrayList<>();
