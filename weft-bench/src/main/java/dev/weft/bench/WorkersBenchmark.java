@@ -90,9 +90,12 @@ final class WorkersBenchmark {
                     + " entries for the floor; the figures are rougher");
         }
         try (RedisServer redis = RedisServer.start()) {
-            double floor = floorMicros(redis.url(), floorEntries);
-            double floorWithStore = floorWithStoreMicros(redis.url(), floorEntries);
-            double weft = weftMicros(redis.url(), floorEntries);
+            Measured floorMeasured = floorMicros(redis.url(), floorEntries);
+            Measured floorWithStoreMeasured = floorWithStoreMicros(redis.url(), floorEntries);
+            Measured weftMeasured = weftMicros(redis.url(), floorEntries);
+            double floor = floorMeasured.wallMicros();
+            double floorWithStore = floorWithStoreMeasured.wallMicros();
+            double weft = weftMeasured.wallMicros();
             Map<String, Double> seconds = new java.util.LinkedHashMap<>();
             seconds.put("inline", inlineSeconds(steps));
             for (int workers : new int[] {1, 2, 4}) {
@@ -129,6 +132,18 @@ final class WorkersBenchmark {
             System.out.printf(
                     "workers floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f ratio_with_store=%.2f%n",
                     floorWithStore, weft, weft / floorWithStore);
+            CpuMeter.Spent weftCpu = weftMeasured.cpu();
+            System.out.printf(
+                    "workers cpu floor_us_per_entry=%.1f floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f"
+                            + " ratio=%.2f ratio_with_store=%.2f weft_jvm_us=%.1f weft_redis_us=%.1f weft_db_us=%.1f%n",
+                    floorMeasured.cpuMicros(),
+                    floorWithStoreMeasured.cpuMicros(),
+                    weftMeasured.cpuMicros(),
+                    weftMeasured.cpuMicros() / floorMeasured.cpuMicros(),
+                    weftMeasured.cpuMicros() / floorWithStoreMeasured.cpuMicros(),
+                    weftCpu.jvmMicros() / weftMeasured.entries(),
+                    weftCpu.redisMicros() / weftMeasured.entries(),
+                    weftCpu.databaseMicros() / weftMeasured.entries());
             for (Map.Entry<String, Double> mode : seconds.entrySet()) {
                 System.out.printf("workers mode=%s steps=%d seconds=%.2f%n", mode.getKey(), steps, mode.getValue());
             }
@@ -138,11 +153,23 @@ final class WorkersBenchmark {
         }
     }
 
+    /**
+     * What a measured section cost, over {@code entries}: wall time, and the CPU time of the JVM, Redis
+     * and the database together.
+     */
+    private record Measured(int entries, double wallMicros, CpuMeter.Spent cpu) {
+        double cpuMicros() {
+            return cpu.totalMicros() / entries;
+        }
+    }
+
     /** Bare Redis: a producer adds {@code entries} one XADD each, a consumer reads them in the group and acks each. */
-    private static double floorMicros(String url, int entries) throws Exception {
+    private static Measured floorMicros(String url, int entries) throws Exception {
         String stream = "floor:" + System.nanoTime();
+        String db = DurableStores.postgresUrl("public");
         try (RedisClient client = RedisClient.create(URI.create(url))) {
             client.xgroupCreate(stream, "g", new StreamEntryID(0, 0), true);
+            CpuMeter cpu = CpuMeter.start(url, db);
             long started = System.nanoTime();
             Thread producer = Thread.ofVirtual().start(() -> {
                 for (int i = 0; i < entries; i++) {
@@ -166,8 +193,9 @@ final class WorkersBenchmark {
             }
             producer.join();
             long elapsed = System.nanoTime() - started;
+            CpuMeter.Spent spent = cpu.spent();
             client.del(stream);
-            return elapsed / 1000.0 / entries;
+            return new Measured(entries, elapsed / 1000.0 / entries, spent);
         }
     }
 
@@ -180,7 +208,7 @@ final class WorkersBenchmark {
      * with {@code INSERT … ON CONFLICT DO NOTHING} (the compare-and-set that makes it once), then
      * acknowledges. Three statements an entry, made one after another as the Redis calls are.
      */
-    private static double floorWithStoreMicros(String url, int entries) throws Exception {
+    private static Measured floorWithStoreMicros(String url, int entries) throws Exception {
         String stream = "floor-store:" + System.nanoTime();
         String db = DurableStores.postgresUrl("bench_floor_" + SCHEMAS.incrementAndGet());
         try (RedisClient client = RedisClient.create(URI.create(url));
@@ -199,6 +227,7 @@ final class WorkersBenchmark {
             PreparedStatement readOutcome = consumerDb.prepareStatement("SELECT result FROM outcomes WHERE key = ?");
             PreparedStatement storeOutcome = consumerDb.prepareStatement(
                     "INSERT INTO outcomes (key, result, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING");
+            CpuMeter cpu = CpuMeter.start(url, db);
             long started = System.nanoTime();
             Thread producer = Thread.ofVirtual().start(() -> {
                 try {
@@ -240,8 +269,9 @@ final class WorkersBenchmark {
             }
             producer.join();
             long elapsed = System.nanoTime() - started;
+            CpuMeter.Spent spent = cpu.spent();
             client.del(stream);
-            return elapsed / 1000.0 / entries;
+            return new Measured(entries, elapsed / 1000.0 / entries, spent);
         }
     }
 
@@ -286,7 +316,7 @@ final class WorkersBenchmark {
     }
 
     /** Weft's whole cost per queued step: no-op steps through RedisSteps and an in-process worker. */
-    private static double weftMicros(String url, int entries) throws Exception {
+    private static Measured weftMicros(String url, int entries) throws Exception {
         String db = freshPostgres();
         try (RunStore store = Stores.open(Optional.of(db), Map.of())) {
             StreamNames names = new StreamNames("bench" + System.nanoTime());
@@ -301,12 +331,14 @@ final class WorkersBenchmark {
                             .start()) {
                 Runner runner = Runner.builder().store(store).dispatcher(queue).build();
                 runAll(runner, Math.min(entries, 500), 0, Optional.empty());
+                CpuMeter cpu = CpuMeter.start(url, db);
                 double micros = runAll(runner, entries, 0, Optional.empty()) * 1e6 / entries;
+                CpuMeter.Spent spent = cpu.spent();
                 if (worker.status().done() < entries) {
                     throw new IllegalStateException(
                             "the worker ran " + worker.status().done() + " steps of " + entries);
                 }
-                return micros;
+                return new Measured(entries, micros, spent);
             }
         }
     }
