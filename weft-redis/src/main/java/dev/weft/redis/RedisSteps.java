@@ -85,6 +85,12 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
     private final Thread sweeper;
     private final Thread publisher;
     private volatile Optional<Jedis> subscription = Optional.empty();
+    /**
+     * Since when (System.nanoTime) the subscription to the outcomes channel has been up without a
+     * break; {@link Long#MAX_VALUE} while it is down. A step tracked after that heard its announcement
+     * if one was made, so the sweep need not ask the store for its outcome every time.
+     */
+    private volatile long subscribedSince = Long.MAX_VALUE;
 
     /** How long Redis may not answer before queued steps are taken back, unless told otherwise. */
     public static final Duration DEFAULT_TAKE_BACK = Duration.ofSeconds(30);
@@ -133,16 +139,19 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
             return new Dispatch.Unavailable(downReason + "; steps run in this process until it answers");
         }
         String answer;
+        // Tracked before it is queued: a worker can finish it before the answer comes back, and its
+        // announcement must find the step waited for.
+        track(step);
         try {
             answer = (String) enqueuer.send(new Redis.ScriptCall(
                     List.of(names.stream(), names.marker(step.runId(), step.stepOrder())),
                     appendLifetime(QueueEntry.fields(step, System.currentTimeMillis()))));
         } catch (RedisUnavailableException | JedisException e) {
+            untrack(step.runId(), step.stepOrder());
             wentDown(e.getMessage());
             return new Dispatch.Unavailable(downReason + "; steps run in this process until it answers");
         }
         cameBack();
-        track(step);
         if (answer.equals("done")) {
             // Done by a worker before this process (which recovered the run) asked again.
             Thread.ofVirtual().start(() -> deliverStored(step.runId(), step.stepOrder()));
@@ -289,6 +298,13 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                 jedis.subscribe(
                         new JedisPubSub() {
                             @Override
+                            public void onSubscribe(String channel, int subscribedChannels) {
+                                if (channel.equals(names.outcomes())) {
+                                    subscribedSince = System.nanoTime();
+                                }
+                            }
+
+                            @Override
                             public void onMessage(String channel, String message) {
                                 heard(channel, message);
                             }
@@ -299,6 +315,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                 missed = true;
                 notAnswering();
             } finally {
+                subscribedSince = Long.MAX_VALUE;
                 subscription = Optional.empty();
             }
             if (!closed.get()) {
@@ -363,10 +380,17 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                     continue;
                 }
                 int order = step.step().stepOrder();
-                Optional<JsonNode> outcome = Outcomes.stored(store, runId, order);
-                if (outcome.isPresent()) {
-                    deliver(runId, order, outcome.get());
-                    continue;
+                // A step tracked while the subscription has been up heard its announcement if there
+                // was one: its outcome is looked for in the store only once it is old enough to be lost
+                // (then, as a safety net, at each sweep). One query per waiting step and sweep cost
+                // more than the steps' own round trips when thousands wait.
+                boolean announcementHeard = !all && step.since() >= subscribedSince;
+                if (!announcementHeard || age > lostAfter.toNanos()) {
+                    Optional<JsonNode> outcome = Outcomes.stored(store, runId, order);
+                    if (outcome.isPresent()) {
+                        deliver(runId, order, outcome.get());
+                        continue;
+                    }
                 }
                 if (cancelled == null) {
                     cancelled = store.isCancelRequested(runId);
