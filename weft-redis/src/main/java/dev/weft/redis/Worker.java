@@ -459,10 +459,12 @@ public final class Worker implements AutoCloseable {
             return;
         }
         JsonNode kept = Outcomes.save(store, entry.runId(), entry.order(), outcome);
-        finish(entry.id(), entry.runId(), entry.order(), Optional.of(kept));
+        // Counted before it is announced: the process that hears the announcement may finish the run
+        // at once, and whoever then asks this worker what it did must find the step counted.
         boolean ok = isSuccess(kept);
         (ok ? done : failed).incrementAndGet();
         metrics.finished(ok ? "completed" : "failed", started);
+        finish(entry.id(), entry.runId(), entry.order(), Optional.of(kept));
         if (verbose) {
             log.accept(step + ": "
                     + (ok
