@@ -320,13 +320,15 @@ class Engine extends Grammar {
     /** "Q3 next year", "the last quarter of next year", "הרבעון האחרון של השנה הבאה", "2-й квартал 2027 года". */
     private Hit<InstantSpec> quarterOfYear(int i) {
         int j = skipLinks(i);
-        if (!isRole(j, Role.QUARTER) && !isRole(j + 1, Role.QUARTER)) {
-            return null; // every reading below has the word for a quarter first or second
+        // the word for a quarter is first or second, or third after a number and its ordinal ending ("2nd qtr")
+        int after = isRole(j + 1, Role.QUARTER) || !num(j) ? j + 1 : ordinalEnding(j + 1);
+        if (!isRole(j, Role.QUARTER) && !isRole(after, Role.QUARTER)) {
+            return null;
         }
         Integer n = quarterNumber(j);
         int k;
-        if (n != null && isRole(j + 1, Role.QUARTER)) {
-            k = j + 2;
+        if (n != null && isRole(after, Role.QUARTER)) {
+            k = after + 1;
         } else if (isRole(j, Role.QUARTER) && (n = quarterNumber(j + 1)) != null) {
             k = j + 2;
         } else if (isRole(j, Role.QUARTER) && num(j + 1) && value(j + 1) >= 1 && value(j + 1) <= 4) {

@@ -12,7 +12,6 @@ import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.QuarterRef;
 import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.YearRef;
@@ -224,8 +223,6 @@ final class EnglishGrammar extends Engine {
         best = longest(best, dayFirstDate(i));
         best = longest(best, numericDate(i));
         best = longest(best, dayOfMonth(i));
-        best = longest(best, period(i));
-        best = longest(best, quarter(i));
         best = longest(best, yearOnly(i));
         best = longest(best, nthWeekday(i));
         best = longest(best, boundary(i));
@@ -485,67 +482,6 @@ final class EnglishGrammar extends Engine {
             return new Hit<>(-1, i + 1);
         }
         return null;
-    }
-
-    /** {@code next week}, {@code this month}, {@code last year}, {@code the week after next}. */
-    private Hit<InstantSpec> period(int i) {
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null) {
-            Grain g = i < size && shift.end() < size
-                    ? PERIODS.get(tok(shift.end()).text())
-                    : null;
-            if (g != null && tok(shift.end()).isWord()) {
-                return withDate(new PeriodRef(g, shift.value()), shift.end() + 1);
-            }
-            return null;
-        }
-        if (word(i, "the")
-                && i + 1 < size
-                && tok(i + 1).isWord()
-                && PERIODS.containsKey(tok(i + 1).text())) {
-            Grain g = PERIODS.get(tok(i + 1).text());
-            if (word(i + 2, "after") && word(i + 3, "next")) {
-                return withDate(new PeriodRef(g, 2), i + 4);
-            }
-            if (word(i + 2, "before") && word(i + 3, "last")) {
-                return withDate(new PeriodRef(g, -2), i + 4);
-            }
-        }
-        return null;
-    }
-
-    /** {@code Q3}, {@code Q1 2027}, {@code the second quarter of 2027}. */
-    private Hit<InstantSpec> quarter(int i) {
-        int q = 0;
-        int end;
-        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            int len = tok(i).text().length();
-            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
-            q = value(i + 2);
-            return year == 0 || q < 1 || q > 4 ? null : withDate(new QuarterRef(q, year), i + 3);
-        }
-        if (word(i, "q") && num(i + 1) && adjacent(i + 1)) {
-            q = value(i + 1);
-            end = i + 2;
-        } else {
-            int j = word(i, "the") ? i + 1 : i;
-            Hit<Integer> n = dayNumber(j, true);
-            if (n == null || !word(n.end(), "quarter", "qtr")) {
-                return null;
-            }
-            q = n.value();
-            end = n.end() + 1;
-            if (word(end, "of", "in") && year(end + 1)) {
-                return q < 1 || q > 4 ? null : withDate(new QuarterRef(q, value(end + 1)), end + 2);
-            }
-        }
-        if (q < 1 || q > 4) {
-            return null;
-        }
-        if (year(end)) {
-            return withDate(new QuarterRef(q, value(end)), end + 1);
-        }
-        return withDate(new QuarterRef(q, 0), end);
     }
 
     private Hit<InstantSpec> yearOnly(int i) {

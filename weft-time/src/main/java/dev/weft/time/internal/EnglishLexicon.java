@@ -145,7 +145,7 @@ final class EnglishLexicon extends Lexicon {
         phrase(Role.BEFORE, "leading up to");
         role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
-        role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs");
+        role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs", "q");
         role(Role.EVERY, "every", "each");
         role(Role.OTHER, "other");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
