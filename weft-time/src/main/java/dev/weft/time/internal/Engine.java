@@ -722,10 +722,12 @@ class Engine extends Grammar {
 
     /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
     private Hit<InstantSpec> period(int i) {
-        int j = skipLinks(i);
-        if (isRole(j, Role.END) || isRole(j, Role.START) || isRole(j, Role.MIDDLE)) {
-            return boundary(j);
+        int j = skipLinks(isRole(i, Role.IN) ? i + 1 : i); // "in the middle of", "in mid June"
+        Hit<Meaning> edge = phraseAt(j);
+        if (edge != null && (edge.value() == Role.END || edge.value() == Role.START || edge.value() == Role.MIDDLE)) {
+            return boundary((Role) edge.value(), edge.end());
         }
+        j = skipLinks(i);
         Integer shift = shift(j);
         Grain g;
         int end;
@@ -764,33 +766,36 @@ class Engine extends Grammar {
 
     /**
      * The end, the start or the middle of a period or a month: "в конце месяца", "סוף החודש", "תחילת
-     * החודש הבא", "סוף מרץ", "בסוף מרץ 2027", "באמצע יוני"; a bare unit is this one's ("в конце недели").
+     * החודש הבא", "סוף מרץ", "בסוף מרץ 2027", "באמצע יוני", "the end of 2027", "mid-June"; a bare unit is
+     * this one's ("в конце недели"). English says its edge with "of" ("end of"), a phrase of its lexicon.
      */
-    private Hit<InstantSpec> boundary(int j) {
-        Hit<Meaning> said = phraseAt(j);
-        if (said != null && said.value() == Role.WEEKEND) {
-            return null; // "סוף שבוע" is the weekend
+    private Hit<InstantSpec> boundary(Role edge, int from) {
+        if (sym(from, '-') && adjacent(from) && adjacent(from + 1)) {
+            from++; // "mid-June"
         }
         DateRef ref;
         int stop;
-        Hit<InstantSpec> p = period(j + 1);
-        int k = skipLinks(j + 1);
+        Hit<InstantSpec> p = period(from);
+        int k = skipLinks(from);
         Integer m = month(k);
         if (p != null && p.value().date instanceof PeriodRef r) {
             ref = r;
             stop = p.end();
-        } else if (grain(unit(k)) != null) {
-            ref = new PeriodRef(grain(unit(k)), 0);
+        } else if (periodGrain(k) != null) {
+            ref = new PeriodRef(periodGrain(k), 0);
             stop = k + 1;
         } else if (m != null) {
             Hit<Integer> y = yearAfter(k + 1);
             boolean next = y == null && Integer.valueOf(1).equals(shift(k + 1));
             ref = new MonthRef(m, y == null ? 0 : y.value(), next ? 1 : 0);
             stop = y != null ? y.end() : next ? k + 2 : k + 1;
+        } else if (year(k)) {
+            ref = new YearRef(value(k)); // "the end of 2027"
+            stop = unit(k + 1) == ChronoUnit.YEARS ? skipDot(k + 2) : k + 1;
         } else {
             return null;
         }
-        if (isRole(j, Role.MIDDLE)) {
+        if (edge == Role.MIDDLE) {
             // the middle of a month is its 15th ("באמצע יוני"); a week or a year has none said so
             return ref instanceof MonthRef r && r.year() == 0 && r.shift() == 0
                     ? withDate(new CalendarDate(0, r.month(), 15), stop)
@@ -798,7 +803,7 @@ class Engine extends Grammar {
                             ? withDate(new DateRef.NthDayOf(ref, 15), stop)
                             : null;
         }
-        return withDate(isRole(j, Role.END) ? new DateRef.EndOf(ref) : new DateRef.StartOf(ref), stop);
+        return withDate(edge == Role.END ? new DateRef.EndOf(ref) : new DateRef.StartOf(ref), stop);
     }
 
     /** A relative period ("next week", "השבוע", "в следующем месяце"), for the rules built on one. */

@@ -5,7 +5,6 @@ import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.EndOf;
 import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
@@ -13,13 +12,11 @@ import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.Shifted;
-import dev.weft.time.internal.DateRef.StartOf;
 import dev.weft.time.internal.DateRef.YearRef;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** The English grammar. One instance reads one text; not thread-safe. */
@@ -27,15 +24,6 @@ final class EnglishGrammar extends Engine {
 
     /** Month names that are also common words, read as months only in context. */
     private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
-
-    private static final Map<String, Grain> PERIODS = Map.of(
-            "week", Grain.WEEK,
-            "wk", Grain.WEEK,
-            "month", Grain.MONTH,
-            "quarter", Grain.QUARTER,
-            "qtr", Grain.QUARTER,
-            "year", Grain.YEAR,
-            "yr", Grain.YEAR);
 
     /** Words after which an otherwise ambiguous month or weekday name is read as one. */
     private static final Set<String> DATE_CONTEXT = Set.of(
@@ -225,36 +213,11 @@ final class EnglishGrammar extends Engine {
         best = longest(best, dayOfMonth(i));
         best = longest(best, yearOnly(i));
         best = longest(best, nthWeekday(i));
-        best = longest(best, boundary(i));
         best = longest(best, nthDayOf(i));
-        best = longest(best, midMonth(i));
         best = longest(best, nthWeekOf(i));
         best = longest(best, yearMonth(i));
         best = longest(best, holidayAt(i));
         return best;
-    }
-
-    /** "mid June", "mid-June", "the middle of next month": the 15th. */
-    private Hit<InstantSpec> midMonth(int i) {
-        int j = word(i, "in") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if (word(j, "mid") && sym(j + 1, '-') && adjacent(j + 1)) {
-            j += 2;
-        } else if (word(j, "mid")) {
-            j++;
-        } else if (word(j, "middle") && word(j + 1, "of")) {
-            j += 2;
-        } else {
-            return null;
-        }
-        Hit<DateRef> m = monthSpec(j);
-        if (m == null) {
-            return null;
-        }
-        if (m.value() instanceof MonthRef r && r.year() == 0 && r.shift() == 0) {
-            return withDate(new CalendarDate(0, r.month(), 15), m.end());
-        }
-        return withDate(new NthDayOf(m.value(), 15), m.end());
     }
 
     /** "the 3rd day of last month", "fourth day of June", "last day of February 2016", "second last day of April". */
@@ -539,51 +502,6 @@ final class EnglishGrammar extends Engine {
             return new Hit<>(new PeriodRef(Grain.MONTH, 0), i + 2);
         }
         return null;
-    }
-
-    /** {@code end of the month}, {@code the beginning of next year}, {@code end of March}, {@code EOM}. */
-    private Hit<InstantSpec> boundary(int i) {
-        if (word(i, "eom")) {
-            return withDate(new EndOf(new PeriodRef(Grain.MONTH, 0)), i + 1);
-        }
-        if (word(i, "eow")) {
-            return withDate(new EndOf(new PeriodRef(Grain.WEEK, 0)), i + 1);
-        }
-        if (word(i, "eoy")) {
-            return withDate(new EndOf(new PeriodRef(Grain.YEAR, 0)), i + 1);
-        }
-        int j = word(i, "the") ? i + 1 : i;
-        boolean end = word(j, "end");
-        if (!(end || word(j, "beginning", "start")) || !word(j + 1, "of")) {
-            return null;
-        }
-        int k = j + 2;
-        DateRef period = null;
-        int stop = -1;
-        Hit<Integer> shift = shiftWord(k);
-        if (shift != null
-                && shift.end() < size
-                && PERIODS.containsKey(tok(shift.end()).text())) {
-            period = new PeriodRef(PERIODS.get(tok(shift.end()).text()), shift.value());
-            stop = shift.end() + 1;
-        } else {
-            int p = word(k, "the") ? k + 1 : k;
-            if (p < size && tok(p).isWord() && PERIODS.containsKey(tok(p).text())) {
-                Grain g = PERIODS.get(tok(p).text());
-                period = new PeriodRef(g, 0);
-                stop = p + 1;
-            } else {
-                Hit<DateRef> m = monthSpec(k);
-                if (m != null) {
-                    period = m.value();
-                    stop = m.end();
-                }
-            }
-        }
-        if (period == null) {
-            return null;
-        }
-        return withDate(end ? new EndOf(period) : new StartOf(period), stop);
     }
 
     // ---- durations and offsets --------------------------------------------------------------

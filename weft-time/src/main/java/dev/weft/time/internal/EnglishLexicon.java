@@ -142,6 +142,14 @@ final class EnglishLexicon extends Lexicon {
         role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
         role(Role.ON, "on", "at", "over", "for", "during");
         role(Role.REST, "rest", "remainder");
+        phrase(Role.END, "end of");
+        phrase(Role.START, "beginning of", "start of");
+        phrase(Role.MIDDLE, "middle of");
+        role(Role.MIDDLE, "mid");
+        // the last day of this month, week, year, named by a word as a holiday is
+        words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.MONTH, 0))), "eom");
+        words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.WEEK, 0))), "eow");
+        words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.YEAR, 0))), "eoy");
         phrase(Role.BEFORE, "leading up to");
         role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
@@ -293,8 +301,7 @@ final class EnglishLexicon extends Lexicon {
     }
 
     /**
-     * Text-speak, where a digit says a syllable: "2morrow", "2nite", "2day"; and "just now", which is
-     * now only when it is the whole text (else "just" hedges what follows).
+     * Text-speak, where a digit says a syllable: "2morrow", "2nite", "2day"; and "just now", which is now only when it is the whole text (else "just" hedges what follows).
      */
     @Override
     Hit<InstantSpec> ownDay(Engine e, int i) {
