@@ -255,6 +255,9 @@ class Engine extends Grammar {
 
     /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */
     private Hit<InstantSpec> datePart(int q) {
+        if (q >= size) {
+            return null;
+        }
         if (dateParts == null) {
             dateParts = new Object[size];
         }
@@ -845,8 +848,8 @@ class Engine extends Grammar {
     private Hit<Integer> dayNumber(int i) {
         if (num(i) && tok(i).text().length() <= 2) {
             int v = value(i);
-            if (v < 1 || v > 31 || sym(i + 1, ':')) {
-                return null;
+            if (v < 1 || v > 31 || sym(i + 1, ':') || latinMeridiem(i + 1) != null || isRole(i + 1, Role.OCLOCK)) {
+                return null; // "the 7am alarm", "the 6:30 train": a clock's hour, not a day of the month
             }
             return new Hit<>(v, ordinalEnding(i + 1));
         }
@@ -892,40 +895,120 @@ class Engine extends Grammar {
         if (yearMonth != null) {
             return withDate(yearMonth.value(), yearMonth.end());
         }
-        Hit<Integer> day = dayNumber(i);
+        int j = skipLinks(i); // "the 3rd of March"
+        Hit<Integer> day = dayNumber(j);
         if (day != null) {
-            Integer m = month(day.end());
+            int k = skipLinks(day.end());
+            Integer m = month(k);
             if (m != null) {
-                return dayAndMonth(day.value(), m, day.end() + 1);
+                return dayAndMonth(day.value(), m, k + 1, true);
             }
             if (isRole(day.end(), Role.DAY_OF_MONTH)) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
             }
-            if (day.end() > i + 1 || !num(i)) {
+            // "21st", "the 21", "пятого"; "the fifth" alone is seldom a date where the lexicon says so
+            boolean linked = j > i;
+            if (num(j)
+                    ? day.end() > j + 1 || linked
+                    : lexicon.ordinalWordAloneIsADay() || (linked && (lenient || isRole(day.end(), Role.LINK)))) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
             }
         }
-        Integer m = month(i);
+        Integer shift = shift(i);
+        int at = isRole(i, Role.IN) || shift != null ? i + 1 : i; // "in March", "next March"
+        Integer m = month(at);
         if (m != null) {
-            int end = skipDot(i + 1);
-            Hit<Integer> after = dayNumber(end);
-            if (after != null && !isRole(after.end(), Role.DAY_OF_MONTH) && unit(after.end()) == null) {
-                return dayAndMonth(after.value(), m, after.end());
-            }
-            Hit<Integer> y = yearAfter(end);
-            return y != null ? withDate(new MonthRef(m, y.value(), 0), y.end()) : withDate(new MonthRef(m, 0, 0), end);
+            return namedMonth(m, at, shift == null ? 0 : shift);
         }
         if (year(i) && unit(i + 1) == ChronoUnit.YEARS) {
             return withDate(new YearRef(value(i)), skipDot(i + 2));
         }
+        if (isRole(i, Role.IN) && year(i + 1) && !sym(i + 2, ':')) {
+            return withDate(new YearRef(value(i + 1)), i + 2); // "in 2027"
+        }
+        if (lenient && year(i) && i + 1 == size) {
+            return withDate(new YearRef(value(i)), i + 1); // a year alone is a date only as the whole text
+        }
         return null;
     }
 
-    private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {
+    /** A date read by the engine's rules, for a language grammar's recurrences ("every March 3rd"). */
+    final Hit<InstantSpec> dateAt(int i) {
+        return date(i);
+    }
+
+    /**
+     * A month named at token {@code at}, with the day after it ("March 3rd", "March the 3rd"), its year,
+     * "after next" or a year counted from this one ("March next year"); {@code shift} was said before
+     * it ("next March").
+     */
+    private Hit<InstantSpec> namedMonth(int m, int at, int shift) {
+        int end = skipDot(at + 1);
+        if (shift == 0) {
+            Hit<Integer> after = dayNumber(skipLinks(end));
+            if (after != null
+                    && !isRole(after.end(), Role.DAY_OF_MONTH)
+                    && unit(after.end()) == null
+                    && latinMeridiem(after.end()) == null) {
+                Hit<InstantSpec> d = dayAndMonth(after.value(), m, after.end(), false);
+                if (d != null) {
+                    return d;
+                }
+            }
+        }
+        Hit<Integer> y = yearAfter(end);
+        if (y != null) {
+            return withDate(new MonthRef(m, y.value(), 0), y.end());
+        }
+        if (lexicon.notAMonth(this, at, end)) {
+            return null;
+        }
+        if (shift == 0 && isRole(end, Role.AFTER) && Integer.valueOf(1).equals(shift(end + 1))) {
+            return withDate(new DateRef.Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
+        }
+        int k = skipLinks(end);
+        Integer years = shift == 0 ? shift(k) : null;
+        if (years != null && unit(k + 1) == ChronoUnit.YEARS) {
+            return withDate(new DateRef.MonthInYear(m, years), k + 2); // "March next year"
+        }
+        return withDate(new MonthRef(m, 0, shift), end);
+    }
+
+    /**
+     * A day and its month, with the year said after them: a full one, or one of two digits where the
+     * lexicon writes them ("3 May 16"; after a month's day only past a comma or an apostrophe, "May 3rd,
+     * 81", "Oct 3 '90", where a bare number is more often an hour).
+     */
+    private Hit<InstantSpec> dayAndMonth(int day, int month, int end, boolean monthLast) {
         end = skipDot(end);
         Hit<Integer> y = yearAfter(end);
-        CalendarDate d = date(y == null ? 0 : y.value(), month, day);
-        return d == null ? null : withDate(d, y == null ? end : y.end());
+        int year = y == null ? 0 : y.value();
+        int stop = y == null ? end : y.end();
+        if (y == null && lexicon.shortYears()) {
+            int s = sym(end, ',') ? end + 1 : end;
+            if ((monthLast || s > end) && shortYear(s)) {
+                year = fullYear(value(s));
+                stop = s + 1;
+            } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
+                year = fullYear(value(end + 1));
+                stop = end + 2;
+            }
+        }
+        CalendarDate d = date(year, month, day);
+        return d == null ? null : withDate(d, stop);
+    }
+
+    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h"). */
+    private boolean shortYear(int i) {
+        return num(i)
+                && tok(i).text().length() == 2
+                && !sym(i + 1, ':')
+                && !sym(i + 1, '.')
+                && latinMeridiem(i + 1) == null
+                && partAfterClock(i + 1) == null
+                && unit(i + 1) == null
+                && !isRole(i + 1, Role.OCLOCK)
+                && !isRole(i + 1, Role.OR_SO);
     }
 
     // ---- clock times and parts of the day ---------------------------------------------------

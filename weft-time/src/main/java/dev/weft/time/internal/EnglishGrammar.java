@@ -4,14 +4,11 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.YearRef;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
@@ -21,14 +18,6 @@ import java.util.Set;
 
 /** The English grammar. One instance reads one text; not thread-safe. */
 final class EnglishGrammar extends Engine {
-
-    /** Month names that are also common words, read as months only in context. */
-    private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
-
-    /** Words after which an otherwise ambiguous month or weekday name is read as one. */
-    private static final Set<String> DATE_CONTEXT = Set.of(
-            "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
-            "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
 
     EnglishGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, EnglishLexicon.INSTANCE);
@@ -193,29 +182,11 @@ final class EnglishGrammar extends Engine {
         return null;
     }
 
-    private boolean monthAllowed(int i, int monthToken, int end) {
-        if (lenient || !AMBIGUOUS_MONTHS.contains(tok(monthToken).text())) {
-            return true;
-        }
-        return (i > 0
-                        && i == monthToken
-                        && tok(i - 1).isWord()
-                        && DATE_CONTEXT.contains(tok(i - 1).text()))
-                || i != monthToken
-                || year(end);
-    }
-
     private Hit<InstantSpec> date(int i) {
         Hit<InstantSpec> best = null;
-        best = longest(best, monthFirstDate(i));
-        best = longest(best, dayFirstDate(i));
-        best = longest(best, numericDate(i));
-        best = longest(best, dayOfMonth(i));
-        best = longest(best, yearOnly(i));
         best = longest(best, nthWeekday(i));
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
-        best = longest(best, yearMonth(i));
         best = longest(best, holidayAt(i));
         return best;
     }
@@ -285,148 +256,6 @@ final class EnglishGrammar extends Engine {
         return null;
     }
 
-    /** {@code 2015-06}, {@code 2015/06}, {@code 6/2015}: a month of a year. */
-    private Hit<InstantSpec> yearMonth(int i) {
-        Hit<MonthRef> m = yearMonthNumbers(i);
-        return m == null ? null : withDate(m.value(), m.end());
-    }
-
-    /** {@code March 3rd}, {@code Feb 15 2027}, {@code in March}, {@code next March}, {@code May 2027}. */
-    private Hit<InstantSpec> monthFirstDate(int i) {
-        int j = i;
-        int shift = 0;
-        if (word(j, "in", "during")) {
-            j++;
-        } else if (word(j, "next", "this", "last") && month(j + 1) != null) {
-            shift = word(j, "next") ? 1 : word(j, "last") ? -1 : 0;
-            j++;
-        }
-        Integer m = month(j);
-        if (m == null) {
-            return null;
-        }
-        int monthToken = j;
-        int k = skipDot(j + 1);
-        int dayAt = word(k, "the") ? k + 1 : k;
-        Hit<Integer> day = shift == 0 ? dayNumber(dayAt, false) : null;
-        if (day != null && !sym(day.end(), ':') && !word(day.end(), "am", "pm", "hours", "minutes", "days")) {
-            int end = day.end();
-            int year = 0;
-            int y = sym(end, ',') ? end + 1 : end;
-            if (year(y)) {
-                year = value(y);
-                end = y + 1;
-            } else if (y > end && shortYear(y)) {
-                year = fullYear(value(y)); // "May 3rd, 81"
-                end = y + 1;
-            } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
-                year = fullYear(value(end + 1)); // "Oct 3 '90"
-                end += 2;
-            }
-            CalendarDate d = date(year, m, day.value());
-            if (d != null) {
-                return withDate(d, end);
-            }
-        }
-        int y = sym(k, ',') ? k + 1 : k;
-        if (year(y)) {
-            return withDate(new MonthRef(m, value(y), 0), y + 1);
-        }
-        if (!monthAllowed(i, monthToken, k)) {
-            return null;
-        }
-        if (shift == 0 && word(k, "after") && word(k + 1, "next")) {
-            return withDate(new Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), k + 2);
-        }
-        Hit<Integer> yearShift = shiftWord(k);
-        if (shift == 0 && yearShift != null && word(yearShift.end(), "year", "yr")) {
-            return withDate(new MonthInYear(m, yearShift.value()), yearShift.end() + 1);
-        }
-        return withDate(new MonthRef(m, 0, shift), k);
-    }
-
-    /** {@code 15 February 2027}, {@code the 3rd of March}, {@code third of May}. */
-    private Hit<InstantSpec> dayFirstDate(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        Hit<Integer> day = dayNumber(j, false);
-        if (day == null) {
-            return null;
-        }
-        int k = word(day.end(), "of") ? day.end() + 1 : day.end();
-        Integer m = month(k);
-        if (m == null) {
-            return null;
-        }
-        int end = skipDot(k + 1);
-        int year = 0;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            year = value(y);
-            end = y + 1;
-        } else if (shortYear(y)) {
-            year = fullYear(value(y));
-            end = y + 1;
-        }
-        CalendarDate d = date(year, m, day.value());
-        return d == null ? null : withDate(d, end);
-    }
-
-    /** A two-digit year after a date ("3rd May 16"), not an hour ("May 3rd 10 am", "at 16:00"). */
-    private boolean shortYear(int i) {
-        return num(i)
-                && tok(i).text().length() == 2
-                && !sym(i + 1, ':')
-                && !sym(i + 1, '.')
-                && meridiem(i + 1) == null
-                && oclock(i + 1) < 0
-                && !word(i + 1, "h", "hours", "hrs", "ish");
-    }
-
-    private Hit<InstantSpec> numericDate(int i) {
-        Hit<CalendarDate> d = numericDate(i, false);
-        if (d == null || sym(d.end(), ':')) {
-            return null;
-        }
-        return withDate(d.value(), d.end());
-    }
-
-    /** {@code the 15th}, {@code on the 3rd of next month}, {@code 21st}. */
-    private Hit<InstantSpec> dayOfMonth(int i) {
-        boolean the = word(i, "the");
-        int j = the ? i + 1 : i;
-        Hit<Integer> day = dayNumber(j, !the && !(num(j) && word(j + 1, "of")));
-        if (day == null) {
-            return null;
-        }
-        if (!the && !num(j)) {
-            return null; // a lone "third" is not a date
-        }
-        if (!lenient && the && !num(j) && !word(day.end(), "of")) {
-            return null; // "the first" alone is rarely a date
-        }
-        int end = day.end();
-        if (word(end, "day") && word(end + 1, "of")) {
-            end++;
-        }
-        if (word(end, "of")) {
-            int k = word(end + 1, "the") ? end + 2 : end + 1;
-            if (word(k, "month")) {
-                return withDate(new DayOfMonthRef(day.value(), false, 0), k + 1);
-            }
-            if (word(end + 1, "next", "this", "last") && word(end + 2, "month")) {
-                int shift = word(end + 1, "next") ? 1 : word(end + 1, "last") ? -1 : 0;
-                return withDate(new DayOfMonthRef(day.value(), true, shift), end + 3);
-            }
-            if (word(end + 1, "the") && word(end + 2, "following", "next") && word(end + 3, "month")) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), end + 4);
-            }
-            if (!the) {
-                return null;
-            }
-        }
-        return withDate(new DayOfMonthRef(day.value(), false, 0), end);
-    }
-
     /** Shift of "next", "this", "last" and their synonyms before a period; null if none. */
     private Hit<Integer> shiftWord(int i) {
         if (word(i, "next", "coming", "following")) {
@@ -443,16 +272,6 @@ final class EnglishGrammar extends Engine {
         }
         if (word(i, "last", "past", "previous")) {
             return new Hit<>(-1, i + 1);
-        }
-        return null;
-    }
-
-    private Hit<InstantSpec> yearOnly(int i) {
-        if (word(i, "in", "during") && year(i + 1) && !sym(i + 2, ':')) {
-            return withDate(new YearRef(value(i + 1)), i + 2);
-        }
-        if (lenient && year(i) && i + 1 == size) {
-            return withDate(new YearRef(value(i)), i + 1);
         }
         return null;
     }
@@ -561,8 +380,10 @@ final class EnglishGrammar extends Engine {
     /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
     @Override
     Hit<InstantSpec> offsetBase(int i) {
-        Hit<InstantSpec> base = longest(dayFromToday(i), longest(weekdayOn(i), date(i)));
-        return base != null && base.value().date != null && base.value().time == null ? base : null;
+        Hit<InstantSpec> base = date(i);
+        return base != null && base.value().date != null && base.value().time == null
+                ? longest(base, super.offsetBase(i))
+                : super.offsetBase(i);
     }
 
     // ---- clock times ------------------------------------------------------------------------
@@ -940,7 +761,7 @@ final class EnglishGrammar extends Engine {
         if (nthDay != null) {
             return nthDay;
         }
-        Hit<InstantSpec> yearly = longest(monthFirstDate(j), dayFirstDate(j));
+        Hit<InstantSpec> yearly = dateAt(j);
         if (yearly != null && yearly.value().date instanceof CalendarDate c && c.year() == 0) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.YEARLY);
             r.month = c.month();
@@ -1070,7 +891,7 @@ final class EnglishGrammar extends Engine {
             }
         }
         if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = longest(monthFirstDate(j), dayFirstDate(j));
+            Hit<InstantSpec> d = dateAt(j);
             if (d != null && d.value().date instanceof CalendarDate c) {
                 r.month = c.month();
                 r.dayOfMonth = c.day();

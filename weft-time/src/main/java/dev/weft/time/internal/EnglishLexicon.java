@@ -146,6 +146,8 @@ final class EnglishLexicon extends Lexicon {
         phrase(Role.START, "beginning of", "start of");
         phrase(Role.MIDDLE, "middle of");
         role(Role.MIDDLE, "mid");
+        role(Role.OCLOCK, "o'clock", "oclock");
+        phrase(Role.OCLOCK, "o clock");
         // the last day of this month, week, year, named by a word as a holiday is
         words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.MONTH, 0))), "eom");
         words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.WEEK, 0))), "eow");
@@ -265,6 +267,34 @@ final class EnglishLexicon extends Lexicon {
                 && !(e.word(name - 1, "on", "every", "by", "until", "till", "and")
                         || e.num(end)
                         || e.word(end, "at", "morning", "evening", "night", "afternoon"));
+    }
+
+    /** Month names that are also common words, read as months only in context. */
+    private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
+
+    /** Words after which an otherwise ambiguous month or weekday name is read as one. */
+    private static final Set<String> DATE_CONTEXT = Set.of(
+            "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
+            "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
+
+    @Override
+    boolean notAMonth(Engine e, int name, int end) {
+        return !e.lenient
+                && AMBIGUOUS_MONTHS.contains(e.tok(name).text())
+                && !(name > 0
+                        && e.tok(name - 1).isWord()
+                        && DATE_CONTEXT.contains(e.tok(name - 1).text()))
+                && !e.year(end);
+    }
+
+    @Override
+    boolean shortYears() {
+        return true;
+    }
+
+    @Override
+    boolean ordinalWordAloneIsADay() {
+        return false;
     }
 
     /** Words before "a 90-minute review" that make "90 minute" the length of what follows. */
@@ -434,6 +464,7 @@ final class EnglishLexicon extends Lexicon {
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
             Engine.Family.WEEKDAYS,
+            Engine.Family.DATES,
             Engine.Family.PERIODS,
             Engine.Family.AMOUNTS,
             Engine.Family.PARTS_OF_DAY,

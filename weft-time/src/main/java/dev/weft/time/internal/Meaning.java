@@ -154,6 +154,8 @@ sealed interface Meaning {
         /** The start of an interval whose ends are joined by {@link #AND}: "between". */
         BETWEEN,
         /** "other" in "every other week": every second one. */
-        OTHER
+        OTHER,
+        /** After an hour, that it is a clock's: "o'clock". */
+        OCLOCK
     }
 }
