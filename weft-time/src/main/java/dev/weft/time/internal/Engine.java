@@ -86,7 +86,13 @@ class Engine extends Grammar {
         this.families = lexicon.families();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
+        this.edgePhrases = lexicon.phraseMeans(Role.END)
+                || lexicon.phraseMeans(Role.START)
+                || lexicon.phraseMeans(Role.MIDDLE);
     }
+
+    /** Whether the lexicon says an edge of a period by a phrase ("end of"): else only its word is looked at. */
+    private final boolean edgePhrases;
 
     @Override
     DayOfWeek weekStart() {
@@ -726,7 +732,8 @@ class Engine extends Grammar {
     /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
     private Hit<InstantSpec> period(int i) {
         int j = skipLinks(isRole(i, Role.IN) ? i + 1 : i); // "in the middle of", "in mid June"
-        Hit<Meaning> edge = phraseAt(j);
+        Meaning w = meaningAt(j);
+        Hit<Meaning> edge = w == Role.END || w == Role.START || w == Role.MIDDLE || edgePhrases ? phraseAt(j) : null;
         if (edge != null && (edge.value() == Role.END || edge.value() == Role.START || edge.value() == Role.MIDDLE)) {
             return boundary((Role) edge.value(), edge.end());
         }
