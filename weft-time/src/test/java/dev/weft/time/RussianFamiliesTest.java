@@ -21,6 +21,13 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void theNthDayOrWeekdayOfAMonthAndTheEdgesOfAYearThroughTheRulesEnglishReadsToo() {
+        READ.instant("последний день месяца", "2026-11-30", Grain.DAY);
+        READ.instant("первый понедельник марта", "2027-03-01", Grain.DAY);
+        READ.instant("в конце 2027 года", "2027-12-31", Grain.DAY);
+    }
+
+    @Test
     void clockTimesWithAPartOfTheDayOrOnA24HourClock() {
         READ.instant("в 9", "2026-11-21T21:00", Grain.HOUR);
         READ.instant("в 9:30", "2026-11-22T09:30", Grain.MINUTE);

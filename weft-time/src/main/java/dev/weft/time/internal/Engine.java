@@ -86,9 +86,8 @@ class Engine extends Grammar {
         this.families = lexicon.families();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
-        this.edgePhrases = lexicon.phraseMeans(Role.END)
-                || lexicon.phraseMeans(Role.START)
-                || lexicon.phraseMeans(Role.MIDDLE);
+        this.edgePhrases =
+                lexicon.phraseMeans(Role.END) || lexicon.phraseMeans(Role.START) || lexicon.phraseMeans(Role.MIDDLE);
     }
 
     /** Whether the lexicon says an edge of a period by a phrase ("end of"): else only its word is looked at. */
@@ -294,6 +293,7 @@ class Engine extends Grammar {
         }
         if (families.contains(Family.DATES)) {
             best = longest(best, date(q));
+            best = longest(best, nthOf(q));
         }
         if (families.contains(Family.PERIODS)) {
             best = longest(best, period(q));
@@ -937,6 +937,83 @@ class Engine extends Grammar {
             return withDate(new YearRef(value(i)), i + 1); // a year alone is a date only as the whole text
         }
         return null;
+    }
+
+    /**
+     * The n-th weekday, day or week of a month or a year, counted from its start or its end: "the
+     * last Sunday of March", "the first Monday of next month", "the 3rd day of last month", "second
+     * last day of April", "the 2nd week of March 2015", "2nd to last week of 2017".
+     */
+    private Hit<InstantSpec> nthOf(int i) {
+        Hit<Integer> n = countFromEnd(i);
+        if (n == null) {
+            return null;
+        }
+        int k = n.end();
+        Weekdays w = weekdays(k);
+        ChronoUnit u = w == null ? unit(k) : null;
+        if (w != null
+                ? w.plural() || w.days().size() != 1 || n.value() > 5
+                : u != ChronoUnit.DAYS && u != ChronoUnit.WEEKS) {
+            return null;
+        }
+        int f = skipLinks(isRole(k + 1, Role.IN) ? k + 2 : k + 1);
+        Hit<DateRef> frame = frameOfDays(f, w == null);
+        if (frame == null) {
+            return null;
+        }
+        if (w != null) {
+            return withDate(new DateRef.NthWeekdayRef(n.value(), w.day(), frame.value()), frame.end());
+        }
+        if (u == ChronoUnit.WEEKS) {
+            return withDate(new DateRef.NthWeekOf(frame.value(), n.value()), frame.end());
+        }
+        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
+            CalendarDate d = date(0, m.month(), n.value());
+            return d == null ? null : withDate(d, frame.end());
+        }
+        return withDate(new DateRef.NthDayOf(frame.value(), n.value()), frame.end());
+    }
+
+    /** "first", "3rd", "last", "second last", "2nd to last": n, or -n counted from the end; or null. */
+    private Hit<Integer> countFromEnd(int i) {
+        int j = skipLinks(i);
+        if (isRole(j, Role.LAST)) {
+            return new Hit<>(-1, j + 1);
+        }
+        Hit<Integer> o = dayNumber(j);
+        if (o == null || (num(j) && o.end() == j + 1)) {
+            return null; // a number with no ordinal ending counts nothing here
+        }
+        if (isRole(o.end(), Role.LAST)) {
+            return new Hit<>(-o.value(), o.end() + 1);
+        }
+        if (isRole(o.end(), Role.TO) && isRole(o.end() + 1, Role.LAST)) {
+            return new Hit<>(-o.value(), o.end() + 2);
+        }
+        return o;
+    }
+
+    /** A month or, with {@code years}, a year, that holds days or weeks: "June 2019", "next month", "the month", "2017". */
+    private Hit<DateRef> frameOfDays(int i, boolean years) {
+        Integer m = month(i);
+        if (m != null) {
+            int end = skipDot(i + 1);
+            Hit<Integer> y = yearAfter(end);
+            return y == null
+                    ? new Hit<>(new MonthRef(m, 0, 0), end)
+                    : new Hit<>(new MonthRef(m, y.value(), 0), y.end());
+        }
+        if (years && year(i)) {
+            return new Hit<>(new YearRef(value(i)), i + 1);
+        }
+        Hit<InstantSpec> p = period(i);
+        if (p != null && p.value().date instanceof PeriodRef r && r.grain() == Grain.MONTH
+                || p != null && years && p.value().date instanceof PeriodRef y && y.grain() == Grain.YEAR) {
+            return new Hit<>(p.value().date, p.end());
+        }
+        Grain g = grain(unit(i));
+        return g == Grain.MONTH || (years && g == Grain.YEAR) ? new Hit<>(new PeriodRef(g, 0), i + 1) : null;
     }
 
     /** A date read by the engine's rules, for a language grammar's recurrences ("every March 3rd"). */

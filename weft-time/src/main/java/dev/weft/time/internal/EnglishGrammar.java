@@ -4,12 +4,6 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.MonthRef;
-import dev.weft.time.internal.DateRef.NthDayOf;
-import dev.weft.time.internal.DateRef.NthWeekOf;
-import dev.weft.time.internal.DateRef.NthWeekdayRef;
-import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.YearRef;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -86,7 +80,6 @@ final class EnglishGrammar extends Engine {
             return null;
         }
         Hit<InstantSpec> best = null;
-        best = longest(best, date(q));
         Hit<ClockTime> t = time(q, acc, ctx, anchored);
         if (t != null) {
             InstantSpec s = new InstantSpec();
@@ -122,10 +115,6 @@ final class EnglishGrammar extends Engine {
     }
 
     // ---- dates ------------------------------------------------------------------------------
-
-    private Integer month(int i) {
-        return meaningAt(i) instanceof Meaning.Month m ? m.month() : null;
-    }
 
     private Integer ordinal(int i) {
         return meaningAt(i) instanceof Meaning.Ordinal o ? o.value() : null;
@@ -182,147 +171,6 @@ final class EnglishGrammar extends Engine {
         return null;
     }
 
-    private Hit<InstantSpec> date(int i) {
-        Hit<InstantSpec> best = null;
-        best = longest(best, nthWeekday(i));
-        best = longest(best, nthDayOf(i));
-        best = longest(best, nthWeekOf(i));
-        best = longest(best, holidayAt(i));
-        return best;
-    }
-
-    /** "the 3rd day of last month", "fourth day of June", "last day of February 2016", "second last day of April". */
-    private Hit<InstantSpec> nthDayOf(int i) {
-        Hit<Integer> n = countFromEnd(i);
-        if (n == null || !word(n.end(), "day") || !word(n.end() + 1, "of", "in")) {
-            return null;
-        }
-        Hit<DateRef> frame = frame(n.end() + 2);
-        if (frame == null) {
-            return null;
-        }
-        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
-            CalendarDate d = date(0, m.month(), n.value());
-            return d == null ? null : withDate(d, frame.end());
-        }
-        return withDate(new NthDayOf(frame.value(), n.value()), frame.end());
-    }
-
-    /** "second week of March 2015", "the last week of June 2019", "2nd last week of 2017". */
-    private Hit<InstantSpec> nthWeekOf(int i) {
-        Hit<Integer> n = countFromEnd(i);
-        if (n == null || !word(n.end(), "week") || !word(n.end() + 1, "of", "in")) {
-            return null;
-        }
-        Hit<DateRef> frame = frame(n.end() + 2);
-        return frame == null ? null : withDate(new NthWeekOf(frame.value(), n.value()), frame.end());
-    }
-
-    /** "[the] first", "3rd", "last", "second last", "2nd to last": n, or -n counted from the end. */
-    private Hit<Integer> countFromEnd(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        if (word(j, "last", "final")) {
-            return new Hit<>(-1, j + 1);
-        }
-        Hit<Integer> o = dayNumber(j, true);
-        if (o == null) {
-            return null;
-        }
-        if (word(o.end(), "last")) {
-            return new Hit<>(-o.value(), o.end() + 1);
-        }
-        if (word(o.end(), "to") && word(o.end() + 1, "last")) {
-            return new Hit<>(-o.value(), o.end() + 2);
-        }
-        return o;
-    }
-
-    /** A month or a year that holds days or weeks: "June", "June 2019", "next month", "2017", "this year". */
-    private Hit<DateRef> frame(int i) {
-        Hit<DateRef> m = monthSpec(i);
-        if (m != null) {
-            return m;
-        }
-        if (year(i)) {
-            return new Hit<>(new YearRef(value(i)), i + 1);
-        }
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null && word(shift.end(), "year", "yr")) {
-            return new Hit<>(new PeriodRef(Grain.YEAR, shift.value()), shift.end() + 1);
-        }
-        if (word(i, "the") && word(i + 1, "year")) {
-            return new Hit<>(new PeriodRef(Grain.YEAR, 0), i + 2);
-        }
-        return null;
-    }
-
-    /** Shift of "next", "this", "last" and their synonyms before a period; null if none. */
-    private Hit<Integer> shiftWord(int i) {
-        if (word(i, "next", "coming", "following")) {
-            return new Hit<>(1, i + 1);
-        }
-        if (word(i, "the") && word(i + 1, "next", "coming", "following")) {
-            return new Hit<>(1, i + 2);
-        }
-        if (word(i, "this", "current")) {
-            return new Hit<>(0, i + 1);
-        }
-        if (word(i, "the") && word(i + 1, "current")) {
-            return new Hit<>(0, i + 2);
-        }
-        if (word(i, "last", "past", "previous")) {
-            return new Hit<>(-1, i + 1);
-        }
-        return null;
-    }
-
-    /** {@code the last Sunday of March}, {@code the first Monday of next month}. */
-    private Hit<InstantSpec> nthWeekday(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        int n;
-        int k;
-        if (word(j, "last", "final")) {
-            n = -1;
-            k = j + 1;
-        } else {
-            Hit<Integer> o = dayNumber(j, true);
-            if (o == null || o.value() > 5) {
-                return null;
-            }
-            n = o.value();
-            k = o.end();
-        }
-        DayOfWeek day = dayName(k);
-        if (day == null || !word(k + 1, "of", "in")) {
-            return null;
-        }
-        Hit<DateRef> month = monthSpec(k + 2);
-        if (month == null) {
-            return null;
-        }
-        return withDate(new NthWeekdayRef(n, day, month.value()), month.end());
-    }
-
-    /** A month as the frame of a day: {@code March}, {@code March 2027}, {@code next month}, {@code the month}. */
-    private Hit<DateRef> monthSpec(int i) {
-        Integer m = month(i);
-        if (m != null) {
-            int end = skipDot(i + 1);
-            if (year(end)) {
-                return new Hit<>(new MonthRef(m, value(end), 0), end + 1);
-            }
-            return new Hit<>(new MonthRef(m, 0, 0), end);
-        }
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null && word(shift.end(), "month")) {
-            return new Hit<>(new PeriodRef(Grain.MONTH, shift.value()), shift.end() + 1);
-        }
-        if (word(i, "the") && word(i + 1, "month")) {
-            return new Hit<>(new PeriodRef(Grain.MONTH, 0), i + 2);
-        }
-        return null;
-    }
-
     // ---- durations and offsets --------------------------------------------------------------
 
     /** A whole number under 20 said as a word ("seven"), from the lexicon; not the article "a". */
@@ -375,15 +223,6 @@ final class EnglishGrammar extends Engine {
         }
         Meaning.Unit u = meaningOf(w, Meaning.Unit.class);
         return u == null ? null : u.unit();
-    }
-
-    /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
-    @Override
-    Hit<InstantSpec> offsetBase(int i) {
-        Hit<InstantSpec> base = date(i);
-        return base != null && base.value().date != null && base.value().time == null
-                ? longest(base, super.offsetBase(i))
-                : super.offsetBase(i);
     }
 
     // ---- clock times ------------------------------------------------------------------------

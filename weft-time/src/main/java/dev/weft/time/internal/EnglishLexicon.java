@@ -117,7 +117,7 @@ final class EnglishLexicon extends Lexicon {
         phrase(Role.OR_SO, "or so", "or thereabouts");
         role(Role.OR_SO, "ish", "tops", "max");
         role(Role.NEXT, "next", "upcoming", "coming", "following");
-        role(Role.LAST, "last", "previous", "past", "preceding");
+        role(Role.LAST, "last", "previous", "past", "preceding", "final");
         role(Role.THIS, "this", "current", "present");
         role(Role.COMING, "coming", "following", "upcoming");
         role(Role.NEAREST, "closest", "nearest");
