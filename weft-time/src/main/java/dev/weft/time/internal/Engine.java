@@ -35,8 +35,9 @@ import java.util.List;
  * reads one text; not thread-safe.
  *
  * <p>The families: days counted from today, weekdays (this, next, last), dates (a day and a month,
- * numeric, a month, a year), periods (this, next, last week, month, year), clock times (digits, words,
- * a part of the day after them, words that name a time), parts of the day, amounts from now (ahead,
+ * numeric, a month, a year, the n-th weekday, day or week of a month or a year), periods (this,
+ * next, last week, month, year), clock times (digits, words, a part of the day after them, words
+ * that name a time), parts of the day, amounts from now (ahead,
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
  * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
@@ -945,6 +946,13 @@ class Engine extends Grammar {
      * last day of April", "the 2nd week of March 2015", "2nd to last week of 2017".
      */
     private Hit<InstantSpec> nthOf(int i) {
+        int j = skipLinks(i);
+        boolean counts = isRole(j, Role.LAST)
+                || ordinalAt(j) != null
+                || (num(j) ? ordinalEnding(j + 1) > j + 1 : meaningAt(j) instanceof Amount);
+        if (!counts) {
+            return null; // tried on every token: only a count said as an ordinal or "last" opens it
+        }
         Hit<Integer> n = countFromEnd(i);
         if (n == null) {
             return null;
