@@ -947,9 +947,10 @@ class Engine extends Grammar {
      */
     private Hit<InstantSpec> nthOf(int i) {
         int j = skipLinks(i);
-        boolean counts = isRole(j, Role.LAST)
-                || ordinalAt(j) != null
-                || (num(j) ? ordinalEnding(j + 1) > j + 1 : meaningAt(j) instanceof Amount);
+        Meaning first = meaningAt(j);
+        boolean counts = num(j)
+                ? ordinalEnding(j + 1) > j + 1
+                : first == Role.LAST || first instanceof Ordinal || first instanceof Amount;
         if (!counts) {
             return null; // tried on every token: only a count said as an ordinal or "last" opens it
         }
