@@ -2,19 +2,23 @@ package dev.weft.channels;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.assistant.Assistants;
 import dev.weft.concierge.Concierge;
 import dev.weft.concierge.ConciergeAssistant;
 import dev.weft.concierge.shop.DemoShop;
 import dev.weft.concierge.shop.OrderStatus;
 import dev.weft.concierge.shop.ShopPolicy;
+import dev.weft.core.Event;
 import dev.weft.core.Json;
+import dev.weft.core.Run;
 import dev.weft.core.RunRequest;
 import dev.weft.core.Runner;
 import dev.weft.core.spi.RunStore;
 import dev.weft.store.Stores;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,6 +85,48 @@ final class ConciergeMessageHandledAgainTest {
         assertThat(store.listRuns(Optional.empty(), Optional.of("shop"))).hasSize(1);
         assertThat(conversations.reply(message("2", "yes")).orElseThrow()).contains("cancelled");
         assertThat(concierge.shop().order("W1002").orElseThrow().status()).isEqualTo(OrderStatus.CANCELLED);
+    }
+
+    @Test
+    void aYesHandledAgainAfterItApprovedTheTurnGetsTheSameReplyAndApprovesNothingTwice() {
+        conversations.reply(message("1", "cancel order W1002, my email is " + MASON));
+        Conversations.Inbound yes = message("2", "yes");
+
+        String first = conversations.reply(yes).orElseThrow();
+        // The process died after the approval and before the outbox kept the reply: the yes comes again.
+        String again = conversations.reply(yes).orElseThrow();
+
+        assertThat(first).contains("cancelled");
+        assertThat(again).isEqualTo(first);
+        List<Run> runs = store.listRuns(Optional.empty(), Optional.of("shop"));
+        assertThat(runs).as("the yes started no turn of its own").hasSize(1);
+        assertThat(store.events(runs.get(0).id()).stream().filter(e -> e.type().equals(Event.RUN_RESUMED)))
+                .as("one approval")
+                .hasSize(1);
+        assertThat(concierge.conversations().recent("shop", "telegram:31", 10))
+                .extracting(dev.weft.concierge.Conversations.Line::text)
+                .filteredOn("yes"::equals)
+                .hasSize(1);
+    }
+
+    @Test
+    void aYesHandledAgainWhoseProcessDiedBeforeTheConversationKeptItIsKeptOnce() {
+        conversations.reply(message("1", "cancel order W1002, my email is " + MASON));
+        Conversations.Inbound yes = message("2", "yes");
+        String waiting =
+                store.listRuns(Optional.empty(), Optional.of("shop")).get(0).id();
+        // The dead process approved the turn with the message's id and died before keeping what was said.
+        ObjectNode decision = Json.object().put("approved", true).put("reason", "confirmed");
+        decision.put("message", Conversations.runIdOf(yes));
+        runner.resume(concierge.graph(), waiting, decision);
+
+        String again = conversations.reply(yes).orElseThrow();
+
+        assertThat(again).contains("cancelled");
+        assertThat(store.listRuns(Optional.empty(), Optional.of("shop"))).hasSize(1);
+        assertThat(concierge.conversations().recent("shop", "telegram:31", 10))
+                .extracting(dev.weft.concierge.Conversations.Line::text)
+                .containsSubsequence("yes", again);
     }
 
     @Test

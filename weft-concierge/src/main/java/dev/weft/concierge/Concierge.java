@@ -18,6 +18,7 @@ import dev.weft.concierge.shop.ShopTools;
 import dev.weft.concierge.spi.Planner;
 import dev.weft.concierge.spi.Specialist;
 import dev.weft.core.ErrorCode;
+import dev.weft.core.Event;
 import dev.weft.core.Graph;
 import dev.weft.core.Json;
 import dev.weft.core.NodeContext;
@@ -218,9 +219,11 @@ public final class Concierge {
     /**
      * One message of {@code user}'s conversation {@code session}: when the conversation waits for a yes,
      * a yes carries the change out and anything else does not (a message that is neither yes nor no is
-     * then answered as a new message too); otherwise the message starts a new turn.
+     * then answered as a new message too); otherwise the message starts a new turn. A yes or a no given
+     * with {@code runId} and handled again (a channel's message redelivered after its process died) gets
+     * the reply it got the first time: the turn it answered is not decided twice and no turn is started.
      *
-     * @param runId the id the new turn's run is to have, if the caller chose one
+     * @param runId the id the new turn's run is to have, if the caller chose one (a channel: one per message)
      * @throws WeftException {@code E_BAD_INPUT} for an empty message or a bad session id (nothing runs);
      *     the code of a turn that fails ({@code E_STATE_INVALID}, {@code E_PASS2_TOOL_REQUEST}, …)
      */
@@ -273,6 +276,9 @@ public final class Concierge {
                 ObjectNode decision = Json.object();
                 decision.put("approved", answer == Confirmation.YES);
                 decision.put("reason", answer == Confirmation.YES ? "confirmed" : "declined");
+                // The message's id goes with the answer: the same message handled again (a channel whose
+                // process died before it stored the reply) finds the turn it answered, not a new one.
+                runId.ifPresent(id -> decision.put("message", id));
                 return kept(runner, user, session, message, resume(runner, waiting.get(), decision));
             }
             ObjectNode decision = Json.object();
@@ -286,6 +292,12 @@ public final class Concierge {
                     left.text(),
                     Optional.of(left.run().runId()),
                     runner.time().now());
+        }
+        if (waiting.isEmpty() && runId.isPresent()) {
+            Optional<RunResult> answered = answeredBy(runner, user, session, runId.get());
+            if (answered.isPresent()) {
+                return answeredAgain(runner, user, session, message, answered.get());
+            }
         }
         Reply reply = turn(runner, user, session, message, runId, vouched);
         shop.codeAskedBy(user, session, reply.run().runId(), message);
@@ -531,6 +543,37 @@ public final class Concierge {
                     "run '" + waiting.runId() + "' is " + waiting.status() + "; it waits for nothing");
         }
         return reply(runner.resume(graph, waiting.runId(), decision));
+    }
+
+    /**
+     * The turn of {@code user}'s conversation that the message {@code messageId} already answered with a
+     * yes or a no (its id is in the turn's {@code run.resumed}): the conversation's last turn, when it
+     * was. Empty for a message not handled before.
+     */
+    private Optional<RunResult> answeredBy(Runner runner, String user, String session, String messageId) {
+        List<Conversations.Line> last = conversations.recent(user, session, 1);
+        if (last.isEmpty() || last.get(0).runId().isEmpty()) {
+            return Optional.empty();
+        }
+        String turn = last.get(0).runId().get();
+        boolean answered = runner.store().events(turn).stream()
+                .anyMatch(e -> e.type().equals(Event.RUN_RESUMED)
+                        && e.data().path("value").path("message").asText("").equals(messageId));
+        return answered ? Optional.of(runner.result(turn)) : Optional.empty();
+    }
+
+    /**
+     * The reply a yes or a no gave when it was handled the first time, given again without deciding
+     * anything a second time; what was said is kept now if the process died before keeping it.
+     */
+    private Reply answeredAgain(Runner runner, String user, String session, String message, RunResult turn) {
+        turn.run().requireUser(user);
+        Reply reply = reply(turn);
+        List<Conversations.Line> last = conversations.recent(user, session, 1);
+        if (!last.get(0).role().equals("concierge") || !last.get(0).text().equals(reply.text())) {
+            kept(runner, user, session, message, reply);
+        }
+        return reply;
     }
 
     /** Keeps what was said, and returns the reply. */

@@ -20,6 +20,7 @@ import dev.weft.core.Node;
 import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.WeftException;
+import dev.weft.language.BareAnswers;
 import dev.weft.plan.PlanEvents;
 import dev.weft.plan.Risk;
 import dev.weft.plan.Tool;
@@ -60,8 +61,10 @@ final class Dispatch implements Node {
         String language = state.path("language").asText("en");
         String text = request.path("text").asText();
         if (!goal.hasSpecialist()) {
-            ObjectNode out = output(
-                    goal, Replies.smalltalk(language, text, state), Json.object(), List.of(), List.of(), List.of());
+            String words = plan.path("bare").asBoolean()
+                    ? BareAnswers.acknowledgement(text, language).orElseThrow()
+                    : Replies.smalltalk(language, text, state);
+            ObjectNode out = output(goal, words, Json.object(), List.of(), List.of(), List.of());
             return NodeResult.output(out);
         }
         Specialist specialist = concierge.specialist(goal);

@@ -14,6 +14,7 @@ import dev.weft.core.NodeContext;
 import dev.weft.core.NodeResult;
 import dev.weft.core.NodeSpec;
 import dev.weft.core.WeftException;
+import dev.weft.language.BareAnswers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -191,6 +192,19 @@ final class Orchestrator {
         String language = request.path("language").asText("");
         if (language.isEmpty()) {
             language = state.path("language").asText("en");
+        }
+        String text = request.path("text").asText();
+        if (state.path("awaiting").asText("nothing").equals("nothing")
+                && BareAnswers.acknowledgement(text, language).isPresent()) {
+            // A bare "no", "ok" or "yes" with nothing asked before it asks for nothing: answered in words
+            // (Dispatch), never planned (a model torn over "cancel" would pick a goal of its own).
+            ObjectNode bare = Json.object();
+            bare.put("goal", Goal.SMALLTALK.id());
+            bare.putObject("slots");
+            bare.put("bare", true);
+            bare.put("language", language);
+            bare.put("planner", "none");
+            return NodeResult.output(bare);
         }
         List<String> recent =
                 concierge.recent(user(context), request.path("session").asText());

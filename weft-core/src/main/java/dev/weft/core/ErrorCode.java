@@ -37,6 +37,11 @@ public enum ErrorCode {
     E_NOT_FOUND,
     /** The run store's database cannot be used: unreachable, wrong credentials, not a database, or failing. */
     E_STORE_UNAVAILABLE,
+    /**
+     * The run store's database was migrated by a newer Weft than this one: its rows may be written in a
+     * way this build does not read, so it is not opened. Upgrade this process.
+     */
+    E_SCHEMA_TOO_NEW,
     E_FORBIDDEN,
     /** The user has no mail account: add one with {@code weft memo mail add}. */
     E_MAIL_NOT_CONFIGURED,

@@ -1,5 +1,6 @@
 package dev.weft.language;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,14 +22,20 @@ public final class Typos {
     /**
      * {@code text} with every common slip or short form written as the word meant, keeping everything
      * else as it was written ("remind me tmrw" → "remind me tomorrow"). A listed slip may stand for
-     * several words ("wanna" → "want to").
+     * several words ("wanna" → "want to"). A day's or a month's name written with a slip is the name
+     * where a time stands ("remind me frday at 9", "on wensday", "ביום שלשי"; {@link MisspeltDateNames}).
      */
     public static String corrected(CharSequence text) {
         StringBuilder out = new StringBuilder(text.length());
         int at = 0;
         String s = text.toString();
-        for (Token token : Tokens.of(s)) {
+        List<Token> tokens = Tokens.of(s);
+        for (int i = 0; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
             String meant = CORRECTIONS.get(Folding.fold(token.text()));
+            if (meant == null) {
+                meant = MisspeltDateNames.meant(tokens, i).orElse(null);
+            }
             if (meant != null) {
                 out.append(s, at, token.start()).append(meant);
                 at = token.end();

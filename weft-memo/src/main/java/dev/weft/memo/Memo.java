@@ -62,7 +62,7 @@ public final class Memo {
 
     /**
      * Words that say yes only to something waiting ("ok", "sure", "סבבה"; with nothing waiting they only
-     * take note), beside {@link Replies#saysYes}.
+     * take note), beside {@link dev.weft.language.BareAnswers#saysYes}.
      */
     private static final Pattern YES_TO_WHAT_WAITS =
             Pattern.compile("(?iU)^\\s*(?:ok|okay|sure|יאללה|סבבה)\\s*[.!]*\\s*$");
@@ -74,19 +74,21 @@ public final class Memo {
 
     /**
      * Words that say no only to something waiting ("undo", "cancel it", "בטל את זה"; with nothing waiting
-     * they ask for something), beside {@link Replies#saysNo}.
+     * they ask for something), beside {@link dev.weft.language.BareAnswers#saysNo}.
      */
     private static final Pattern NO_TO_WHAT_WAITS = Pattern.compile(
             "(?iU)^\\s*(?:don'?t|cancel (?:it|that)|undo(?: (?:it|that))?|בטל את זה|תבטל את זה)\\s*[.!]*\\s*$");
 
     /** Whether {@code message} says yes to what waits for it. */
     private static boolean saysYes(String message) {
-        return Replies.saysYes(message) || YES_TO_WHAT_WAITS.matcher(message).matches();
+        return dev.weft.language.BareAnswers.saysYes(message)
+                || YES_TO_WHAT_WAITS.matcher(message).matches();
     }
 
     /** Whether {@code message} says no to what waits for it. */
     private static boolean saysNo(String message) {
-        return Replies.saysNo(message) || NO_TO_WHAT_WAITS.matcher(message).matches();
+        return dev.weft.language.BareAnswers.saysNo(message)
+                || NO_TO_WHAT_WAITS.matcher(message).matches();
     }
 
     /**

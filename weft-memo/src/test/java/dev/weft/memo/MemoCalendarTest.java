@@ -141,7 +141,7 @@ final class MemoCalendarTest {
         assertThat(made.language()).isEqualTo("he");
         assertThat(made.text()).isEqualTo("קבעתי \"פגישה עם דנה\" — 25.11 בשעה 15:00–16:00.");
         assertThat(listed.text()).isEqualTo("יש לך אירוע אחד:\n1. פגישה עם דנה (25.11 בשעה 15:00–16:00)");
-        assertThat(empty.text()).isEqualTo("אין לך כלום ביומן בזמן הזה.");
+        assertThat(empty.text()).isEqualTo("אין לך כלום ביומן, ואין משימות או תזכורות בזמן הזה.");
     }
 
     @Test
@@ -152,7 +152,7 @@ final class MemoCalendarTest {
 
         assertThat(args(empty).get("timeMin").asText()).isEqualTo("2026-11-24T00:00:00+02:00");
         assertThat(args(empty).get("timeMax").asText()).isEqualTo("2026-12-01T00:00:00+02:00");
-        assertThat(empty.text()).isEqualTo("Nothing on your calendar then.");
+        assertThat(empty.text()).isEqualTo("Nothing on your calendar, and no tasks or reminders due then.");
         assertThat(listed.text()).isEqualTo("You have 1 event:\n1. dentist appointment (Fri 27 Nov, 09:00–10:00)");
     }
 
@@ -243,7 +243,7 @@ final class MemoCalendarTest {
 
         assertThat(args(ended).get("operation").asText()).isEqualTo("truncateRecurring");
         assertThat(ended.text()).isEqualTo("\"team meeting\" now ends on Tue 15 Dec.");
-        assertThat(listed.text()).isEqualTo("Nothing on your calendar then.");
+        assertThat(listed.text()).isEqualTo("Nothing on your calendar, and no tasks or reminders due then.");
     }
 
     @Test
@@ -366,7 +366,7 @@ final class MemoCalendarTest {
                 {"summary": "meeting with Dana"}""", """
                 {"start": "16:00"}""");
 
-        assertThat(listed.text()).isEqualTo("Nothing on your calendar then.");
+        assertThat(listed.text()).isEqualTo("Nothing on your calendar, and no tasks or reminders due then.");
         assertThat(cancel.text()).contains("I couldn't find");
         assertThat(move.text()).contains("I couldn't find");
         assertThat(summaries("dana")).containsExactly("meeting with Dana");

@@ -94,9 +94,20 @@ abstract class JdbcRunStore implements RunStore {
     private final String upsertStep;
     private final String requestCancel;
     private final String selectWriter;
+    /**
+     * Whether step changes are written to the journal rather than the steps table (SQLite from V8 on;
+     * off only to compare with the table's way in tests). Readers fold both either way.
+     */
+    private final boolean stepsInJournal;
 
-    JdbcRunStore(DatabaseUrl url, HikariDataSource writes, HikariDataSource reads, long payloadLimit) {
+    JdbcRunStore(
+            DatabaseUrl url,
+            HikariDataSource writes,
+            HikariDataSource reads,
+            long payloadLimit,
+            boolean stepsInJournal) {
         this.url = url;
+        this.stepsInJournal = stepsInJournal;
         this.writes = writes;
         this.reads = reads;
         this.payloads = new Payloads(payloadLimit);
@@ -138,9 +149,30 @@ abstract class JdbcRunStore implements RunStore {
 
     /**
      * The statement that adds a row to the journal, with three parameters: the run, its events' text
-     * and its checkpoints' text (either may be null). It numbers the row after the run's others.
+     * and its checkpoints' text (either may be null), and a fourth, its step changes' text, where
+     * {@link #journalHoldsSteps}. It numbers the row after the run's others.
      */
     abstract String insertJournal();
+
+    /** Whether the journal has a column of step changes (SQLite's V8), which readers fold into the steps. */
+    boolean journalHoldsSteps() {
+        return false;
+    }
+
+    /**
+     * A step's journal row written only if {@code owner} may write to the run, in one statement that
+     * answers the run's cancellation in a row, and no row if the run is gone or another holds it: the
+     * run, its events', checkpoints' and step changes' texts, the owner. Only where {@link
+     * #journalHoldsSteps}.
+     */
+    String insertOwnedJournal() {
+        throw new UnsupportedOperationException("the journal of this dialect holds no steps");
+    }
+
+    /** Whether this store writes step changes to the journal (see {@link StepFold}). */
+    final boolean stepsInJournal() {
+        return stepsInJournal;
+    }
 
     /**
      * A condition true when {@code column}'s value is in the set given, as one parameter, by {@link
@@ -397,6 +429,16 @@ abstract class JdbcRunStore implements RunStore {
 
     @Override
     public boolean updateStep(Step step, Set<StepStatus> expected) {
+        if (stepsInJournal) {
+            return write("update step " + step.key(), sql -> {
+                Optional<StepStatus> current = fold(sql, step.runId()).status(step.order());
+                if (current.isEmpty() || !expected.contains(current.get())) {
+                    return false;
+                }
+                applyChanges(sql, step.runId(), List.of(new Change.UpdateStep(step, expected)), false);
+                return true;
+            });
+        }
         return write("update step " + step.key(), sql -> {
             Payloads.Pending pending = payloads.pending();
             PreparedStatement update = sql.prepare(updateStep);
@@ -411,18 +453,31 @@ abstract class JdbcRunStore implements RunStore {
 
     @Override
     public List<Step> steps(String runId) {
-        return read("read the steps of run " + runId, sql -> {
-            PreparedStatement select =
-                    sql.prepare("SELECT " + STEP_COLUMNS + " FROM steps WHERE run_id = ? ORDER BY step_order");
-            select.setString(1, runId);
-            List<Step> steps = new ArrayList<>();
-            try (ResultSet row = select.executeQuery()) {
+        return read("read the steps of run " + runId, sql -> fold(sql, runId).steps(sql));
+    }
+
+    /** The run's steps table rows, then its journal's step changes by {@code seq} ({@link StepFold}). */
+    private StepFold fold(Sql sql, String runId) throws SQLException {
+        StepFold fold = new StepFold(runId);
+        PreparedStatement select =
+                sql.prepare("SELECT " + STEP_COLUMNS + " FROM steps WHERE run_id = ? ORDER BY step_order");
+        select.setString(1, runId);
+        try (ResultSet row = select.executeQuery()) {
+            while (row.next()) {
+                fold.row(step(sql, row));
+            }
+        }
+        if (journalHoldsSteps()) {
+            PreparedStatement journal =
+                    sql.prepare("SELECT steps FROM journal WHERE run_id = ? AND steps IS NOT NULL ORDER BY seq");
+            journal.setString(1, runId);
+            try (ResultSet row = journal.executeQuery()) {
                 while (row.next()) {
-                    steps.add(step(sql, row));
+                    fold.changes(row.getString(1));
                 }
             }
-            return steps;
-        });
+        }
+        return fold;
     }
 
     private static Step step(Sql sql, ResultSet row) throws SQLException {
@@ -556,6 +611,9 @@ abstract class JdbcRunStore implements RunStore {
 
     @Override
     public boolean apply(String runId, String owner, List<Change> changes) {
+        if (stepsInJournal) {
+            return applyToJournal(runId, owner, Changes.coalesce(changes));
+        }
         return write("apply the changes of run " + runId, sql -> {
             boolean cancelRequested;
             PreparedStatement select = sql.prepare(selectWriter);
@@ -573,6 +631,110 @@ abstract class JdbcRunStore implements RunStore {
             applyChanges(sql, runId, Changes.coalesce(changes), false);
             return cancelRequested;
         });
+    }
+
+    /**
+     * The hot path where steps are journaled: a batch of one run's step changes, events and
+     * checkpoints, with no payload and no end of the run, is one journal row written by one
+     * auto-committed statement that checks the lease itself ({@link #insertOwnedJournal}). Any other
+     * batch, or one whose statement wrote nothing (the run is gone or another holds it), goes through
+     * a transaction that reads the lease first and says which.
+     */
+    private boolean applyToJournal(String runId, String owner, List<Change> batch) {
+        Payloads.Pending pending = payloads.pending();
+        JournalBatch journal = journalBatch(batch, pending);
+        Journal.Row only = journal.runUpdate() == null && !pending.hasPayloads()
+                ? journal.rows().only(runId)
+                : null;
+        if (only != null) {
+            Boolean cancelRequested = autocommit("apply the changes of run " + runId, sql -> {
+                PreparedStatement insert = sql.prepare(insertOwnedJournal());
+                insert.setString(1, runId);
+                insert.setString(2, only.events());
+                insert.setString(3, only.checkpoints());
+                insert.setString(4, only.steps());
+                insert.setString(5, owner);
+                try (ResultSet row = insert.executeQuery()) {
+                    return row.next() ? row.getBoolean(1) : null;
+                }
+            });
+            if (cancelRequested != null) {
+                return cancelRequested;
+            }
+        }
+        return write("apply the changes of run " + runId, sql -> {
+            boolean cancelRequested = checkWriter(sql, runId, owner);
+            writeJournal(sql, runId, journal, pending);
+            return cancelRequested;
+        });
+    }
+
+    /** Reads the run's cancellation under the write lock, if {@code owner} may still write to it. */
+    private boolean checkWriter(Sql sql, String runId, String owner) throws SQLException {
+        PreparedStatement select = sql.prepare(selectWriter);
+        select.setString(1, runId);
+        try (ResultSet row = select.executeQuery()) {
+            if (!row.next()) {
+                throw new NotFoundException("no run '" + runId + "' in this store");
+            }
+            String holder = row.getString(2);
+            if (holder != null && !holder.equals(owner)) {
+                throw new LeaseLostException(runId, holder);
+            }
+            return row.getBoolean(1);
+        }
+    }
+
+    /** A batch as journal rows (steps, events and checkpoints by run) and the run's update, if any. */
+    private record JournalBatch(Journal.Rows rows, Change.@Nullable UpdateRun runUpdate) {}
+
+    /** Puts {@code changes} in journal rows, in order. */
+    private static JournalBatch journalBatch(List<Change> changes, Payloads.Pending pending) {
+        Journal.Rows rows = new Journal.Rows();
+        Change.UpdateRun runUpdate = null;
+        for (Change change : changes) {
+            switch (change) {
+                case Change.InsertStep insert -> rows.add(insert, pending);
+                case Change.UpdateStep update -> rows.add(update, pending);
+                case Change.AppendEvent append -> rows.add(append.event());
+                case Change.SaveCheckpoint save -> rows.add(save.checkpoint(), pending);
+                case Change.UpdateRun update -> runUpdate = update;
+            }
+        }
+        return new JournalBatch(rows, runUpdate);
+    }
+
+    /** Writes a batch's journal rows, then the run's update, then its payloads. */
+    private void writeJournal(Sql sql, String runId, JournalBatch batch, Payloads.Pending pending) throws SQLException {
+        PreparedStatement journal = null;
+        try {
+            if (!batch.rows().isEmpty()) {
+                journal = sql.prepare(insertJournal());
+                for (Journal.Row row : batch.rows().rows()) {
+                    journal.setString(1, row.runId());
+                    journal.setString(2, row.events());
+                    journal.setString(3, row.checkpoints());
+                    journal.setString(4, row.steps());
+                    journal.addBatch();
+                }
+                journal.executeBatch();
+            }
+            Change.UpdateRun runUpdate = batch.runUpdate();
+            if (runUpdate != null && !updateRun(sql, runUpdate.run(), runUpdate.expected(), pending)) {
+                throw new RunStateException(
+                        "run '" + runId + "' is no longer " + runUpdate.expected() + "; its changes were not applied");
+            }
+            pending.write(sql);
+        } catch (SQLException e) {
+            clearBatches(journal);
+            if (isForeignKeyViolationIn(e)) {
+                throw new NotFoundException("no run '" + runId + "' in this store");
+            }
+            throw e;
+        } catch (RuntimeException e) {
+            clearBatches(journal);
+            throw e;
+        }
     }
 
     /** The kinds of step statement, batched while they follow each other. */
@@ -599,6 +761,20 @@ abstract class JdbcRunStore implements RunStore {
 
     private void applyChanges(Sql sql, String runId, List<Change> changes, boolean strict, boolean created)
             throws SQLException {
+        if (stepsInJournal) {
+            for (int i = 0; strict && i < changes.size(); i++) {
+                if (changes.get(i) instanceof Change.InsertStep insert
+                        && fold(sql, insert.step().runId())
+                                .status(insert.step().order())
+                                .isPresent()) {
+                    throw new WeftException(
+                            ErrorCode.E_BAD_INPUT, "step " + insert.step().key() + " already exists");
+                }
+            }
+            Payloads.Pending pending = payloads.pending();
+            writeJournal(sql, runId, journalBatch(changes, pending), pending);
+            return;
+        }
         Payloads.Pending pending = payloads.pending();
         Change.UpdateStep[] absorbing = strict ? null : absorbingUpdates(changes);
         PreparedStatement inserts = null;
@@ -668,6 +844,9 @@ abstract class JdbcRunStore implements RunStore {
                     journal.setString(1, row.runId());
                     journal.setString(2, row.events());
                     journal.setString(3, row.checkpoints());
+                    if (journalHoldsSteps()) {
+                        journal.setString(4, null);
+                    }
                     journal.addBatch();
                 }
                 journal.executeBatch();

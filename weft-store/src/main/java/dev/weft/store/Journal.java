@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Event;
+import dev.weft.core.Step;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.Checkpoint;
+import dev.weft.core.spi.RunStore.Change;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,6 +42,22 @@ final class Journal {
             row(checkpoint.runId()).checkpoint(checkpoint, payloads);
         }
 
+        /** A step's insert, if it does not exist, into its run's row (SQLite's V8 on). */
+        void add(Change.InsertStep insert, Payloads.Pending payloads) {
+            row(insert.step().runId()).step("i", insert.step(), null, payloads);
+        }
+
+        /** A step's update, if its status is an expected one, into its run's row (SQLite's V8 on). */
+        void add(Change.UpdateStep update, Payloads.Pending payloads) {
+            row(update.step().runId()).step("u", update.step(), JdbcRunStore.statuses(update.expected()), payloads);
+        }
+
+        /** The one row, if the transaction writes only {@code runId}'s. */
+        @Nullable
+        Row only(String runId) {
+            return rows.size() == 1 ? rows.get(runId) : null;
+        }
+
         boolean isEmpty() {
             return rows.isEmpty();
         }
@@ -61,6 +79,7 @@ final class Journal {
     /** One journal row being written. */
     static final class Row {
         private final String runId;
+        private @Nullable StringBuilder steps;
         private @Nullable StringBuilder events;
         private @Nullable StringBuilder checkpoints;
         /** The row's last checkpoint, which the next one is written as a change from. */
@@ -74,6 +93,12 @@ final class Journal {
             return runId;
         }
 
+        /** The step changes' array, or null if the transaction writes none for this run. */
+        @Nullable
+        String steps() {
+            return steps == null ? null : steps + "]";
+        }
+
         /** The events' array, or null if the transaction writes none for this run. */
         @Nullable
         String events() {
@@ -84,6 +109,16 @@ final class Journal {
         @Nullable
         String checkpoints() {
             return checkpoints == null ? null : checkpoints + "]";
+        }
+
+        private void step(String kind, Step step, @Nullable String expected, Payloads.Pending payloads) {
+            StringBuilder text = steps == null ? (steps = new StringBuilder(512).append('[')) : steps.append(',');
+            text.append("{\"k\":\"").append(kind).append('"');
+            PostgresBatch.writeStep(text, step, payloads);
+            if (expected != null) {
+                text.append(",\"expected\":\"").append(expected).append('"');
+            }
+            text.append('}');
         }
 
         private void event(Event event) {

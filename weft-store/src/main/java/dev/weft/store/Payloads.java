@@ -188,6 +188,11 @@ final class Payloads {
             return new Stored(null, ref);
         }
 
+        /** Whether big values were collected that are still to be written. */
+        boolean hasPayloads() {
+            return !toWrite.isEmpty();
+        }
+
         /** The collected payloads ({run id, name, text} each), which this no longer holds. */
         List<String[]> drain() {
             List<String[]> drained = List.copyOf(toWrite);

@@ -89,7 +89,8 @@ final class PostgresBatch {
         }
     }
 
-    private static void writeStep(StringBuilder text, Step step, Payloads.Pending pending) {
+    /** Writes every column of {@code step} but its run, as the fields of a change's object. */
+    static void writeStep(StringBuilder text, Step step, Payloads.Pending pending) {
         number(text, "order", step.order());
         string(text, "node", step.nodeId());
         string(text, "name", step.name());

@@ -51,7 +51,7 @@ final class PostgresRunStore extends JdbcRunStore {
     private static final String RUN_MOVED = "WF003";
 
     private PostgresRunStore(DatabaseUrl url, HikariDataSource pool, long payloadLimit) {
-        super(url, pool, pool, payloadLimit);
+        super(url, pool, pool, payloadLimit, false);
     }
 
     static PostgresRunStore open(DatabaseUrl url, long payloadLimit) {

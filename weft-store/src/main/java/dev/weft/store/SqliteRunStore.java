@@ -57,12 +57,21 @@ final class SqliteRunStore extends JdbcRunStore {
             HikariDataSource writes,
             HikariDataSource reads,
             long payloadLimit,
+            boolean stepsInJournal,
             WalCheckpointer checkpointer) {
-        super(url, writes, reads, payloadLimit);
+        super(url, writes, reads, payloadLimit, stepsInJournal);
         this.checkpointer = checkpointer;
     }
 
     static SqliteRunStore open(DatabaseUrl url, long payloadLimit) {
+        return open(url, payloadLimit, true);
+    }
+
+    /**
+     * Opens the store; {@code stepsInJournal} false writes steps to their table as before migration
+     * V8, which tests compare the journal's way with.
+     */
+    static SqliteRunStore open(DatabaseUrl url, long payloadLimit, boolean stepsInJournal) {
         Path file = url.file().orElseThrow();
         Path directory = file.getParent();
         if (directory != null) {
@@ -87,7 +96,7 @@ final class SqliteRunStore extends JdbcRunStore {
                     pool(direct, "weft-sqlite-writes", 1, "PRAGMA wal_autocheckpoint = " + WRITER_AUTOCHECKPOINT_PAGES);
             HikariDataSource reads = pool(direct, "weft-sqlite-reads", READ_CONNECTIONS, null);
             WalCheckpointer checkpointer = new WalCheckpointer(direct, "weft-sqlite-checkpoint");
-            return new SqliteRunStore(url, writes, reads, payloadLimit, checkpointer);
+            return new SqliteRunStore(url, writes, reads, payloadLimit, stepsInJournal, checkpointer);
         } catch (RuntimeException e) {
             if (writes != null) {
                 writes.close();
@@ -136,8 +145,26 @@ final class SqliteRunStore extends JdbcRunStore {
         // A subquery of VALUES rather than INSERT ... SELECT: an insert whose SELECT reads the table it
         // writes first copies what it read into a temporary table, which cost a synchronous step's
         // journal row about 40% more (13-15 us against 7-11 on the development VM).
-        return "INSERT INTO journal (run_id, seq, events, checkpoints)"
-                + " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM journal WHERE run_id = ?1), ?2, ?3)";
+        return "INSERT INTO journal (run_id, seq, events, checkpoints, steps)"
+                + " VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM journal WHERE run_id = ?1), ?2, ?3, ?4)";
+    }
+
+    @Override
+    boolean journalHoldsSteps() {
+        return true;
+    }
+
+    @Override
+    String insertOwnedJournal() {
+        // A write statement takes the file's write lock as it starts, so the lease it reads cannot
+        // change before it commits, and the run's next number is read under that lock as above. One
+        // auto-committed statement where BEGIN IMMEDIATE, the lease's read, the insert and COMMIT
+        // were four: 24 us of the writing thread's CPU a step against 30 (weft-bench/tools/
+        // OneRowStepSqlite.java, docs/benchmarks.md).
+        return "INSERT INTO journal (run_id, seq, events, checkpoints, steps)"
+                + " SELECT ?1, (SELECT coalesce(max(seq), 0) + 1 FROM journal WHERE run_id = ?1), ?2, ?3, ?4"
+                + " FROM runs WHERE id = ?1 AND (lease_owner IS NULL OR lease_owner = ?5)"
+                + " RETURNING (SELECT cancel_requested FROM runs WHERE id = ?1)";
     }
 
     @Override

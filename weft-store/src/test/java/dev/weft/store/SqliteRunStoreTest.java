@@ -20,6 +20,11 @@ final class SqliteRunStoreTest extends DurableRunStoreContract {
         return "sqlite:" + directory.resolve("weft.db");
     }
 
+    @Override
+    protected boolean stepsInJournal() {
+        return true;
+    }
+
     @Test
     void theWriterLeavesCopyingTheWalBackToTheBackgroundUntilItIsTenTimesSQLitesDefault() throws Exception {
         try (SqliteRunStore opened = (SqliteRunStore) Stores.open(freshUrl())) {

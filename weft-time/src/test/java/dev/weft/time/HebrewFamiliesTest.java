@@ -252,6 +252,35 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void prefixLettersSayWhatAnAmountIsFor() {
+        READ.instant("בעוד שלוש עשרה דקות", "2026-11-21T14:43", Grain.SECOND);
+        READ.instant("בעוד שלושה שבועות ויומיים", "2026-12-14T14:00", Grain.HOUR);
+        READ.instant("בעוד שעתיים ורבע", "2026-11-21T16:45", Grain.SECOND);
+        READ.instant("עוד עשר דקות בערך", "2026-11-21T14:40", Grain.SECOND);
+        READ.instant("בעוד שבוע ממחר", "2026-11-29", Grain.DAY);
+        READ.instant("שבוע מהיום", "2026-11-28", Grain.DAY);
+        READ.instant("שעתיים מעכשיו", "2026-11-21T16:30", Grain.SECOND);
+        READ.instant("למחרת ראש השנה", "2027-10-03", Grain.DAY);
+        READ.instant("ביום שאחרי פסח", "2027-04-23", Grain.DAY);
+        assertThat(PARSER.length("פגישה מחר ב-10 ל-90 דקות", Language.HEBREW)).contains(Duration.ofMinutes(90));
+        assertThat(PARSER.length("מחר בשמונה לכחצי שעה", Language.HEBREW)).contains(Duration.ofMinutes(30));
+        assertThat(PARSER.parse("לפני שנים", NOW, Language.HEBREW))
+                .as("a unit in the plural with no amount is no amount")
+                .isEmpty();
+    }
+
+    @Test
+    void countedHoursAndDaysOfOneMonthAreReadByTheirPrefixLetters() {
+        READ.interval("בחצי השעה הקרובה", "2026-11-21T14:30", "2026-11-21T15:00", Grain.SECOND);
+        READ.interval("בין ה-3 לבין ה-6 בדצמבר", "2026-12-03", "2026-12-06", Grain.DAY);
+        READ.interval("3-6 בדצמבר, 2027", "2027-12-03", "2027-12-06", Grain.DAY);
+        READ.instant("ב-10 לחודש הבא", "2026-12-10", Grain.DAY); // "לחודש" is of a month, no unit counted
+        assertThat(READ.parse("מה-3 עד ה-6 בערב"))
+                .as("hours of the evening, not days")
+                .isNotInstanceOf(TimeExpression.Interval.class);
+    }
+
+    @Test
     void theFamiliesOfIssue39AreReadByTheSharedEngine() {
         READ.instant("האידים של מרץ", "2027-03-15", Grain.DAY);
         READ.instant("אידי מאי", "2027-05-15", Grain.DAY);

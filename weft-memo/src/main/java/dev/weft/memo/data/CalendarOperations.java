@@ -36,8 +36,9 @@ import java.util.function.Predicate;
  * hold the events touched ({@code event}, {@code events}, {@code instances}), the existing events a new
  * one overlaps ({@code conflicts}; a create is never refused for them), and what an undo needs: the
  * events as they were before ({@code previous}) or the ones removed ({@code deleted}). Times are shown
- * in the user's zone; a recurring event is listed as its occurrences in the window asked about.
- * Thread-safe.
+ * in the user's zone; a recurring event is listed as its occurrences in the window asked about, and a
+ * listing ({@code getEvents}) also holds the user's open tasks and reminders due in its window
+ * ({@code due}). Thread-safe.
  */
 public final class CalendarOperations {
     /** Every operation, as seed 002 names them, and {@code deleteMultiple} and {@code restore} (undo's). */
@@ -180,7 +181,16 @@ public final class CalendarOperations {
                         found.add(o);
                     }
                 }
-                return occurrencesResult("events", found, context);
+                ObjectNode out = occurrencesResult("events", found, context);
+                // "What do I have tomorrow?" asks for the day, not only its events: what falls due then
+                // (open tasks and reminders) is read in the same transaction and said beside them.
+                ArrayNode due = out.putArray("due");
+                for (Task task : Tasks.all(c, user)) {
+                    if (!task.completed() && dueBetween(task, from, to)) {
+                        due.add(task.toJson());
+                    }
+                }
+                return out;
             }
             case "checkConflicts" -> {
                 Instant from = windowStart("timeMin", text(args, "timeMin"), context);
@@ -933,6 +943,11 @@ public final class CalendarOperations {
     private static Instant windowEnd(String field, String text, OperationContext context) {
         DueDates.Due due = DueDates.parse(field, text, context.zone());
         return due.allDay() ? allDayEnd(LocalDate.parse(due.text()), context.zone()) : due.at();
+    }
+
+    /** Whether {@code task} falls due at or after {@code from} and before {@code to}. */
+    private static boolean dueBetween(Task task, Instant from, Instant to) {
+        return task.dueAt().filter(at -> !at.isBefore(from) && at.isBefore(to)).isPresent();
     }
 
     private static void requireOrder(Instant from, Instant to) {

@@ -96,20 +96,7 @@ public final class CalendarReplies {
                 }
                 yield text.toString();
             }
-            case "list_events" -> {
-                JsonNode events = result.path("events");
-                if (events.isEmpty()) {
-                    yield Texts.of(language, "Nothing on your calendar then.", "אין לך כלום ביומן בזמן הזה.");
-                }
-                yield listed(
-                        Texts.of(
-                                language,
-                                "You have " + events.size() + (events.size() == 1 ? " event:" : " events:"),
-                                events.size() == 1 ? "יש לך אירוע אחד:" : "יש לך " + events.size() + " אירועים:"),
-                        language,
-                        events,
-                        zone);
-            }
+            case "list_events" -> whatIsOn(language, result.path("events"), result.path("due"), zone);
             case "check_conflicts" -> {
                 JsonNode conflicts = result.path("conflicts");
                 if (conflicts.isEmpty()) {
@@ -317,6 +304,66 @@ public final class CalendarReplies {
             text.append(Texts.of(language, ", with ", ", עם ")).append(String.join(", ", people));
         }
         return text.append(".").toString();
+    }
+
+    /**
+     * A listing of the calendar as a person asking "what do I have tomorrow?" expects it: the events,
+     * then the tasks and reminders due in the same window, and a plain "nothing" only when there is
+     * neither.
+     */
+    private static String whatIsOn(String language, JsonNode events, JsonNode due, ZoneId zone) {
+        if (events.isEmpty() && due.isEmpty()) {
+            return Texts.of(
+                    language,
+                    "Nothing on your calendar, and no tasks or reminders due then.",
+                    "אין לך כלום ביומן, ואין משימות או תזכורות בזמן הזה.");
+        }
+        StringBuilder text = new StringBuilder();
+        if (events.isEmpty()) {
+            text.append(Texts.of(
+                    language,
+                    "Nothing on your calendar then, but you have ",
+                    "אין לך כלום ביומן בזמן הזה, אבל יש לך "));
+        } else {
+            text.append(listed(
+                    Texts.of(
+                            language,
+                            "You have " + events.size() + (events.size() == 1 ? " event:" : " events:"),
+                            events.size() == 1 ? "יש לך אירוע אחד:" : "יש לך " + events.size() + " אירועים:"),
+                    language,
+                    events,
+                    zone));
+            if (due.isEmpty()) {
+                return text.toString();
+            }
+            text.append("\n").append(Texts.of(language, "And ", "וגם "));
+        }
+        text.append(dueCount(language, due)).append(":");
+        return Replies.numbered(text, language, due, zone);
+    }
+
+    /** "1 reminder", "2 tasks", "3 tasks and reminders" (and in Hebrew) for what falls due. */
+    private static String dueCount(String language, JsonNode due) {
+        int reminders = 0;
+        for (JsonNode task : due) {
+            if (task.has("reminder") || task.has("reminderRecurrence")) {
+                reminders++;
+            }
+        }
+        int count = due.size();
+        if (reminders == count) {
+            return Texts.of(
+                    language,
+                    count == 1 ? "1 reminder" : count + " reminders",
+                    count == 1 ? "תזכורת אחת" : count + " תזכורות");
+        }
+        if (reminders == 0) {
+            return Texts.of(
+                    language,
+                    count == 1 ? "1 task due" : count + " tasks due",
+                    count == 1 ? "משימה אחת" : count + " משימות");
+        }
+        return Texts.of(language, count + " tasks and reminders", count + " משימות ותזכורות");
     }
 
     private static String listed(String head, String language, JsonNode events, ZoneId zone) {

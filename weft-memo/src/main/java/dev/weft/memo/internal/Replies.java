@@ -1,6 +1,7 @@
 package dev.weft.memo.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weft.language.BareAnswers;
 import dev.weft.memo.MemoTools;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.StepOutcome;
@@ -23,18 +24,6 @@ import java.util.regex.Pattern;
 public final class Replies {
     private static final Pattern THANKS = Pattern.compile("(?iU)\\b(?:thanks?|thank you)\\b|תודה");
     private static final Pattern BYE = Pattern.compile("(?iU)\\b(?:bye|good night)\\b|ביי|לילה טוב|להתראות");
-    /** A line that only turns something down, with nothing else asked: "no", "cancel", "never mind", "עזוב". */
-    private static final Pattern DISMISSAL = Pattern.compile("(?iU)^\\s*(?:(?:oh\\s+|ok\\s+|okay\\s+)?(?:n|no|nope|nah"
-            + "|cancel|stop|never ?mind|nvm|forget (?:about )?it|no,? thanks?(?: you)?|no need)"
-            + "|לא|בטל|בטלי|תבטל|תבטלי|עזוב|עזבי|לא משנה|תשכח מזה|תשכחי מזה|לא צריך|לא,? תודה|אין צורך)\\s*[.!]*\\s*$");
-    /** A bare "yes" with nothing asked before it. */
-    private static final Pattern YES =
-            Pattern.compile("(?iU)^\\s*(?:y|yes|yeah|yep|yup|go ahead|כן|בטח|אישור)\\s*[.!]*\\s*$");
-    /** A line that only takes note: "ok", "great", "סבבה". */
-    private static final Pattern NOTED = Pattern.compile(
-            "(?iU)^\\s*(?:ok|okay|k|sure|fine|alright|all right|great|cool|perfect"
-                    + "|good|got it|nice|awesome|סבבה|אוקיי|אוקי|בסדר|יופי|מעולה|אחלה|טוב|מצוין|הבנתי|נהדר)\\s*[.!]*\\s*$");
-
     private static final DateTimeFormatter EN_TIME = DateTimeFormatter.ofPattern("EEE d MMM, HH:mm", Locale.ENGLISH);
     private static final DateTimeFormatter EN_DAY = DateTimeFormatter.ofPattern("EEE d MMM", Locale.ENGLISH);
     private static final DateTimeFormatter HE_TIME = DateTimeFormatter.ofPattern("d.M 'בשעה' HH:mm");
@@ -42,32 +31,13 @@ public final class Replies {
 
     private Replies() {}
 
-    /** Whether {@code message} only says yes ("yes", "go ahead", "כן"): what {@code Memo} takes as a yes too. */
-    public static boolean saysYes(String message) {
-        return YES.matcher(message).matches();
-    }
-
-    /** Whether {@code message} only turns something down ("no", "never mind", "עזוב"): a no to whatever waits. */
-    public static boolean saysNo(String message) {
-        return DISMISSAL.matcher(message).matches();
-    }
-
     /**
      * The answer to a line that only says no, yes or "ok" when nothing waits for one (a waiting
-     * question or approval takes them first, in {@code Memo.converse}): a short acknowledgement in the
-     * user's language, never the help text, and nothing is changed. Empty for any other line.
+     * question or approval takes them first, in {@code Memo.converse}): the language layer's {@link
+     * BareAnswers#acknowledgement}, the same the concierge gives. Empty for any other line.
      */
     public static Optional<String> acknowledgement(String message, String language) {
-        if (DISMISSAL.matcher(message).matches() || NOTED.matcher(message).matches()) {
-            return Optional.of(Texts.of(language, "OK.", "בסדר."));
-        }
-        if (YES.matcher(message).matches()) {
-            return Optional.of(Texts.of(
-                    language,
-                    "OK — nothing is waiting for a yes right now. What would you like me to do?",
-                    "בסדר — אין כרגע שום דבר שמחכה לאישור. מה תרצה שאעשה?"));
-        }
-        return Optional.empty();
+        return BareAnswers.acknowledgement(message, language);
     }
 
     /** The offline answer to small talk: a greeting, thanks, goodbye, or an honest "not yet". */
@@ -547,16 +517,7 @@ public final class Replies {
                         language,
                         "You have " + tasks.size() + (tasks.size() == 1 ? " task:" : " tasks:"),
                         "יש לך " + tasks.size() + " משימות:"));
-                int i = 1;
-                for (JsonNode t : tasks) {
-                    String when = when(language, t, zone);
-                    text.append("\n")
-                            .append(i++)
-                            .append(". ")
-                            .append(t.path("text").asText())
-                            .append(when.isEmpty() ? "" : " (" + when + ")");
-                }
-                return text.toString();
+                return numbered(text, language, tasks, zone);
             }
             case "complete_task", "complete_tasks" -> {
                 List<String> names = new ArrayList<>();
@@ -632,6 +593,20 @@ public final class Replies {
                 .forEach(item -> text.append("\n")
                         .append(item.path("checked").asBoolean() ? "☑ " : "☐ ")
                         .append(item.path("text").asText()));
+        return text.toString();
+    }
+
+    /** {@code text} followed by {@code tasks}, a numbered line each with when it is due: "1. call Dana (Wed 25 Nov, 09:00)". */
+    static String numbered(StringBuilder text, String language, JsonNode tasks, ZoneId zone) {
+        int i = 1;
+        for (JsonNode task : tasks) {
+            String when = when(language, task, zone);
+            text.append("\n")
+                    .append(i++)
+                    .append(". ")
+                    .append(task.path("text").asText())
+                    .append(when.isEmpty() ? "" : " (" + when + ")");
+        }
         return text.toString();
     }
 

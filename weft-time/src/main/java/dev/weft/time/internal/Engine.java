@@ -184,6 +184,45 @@ class Engine extends Grammar {
 
     private String[] folds;
 
+    /**
+     * Whether every prefix letter of token {@code i} (Hebrew's "ל" and "כ" of "לכחצי", a number's
+     * folded "ב" of "ב-3") says one of the roles; true when it has none, as in most languages.
+     */
+    final boolean prefixOnly(int i, java.util.Set<Role> roles) {
+        String p = prefixAt(i);
+        for (int k = 0; k < p.length(); k++) {
+            char c = p.charAt(k);
+            if (c != '-' && !saysOneOf(c, roles)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean saysOneOf(char letter, java.util.Set<Role> roles) {
+        for (Role r : roles) {
+            if (lexicon.prefixLetterMeans(letter, r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether token {@code i} has prefix letters and the first of them says the role ("ל" of "לשעה" is for how long). */
+    final boolean prefixSays(int i, Role r) {
+        String p = prefixAt(i);
+        return !p.isEmpty() && lexicon.prefixMeans(p, r);
+    }
+
+    /** The prefix letters of token {@code i}: a number's folded prefix, those stripped from a word; "" when none. */
+    private String prefixAt(int i) {
+        if (i < 0 || i >= size) {
+            return "";
+        }
+        Token t = tok(i);
+        return t.isNumber() ? t.prefix() : t.isWord() ? lexicon.prefixOf(t.text()) : "";
+    }
+
     private int skipLinks(int i) {
         while (isRole(i, Role.LINK)) {
             i++;
@@ -1259,13 +1298,16 @@ class Engine extends Grammar {
                 v = Double.parseDouble(tok(i).text() + "." + tok(end + 1).text());
                 end += 2;
             }
-        } else if (meaningAt(i) instanceof Amount a) {
+        } else if (amountWord(i) instanceof Amount a) {
             v = a.value();
             end = i + 1;
             int k = sym(end, '-') && adjacent(end) && adjacent(end + 1) ? end + 1 : end;
             if (v >= 20 && v % 10 == 0 && meaningAt(k) instanceof Amount unitWord && unitWord.value() < 10) {
                 v += unitWord.value(); // "двадцать пять", "twenty five", "twenty-five"
                 end = k + 1;
+            } else if (v >= 1 && v < 10 && means(end, Role.TEEN)) {
+                v += 10; // "שלוש עשרה"
+                end++;
             }
         } else {
             return null;
@@ -1279,12 +1321,28 @@ class Engine extends Grammar {
         return new Hit<>(v, end);
     }
 
+    /** The number a word says: its usual meaning, or an ordinal's other one (Hebrew's "שני" is also "two"). */
+    private Meaning amountWord(int i) {
+        Meaning m = meaningAt(i);
+        return m instanceof Ordinal ? meaningAt(i, Amount.class) : m;
+    }
+
     /**
      * An amount of time, or several, each of a smaller unit, said with "and", commas or nothing
      * between them: "2 hours and 30 minutes", "1 hour, 20 minutes", "час и 15 минут"; or null.
      */
     private Hit<Offset> duration(int i) {
-        Hit<Offset> d = simpleDuration(i);
+        return duration(i, HEDGED);
+    }
+
+    /** Prefix letters an amount may carry: none, or "about" (Hebrew's "כ" of "כחצי שעה"). */
+    private static final java.util.Set<Role> HEDGED = java.util.EnumSet.of(Role.ABOUT);
+    /** Prefix letters of an amount joined to the one before it: "and" (Hebrew's "ו" of "ועשרים דקות"). */
+    private static final java.util.Set<Role> JOINED = java.util.EnumSet.of(Role.AND);
+
+    /** {@link #duration}, its first amount written with prefix letters that say one of {@code prefixes}, or none. */
+    private Hit<Offset> duration(int i, java.util.Set<Role> prefixes) {
+        Hit<Offset> d = simpleDuration(i, prefixes);
         if (d == null) {
             return null;
         }
@@ -1292,7 +1350,7 @@ class Engine extends Grammar {
         int end = d.end();
         while (true) {
             int j = isRole(end, Role.AND) || sym(end, ',') ? end + 1 : end;
-            Hit<Offset> more = simpleDuration(j);
+            Hit<Offset> more = simpleDuration(j, j == end ? JOINED : HEDGED);
             if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
                 break;
             }
@@ -1307,22 +1365,26 @@ class Engine extends Grammar {
      * couple of days", "half an hour", "3/4 hour", "2 more hours", "an hour and a half", "two
      * fortnights", "a quarter of an hour", "2h30", "5'"; or null.
      */
-    private Hit<Offset> simpleDuration(int i) {
+    private Hit<Offset> simpleDuration(int i, java.util.Set<Role> prefixes) {
         Meaning first = meaningAt(i);
         if (!num(i)
                 && !(first instanceof Length
                         || first instanceof Unit
                         || first instanceof Amount
+                        || first instanceof Ordinal
                         || first instanceof Meaning.Some
                         || first == Role.QUARTER)) {
             return null; // every amount opens with a number or one of these words: spare the look ahead
         }
+        if (!prefixOnly(i, prefixes)) {
+            return null; // "ביום" is "on the day", not an amount
+        }
         if (first instanceof Length l) {
-            return new Hit<>(new Offset(l.amount(), l.unit()), i + 1);
+            return andAPart(l.amount(), l.unit(), i + 1); // "שעתיים וחצי"
         }
         ChronoUnit bare = unit(i);
         if (bare != null) {
-            return lexicon.bareUnitIsOne() ? new Hit<>(new Offset(1, bare), i + 1) : null;
+            return lexicon.bareUnitIsOne(tok(i).text()) ? andAPart(1, bare, i + 1) : null; // "שעה ורבע"
         }
         Hit<Offset> quarters = quartersOfAnHour(i);
         if (quarters != null) {
@@ -1362,6 +1424,18 @@ class Engine extends Grammar {
                 && value(end) < 60) {
             // "2h30": hours, then minutes written against them
             return new Hit<>(new Offset((long) amount * 60 + value(end), ChronoUnit.MINUTES), end + 1);
+        }
+        return new Hit<>(fractional(amount, u), end);
+    }
+
+    /** An amount of a unit, and "and a half" or (of hours) "and a quarter" after it if said. */
+    private Hit<Offset> andAPart(double amount, ChronoUnit u, int end) {
+        int half = after(end, Role.AND_A_HALF);
+        if (half > 0) {
+            return new Hit<>(fractional(amount + 0.5, u), half);
+        }
+        if (u == ChronoUnit.HOURS && isRole(end, Role.AND_A_QUARTER)) {
+            return new Hit<>(fractional(amount + 0.25, u), end + 1);
         }
         return new Hit<>(fractional(amount, u), end);
     }
@@ -1448,7 +1522,7 @@ class Engine extends Grammar {
     /** After "or so", "ish", "tops": still the amount. */
     private int orSo(int end) {
         int e = after(end, Role.OR_SO);
-        return e < 0 ? end : e;
+        return e > 0 ? e : means(end, Role.OR_SO) ? end + 1 : end; // "עשר דקות בערך": also "about" before one
     }
 
     /**
@@ -1485,12 +1559,19 @@ class Engine extends Grammar {
         }
         InstantSpec s = new InstantSpec();
         int more = after(i, Role.MORE);
-        if (means(i, Role.IN) || (more > 0 && more < size)) {
+        boolean in = means(i, Role.IN);
+        boolean agoFirst = !in && more < 0 && means(i, Role.AGO); // "לפני שבועיים": "ago" said before the amount
+        if (in || agoFirst || (more > 0 && more < size)) {
             int at = i + 1;
             if (more < 0 && isRole(at, Role.LINK) && isRole(at + 1, Role.NEXT)) {
                 at += 2; // "in the next 3 hours"
             }
-            Hit<Offset> d = offsetAmount(hedged(more > 0 ? more : at));
+            at = hedged(more > 0 ? more : at);
+            Hit<InstantSpec> counted = weekdaysAhead(at, agoFirst ? -1 : 1);
+            if (counted != null) {
+                return counted; // "בעוד שלושה ימי שני"
+            }
+            Hit<Offset> d = offsetAmount(at);
             if (d == null) {
                 return null;
             }
@@ -1501,8 +1582,15 @@ class Engine extends Grammar {
                 end += 2; // "in 3 hours' time"
             } else if (after(end, Role.AHEAD) > 0) {
                 end = after(end, Role.AHEAD);
+            } else if (!agoFirst && fromNow(end) > 0) {
+                end = fromNow(end); // "בעוד שעה מעכשיו"
+            } else if (!agoFirst && d.value().dateBased() && prefixSays(end, Role.FROM)) {
+                Hit<InstantSpec> base = offsetBase(end); // "בעוד שבוע ממחר"
+                if (base != null) {
+                    return withDate(new DateRef.Shifted(base.value().date, d.value()), base.end());
+                }
             }
-            s.offset = d.value();
+            s.offset = agoFirst ? d.value().negated() : d.value();
             return new Hit<>(s, orSo(end));
         }
         Hit<Offset> d = offsetAmount(i);
@@ -1510,14 +1598,20 @@ class Engine extends Grammar {
             return null;
         }
         int end = d.end();
-        if (d.value().dateBased() && (isRole(end, Role.FROM) || isRole(end, Role.AFTER) || isRole(end, Role.BEFORE))) {
-            Hit<InstantSpec> base = offsetBase(end + 1); // "3 days from today", "2 weeks after Easter"
+        boolean fromPrefix = prefixSays(end, Role.FROM); // Hebrew's "מ" of "ממחר"
+        if (d.value().dateBased()
+                && (isRole(end, Role.FROM) || isRole(end, Role.AFTER) || isRole(end, Role.BEFORE) || fromPrefix)) {
+            Hit<InstantSpec> base =
+                    offsetBase(fromPrefix ? end : end + 1); // "3 days from today", "2 weeks after Easter"
             if (base != null) {
                 Offset o = isRole(end, Role.BEFORE) ? d.value().negated() : d.value();
                 return withDate(new DateRef.Shifted(base.value().date, o), base.end());
             }
         }
         int ahead = after(end, Role.AHEAD);
+        if (ahead < 0) {
+            ahead = fromNow(end);
+        }
         if (ahead > 0) {
             s.offset = d.value();
             return new Hit<>(s, isRole(end, Role.FROM) ? orSo(ahead) : ahead);
@@ -1530,17 +1624,30 @@ class Engine extends Grammar {
         return null;
     }
 
-    /** "the day after Christmas", "the day before yesterday": a day from a day. */
+    /**
+     * After "from now" said with a prefix letter that means "from" before now or today (Hebrew's
+     * "מעכשיו", "מהיום", "מהרגע"), or -1.
+     */
+    private int fromNow(int end) {
+        if (!prefixSays(end, Role.FROM)) {
+            return -1;
+        }
+        Meaning m = meaningAt(end);
+        return m == Role.NOW || (m instanceof Day today && today.days() == 0) ? end + 1 : -1;
+    }
+
+    /** "the day after Christmas", "the day before yesterday", "למחרת ראש השנה": a day from a day. */
     private Hit<InstantSpec> dayAround(int i) {
         int d = skipLinks(i);
-        if (unit(d) != ChronoUnit.DAYS || !(isRole(d + 1, Role.AFTER) || isRole(d + 1, Role.BEFORE))) {
+        boolean morrow = isRole(d, Role.MORROW);
+        if (!morrow && (unit(d) != ChronoUnit.DAYS || !(isRole(d + 1, Role.AFTER) || isRole(d + 1, Role.BEFORE)))) {
             return null;
         }
-        Hit<InstantSpec> base = offsetBase(d + 2);
+        Hit<InstantSpec> base = offsetBase(morrow ? d + 1 : d + 2);
         if (base == null) {
             return null;
         }
-        int days = isRole(d + 1, Role.AFTER) ? 1 : -1;
+        int days = morrow || isRole(d + 1, Role.AFTER) ? 1 : -1;
         return withDate(new DateRef.Shifted(base.value().date, new Offset(days, ChronoUnit.DAYS)), base.end());
     }
 
@@ -1570,15 +1677,38 @@ class Engine extends Grammar {
         return ago < 0 ? null : withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day.day(), -count), ago);
     }
 
-    @Override
-    boolean lengthMayStart(int i) {
-        return means(i, Role.LASTING);
+    /**
+     * After "in" or "ago" said before an amount of weekdays: "בעוד שלושה ימי שני" (three Mondays from
+     * now, {@code sign} 1), "לפני שני ימי שישי" (-1); or null.
+     */
+    private Hit<InstantSpec> weekdaysAhead(int j, int sign) {
+        Hit<Double> n = num(j) || amountWord(j) instanceof Amount ? amountAt(j) : null;
+        if (n == null || n.value() < 1 || n.value() > 60 || n.value() != Math.rint(n.value())) {
+            return null;
+        }
+        Hit<Meaning> w = phraseAt(n.end());
+        if (w == null || !(w.value() instanceof Weekdays day) || day.days().size() != 1 || !day.plural()) {
+            return null;
+        }
+        int count = n.value().intValue();
+        return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day.day(), sign * count), w.end());
     }
 
-    /** "на 2 часа", "for an hour", "for about 20 minutes", "lasting 45 minutes". */
+    /** Prefix letters a length may carry: "for" and "about" (Hebrew's "ל", "לכ" of "לשעה", "לכחצי שעה"). */
+    private static final java.util.Set<Role> LASTING = java.util.EnumSet.of(Role.LASTING, Role.ABOUT);
+
+    @Override
+    boolean lengthMayStart(int i) {
+        return means(i, Role.LASTING) || prefixSays(i, Role.LASTING);
+    }
+
+    /** "на 2 часа", "for an hour", "for about 20 minutes", "lasting 45 minutes", "לשעה וחצי", "ל-90 דקות". */
     @Override
     Hit<Offset> length(int i) {
-        return means(i, Role.LASTING) ? offsetAmount(hedged(i + 1)) : null;
+        if (means(i, Role.LASTING)) {
+            return offsetAmount(hedged(i + 1));
+        }
+        return prefixSays(i, Role.LASTING) ? duration(i, LASTING) : null;
     }
 
     /** A length said of a thing: those of {@link #length}, and the language's own ("a 90-minute review"). */
@@ -1588,7 +1718,7 @@ class Engine extends Grammar {
         if (l != null) {
             return l;
         }
-        if (means(i - 1, Role.IN) || isRole(i - 1, Role.EVERY)) {
+        if (means(i - 1, Role.IN) || means(i - 1, Role.AGO) || isRole(i - 1, Role.MORE) || isRole(i - 1, Role.EVERY)) {
             return null; // "in a minute" is when, not how long
         }
         return lexicon.ownLength(this, i);
@@ -1616,9 +1746,13 @@ class Engine extends Grammar {
         if (span != null) {
             return span;
         }
-        boolean from = isRole(i, Role.FROM);
+        boolean fromPrefix = prefixSays(i, Role.FROM); // Hebrew's "מ-9", "ממחר"
+        boolean from = fromPrefix || isRole(i, Role.FROM);
         boolean between = isRole(i, Role.BETWEEN);
-        int start = from || between ? i + 1 : i;
+        int start = (from && !fromPrefix) || between ? i + 1 : i;
+        if (between && unit(start) == ChronoUnit.HOURS && prefixSays(start, Role.LINK)) {
+            start++; // "בין השעות 3 ל-5"
+        }
         if (!from && !between && !lexicon.intervalWithoutFrom() && !num(i)) {
             return null; // "5-10 марта" may start with its day; the rest needs "from"
         }
@@ -1637,7 +1771,8 @@ class Engine extends Grammar {
         boolean joined = between
                 ? isRole(j, Role.AND) || sym(j, '-')
                 : isRole(j, Role.TO) || isRole(j, Role.UNTIL) || sym(j, '-');
-        Hit<InstantSpec> b = joined ? instant(j + 1, Context.INTERVAL) : null;
+        boolean joinedByPrefix = between && !joined && (prefixSays(j, Role.TO) || prefixSays(j, Role.AND)); // "ל-5"
+        Hit<InstantSpec> b = joined || joinedByPrefix ? instant(joined ? j + 1 : j, Context.INTERVAL) : null;
         if (b == null || a.value().offset != null || b.value().offset != null) {
             return null;
         }
@@ -1651,11 +1786,11 @@ class Engine extends Grammar {
     }
 
     /**
-     * "לשארית השבוע", "בשאר החודש", "the rest of the week", for a language that reads its other
-     * intervals itself.
+     * "בשלושת הימים הקרובים", "לשארית השבוע": the counted periods and the rest of a period, for a
+     * language that reads its other intervals itself.
      */
-    final Match restOfPeriod(int i) {
-        return restOf(i);
+    final Match countedOrRest(int i) {
+        return !num(i) && meaningAt(i) == null ? null : longer(countedPeriods(i), restOf(i));
     }
 
     /** The spans of {@link Family#SPANS} that start at token {@code i}, or null. */
@@ -1683,7 +1818,9 @@ class Engine extends Grammar {
     /**
      * "the next 3 days", "3 upcoming weeks", "the past two months", "the next few weeks": from the
      * next period to the n-th (or back from the last one); "the next 2 hours", "for the past hour":
-     * from now on, or up to now.
+     * from now on, or up to now. Where the count comes before its unit and "next" after them (Hebrew's
+     * "בשלושת הימים הקרובים", "השבועיים הקרובים", "בשעה הקרובה", "בחצי השעה הקרובה"), {@link
+     * #countedBefore} reads them.
      */
     private Match countedPeriods(int i) {
         int j = skipLinks(within(i));
@@ -1692,6 +1829,12 @@ class Engine extends Grammar {
             ChronoUnit one = unit(j + 1);
             if (one == ChronoUnit.HOURS || one == ChronoUnit.MINUTES) {
                 return aheadOfNow(new Offset(shift, one), i, j + 2); // "for the next hour"
+            }
+        }
+        if (shift == null && prefixOnly(j, WITHIN)) {
+            Match before = countedBefore(i, j);
+            if (before != null) {
+                return before;
             }
         }
         Hit<Double> n;
@@ -1731,6 +1874,63 @@ class Engine extends Grammar {
         a.date = new PeriodRef(g, shift > 0 ? 1 : -count);
         b.date = new PeriodRef(g, shift > 0 ? count : -1);
         return new Match(new IntervalParse(a, b), i, unitAt + 1);
+    }
+
+    /** Prefix letters a count may carry: "in" and the article (Hebrew's "ב", "ה", "בה" of "בשלושת", "השבועיים"). */
+    private static final java.util.Set<Role> WITHIN = java.util.EnumSet.of(Role.IN, Role.LINK);
+    /** Prefix letters a counted unit may carry: the article ("ה" of "הימים"), not "ל" of "לחודש". */
+    private static final java.util.Set<Role> ARTICLE = java.util.EnumSet.of(Role.LINK);
+
+    /**
+     * A count, its unit, then "next" or "last": "3 הימים הבאים", "השבועיים הקרובים" (a unit's dual),
+     * "השעה הקרובה" (one hour), "חצי השעה הקרובה"; hours and minutes from now or up to it, other
+     * units from the next one to the n-th (back from the last one); or null.
+     */
+    private Match countedBefore(int i, int j) {
+        double count;
+        ChronoUnit u;
+        int unitEnd;
+        Meaning first = meaningAt(j);
+        if (first instanceof Length l) {
+            count = l.amount();
+            u = l.unit();
+            unitEnd = j + 1;
+        } else if (first instanceof Unit one) {
+            count = 1;
+            u = one.unit();
+            unitEnd = j + 1;
+            if (u != ChronoUnit.HOURS && u != ChronoUnit.MINUTES) {
+                return null; // "בשבוע הבא" is next week, a period
+            }
+        } else {
+            Hit<Double> n = num(j) || first instanceof Amount ? amountAt(j) : null;
+            if (n == null) {
+                return null;
+            }
+            count = n.value();
+            u = prefixOnly(n.end(), ARTICLE) ? unit(n.end()) : null;
+            unitEnd = n.end() + 1;
+            if (u == null && prefixOnly(n.end(), ARTICLE) && isRole(n.end(), Role.QUARTER)) {
+                u = ChronoUnit.MONTHS; // "ב-2 הרבעונים הבאים": quarters, counted below
+            }
+        }
+        Integer shift = u == null ? null : shift(unitEnd);
+        if (shift == null || shift == 0 || count <= 0) {
+            return null;
+        }
+        if (u == ChronoUnit.HOURS || u == ChronoUnit.MINUTES) {
+            return aheadOfNow(fractional(shift * count, u), i, unitEnd + 1);
+        }
+        int c = (int) count;
+        Grain g = isRole(unitEnd - 1, Role.QUARTER) ? Grain.QUARTER : u == ChronoUnit.DAYS ? Grain.DAY : grain(u);
+        if (count != c || c > 1000 || g == null) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new PeriodRef(g, shift > 0 ? 1 : -c);
+        b.date = new PeriodRef(g, shift > 0 ? c : -1);
+        return new Match(new IntervalParse(a, b), i, unitEnd + 1);
     }
 
     /**
@@ -1776,7 +1976,7 @@ class Engine extends Grammar {
     private Match dayRange(int j, int start, boolean between) {
         Integer month = month(j);
         int k = skipLinks(month != null ? skipDot(j + 1) : j);
-        Hit<Integer> first = dayNumber(k);
+        Hit<Integer> first = prefixOnly(k, FIRST_DAY) ? dayNumber(k) : null;
         if (first == null) {
             return null;
         }
@@ -1784,25 +1984,64 @@ class Engine extends Grammar {
         boolean joined = between
                 ? isRole(sep, Role.AND) || sym(sep, '-')
                 : isRole(sep, Role.TO) || isRole(sep, Role.UNTIL) || sym(sep, '-');
-        Hit<Integer> last = joined ? dayNumber(skipLinks(sep + 1)) : null;
+        int lastAt = joined ? skipLinks(sep + 1) : sep;
+        boolean prefixed = !joined && prefixSays(sep, Role.TO); // Hebrew's "ל-6", "עד ה-6"
+        Hit<Integer> last = joined && prefixOnly(lastAt, ARTICLE) || prefixed ? dayNumber(lastAt) : null;
         if (last == null || last.value() < first.value()) {
             return null;
         }
         int end = last.end();
-        if (sym(end, ':') || latinMeridiem(end) != null || unit(end) != null || partAfterClock(end) != null) {
-            return null; // "Dec 3 9-11am": hours, not days
+        if (sym(end, ':')
+                || latinMeridiem(end) != null
+                || (unit(end) != null && prefixOnly(end, ARTICLE))
+                || partAfterClock(end) != null
+                || isRole(end, Role.AND_A_HALF)
+                || isRole(end, Role.AND_A_QUARTER)) {
+            return null; // "Dec 3 9-11am", "מ-3 עד 5 בערב", "3-4 וחצי": hours, not days
         }
         if (month == null) {
-            int m = skipLinks(end);
+            int m = skipLinks(sym(end, ',') && prefixAt(k).length() > 0 ? end + 1 : end);
             month = month(m);
             if (month == null) {
-                return null;
+                return articled(k) && articled(lastAt) && num(k) && num(lastAt)
+                        ? daysOfMonth(first.value(), last.value(), start, end) // "מה-3 עד ה-6": the next such days
+                        : null;
             }
             end = skipDot(m + 1);
         }
         Hit<Integer> y = yearAfter(end);
         return dayRange(
                 y == null ? 0 : y.value(), month, first.value(), last.value(), start, y == null ? end : y.end());
+    }
+
+    /** Prefix letters the first day of a range may carry: "from", the article, "on" (Hebrew's "מה-3", "ב-3"). */
+    private static final java.util.Set<Role> FIRST_DAY = java.util.EnumSet.of(Role.FROM, Role.LINK, Role.ON);
+
+    /** Whether token {@code i} carries the article as its last prefix letter: Hebrew's "ה" of "מה-3". */
+    private boolean articled(int i) {
+        String p = prefixAt(i);
+        return !p.isEmpty() && lexicon.prefixLetterMeans(p.charAt(p.length() - 1), Role.LINK);
+    }
+
+    /** Days of whatever month they next fall in: "מה-3 עד ה-6". */
+    private static Match daysOfMonth(int first, int last, int start, int end) {
+        if (first < 1 || last > 31) {
+            return null;
+        }
+        InstantSpec a = new InstantSpec();
+        InstantSpec b = new InstantSpec();
+        a.date = new DayOfMonthRef(first, false, 0);
+        b.date = new DayOfMonthRef(last, false, 0);
+        return new Match(new IntervalParse(a, b), start, end);
+    }
+
+    /**
+     * Days of one month, the month said once, for a language that reads its other intervals itself:
+     * "מ-3 עד 6 בדצמבר", "3-6 בדצמבר", "בין ה-3 ל-6 בדצמבר", "מה-3 עד ה-6"; or null.
+     */
+    final Match daysOfOneMonth(int i) {
+        boolean between = isRole(i, Role.BETWEEN);
+        return !between && !num(i) ? null : dayRange(between ? i + 1 : i, i, between);
     }
 
     /**

@@ -18,7 +18,6 @@ import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
-import dev.weft.time.internal.Parsed.IntervalParse;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
@@ -35,9 +34,9 @@ import java.util.Set;
  *
  * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
  * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
- * parts of the day, amounts from now and lengths (with the numbers' gender and construct forms),
- * intervals and counted periods, recurrences. Days from today, periods, weekdays, quarters, the
- * ends and the rest of periods are the engine's, from {@link HebrewLexicon}.
+ * parts of the day, intervals between two instants, recurrences. Days from today, periods,
+ * weekdays, quarters, the ends and the rest of periods, amounts from now, offsets, lengths, counted
+ * periods and day ranges are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
@@ -147,22 +146,6 @@ final class HebrewGrammar extends Engine {
             Map.entry("תמוז", 10),
             Map.entry("אב", 11),
             Map.entry("אלול", 12));
-
-    /** Plural units with the article, for "בשלושת הימים הקרובים": the grain they count. */
-    private static final Map<String, Grain> COUNTED = Map.of(
-            "הימים", Grain.DAY,
-            "השבועות", Grain.WEEK,
-            "החודשים", Grain.MONTH,
-            "הרבעונים", Grain.QUARTER,
-            "השנים", Grain.YEAR);
-
-    private static final Map<String, Grain> COUNTED_DUALS =
-            Map.of("יומיים", Grain.DAY, "שבועיים", Grain.WEEK, "חודשיים", Grain.MONTH, "שנתיים", Grain.YEAR);
-
-    private static final Set<String> COMING =
-            Set.of("הקרובים", "הקרובות", "הבאים", "הבאות", "הקרוב", "הקרובה", "הבא", "הבאה");
-    private static final Set<String> PAST =
-            Set.of("האחרונים", "האחרונות", "שעברו", "הקודמים", "הקודמות", "האחרון", "האחרונה", "שעבר", "שעברה");
 
     HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
@@ -292,217 +275,13 @@ final class HebrewGrammar extends Engine {
 
     // ---- intervals --------------------------------------------------------------------------
 
-    /**
-     * "בשלושת הימים הקרובים", "ב-3 הימים הבאים", "בשבועיים האחרונים", "החודשיים הקרובים": from the
-     * first of them to the last; today and this week are not counted.
-     */
-    private Match countedPeriods(int i) {
-        int n;
-        Grain g;
-        int next;
-        Lex<Grain> dual = lookup(i, COUNTED_DUALS);
-        if (dual != null
-                && (dual.prefix().isEmpty()
-                        || dual.prefix().equals("ב")
-                        || dual.prefix().equals("ה")
-                        || dual.prefix().equals("בה"))) {
-            n = 2;
-            g = dual.value();
-            next = i + 1;
-        } else {
-            Number c = number(i);
-            if (c == null
-                    || !(c.prefix().isEmpty()
-                            || c.prefix().equals("ב")
-                            || c.prefix().equals("ה")
-                            || c.prefix().equals("ב-"))) {
-                return null;
-            }
-            if (c.end() >= size || !tok(c.end()).isHebrew()) {
-                return null;
-            }
-            g = COUNTED.get(tok(c.end()).text());
-            if (g == null) {
-                return null;
-            }
-            n = c.value();
-            next = c.end() + 1;
-        }
-        if (next >= size || n < 1) {
-            return null;
-        }
-        String t = tok(next).text();
-        boolean coming = COMING.contains(t);
-        if (!coming && !PAST.contains(t)) {
-            return null;
-        }
-        InstantSpec a = new InstantSpec();
-        InstantSpec b = new InstantSpec();
-        a.date = new PeriodRef(g, coming ? 1 : -n);
-        b.date = new PeriodRef(g, coming ? n : -1);
-        return new Match(new IntervalParse(a, b), i, next + 1);
-    }
-
     @Override
     Match interval(int i) {
-        Match counted = countedPeriods(i);
-        if (counted != null) {
-            return counted;
-        }
-        Match special = longer(countedTime(i), longer(restOfPeriod(i), dayRange(i)));
+        Match special = longer(countedOrRest(i), daysOfOneMonth(i));
         if (special != null) {
             return special;
         }
-        if (heExact(i, "בין")) {
-            int first = heExact(i + 1, "השעות", "השעה") ? i + 2 : i + 1;
-            Hit<InstantSpec> a = instant(first, Context.INTERVAL);
-            if (a == null) {
-                return null;
-            }
-            int j = a.end();
-            if (heExact(j, "לבין") || heExact(j, "ל") || sym(j, '-')) {
-                j++;
-            } else if (!(startsWithPrefix(j, "ל") || startsWithPrefix(j, "ו"))) {
-                return null;
-            }
-            Hit<InstantSpec> b = instant(j, Context.INTERVAL);
-            return b == null ? null : new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-        }
-        boolean from = startsWithPrefix(i, "מ");
-        Hit<InstantSpec> a = instant(i, Context.INTERVAL);
-        if (a == null) {
-            return null;
-        }
-        int j = a.end();
-        boolean joined = heExact(j, "עד", "ועד") || (sym(j, '-') && adjacent(j) && num(j + 1));
-        if (!joined) {
-            return null;
-        }
-        if (!from && !lenient && !clearlyTime(a.value()) && !sym(j, '-')) {
-            return null;
-        }
-        if (sym(j, '-') && !(from || lenient || clearlyTime(a.value()) || heExact(i - 1, "בין"))) {
-            return null;
-        }
-        Hit<InstantSpec> b = instant(j + 1, Context.INTERVAL);
-        if (b == null) {
-            return null;
-        }
-        return new Match(new IntervalParse(a.value(), b.value()), i, b.end());
-    }
-
-    /** Hours and minutes counted: "הקרובות" after "השעות", "הדקות". */
-    private static final Map<String, ChronoUnit> COUNTED_TIME =
-            Map.of("השעות", ChronoUnit.HOURS, "הדקות", ChronoUnit.MINUTES);
-
-    /**
-     * "בשעתיים הקרובות", "ב-24 השעות הקרובות", "בשעה הקרובה", "בחצי השעה הקרובה", "ב-10 הדקות
-     * האחרונות": from now for so long, or up to now.
-     */
-    private Match countedTime(int i) {
-        if (i + 1 >= size || !(tok(i).isHebrew() || tok(i).isNumber())) {
-            return null;
-        }
-        long minutes;
-        int next;
-        String p;
-        if ((p = prefix(i, "שעתיים")) != null && definiteOrIn(p)) {
-            minutes = 120;
-            next = i + 1;
-        } else if ((p = prefix(i, "שעה")) != null && definiteOrIn(p) && !p.isEmpty()) {
-            minutes = 60;
-            next = i + 1;
-        } else if (((p = prefix(i, "חצי")) != null || (p = prefix(i, "רבע")) != null)
-                && definiteOrIn(p)
-                && heExact(i + 1, "השעה", "שעה")) {
-            minutes = tok(i).text().endsWith("חצי") ? 30 : 15;
-            next = i + 2;
-        } else {
-            Number n = number(i);
-            if (n == null || n.value() < 1 || !definiteOrIn(n.prefix()) || n.end() >= size) {
-                return null;
-            }
-            ChronoUnit u = COUNTED_TIME.get(tok(n.end()).text());
-            if (u == null) {
-                return null;
-            }
-            minutes = u == ChronoUnit.HOURS ? 60L * n.value() : n.value();
-            next = n.end() + 1;
-        }
-        if (next >= size) {
-            return null;
-        }
-        String t = tok(next).text();
-        boolean coming = COMING.contains(t);
-        if (!coming && !PAST.contains(t)) {
-            return null;
-        }
-        return aheadOfNow(new Offset(coming ? minutes : -minutes, ChronoUnit.MINUTES), i, next + 1);
-    }
-
-    private static boolean definiteOrIn(String prefix) {
-        return prefix.isEmpty()
-                || prefix.equals("ב")
-                || prefix.equals("ה")
-                || prefix.equals("בה")
-                || prefix.equals("ב-");
-    }
-
-    /**
-     * "מ-3 עד 6 בדצמבר", "3-6 בדצמבר", "בין ה-3 ל-6 בדצמבר", "מה-1 עד ה-5 בינואר", "מה-3 עד ה-6":
-     * days of one month, the month said once (or not at all, with "ה": the next such days).
-     */
-    private Match dayRange(int i) {
-        int j = heExact(i, "בין") ? i + 1 : i;
-        if (!num(j)
-                || tok(j).text().length() > 2
-                || !Set.of("", "מ", "מה", "ה", "ב").contains(tok(j).prefix())) {
-            return null;
-        }
-        int first = value(j);
-        int k = j + 1;
-        boolean joined = false;
-        if (heExact(k, "עד", "ועד", "ל", "לבין") || (sym(k, '-') && adjacent(k))) {
-            k++;
-            joined = true;
-        }
-        if (!num(k) || tok(k).text().length() > 2) {
-            return null;
-        }
-        String p2 = tok(k).prefix();
-        if (!joined && !Set.of("ל", "לה", "עד", "ועד").contains(p2)
-                || joined && !Set.of("", "ה").contains(p2)) {
-            return null;
-        }
-        int last = value(k);
-        int end = k + 1;
-        if (sym(end, ':') || sym(end, '.') || podAhead(end) || minutesWordAhead(end) || unit(end, "") != null) {
-            return null; // hours, not days
-        }
-        int e = sym(end, ',') ? end + 1 : end;
-        Lex<Integer> m = month(e);
-        if (m != null
-                && (m.prefix().equals("ב")
-                        || m.prefix().equals("ל")
-                        || m.prefix().isEmpty())) {
-            end = e + 1;
-            int year = 0;
-            int y = sym(end, ',') ? end + 1 : end;
-            if (year(y)) {
-                year = value(y);
-                end = y + 1;
-            }
-            return dayRange(year, m.value(), first, last, i, end);
-        }
-        boolean days = tok(j).prefix().endsWith("ה") && p2.endsWith("ה");
-        if (!days || last < first || first < 1 || last > 31) {
-            return null;
-        }
-        InstantSpec a = new InstantSpec();
-        InstantSpec b = new InstantSpec();
-        a.date = new DayOfMonthRef(first, false, 0);
-        b.date = new DayOfMonthRef(last, false, 0);
-        return new Match(new IntervalParse(a, b), i, end);
+        return super.interval(i);
     }
 
     private boolean startsWithPrefix(int i, String p) {
@@ -561,7 +340,6 @@ final class HebrewGrammar extends Engine {
         }
         Hit<InstantSpec> best = partOfToday(q);
         best = longest(best, date(q));
-        best = longest(best, offset(q));
         // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
         best = longest(best, sharedPart(q, acc, ctx, first));
         Hit<ClockTime> t = time(q, acc, ctx, first);
@@ -1242,194 +1020,16 @@ final class HebrewGrammar extends Engine {
         return new Hit<>(fractional(amount, u), end);
     }
 
-    /** Amounts of units joined by "ו": "שעה ועשרים דקות", "יומיים ו-3 שעות". */
-    Hit<Offset> duration(int i) {
-        Hit<Offset> d = simpleDuration(i, "");
-        if (d == null) {
-            d = simpleDuration(i, "כ"); // "כחצי שעה", "כ-10 דקות": about so long
-        }
-        if (d == null) {
-            return null;
-        }
-        return moreDuration(d);
-    }
-
-    /** An amount followed by smaller ones joined by "ו": "שעה ועשרים דקות". */
-    private Hit<Offset> moreDuration(Hit<Offset> d) {
-        Offset total = d.value();
-        int end = d.end();
-        while (true) {
-            Hit<Offset> more = simpleDuration(end, "ו");
-            if (more == null && heExact(end, "ו")) {
-                more = simpleDuration(end + 1, "");
-            }
-            if (more == null || more.value().unit().compareTo(total.unit()) >= 0) {
-                break;
-            }
-            total = sum(total, more.value());
-            end = more.end();
-        }
-        return new Hit<>(total, end);
-    }
-
-    /** "למחרת ראש השנה", "ביום שאחרי פסח", "ביום שלפני ראש השנה": the day after (before) a date. */
-    private Hit<InstantSpec> dayAround(int i) {
-        int base;
-        int days;
-        if (heExact(i, "למחרת", "ולמחרת")) {
-            base = i + 1;
-            days = 1;
-        } else {
-            String p = prefix(i, "יום");
-            if (p == null || !(p.isEmpty() || p.equals("ב") || p.equals("ה") || p.equals("בה"))) {
-                return null;
-            }
-            if (heExact(i + 1, "שאחרי", "שלאחר", "שאחר")) {
-                days = 1;
-            } else if (heExact(i + 1, "שלפני")) {
-                days = -1;
-            } else {
-                return null;
-            }
-            base = i + 2;
-        }
-        Hit<InstantSpec> b = longest(day(base), longest(weekdayAt(base), date(base)));
-        if (b == null || b.value().date == null || b.value().time != null) {
-            return null;
-        }
-        return withDate(new Shifted(b.value().date, new Offset(days, ChronoUnit.DAYS)), b.end());
-    }
-
-    @Override
-    boolean lengthMayStart(int i) {
-        return i < size
-                && (tok(i).isHebrew() || tok(i).isNumber())
-                && tok(i).text().length() > 0
-                && (tok(i).isNumber()
-                        ? tok(i).prefix().startsWith("ל")
-                        : "לב".indexOf(tok(i).text().charAt(0)) >= 0);
-    }
-
-    /** "למשך שעתיים", "לשעה וחצי", "ל-90 דקות": how long, after a start. */
-    @Override
-    Hit<Offset> length(int i) {
-        if (i >= size) {
-            return null;
-        }
-        if (heExact(i, "למשך", "במשך")) {
-            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
-            return duration(j);
-        }
-        Hit<Offset> d = simpleDuration(i, "ל");
-        if (d == null) {
-            d = simpleDuration(i, "לכ");
-        }
-        return d == null ? null : moreDuration(d);
-    }
-
-    /** "למשך שעתיים", "פגישה לשעה וחצי", "פגישה של שעה וחצי", "באורך 45 דקות". */
-    @Override
-    Hit<Offset> lengthOfThing(int i) {
-        if (heExact(i - 1, "בעוד", "עוד", "תוך", "כעבור", "לפני", "אחרי", "לאחר")) {
-            return null; // an amount from now is when, not how long
-        }
-        Hit<Offset> l = length(i);
-        if (l != null) {
-            return l;
-        }
-        if (heExact(i, "של", "באורך", "שנמשכת", "שנמשך", "שאורכה", "שאורכו") && i + 1 < size) {
-            int j = heExact(i + 1, "כ", "בערך") ? i + 2 : i + 1;
-            Hit<Offset> d = duration(j);
-            return d != null && !d.value().dateBased() ? d : null;
-        }
-        return null;
-    }
-
     @Override
     int fromWord(int i) {
         return i;
     }
 
-    private Hit<InstantSpec> offset(int i) {
-        if (i >= size) {
-            return null;
-        }
-        Hit<InstantSpec> dayAround = dayAround(i);
-        if (dayAround != null) {
-            return dayAround;
-        }
-        Hit<Offset> around = i < size && (tok(i).isHebrew() || tok(i).isNumber()) ? duration(i) : null;
-        if (around != null && around.value().dateBased() && heExact(around.end(), "לפני", "אחרי", "לאחר")) {
-            Hit<InstantSpec> base = longest(day(around.end() + 1), date(around.end() + 1));
-            if (base != null && base.value().date != null && base.value().time == null) {
-                Offset o = heExact(around.end(), "לפני") ? around.value().negated() : around.value();
-                return withDate(new Shifted(base.value().date, o), base.end()); // "שבוע לפני פסח"
-            }
-        }
-        boolean in = he(i, "עוד") || he(i, "תוך") || heExact(i, "כעבור", "לאחר", "אחרי", "בתוך");
-        boolean ago = he(i, "לפני");
-        if (in || ago) {
-            int j = i + 1;
-            if (heExact(j, "כ", "בערך", "עוד")) {
-                j++;
-            }
-            Number count = number(j);
-            if (count != null
-                    && count.prefix().isEmpty()
-                    && count.value() >= 1
-                    && heExact(count.end(), "ימי")
-                    && count.end() + 1 < size
-                    && HebrewLexicon.DAY_NAMES.containsKey(tok(count.end() + 1).text())) {
-                // "בעוד שלושה ימי שני", "לפני שני ימי שישי": counted weekdays
-                DayOfWeek day = HebrewLexicon.DAY_NAMES.get(tok(count.end() + 1).text());
-                int n = ago ? -count.value() : count.value();
-                return withDate(new DateRef.WeekdayAfter(new RelativeDay(0), day, n), count.end() + 2);
-            }
-            Hit<Offset> d = duration(j);
-            if (d == null) {
-                return null;
-            }
-            int end = d.end();
-            if (in && heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
-                end++;
-            } else if (in && d.value().dateBased() && startsWithPrefix(end, "מ")) {
-                Hit<InstantSpec> base = longest(day(end), weekdayAt(end));
-                if (base != null && base.value().date != null && base.value().time == null) {
-                    return withDate(new Shifted(base.value().date, d.value()), base.end());
-                }
-            }
-            if (heExact(end, "נוספות", "נוספים", "נוספת", "נוסף", "בערך", "בקירוב")) {
-                end++; // "בעוד 5 דקות נוספות", "עוד עשר דקות בערך": the amount still counts
-            }
-            InstantSpec s = new InstantSpec();
-            s.offset = ago ? d.value().negated() : d.value();
-            return new Hit<>(s, end);
-        }
-        Hit<Offset> d = around;
-        if (d == null) {
-            return null;
-        }
-        int end = d.end();
-        InstantSpec s = new InstantSpec();
-        if (heExact(end, "מהיום") && d.value().dateBased()) {
-            return withDate(
-                    new Shifted(new RelativeDay(0), d.value()), end + 1); // "שבוע מהיום", as "a week from today"
-        }
-        if (heExact(end, "מעכשיו", "מהיום", "מהרגע")) {
-            s.offset = d.value();
-            return new Hit<>(s, end + 1);
-        }
-        if (heExact(end, "אחרי", "לאחר") || startsWithPrefix(end, "מ")) {
-            int b = heExact(end, "אחרי", "לאחר") ? end + 1 : end;
-            Hit<InstantSpec> base = longest(day(b), weekdayAt(b));
-            if (base != null
-                    && base.value().date != null
-                    && base.value().time == null
-                    && d.value().dateBased()) {
-                return withDate(new Shifted(base.value().date, d.value()), base.end());
-            }
-        }
-        return null;
+    /** An amount is counted from a day, a weekday or a date: "שבוע לפני פסח", "יומיים אחרי יום שני". */
+    @Override
+    Hit<InstantSpec> offsetBase(int i) {
+        Hit<InstantSpec> b = longest(day(i), longest(weekdayAt(i), date(i)));
+        return b != null && b.value().date != null && b.value().time == null ? b : null;
     }
 
     // ---- clock times ------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package dev.weft.time.internal;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Role;
 import java.time.DayOfWeek;
+import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -75,17 +76,18 @@ final class HebrewLexicon extends Lexicon {
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
-        role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
+        role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה", "הבאים", "הבאות", "הקרובים", "הקרובות");
         // after a weekday, "הקרוב" is the nearest one ahead, where "הבא" is the next one as people mean it
         role(Role.COMING, "הקרוב", "הקרובה", "שבא", "שבאה");
         role(Role.THIS, "הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
+        role(Role.LAST, "שעברו", "האחרונים", "האחרונות", "הקודמים", "הקודמות");
         role(Role.AFTER, "אחרי");
         role(Role.WEEKEND, "סופ\"ש", "סופש");
         // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
         phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
         role(Role.BEFORE, "לפני");
-        role(Role.QUARTER, "רבעון", "q");
+        role(Role.QUARTER, "רבעון", "רבעונים", "q");
         role(Role.END, "סוף");
         role(Role.START, "תחילת");
         role(Role.MIDDLE, "אמצע");
@@ -109,7 +111,96 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
         holidays();
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
+        amounts();
     }
+
+    /**
+     * Numbers, units and the words around an amount of time. A cardinal has a form for each gender and
+     * a construct form ("שלושת ימים"); the construct "שני" and "שתי" come after the weekday and the
+     * ordinal they also are. Two of a unit is one word, its dual ("שבועיים").
+     */
+    private void amounts() {
+        words(new Meaning.Amount(1), "אחד", "אחת");
+        words(new Meaning.Amount(2), "שניים", "שתיים", "שתים", "שני", "שתי");
+        words(new Meaning.Amount(3), "שלוש", "שלש", "שלושה", "שלשה", "שלושת");
+        words(new Meaning.Amount(4), "ארבע", "ארבעה", "ארבעת");
+        words(new Meaning.Amount(5), "חמש", "חמישה", "חמשה", "חמשת");
+        words(new Meaning.Amount(6), "שש", "שישה", "ששה", "ששת");
+        words(new Meaning.Amount(7), "שבע", "שבעה", "שבעת");
+        words(new Meaning.Amount(8), "שמונה", "שמונת");
+        words(new Meaning.Amount(9), "תשע", "תשעה", "תשעת");
+        words(new Meaning.Amount(10), "עשר", "עשרה", "עשרת");
+        role(Role.TEEN, "עשר", "עשרה");
+        String[] tens = {"עשרים", "שלושים", "ארבעים", "חמישים", "שישים", "שבעים", "שמונים", "תשעים"};
+        for (int t = 0; t < tens.length; t++) {
+            words(new Meaning.Amount(20 + 10 * t), tens[t]);
+        }
+        words(new Meaning.Amount(0.5), "חצי");
+        words(new Meaning.Amount(0.25), "רבע");
+        role(Role.QUARTER, "רבעי"); // "שלושת רבעי שעה"
+        words(new Meaning.Some(3), "כמה");
+        role(Role.AND_A_HALF, "וחצי");
+        role(Role.AND_A_QUARTER, "ורבע");
+        words(new Meaning.Unit(ChronoUnit.SECONDS), "שנייה", "שניה", "שניות");
+        words(new Meaning.Unit(ChronoUnit.MINUTES), "דקה", "דקות", "דק'", "דק", "ד'");
+        words(new Meaning.Unit(ChronoUnit.HOURS), "שעה", "שעות");
+        words(new Meaning.Unit(ChronoUnit.DAYS), "יום", "ימים");
+        words(new Meaning.Unit(ChronoUnit.WEEKS), "שבועות");
+        words(new Meaning.Unit(ChronoUnit.MONTHS), "חודשים");
+        words(new Meaning.Unit(ChronoUnit.YEARS), "שנים");
+        words(new Meaning.Length(2, ChronoUnit.MINUTES), "דקותיים");
+        words(new Meaning.Length(2, ChronoUnit.HOURS), "שעתיים");
+        words(new Meaning.Length(2, ChronoUnit.DAYS), "יומיים");
+        words(new Meaning.Length(2, ChronoUnit.WEEKS), "שבועיים");
+        words(new Meaning.Length(2, ChronoUnit.MONTHS), "חודשיים");
+        words(new Meaning.Length(2, ChronoUnit.YEARS), "שנתיים");
+        role(Role.IN, "בעוד", "תוך", "בתוך", "כעבור");
+        role(Role.AFTER, "לאחר", "שאחר");
+        role(Role.IN, "אחרי", "לאחר"); // "אחרי שעתיים": after two hours from now
+        role(Role.MORE, "עוד");
+        role(Role.AGO, "לפני"); // said before the amount: "לפני שבועיים"
+        role(Role.MORROW, "למחרת");
+        role(Role.ABOUT, "כ", "בערך");
+        role(Role.OR_SO, "בערך", "בקירוב", "נוספות", "נוספים", "נוספת", "נוסף"); // "עוד 5 דקות נוספות"
+        role(Role.LASTING, "למשך", "במשך");
+        // a part of the day said after an hour, with "ב" ("ב-8 בערב"): "מ-3 עד 5 בערב" is hours, not days
+        partsAfterClock(PartOfDay.MORNING, "בבוקר", "ובבוקר", "לפנה\"צ");
+        partsAfterClock(PartOfDay.NOON, "בצהריים", "בצהרים");
+        partsAfterClock(PartOfDay.AFTERNOON, "אחה\"צ", "אחהצ");
+        partsAfterClock(PartOfDay.EVENING, "בערב", "ובערב");
+        partsAfterClock(PartOfDay.NIGHT, "בלילה", "ובלילה");
+        role(Role.BETWEEN, "בין");
+        role(Role.AND, "לבין"); // "בין ה-3 לבין ה-6"
+        role(Role.TO, "עד", "ל");
+        role(Role.NOW, "הרגע"); // "מהרגע": from now
+        String[] days = {"שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"};
+        for (int d = 1; d <= 7; d++) {
+            phrase(new Meaning.Weekdays(java.util.List.of(DayOfWeek.of(d)), true), "ימי " + days[d - 1]);
+        }
+    }
+
+    /** Units in the singular, which alone mean one of them: "בעוד שעה", where "לפני שנים" is no amount. */
+    private static final Set<String> SINGULAR_UNITS =
+            Set.of("שנייה", "שניה", "דקה", "שעה", "יום", "שבוע", "חודש", "שנה");
+
+    @Override
+    boolean bareUnitIsOne(String word) {
+        return SINGULAR_UNITS.contains(word.substring(prefixOf(word).length()));
+    }
+
+    /** "פגישה של שעה וחצי", "באורך 45 דקות", "שנמשכת כשעה": how long a thing lasts, said after it. */
+    @Override
+    Hit<Offset> ownLength(Engine e, int i) {
+        if (i + 1 >= e.size
+                || !e.tok(i).isWord()
+                || !LENGTH_OF.contains(e.tok(i).text())) {
+            return null;
+        }
+        Hit<Offset> d = e.offsetAmount(e.hedged(i + 1));
+        return d != null && !d.value().dateBased() ? d : null;
+    }
+
+    private static final Set<String> LENGTH_OF = Set.of("של", "באורך", "שנמשכת", "שנמשך", "שאורכה", "שאורכו");
 
     /** Holidays by their names, as written after "חג" too ("חג פסח", "חג הפסח"), except Christmas's own "חג המולד". */
     private void holidays() {
@@ -258,6 +349,38 @@ final class HebrewLexicon extends Lexicon {
         return false;
     }
 
+    /** The roles a prefix letter says: "ב" in, at or on, "ל" for how long or to, "מ" from, "ו" and, "כ" about. */
+    private static final java.util.Map<Character, Set<Role>> PREFIX_ROLES = java.util.Map.of(
+            'ב', EnumSet.of(Role.IN, Role.AT, Role.ON),
+            'ל', EnumSet.of(Role.LASTING, Role.TO),
+            'מ', EnumSet.of(Role.FROM),
+            'ו', EnumSet.of(Role.AND),
+            'כ', EnumSet.of(Role.ABOUT),
+            'ה', EnumSet.of(Role.LINK));
+
+    @Override
+    boolean prefixLetterMeans(char letter, Role r) {
+        Set<Role> roles = PREFIX_ROLES.get(letter);
+        return roles != null && roles.contains(r);
+    }
+
+    /** The prefix letters {@link #meaning} strips from the word to find it, "" when it is found whole. */
+    @Override
+    String prefixOf(String word) {
+        if (super.meaning(word) != null) {
+            return "";
+        }
+        for (int k = 0; k < 2 && k < word.length() - 2; k++) {
+            if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k)) < 0) {
+                break;
+            }
+            if (super.meaning(word.substring(k + 1)) != null) {
+                return word.substring(0, k + 1);
+            }
+        }
+        return "";
+    }
+
     @Override
     boolean definite(String word) {
         return word.length() > 2 && word.charAt(0) == 'ה' && super.meaning(word) == null;
@@ -284,7 +407,8 @@ final class HebrewLexicon extends Lexicon {
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,
             Engine.Family.HOLIDAYS,
-            Engine.Family.RECURRENCES);
+            Engine.Family.RECURRENCES,
+            Engine.Family.AMOUNTS);
 
     @Override
     Set<Engine.Family> families() {
@@ -294,6 +418,12 @@ final class HebrewLexicon extends Lexicon {
     @Override
     DayOfWeek weekStart() {
         return DayOfWeek.SUNDAY;
+    }
+
+    /** "9 עד 11": an interval needs no "from" when one of its ends is clearly a time. */
+    @Override
+    boolean intervalWithoutFrom() {
+        return true;
     }
 
     @Override

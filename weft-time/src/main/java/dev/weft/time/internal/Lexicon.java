@@ -55,6 +55,11 @@ abstract class Lexicon {
         return true;
     }
 
+    /** Whether this unit's word said with no amount is one of it: in Hebrew only a singular ("בעוד שעה", not "דקות"). */
+    boolean bareUnitIsOne(String word) {
+        return bareUnitIsOne();
+    }
+
     /** Whether "weekend" said with no word before it is read only when it is the whole text. */
     boolean bareWeekendOnlyAlone() {
         return false;
@@ -119,6 +124,24 @@ abstract class Lexicon {
     /** The phrases that start with a word, longest first (empty when none). */
     List<Phrase> phrasesFrom(String word) {
         return phrases.getOrDefault(fold(word), List.of());
+    }
+
+    /**
+     * The letters a language writes before a word, stripped to find its meaning: Hebrew's "ל" of
+     * "לשעה" (for an hour); "" when the word is as the tables hold it, as always in most languages.
+     */
+    String prefixOf(String word) {
+        return "";
+    }
+
+    /** Whether the prefix of a word or a number says the role: by its first letter, in most that have any. */
+    boolean prefixMeans(String prefix, Role r) {
+        return !prefix.isEmpty() && prefixLetterMeans(prefix.charAt(0), r);
+    }
+
+    /** Whether a prefix letter ({@link #prefixOf}, or one folded into a number) says the role: Hebrew's "ב" is "in". */
+    boolean prefixLetterMeans(char letter, Role r) {
+        return false;
     }
 
     /** A part of the day said right after a clock time ("утра" in "в 9 утра"), or null. */

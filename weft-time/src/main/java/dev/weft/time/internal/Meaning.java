@@ -155,6 +155,12 @@ sealed interface Meaning {
         BETWEEN,
         /** "other" in "every other week": every second one. */
         OTHER,
+        /** Ten said after a number below it, which it adds to: "עשרה" in "שלוש עשרה" (13). */
+        TEEN,
+        /** "and a quarter" said after an amount of hours: "ורבע" in "שעתיים ורבע". */
+        AND_A_QUARTER,
+        /** The day after, in one word, before the day it follows: "למחרת" in "למחרת ראש השנה". */
+        MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
         OCLOCK
     }

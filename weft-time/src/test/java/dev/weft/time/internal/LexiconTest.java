@@ -35,6 +35,26 @@ final class LexiconTest {
     }
 
     @Test
+    void hebrewPrefixLettersAreStrippedAndSayWhatTheyMean() {
+        HebrewLexicon he = HebrewLexicon.INSTANCE;
+        assertThat(he.prefixOf("לשעה")).isEqualTo("ל");
+        assertThat(he.prefixOf("לכחצי")).isEqualTo("לכ");
+        assertThat(he.prefixOf("שעה")).isEmpty();
+        assertThat(he.prefixOf("למחרת"))
+                .as("a word of its own, not a prefix on one")
+                .isEmpty();
+        assertThat(he.prefixLetterMeans('ל', Role.LASTING)).isTrue();
+        assertThat(he.prefixLetterMeans('מ', Role.FROM)).isTrue();
+        assertThat(he.prefixLetterMeans('ב', Role.LASTING)).isFalse();
+        assertThat(he.meaning("שלושת")).isEqualTo(new Meaning.Amount(3));
+        assertThat(he.meaning("שני", Meaning.Amount.class)).isEqualTo(new Meaning.Amount(2));
+        assertThat(he.meaning("שבועיים")).isEqualTo(new Meaning.Length(2, ChronoUnit.WEEKS));
+        assertThat(he.bareUnitIsOne("בעוד")).isFalse();
+        assertThat(he.bareUnitIsOne("כשעה")).isTrue();
+        assertThat(he.bareUnitIsOne("דקות")).as("a plural alone is no amount").isFalse();
+    }
+
+    @Test
     void aWordMayCarrySeveralMeaningsAndARuleAsksForTheKindItNeeds() {
         EnglishLexicon en = EnglishLexicon.INSTANCE;
         assertThat(en.meaning("second"))
