@@ -129,6 +129,55 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void aDayAndAMonthInEitherOrderAreReadByTheEngineANumberBeforeAPartOfTheDayIsAnHour() {
+        READ.instant("15, במרץ", "2027-03-15", Grain.DAY);
+        READ.instant("3 במאי, 81", "1981-05-03", Grain.DAY);
+        READ.instant("חמישה עשר במרץ", "2027-03-15", Grain.DAY);
+        READ.instant("מאי 9, 2016", "2016-05-09", Grain.DAY);
+        READ.instant("ב-15 לחודש", "2026-12-15", Grain.DAY);
+        READ.instant("בעשרים לחודש הבא", "2026-12-20", Grain.DAY);
+        READ.instant("במרץ 5 בערב", "2027-03-01T17:00", Grain.HOUR);
+        READ.instant("במרץ 5 וחצי", "2027-03-01T17:30", Grain.MINUTE);
+    }
+
+    @Test
+    void aMonthAloneWithItsYearOrWhichOneAndAYearAreReadByTheEngine() {
+        READ.instant("בינואר הבא", "2027-01-01", Grain.MONTH);
+        READ.instant("במרץ שעבר", "2026-03-01", Grain.MONTH);
+        READ.instant("יוני הבא אחרי הבא", "2028-06-01", Grain.MONTH);
+        READ.instant("מרץ בעוד שנתיים", "2028-03-01", Grain.MONTH);
+        READ.instant("מאי 2027", "2027-05-01", Grain.MONTH);
+        READ.instant("בשנת 2027", "2027-01-01", Grain.YEAR);
+        READ.instant("ב-2027", "2027-01-01", Grain.YEAR);
+        assertThat(Readings.PARSER.find("נפגשתי עם מאי", Readings.NOW, Language.HEBREW))
+                .isEmpty(); // a name
+        assertThat(Readings.PARSER.find("יש לי שני ילדים", Readings.NOW, Language.HEBREW))
+                .isEmpty(); // no day "2"
+    }
+
+    @Test
+    void aDayOfTheHebrewCalendarInLettersDigitsOrWordsWithAYearInDigitsOrLetters() {
+        READ.instant("א' בניסן תשפ\"ז", "2027-04-08", Grain.DAY);
+        READ.instant("ט\"ו בשבט תשפ\"ח", "2028-02-12", Grain.DAY);
+        READ.instant("א' בניסן 2027", "2027-04-08", Grain.DAY);
+        READ.instant("חמישה עשר בניסן", "2027-04-22", Grain.DAY);
+        READ.instant("י\"ד באדר א", "2027-02-21", Grain.DAY);
+        READ.instant("כ\"ה באדר ב'", "2027-04-03", Grain.DAY);
+        assertThat(Readings.PARSER.parse("באב", Readings.NOW, Language.HEBREW)).isEmpty(); // "in a father"
+    }
+
+    @Test
+    void shavuotIsAHolidayOnlyWhereTheWordsAroundItSaySoAndAnEveIsTheDayBefore() {
+        READ.instant("בשבועות", "2027-06-11", Grain.DAY);
+        READ.instant("חג שבועות 2027", "2027-06-11", Grain.DAY);
+        READ.instant("ערב שבועות", "2027-06-10", Grain.DAY);
+        READ.instant("למחרת שבועות", "2027-06-12", Grain.DAY);
+        READ.instant("בערב פסח", "2027-04-21", Grain.DAY);
+        READ.instant("ערב פסחא", "2027-03-27", Grain.DAY);
+        READ.instant("הערב", "2026-11-21T19:00", Grain.HOUR); // with the article: this evening, no eve
+    }
+
+    @Test
     void israeliObservancesMoveOffTheDaysTheLawMovesThemOff() {
         // 5 Iyar 5788 is Monday 2028-05-01: Independence Day moves to Tuesday, Memorial Day with it
         READ.instant("יום העצמאות 2028", "2028-05-02", Grain.DAY);

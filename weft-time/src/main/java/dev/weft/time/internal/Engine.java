@@ -76,6 +76,8 @@ class Engine extends Grammar {
 
     private final Lexicon lexicon;
     private final java.util.Set<Family> families;
+    /** Whether the language writes prefix letters on its words: where not, no rule asks what they say. */
+    private final boolean prefixed;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -85,6 +87,7 @@ class Engine extends Grammar {
         super(tokens, lenient, referenceYear);
         this.lexicon = lexicon;
         this.families = lexicon.families();
+        this.prefixed = lexicon.writesPrefixes();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
         this.edgePhrases =
@@ -189,6 +192,9 @@ class Engine extends Grammar {
      * folded "ב" of "ב-3") says one of the roles; true when it has none, as in most languages.
      */
     final boolean prefixOnly(int i, java.util.Set<Role> roles) {
+        if (!prefixed) {
+            return true;
+        }
         String p = prefixAt(i);
         for (int k = 0; k < p.length(); k++) {
             char c = p.charAt(k);
@@ -210,6 +216,9 @@ class Engine extends Grammar {
 
     /** Whether token {@code i} has prefix letters and the first of them says the role ("ל" of "לשעה" is for how long). */
     final boolean prefixSays(int i, Role r) {
+        if (!prefixed) {
+            return false;
+        }
         String p = prefixAt(i);
         return !p.isEmpty() && lexicon.prefixMeans(p, r);
     }
@@ -321,12 +330,12 @@ class Engine extends Grammar {
     private Object[] dateParts;
 
     private Hit<InstantSpec> readDatePart(int q) {
-        if (!num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
+        Hit<InstantSpec> best = ownDateAt(q);
+        if (best == null && !num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
             return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
-        Hit<InstantSpec> best = null;
         if (families.contains(Family.DAYS)) {
-            best = relativeDay(q);
+            best = longest(best, relativeDay(q));
         }
         if (families.contains(Family.WEEKDAYS)) {
             best = longest(best, weekday(q));
@@ -465,19 +474,58 @@ class Engine extends Grammar {
      */
     final Hit<InstantSpec> holidayAt(int i) {
         int j = skipLinks(i);
-        if (isRole(j, Role.EVE)) {
-            Hit<InstantSpec> h = holidayAt(j + 1);
-            return h == null || !(h.value().date instanceof DateRef.HebrewDate d)
-                    ? null
-                    : withDate(new DateRef.Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
-        }
         Hit<Meaning> m = phraseAt(j);
-        if (m == null || !(m.value() instanceof Meaning.Holiday h)) {
+        Hit<InstantSpec> named = null;
+        if (m != null && m.value() instanceof Meaning.Holiday h) {
+            Hit<Integer> y = yearAfter(m.end());
+            DateRef dated = y == null ? null : inYear(h.date(), y.value());
+            named = dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+        } else {
+            named = ownHoliday(j); // "בשבועות": a holiday whose name is also a word
+        }
+        if (isRole(j, Role.EVE) && !lexicon.definite(tok(j).text())) {
+            // the eve of a day of the Hebrew calendar or of Easter; "הערב", with the article, is this evening
+            Hit<InstantSpec> h = holidayAt(j + 1);
+            if (h != null
+                    && (named == null || h.end() > named.end())
+                    && (h.value().date instanceof DateRef.HebrewDate || h.value().date instanceof DateRef.EasterRef)) {
+                return withDate(new DateRef.Shifted(h.value().date, new Offset(-1, ChronoUnit.DAYS)), h.end());
+            }
+        }
+        return named;
+    }
+
+    /** A date of the lexicon's own calendar at token {@code i} ("ט\"ו בשבט", "א' בניסן תשפ\"ז"), or null. */
+    final Hit<InstantSpec> ownDateAt(int i) {
+        Hit<DateRef> own = lexicon.ownDate(this, i);
+        return own == null ? null : withDate(own.value(), own.end());
+    }
+
+    /**
+     * A day of the month said before a month's name, for a lexicon's own dates ("15 בניסן"); a
+     * language grammar may read its own numbers here.
+     */
+    Hit<Integer> dayBeforeMonth(int i) {
+        return dayNumber(i);
+    }
+
+    /**
+     * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", ".",
+     * a part of the day, minutes ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     */
+    boolean clockAhead(int i) {
+        return sym(i, ':') || sym(i, '.') || partAfterClock(i) != null || latinMeridiem(i) != null;
+    }
+
+    /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
+    private Hit<InstantSpec> ownHoliday(int j) {
+        Hit<DateRef> own = lexicon.ownHoliday(this, j);
+        if (own == null) {
             return null;
         }
-        Hit<Integer> y = yearAfter(m.end());
-        DateRef dated = y == null ? null : inYear(h.date(), y.value());
-        return dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+        Hit<Integer> y = yearAfter(own.end());
+        DateRef dated = y == null ? null : inYear(own.value(), y.value());
+        return dated == null ? withDate(own.value(), own.end()) : withDate(dated, y.end());
     }
 
     /** A holiday's date in a given year, or null when it cannot be dated so. */
@@ -499,7 +547,7 @@ class Engine extends Grammar {
 
     /** "the 20th of the current month", "ה-20 בחודש הבא", "20 числа следующего месяца". */
     private Hit<InstantSpec> dayOfRelativeMonth(int i) {
-        Hit<Integer> day = dayNumber(skipLinks(i));
+        Hit<Integer> day = dayBeforeMonth(skipLinks(i));
         if (day == null) {
             return null;
         }
@@ -932,7 +980,25 @@ class Engine extends Grammar {
         return new Hit<>(value(j), end);
     }
 
+    /** {@link #readDate}, read once per place: a language grammar's rules ask for the dates at a place again and again. */
     private Hit<InstantSpec> date(int i) {
+        if (dates == null) {
+            dates = new Object[size];
+        }
+        Object known = dates[i];
+        if (known == null) {
+            Hit<InstantSpec> read = readDate(i);
+            dates[i] = read == null ? NOTHING : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
+    }
+
+    private Object[] dates;
+
+    private Hit<InstantSpec> readDate(int i) {
         Hit<CalendarDate> numeric = numericDate(i, lexicon.dayFirst());
         if (numeric != null) {
             int end = unit(numeric.end()) == ChronoUnit.YEARS ? skipDot(numeric.end() + 1) : numeric.end();
@@ -943,22 +1009,28 @@ class Engine extends Grammar {
             return withDate(yearMonth.value(), yearMonth.end());
         }
         int j = skipLinks(i); // "the 3rd of March"
-        Hit<Integer> day = dayNumber(j);
+        Hit<Integer> day = dayBeforeMonth(j);
         if (day != null) {
-            int k = skipLinks(day.end());
+            int k = sym(day.end(), ',') ? day.end() + 1 : skipLinks(day.end()); // "15, במרץ", "3rd of March"
             Integer m = month(k);
             if (m != null) {
                 return dayAndMonth(day.value(), m, k + 1, true);
             }
-            if (isRole(day.end(), Role.DAY_OF_MONTH)) {
+            if (means(day.end(), Role.DAY_OF_MONTH)) {
+                // "15 числа", "ב-15 לחודש" (where "לחודש" is also the month a period is counted in)
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
             }
             // "21st", "the 21", "пятого"; "the fifth" alone is seldom a date where the lexicon says so
             boolean linked = j > i;
-            if (num(j)
-                    ? day.end() > j + 1 || linked
-                    : lexicon.ordinalWordAloneIsADay() || (linked && (lenient || isRole(day.end(), Role.LINK)))) {
+            if (lexicon.ordinalAloneIsADay()
+                    && (num(j)
+                            ? day.end() > j + 1 || linked
+                            : lexicon.ordinalWordAloneIsADay()
+                                    || (linked && (lenient || isRole(day.end(), Role.LINK))))) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
+            }
+            if (num(i) && lexicon.ordinalByPrefix(tok(i).prefix()) && !sym(day.end(), '/') && !clockAhead(day.end())) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), day.end()); // "ה-13": the 13th
             }
         }
         Integer shift = shift(i);
@@ -970,13 +1042,65 @@ class Engine extends Grammar {
         if (year(i) && unit(i + 1) == ChronoUnit.YEARS) {
             return withDate(new YearRef(value(i)), skipDot(i + 2));
         }
+        if (year(i) && !sym(i + 1, ':') && (lexicon.yearMarkedBy(tok(i).prefix()) || (lenient && i + 1 == size))) {
+            return withDate(new YearRef(value(i)), i + 1); // "ב-2027", or a year that is the whole text
+        }
+        if (unit(i) == ChronoUnit.YEARS && lexicon.yearAfterUnit(tok(i).text()) && year(i + 1)) {
+            return withDate(new YearRef(value(i + 1)), i + 2); // "שנת 2027", "בשנת 2027"
+        }
         if (isRole(i, Role.IN) && year(i + 1) && !sym(i + 2, ':')) {
             return withDate(new YearRef(value(i + 1)), i + 2); // "in 2027"
         }
-        if (lenient && year(i) && i + 1 == size) {
-            return withDate(new YearRef(value(i)), i + 1); // a year alone is a date only as the whole text
-        }
         return null;
+    }
+
+    /**
+     * A month named at token {@code at}, with the day after it ("March 3rd", "March the 3rd"), its year,
+     * which one said after it ("בינואר הבא", "יוני הבא אחרי הבא"), "after next" or a year counted from
+     * this one ("March next year"); {@code shift} was said before it ("next March").
+     */
+    private Hit<InstantSpec> namedMonth(int m, int at, int shift) {
+        int end = skipDot(at + 1);
+        if (shift == 0) {
+            int d = skipLinks(end);
+            Hit<Integer> after = dayNumber(d);
+            if (after != null
+                    && !isRole(after.end(), Role.DAY_OF_MONTH)
+                    && unit(after.end()) == null
+                    && (!num(d) || tok(d).prefix().isEmpty())
+                    && !clockAhead(after.end())) {
+                Hit<InstantSpec> dm = dayAndMonth(after.value(), m, after.end(), false);
+                if (dm != null) {
+                    return dm;
+                }
+            }
+        }
+        Hit<Integer> y = yearAfter(end);
+        if (y != null) {
+            return withDate(new MonthRef(m, y.value(), 0), y.end());
+        }
+        Integer which = shift == 0 ? shift(end) : null;
+        if (which != null && which != 0 && unit(end + 1) == null) {
+            // "בינואר הבא", "במרץ שעבר"; "יוני הבא אחרי הבא" is the June after next June
+            MonthRef month = new MonthRef(m, 0, which);
+            return which == 1
+                            && isRole(end + 1, Role.AFTER)
+                            && Integer.valueOf(1).equals(shift(end + 2))
+                    ? withDate(new DateRef.Shifted(month, new Offset(1, ChronoUnit.YEARS)), end + 3)
+                    : withDate(month, end + 1);
+        }
+        if (!lenient && lexicon.notAMonth(this, at, end)) {
+            return null;
+        }
+        if (shift == 0 && isRole(end, Role.AFTER) && Integer.valueOf(1).equals(shift(end + 1))) {
+            return withDate(new DateRef.Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
+        }
+        int k = skipLinks(end);
+        Integer years = shift == 0 ? shift(k) : null;
+        if (years != null && unit(k + 1) == ChronoUnit.YEARS) {
+            return withDate(new DateRef.MonthInYear(m, years), k + 2); // "March next year"
+        }
+        return withDate(new MonthRef(m, 0, shift), end);
     }
 
     /**
@@ -1064,63 +1188,29 @@ class Engine extends Grammar {
         return g == Grain.MONTH || (years && g == Grain.YEAR) ? new Hit<>(new PeriodRef(g, 0), i + 1) : null;
     }
 
-    /** A date read by the engine's rules, for a language grammar's recurrences ("every March 3rd"). */
-    final Hit<InstantSpec> dateAt(int i) {
-        return date(i);
-    }
-
-    /**
-     * A month named at token {@code at}, with the day after it ("March 3rd", "March the 3rd"), its year,
-     * "after next" or a year counted from this one ("March next year"); {@code shift} was said before
-     * it ("next March").
-     */
-    private Hit<InstantSpec> namedMonth(int m, int at, int shift) {
-        int end = skipDot(at + 1);
-        if (shift == 0) {
-            Hit<Integer> after = dayNumber(skipLinks(end));
-            if (after != null
-                    && !isRole(after.end(), Role.DAY_OF_MONTH)
-                    && unit(after.end()) == null
-                    && latinMeridiem(after.end()) == null) {
-                Hit<InstantSpec> d = dayAndMonth(after.value(), m, after.end(), false);
-                if (d != null) {
-                    return d;
-                }
-            }
-        }
-        Hit<Integer> y = yearAfter(end);
-        if (y != null) {
-            return withDate(new MonthRef(m, y.value(), 0), y.end());
-        }
-        if (lexicon.notAMonth(this, at, end)) {
-            return null;
-        }
-        if (shift == 0 && isRole(end, Role.AFTER) && Integer.valueOf(1).equals(shift(end + 1))) {
-            return withDate(new DateRef.Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
-        }
-        int k = skipLinks(end);
-        Integer years = shift == 0 ? shift(k) : null;
-        if (years != null && unit(k + 1) == ChronoUnit.YEARS) {
-            return withDate(new DateRef.MonthInYear(m, years), k + 2); // "March next year"
-        }
-        return withDate(new MonthRef(m, 0, shift), end);
-    }
-
     /**
      * A day and its month, with the year said after them: a full one, or one of two digits where the
-     * lexicon writes them ("3 May 16"; after a month's day only past a comma or an apostrophe, "May 3rd,
-     * 81", "Oct 3 '90", where a bare number is more often an hour).
+     * lexicon writes them ("3 May 16", "3 במאי 16"; in English after a month's day only past a comma or
+     * an apostrophe, "May 3rd, 81", "Oct 3 '90", where a bare number is more often an hour).
      */
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end, boolean monthLast) {
         end = skipDot(end);
         Hit<Integer> y = yearAfter(end);
         int year = y == null ? 0 : y.value();
         int stop = y == null ? end : y.end();
-        if (y == null && lexicon.shortYears()) {
-            int s = sym(end, ',') ? end + 1 : end;
-            if ((monthLast || s > end) && shortYear(s)) {
-                year = fullYear(value(s));
-                stop = s + 1;
+        int two = sym(end, ',') ? end + 1 : end;
+        if (y == null
+                && lexicon.twoDigitYearAfterDate()
+                && num(two)
+                && tok(two).text().length() == 2
+                && tok(two).prefix().isEmpty()
+                && !clockAhead(two + 1)) {
+            year = fullYear(value(two)); // "3 במאי 16", "3 במאי, 81"
+            stop = two + 1;
+        } else if (y == null && lexicon.shortYears()) {
+            if ((monthLast || two > end) && shortYear(two)) {
+                year = fullYear(value(two));
+                stop = two + 1;
             } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
                 year = fullYear(value(end + 1));
                 stop = end + 2;
@@ -1142,6 +1232,32 @@ class Engine extends Grammar {
                 && !isRole(i + 1, Role.OCLOCK)
                 && !isRole(i + 1, Role.OR_SO);
     }
+
+    /**
+     * A date ({@link #date}) or a day of a relative month, for the rules of a language grammar built on
+     * one: its own numbers ("בעשרים לחודש הבא") open no date part of the engine's.
+     */
+    final Hit<InstantSpec> dateAt(int i) {
+        if (i >= size) {
+            return null;
+        }
+        if (grammarDates == null) {
+            grammarDates = new Object[size];
+        }
+        Object known = grammarDates[i];
+        if (known == null) {
+            Hit<InstantSpec> d = families.contains(Family.DATES) ? date(i) : null;
+            d = families.contains(Family.DAYS_OF_RELATIVE_MONTHS) ? longest(d, dayOfRelativeMonth(i)) : d;
+            d = longest(d, ownDateAt(i));
+            grammarDates[i] = d == null ? NOTHING : d;
+            return d;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
+    }
+
+    private Object[] grammarDates;
 
     // ---- clock times and parts of the day ---------------------------------------------------
 
@@ -1324,7 +1440,7 @@ class Engine extends Grammar {
     /** The number a word says: its usual meaning, or an ordinal's other one (Hebrew's "שני" is also "two"). */
     private Meaning amountWord(int i) {
         Meaning m = meaningAt(i);
-        return m instanceof Ordinal ? meaningAt(i, Amount.class) : m;
+        return m instanceof Ordinal && lexicon.ordinalsCount() ? meaningAt(i, Amount.class) : m;
     }
 
     /**
@@ -1371,7 +1487,7 @@ class Engine extends Grammar {
                 && !(first instanceof Length
                         || first instanceof Unit
                         || first instanceof Amount
-                        || first instanceof Ordinal
+                        || (first instanceof Ordinal && lexicon.ordinalsCount())
                         || first instanceof Meaning.Some
                         || first == Role.QUARTER)) {
             return null; // every amount opens with a number or one of these words: spare the look ahead
@@ -1560,7 +1676,8 @@ class Engine extends Grammar {
         InstantSpec s = new InstantSpec();
         int more = after(i, Role.MORE);
         boolean in = means(i, Role.IN);
-        boolean agoFirst = !in && more < 0 && means(i, Role.AGO); // "לפני שבועיים": "ago" said before the amount
+        // "לפני שבועיים": "ago" said before the amount, by a word whose usual sense is "before"
+        boolean agoFirst = !in && more < 0 && isRole(i, Role.BEFORE) && means(i, Role.AGO);
         if (in || agoFirst || (more > 0 && more < size)) {
             int at = i + 1;
             if (more < 0 && isRole(at, Role.LINK) && isRole(at + 1, Role.NEXT)) {
@@ -1831,11 +1948,9 @@ class Engine extends Grammar {
                 return aheadOfNow(new Offset(shift, one), i, j + 2); // "for the next hour"
             }
         }
-        if (shift == null && prefixOnly(j, WITHIN)) {
-            Match before = countedBefore(i, j);
-            if (before != null) {
-                return before;
-            }
+        Meaning first = meaningAt(j);
+        if (shift == null && (first instanceof Length || first instanceof Unit) && prefixOnly(j, WITHIN)) {
+            return countedBefore(i, j, null); // "השבועיים הקרובים", "בשעה הקרובה"
         }
         Hit<Double> n;
         int unitAt;
@@ -1852,6 +1967,9 @@ class Engine extends Grammar {
         } else {
             n = amountAt(j);
             shift = n == null ? null : shift(n.end());
+            if (shift == null && n != null && prefixOnly(j, WITHIN)) {
+                return countedBefore(i, j, n); // "ב-3 הימים הבאים"
+            }
             if (shift == null || shift == 0) {
                 return null;
             }
@@ -1886,16 +2004,16 @@ class Engine extends Grammar {
      * "השעה הקרובה" (one hour), "חצי השעה הקרובה"; hours and minutes from now or up to it, other
      * units from the next one to the n-th (back from the last one); or null.
      */
-    private Match countedBefore(int i, int j) {
+    private Match countedBefore(int i, int j, Hit<Double> n) {
         double count;
         ChronoUnit u;
         int unitEnd;
         Meaning first = meaningAt(j);
-        if (first instanceof Length l) {
+        if (n == null && first instanceof Length l) {
             count = l.amount();
             u = l.unit();
             unitEnd = j + 1;
-        } else if (first instanceof Unit one) {
+        } else if (n == null && first instanceof Unit one) {
             count = 1;
             u = one.unit();
             unitEnd = j + 1;
@@ -1903,7 +2021,6 @@ class Engine extends Grammar {
                 return null; // "בשבוע הבא" is next week, a period
             }
         } else {
-            Hit<Double> n = num(j) || first instanceof Amount ? amountAt(j) : null;
             if (n == null) {
                 return null;
             }
@@ -2019,7 +2136,7 @@ class Engine extends Grammar {
 
     /** Whether token {@code i} carries the article as its last prefix letter: Hebrew's "ה" of "מה-3". */
     private boolean articled(int i) {
-        String p = prefixAt(i);
+        String p = prefixed ? prefixAt(i) : "";
         return !p.isEmpty() && lexicon.prefixLetterMeans(p.charAt(p.length() - 1), Role.LINK);
     }
 

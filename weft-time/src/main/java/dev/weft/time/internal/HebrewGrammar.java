@@ -4,17 +4,12 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.EasterRef;
-import dev.weft.time.internal.DateRef.HebrewDate;
-import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.RelativeDay;
-import dev.weft.time.internal.DateRef.Shifted;
 import dev.weft.time.internal.DateRef.WeekdayMode;
 import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
@@ -118,34 +113,12 @@ final class HebrewGrammar extends Engine {
             "דקותיים", ChronoUnit.MINUTES);
 
     private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
-    private static final Set<String> THIS = Set.of("הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
     private static final Set<String> LAST =
             Set.of("שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
 
     private static final Map<String, Integer> NTH = Map.of(
             "הראשון", 1, "השני", 2, "השלישי", 3, "הרביעי", 4, "החמישי", 5, "האחרון", -1, "הראשונה", 1, "השנייה", 2,
             "האחרונה", -1);
-
-    /** Months of the Hebrew calendar, numbered as ICU4J's HebrewCalendar (Tishri 0 … Elul 12). */
-    private static final Map<String, Integer> HEBREW_MONTHS = Map.ofEntries(
-            Map.entry("תשרי", 0),
-            Map.entry("חשון", 1),
-            Map.entry("חשוון", 1),
-            Map.entry("מרחשון", 1),
-            Map.entry("מרחשוון", 1),
-            Map.entry("כסלו", 2),
-            Map.entry("כסליו", 2),
-            Map.entry("טבת", 3),
-            Map.entry("שבט", 4),
-            Map.entry("אדר", 6),
-            Map.entry("ניסן", 7),
-            Map.entry("אייר", 8),
-            Map.entry("איר", 8),
-            Map.entry("סיון", 9),
-            Map.entry("סיוון", 9),
-            Map.entry("תמוז", 10),
-            Map.entry("אב", 11),
-            Map.entry("אלול", 12));
 
     HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
@@ -450,50 +423,13 @@ final class HebrewGrammar extends Engine {
     // ---- dates ------------------------------------------------------------------------------
 
     private Hit<InstantSpec> date(int i) {
-        Hit<InstantSpec> best = dayMonth(i);
-        best = longest(best, monthOnly(i));
-        best = longest(best, numericDate(i));
+        Hit<InstantSpec> best = dateAt(i);
         best = longest(best, relativePeriod(i));
-        best = longest(best, year(i, true));
         best = longest(best, nthWeekday(i));
-        best = longest(best, monthThenDay(i));
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
-        Hit<MonthRef> ym = yearMonthNumbers(i);
-        if (ym != null) {
-            best = longest(best, withDate(ym.value(), ym.end()));
-        }
-        best = longest(best, holiday(i));
-        best = longest(best, hebrewCalendarDate(i));
+        best = longest(best, holidayAt(i));
         return best;
-    }
-
-    /** "יוני 12", "באפריל 7", "מאי 9, 2016": a month name then its day, not an hour. */
-    private Hit<InstantSpec> monthThenDay(int i) {
-        Lex<Integer> m = month(i);
-        if (m == null
-                || !(m.prefix().isEmpty()
-                        || m.prefix().equals("ב")
-                        || m.prefix().equals("ל"))) {
-            return null;
-        }
-        int j = i + 1;
-        if (!num(j) || !tok(j).prefix().isEmpty() || tok(j).text().length() > 2) {
-            return null;
-        }
-        int day = value(j);
-        int end = j + 1;
-        if (sym(end, ':') || sym(end, '.') || podAhead(end) || minutesWordAhead(end) || latinMeridiem(end) != null) {
-            return null;
-        }
-        int year = 0;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            year = value(y);
-            end = y + 1;
-        }
-        CalendarDate d = date(year, m.value(), day);
-        return d == null ? null : withDate(d, end);
     }
 
     /** "הראשון", "השלישי", "האחרון", "הלפני אחרון", "השני מהסוף": n, or -n from the end. */
@@ -570,127 +506,6 @@ final class HebrewGrammar extends Engine {
         return f == null ? null : withDate(new NthWeekOf(f.value(), n.value()), f.end());
     }
 
-    /**
-     * Holidays: "חנוכה", "בפסח", "ראש השנה", "יום העצמאות 2027", "חג המולד"; "חג" before a name is
-     * optional; "ערב" before one is the day before it ("ערב שבועות").
-     */
-    private Hit<InstantSpec> holiday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Hit<InstantSpec> named = namedHoliday(i);
-        String eve = prefix(i, "ערב");
-        if (eve != null && !eve.contains("ה") && i + 1 < size) {
-            Hit<InstantSpec> after =
-                    heExact(i + 1, "שבועות") ? withDate(new HebrewDate(9, 6, 0), i + 2) : namedHoliday(i + 1);
-            if (after != null
-                    && (named == null || after.end() > named.end())
-                    && (after.value().date instanceof HebrewDate || after.value().date instanceof EasterRef)) {
-                return withDate(new Shifted(after.value().date, new Offset(-1, ChronoUnit.DAYS)), after.end());
-            }
-        }
-        return named;
-    }
-
-    /**
-     * A holiday by its name, read by the engine from {@link HebrewLexicon} (a prefix on its first
-     * word, "חג" before it, a year after it); and Shavuot, which is also "weeks": only with a prefix
-     * ("בשבועות"), after "חג" or after a word that counts days from a date.
-     */
-    private Hit<InstantSpec> namedHoliday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Hit<InstantSpec> named = holidayAt(i);
-        if (named != null) {
-            return named;
-        }
-        int start = he(i, "חג") ? i + 1 : i;
-        String prefix = prefix(i, "שבועות");
-        boolean shavuot = start > i
-                || (prefix != null && !prefix.isEmpty())
-                || heExact(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני");
-        if (!shavuot || !he(start, "שבועות")) {
-            return null;
-        }
-        int end = start + 1;
-        int y = sym(end, ',') ? end + 1 : end;
-        return year(y) ? withDate(new HebrewDate(9, 6, value(y)), y + 1) : withDate(new HebrewDate(9, 6, 0), end);
-    }
-
-    /** The value of a day written in Hebrew letters: "כ\"ה" 25, "ט\"ו" 15, "ה'" 5; 0 if it is none. */
-    private static int hebrewNumeral(String t) {
-        String letters;
-        if (t.length() == 2 && t.charAt(1) == '\'') {
-            letters = t.substring(0, 1);
-        } else if (t.length() == 3 && t.charAt(1) == '"') {
-            letters = "" + t.charAt(0) + t.charAt(2);
-        } else if (t.length() == 2 && t.charAt(1) != '\'') {
-            letters = t; // "טו בשבט": written without gershayim, read only before a month
-        } else {
-            return 0;
-        }
-        int v = 0;
-        for (int k = 0; k < letters.length(); k++) {
-            int d = "אבגדהוזחטי".indexOf(letters.charAt(k));
-            if (d >= 0) {
-                v += d + 1;
-            } else if (letters.charAt(k) == 'כ') {
-                v += 20;
-            } else if (letters.charAt(k) == 'ל') {
-                v += 30;
-            } else {
-                return 0;
-            }
-        }
-        return v <= 30 ? v : 0;
-    }
-
-    /** "ט\"ו בשבט", "15 בניסן", "כ\"ה בכסלו 2026", "בניסן" (the month): a day of the Hebrew calendar. */
-    private Hit<InstantSpec> hebrewCalendarDate(int i) {
-        int day = 0;
-        int j = i;
-        if (i < size && tok(i).isHebrew() && hebrewNumeral(tok(i).text()) > 0) {
-            day = hebrewNumeral(tok(i).text());
-            j = i + 1;
-        } else {
-            Number n = dayNumber(i);
-            if (n != null
-                    && (n.prefix().isEmpty()
-                            || n.prefix().equals("ה")
-                            || n.prefix().equals("ב"))) {
-                day = n.value();
-                j = n.end();
-            }
-        }
-        Lex<Integer> m = lookup(j, HEBREW_MONTHS);
-        if (m == null
-                || !(m.prefix().equals("ב")
-                        || m.prefix().equals("ל")
-                        || (m.prefix().isEmpty() && day > 0))) {
-            return null;
-        }
-        if (m.value() == 11 && day == 0) {
-            return null; // "באב" alone is "in a father"
-        }
-        int month = m.value();
-        int end = j + 1;
-        if (month == 6 && end < size && tok(end).isHebrew()) {
-            String t = tok(end).text();
-            if (t.equals("א'") || t.equals("א")) {
-                month = 5;
-                end++;
-            } else if (t.equals("ב'") || t.equals("ב")) {
-                end++;
-            }
-        }
-        if (day == 0 && !m.prefix().equals("ב")) {
-            return null;
-        }
-        int year = year(end) ? value(end) : 0;
-        return withDate(new HebrewDate(month, day, year), year != 0 ? end + 1 : end);
-    }
-
     private Lex<Integer> month(int i) {
         Lex<Integer> m = lookup(i, HebrewLexicon.MONTHS);
         return m;
@@ -714,127 +529,17 @@ final class HebrewGrammar extends Engine {
         return n;
     }
 
-    /** "15 בפברואר", "ה-15 לפברואר 2027", "ב-15 לחודש", "ב-1 לחודש הבא". */
-    private Hit<InstantSpec> dayMonth(int i) {
-        Number day = dayNumber(i);
-        if (day == null) {
-            return null;
-        }
-        int j = day.end();
-        if (sym(j, ',')) {
-            j++;
-        }
-        Lex<Integer> m = month(j);
-        if (m != null
-                && (m.prefix().isEmpty() || m.prefix().equals("ב") || m.prefix().equals("ל"))) {
-            int end = j + 1;
-            int year = 0;
-            int y = sym(end, ',') ? end + 1 : end;
-            if (year(y)) {
-                year = value(y);
-                end = y + 1;
-            } else if (num(y)
-                    && tok(y).text().length() == 2
-                    && tok(y).prefix().isEmpty()
-                    && !sym(y + 1, ':')
-                    && !sym(y + 1, '.')
-                    && !podAhead(y + 1)
-                    && !minutesWordAhead(y + 1)) {
-                year = fullYear(value(y)); // "3 במאי 16"
-                end = y + 1;
-            }
-            CalendarDate d = date(year, m.value(), day.value());
-            return d == null ? null : withDate(d, end);
-        }
-        String p = prefix(j, "חודש");
-        if (p != null && (p.equals("ל") || p.equals("ב"))) {
-            int end = j + 1;
-            if (end < size && NEXT.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), end + 1);
-            }
-            if (end < size && THIS.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 0), end + 1);
-            }
-            if (end < size && LAST.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, -1), end + 1);
-            }
-            return withDate(new DayOfMonthRef(day.value(), false, 0), end);
-        }
-        if (day.prefix().equals("ה")
-                && num(i)
-                && !sym(j, ':')
-                && !sym(j, '.')
-                && !sym(j, '/')
-                && !podAhead(j)
-                && !minutesWordAhead(j)
-                && prefix(j, "החודש") == null
-                && lookup(j, HEBREW_MONTHS) == null) {
-            return withDate(new DayOfMonthRef(day.value(), false, 0), j); // "ה-13", "יום שישי ה-13"
-        }
-        p = prefix(j, "החודש");
-        if (p != null && (p.equals("ל") || p.equals("ב") || p.equals("ש") || p.equals("מ"))) {
-            if (j + 1 < size && NEXT.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), j + 2);
-            }
-            if (j + 1 < size && LAST.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, -1), j + 2);
-            }
-            if (j + 1 < size && THIS.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 0), j + 2);
-            }
-            return withDate(new DayOfMonthRef(day.value(), true, 0), j + 1);
-        }
-        return null;
+    /** A day of the month before a month's name, in digits or words ("חמישה עשר במרץ"). */
+    @Override
+    Hit<Integer> dayBeforeMonth(int i) {
+        Number n = dayNumber(i);
+        return n == null ? null : new Hit<>(n.value(), n.end());
     }
 
-    /** "במרץ", "מרץ 2027", "בפברואר הבא". */
-    private Hit<InstantSpec> monthOnly(int i) {
-        Lex<Integer> m = month(i);
-        if (m == null) {
-            return null;
-        }
-        int end = i + 1;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            return withDate(new MonthRef(m.value(), value(y), 0), y + 1);
-        }
-        if (heExact(end, "בעוד") && (heExact(end + 1, "שנה") || heExact(end + 1, "שנתיים"))) {
-            return withDate(new MonthInYear(m.value(), heExact(end + 1, "שנה") ? 1 : 2), end + 2);
-        }
-        int shift = 0;
-        if (end < size && NEXT.contains(tok(end).text())) {
-            shift = 1;
-            end++;
-            if (heExact(end, "אחרי")
-                    && end + 1 < size
-                    && NEXT.contains(tok(end + 1).text())) {
-                return withDate(new Shifted(new MonthRef(m.value(), 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
-            }
-        } else if (end < size && LAST.contains(tok(end).text())) {
-            shift = -1;
-            end++;
-        } else if (!lenient && m.prefix().isEmpty() && m.value() == 5) {
-            return null; // "מאי" is also a name
-        }
-        return withDate(new MonthRef(m.value(), 0, shift), end);
-    }
-
-    private Hit<InstantSpec> numericDate(int i) {
-        Hit<CalendarDate> d = numericDate(i, true);
-        if (d == null || sym(d.end(), ':')) {
-            return null;
-        }
-        return withDate(d.value(), d.end());
-    }
-
-    private Hit<InstantSpec> year(int i, boolean marked) {
-        if (he(i, "שנת") && year(i + 1)) {
-            return withDate(new YearRef(value(i + 1)), i + 2);
-        }
-        if (year(i) && !sym(i + 1, ':') && (numberPrefix(i).equals("ב") || (lenient && i + 1 == size))) {
-            return marked ? withDate(new YearRef(value(i)), i + 1) : null;
-        }
-        return null;
+    /** A number before these is an hour: "יוני 12 בערב", "במרץ 5 וחצי". */
+    @Override
+    boolean clockAhead(int i) {
+        return super.clockAhead(i) || podAhead(i) || minutesWordAhead(i);
     }
 
     /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */
@@ -1018,11 +723,6 @@ final class HebrewGrammar extends Engine {
             return new Hit<>(fractional(amount + 0.25, u), end + 1);
         }
         return new Hit<>(fractional(amount, u), end);
-    }
-
-    @Override
-    int fromWord(int i) {
-        return i;
     }
 
     /** An amount is counted from a day, a weekday or a date: "שבוע לפני פסח", "יומיים אחרי יום שני". */
@@ -1555,7 +1255,7 @@ final class HebrewGrammar extends Engine {
             }
         }
         if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = dayMonth(i);
+            Hit<InstantSpec> d = dateAt(i);
             if (d != null && d.value().date instanceof CalendarDate c) {
                 r.month = c.month();
                 r.dayOfMonth = c.day();
