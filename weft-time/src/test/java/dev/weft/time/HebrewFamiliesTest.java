@@ -341,4 +341,35 @@ final class HebrewFamiliesTest {
         assertThat(READ.rrule("כל יום חמישי האחרון בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=-1TH");
         assertThat(READ.rrule("כל רבעון")).isEqualTo("FREQ=MONTHLY;INTERVAL=3");
     }
+
+    @Test
+    void partsOfTheDayAreTodaysWithTheArticleAndAnyDaysAfterAWordForAbout() {
+        READ.instant("מהבוקר", "2026-11-21T09:00", Grain.HOUR);
+        READ.instant("מחר על הבוקר", "2026-11-22T09:00", Grain.HOUR);
+        READ.instant("בסביבות הצהריים", "2026-11-22T12:00", Grain.HOUR);
+        READ.instant("מחר הצהריים", "2026-11-22T12:00", Grain.HOUR);
+        READ.instant("מחר לפני הצהריים", "2026-11-22T09:00", Grain.HOUR);
+        READ.instant("מחר אחה\"צ", "2026-11-22T15:00", Grain.HOUR);
+        READ.instant("ערב שבת", "2026-11-27T19:00", Grain.HOUR);
+        READ.instant("במוצאי שבת", "2026-11-21T19:00", Grain.HOUR);
+        READ.instant("סוף היום", "2026-11-21T17:00", Grain.HOUR);
+        READ.instant("בשלוש אחה\"צ", "2026-11-21T15:00", Grain.HOUR);
+        READ.interval("מהבוקר עד הצהריים", "2026-11-21T09:00", "2026-11-21T12:00", Grain.HOUR);
+    }
+
+    @Test
+    void recurrencesReadByTheEngineFromHebrewWords() {
+        assertThat(READ.rrule("יום יום")).isEqualTo("FREQ=DAILY");
+        assertThat(READ.rrule("כל שני וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+        assertThat(READ.rrule("כל ראשון, שלישי וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=TU,TH,SU");
+        assertThat(READ.rrule("בימי שני וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+        assertThat(READ.rrule("בכל יום עבודה")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU");
+        assertThat(READ.rrule("כל סוף שבוע")).isEqualTo("FREQ=WEEKLY;BYDAY=FR,SA");
+        assertThat(READ.rrule("כל שני ימים")).isEqualTo("FREQ=DAILY;INTERVAL=2");
+        assertThat(READ.rrule("כל יום שני הראשון של כל חודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("יום שני הראשון של כל חודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("כל יום ראשון החמישי בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=5SU");
+        assertThat(READ.rrule("כל שבת הראשונה בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1SA");
+        assertThat(READ.rrule("כל שבוע ביום ב' וביום ה'")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+    }
 }

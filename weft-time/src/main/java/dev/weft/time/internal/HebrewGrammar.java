@@ -9,15 +9,11 @@ import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.RelativeDay;
-import dev.weft.time.internal.DateRef.WeekdayMode;
-import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,10 +24,11 @@ import java.util.Set;
  * text; not thread-safe.
  *
  * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
- * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
- * parts of the day, intervals between two instants, recurrences. Days from today, periods,
- * weekdays, quarters, the ends and the rest of periods, amounts from now, offsets, lengths, counted
- * periods and day ranges are the engine's, from {@link HebrewLexicon}.
+ * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks,
+ * intervals between two instants, the day of every month and every N units of a recurrence, and a
+ * recurrence's times and days. Days from today, periods, weekdays, quarters, the ends and the rest of
+ * periods, amounts from now, offsets, lengths, counted periods and day ranges, parts of the day and
+ * the heads of recurrences are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
@@ -285,6 +282,8 @@ final class HebrewGrammar extends Engine {
             }
             if (heExact(q, "בערך", "בסביבות", "סביבות", "סביב", "לקראת") && q + 1 < size) {
                 q++; // about: the time that follows is what counts
+            } else if (heExact(q, "על") && partOfDay(q + 1) != null) {
+                q++; // "על הבוקר": first thing in the morning
             }
             Hit<InstantSpec> part = part(q, acc, ctx, end < 0);
             if (part == null || !merge(acc, part.value())) {
@@ -311,8 +310,7 @@ final class HebrewGrammar extends Engine {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = partOfToday(q);
-        best = longest(best, date(q));
+        Hit<InstantSpec> best = date(q);
         // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
         best = longest(best, sharedPart(q, acc, ctx, first));
         Hit<ClockTime> t = time(q, acc, ctx, first);
@@ -328,7 +326,6 @@ final class HebrewGrammar extends Engine {
             }
             best = longest(best, new Hit<>(s, end));
         }
-        best = longest(best, partOfDay(q, acc));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');
@@ -347,71 +344,9 @@ final class HebrewGrammar extends Engine {
         return best;
     }
 
-    /** A day counted from today (read by the engine's days) or a part of today said by a word ("הערב"). */
+    /** A day counted from today or a part of today said by a word ("הערב"), both read by the engine. */
     private Hit<InstantSpec> day(int i) {
-        return longest(dayFromToday(i), partOfToday(i));
-    }
-
-    /**
-     * Parts of the day said by a word of their own: "הערב" (this evening), "על הבוקר", "דבר ראשון",
-     * "ערב שבת", "מוצאי שבת", "סוף היום"; the days themselves are the engine's.
-     */
-    private Hit<InstantSpec> partOfToday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        InstantSpec s = new InstantSpec();
-        if (heExact(i, "על") && i + 1 < size) {
-            Hit<InstantSpec> next = partOfToday(i + 1); // "על הבוקר": first thing in the morning
-            return next != null && next.value().date == null && next.value().partOfDay != null
-                    ? new Hit<>(next.value(), next.end())
-                    : null;
-        }
-        if (heExact(i, "דבר") && heExact(i + 1, "ראשון")) {
-            s.partOfDay = PartOfDay.MORNING; // "מחר דבר ראשון": first thing tomorrow
-            return new Hit<>(s, i + 2);
-        }
-        PartOfDay pod = null;
-        String p = prefix(i, "הערב");
-        if (p != null && !p.contains("ב")) {
-            pod = PartOfDay.EVENING;
-        } else if ((p = prefix(i, "הלילה")) != null && !p.contains("ב")) {
-            pod = PartOfDay.NIGHT;
-        } else if ((p = prefix(i, "הבוקר")) != null && !p.contains("ב")) {
-            pod = PartOfDay.MORNING;
-        } else if (((p = prefix(i, "הצהריים")) != null || (p = prefix(i, "הצהרים")) != null) && !p.contains("ב")) {
-            pod = PartOfDay.NOON;
-        }
-        if (pod != null && heExact(i - 1, "על", "בסביבות", "סביבות", "סביב", "לקראת", "עד")) {
-            // "על הבוקר" (first thing in the morning), "בסביבות הצהריים": the next such part of the day
-            s.partOfDay = pod;
-            return new Hit<>(s, i + 1);
-        }
-        if (pod == PartOfDay.NOON) {
-            return null; // "אחר הצהריים" and "לפני הצהריים" are read from their first word
-        }
-        if (pod != null) {
-            s.date = new RelativeDay(0);
-            s.partOfDay = pod;
-            s.thisPartOfDay = true;
-            return new Hit<>(s, i + 1);
-        }
-        String eve = prefix(i, "ערב");
-        if (eve != null && !eve.contains("ה") && heExact(i + 1, "שבת")) {
-            s.date = new WeekdayRef(DayOfWeek.FRIDAY, WeekdayMode.THIS, 0);
-            s.partOfDay = PartOfDay.EVENING;
-            return new Hit<>(s, i + 2);
-        }
-        if ((he(i, "מוצאי") && heExact(i + 1, "שבת")) || he(i, "מוצ\"ש") || he(i, "מוצש")) {
-            s.date = new WeekdayRef(DayOfWeek.SATURDAY, WeekdayMode.THIS, 0);
-            s.partOfDay = PartOfDay.EVENING;
-            return new Hit<>(s, he(i, "מוצאי") ? i + 2 : i + 1);
-        }
-        if (he(i, "סוף") && heExact(i + 1, "היום")) {
-            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return new Hit<>(s, i + 2);
-        }
-        return null;
+        return longest(dayFromToday(i), partOfDay(i));
     }
 
     // ---- weekdays ---------------------------------------------------------------------------
@@ -827,7 +762,7 @@ final class HebrewGrammar extends Engine {
     }
 
     private boolean podAhead(int i) {
-        return pod(i) != null;
+        return partSaid(i) != null;
     }
 
     private boolean minutesWordAhead(int i) {
@@ -959,69 +894,6 @@ final class HebrewGrammar extends Engine {
         return new Hit<>(c, end);
     }
 
-    // ---- parts of the day -------------------------------------------------------------------
-
-    private Hit<PartOfDay> pod(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        String p;
-        if ((he(i, "אחר") || he(i, "אחרי")) && (heExact(i + 1, "הצהריים", "הצהרים"))) {
-            return new Hit<>(PartOfDay.AFTERNOON, i + 2);
-        }
-        if (he(i, "אחה\"צ") || he(i, "אחהצ")) {
-            return new Hit<>(PartOfDay.AFTERNOON, i + 1);
-        }
-        if ((he(i, "לפני") && heExact(i + 1, "הצהריים", "הצהרים")) || he(i, "לפנה\"צ")) {
-            return new Hit<>(PartOfDay.MORNING, heExact(i + 1, "הצהריים", "הצהרים") ? i + 2 : i + 1);
-        }
-        if (he(i, "לפנות") && heExact(i + 1, "בוקר", "ערב")) {
-            return new Hit<>(heExact(i + 1, "בוקר") ? PartOfDay.MORNING : PartOfDay.EVENING, i + 2);
-        }
-        if ((p = prefix(i, "בוקר")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.MORNING, i + 1);
-        }
-        if (((p = prefix(i, "צהריים")) != null || (p = prefix(i, "צהרים")) != null) && p.contains("ב")) {
-            if (heExact(i + 1, "היום")) {
-                return new Hit<>(PartOfDay.NOON, i + 2);
-            }
-            return new Hit<>(PartOfDay.NOON, i + 1);
-        }
-        if (((p = prefix(i, "צהרי")) != null) && p.contains("ב") && heExact(i + 1, "היום")) {
-            return new Hit<>(PartOfDay.NOON, i + 2);
-        }
-        if ((p = prefix(i, "ערב")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.EVENING, i + 1);
-        }
-        if ((p = prefix(i, "לילה")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.NIGHT, i + 1);
-        }
-        return null;
-    }
-
-    private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
-        Hit<PartOfDay> p = pod(i);
-        if (p == null && i < size && (acc.date != null || acc.time != null) && tok(i).isHebrew()) {
-            String t = tok(i).text();
-            PartOfDay bare = switch (t) {
-                case "בוקר" -> PartOfDay.MORNING;
-                case "ערב" -> PartOfDay.EVENING;
-                case "לילה" -> PartOfDay.NIGHT;
-                case "צהריים", "צהרים" -> PartOfDay.NOON;
-                default -> null;
-            };
-            if (bare != null) {
-                p = new Hit<>(bare, i + 1);
-            }
-        }
-        if (p == null) {
-            return null;
-        }
-        InstantSpec s = new InstantSpec();
-        s.partOfDay = p.value();
-        return new Hit<>(s, p.end());
-    }
-
     // ---- recurrences ------------------------------------------------------------------------
 
     @Override
@@ -1051,16 +923,6 @@ final class HebrewGrammar extends Engine {
                 return new Hit<>(r, dom.end() + 2);
             }
         }
-        String p = prefix(i, "ימי");
-        if (p != null) {
-            Hit<List<DayOfWeek>> days = dayList(i + 1, true);
-            if (days != null) {
-                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
-            }
-            if (heExact(i + 1, "חול", "עבודה")) {
-                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), i + 2);
-            }
-        }
         if (he(i, "פעם") && i + 1 < size) {
             Lex<ChronoUnit> dual = lookup(i + 1, DUALS);
             if (dual != null && dual.prefix().equals("ב")) {
@@ -1072,13 +934,6 @@ final class HebrewGrammar extends Engine {
                     && SINGULAR_UNITS.contains(tok(i + 1).text().substring(1))) {
                 return everyUnit(u.value(), 1, i + 2);
             }
-        }
-        Hit<RecurrenceBuilder> nth = nthWeekdayOfEveryMonth(i, false);
-        if (nth != null) {
-            return nth;
-        }
-        if (heExact(i, "יום") && heExact(i + 1, "יום")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 2);
         }
         return null;
     }
@@ -1094,65 +949,8 @@ final class HebrewGrammar extends Engine {
         return false;
     }
 
-    /** "יום שני הראשון של כל חודש", after "כל": "יום שישי האחרון בחודש". */
-    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean afterEvery) {
-        Hit<DayOfWeek> day = weekdayName(i, true);
-        if (day == null || day.end() >= size) {
-            return null;
-        }
-        Integer n = NTH.get(tok(day.end()).text());
-        if (n == null) {
-            return null;
-        }
-        int j = day.end() + 1;
-        if (heExact(j, "של")) {
-            j++;
-        }
-        int end;
-        String p = prefix(j, "כל");
-        if (p != null && (p.isEmpty() || p.equals("ב")) && heExact(j + 1, "חודש")) {
-            end = j + 2;
-        } else if (afterEvery && (he(j, "חודש") || he(j, "החודש"))) {
-            end = j + 1;
-        } else {
-            return null;
-        }
-        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day.value()));
-        r.nth = n;
-        return new Hit<>(r, end);
-    }
-
     private Hit<RecurrenceBuilder> afterEvery(int j) {
-        Hit<RecurrenceBuilder> best = nthWeekdayOfEveryMonth(j, true);
-        Hit<List<DayOfWeek>> days = dayList(j, true);
-        if (days != null) {
-            best = new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
-        }
-        if ((he(j, "יום") || he(j, "ימי")) && heExact(j + 1, "חול", "עבודה")) {
-            best = longest(best, new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), j + 2));
-        }
-        if ((he(j, "סוף") && heExact(j + 1, "שבוע")) || he(j, "סופ\"ש")) {
-            int end = he(j, "סוף") ? j + 2 : j + 1;
-            best = longest(
-                    best,
-                    new Hit<>(
-                            new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY)),
-                            end));
-        }
-        if (j < size && tok(j).isHebrew()) {
-            PartOfDay pod = switch (tok(j).text()) {
-                case "בוקר" -> PartOfDay.MORNING;
-                case "ערב" -> PartOfDay.EVENING;
-                case "לילה" -> PartOfDay.NIGHT;
-                case "צהריים", "צהרים" -> PartOfDay.NOON;
-                default -> null;
-            };
-            if (pod != null) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-                r.partOfDay = pod;
-                best = longest(best, new Hit<>(r, j + 1));
-            }
-        }
+        Hit<RecurrenceBuilder> best = null;
         Number dom = dayNumber(j);
         Lex<Integer> ordinal = dom == null ? lookup(j, ORDINALS) : null;
         if (ordinal != null && (ordinal.prefix().isEmpty() || ordinal.prefix().equals("ה"))) {
@@ -1180,42 +978,6 @@ final class HebrewGrammar extends Engine {
         return every(new Offset(interval, u), end);
     }
 
-    private static List<DayOfWeek> workWeek() {
-        return List.of(DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
-    }
-
-    /** "יום שני וחמישי", "שני ויום חמישי", "ראשון, שלישי וחמישי", "ביום ב' וביום ה'". */
-    private Hit<List<DayOfWeek>> dayList(int i, boolean bare) {
-        List<DayOfWeek> days = new ArrayList<>();
-        int j = i;
-        int end = -1;
-        while (j < size) {
-            Hit<DayOfWeek> d = weekdayName(j, bare);
-            if (d == null && !days.isEmpty() && tok(j).isHebrew()) {
-                Lex<DayOfWeek> name = lookup(j, HebrewLexicon.DAY_NAMES);
-                if (name != null && (name.prefix().equals("ו") || name.prefix().equals("וב"))) {
-                    d = new Hit<>(name.value(), j + 1);
-                }
-            }
-            if (d == null) {
-                break;
-            }
-            if (d.end() < size && tok(d.end()).isHebrew() && unit(d.end(), "") != null) {
-                break; // "שני ימים" is two days
-            }
-            days.add(d.value());
-            end = d.end();
-            if (sym(end, ',')) {
-                j = end + 1;
-            } else if (heExact(end, "ו")) {
-                j = end + 1;
-            } else {
-                j = end;
-            }
-        }
-        return days.isEmpty() ? null : new Hit<>(days, end);
-    }
-
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
         if (i >= size) {
@@ -1230,7 +992,7 @@ final class HebrewGrammar extends Engine {
             return u.end();
         }
         if ((r.frequency == Frequency.WEEKLY || r.frequency == Frequency.DAILY) && r.days.isEmpty()) {
-            Hit<List<DayOfWeek>> days = dayList(i, false);
+            Hit<List<DayOfWeek>> days = weekdayList(i);
             if (days != null) {
                 r.days(days.value());
                 r.frequency = Frequency.WEEKLY;
@@ -1270,7 +1032,7 @@ final class HebrewGrammar extends Engine {
             if (t != null) {
                 ClockTime c = t.value();
                 int end = t.end();
-                Hit<PartOfDay> p = pod(end);
+                Hit<PartOfDay> p = partSaid(end);
                 if (p != null && c.ambiguous()) {
                     c = new ClockTime(
                             p.value().hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
@@ -1281,7 +1043,7 @@ final class HebrewGrammar extends Engine {
             }
         }
         if (r.partOfDay == null) {
-            Hit<PartOfDay> p = pod(i);
+            Hit<PartOfDay> p = partSaid(i);
             if (p != null) {
                 r.partOfDay = p.value();
                 return p.end();

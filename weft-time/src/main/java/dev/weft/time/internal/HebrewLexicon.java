@@ -1,5 +1,6 @@
 package dev.weft.time.internal;
 
+import dev.weft.time.TimeExpression;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Role;
 import java.time.DayOfWeek;
@@ -114,8 +115,61 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(11, 15, 0)), "חג האהבה", "ט\"ו באב", "טו באב");
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
         holidays();
+        partsOfTheDay();
+        recurrences();
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
         amounts();
+    }
+
+    /**
+     * Parts of the day. With the article a word is today's ("הערב", "מהבוקר"); with "ב" it is any
+     * day's ("בערב", "ובבוקר"), as are the phrases; bare ("בוקר") it is read only with a day or a time
+     * ("מחר בוקר"). After "על" or "בסביבות" today's word is the next such part ("על הבוקר"), as
+     * is a bare one ("בסביבות הצהריים").
+     */
+    private void partsOfTheDay() {
+        words(new Meaning.Part(PartOfDay.MORNING, true), "הבוקר");
+        words(new Meaning.Part(PartOfDay.EVENING, true), "הערב");
+        words(new Meaning.Part(PartOfDay.NIGHT, true), "הלילה");
+        partsAnyDayAfter("על", "בסביבות", "סביבות", "סביב", "לקראת", "עד");
+        words(new Meaning.Part(PartOfDay.MORNING, false), "בבוקר", "לפנה\"צ");
+        words(new Meaning.Part(PartOfDay.NOON, false), "בצהריים", "בצהרים");
+        words(new Meaning.Part(PartOfDay.AFTERNOON, false), "אחה\"צ", "אחהצ");
+        words(new Meaning.Part(PartOfDay.EVENING, false), "בערב");
+        words(new Meaning.Part(PartOfDay.NIGHT, false), "בלילה");
+        phrase(new Meaning.Part(PartOfDay.NOON, false), "בצהריים היום", "בצהרים היום", "בצהרי היום");
+        phrase(
+                new Meaning.Part(PartOfDay.AFTERNOON, false),
+                "אחר הצהריים",
+                "אחר הצהרים",
+                "אחרי הצהריים",
+                "אחרי הצהרים");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "לפני הצהריים", "לפני הצהרים", "לפנות בוקר");
+        phrase(new Meaning.Part(PartOfDay.EVENING, false), "לפנות ערב");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "דבר ראשון"); // "מחר דבר ראשון": first thing tomorrow
+        partNames(PartOfDay.MORNING, "בוקר");
+        // "הצהריים" is read as noon only so ("מחר הצהריים", "בסביבות הצהריים"): "לפני הצהריים" is the morning
+        partNames(PartOfDay.NOON, "צהריים", "צהרים", "הצהריים", "הצהרים");
+        partNames(PartOfDay.EVENING, "ערב");
+        partNames(PartOfDay.NIGHT, "לילה");
+        phrase(new Meaning.WeekdayPart(DayOfWeek.FRIDAY, PartOfDay.EVENING), "ערב שבת");
+        phrase(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצאי שבת");
+        words(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצ\"ש", "מוצש");
+        phrase(new Meaning.Clock(17), "סוף היום"); // the end of the working day
+    }
+
+    /** The words of recurrences: "יום יום", "ימי חול", "מדי", the n-th weekday of every month ("ימי שני" is an amount's). */
+    private void recurrences() {
+        phrase(new Meaning.Often(TimeExpression.Recurrence.Frequency.DAILY), "יום יום");
+        role(Role.EVERY, "מדי");
+        role(Role.AND, "ו");
+        java.util.List<DayOfWeek> workWeek = java.util.List.of(
+                DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
+        phrase(new Meaning.Weekdays(workWeek, false), "יום חול", "יום עבודה");
+        phrase(new Meaning.Weekdays(workWeek, true), "ימי חול", "ימי עבודה");
+        words(new Meaning.Ordinal(5), "החמישי");
+        words(new Meaning.Ordinal(1), "הראשונה");
+        words(new Meaning.Ordinal(2), "השנייה");
     }
 
     /**
@@ -313,6 +367,23 @@ final class HebrewLexicon extends Lexicon {
         return weekdayName(e, i, false);
     }
 
+    /** Units of time, after which a weekday's name is a number: "שני ימים" is two days. */
+    private static final Set<String> UNITS_AFTER_A_NUMBER = Set.of(
+            "שנייה", "שניה", "שניות", "דקה", "דקות", "דק'", "דק", "ד'", "שעה", "שעות", "יום", "ימים", "שבוע", "שבועות",
+            "חודש", "חודשים", "שנה", "שנים");
+
+    /** In a list any weekday's name is one, with "ו" for "and": "ראשון, שלישי וחמישי", "ויום ה'". */
+    @Override
+    Hit<DayOfWeek> listedWeekday(Engine e, int i) {
+        Hit<DayOfWeek> d = weekdayName(e, i, true);
+        if (d == null
+                || (d.end() < e.size
+                        && UNITS_AFTER_A_NUMBER.contains(e.tok(d.end()).text()))) {
+            return null;
+        }
+        return d;
+    }
+
     /**
      * A weekday: "יום שני", "ביום א'", "בשבת", "בחמישי". A name alone is also an ordinal ("השני" is
      * "the second"), so it is a weekday only after "ב" ("בחמישי"), in a recurrence ({@code bareNames}),
@@ -425,7 +496,11 @@ final class HebrewLexicon extends Lexicon {
 
     @Override
     boolean definite(String word) {
-        return word.length() > 2 && word.charAt(0) == 'ה' && super.meaning(word) == null;
+        if (word.length() <= 2 || word.charAt(0) != 'ה') {
+            return false;
+        }
+        Meaning m = super.meaning(word);
+        return m == null || (m instanceof Meaning.Part p && p.today()); // "כל הבוקר": all morning
     }
 
     @Override
@@ -451,6 +526,7 @@ final class HebrewLexicon extends Lexicon {
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,
             Engine.Family.HOLIDAYS,
+            Engine.Family.PARTS_OF_DAY,
             Engine.Family.RECURRENCES,
             Engine.Family.AMOUNTS);
 

@@ -22,6 +22,7 @@ abstract class Lexicon {
 
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
     private final Map<String, PartOfDay> partNames = new HashMap<>();
+    private final Set<String> partsAnyDayAfter = new HashSet<>();
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
@@ -197,6 +198,14 @@ abstract class Lexicon {
         return ordinalsCount;
     }
 
+    /**
+     * Whether a word of today's part of the day said right after {@code word} means the next such
+     * part, not today's: "על הבוקר" (first thing in the morning), "בסביבות הערב".
+     */
+    final boolean partAnyDayAfter(String word) {
+        return !partsAnyDayAfter.isEmpty() && partsAnyDayAfter.contains(fold(word));
+    }
+
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
     final boolean ordinalEnding(String word) {
         return ordinalEndings.contains(word);
@@ -204,6 +213,15 @@ abstract class Lexicon {
 
     /** A language's own reading of a weekday's name at token {@code i} ("ביום א'"), or null. */
     Hit<DayOfWeek> ownWeekday(Engine e, int i) {
+        return null;
+    }
+
+    /**
+     * A weekday at token {@code i} said in a list after another, as the language joins them and names
+     * them there ("וחמישי", "ראשון, שלישי"), or null: where a list is joined only by a word ("and"),
+     * the engine reads it alone.
+     */
+    Hit<DayOfWeek> listedWeekday(Engine e, int i) {
         return null;
     }
 
@@ -217,10 +235,20 @@ abstract class Lexicon {
 
     /**
      * Whether the month name at token {@code name}, said alone (nothing after it ends at {@code end}),
-     * is here a word of another sense ("מאי" is also a name).
+     * is here a word of another sense ("may", "march"; "מאי" is also a name).
      */
     boolean notAMonth(Engine e, int name, int end) {
         return false;
+    }
+
+    /** Whether a year may be written with two digits after a date ("3 May 16", "10/31/74"). */
+    boolean shortYears() {
+        return false;
+    }
+
+    /** Whether an ordinal word alone is a day of the month ("пятого"); English says "the fifth of". */
+    boolean ordinalWordAloneIsADay() {
+        return true;
     }
 
     /** A language's own shapes of the length of a thing at token {@code i} ("a 90-minute call"), or null. */
@@ -316,6 +344,10 @@ abstract class Lexicon {
         for (String f : forms) {
             partNames.put(f, p);
         }
+    }
+
+    final void partsAnyDayAfter(String... forms) {
+        partsAnyDayAfter.addAll(List.of(forms));
     }
 
     final void partsAfterClock(PartOfDay p, String... forms) {
