@@ -129,6 +129,55 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void aDayAndAMonthInEitherOrderAreReadByTheEngineANumberBeforeAPartOfTheDayIsAnHour() {
+        READ.instant("15, במרץ", "2027-03-15", Grain.DAY);
+        READ.instant("3 במאי, 81", "1981-05-03", Grain.DAY);
+        READ.instant("חמישה עשר במרץ", "2027-03-15", Grain.DAY);
+        READ.instant("מאי 9, 2016", "2016-05-09", Grain.DAY);
+        READ.instant("ב-15 לחודש", "2026-12-15", Grain.DAY);
+        READ.instant("בעשרים לחודש הבא", "2026-12-20", Grain.DAY);
+        READ.instant("במרץ 5 בערב", "2027-03-01T17:00", Grain.HOUR);
+        READ.instant("במרץ 5 וחצי", "2027-03-01T17:30", Grain.MINUTE);
+    }
+
+    @Test
+    void aMonthAloneWithItsYearOrWhichOneAndAYearAreReadByTheEngine() {
+        READ.instant("בינואר הבא", "2027-01-01", Grain.MONTH);
+        READ.instant("במרץ שעבר", "2026-03-01", Grain.MONTH);
+        READ.instant("יוני הבא אחרי הבא", "2028-06-01", Grain.MONTH);
+        READ.instant("מרץ בעוד שנתיים", "2028-03-01", Grain.MONTH);
+        READ.instant("מאי 2027", "2027-05-01", Grain.MONTH);
+        READ.instant("בשנת 2027", "2027-01-01", Grain.YEAR);
+        READ.instant("ב-2027", "2027-01-01", Grain.YEAR);
+        assertThat(Readings.PARSER.find("נפגשתי עם מאי", Readings.NOW, Language.HEBREW))
+                .isEmpty(); // a name
+        assertThat(Readings.PARSER.find("יש לי שני ילדים", Readings.NOW, Language.HEBREW))
+                .isEmpty(); // no day "2"
+    }
+
+    @Test
+    void aDayOfTheHebrewCalendarInLettersDigitsOrWordsWithAYearInDigitsOrLetters() {
+        READ.instant("א' בניסן תשפ\"ז", "2027-04-08", Grain.DAY);
+        READ.instant("ט\"ו בשבט תשפ\"ח", "2028-02-12", Grain.DAY);
+        READ.instant("א' בניסן 2027", "2027-04-08", Grain.DAY);
+        READ.instant("חמישה עשר בניסן", "2027-04-22", Grain.DAY);
+        READ.instant("י\"ד באדר א", "2027-02-21", Grain.DAY);
+        READ.instant("כ\"ה באדר ב'", "2027-04-03", Grain.DAY);
+        assertThat(Readings.PARSER.parse("באב", Readings.NOW, Language.HEBREW)).isEmpty(); // "in a father"
+    }
+
+    @Test
+    void shavuotIsAHolidayOnlyWhereTheWordsAroundItSaySoAndAnEveIsTheDayBefore() {
+        READ.instant("בשבועות", "2027-06-11", Grain.DAY);
+        READ.instant("חג שבועות 2027", "2027-06-11", Grain.DAY);
+        READ.instant("ערב שבועות", "2027-06-10", Grain.DAY);
+        READ.instant("למחרת שבועות", "2027-06-12", Grain.DAY);
+        READ.instant("בערב פסח", "2027-04-21", Grain.DAY);
+        READ.instant("ערב פסחא", "2027-03-27", Grain.DAY);
+        READ.instant("הערב", "2026-11-21T19:00", Grain.HOUR); // with the article: this evening, no eve
+    }
+
+    @Test
     void israeliObservancesMoveOffTheDaysTheLawMovesThemOff() {
         // 5 Iyar 5788 is Monday 2028-05-01: Independence Day moves to Tuesday, Memorial Day with it
         READ.instant("יום העצמאות 2028", "2028-05-02", Grain.DAY);
@@ -291,5 +340,36 @@ final class HebrewFamiliesTest {
         READ.instant("31/10/74", "1974-10-31", Grain.DAY);
         assertThat(READ.rrule("כל יום חמישי האחרון בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=-1TH");
         assertThat(READ.rrule("כל רבעון")).isEqualTo("FREQ=MONTHLY;INTERVAL=3");
+    }
+
+    @Test
+    void partsOfTheDayAreTodaysWithTheArticleAndAnyDaysAfterAWordForAbout() {
+        READ.instant("מהבוקר", "2026-11-21T09:00", Grain.HOUR);
+        READ.instant("מחר על הבוקר", "2026-11-22T09:00", Grain.HOUR);
+        READ.instant("בסביבות הצהריים", "2026-11-22T12:00", Grain.HOUR);
+        READ.instant("מחר הצהריים", "2026-11-22T12:00", Grain.HOUR);
+        READ.instant("מחר לפני הצהריים", "2026-11-22T09:00", Grain.HOUR);
+        READ.instant("מחר אחה\"צ", "2026-11-22T15:00", Grain.HOUR);
+        READ.instant("ערב שבת", "2026-11-27T19:00", Grain.HOUR);
+        READ.instant("במוצאי שבת", "2026-11-21T19:00", Grain.HOUR);
+        READ.instant("סוף היום", "2026-11-21T17:00", Grain.HOUR);
+        READ.instant("בשלוש אחה\"צ", "2026-11-21T15:00", Grain.HOUR);
+        READ.interval("מהבוקר עד הצהריים", "2026-11-21T09:00", "2026-11-21T12:00", Grain.HOUR);
+    }
+
+    @Test
+    void recurrencesReadByTheEngineFromHebrewWords() {
+        assertThat(READ.rrule("יום יום")).isEqualTo("FREQ=DAILY");
+        assertThat(READ.rrule("כל שני וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+        assertThat(READ.rrule("כל ראשון, שלישי וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=TU,TH,SU");
+        assertThat(READ.rrule("בימי שני וחמישי")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
+        assertThat(READ.rrule("בכל יום עבודה")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,SU");
+        assertThat(READ.rrule("כל סוף שבוע")).isEqualTo("FREQ=WEEKLY;BYDAY=FR,SA");
+        assertThat(READ.rrule("כל שני ימים")).isEqualTo("FREQ=DAILY;INTERVAL=2");
+        assertThat(READ.rrule("כל יום שני הראשון של כל חודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("יום שני הראשון של כל חודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("כל יום ראשון החמישי בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=5SU");
+        assertThat(READ.rrule("כל שבת הראשונה בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1SA");
+        assertThat(READ.rrule("כל שבוע ביום ב' וביום ה'")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
     }
 }

@@ -21,6 +21,11 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void aYearThatIsTheWholeTextIsThatYear() {
+        READ.instant("2027", "2027-01-01", Grain.YEAR);
+    }
+
+    @Test
     void clockTimesWithAPartOfTheDayOrOnA24HourClock() {
         READ.instant("в 9", "2026-11-21T21:00", Grain.HOUR);
         READ.instant("в 9:30", "2026-11-22T09:30", Grain.MINUTE);

@@ -75,6 +75,8 @@ class Engine extends Grammar {
 
     private final Lexicon lexicon;
     private final java.util.Set<Family> families;
+    /** Whether the language writes prefix letters on its words: where not, no rule asks what they say. */
+    private final boolean prefixed;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -84,6 +86,7 @@ class Engine extends Grammar {
         super(tokens, lenient, referenceYear);
         this.lexicon = lexicon;
         this.families = lexicon.families();
+        this.prefixed = lexicon.writesPrefixes();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
     }
@@ -183,6 +186,9 @@ class Engine extends Grammar {
      * folded "ב" of "ב-3") says one of the roles; true when it has none, as in most languages.
      */
     final boolean prefixOnly(int i, java.util.Set<Role> roles) {
+        if (!prefixed) {
+            return true;
+        }
         String p = prefixAt(i);
         for (int k = 0; k < p.length(); k++) {
             char c = p.charAt(k);
@@ -204,6 +210,9 @@ class Engine extends Grammar {
 
     /** Whether token {@code i} has prefix letters and the first of them says the role ("ל" of "לשעה" is for how long). */
     final boolean prefixSays(int i, Role r) {
+        if (!prefixed) {
+            return false;
+        }
         String p = prefixAt(i);
         return !p.isEmpty() && lexicon.prefixMeans(p, r);
     }
@@ -312,12 +321,16 @@ class Engine extends Grammar {
     private Object[] dateParts;
 
     private Hit<InstantSpec> readDatePart(int q) {
-        if (!num(q) && phraseAt(q) == null && lexicon.ownWeekday(this, q) == null) {
+        Hit<InstantSpec> best = ownDateAt(q);
+        if (best == null
+                && !num(q)
+                && phraseAt(q) == null
+                && partNamed(q) == null
+                && lexicon.ownWeekday(this, q) == null) {
             return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
         }
-        Hit<InstantSpec> best = null;
         if (families.contains(Family.DAYS)) {
-            best = relativeDay(q);
+            best = longest(best, relativeDay(q));
         }
         if (families.contains(Family.WEEKDAYS)) {
             best = longest(best, weekday(q));
@@ -453,19 +466,58 @@ class Engine extends Grammar {
      */
     final Hit<InstantSpec> holidayAt(int i) {
         int j = skipLinks(i);
-        if (isRole(j, Role.EVE)) {
-            Hit<InstantSpec> h = holidayAt(j + 1);
-            return h == null || !(h.value().date instanceof DateRef.HebrewDate d)
-                    ? null
-                    : withDate(new DateRef.Shifted(d, new Offset(-1, ChronoUnit.DAYS)), h.end());
-        }
         Hit<Meaning> m = phraseAt(j);
-        if (m == null || !(m.value() instanceof Meaning.Holiday h)) {
+        Hit<InstantSpec> named = null;
+        if (m != null && m.value() instanceof Meaning.Holiday h) {
+            Hit<Integer> y = yearAfter(m.end());
+            DateRef dated = y == null ? null : inYear(h.date(), y.value());
+            named = dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+        } else {
+            named = ownHoliday(j); // "בשבועות": a holiday whose name is also a word
+        }
+        if (isRole(j, Role.EVE) && !lexicon.definite(tok(j).text())) {
+            // the eve of a day of the Hebrew calendar or of Easter; "הערב", with the article, is this evening
+            Hit<InstantSpec> h = holidayAt(j + 1);
+            if (h != null
+                    && (named == null || h.end() > named.end())
+                    && (h.value().date instanceof DateRef.HebrewDate || h.value().date instanceof DateRef.EasterRef)) {
+                return withDate(new DateRef.Shifted(h.value().date, new Offset(-1, ChronoUnit.DAYS)), h.end());
+            }
+        }
+        return named;
+    }
+
+    /** A date of the lexicon's own calendar at token {@code i} ("ט\"ו בשבט", "א' בניסן תשפ\"ז"), or null. */
+    final Hit<InstantSpec> ownDateAt(int i) {
+        Hit<DateRef> own = lexicon.ownDate(this, i);
+        return own == null ? null : withDate(own.value(), own.end());
+    }
+
+    /**
+     * A day of the month said before a month's name, for a lexicon's own dates ("15 בניסן"); a
+     * language grammar may read its own numbers here.
+     */
+    Hit<Integer> dayBeforeMonth(int i) {
+        return dayNumber(i);
+    }
+
+    /**
+     * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", ".",
+     * a part of the day, minutes ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     */
+    boolean clockAhead(int i) {
+        return sym(i, ':') || sym(i, '.') || partAfterClock(i) != null || latinMeridiem(i) != null;
+    }
+
+    /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
+    private Hit<InstantSpec> ownHoliday(int j) {
+        Hit<DateRef> own = lexicon.ownHoliday(this, j);
+        if (own == null) {
             return null;
         }
-        Hit<Integer> y = yearAfter(m.end());
-        DateRef dated = y == null ? null : inYear(h.date(), y.value());
-        return dated == null ? withDate(h.date(), m.end()) : withDate(dated, y.end());
+        Hit<Integer> y = yearAfter(own.end());
+        DateRef dated = y == null ? null : inYear(own.value(), y.value());
+        return dated == null ? withDate(own.value(), own.end()) : withDate(dated, y.end());
     }
 
     /** A holiday's date in a given year, or null when it cannot be dated so. */
@@ -487,7 +539,7 @@ class Engine extends Grammar {
 
     /** "the 20th of the current month", "ה-20 בחודש הבא", "20 числа следующего месяца". */
     private Hit<InstantSpec> dayOfRelativeMonth(int i) {
-        Hit<Integer> day = dayNumber(skipLinks(i));
+        Hit<Integer> day = dayBeforeMonth(skipLinks(i));
         if (day == null) {
             return null;
         }
@@ -550,6 +602,9 @@ class Engine extends Grammar {
             s.date = new RelativeDay(p.days());
             s.partOfDay = p.part();
             s.thisPartOfDay = p.days() == 0;
+        } else if (m.value() instanceof Meaning.WeekdayPart p) {
+            s.date = new WeekdayRef(p.day(), WeekdayMode.THIS, 0);
+            s.partOfDay = p.part();
         } else if (m.value() == Role.NOW) {
             s.now = true;
         } else if (m.value() == Role.THIS_TIME && !isRole(m.end(), Role.LINK)) {
@@ -914,7 +969,25 @@ class Engine extends Grammar {
         return new Hit<>(value(j), end);
     }
 
+    /** {@link #readDate}, read once per place: a language grammar's rules ask for the dates at a place again and again. */
     private Hit<InstantSpec> date(int i) {
+        if (dates == null) {
+            dates = new Object[size];
+        }
+        Object known = dates[i];
+        if (known == null) {
+            Hit<InstantSpec> read = readDate(i);
+            dates[i] = read == null ? NOTHING : read;
+            return read;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
+    }
+
+    private Object[] dates;
+
+    private Hit<InstantSpec> readDate(int i) {
         Hit<CalendarDate> numeric = numericDate(i, lexicon.dayFirst());
         if (numeric != null) {
             int end = unit(numeric.end()) == ChronoUnit.YEARS ? skipDot(numeric.end() + 1) : numeric.end();
@@ -924,38 +997,101 @@ class Engine extends Grammar {
         if (yearMonth != null) {
             return withDate(yearMonth.value(), yearMonth.end());
         }
-        Hit<Integer> day = dayNumber(i);
+        Hit<Integer> day = dayBeforeMonth(i);
         if (day != null) {
-            Integer m = month(day.end());
+            int k = sym(day.end(), ',') ? day.end() + 1 : day.end(); // "15, במרץ"
+            Integer m = month(k);
             if (m != null) {
-                return dayAndMonth(day.value(), m, day.end() + 1);
+                return dayAndMonth(day.value(), m, k + 1);
             }
-            if (isRole(day.end(), Role.DAY_OF_MONTH)) {
+            if (means(day.end(), Role.DAY_OF_MONTH)) {
+                // "15 числа", "ב-15 לחודש" (where "לחודש" is also the month a period is counted in)
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
             }
-            if (day.end() > i + 1 || !num(i)) {
+            if ((day.end() > i + 1 || !num(i)) && lexicon.ordinalAloneIsADay()) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
+            }
+            if (num(i) && lexicon.ordinalByPrefix(tok(i).prefix()) && !sym(day.end(), '/') && !clockAhead(day.end())) {
+                return withDate(new DayOfMonthRef(day.value(), false, 0), day.end()); // "ה-13": the 13th
             }
         }
         Integer m = month(i);
         if (m != null) {
             int end = skipDot(i + 1);
             Hit<Integer> after = dayNumber(end);
-            if (after != null && !isRole(after.end(), Role.DAY_OF_MONTH) && unit(after.end()) == null) {
+            if (after != null
+                    && !isRole(after.end(), Role.DAY_OF_MONTH)
+                    && unit(after.end()) == null
+                    && (!num(end) || tok(end).prefix().isEmpty())
+                    && !clockAhead(after.end())) {
                 return dayAndMonth(after.value(), m, after.end());
             }
             Hit<Integer> y = yearAfter(end);
-            return y != null ? withDate(new MonthRef(m, y.value(), 0), y.end()) : withDate(new MonthRef(m, 0, 0), end);
+            if (y != null) {
+                return withDate(new MonthRef(m, y.value(), 0), y.end());
+            }
+            Integer shift = shift(end);
+            if (shift != null && shift != 0 && unit(end + 1) == null) {
+                // "בינואר הבא", "במרץ שעבר"; "יוני הבא אחרי הבא" is the June after next June
+                MonthRef month = new MonthRef(m, 0, shift);
+                return shift == 1
+                                && isRole(end + 1, Role.AFTER)
+                                && Integer.valueOf(1).equals(shift(end + 2))
+                        ? withDate(new DateRef.Shifted(month, new Offset(1, ChronoUnit.YEARS)), end + 3)
+                        : withDate(month, end + 1);
+            }
+            return !lenient && lexicon.notAMonth(this, i, end) ? null : withDate(new MonthRef(m, 0, 0), end);
         }
         if (year(i) && unit(i + 1) == ChronoUnit.YEARS) {
             return withDate(new YearRef(value(i)), skipDot(i + 2));
         }
+        if (year(i) && !sym(i + 1, ':') && (lexicon.yearMarkedBy(tok(i).prefix()) || (lenient && i + 1 == size))) {
+            return withDate(new YearRef(value(i)), i + 1); // "ב-2027", or a year that is the whole text
+        }
+        if (unit(i) == ChronoUnit.YEARS && lexicon.yearAfterUnit(tok(i).text()) && year(i + 1)) {
+            return withDate(new YearRef(value(i + 1)), i + 2); // "שנת 2027", "בשנת 2027"
+        }
         return null;
     }
+
+    /**
+     * A date ({@link #date}) or a day of a relative month, for the rules of a language grammar built on
+     * one: its own numbers ("בעשרים לחודש הבא") open no date part of the engine's.
+     */
+    final Hit<InstantSpec> dateAt(int i) {
+        if (i >= size) {
+            return null;
+        }
+        if (grammarDates == null) {
+            grammarDates = new Object[size];
+        }
+        Object known = grammarDates[i];
+        if (known == null) {
+            Hit<InstantSpec> d = families.contains(Family.DATES) ? date(i) : null;
+            d = families.contains(Family.DAYS_OF_RELATIVE_MONTHS) ? longest(d, dayOfRelativeMonth(i)) : d;
+            d = longest(d, ownDateAt(i));
+            grammarDates[i] = d == null ? NOTHING : d;
+            return d;
+        }
+        @SuppressWarnings("unchecked")
+        Hit<InstantSpec> hit = known == NOTHING ? null : (Hit<InstantSpec>) known;
+        return hit;
+    }
+
+    private Object[] grammarDates;
 
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {
         end = skipDot(end);
         Hit<Integer> y = yearAfter(end);
+        int two = sym(end, ',') ? end + 1 : end;
+        if (y == null
+                && lexicon.twoDigitYearAfterDate()
+                && num(two)
+                && tok(two).text().length() == 2
+                && tok(two).prefix().isEmpty()
+                && !clockAhead(two + 1)) {
+            y = new Hit<>(fullYear(value(two)), two + 1); // "3 במאי 16", "3 במאי, 81"
+        }
         CalendarDate d = date(y == null ? 0 : y.value(), month, day);
         return d == null ? null : withDate(d, y == null ? end : y.end());
     }
@@ -1056,24 +1192,35 @@ class Engine extends Grammar {
     /**
      * "утром", "this evening", "этим вечером", "first thing" (the morning), "in the morning", "late
      * evening", "at night"; a name of a part the language reads only with a day or a time
-     * ({@link Lexicon#partNamed}) after "this" or "in the".
+     * ({@link Lexicon#partNamed}) after "this" or "in the". A word of today's part after a word of
+     * {@link Lexicon#partAnyDayAfter} ("על הבוקר"), or a name read only with a day there ("עד הצהריים"),
+     * is the next such part, whatever its day.
      */
-    private Hit<InstantSpec> partOfDay(int i) {
+    final Hit<InstantSpec> partOfDay(int i) {
         boolean thisOne = isRole(i, Role.THIS);
         boolean inThe = !thisOne && isRole(i, Role.IN) && isRole(i + 1, Role.LINK);
         int j = thisOne ? i + 1 : inThe ? i + 2 : i;
         Hit<Meaning> said = phraseAt(j);
-        PartOfDay named = j > i ? partNamed(j) : null;
+        boolean anyDay = i > 0
+                && tok(i - 1).isWord()
+                && lexicon.partAnyDayAfter(tok(i - 1).text());
+        PartOfDay named = j > i || anyDay ? partNamed(j) : null;
         if (named == null && (said == null || !(said.value() instanceof Part p))) {
             return null;
         }
         InstantSpec s = new InstantSpec();
         s.partOfDay = named != null ? named : ((Part) said.value()).part();
-        if (thisOne || (named == null && ((Part) said.value()).today())) {
+        if (thisOne || (named == null && ((Part) said.value()).today() && !anyDay)) {
             s.date = new RelativeDay(0);
             s.thisPartOfDay = true;
         }
         return new Hit<>(s, named != null ? j + 1 : said.end());
+    }
+
+    /** A part of the day said by a word or phrase of its own at {@code i}, not today's ("בערב", "at night"); or null. */
+    final Hit<PartOfDay> partSaid(int i) {
+        Hit<Meaning> said = phraseAt(i);
+        return said != null && said.value() instanceof Part p && !p.today() ? new Hit<>(p.part(), said.end()) : null;
     }
 
     /** A part of the day the language names by a word read only with a day or a time ("morning"), or null. */
@@ -1141,7 +1288,7 @@ class Engine extends Grammar {
     /** The number a word says: its usual meaning, or an ordinal's other one (Hebrew's "שני" is also "two"). */
     private Meaning amountWord(int i) {
         Meaning m = meaningAt(i);
-        return m instanceof Ordinal ? meaningAt(i, Amount.class) : m;
+        return m instanceof Ordinal && lexicon.ordinalsCount() ? meaningAt(i, Amount.class) : m;
     }
 
     /**
@@ -1188,7 +1335,7 @@ class Engine extends Grammar {
                 && !(first instanceof Length
                         || first instanceof Unit
                         || first instanceof Amount
-                        || first instanceof Ordinal
+                        || (first instanceof Ordinal && lexicon.ordinalsCount())
                         || first instanceof Meaning.Some
                         || first == Role.QUARTER)) {
             return null; // every amount opens with a number or one of these words: spare the look ahead
@@ -1377,7 +1524,8 @@ class Engine extends Grammar {
         InstantSpec s = new InstantSpec();
         int more = after(i, Role.MORE);
         boolean in = means(i, Role.IN);
-        boolean agoFirst = !in && more < 0 && means(i, Role.AGO); // "לפני שבועיים": "ago" said before the amount
+        // "לפני שבועיים": "ago" said before the amount, by a word whose usual sense is "before"
+        boolean agoFirst = !in && more < 0 && isRole(i, Role.BEFORE) && means(i, Role.AGO);
         if (in || agoFirst || (more > 0 && more < size)) {
             int at = i + 1;
             if (more < 0 && isRole(at, Role.LINK) && isRole(at + 1, Role.NEXT)) {
@@ -1648,11 +1796,9 @@ class Engine extends Grammar {
                 return aheadOfNow(new Offset(shift, one), i, j + 2); // "for the next hour"
             }
         }
-        if (shift == null && prefixOnly(j, WITHIN)) {
-            Match before = countedBefore(i, j);
-            if (before != null) {
-                return before;
-            }
+        Meaning first = meaningAt(j);
+        if (shift == null && (first instanceof Length || first instanceof Unit) && prefixOnly(j, WITHIN)) {
+            return countedBefore(i, j, null); // "השבועיים הקרובים", "בשעה הקרובה"
         }
         Hit<Double> n;
         int unitAt;
@@ -1669,6 +1815,9 @@ class Engine extends Grammar {
         } else {
             n = amountAt(j);
             shift = n == null ? null : shift(n.end());
+            if (shift == null && n != null && prefixOnly(j, WITHIN)) {
+                return countedBefore(i, j, n); // "ב-3 הימים הבאים"
+            }
             if (shift == null || shift == 0) {
                 return null;
             }
@@ -1703,16 +1852,16 @@ class Engine extends Grammar {
      * "השעה הקרובה" (one hour), "חצי השעה הקרובה"; hours and minutes from now or up to it, other
      * units from the next one to the n-th (back from the last one); or null.
      */
-    private Match countedBefore(int i, int j) {
+    private Match countedBefore(int i, int j, Hit<Double> n) {
         double count;
         ChronoUnit u;
         int unitEnd;
         Meaning first = meaningAt(j);
-        if (first instanceof Length l) {
+        if (n == null && first instanceof Length l) {
             count = l.amount();
             u = l.unit();
             unitEnd = j + 1;
-        } else if (first instanceof Unit one) {
+        } else if (n == null && first instanceof Unit one) {
             count = 1;
             u = one.unit();
             unitEnd = j + 1;
@@ -1720,7 +1869,6 @@ class Engine extends Grammar {
                 return null; // "בשבוע הבא" is next week, a period
             }
         } else {
-            Hit<Double> n = num(j) || first instanceof Amount ? amountAt(j) : null;
             if (n == null) {
                 return null;
             }
@@ -1836,7 +1984,7 @@ class Engine extends Grammar {
 
     /** Whether token {@code i} carries the article as its last prefix letter: Hebrew's "ה" of "מה-3". */
     private boolean articled(int i) {
-        String p = prefixAt(i);
+        String p = prefixed ? prefixAt(i) : "";
         return !p.isEmpty() && lexicon.prefixLetterMeans(p.charAt(p.length() - 1), Role.LINK);
     }
 
@@ -1902,15 +2050,50 @@ class Engine extends Grammar {
 
     /** The head of a recurrence read by the engine's rules, or null when the language does not use them. */
     final Hit<RecurrenceBuilder> sharedRecurrenceHead(int i) {
-        if (!families.contains(Family.RECURRENCES) || (!num(i) && meaningAt(i) == null)) {
+        if (!families.contains(Family.RECURRENCES)) {
             return null;
         }
         Meaning m = meaningAt(i);
+        if (m == null) {
+            return num(i) ? numberedHead(i) : phraseHead(i);
+        }
         if (m instanceof Often o) {
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
             r.partOfDay = o.part();
             return new Hit<>(r, i + 1);
         }
+        Hit<Meaning> said = phraseAt(i);
+        if (said.end() > i + 1 && said.value() instanceof Often o) { // "יום יום", its first word a unit alone
+            RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
+            r.partOfDay = o.part();
+            return new Hit<>(r, said.end());
+        }
+        return numberedHead(i);
+    }
+
+    /**
+     * A head said by a phrase whose first word means nothing alone: "יום יום", "ימי שני", "ביום שני
+     * הראשון של כל חודש"; or null.
+     */
+    private Hit<RecurrenceBuilder> phraseHead(int i) {
+        Hit<Meaning> said = phraseAt(i);
+        if (said == null) {
+            return null;
+        }
+        if (said.value() instanceof Often o) {
+            RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
+            r.partOfDay = o.part();
+            return new Hit<>(r, said.end());
+        }
+        if (said.value() instanceof Weekdays p && p.plural()) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), said.end());
+        }
+        return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
+    }
+
+    /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
+    private Hit<RecurrenceBuilder> numberedHead(int i) {
+        Meaning m = meaningAt(i);
         Hit<Integer> day = dayNumber(i);
         if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
             // "1-го числа каждого месяца"
@@ -1926,19 +2109,29 @@ class Engine extends Grammar {
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
-        if (m != Role.EVERY
-                || (i + 1 < size
-                        && tok(i + 1).isWord()
-                        && lexicon.definite(tok(i + 1).text()))) {
+        if (m != Role.EVERY) {
+            return everySaid() ? nthWeekdayOfEveryMonth(i, true) : null; // "יום שני הראשון של כל חודש"
+        }
+        if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1), everyNth(i + 1));
+        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
         if (nthOfMonth != null) {
             return nthOfMonth;
         }
         Hit<Meaning> w = phraseAt(i + 1);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
+        }
+        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, i + 1); // "כל שני וחמישי"
+        if (listed != null) {
+            return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(listed.value())), listed.end());
+        }
+        if (w != null && w.value() == Role.WEEKEND) { // "every weekend": the days the resolver's weekend has
+            List<DayOfWeek> weekend = weekStart() == DayOfWeek.SUNDAY
+                    ? List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY)
+                    : List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY);
+            return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(weekend), w.end());
         }
         if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
@@ -1950,13 +2143,31 @@ class Engine extends Grammar {
             r.dayOfMonth = dayOfMonth.value();
             return new Hit<>(r, dayOfMonth.end() + 1);
         }
-        if (meaningAt(i + 1) instanceof Part p) {
+        PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
+        if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-            r.partOfDay = p.part();
+            r.partOfDay = part;
             return new Hit<>(r, i + 2);
         }
         return everyAmount(i + 1);
     }
+
+    /** Whether some word of the text means "every": only then may a recurrence open without it. */
+    private boolean everySaid() {
+        if (every == 0) {
+            every = -1;
+            for (int t = 0; t < size; t++) {
+                if (isRole(t, Role.EVERY)) {
+                    every = 1;
+                    break;
+                }
+            }
+        }
+        return every > 0;
+    }
+
+    /** {@link #everySaid}: 0 not looked yet, 1 said, -1 not. */
+    private int every;
 
     /**
      * After "every": "2 hours", "hour" (one, in a language where a bare unit is not), "hour and a
@@ -1975,15 +2186,20 @@ class Engine extends Grammar {
     /**
      * After "every": "the last Thursday of the month", "יום חמישי האחרון בחודש", "последний четверг
      * месяца" (the n-th or the last weekday, before or after its day): monthly on that weekday; or null.
+     * With no "every" before it, the month must have it: "יום שני הראשון של כל חודש".
      */
-    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i) {
+    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean everyMonth) {
         int j = skipLinks(i);
         Integer nth = nth(j);
-        Hit<Meaning> day = phraseAt(nth != null ? j + 1 : j);
-        if (day == null
-                || !(day.value() instanceof Weekdays w)
-                || w.plural()
-                || w.days().size() != 1) {
+        int at = nth != null ? j + 1 : j;
+        Hit<Meaning> said = phraseAt(at);
+        Hit<DayOfWeek> day = said != null
+                        && said.value() instanceof Weekdays w
+                        && !w.plural()
+                        && w.days().size() == 1
+                ? new Hit<>(w.day(), said.end())
+                : lexicon.ownWeekday(this, at); // "כל שבת הראשונה בחודש"
+        if (day == null) {
             return null;
         }
         int k = day.end();
@@ -1992,10 +2208,15 @@ class Engine extends Grammar {
             k++;
         }
         int unitAt = skipLinks(k);
+        if (isRole(unitAt, Role.EVERY)) {
+            unitAt++; // "של כל חודש", "of every month"
+        } else if (everyMonth) {
+            return null;
+        }
         if (nth == null || unit(unitAt) != ChronoUnit.MONTHS) {
             return null;
         }
-        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(w.days());
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day.value()));
         r.nth = nth;
         return new Hit<>(r, unitAt + 1);
     }
@@ -2035,21 +2256,47 @@ class Engine extends Grammar {
         return meaningAt(i) instanceof Ordinal o && o.value() <= 5 ? o.value() : null;
     }
 
-    /** "по понедельникам и средам", "every Monday and Thursday": more days after the first. */
+    /**
+     * "по понедельникам и средам", "every Monday and Thursday", "יום שני וחמישי", "ראשון, שלישי
+     * וחמישי": more days after the first, joined by a word or as the language joins them ({@link
+     * Lexicon#listedWeekday}).
+     */
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
-        while (isRole(end, Role.AND) || sym(end, ',')) {
-            int j = end + 1;
-            if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
+        while (end < size) {
+            int j = end;
+            if (isRole(end, Role.AND) || sym(end, ',')) {
                 j++;
+                if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
+                    j++;
+                }
+                Weekdays w = weekdays(j);
+                if (w != null) {
+                    r.days(w.days());
+                    end = j + 1;
+                    continue;
+                }
             }
-            Weekdays w = weekdays(j);
-            if (w == null) {
+            Hit<DayOfWeek> listed = lexicon.listedWeekday(this, j);
+            if (listed == null) {
                 break;
             }
-            r.days(w.days());
-            end = j + 1;
+            r.days(List.of(listed.value()));
+            end = listed.end();
         }
         return new Hit<>(r, end);
+    }
+
+    /** Weekdays said one after another from {@code i} ("ביום שני וחמישי"), for a recurrence's days; or null. */
+    final Hit<List<DayOfWeek>> weekdayList(int i) {
+        Weekdays w = weekdays(i);
+        Hit<DayOfWeek> first = w == null ? lexicon.ownWeekday(this, i) : null;
+        if (w == null && first == null) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.WEEKLY);
+        r.days(w != null ? w.days() : List.of(first.value()));
+        Hit<RecurrenceBuilder> all = moreDays(r, w != null ? i + 1 : first.end());
+        return new Hit<>(all.value().days, all.end());
     }
 
     @Override

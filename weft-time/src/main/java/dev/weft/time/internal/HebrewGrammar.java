@@ -4,25 +4,16 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.EasterRef;
-import dev.weft.time.internal.DateRef.HebrewDate;
-import dev.weft.time.internal.DateRef.MonthInYear;
 import dev.weft.time.internal.DateRef.MonthRef;
 import dev.weft.time.internal.DateRef.NthDayOf;
 import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.RelativeDay;
-import dev.weft.time.internal.DateRef.Shifted;
-import dev.weft.time.internal.DateRef.WeekdayMode;
-import dev.weft.time.internal.DateRef.WeekdayRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,10 +24,11 @@ import java.util.Set;
  * text; not thread-safe.
  *
  * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
- * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks and
- * parts of the day, intervals between two instants, recurrences. Days from today, periods,
- * weekdays, quarters, the ends and the rest of periods, amounts from now, offsets, lengths, counted
- * periods and day ranges are the engine's, from {@link HebrewLexicon}.
+ * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks,
+ * intervals between two instants, the day of every month and every N units of a recurrence, and a
+ * recurrence's times and days. Days from today, periods, weekdays, quarters, the ends and the rest of
+ * periods, amounts from now, offsets, lengths, counted periods and day ranges, parts of the day and
+ * the heads of recurrences are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
@@ -118,34 +110,12 @@ final class HebrewGrammar extends Engine {
             "דקותיים", ChronoUnit.MINUTES);
 
     private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
-    private static final Set<String> THIS = Set.of("הזה", "הזאת", "הזו", "הנוכחי", "הנוכחית");
     private static final Set<String> LAST =
             Set.of("שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
 
     private static final Map<String, Integer> NTH = Map.of(
             "הראשון", 1, "השני", 2, "השלישי", 3, "הרביעי", 4, "החמישי", 5, "האחרון", -1, "הראשונה", 1, "השנייה", 2,
             "האחרונה", -1);
-
-    /** Months of the Hebrew calendar, numbered as ICU4J's HebrewCalendar (Tishri 0 … Elul 12). */
-    private static final Map<String, Integer> HEBREW_MONTHS = Map.ofEntries(
-            Map.entry("תשרי", 0),
-            Map.entry("חשון", 1),
-            Map.entry("חשוון", 1),
-            Map.entry("מרחשון", 1),
-            Map.entry("מרחשוון", 1),
-            Map.entry("כסלו", 2),
-            Map.entry("כסליו", 2),
-            Map.entry("טבת", 3),
-            Map.entry("שבט", 4),
-            Map.entry("אדר", 6),
-            Map.entry("ניסן", 7),
-            Map.entry("אייר", 8),
-            Map.entry("איר", 8),
-            Map.entry("סיון", 9),
-            Map.entry("סיוון", 9),
-            Map.entry("תמוז", 10),
-            Map.entry("אב", 11),
-            Map.entry("אלול", 12));
 
     HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
@@ -312,6 +282,8 @@ final class HebrewGrammar extends Engine {
             }
             if (heExact(q, "בערך", "בסביבות", "סביבות", "סביב", "לקראת") && q + 1 < size) {
                 q++; // about: the time that follows is what counts
+            } else if (heExact(q, "על") && partOfDay(q + 1) != null) {
+                q++; // "על הבוקר": first thing in the morning
             }
             Hit<InstantSpec> part = part(q, acc, ctx, end < 0);
             if (part == null || !merge(acc, part.value())) {
@@ -338,8 +310,7 @@ final class HebrewGrammar extends Engine {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = partOfToday(q);
-        best = longest(best, date(q));
+        Hit<InstantSpec> best = date(q);
         // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
         best = longest(best, sharedPart(q, acc, ctx, first));
         Hit<ClockTime> t = time(q, acc, ctx, first);
@@ -355,7 +326,6 @@ final class HebrewGrammar extends Engine {
             }
             best = longest(best, new Hit<>(s, end));
         }
-        best = longest(best, partOfDay(q, acc));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');
@@ -374,71 +344,9 @@ final class HebrewGrammar extends Engine {
         return best;
     }
 
-    /** A day counted from today (read by the engine's days) or a part of today said by a word ("הערב"). */
+    /** A day counted from today or a part of today said by a word ("הערב"), both read by the engine. */
     private Hit<InstantSpec> day(int i) {
-        return longest(dayFromToday(i), partOfToday(i));
-    }
-
-    /**
-     * Parts of the day said by a word of their own: "הערב" (this evening), "על הבוקר", "דבר ראשון",
-     * "ערב שבת", "מוצאי שבת", "סוף היום"; the days themselves are the engine's.
-     */
-    private Hit<InstantSpec> partOfToday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        InstantSpec s = new InstantSpec();
-        if (heExact(i, "על") && i + 1 < size) {
-            Hit<InstantSpec> next = partOfToday(i + 1); // "על הבוקר": first thing in the morning
-            return next != null && next.value().date == null && next.value().partOfDay != null
-                    ? new Hit<>(next.value(), next.end())
-                    : null;
-        }
-        if (heExact(i, "דבר") && heExact(i + 1, "ראשון")) {
-            s.partOfDay = PartOfDay.MORNING; // "מחר דבר ראשון": first thing tomorrow
-            return new Hit<>(s, i + 2);
-        }
-        PartOfDay pod = null;
-        String p = prefix(i, "הערב");
-        if (p != null && !p.contains("ב")) {
-            pod = PartOfDay.EVENING;
-        } else if ((p = prefix(i, "הלילה")) != null && !p.contains("ב")) {
-            pod = PartOfDay.NIGHT;
-        } else if ((p = prefix(i, "הבוקר")) != null && !p.contains("ב")) {
-            pod = PartOfDay.MORNING;
-        } else if (((p = prefix(i, "הצהריים")) != null || (p = prefix(i, "הצהרים")) != null) && !p.contains("ב")) {
-            pod = PartOfDay.NOON;
-        }
-        if (pod != null && heExact(i - 1, "על", "בסביבות", "סביבות", "סביב", "לקראת", "עד")) {
-            // "על הבוקר" (first thing in the morning), "בסביבות הצהריים": the next such part of the day
-            s.partOfDay = pod;
-            return new Hit<>(s, i + 1);
-        }
-        if (pod == PartOfDay.NOON) {
-            return null; // "אחר הצהריים" and "לפני הצהריים" are read from their first word
-        }
-        if (pod != null) {
-            s.date = new RelativeDay(0);
-            s.partOfDay = pod;
-            s.thisPartOfDay = true;
-            return new Hit<>(s, i + 1);
-        }
-        String eve = prefix(i, "ערב");
-        if (eve != null && !eve.contains("ה") && heExact(i + 1, "שבת")) {
-            s.date = new WeekdayRef(DayOfWeek.FRIDAY, WeekdayMode.THIS, 0);
-            s.partOfDay = PartOfDay.EVENING;
-            return new Hit<>(s, i + 2);
-        }
-        if ((he(i, "מוצאי") && heExact(i + 1, "שבת")) || he(i, "מוצ\"ש") || he(i, "מוצש")) {
-            s.date = new WeekdayRef(DayOfWeek.SATURDAY, WeekdayMode.THIS, 0);
-            s.partOfDay = PartOfDay.EVENING;
-            return new Hit<>(s, he(i, "מוצאי") ? i + 2 : i + 1);
-        }
-        if (he(i, "סוף") && heExact(i + 1, "היום")) {
-            s.time = new ClockTime(17, 0, 0, Meridiem.NONE, true, Grain.HOUR);
-            return new Hit<>(s, i + 2);
-        }
-        return null;
+        return longest(dayFromToday(i), partOfDay(i));
     }
 
     // ---- weekdays ---------------------------------------------------------------------------
@@ -450,50 +358,13 @@ final class HebrewGrammar extends Engine {
     // ---- dates ------------------------------------------------------------------------------
 
     private Hit<InstantSpec> date(int i) {
-        Hit<InstantSpec> best = dayMonth(i);
-        best = longest(best, monthOnly(i));
-        best = longest(best, numericDate(i));
+        Hit<InstantSpec> best = dateAt(i);
         best = longest(best, relativePeriod(i));
-        best = longest(best, year(i, true));
         best = longest(best, nthWeekday(i));
-        best = longest(best, monthThenDay(i));
         best = longest(best, nthDayOf(i));
         best = longest(best, nthWeekOf(i));
-        Hit<MonthRef> ym = yearMonthNumbers(i);
-        if (ym != null) {
-            best = longest(best, withDate(ym.value(), ym.end()));
-        }
-        best = longest(best, holiday(i));
-        best = longest(best, hebrewCalendarDate(i));
+        best = longest(best, holidayAt(i));
         return best;
-    }
-
-    /** "יוני 12", "באפריל 7", "מאי 9, 2016": a month name then its day, not an hour. */
-    private Hit<InstantSpec> monthThenDay(int i) {
-        Lex<Integer> m = month(i);
-        if (m == null
-                || !(m.prefix().isEmpty()
-                        || m.prefix().equals("ב")
-                        || m.prefix().equals("ל"))) {
-            return null;
-        }
-        int j = i + 1;
-        if (!num(j) || !tok(j).prefix().isEmpty() || tok(j).text().length() > 2) {
-            return null;
-        }
-        int day = value(j);
-        int end = j + 1;
-        if (sym(end, ':') || sym(end, '.') || podAhead(end) || minutesWordAhead(end) || latinMeridiem(end) != null) {
-            return null;
-        }
-        int year = 0;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            year = value(y);
-            end = y + 1;
-        }
-        CalendarDate d = date(year, m.value(), day);
-        return d == null ? null : withDate(d, end);
     }
 
     /** "הראשון", "השלישי", "האחרון", "הלפני אחרון", "השני מהסוף": n, or -n from the end. */
@@ -570,127 +441,6 @@ final class HebrewGrammar extends Engine {
         return f == null ? null : withDate(new NthWeekOf(f.value(), n.value()), f.end());
     }
 
-    /**
-     * Holidays: "חנוכה", "בפסח", "ראש השנה", "יום העצמאות 2027", "חג המולד"; "חג" before a name is
-     * optional; "ערב" before one is the day before it ("ערב שבועות").
-     */
-    private Hit<InstantSpec> holiday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Hit<InstantSpec> named = namedHoliday(i);
-        String eve = prefix(i, "ערב");
-        if (eve != null && !eve.contains("ה") && i + 1 < size) {
-            Hit<InstantSpec> after =
-                    heExact(i + 1, "שבועות") ? withDate(new HebrewDate(9, 6, 0), i + 2) : namedHoliday(i + 1);
-            if (after != null
-                    && (named == null || after.end() > named.end())
-                    && (after.value().date instanceof HebrewDate || after.value().date instanceof EasterRef)) {
-                return withDate(new Shifted(after.value().date, new Offset(-1, ChronoUnit.DAYS)), after.end());
-            }
-        }
-        return named;
-    }
-
-    /**
-     * A holiday by its name, read by the engine from {@link HebrewLexicon} (a prefix on its first
-     * word, "חג" before it, a year after it); and Shavuot, which is also "weeks": only with a prefix
-     * ("בשבועות"), after "חג" or after a word that counts days from a date.
-     */
-    private Hit<InstantSpec> namedHoliday(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Hit<InstantSpec> named = holidayAt(i);
-        if (named != null) {
-            return named;
-        }
-        int start = he(i, "חג") ? i + 1 : i;
-        String prefix = prefix(i, "שבועות");
-        boolean shavuot = start > i
-                || (prefix != null && !prefix.isEmpty())
-                || heExact(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני");
-        if (!shavuot || !he(start, "שבועות")) {
-            return null;
-        }
-        int end = start + 1;
-        int y = sym(end, ',') ? end + 1 : end;
-        return year(y) ? withDate(new HebrewDate(9, 6, value(y)), y + 1) : withDate(new HebrewDate(9, 6, 0), end);
-    }
-
-    /** The value of a day written in Hebrew letters: "כ\"ה" 25, "ט\"ו" 15, "ה'" 5; 0 if it is none. */
-    private static int hebrewNumeral(String t) {
-        String letters;
-        if (t.length() == 2 && t.charAt(1) == '\'') {
-            letters = t.substring(0, 1);
-        } else if (t.length() == 3 && t.charAt(1) == '"') {
-            letters = "" + t.charAt(0) + t.charAt(2);
-        } else if (t.length() == 2 && t.charAt(1) != '\'') {
-            letters = t; // "טו בשבט": written without gershayim, read only before a month
-        } else {
-            return 0;
-        }
-        int v = 0;
-        for (int k = 0; k < letters.length(); k++) {
-            int d = "אבגדהוזחטי".indexOf(letters.charAt(k));
-            if (d >= 0) {
-                v += d + 1;
-            } else if (letters.charAt(k) == 'כ') {
-                v += 20;
-            } else if (letters.charAt(k) == 'ל') {
-                v += 30;
-            } else {
-                return 0;
-            }
-        }
-        return v <= 30 ? v : 0;
-    }
-
-    /** "ט\"ו בשבט", "15 בניסן", "כ\"ה בכסלו 2026", "בניסן" (the month): a day of the Hebrew calendar. */
-    private Hit<InstantSpec> hebrewCalendarDate(int i) {
-        int day = 0;
-        int j = i;
-        if (i < size && tok(i).isHebrew() && hebrewNumeral(tok(i).text()) > 0) {
-            day = hebrewNumeral(tok(i).text());
-            j = i + 1;
-        } else {
-            Number n = dayNumber(i);
-            if (n != null
-                    && (n.prefix().isEmpty()
-                            || n.prefix().equals("ה")
-                            || n.prefix().equals("ב"))) {
-                day = n.value();
-                j = n.end();
-            }
-        }
-        Lex<Integer> m = lookup(j, HEBREW_MONTHS);
-        if (m == null
-                || !(m.prefix().equals("ב")
-                        || m.prefix().equals("ל")
-                        || (m.prefix().isEmpty() && day > 0))) {
-            return null;
-        }
-        if (m.value() == 11 && day == 0) {
-            return null; // "באב" alone is "in a father"
-        }
-        int month = m.value();
-        int end = j + 1;
-        if (month == 6 && end < size && tok(end).isHebrew()) {
-            String t = tok(end).text();
-            if (t.equals("א'") || t.equals("א")) {
-                month = 5;
-                end++;
-            } else if (t.equals("ב'") || t.equals("ב")) {
-                end++;
-            }
-        }
-        if (day == 0 && !m.prefix().equals("ב")) {
-            return null;
-        }
-        int year = year(end) ? value(end) : 0;
-        return withDate(new HebrewDate(month, day, year), year != 0 ? end + 1 : end);
-    }
-
     private Lex<Integer> month(int i) {
         Lex<Integer> m = lookup(i, HebrewLexicon.MONTHS);
         return m;
@@ -714,127 +464,17 @@ final class HebrewGrammar extends Engine {
         return n;
     }
 
-    /** "15 בפברואר", "ה-15 לפברואר 2027", "ב-15 לחודש", "ב-1 לחודש הבא". */
-    private Hit<InstantSpec> dayMonth(int i) {
-        Number day = dayNumber(i);
-        if (day == null) {
-            return null;
-        }
-        int j = day.end();
-        if (sym(j, ',')) {
-            j++;
-        }
-        Lex<Integer> m = month(j);
-        if (m != null
-                && (m.prefix().isEmpty() || m.prefix().equals("ב") || m.prefix().equals("ל"))) {
-            int end = j + 1;
-            int year = 0;
-            int y = sym(end, ',') ? end + 1 : end;
-            if (year(y)) {
-                year = value(y);
-                end = y + 1;
-            } else if (num(y)
-                    && tok(y).text().length() == 2
-                    && tok(y).prefix().isEmpty()
-                    && !sym(y + 1, ':')
-                    && !sym(y + 1, '.')
-                    && !podAhead(y + 1)
-                    && !minutesWordAhead(y + 1)) {
-                year = fullYear(value(y)); // "3 במאי 16"
-                end = y + 1;
-            }
-            CalendarDate d = date(year, m.value(), day.value());
-            return d == null ? null : withDate(d, end);
-        }
-        String p = prefix(j, "חודש");
-        if (p != null && (p.equals("ל") || p.equals("ב"))) {
-            int end = j + 1;
-            if (end < size && NEXT.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), end + 1);
-            }
-            if (end < size && THIS.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 0), end + 1);
-            }
-            if (end < size && LAST.contains(tok(end).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, -1), end + 1);
-            }
-            return withDate(new DayOfMonthRef(day.value(), false, 0), end);
-        }
-        if (day.prefix().equals("ה")
-                && num(i)
-                && !sym(j, ':')
-                && !sym(j, '.')
-                && !sym(j, '/')
-                && !podAhead(j)
-                && !minutesWordAhead(j)
-                && prefix(j, "החודש") == null
-                && lookup(j, HEBREW_MONTHS) == null) {
-            return withDate(new DayOfMonthRef(day.value(), false, 0), j); // "ה-13", "יום שישי ה-13"
-        }
-        p = prefix(j, "החודש");
-        if (p != null && (p.equals("ל") || p.equals("ב") || p.equals("ש") || p.equals("מ"))) {
-            if (j + 1 < size && NEXT.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), j + 2);
-            }
-            if (j + 1 < size && LAST.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, -1), j + 2);
-            }
-            if (j + 1 < size && THIS.contains(tok(j + 1).text())) {
-                return withDate(new DayOfMonthRef(day.value(), true, 0), j + 2);
-            }
-            return withDate(new DayOfMonthRef(day.value(), true, 0), j + 1);
-        }
-        return null;
+    /** A day of the month before a month's name, in digits or words ("חמישה עשר במרץ"). */
+    @Override
+    Hit<Integer> dayBeforeMonth(int i) {
+        Number n = dayNumber(i);
+        return n == null ? null : new Hit<>(n.value(), n.end());
     }
 
-    /** "במרץ", "מרץ 2027", "בפברואר הבא". */
-    private Hit<InstantSpec> monthOnly(int i) {
-        Lex<Integer> m = month(i);
-        if (m == null) {
-            return null;
-        }
-        int end = i + 1;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            return withDate(new MonthRef(m.value(), value(y), 0), y + 1);
-        }
-        if (heExact(end, "בעוד") && (heExact(end + 1, "שנה") || heExact(end + 1, "שנתיים"))) {
-            return withDate(new MonthInYear(m.value(), heExact(end + 1, "שנה") ? 1 : 2), end + 2);
-        }
-        int shift = 0;
-        if (end < size && NEXT.contains(tok(end).text())) {
-            shift = 1;
-            end++;
-            if (heExact(end, "אחרי")
-                    && end + 1 < size
-                    && NEXT.contains(tok(end + 1).text())) {
-                return withDate(new Shifted(new MonthRef(m.value(), 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
-            }
-        } else if (end < size && LAST.contains(tok(end).text())) {
-            shift = -1;
-            end++;
-        } else if (!lenient && m.prefix().isEmpty() && m.value() == 5) {
-            return null; // "מאי" is also a name
-        }
-        return withDate(new MonthRef(m.value(), 0, shift), end);
-    }
-
-    private Hit<InstantSpec> numericDate(int i) {
-        Hit<CalendarDate> d = numericDate(i, true);
-        if (d == null || sym(d.end(), ':')) {
-            return null;
-        }
-        return withDate(d.value(), d.end());
-    }
-
-    private Hit<InstantSpec> year(int i, boolean marked) {
-        if (he(i, "שנת") && year(i + 1)) {
-            return withDate(new YearRef(value(i + 1)), i + 2);
-        }
-        if (year(i) && !sym(i + 1, ':') && (numberPrefix(i).equals("ב") || (lenient && i + 1 == size))) {
-            return marked ? withDate(new YearRef(value(i)), i + 1) : null;
-        }
-        return null;
+    /** A number before these is an hour: "יוני 12 בערב", "במרץ 5 וחצי". */
+    @Override
+    boolean clockAhead(int i) {
+        return super.clockAhead(i) || podAhead(i) || minutesWordAhead(i);
     }
 
     /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */
@@ -1020,11 +660,6 @@ final class HebrewGrammar extends Engine {
         return new Hit<>(fractional(amount, u), end);
     }
 
-    @Override
-    int fromWord(int i) {
-        return i;
-    }
-
     /** An amount is counted from a day, a weekday or a date: "שבוע לפני פסח", "יומיים אחרי יום שני". */
     @Override
     Hit<InstantSpec> offsetBase(int i) {
@@ -1127,7 +762,7 @@ final class HebrewGrammar extends Engine {
     }
 
     private boolean podAhead(int i) {
-        return pod(i) != null;
+        return partSaid(i) != null;
     }
 
     private boolean minutesWordAhead(int i) {
@@ -1259,69 +894,6 @@ final class HebrewGrammar extends Engine {
         return new Hit<>(c, end);
     }
 
-    // ---- parts of the day -------------------------------------------------------------------
-
-    private Hit<PartOfDay> pod(int i) {
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        String p;
-        if ((he(i, "אחר") || he(i, "אחרי")) && (heExact(i + 1, "הצהריים", "הצהרים"))) {
-            return new Hit<>(PartOfDay.AFTERNOON, i + 2);
-        }
-        if (he(i, "אחה\"צ") || he(i, "אחהצ")) {
-            return new Hit<>(PartOfDay.AFTERNOON, i + 1);
-        }
-        if ((he(i, "לפני") && heExact(i + 1, "הצהריים", "הצהרים")) || he(i, "לפנה\"צ")) {
-            return new Hit<>(PartOfDay.MORNING, heExact(i + 1, "הצהריים", "הצהרים") ? i + 2 : i + 1);
-        }
-        if (he(i, "לפנות") && heExact(i + 1, "בוקר", "ערב")) {
-            return new Hit<>(heExact(i + 1, "בוקר") ? PartOfDay.MORNING : PartOfDay.EVENING, i + 2);
-        }
-        if ((p = prefix(i, "בוקר")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.MORNING, i + 1);
-        }
-        if (((p = prefix(i, "צהריים")) != null || (p = prefix(i, "צהרים")) != null) && p.contains("ב")) {
-            if (heExact(i + 1, "היום")) {
-                return new Hit<>(PartOfDay.NOON, i + 2);
-            }
-            return new Hit<>(PartOfDay.NOON, i + 1);
-        }
-        if (((p = prefix(i, "צהרי")) != null) && p.contains("ב") && heExact(i + 1, "היום")) {
-            return new Hit<>(PartOfDay.NOON, i + 2);
-        }
-        if ((p = prefix(i, "ערב")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.EVENING, i + 1);
-        }
-        if ((p = prefix(i, "לילה")) != null && p.contains("ב")) {
-            return new Hit<>(PartOfDay.NIGHT, i + 1);
-        }
-        return null;
-    }
-
-    private Hit<InstantSpec> partOfDay(int i, InstantSpec acc) {
-        Hit<PartOfDay> p = pod(i);
-        if (p == null && i < size && (acc.date != null || acc.time != null) && tok(i).isHebrew()) {
-            String t = tok(i).text();
-            PartOfDay bare = switch (t) {
-                case "בוקר" -> PartOfDay.MORNING;
-                case "ערב" -> PartOfDay.EVENING;
-                case "לילה" -> PartOfDay.NIGHT;
-                case "צהריים", "צהרים" -> PartOfDay.NOON;
-                default -> null;
-            };
-            if (bare != null) {
-                p = new Hit<>(bare, i + 1);
-            }
-        }
-        if (p == null) {
-            return null;
-        }
-        InstantSpec s = new InstantSpec();
-        s.partOfDay = p.value();
-        return new Hit<>(s, p.end());
-    }
-
     // ---- recurrences ------------------------------------------------------------------------
 
     @Override
@@ -1351,16 +923,6 @@ final class HebrewGrammar extends Engine {
                 return new Hit<>(r, dom.end() + 2);
             }
         }
-        String p = prefix(i, "ימי");
-        if (p != null) {
-            Hit<List<DayOfWeek>> days = dayList(i + 1, true);
-            if (days != null) {
-                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
-            }
-            if (heExact(i + 1, "חול", "עבודה")) {
-                return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), i + 2);
-            }
-        }
         if (he(i, "פעם") && i + 1 < size) {
             Lex<ChronoUnit> dual = lookup(i + 1, DUALS);
             if (dual != null && dual.prefix().equals("ב")) {
@@ -1372,13 +934,6 @@ final class HebrewGrammar extends Engine {
                     && SINGULAR_UNITS.contains(tok(i + 1).text().substring(1))) {
                 return everyUnit(u.value(), 1, i + 2);
             }
-        }
-        Hit<RecurrenceBuilder> nth = nthWeekdayOfEveryMonth(i, false);
-        if (nth != null) {
-            return nth;
-        }
-        if (heExact(i, "יום") && heExact(i + 1, "יום")) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.DAILY), i + 2);
         }
         return null;
     }
@@ -1394,65 +949,8 @@ final class HebrewGrammar extends Engine {
         return false;
     }
 
-    /** "יום שני הראשון של כל חודש", after "כל": "יום שישי האחרון בחודש". */
-    private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean afterEvery) {
-        Hit<DayOfWeek> day = weekdayName(i, true);
-        if (day == null || day.end() >= size) {
-            return null;
-        }
-        Integer n = NTH.get(tok(day.end()).text());
-        if (n == null) {
-            return null;
-        }
-        int j = day.end() + 1;
-        if (heExact(j, "של")) {
-            j++;
-        }
-        int end;
-        String p = prefix(j, "כל");
-        if (p != null && (p.isEmpty() || p.equals("ב")) && heExact(j + 1, "חודש")) {
-            end = j + 2;
-        } else if (afterEvery && (he(j, "חודש") || he(j, "החודש"))) {
-            end = j + 1;
-        } else {
-            return null;
-        }
-        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY).days(List.of(day.value()));
-        r.nth = n;
-        return new Hit<>(r, end);
-    }
-
     private Hit<RecurrenceBuilder> afterEvery(int j) {
-        Hit<RecurrenceBuilder> best = nthWeekdayOfEveryMonth(j, true);
-        Hit<List<DayOfWeek>> days = dayList(j, true);
-        if (days != null) {
-            best = new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(days.value()), days.end());
-        }
-        if ((he(j, "יום") || he(j, "ימי")) && heExact(j + 1, "חול", "עבודה")) {
-            best = longest(best, new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(workWeek()), j + 2));
-        }
-        if ((he(j, "סוף") && heExact(j + 1, "שבוע")) || he(j, "סופ\"ש")) {
-            int end = he(j, "סוף") ? j + 2 : j + 1;
-            best = longest(
-                    best,
-                    new Hit<>(
-                            new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY)),
-                            end));
-        }
-        if (j < size && tok(j).isHebrew()) {
-            PartOfDay pod = switch (tok(j).text()) {
-                case "בוקר" -> PartOfDay.MORNING;
-                case "ערב" -> PartOfDay.EVENING;
-                case "לילה" -> PartOfDay.NIGHT;
-                case "צהריים", "צהרים" -> PartOfDay.NOON;
-                default -> null;
-            };
-            if (pod != null) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
-                r.partOfDay = pod;
-                best = longest(best, new Hit<>(r, j + 1));
-            }
-        }
+        Hit<RecurrenceBuilder> best = null;
         Number dom = dayNumber(j);
         Lex<Integer> ordinal = dom == null ? lookup(j, ORDINALS) : null;
         if (ordinal != null && (ordinal.prefix().isEmpty() || ordinal.prefix().equals("ה"))) {
@@ -1480,42 +978,6 @@ final class HebrewGrammar extends Engine {
         return every(new Offset(interval, u), end);
     }
 
-    private static List<DayOfWeek> workWeek() {
-        return List.of(DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
-    }
-
-    /** "יום שני וחמישי", "שני ויום חמישי", "ראשון, שלישי וחמישי", "ביום ב' וביום ה'". */
-    private Hit<List<DayOfWeek>> dayList(int i, boolean bare) {
-        List<DayOfWeek> days = new ArrayList<>();
-        int j = i;
-        int end = -1;
-        while (j < size) {
-            Hit<DayOfWeek> d = weekdayName(j, bare);
-            if (d == null && !days.isEmpty() && tok(j).isHebrew()) {
-                Lex<DayOfWeek> name = lookup(j, HebrewLexicon.DAY_NAMES);
-                if (name != null && (name.prefix().equals("ו") || name.prefix().equals("וב"))) {
-                    d = new Hit<>(name.value(), j + 1);
-                }
-            }
-            if (d == null) {
-                break;
-            }
-            if (d.end() < size && tok(d.end()).isHebrew() && unit(d.end(), "") != null) {
-                break; // "שני ימים" is two days
-            }
-            days.add(d.value());
-            end = d.end();
-            if (sym(end, ',')) {
-                j = end + 1;
-            } else if (heExact(end, "ו")) {
-                j = end + 1;
-            } else {
-                j = end;
-            }
-        }
-        return days.isEmpty() ? null : new Hit<>(days, end);
-    }
-
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
         if (i >= size) {
@@ -1530,7 +992,7 @@ final class HebrewGrammar extends Engine {
             return u.end();
         }
         if ((r.frequency == Frequency.WEEKLY || r.frequency == Frequency.DAILY) && r.days.isEmpty()) {
-            Hit<List<DayOfWeek>> days = dayList(i, false);
+            Hit<List<DayOfWeek>> days = weekdayList(i);
             if (days != null) {
                 r.days(days.value());
                 r.frequency = Frequency.WEEKLY;
@@ -1555,7 +1017,7 @@ final class HebrewGrammar extends Engine {
             }
         }
         if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = dayMonth(i);
+            Hit<InstantSpec> d = dateAt(i);
             if (d != null && d.value().date instanceof CalendarDate c) {
                 r.month = c.month();
                 r.dayOfMonth = c.day();
@@ -1570,7 +1032,7 @@ final class HebrewGrammar extends Engine {
             if (t != null) {
                 ClockTime c = t.value();
                 int end = t.end();
-                Hit<PartOfDay> p = pod(end);
+                Hit<PartOfDay> p = partSaid(end);
                 if (p != null && c.ambiguous()) {
                     c = new ClockTime(
                             p.value().hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
@@ -1581,7 +1043,7 @@ final class HebrewGrammar extends Engine {
             }
         }
         if (r.partOfDay == null) {
-            Hit<PartOfDay> p = pod(i);
+            Hit<PartOfDay> p = partSaid(i);
             if (p != null) {
                 r.partOfDay = p.value();
                 return p.end();

@@ -1,5 +1,6 @@
 package dev.weft.time.internal;
 
+import dev.weft.time.TimeExpression;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Role;
 import java.time.DayOfWeek;
@@ -74,8 +75,10 @@ final class HebrewLexicon extends Lexicon {
         words(Meaning.NamedDay.IDES, "אידי", "אידים", "אידוס", "האידוס");
         words(Meaning.NamedDay.NONES, "נונות", "נונס");
         words(new Meaning.Unit(java.time.temporal.ChronoUnit.WEEKS), "שבוע");
-        words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש");
-        words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.MONTHS), "חודש", "לחודש", "בחודש");
+        // "ב-15 לחודש": the 15th of the month; "לחודש הבא" still counts a month
+        role(Role.DAY_OF_MONTH, "לחודש", "בחודש");
+        words(new Meaning.Unit(java.time.temporal.ChronoUnit.YEARS), "שנה", "שנת");
         role(Role.NEXT, "הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה", "הבאים", "הבאות", "הקרובים", "הקרובות");
         // after a weekday, "הקרוב" is the nearest one ahead, where "הבא" is the next one as people mean it
         role(Role.COMING, "הקרוב", "הקרובה", "שבא", "שבאה");
@@ -83,6 +86,8 @@ final class HebrewLexicon extends Lexicon {
         role(Role.LAST, "שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
         role(Role.LAST, "שעברו", "האחרונים", "האחרונות", "הקודמים", "הקודמות");
         role(Role.AFTER, "אחרי");
+        // "ערב פסח" is the eve of Passover; with the article ("הערב") it is this evening, not an eve
+        role(Role.EVE, "ערב");
         role(Role.WEEKEND, "סופ\"ש", "סופש");
         // "סוף שבוע" is the weekend; "סוף השבוע", with the article, the end of the week
         phrase(Role.WEEKEND, "סוף שבוע", "בסוף שבוע", "לסוף שבוע", "מסוף שבוע", "עד סוף שבוע");
@@ -110,8 +115,61 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(11, 15, 0)), "חג האהבה", "ט\"ו באב", "טו באב");
         phrase(new Meaning.Holiday(new DateRef.HebrewDate(7, 14, 0)), "ליל הסדר", "ליל סדר");
         holidays();
+        partsOfTheDay();
+        recurrences();
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
         amounts();
+    }
+
+    /**
+     * Parts of the day. With the article a word is today's ("הערב", "מהבוקר"); with "ב" it is any
+     * day's ("בערב", "ובבוקר"), as are the phrases; bare ("בוקר") it is read only with a day or a time
+     * ("מחר בוקר"). After "על" or "בסביבות" today's word is the next such part ("על הבוקר"), as
+     * is a bare one ("בסביבות הצהריים").
+     */
+    private void partsOfTheDay() {
+        words(new Meaning.Part(PartOfDay.MORNING, true), "הבוקר");
+        words(new Meaning.Part(PartOfDay.EVENING, true), "הערב");
+        words(new Meaning.Part(PartOfDay.NIGHT, true), "הלילה");
+        partsAnyDayAfter("על", "בסביבות", "סביבות", "סביב", "לקראת", "עד");
+        words(new Meaning.Part(PartOfDay.MORNING, false), "בבוקר", "לפנה\"צ");
+        words(new Meaning.Part(PartOfDay.NOON, false), "בצהריים", "בצהרים");
+        words(new Meaning.Part(PartOfDay.AFTERNOON, false), "אחה\"צ", "אחהצ");
+        words(new Meaning.Part(PartOfDay.EVENING, false), "בערב");
+        words(new Meaning.Part(PartOfDay.NIGHT, false), "בלילה");
+        phrase(new Meaning.Part(PartOfDay.NOON, false), "בצהריים היום", "בצהרים היום", "בצהרי היום");
+        phrase(
+                new Meaning.Part(PartOfDay.AFTERNOON, false),
+                "אחר הצהריים",
+                "אחר הצהרים",
+                "אחרי הצהריים",
+                "אחרי הצהרים");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "לפני הצהריים", "לפני הצהרים", "לפנות בוקר");
+        phrase(new Meaning.Part(PartOfDay.EVENING, false), "לפנות ערב");
+        phrase(new Meaning.Part(PartOfDay.MORNING, false), "דבר ראשון"); // "מחר דבר ראשון": first thing tomorrow
+        partNames(PartOfDay.MORNING, "בוקר");
+        // "הצהריים" is read as noon only so ("מחר הצהריים", "בסביבות הצהריים"): "לפני הצהריים" is the morning
+        partNames(PartOfDay.NOON, "צהריים", "צהרים", "הצהריים", "הצהרים");
+        partNames(PartOfDay.EVENING, "ערב");
+        partNames(PartOfDay.NIGHT, "לילה");
+        phrase(new Meaning.WeekdayPart(DayOfWeek.FRIDAY, PartOfDay.EVENING), "ערב שבת");
+        phrase(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצאי שבת");
+        words(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצ\"ש", "מוצש");
+        phrase(new Meaning.Clock(17), "סוף היום"); // the end of the working day
+    }
+
+    /** The words of recurrences: "יום יום", "ימי חול", "מדי", the n-th weekday of every month ("ימי שני" is an amount's). */
+    private void recurrences() {
+        phrase(new Meaning.Often(TimeExpression.Recurrence.Frequency.DAILY), "יום יום");
+        role(Role.EVERY, "מדי");
+        role(Role.AND, "ו");
+        java.util.List<DayOfWeek> workWeek = java.util.List.of(
+                DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
+        phrase(new Meaning.Weekdays(workWeek, false), "יום חול", "יום עבודה");
+        phrase(new Meaning.Weekdays(workWeek, true), "ימי חול", "ימי עבודה");
+        words(new Meaning.Ordinal(5), "החמישי");
+        words(new Meaning.Ordinal(1), "הראשונה");
+        words(new Meaning.Ordinal(2), "השנייה");
     }
 
     /**
@@ -272,9 +330,58 @@ final class HebrewLexicon extends Lexicon {
         return p;
     }
 
+    /** Shavuot, 6 Sivan (months numbered as ICU4J's HebrewCalendar). */
+    private static final DateRef SHAVUOT = new DateRef.HebrewDate(9, 6, 0);
+
+    /**
+     * Shavuot, whose name is also "weeks": a holiday only with a prefix ("בשבועות"), after "חג", after
+     * its eve ("ערב שבועות") or after a word that counts days from a date ("למחרת שבועות").
+     */
+    @Override
+    Hit<DateRef> ownHoliday(Engine e, int i) {
+        if (i >= e.size || !e.tok(i).isHebrew()) {
+            return null;
+        }
+        int start = prefixBefore(e.tok(i).text(), "חג") != null ? i + 1 : i;
+        String prefix = start < e.size && e.tok(start).isHebrew()
+                ? prefixBefore(e.tok(start).text(), "שבועות")
+                : null;
+        if (prefix == null) {
+            return null;
+        }
+        boolean holiday = start > i
+                || !prefix.isEmpty()
+                || e.word(i - 1, "אחרי", "לאחר", "לפני", "למחרת", "שאחרי", "שלפני")
+                || (e.isRole(i - 1, Role.EVE) && !definite(e.tok(i - 1).text()));
+        return holiday ? new Hit<>(SHAVUOT, start + 1) : null;
+    }
+
+    /** Days of the Hebrew calendar: "ט\"ו בשבט", "15 בניסן", "א' בניסן תשפ\"ז", "בניסן". */
+    @Override
+    Hit<DateRef> ownDate(Engine e, int i) {
+        return HebrewDates.dateAt(e, i);
+    }
+
     @Override
     Hit<DayOfWeek> ownWeekday(Engine e, int i) {
         return weekdayName(e, i, false);
+    }
+
+    /** Units of time, after which a weekday's name is a number: "שני ימים" is two days. */
+    private static final Set<String> UNITS_AFTER_A_NUMBER = Set.of(
+            "שנייה", "שניה", "שניות", "דקה", "דקות", "דק'", "דק", "ד'", "שעה", "שעות", "יום", "ימים", "שבוע", "שבועות",
+            "חודש", "חודשים", "שנה", "שנים");
+
+    /** In a list any weekday's name is one, with "ו" for "and": "ראשון, שלישי וחמישי", "ויום ה'". */
+    @Override
+    Hit<DayOfWeek> listedWeekday(Engine e, int i) {
+        Hit<DayOfWeek> d = weekdayName(e, i, true);
+        if (d == null
+                || (d.end() < e.size
+                        && UNITS_AFTER_A_NUMBER.contains(e.tok(d.end()).text()))) {
+            return null;
+        }
+        return d;
     }
 
     /**
@@ -364,17 +471,23 @@ final class HebrewLexicon extends Lexicon {
         return roles != null && roles.contains(r);
     }
 
+    @Override
+    boolean writesPrefixes() {
+        return true;
+    }
+
     /** The prefix letters {@link #meaning} strips from the word to find it, "" when it is found whole. */
     @Override
     String prefixOf(String word) {
-        if (super.meaning(word) != null) {
-            return "";
-        }
+        // A word listed whole is found whole, unless what follows its prefix letters means the same:
+        // "לחודש" is listed (a day of the month, "ב-15 לחודש") and is still "חודש" with "ל" before it.
+        Meaning whole = super.meaning(word);
         for (int k = 0; k < 2 && k < word.length() - 2; k++) {
             if (Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(word.charAt(k)) < 0) {
                 break;
             }
-            if (super.meaning(word.substring(k + 1)) != null) {
+            Meaning rest = super.meaning(word.substring(k + 1));
+            if (rest != null && (whole == null || whole.equals(rest))) {
                 return word.substring(0, k + 1);
             }
         }
@@ -383,7 +496,11 @@ final class HebrewLexicon extends Lexicon {
 
     @Override
     boolean definite(String word) {
-        return word.length() > 2 && word.charAt(0) == 'ה' && super.meaning(word) == null;
+        if (word.length() <= 2 || word.charAt(0) != 'ה') {
+            return false;
+        }
+        Meaning m = super.meaning(word);
+        return m == null || (m instanceof Meaning.Part p && p.today()); // "כל הבוקר": all morning
     }
 
     @Override
@@ -401,18 +518,61 @@ final class HebrewLexicon extends Lexicon {
     /** The families of the engine this language reads, computed once. */
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
+            Engine.Family.DATES,
             Engine.Family.PERIODS,
             Engine.Family.WEEKDAYS,
             Engine.Family.NAMED_DAYS,
+            Engine.Family.MONTHS_IN_YEARS,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.QUARTERS_OF_YEARS,
             Engine.Family.HOLIDAYS,
+            Engine.Family.PARTS_OF_DAY,
             Engine.Family.RECURRENCES,
             Engine.Family.AMOUNTS);
 
     @Override
     Set<Engine.Family> families() {
         return FAMILIES;
+    }
+
+    /** "מאי" alone, with no prefix, is also a name ("במאי" is in May). */
+    @Override
+    boolean notAMonth(Engine e, int name, int end) {
+        return e.tok(name).text().equals("מאי");
+    }
+
+    /** A unit said alone is one of it: "בעוד שנה", "בעוד שעה". */
+    @Override
+    boolean bareUnitIsOne() {
+        return true;
+    }
+
+    /** "ה-13", with the article, is the 13th of the month. */
+    @Override
+    boolean ordinalByPrefix(String numberPrefix) {
+        return numberPrefix.equals("ה");
+    }
+
+    @Override
+    boolean twoDigitYearAfterDate() {
+        return true;
+    }
+
+    /** "ב-2027", "ב2027": in that year. */
+    @Override
+    boolean yearMarkedBy(String numberPrefix) {
+        return numberPrefix.equals("ב");
+    }
+
+    /** "שנת 2027", "בשנת 2027": the construct state of "שנה" names the year. */
+    @Override
+    boolean yearAfterUnit(String word) {
+        return prefixBefore(word, "שנת") != null;
+    }
+
+    @Override
+    boolean ordinalAloneIsADay() {
+        return false;
     }
 
     @Override

@@ -22,11 +22,14 @@ abstract class Lexicon {
 
     private final Map<String, PartOfDay> afterClock = new HashMap<>();
     private final Map<String, PartOfDay> partNames = new HashMap<>();
+    private final Set<String> partsAnyDayAfter = new HashSet<>();
     private final Set<String> ordinalEndings = new HashSet<>();
     /** Phrases of several words, by their first word, longest first. */
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
     /** Every role some word has: a rule asks it before it looks a word up ({@link #means}). */
     private final Set<Role> wordRoles = EnumSet.noneOf(Role.class);
+    /** Whether some word is both an ordinal and a number (Hebrew's "שני"): only then a rule asks an ordinal for its number. */
+    private boolean ordinalsCount;
     /** Every role some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
     private final Set<Role> phraseRoles = EnumSet.noneOf(Role.class);
 
@@ -58,6 +61,34 @@ abstract class Lexicon {
     /** Whether this unit's word said with no amount is one of it: in Hebrew only a singular ("בעוד שעה", not "דקות"). */
     boolean bareUnitIsOne(String word) {
         return bareUnitIsOne();
+    }
+
+    /**
+     * Whether an ordinal said with no month is a day of this month ("the fifth", "пятого"); in Hebrew
+     * it is not ("שני" is Monday or "second"), a day is said "ה-5".
+     */
+    boolean ordinalAloneIsADay() {
+        return true;
+    }
+
+    /** Whether a number written with this prefix is a day of the month by it alone ("ה-13": the 13th). */
+    boolean ordinalByPrefix(String numberPrefix) {
+        return false;
+    }
+
+    /** Whether two digits after a day and a month are its year ("3 במאי 16"). */
+    boolean twoDigitYearAfterDate() {
+        return false;
+    }
+
+    /** Whether a number written with this prefix is a year when it can be one ("ב-2027": in 2027). */
+    boolean yearMarkedBy(String numberPrefix) {
+        return false;
+    }
+
+    /** Whether the word for a year said before a year's number names it ("שנת 2027"); else a count. */
+    boolean yearAfterUnit(String word) {
+        return false;
     }
 
     /** Whether "weekend" said with no word before it is read only when it is the whole text. */
@@ -126,6 +157,11 @@ abstract class Lexicon {
         return phrases.getOrDefault(fold(word), List.of());
     }
 
+    /** Whether the language writes prefix letters on its words and numbers ({@link #prefixOf}). */
+    boolean writesPrefixes() {
+        return false;
+    }
+
     /**
      * The letters a language writes before a word, stripped to find its meaning: Hebrew's "ל" of
      * "לשעה" (for an hour); "" when the word is as the tables hold it, as always in most languages.
@@ -157,6 +193,19 @@ abstract class Lexicon {
         return partNames.isEmpty() ? null : partNames.get(fold(word));
     }
 
+    /** Whether some ordinal word is also a number: "שני" is "second" and "two". */
+    final boolean ordinalsCount() {
+        return ordinalsCount;
+    }
+
+    /**
+     * Whether a word of today's part of the day said right after {@code word} means the next such
+     * part, not today's: "על הבוקר" (first thing in the morning), "בסביבות הערב".
+     */
+    final boolean partAnyDayAfter(String word) {
+        return !partsAnyDayAfter.isEmpty() && partsAnyDayAfter.contains(fold(word));
+    }
+
     /** Whether a word written right after a number makes it an ordinal: "th" in "5th", "го" in "5-го". */
     final boolean ordinalEnding(String word) {
         return ordinalEndings.contains(word);
@@ -168,10 +217,27 @@ abstract class Lexicon {
     }
 
     /**
+     * A weekday at token {@code i} said in a list after another, as the language joins them and names
+     * them there ("וחמישי", "ראשון, שלישי"), or null: where a list is joined only by a word ("and"),
+     * the engine reads it alone.
+     */
+    Hit<DayOfWeek> listedWeekday(Engine e, int i) {
+        return null;
+    }
+
+    /**
      * Whether the weekday name at token {@code name} (its words end at {@code end}) is here a word
      * of another sense ("sat", "sun"), said with no "next" or "this" before it.
      */
     boolean notAWeekday(Engine e, int name, int end) {
+        return false;
+    }
+
+    /**
+     * Whether the month name at token {@code name}, said alone (nothing after it ends at {@code end}),
+     * is here a word of another sense ("מאי" is also a name).
+     */
+    boolean notAMonth(Engine e, int name, int end) {
         return false;
     }
 
@@ -182,6 +248,19 @@ abstract class Lexicon {
 
     /** A language's own reading of a day or of now at token {@code i} ("2morrow"), or null. */
     Hit<InstantSpec> ownDay(Engine e, int i) {
+        return null;
+    }
+
+    /**
+     * A holiday the lexicon reads itself at token {@code i}, where its name is also a common word
+     * and only the words around it say which ("בשבועות" is Shavuot, "שבועות" alone is weeks); or null.
+     */
+    Hit<DateRef> ownHoliday(Engine e, int i) {
+        return null;
+    }
+
+    /** A date of a language's own calendar at token {@code i} ("ט\"ו בשבט"), or null. */
+    Hit<DateRef> ownDate(Engine e, int i) {
         return null;
     }
 
@@ -220,6 +299,8 @@ abstract class Lexicon {
             List<Meaning> more = new java.util.ArrayList<>(ms);
             more.add(m);
             words.put(form, List.copyOf(more));
+            ordinalsCount |= more.stream().anyMatch(Meaning.Ordinal.class::isInstance)
+                    && more.stream().anyMatch(Meaning.Amount.class::isInstance);
         }
     }
 
@@ -253,6 +334,10 @@ abstract class Lexicon {
         for (String f : forms) {
             partNames.put(f, p);
         }
+    }
+
+    final void partsAnyDayAfter(String... forms) {
+        partsAnyDayAfter.addAll(List.of(forms));
     }
 
     final void partsAfterClock(PartOfDay p, String... forms) {

@@ -48,6 +48,9 @@ sealed interface Meaning {
     /** A part of a day counted from today, in one word or phrase: "last night" is -1 and the night. */
     record DayPart(int days, PartOfDay part) implements Meaning {}
 
+    /** A part of a weekday, this week's, in one word or phrase: "ערב שבת" is Friday evening, "מוצ\"ש" Saturday's. */
+    record WeekdayPart(DayOfWeek day, PartOfDay part) implements Meaning {}
+
     /** A clock time named by a word: "noon" 12:00, "полночь" 00:00. */
     record Clock(int hour) implements Meaning {}
 
