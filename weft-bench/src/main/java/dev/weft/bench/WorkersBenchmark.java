@@ -25,6 +25,12 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -84,8 +90,12 @@ final class WorkersBenchmark {
                     + " entries for the floor; the figures are rougher");
         }
         try (RedisServer redis = RedisServer.start()) {
-            double floor = floorMicros(redis.url(), floorEntries);
-            double weft = weftMicros(redis.url(), floorEntries);
+            Measured floorMeasured = floorMicros(redis.url(), floorEntries);
+            Measured floorWithStoreMeasured = floorWithStoreMicros(redis.url(), floorEntries);
+            Measured weftMeasured = weftMicros(redis.url(), floorEntries);
+            double floor = floorMeasured.wallMicros();
+            double floorWithStore = floorWithStoreMeasured.wallMicros();
+            double weft = weftMeasured.wallMicros();
             Map<String, Double> seconds = new java.util.LinkedHashMap<>();
             seconds.put("inline", inlineSeconds(steps));
             for (int workers : new int[] {1, 2, 4}) {
@@ -96,9 +106,10 @@ final class WorkersBenchmark {
             System.out.println();
             System.out.printf("%-44s %12s%n", "queue cost per step", "µs");
             System.out.printf("%-44s %12.1f%n", "floor: bare XADD/XREADGROUP/XACK (Jedis)", floor);
+            System.out.printf("%-44s %12.1f%n", "floor with the store's statements (JDBC)", floorWithStore);
             System.out.printf(
-                    "%-44s %12.1f  (%.1f × the floor)%n",
-                    "Weft: a queued step, whole (PostgreSQL)", weft, weft / floor);
+                    "%-44s %12.1f  (%.1f × the floor, %.1f × with the store)%n",
+                    "Weft: a queued step, whole (PostgreSQL)", weft, weft / floor, weft / floorWithStore);
             System.out.println();
             System.out.printf("%-44s %10s %12s%n", steps + " steps of 50 ms", "seconds", "steps/s");
             for (Map.Entry<String, Double> mode : seconds.entrySet()) {
@@ -118,6 +129,21 @@ final class WorkersBenchmark {
             System.out.println();
             System.out.printf(
                     "workers floor_us_per_entry=%.1f weft_us_per_entry=%.1f ratio=%.2f%n", floor, weft, weft / floor);
+            System.out.printf(
+                    "workers floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f ratio_with_store=%.2f%n",
+                    floorWithStore, weft, weft / floorWithStore);
+            CpuMeter.Spent weftCpu = weftMeasured.cpu();
+            System.out.printf(
+                    "workers cpu floor_us_per_entry=%.1f floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f"
+                            + " ratio=%.2f ratio_with_store=%.2f weft_jvm_us=%.1f weft_redis_us=%.1f weft_db_us=%.1f%n",
+                    floorMeasured.cpuMicros(),
+                    floorWithStoreMeasured.cpuMicros(),
+                    weftMeasured.cpuMicros(),
+                    weftMeasured.cpuMicros() / floorMeasured.cpuMicros(),
+                    weftMeasured.cpuMicros() / floorWithStoreMeasured.cpuMicros(),
+                    weftCpu.jvmMicros() / weftMeasured.entries(),
+                    weftCpu.redisMicros() / weftMeasured.entries(),
+                    weftCpu.databaseMicros() / weftMeasured.entries());
             for (Map.Entry<String, Double> mode : seconds.entrySet()) {
                 System.out.printf("workers mode=%s steps=%d seconds=%.2f%n", mode.getKey(), steps, mode.getValue());
             }
@@ -127,11 +153,23 @@ final class WorkersBenchmark {
         }
     }
 
+    /**
+     * What a measured section cost, over {@code entries}: wall time, and the CPU time of the JVM, Redis
+     * and the database together.
+     */
+    private record Measured(int entries, double wallMicros, CpuMeter.Spent cpu) {
+        double cpuMicros() {
+            return cpu.totalMicros() / entries;
+        }
+    }
+
     /** Bare Redis: a producer adds {@code entries} one XADD each, a consumer reads them in the group and acks each. */
-    private static double floorMicros(String url, int entries) throws Exception {
+    private static Measured floorMicros(String url, int entries) throws Exception {
         String stream = "floor:" + System.nanoTime();
+        String db = DurableStores.postgresUrl("public");
         try (RedisClient client = RedisClient.create(URI.create(url))) {
             client.xgroupCreate(stream, "g", new StreamEntryID(0, 0), true);
+            CpuMeter cpu = CpuMeter.start(url, db);
             long started = System.nanoTime();
             Thread producer = Thread.ofVirtual().start(() -> {
                 for (int i = 0; i < entries; i++) {
@@ -155,8 +193,85 @@ final class WorkersBenchmark {
             }
             producer.join();
             long elapsed = System.nanoTime() - started;
+            CpuMeter.Spent spent = cpu.spent();
             client.del(stream);
-            return elapsed / 1000.0 / entries;
+            return new Measured(entries, elapsed / 1000.0 / entries, spent);
+        }
+    }
+
+    /**
+     * The floor that can be measured for a step done once: bare Redis as in {@link #floorMicros},
+     * plus the bare PostgreSQL statements exactly-once needs, each auto-committed, no Weft. The
+     * producer commits the step's row before it adds the entry (the commit before a step starts,
+     * which in Weft also holds the previous step's completion); the consumer, per entry, reads
+     * whether an outcome is stored (an entry delivered again is not run again), stores the outcome
+     * with {@code INSERT … ON CONFLICT DO NOTHING} (the compare-and-set that makes it once), then
+     * acknowledges. Three statements an entry, made one after another as the Redis calls are.
+     */
+    private static Measured floorWithStoreMicros(String url, int entries) throws Exception {
+        String stream = "floor-store:" + System.nanoTime();
+        String db = DurableStores.postgresUrl("bench_floor_" + SCHEMAS.incrementAndGet());
+        try (RedisClient client = RedisClient.create(URI.create(url));
+                Connection producerDb = DriverManager.getConnection(db);
+                Connection consumerDb = DriverManager.getConnection(db)) {
+            try (Statement ddl = producerDb.createStatement()) {
+                String schema = db.substring(db.indexOf("currentSchema=") + "currentSchema=".length());
+                ddl.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+                ddl.execute("SET search_path TO " + schema);
+                ddl.execute("CREATE TABLE steps (run TEXT, step INT, status TEXT, PRIMARY KEY (run, step))");
+                ddl.execute("CREATE TABLE outcomes (key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at BIGINT)");
+            }
+            client.xgroupCreate(stream, "g", new StreamEntryID(0, 0), true);
+            PreparedStatement startStep =
+                    producerDb.prepareStatement("INSERT INTO steps (run, step, status) VALUES (?, ?, 'RUNNING')");
+            PreparedStatement readOutcome = consumerDb.prepareStatement("SELECT result FROM outcomes WHERE key = ?");
+            PreparedStatement storeOutcome = consumerDb.prepareStatement(
+                    "INSERT INTO outcomes (key, result, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING");
+            CpuMeter cpu = CpuMeter.start(url, db);
+            long started = System.nanoTime();
+            Thread producer = Thread.ofVirtual().start(() -> {
+                try {
+                    for (int i = 0; i < entries; i++) {
+                        startStep.setString(1, "r");
+                        startStep.setInt(2, i);
+                        startStep.executeUpdate();
+                        client.xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("run", "r", "step", Integer.toString(i)));
+                    }
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            int acked = 0;
+            while (acked < entries) {
+                List<Map.Entry<String, List<StreamEntry>>> read = client.xreadGroup(
+                        "g",
+                        "c",
+                        XReadGroupParams.xReadGroupParams().count(100).block(1000),
+                        Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+                if (read == null) {
+                    continue;
+                }
+                for (StreamEntry entry : read.get(0).getValue()) {
+                    String key = "r/" + entry.getFields().get("step");
+                    readOutcome.setString(1, key);
+                    try (ResultSet row = readOutcome.executeQuery()) {
+                        if (row.next()) {
+                            throw new IllegalStateException("an outcome for " + key + " is stored already");
+                        }
+                    }
+                    storeOutcome.setString(1, key);
+                    storeOutcome.setString(2, "{\"value\":null}");
+                    storeOutcome.setLong(3, System.nanoTime());
+                    storeOutcome.executeUpdate();
+                    client.xack(stream, "g", entry.getID());
+                    acked++;
+                }
+            }
+            producer.join();
+            long elapsed = System.nanoTime() - started;
+            CpuMeter.Spent spent = cpu.spent();
+            client.del(stream);
+            return new Measured(entries, elapsed / 1000.0 / entries, spent);
         }
     }
 
@@ -201,7 +316,7 @@ final class WorkersBenchmark {
     }
 
     /** Weft's whole cost per queued step: no-op steps through RedisSteps and an in-process worker. */
-    private static double weftMicros(String url, int entries) throws Exception {
+    private static Measured weftMicros(String url, int entries) throws Exception {
         String db = freshPostgres();
         try (RunStore store = Stores.open(Optional.of(db), Map.of())) {
             StreamNames names = new StreamNames("bench" + System.nanoTime());
@@ -216,12 +331,14 @@ final class WorkersBenchmark {
                             .start()) {
                 Runner runner = Runner.builder().store(store).dispatcher(queue).build();
                 runAll(runner, Math.min(entries, 500), 0, Optional.empty());
+                CpuMeter cpu = CpuMeter.start(url, db);
                 double micros = runAll(runner, entries, 0, Optional.empty()) * 1e6 / entries;
+                CpuMeter.Spent spent = cpu.spent();
                 if (worker.status().done() < entries) {
                     throw new IllegalStateException(
                             "the worker ran " + worker.status().done() + " steps of " + entries);
                 }
-                return micros;
+                return new Measured(entries, micros, spent);
             }
         }
     }

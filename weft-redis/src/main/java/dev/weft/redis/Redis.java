@@ -1,6 +1,7 @@
 package dev.weft.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -10,6 +11,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -101,6 +103,67 @@ final class Redis implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** One call of a script: its keys and arguments. */
+    record ScriptCall(List<String> keys, List<String> args) {
+        ScriptCall {
+            keys = List.copyOf(keys);
+            args = List.copyOf(args);
+        }
+    }
+
+    /**
+     * Runs {@code calls} of one script in one pipeline: one round trip for all of them (and a second,
+     * for those Redis did not know the script for, after a restart). Each answer is the script's
+     * reply, or the {@link JedisDataException} Redis answered that call with; a connection's failure
+     * fails all of them.
+     *
+     * @throws RedisUnavailableException if Redis cannot be reached or does not answer in time
+     */
+    List<Object> scripts(Script script, List<ScriptCall> calls) {
+        List<Object> answers = call(jedis -> pipelined(jedis, script, calls, true));
+        List<Integer> unknown = new ArrayList<>();
+        for (int i = 0; i < answers.size(); i++) {
+            if (answers.get(i) instanceof JedisDataException e
+                    && e.getMessage() != null
+                    && e.getMessage().startsWith("NOSCRIPT")) {
+                unknown.add(i);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            // A NOSCRIPT answer means the script did not run: running those calls now runs each once.
+            List<ScriptCall> again = unknown.stream().map(calls::get).toList();
+            List<Object> second = call(jedis -> pipelined(jedis, script, again, false));
+            List<Object> merged = new ArrayList<>(answers);
+            for (int i = 0; i < unknown.size(); i++) {
+                merged.set(unknown.get(i), second.get(i));
+            }
+            return merged;
+        }
+        return answers;
+    }
+
+    private static List<Object> pipelined(UnifiedJedis jedis, Script script, List<ScriptCall> calls, boolean bySha) {
+        List<Response<Object>> responses = new ArrayList<>(calls.size());
+        try (var pipeline = jedis.pipelined()) {
+            for (ScriptCall call : calls) {
+                responses.add(
+                        bySha
+                                ? pipeline.evalsha(script.sha(), call.keys(), call.args())
+                                : pipeline.eval(script.source(), call.keys(), call.args()));
+            }
+            pipeline.sync();
+        }
+        List<Object> answers = new ArrayList<>(responses.size());
+        for (Response<Object> response : responses) {
+            try {
+                answers.add(response.get());
+            } catch (JedisDataException e) {
+                answers.add(e);
+            }
+        }
+        return answers;
     }
 
     /** A Lua script and its SHA-1 digest. */

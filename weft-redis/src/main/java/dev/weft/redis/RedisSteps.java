@@ -85,11 +85,20 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
     private final Thread sweeper;
     private final Thread publisher;
     private volatile Optional<Jedis> subscription = Optional.empty();
+    /**
+     * Since when (System.nanoTime) the subscription to the outcomes channel has been up without a
+     * break; {@link Long#MAX_VALUE} while it is down. A step tracked after that heard its announcement
+     * if one was made, so the sweep need not ask the store for its outcome every time.
+     */
+    private volatile long subscribedSince = Long.MAX_VALUE;
 
     /** How long Redis may not answer before queued steps are taken back, unless told otherwise. */
     public static final Duration DEFAULT_TAKE_BACK = Duration.ofSeconds(30);
 
     private record Tracked(DispatchedStep step, long since) {}
+
+    /** Queues the steps dispatched at once (a run's parallel steps, many runs') in one round trip. */
+    private final Batcher<Redis.ScriptCall, Object> enqueuer;
 
     private RedisSteps(Builder builder) {
         this.redis = new Redis(builder.url, builder.connections);
@@ -104,6 +113,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         this.subscriber = Thread.ofVirtual().name("weft-redis-subscriber").unstarted(this::subscribe);
         this.sweeper = Thread.ofVirtual().name("weft-redis-sweeper").unstarted(this::sweepForever);
         this.publisher = Thread.ofVirtual().name("weft-redis-events").unstarted(this::publishForever);
+        this.enqueuer = new Batcher<>("weft-redis-enqueuer", 256, calls -> redis.scripts(Scripts.ENQUEUE, calls));
     }
 
     public static Builder builder(RedisUrl url, RunStore store) {
@@ -129,18 +139,19 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
             return new Dispatch.Unavailable(downReason + "; steps run in this process until it answers");
         }
         String answer;
+        // Tracked before it is queued: a worker can finish it before the answer comes back, and its
+        // announcement must find the step waited for.
+        track(step);
         try {
-            answer = (String) redis.call(jedis -> Redis.script(
-                    jedis,
-                    Scripts.ENQUEUE,
+            answer = (String) enqueuer.send(new Redis.ScriptCall(
                     List.of(names.stream(), names.marker(step.runId(), step.stepOrder())),
                     appendLifetime(QueueEntry.fields(step, System.currentTimeMillis()))));
         } catch (RedisUnavailableException | JedisException e) {
+            untrack(step.runId(), step.stepOrder());
             wentDown(e.getMessage());
             return new Dispatch.Unavailable(downReason + "; steps run in this process until it answers");
         }
         cameBack();
-        track(step);
         if (answer.equals("done")) {
             // Done by a worker before this process (which recovered the run) asked again.
             Thread.ofVirtual().start(() -> deliverStored(step.runId(), step.stepOrder()));
@@ -214,6 +225,13 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         outcome.ifPresent(o -> deliver(runId, order, o));
     }
 
+    private void deliverIfTracked(String runId, int order, JsonNode outcome) {
+        Map<Integer, Tracked> steps = tracked.get(runId);
+        if (steps != null && steps.containsKey(order)) {
+            deliver(runId, order, outcome);
+        }
+    }
+
     private void deliver(String runId, int order, JsonNode outcome) {
         untrack(runId, order);
         for (Runner runner : runners) {
@@ -280,6 +298,13 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                 jedis.subscribe(
                         new JedisPubSub() {
                             @Override
+                            public void onSubscribe(String channel, int subscribedChannels) {
+                                if (channel.equals(names.outcomes())) {
+                                    subscribedSince = System.nanoTime();
+                                }
+                            }
+
+                            @Override
                             public void onMessage(String channel, String message) {
                                 heard(channel, message);
                             }
@@ -290,6 +315,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                 missed = true;
                 notAnswering();
             } finally {
+                subscribedSince = Long.MAX_VALUE;
                 subscription = Optional.empty();
             }
             if (!closed.get()) {
@@ -309,20 +335,20 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
             }
             return;
         }
-        int space = message.lastIndexOf(' ');
-        if (space <= 0) {
+        Optional<Outcomes.Announced> heard = Outcomes.announced(message);
+        if (heard.isEmpty()) {
             return;
         }
-        String runId = message.substring(0, space);
-        int order;
-        try {
-            order = Integer.parseInt(message.substring(space + 1));
-        } catch (NumberFormatException e) {
-            return;
-        }
+        String runId = heard.get().runId();
+        int order = heard.get().order();
         Map<Integer, Tracked> steps = tracked.get(runId);
         if (steps != null && steps.containsKey(order)) {
-            Thread.ofVirtual().start(() -> deliverStored(runId, order));
+            // The announcement carries the stored outcome (the one the worker's compare-and-set kept),
+            // so the store need not be asked; one too large to carry is read from the store.
+            Optional<JsonNode> stored = heard.get().stored();
+            Thread.ofVirtual()
+                    .start(() -> stored.ifPresentOrElse(
+                            outcome -> deliverIfTracked(runId, order, outcome), () -> deliverStored(runId, order)));
         }
     }
 
@@ -354,10 +380,17 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
                     continue;
                 }
                 int order = step.step().stepOrder();
-                Optional<JsonNode> outcome = Outcomes.stored(store, runId, order);
-                if (outcome.isPresent()) {
-                    deliver(runId, order, outcome.get());
-                    continue;
+                // A step tracked while the subscription has been up heard its announcement if there
+                // was one: its outcome is looked for in the store only once it is old enough to be lost
+                // (then, as a safety net, at each sweep). One query per waiting step and sweep cost
+                // more than the steps' own round trips when thousands wait.
+                boolean announcementHeard = !all && step.since() >= subscribedSince;
+                if (!announcementHeard || age > lostAfter.toNanos()) {
+                    Optional<JsonNode> outcome = Outcomes.stored(store, runId, order);
+                    if (outcome.isPresent()) {
+                        deliver(runId, order, outcome.get());
+                        continue;
+                    }
                 }
                 if (cancelled == null) {
                     cancelled = store.isCancelRequested(runId);
@@ -507,6 +540,7 @@ public final class RedisSteps implements StepDispatcher, AutoCloseable {
         subscriber.interrupt();
         sweeper.interrupt();
         LockSupport.unpark(publisher);
+        enqueuer.close();
         redis.close();
     }
 

@@ -14,4 +14,9 @@ final class RedisUnavailableException extends WeftException {
                         + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")"),
                 cause);
     }
+
+    /** Redis is not asked at all: the connection was closed. */
+    RedisUnavailableException(String message) {
+        super(ErrorCode.E_UNAVAILABLE, message);
+    }
 }

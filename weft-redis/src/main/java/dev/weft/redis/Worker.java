@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.SetParams;
@@ -95,8 +96,14 @@ public final class Worker implements AutoCloseable {
     /** An entry being run here: its thread, and whether it was handed back (then its outcome is not kept). */
     private record InFlight(Thread thread, AtomicBoolean handedBack) {}
 
-    /** The end of an entry whose outcome is stored: what {@link Scripts#FINISH} needs. */
-    private record Finish(String id, String runId, int order) {}
+    /**
+     * The end of an entry whose outcome is stored: what {@link Scripts#FINISH} needs, with the
+     * announcement it publishes ({@link Outcomes#announcement}).
+     */
+    private record Finish(String id, String runId, int order, String announcement) {}
+
+    /** Sends the ends of entries that finish at once in one round trip (group commit). */
+    private final Batcher<Finish, Object> finisher;
 
     private Worker(Builder builder) {
         this.redis = new Redis(builder.url, builder.concurrency + 8);
@@ -115,6 +122,7 @@ public final class Worker implements AutoCloseable {
         this.reader = Thread.ofVirtual().name("weft-worker-reader").unstarted(this::readForever);
         this.keeper = Thread.ofVirtual().name("weft-worker-keeper").unstarted(this::keepForever);
         this.environment = builder.environment;
+        this.finisher = new Batcher<>("weft-worker-finisher", 256, this::sendFinishes);
     }
 
     public static Builder builder(RedisUrl url, RunStore store) {
@@ -232,11 +240,16 @@ public final class Worker implements AutoCloseable {
                             XReadGroupParams.xReadGroupParams().count(room).block(block),
                             Map.of(names.stream(), StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY)));
                     if (read != null) {
-                        for (Map.Entry<String, List<StreamEntry>> stream : read) {
-                            for (StreamEntry entry : stream.getValue()) {
-                                if (used < taken && launch(entry, false)) {
-                                    used++;
-                                }
+                        List<StreamEntry> entries = read.stream()
+                                .flatMap(stream -> stream.getValue().stream())
+                                .toList();
+                        Set<String> locked = lockAll(entries);
+                        for (StreamEntry entry : entries) {
+                            boolean lockHeld = locked.contains(entry.getID().toString());
+                            if (used < taken && launch(entry, false, lockHeld)) {
+                                used++;
+                            } else if (lockHeld) {
+                                unlock(entry.getFields());
                             }
                         }
                     }
@@ -283,13 +296,65 @@ public final class Worker implements AutoCloseable {
         }
     }
 
-    /** Runs {@code entry} on a thread of its own, holding a slot; false if it is being run here already. */
-    private boolean launch(StreamEntry entry, boolean wasClaimed) {
+    /**
+     * Takes the locks of the steps of entries read together, in one round trip: the ids of the entries
+     * whose step's lock this worker now holds. An entry whose lock another holds (a second entry of
+     * the same step), or that is not a step, takes it on its own thread, as before; so does every
+     * entry if Redis failed to answer here.
+     */
+    private Set<String> lockAll(List<StreamEntry> entries) {
+        List<StreamEntry> steps = entries.stream()
+                .filter(entry ->
+                        QueueEntry.read(entry.getID().toString(), entry.getFields()) instanceof QueueEntry.Read.Good)
+                .toList();
+        if (steps.isEmpty()) {
+            return Set.of();
+        }
+        List<String> keys =
+                steps.stream().map(entry -> lockKey(entry.getFields())).toList();
+        List<String> answers;
+        try {
+            answers = redis.call(jedis -> {
+                try (var pipeline = jedis.pipelined()) {
+                    List<Response<String>> taken = keys.stream()
+                            .map(key -> pipeline.set(
+                                    key, consumer, SetParams.setParams().nx().px(lease.toMillis())))
+                            .toList();
+                    pipeline.sync();
+                    return taken.stream().map(Response::get).toList();
+                }
+            });
+        } catch (RuntimeException e) {
+            return Set.of();
+        }
+        Set<String> locked = new java.util.HashSet<>();
+        for (int i = 0; i < steps.size(); i++) {
+            if ("OK".equals(answers.get(i))) {
+                locks.add(keys.get(i));
+                locked.add(steps.get(i).getID().toString());
+            }
+        }
+        return locked;
+    }
+
+    private String lockKey(Map<String, String> fields) {
+        return names.running(fields.get("run"), Integer.parseInt(fields.get("step")));
+    }
+
+    private void unlock(Map<String, String> fields) {
+        release(lockKey(fields));
+    }
+
+    /**
+     * Runs {@code entry} on a thread of its own, holding a slot; false if it is being run here
+     * already. {@code lockHeld}: the reader took its step's lock already.
+     */
+    private boolean launch(StreamEntry entry, boolean wasClaimed, boolean lockHeld) {
         String id = entry.getID().toString();
         AtomicBoolean handedBack = new AtomicBoolean();
         Thread thread = Thread.ofVirtual().name("weft-worker-" + id).unstarted(() -> {
             try {
-                process(id, entry.getFields(), wasClaimed, handedBack);
+                process(id, entry.getFields(), wasClaimed, lockHeld, handedBack);
             } finally {
                 inFlight.remove(id);
                 slots.release();
@@ -302,7 +367,8 @@ public final class Worker implements AutoCloseable {
         return true;
     }
 
-    private void process(String id, Map<String, String> fields, boolean wasClaimed, AtomicBoolean handedBack) {
+    private void process(
+            String id, Map<String, String> fields, boolean wasClaimed, boolean lockHeld, AtomicBoolean handedBack) {
         long started = System.nanoTime();
         try {
             switch (QueueEntry.read(id, fields)) {
@@ -317,7 +383,7 @@ public final class Worker implements AutoCloseable {
                                     ErrorCode.E_BAD_INPUT,
                                     "its queue entry " + id + " is malformed (" + bad.reason() + "); moved to "
                                             + names.deadLetters())));
-                case QueueEntry.Read.Good good -> run(good.entry(), fields, wasClaimed, handedBack, started);
+                case QueueEntry.Read.Good good -> run(good.entry(), fields, wasClaimed, lockHeld, handedBack, started);
             }
         } catch (RuntimeException | Error e) {
             // Left unacknowledged: claimed again after the lease, and dead-lettered after the last try.
@@ -328,12 +394,20 @@ public final class Worker implements AutoCloseable {
     }
 
     private void run(
-            QueueEntry entry, Map<String, String> fields, boolean wasClaimed, AtomicBoolean handedBack, long started) {
+            QueueEntry entry,
+            Map<String, String> fields,
+            boolean wasClaimed,
+            boolean lockHeld,
+            AtomicBoolean handedBack,
+            long started) {
         String step = "step " + entry.order() + " (" + entry.nodeId() + ") of run " + entry.runId();
-        if (!lock(entry, handedBack)) {
-            // Run by another entry of the same step meanwhile: its outcome is stored.
-            finish(entry.id(), entry.runId(), entry.order());
-            return;
+        if (!lockHeld) {
+            Optional<JsonNode> storedMeanwhile = lockOrStored(entry, handedBack);
+            if (storedMeanwhile.isPresent()) {
+                // Run by another entry of the same step meanwhile: its outcome is stored.
+                finish(entry.id(), entry.runId(), entry.order(), storedMeanwhile);
+                return;
+            }
         }
         // Read once the lock is held, in one round trip: an outcome stored before then (a worker died
         // before it acknowledged the entry, or a second entry of the step ran first) is final.
@@ -345,7 +419,7 @@ public final class Worker implements AutoCloseable {
             throw e;
         }
         if (state.stored().isPresent()) {
-            finish(entry.id(), entry.runId(), entry.order());
+            finish(entry.id(), entry.runId(), entry.order(), state.stored());
             if (verbose) {
                 log.accept(step + ": already done; acknowledged");
             }
@@ -363,7 +437,7 @@ public final class Worker implements AutoCloseable {
         }
         Run run = state.run().get();
         if (run.status().isFinished()) {
-            finish(entry.id(), entry.runId(), entry.order());
+            finish(entry.id(), entry.runId(), entry.order(), Optional.empty());
             if (verbose) {
                 log.accept(step + ": its run is " + run.status() + "; skipped");
             }
@@ -385,10 +459,12 @@ public final class Worker implements AutoCloseable {
             return;
         }
         JsonNode kept = Outcomes.save(store, entry.runId(), entry.order(), outcome);
-        finish(entry.id(), entry.runId(), entry.order());
+        // Counted before it is announced: the process that hears the announcement may finish the run
+        // at once, and whoever then asks this worker what it did must find the step counted.
         boolean ok = isSuccess(kept);
         (ok ? done : failed).incrementAndGet();
         metrics.finished(ok ? "completed" : "failed", started);
+        finish(entry.id(), entry.runId(), entry.order(), Optional.of(kept));
         if (verbose) {
             log.accept(step + ": "
                     + (ok
@@ -400,19 +476,20 @@ public final class Worker implements AutoCloseable {
 
     /**
      * Takes the step's lock, waiting while another worker holds it (a second entry of the same step):
-     * true once this worker holds it, false if the step's outcome was stored while it waited.
+     * empty once this worker holds it, the step's outcome if it was stored while it waited.
      */
-    private boolean lock(QueueEntry entry, AtomicBoolean handedBack) {
+    private Optional<JsonNode> lockOrStored(QueueEntry entry, AtomicBoolean handedBack) {
         String key = names.running(entry.runId(), entry.order());
         while (!handedBack.get()) {
             String taken = redis.call(
                     jedis -> jedis.set(key, consumer, SetParams.setParams().nx().px(lease.toMillis())));
             if ("OK".equals(taken)) {
                 locks.add(key);
-                return true;
+                return Optional.empty();
             }
-            if (Outcomes.stored(store, entry.runId(), entry.order()).isPresent()) {
-                return false;
+            Optional<JsonNode> stored = Outcomes.stored(store, entry.runId(), entry.order());
+            if (stored.isPresent()) {
+                return stored;
             }
             try {
                 Thread.sleep(Math.min(200, lease.toMillis() / 3));
@@ -426,7 +503,10 @@ public final class Worker implements AutoCloseable {
 
     /** Lets go of the step's lock after a failure, so that its next try need not wait out the lease. */
     private void unlock(QueueEntry entry) {
-        String key = names.running(entry.runId(), entry.order());
+        release(names.running(entry.runId(), entry.order()));
+    }
+
+    private void release(String key) {
         locks.remove(key);
         try {
             redis.call(jedis -> jedis.del(key));
@@ -452,11 +532,15 @@ public final class Worker implements AutoCloseable {
         return work.run(run, entry.order(), entry.nodeId(), entry.kind(), entry.work());
     }
 
-    /** Acknowledges a done entry, marks its step done and announces its outcome; later if Redis is away. */
-    private void finish(String id, String runId, int order) {
-        Finish finish = new Finish(id, runId, order);
+    /**
+     * Acknowledges a done entry, marks its step done and announces it with its stored outcome ({@code
+     * stored}, when the worker has it); later if Redis is away. Entries that finish together go in one
+     * round trip.
+     */
+    private void finish(String id, String runId, int order, Optional<JsonNode> stored) {
+        Finish finish = new Finish(id, runId, order, Outcomes.announcement(runId, order, stored));
         try {
-            runFinish(finish);
+            finisher.send(finish);
         } catch (RuntimeException e) {
             notAnswering(e);
             unfinished.add(finish);
@@ -466,19 +550,28 @@ public final class Worker implements AutoCloseable {
     }
 
     private void runFinish(Finish finish) {
-        redis.call(jedis -> Redis.script(
-                jedis,
+        if (sendFinishes(List.of(finish)).get(0) instanceof RuntimeException failure) {
+            throw failure;
+        }
+    }
+
+    /** One pipeline of {@link Scripts#FINISH}, one call per entry: the answer or failure of each. */
+    private List<Object> sendFinishes(List<Finish> finishes) {
+        return redis.scripts(
                 Scripts.FINISH,
-                List.of(
-                        names.stream(),
-                        names.marker(finish.runId(), finish.order()),
-                        names.running(finish.runId(), finish.order())),
-                List.of(
-                        names.group(),
-                        finish.id(),
-                        Long.toString(markerSeconds),
-                        names.outcomes(),
-                        finish.runId() + " " + finish.order())));
+                finishes.stream()
+                        .map(finish -> new Redis.ScriptCall(
+                                List.of(
+                                        names.stream(),
+                                        names.marker(finish.runId(), finish.order()),
+                                        names.running(finish.runId(), finish.order())),
+                                List.of(
+                                        names.group(),
+                                        finish.id(),
+                                        Long.toString(markerSeconds),
+                                        names.outcomes(),
+                                        finish.announcement())))
+                        .toList());
     }
 
     private void deadLetter(
@@ -592,7 +685,7 @@ public final class Worker implements AutoCloseable {
                 long deliveries = deliveries(entry.getID());
                 if (deliveries > maxTries) {
                     giveUp(entry, deliveries);
-                } else if (launched < room && launch(entry, true)) {
+                } else if (launched < room && launch(entry, true, false)) {
                     launched++;
                     log.accept("claimed entry " + entry.getID() + " (step "
                             + entry.getFields().get("step")
@@ -713,6 +806,7 @@ public final class Worker implements AutoCloseable {
             // Left for whoever claims them: their outcome is stored.
         }
         stopped.set(true);
+        finisher.close();
         housekeeping.close();
         redis.close();
         return handed;

@@ -27,6 +27,30 @@ final class EnglishFamiliesTest {
     }
 
     @Test
+    void theEdgesOfAPeriodAMonthOrAYearAreReadByTheEngine() {
+        READ.instant("end of the quarter", "2026-12-31", Grain.DAY);
+        READ.instant("the end of next quarter", "2027-03-31", Grain.DAY);
+        READ.instant("start of 2027", "2027-01-01", Grain.DAY);
+        READ.instant("mid-June", "2027-06-15", Grain.DAY);
+        READ.instant("in the middle of next month", "2026-12-15", Grain.DAY);
+        READ.instant("eoy", "2026-12-31", Grain.DAY);
+        READ.instant("2nd qtr", "2027-04-01", Grain.QUARTER);
+    }
+
+    @Test
+    void datesAreReadByTheEngineInEitherOrderWithShortYearsAndShifts() {
+        READ.instant("3 May 16", "2016-05-03", Grain.DAY);
+        READ.instant("May 3rd, 81", "1981-05-03", Grain.DAY);
+        READ.instant("Oct 3 '90", "1990-10-03", Grain.DAY);
+        READ.instant("March the 3rd", "2027-03-03", Grain.DAY);
+        READ.instant("the 3rd of March", "2027-03-03", Grain.DAY);
+        READ.instant("March after next", "2028-03-01", Grain.MONTH);
+        READ.instant("March next year", "2027-03-01", Grain.MONTH);
+        READ.instant("in 2027", "2027-01-01", Grain.YEAR);
+        assertThat(PARSER.parse("may I go", NOW, Language.ENGLISH)).isEmpty();
+    }
+
+    @Test
     void amountsUnderADayAreExactToTheSecondAndMayBeFractionsOrPrimes() {
         READ.instant("in 3 and a half hours", "2026-11-21T18:00", Grain.SECOND);
         READ.instant("in a quarter of an hour", "2026-11-21T14:45", Grain.SECOND);

@@ -21,6 +21,13 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void theNthDayOrWeekdayOfAMonthAndTheEdgesOfAYearThroughTheRulesEnglishReadsToo() {
+        READ.instant("последний день месяца", "2026-11-30", Grain.DAY);
+        READ.instant("первый понедельник марта", "2027-03-01", Grain.DAY);
+        READ.instant("в конце 2027 года", "2027-12-31", Grain.DAY);
+    }
+
+    @Test
     void aYearThatIsTheWholeTextIsThatYear() {
         READ.instant("2027", "2027-01-01", Grain.YEAR);
     }

@@ -35,8 +35,9 @@ import java.util.List;
  * reads one text; not thread-safe.
  *
  * <p>The families: days counted from today, weekdays (this, next, last), dates (a day and a month,
- * numeric, a month, a year), periods (this, next, last week, month, year), clock times (digits, words,
- * a part of the day after them, words that name a time), parts of the day, amounts from now (ahead,
+ * numeric, a month, a year, the n-th weekday, day or week of a month or a year), periods (this,
+ * next, last week, month, year), clock times (digits, words, a part of the day after them, words
+ * that name a time), parts of the day, amounts from now (ahead,
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
  * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
@@ -89,7 +90,12 @@ class Engine extends Grammar {
         this.prefixed = lexicon.writesPrefixes();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
+        this.edgePhrases =
+                lexicon.phraseMeans(Role.END) || lexicon.phraseMeans(Role.START) || lexicon.phraseMeans(Role.MIDDLE);
     }
+
+    /** Whether the lexicon says an edge of a period by a phrase ("end of"): else only its word is looked at. */
+    private final boolean edgePhrases;
 
     @Override
     DayOfWeek weekStart() {
@@ -303,6 +309,9 @@ class Engine extends Grammar {
 
     /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */
     private Hit<InstantSpec> datePart(int q) {
+        if (q >= size) {
+            return null;
+        }
         if (dateParts == null) {
             dateParts = new Object[size];
         }
@@ -337,6 +346,7 @@ class Engine extends Grammar {
         }
         if (families.contains(Family.DATES)) {
             best = longest(best, date(q));
+            best = longest(best, nthOf(q));
         }
         if (families.contains(Family.PERIODS)) {
             best = longest(best, period(q));
@@ -372,13 +382,15 @@ class Engine extends Grammar {
     /** "Q3 next year", "the last quarter of next year", "הרבעון האחרון של השנה הבאה", "2-й квартал 2027 года". */
     private Hit<InstantSpec> quarterOfYear(int i) {
         int j = skipLinks(i);
-        if (!isRole(j, Role.QUARTER) && !isRole(j + 1, Role.QUARTER)) {
-            return null; // every reading below has the word for a quarter first or second
+        // the word for a quarter is first or second, or third after a number and its ordinal ending ("2nd qtr")
+        int after = isRole(j + 1, Role.QUARTER) || !num(j) ? j + 1 : ordinalEnding(j + 1);
+        if (!isRole(j, Role.QUARTER) && !isRole(after, Role.QUARTER)) {
+            return null;
         }
         Integer n = quarterNumber(j);
         int k;
-        if (n != null && isRole(j + 1, Role.QUARTER)) {
-            k = j + 2;
+        if (n != null && isRole(after, Role.QUARTER)) {
+            k = after + 1;
         } else if (isRole(j, Role.QUARTER) && (n = quarterNumber(j + 1)) != null) {
             k = j + 2;
         } else if (isRole(j, Role.QUARTER) && num(j + 1) && value(j + 1) >= 1 && value(j + 1) <= 4) {
@@ -814,10 +826,13 @@ class Engine extends Grammar {
 
     /** "next week", "the upcoming month", "в этом месяце", "בחודש הבא" (the word after the unit). */
     private Hit<InstantSpec> period(int i) {
-        int j = skipLinks(i);
-        if (isRole(j, Role.END) || isRole(j, Role.START) || isRole(j, Role.MIDDLE)) {
-            return boundary(j);
+        int j = skipLinks(isRole(i, Role.IN) ? i + 1 : i); // "in the middle of", "in mid June"
+        Meaning w = meaningAt(j);
+        Hit<Meaning> edge = w == Role.END || w == Role.START || w == Role.MIDDLE || edgePhrases ? phraseAt(j) : null;
+        if (edge != null && (edge.value() == Role.END || edge.value() == Role.START || edge.value() == Role.MIDDLE)) {
+            return boundary((Role) edge.value(), edge.end());
         }
+        j = skipLinks(i);
         Integer shift = shift(j);
         Grain g;
         int end;
@@ -856,33 +871,36 @@ class Engine extends Grammar {
 
     /**
      * The end, the start or the middle of a period or a month: "в конце месяца", "סוף החודש", "תחילת
-     * החודש הבא", "סוף מרץ", "בסוף מרץ 2027", "באמצע יוני"; a bare unit is this one's ("в конце недели").
+     * החודש הבא", "סוף מרץ", "בסוף מרץ 2027", "באמצע יוני", "the end of 2027", "mid-June"; a bare unit is
+     * this one's ("в конце недели"). English says its edge with "of" ("end of"), a phrase of its lexicon.
      */
-    private Hit<InstantSpec> boundary(int j) {
-        Hit<Meaning> said = phraseAt(j);
-        if (said != null && said.value() == Role.WEEKEND) {
-            return null; // "סוף שבוע" is the weekend
+    private Hit<InstantSpec> boundary(Role edge, int from) {
+        if (sym(from, '-') && adjacent(from) && adjacent(from + 1)) {
+            from++; // "mid-June"
         }
         DateRef ref;
         int stop;
-        Hit<InstantSpec> p = period(j + 1);
-        int k = skipLinks(j + 1);
+        Hit<InstantSpec> p = period(from);
+        int k = skipLinks(from);
         Integer m = month(k);
         if (p != null && p.value().date instanceof PeriodRef r) {
             ref = r;
             stop = p.end();
-        } else if (grain(unit(k)) != null) {
-            ref = new PeriodRef(grain(unit(k)), 0);
+        } else if (periodGrain(k) != null) {
+            ref = new PeriodRef(periodGrain(k), 0);
             stop = k + 1;
         } else if (m != null) {
             Hit<Integer> y = yearAfter(k + 1);
             boolean next = y == null && Integer.valueOf(1).equals(shift(k + 1));
             ref = new MonthRef(m, y == null ? 0 : y.value(), next ? 1 : 0);
             stop = y != null ? y.end() : next ? k + 2 : k + 1;
+        } else if (year(k)) {
+            ref = new YearRef(value(k)); // "the end of 2027"
+            stop = unit(k + 1) == ChronoUnit.YEARS ? skipDot(k + 2) : k + 1;
         } else {
             return null;
         }
-        if (isRole(j, Role.MIDDLE)) {
+        if (edge == Role.MIDDLE) {
             // the middle of a month is its 15th ("באמצע יוני"); a week or a year has none said so
             return ref instanceof MonthRef r && r.year() == 0 && r.shift() == 0
                     ? withDate(new CalendarDate(0, r.month(), 15), stop)
@@ -890,7 +908,7 @@ class Engine extends Grammar {
                             ? withDate(new DateRef.NthDayOf(ref, 15), stop)
                             : null;
         }
-        return withDate(isRole(j, Role.END) ? new DateRef.EndOf(ref) : new DateRef.StartOf(ref), stop);
+        return withDate(edge == Role.END ? new DateRef.EndOf(ref) : new DateRef.StartOf(ref), stop);
     }
 
     /** A relative period ("next week", "השבוע", "в следующем месяце"), for the rules built on one. */
@@ -932,8 +950,8 @@ class Engine extends Grammar {
     private Hit<Integer> dayNumber(int i) {
         if (num(i) && tok(i).text().length() <= 2) {
             int v = value(i);
-            if (v < 1 || v > 31 || sym(i + 1, ':')) {
-                return null;
+            if (v < 1 || v > 31 || sym(i + 1, ':') || latinMeridiem(i + 1) != null || isRole(i + 1, Role.OCLOCK)) {
+                return null; // "the 7am alarm", "the 6:30 train": a clock's hour, not a day of the month
             }
             return new Hit<>(v, ordinalEnding(i + 1));
         }
@@ -997,50 +1015,36 @@ class Engine extends Grammar {
         if (yearMonth != null) {
             return withDate(yearMonth.value(), yearMonth.end());
         }
-        Hit<Integer> day = dayBeforeMonth(i);
+        int j = skipLinks(i); // "the 3rd of March"
+        Hit<Integer> day = dayBeforeMonth(j);
         if (day != null) {
-            int k = sym(day.end(), ',') ? day.end() + 1 : day.end(); // "15, במרץ"
+            int k = sym(day.end(), ',') ? day.end() + 1 : skipLinks(day.end()); // "15, במרץ", "3rd of March"
             Integer m = month(k);
             if (m != null) {
-                return dayAndMonth(day.value(), m, k + 1);
+                return dayAndMonth(day.value(), m, k + 1, true);
             }
             if (means(day.end(), Role.DAY_OF_MONTH)) {
                 // "15 числа", "ב-15 לחודש" (where "לחודש" is also the month a period is counted in)
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end() + 1);
             }
-            if ((day.end() > i + 1 || !num(i)) && lexicon.ordinalAloneIsADay()) {
+            // "21st", "the 21", "пятого"; "the fifth" alone is seldom a date where the lexicon says so
+            boolean linked = j > i;
+            if (lexicon.ordinalAloneIsADay()
+                    && (num(j)
+                            ? day.end() > j + 1 || linked
+                            : lexicon.ordinalWordAloneIsADay()
+                                    || (linked && (lenient || isRole(day.end(), Role.LINK))))) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
             }
             if (num(i) && lexicon.ordinalByPrefix(tok(i).prefix()) && !sym(day.end(), '/') && !clockAhead(day.end())) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end()); // "ה-13": the 13th
             }
         }
-        Integer m = month(i);
+        Integer shift = shift(i);
+        int at = isRole(i, Role.IN) || shift != null ? i + 1 : i; // "in March", "next March"
+        Integer m = month(at);
         if (m != null) {
-            int end = skipDot(i + 1);
-            Hit<Integer> after = dayNumber(end);
-            if (after != null
-                    && !isRole(after.end(), Role.DAY_OF_MONTH)
-                    && unit(after.end()) == null
-                    && (!num(end) || tok(end).prefix().isEmpty())
-                    && !clockAhead(after.end())) {
-                return dayAndMonth(after.value(), m, after.end());
-            }
-            Hit<Integer> y = yearAfter(end);
-            if (y != null) {
-                return withDate(new MonthRef(m, y.value(), 0), y.end());
-            }
-            Integer shift = shift(end);
-            if (shift != null && shift != 0 && unit(end + 1) == null) {
-                // "בינואר הבא", "במרץ שעבר"; "יוני הבא אחרי הבא" is the June after next June
-                MonthRef month = new MonthRef(m, 0, shift);
-                return shift == 1
-                                && isRole(end + 1, Role.AFTER)
-                                && Integer.valueOf(1).equals(shift(end + 2))
-                        ? withDate(new DateRef.Shifted(month, new Offset(1, ChronoUnit.YEARS)), end + 3)
-                        : withDate(month, end + 1);
-            }
-            return !lenient && lexicon.notAMonth(this, i, end) ? null : withDate(new MonthRef(m, 0, 0), end);
+            return namedMonth(m, at, shift == null ? 0 : shift);
         }
         if (year(i) && unit(i + 1) == ChronoUnit.YEARS) {
             return withDate(new YearRef(value(i)), skipDot(i + 2));
@@ -1051,7 +1055,189 @@ class Engine extends Grammar {
         if (unit(i) == ChronoUnit.YEARS && lexicon.yearAfterUnit(tok(i).text()) && year(i + 1)) {
             return withDate(new YearRef(value(i + 1)), i + 2); // "שנת 2027", "בשנת 2027"
         }
+        if (isRole(i, Role.IN) && year(i + 1) && !sym(i + 2, ':')) {
+            return withDate(new YearRef(value(i + 1)), i + 2); // "in 2027"
+        }
         return null;
+    }
+
+    /**
+     * A month named at token {@code at}, with the day after it ("March 3rd", "March the 3rd"), its year,
+     * which one said after it ("בינואר הבא", "יוני הבא אחרי הבא"), "after next" or a year counted from
+     * this one ("March next year"); {@code shift} was said before it ("next March").
+     */
+    private Hit<InstantSpec> namedMonth(int m, int at, int shift) {
+        int end = skipDot(at + 1);
+        if (shift == 0) {
+            int d = skipLinks(end);
+            Hit<Integer> after = dayNumber(d);
+            if (after != null
+                    && !isRole(after.end(), Role.DAY_OF_MONTH)
+                    && unit(after.end()) == null
+                    && (!num(d) || tok(d).prefix().isEmpty())
+                    && !clockAhead(after.end())) {
+                Hit<InstantSpec> dm = dayAndMonth(after.value(), m, after.end(), false);
+                if (dm != null) {
+                    return dm;
+                }
+            }
+        }
+        Hit<Integer> y = yearAfter(end);
+        if (y != null) {
+            return withDate(new MonthRef(m, y.value(), 0), y.end());
+        }
+        Integer which = shift == 0 ? shift(end) : null;
+        if (which != null && which != 0 && unit(end + 1) == null) {
+            // "בינואר הבא", "במרץ שעבר"; "יוני הבא אחרי הבא" is the June after next June
+            MonthRef month = new MonthRef(m, 0, which);
+            return which == 1
+                            && isRole(end + 1, Role.AFTER)
+                            && Integer.valueOf(1).equals(shift(end + 2))
+                    ? withDate(new DateRef.Shifted(month, new Offset(1, ChronoUnit.YEARS)), end + 3)
+                    : withDate(month, end + 1);
+        }
+        if (!lenient && lexicon.notAMonth(this, at, end)) {
+            return null;
+        }
+        if (shift == 0 && isRole(end, Role.AFTER) && Integer.valueOf(1).equals(shift(end + 1))) {
+            return withDate(new DateRef.Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), end + 2);
+        }
+        int k = skipLinks(end);
+        Integer years = shift == 0 ? shift(k) : null;
+        if (years != null && unit(k + 1) == ChronoUnit.YEARS) {
+            return withDate(new DateRef.MonthInYear(m, years), k + 2); // "March next year"
+        }
+        return withDate(new MonthRef(m, 0, shift), end);
+    }
+
+    /**
+     * The n-th weekday, day or week of a month or a year, counted from its start or its end: "the
+     * last Sunday of March", "the first Monday of next month", "the 3rd day of last month", "second
+     * last day of April", "the 2nd week of March 2015", "2nd to last week of 2017".
+     */
+    private Hit<InstantSpec> nthOf(int i) {
+        int j = skipLinks(i);
+        Meaning first = meaningAt(j);
+        boolean counts = num(j)
+                ? ordinalEnding(j + 1) > j + 1
+                : first == Role.LAST || first instanceof Ordinal || first instanceof Amount;
+        if (!counts) {
+            return null; // tried on every token: only a count said as an ordinal or "last" opens it
+        }
+        Hit<Integer> n = countFromEnd(i);
+        if (n == null) {
+            return null;
+        }
+        int k = n.end();
+        Weekdays w = weekdays(k);
+        ChronoUnit u = w == null ? unit(k) : null;
+        if (w != null
+                ? w.plural() || w.days().size() != 1 || n.value() > 5
+                : u != ChronoUnit.DAYS && u != ChronoUnit.WEEKS) {
+            return null;
+        }
+        int f = skipLinks(isRole(k + 1, Role.IN) ? k + 2 : k + 1);
+        Hit<DateRef> frame = frameOfDays(f, w == null);
+        if (frame == null) {
+            return null;
+        }
+        if (w != null) {
+            return withDate(new DateRef.NthWeekdayRef(n.value(), w.day(), frame.value()), frame.end());
+        }
+        if (u == ChronoUnit.WEEKS) {
+            return withDate(new DateRef.NthWeekOf(frame.value(), n.value()), frame.end());
+        }
+        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
+            CalendarDate d = date(0, m.month(), n.value());
+            return d == null ? null : withDate(d, frame.end());
+        }
+        return withDate(new DateRef.NthDayOf(frame.value(), n.value()), frame.end());
+    }
+
+    /** "first", "3rd", "last", "second last", "2nd to last": n, or -n counted from the end; or null. */
+    private Hit<Integer> countFromEnd(int i) {
+        int j = skipLinks(i);
+        if (isRole(j, Role.LAST)) {
+            return new Hit<>(-1, j + 1);
+        }
+        Hit<Integer> o = dayNumber(j);
+        if (o == null || (num(j) && o.end() == j + 1)) {
+            return null; // a number with no ordinal ending counts nothing here
+        }
+        if (isRole(o.end(), Role.LAST)) {
+            return new Hit<>(-o.value(), o.end() + 1);
+        }
+        if (isRole(o.end(), Role.TO) && isRole(o.end() + 1, Role.LAST)) {
+            return new Hit<>(-o.value(), o.end() + 2);
+        }
+        return o;
+    }
+
+    /** A month or, with {@code years}, a year, that holds days or weeks: "June 2019", "next month", "the month", "2017". */
+    private Hit<DateRef> frameOfDays(int i, boolean years) {
+        Integer m = month(i);
+        if (m != null) {
+            int end = skipDot(i + 1);
+            Hit<Integer> y = yearAfter(end);
+            return y == null
+                    ? new Hit<>(new MonthRef(m, 0, 0), end)
+                    : new Hit<>(new MonthRef(m, y.value(), 0), y.end());
+        }
+        if (years && year(i)) {
+            return new Hit<>(new YearRef(value(i)), i + 1);
+        }
+        Hit<InstantSpec> p = period(i);
+        if (p != null && p.value().date instanceof PeriodRef r && r.grain() == Grain.MONTH
+                || p != null && years && p.value().date instanceof PeriodRef y && y.grain() == Grain.YEAR) {
+            return new Hit<>(p.value().date, p.end());
+        }
+        Grain g = grain(unit(i));
+        return g == Grain.MONTH || (years && g == Grain.YEAR) ? new Hit<>(new PeriodRef(g, 0), i + 1) : null;
+    }
+
+    /**
+     * A day and its month, with the year said after them: a full one, or one of two digits where the
+     * lexicon writes them ("3 May 16", "3 במאי 16"; in English after a month's day only past a comma or
+     * an apostrophe, "May 3rd, 81", "Oct 3 '90", where a bare number is more often an hour).
+     */
+    private Hit<InstantSpec> dayAndMonth(int day, int month, int end, boolean monthLast) {
+        end = skipDot(end);
+        Hit<Integer> y = yearAfter(end);
+        int year = y == null ? 0 : y.value();
+        int stop = y == null ? end : y.end();
+        int two = sym(end, ',') ? end + 1 : end;
+        if (y == null
+                && lexicon.twoDigitYearAfterDate()
+                && num(two)
+                && tok(two).text().length() == 2
+                && tok(two).prefix().isEmpty()
+                && !clockAhead(two + 1)) {
+            year = fullYear(value(two)); // "3 במאי 16", "3 במאי, 81"
+            stop = two + 1;
+        } else if (y == null && lexicon.shortYears()) {
+            if ((monthLast || two > end) && shortYear(two)) {
+                year = fullYear(value(two));
+                stop = two + 1;
+            } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
+                year = fullYear(value(end + 1));
+                stop = end + 2;
+            }
+        }
+        CalendarDate d = date(year, month, day);
+        return d == null ? null : withDate(d, stop);
+    }
+
+    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h"). */
+    private boolean shortYear(int i) {
+        return num(i)
+                && tok(i).text().length() == 2
+                && !sym(i + 1, ':')
+                && !sym(i + 1, '.')
+                && latinMeridiem(i + 1) == null
+                && partAfterClock(i + 1) == null
+                && unit(i + 1) == null
+                && !isRole(i + 1, Role.OCLOCK)
+                && !isRole(i + 1, Role.OR_SO);
     }
 
     /**
@@ -1079,22 +1265,6 @@ class Engine extends Grammar {
     }
 
     private Object[] grammarDates;
-
-    private Hit<InstantSpec> dayAndMonth(int day, int month, int end) {
-        end = skipDot(end);
-        Hit<Integer> y = yearAfter(end);
-        int two = sym(end, ',') ? end + 1 : end;
-        if (y == null
-                && lexicon.twoDigitYearAfterDate()
-                && num(two)
-                && tok(two).text().length() == 2
-                && tok(two).prefix().isEmpty()
-                && !clockAhead(two + 1)) {
-            y = new Hit<>(fullYear(value(two)), two + 1); // "3 במאי 16", "3 במאי, 81"
-        }
-        CalendarDate d = date(y == null ? 0 : y.value(), month, day);
-        return d == null ? null : withDate(d, y == null ? end : y.end());
-    }
 
     // ---- clock times and parts of the day ---------------------------------------------------
 

@@ -4,44 +4,14 @@ import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.DayOfMonthRef;
-import dev.weft.time.internal.DateRef.EndOf;
-import dev.weft.time.internal.DateRef.MonthInYear;
-import dev.weft.time.internal.DateRef.MonthRef;
-import dev.weft.time.internal.DateRef.NthDayOf;
-import dev.weft.time.internal.DateRef.NthWeekOf;
-import dev.weft.time.internal.DateRef.NthWeekdayRef;
-import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.QuarterRef;
-import dev.weft.time.internal.DateRef.Shifted;
-import dev.weft.time.internal.DateRef.StartOf;
-import dev.weft.time.internal.DateRef.YearRef;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** The English grammar. One instance reads one text; not thread-safe. */
 final class EnglishGrammar extends Engine {
-
-    /** Month names that are also common words, read as months only in context. */
-    private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
-
-    private static final Map<String, Grain> PERIODS = Map.of(
-            "week", Grain.WEEK,
-            "wk", Grain.WEEK,
-            "month", Grain.MONTH,
-            "quarter", Grain.QUARTER,
-            "qtr", Grain.QUARTER,
-            "year", Grain.YEAR,
-            "yr", Grain.YEAR);
-
-    /** Words after which an otherwise ambiguous month or weekday name is read as one. */
-    private static final Set<String> DATE_CONTEXT = Set.of(
-            "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
-            "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
 
     EnglishGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, EnglishLexicon.INSTANCE);
@@ -110,7 +80,6 @@ final class EnglishGrammar extends Engine {
             return null;
         }
         Hit<InstantSpec> best = null;
-        best = longest(best, date(q));
         Hit<ClockTime> t = time(q, acc, ctx, anchored);
         if (t != null) {
             InstantSpec s = new InstantSpec();
@@ -146,10 +115,6 @@ final class EnglishGrammar extends Engine {
     }
 
     // ---- dates ------------------------------------------------------------------------------
-
-    private Integer month(int i) {
-        return meaningAt(i) instanceof Meaning.Month m ? m.month() : null;
-    }
 
     private Integer ordinal(int i) {
         return meaningAt(i) instanceof Meaning.Ordinal o ? o.value() : null;
@@ -206,450 +171,6 @@ final class EnglishGrammar extends Engine {
         return null;
     }
 
-    private boolean monthAllowed(int i, int monthToken, int end) {
-        if (lenient || !AMBIGUOUS_MONTHS.contains(tok(monthToken).text())) {
-            return true;
-        }
-        return (i > 0
-                        && i == monthToken
-                        && tok(i - 1).isWord()
-                        && DATE_CONTEXT.contains(tok(i - 1).text()))
-                || i != monthToken
-                || year(end);
-    }
-
-    private Hit<InstantSpec> date(int i) {
-        Hit<InstantSpec> best = null;
-        best = longest(best, monthFirstDate(i));
-        best = longest(best, dayFirstDate(i));
-        best = longest(best, numericDate(i));
-        best = longest(best, dayOfMonth(i));
-        best = longest(best, period(i));
-        best = longest(best, quarter(i));
-        best = longest(best, yearOnly(i));
-        best = longest(best, nthWeekday(i));
-        best = longest(best, boundary(i));
-        best = longest(best, nthDayOf(i));
-        best = longest(best, midMonth(i));
-        best = longest(best, nthWeekOf(i));
-        best = longest(best, yearMonth(i));
-        best = longest(best, holidayAt(i));
-        return best;
-    }
-
-    /** "mid June", "mid-June", "the middle of next month": the 15th. */
-    private Hit<InstantSpec> midMonth(int i) {
-        int j = word(i, "in") ? i + 1 : i;
-        j = word(j, "the") ? j + 1 : j;
-        if (word(j, "mid") && sym(j + 1, '-') && adjacent(j + 1)) {
-            j += 2;
-        } else if (word(j, "mid")) {
-            j++;
-        } else if (word(j, "middle") && word(j + 1, "of")) {
-            j += 2;
-        } else {
-            return null;
-        }
-        Hit<DateRef> m = monthSpec(j);
-        if (m == null) {
-            return null;
-        }
-        if (m.value() instanceof MonthRef r && r.year() == 0 && r.shift() == 0) {
-            return withDate(new CalendarDate(0, r.month(), 15), m.end());
-        }
-        return withDate(new NthDayOf(m.value(), 15), m.end());
-    }
-
-    /** "the 3rd day of last month", "fourth day of June", "last day of February 2016", "second last day of April". */
-    private Hit<InstantSpec> nthDayOf(int i) {
-        Hit<Integer> n = countFromEnd(i);
-        if (n == null || !word(n.end(), "day") || !word(n.end() + 1, "of", "in")) {
-            return null;
-        }
-        Hit<DateRef> frame = frame(n.end() + 2);
-        if (frame == null) {
-            return null;
-        }
-        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
-            CalendarDate d = date(0, m.month(), n.value());
-            return d == null ? null : withDate(d, frame.end());
-        }
-        return withDate(new NthDayOf(frame.value(), n.value()), frame.end());
-    }
-
-    /** "second week of March 2015", "the last week of June 2019", "2nd last week of 2017". */
-    private Hit<InstantSpec> nthWeekOf(int i) {
-        Hit<Integer> n = countFromEnd(i);
-        if (n == null || !word(n.end(), "week") || !word(n.end() + 1, "of", "in")) {
-            return null;
-        }
-        Hit<DateRef> frame = frame(n.end() + 2);
-        return frame == null ? null : withDate(new NthWeekOf(frame.value(), n.value()), frame.end());
-    }
-
-    /** "[the] first", "3rd", "last", "second last", "2nd to last": n, or -n counted from the end. */
-    private Hit<Integer> countFromEnd(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        if (word(j, "last", "final")) {
-            return new Hit<>(-1, j + 1);
-        }
-        Hit<Integer> o = dayNumber(j, true);
-        if (o == null) {
-            return null;
-        }
-        if (word(o.end(), "last")) {
-            return new Hit<>(-o.value(), o.end() + 1);
-        }
-        if (word(o.end(), "to") && word(o.end() + 1, "last")) {
-            return new Hit<>(-o.value(), o.end() + 2);
-        }
-        return o;
-    }
-
-    /** A month or a year that holds days or weeks: "June", "June 2019", "next month", "2017", "this year". */
-    private Hit<DateRef> frame(int i) {
-        Hit<DateRef> m = monthSpec(i);
-        if (m != null) {
-            return m;
-        }
-        if (year(i)) {
-            return new Hit<>(new YearRef(value(i)), i + 1);
-        }
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null && word(shift.end(), "year", "yr")) {
-            return new Hit<>(new PeriodRef(Grain.YEAR, shift.value()), shift.end() + 1);
-        }
-        if (word(i, "the") && word(i + 1, "year")) {
-            return new Hit<>(new PeriodRef(Grain.YEAR, 0), i + 2);
-        }
-        return null;
-    }
-
-    /** {@code 2015-06}, {@code 2015/06}, {@code 6/2015}: a month of a year. */
-    private Hit<InstantSpec> yearMonth(int i) {
-        Hit<MonthRef> m = yearMonthNumbers(i);
-        return m == null ? null : withDate(m.value(), m.end());
-    }
-
-    /** {@code March 3rd}, {@code Feb 15 2027}, {@code in March}, {@code next March}, {@code May 2027}. */
-    private Hit<InstantSpec> monthFirstDate(int i) {
-        int j = i;
-        int shift = 0;
-        if (word(j, "in", "during")) {
-            j++;
-        } else if (word(j, "next", "this", "last") && month(j + 1) != null) {
-            shift = word(j, "next") ? 1 : word(j, "last") ? -1 : 0;
-            j++;
-        }
-        Integer m = month(j);
-        if (m == null) {
-            return null;
-        }
-        int monthToken = j;
-        int k = skipDot(j + 1);
-        int dayAt = word(k, "the") ? k + 1 : k;
-        Hit<Integer> day = shift == 0 ? dayNumber(dayAt, false) : null;
-        if (day != null && !sym(day.end(), ':') && !word(day.end(), "am", "pm", "hours", "minutes", "days")) {
-            int end = day.end();
-            int year = 0;
-            int y = sym(end, ',') ? end + 1 : end;
-            if (year(y)) {
-                year = value(y);
-                end = y + 1;
-            } else if (y > end && shortYear(y)) {
-                year = fullYear(value(y)); // "May 3rd, 81"
-                end = y + 1;
-            } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
-                year = fullYear(value(end + 1)); // "Oct 3 '90"
-                end += 2;
-            }
-            CalendarDate d = date(year, m, day.value());
-            if (d != null) {
-                return withDate(d, end);
-            }
-        }
-        int y = sym(k, ',') ? k + 1 : k;
-        if (year(y)) {
-            return withDate(new MonthRef(m, value(y), 0), y + 1);
-        }
-        if (!monthAllowed(i, monthToken, k)) {
-            return null;
-        }
-        if (shift == 0 && word(k, "after") && word(k + 1, "next")) {
-            return withDate(new Shifted(new MonthRef(m, 0, 1), new Offset(1, ChronoUnit.YEARS)), k + 2);
-        }
-        Hit<Integer> yearShift = shiftWord(k);
-        if (shift == 0 && yearShift != null && word(yearShift.end(), "year", "yr")) {
-            return withDate(new MonthInYear(m, yearShift.value()), yearShift.end() + 1);
-        }
-        return withDate(new MonthRef(m, 0, shift), k);
-    }
-
-    /** {@code 15 February 2027}, {@code the 3rd of March}, {@code third of May}. */
-    private Hit<InstantSpec> dayFirstDate(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        Hit<Integer> day = dayNumber(j, false);
-        if (day == null) {
-            return null;
-        }
-        int k = word(day.end(), "of") ? day.end() + 1 : day.end();
-        Integer m = month(k);
-        if (m == null) {
-            return null;
-        }
-        int end = skipDot(k + 1);
-        int year = 0;
-        int y = sym(end, ',') ? end + 1 : end;
-        if (year(y)) {
-            year = value(y);
-            end = y + 1;
-        } else if (shortYear(y)) {
-            year = fullYear(value(y));
-            end = y + 1;
-        }
-        CalendarDate d = date(year, m, day.value());
-        return d == null ? null : withDate(d, end);
-    }
-
-    /** A two-digit year after a date ("3rd May 16"), not an hour ("May 3rd 10 am", "at 16:00"). */
-    private boolean shortYear(int i) {
-        return num(i)
-                && tok(i).text().length() == 2
-                && !sym(i + 1, ':')
-                && !sym(i + 1, '.')
-                && meridiem(i + 1) == null
-                && oclock(i + 1) < 0
-                && !word(i + 1, "h", "hours", "hrs", "ish");
-    }
-
-    private Hit<InstantSpec> numericDate(int i) {
-        Hit<CalendarDate> d = numericDate(i, false);
-        if (d == null || sym(d.end(), ':')) {
-            return null;
-        }
-        return withDate(d.value(), d.end());
-    }
-
-    /** {@code the 15th}, {@code on the 3rd of next month}, {@code 21st}. */
-    private Hit<InstantSpec> dayOfMonth(int i) {
-        boolean the = word(i, "the");
-        int j = the ? i + 1 : i;
-        Hit<Integer> day = dayNumber(j, !the && !(num(j) && word(j + 1, "of")));
-        if (day == null) {
-            return null;
-        }
-        if (!the && !num(j)) {
-            return null; // a lone "third" is not a date
-        }
-        if (!lenient && the && !num(j) && !word(day.end(), "of")) {
-            return null; // "the first" alone is rarely a date
-        }
-        int end = day.end();
-        if (word(end, "day") && word(end + 1, "of")) {
-            end++;
-        }
-        if (word(end, "of")) {
-            int k = word(end + 1, "the") ? end + 2 : end + 1;
-            if (word(k, "month")) {
-                return withDate(new DayOfMonthRef(day.value(), false, 0), k + 1);
-            }
-            if (word(end + 1, "next", "this", "last") && word(end + 2, "month")) {
-                int shift = word(end + 1, "next") ? 1 : word(end + 1, "last") ? -1 : 0;
-                return withDate(new DayOfMonthRef(day.value(), true, shift), end + 3);
-            }
-            if (word(end + 1, "the") && word(end + 2, "following", "next") && word(end + 3, "month")) {
-                return withDate(new DayOfMonthRef(day.value(), true, 1), end + 4);
-            }
-            if (!the) {
-                return null;
-            }
-        }
-        return withDate(new DayOfMonthRef(day.value(), false, 0), end);
-    }
-
-    /** Shift of "next", "this", "last" and their synonyms before a period; null if none. */
-    private Hit<Integer> shiftWord(int i) {
-        if (word(i, "next", "coming", "following")) {
-            return new Hit<>(1, i + 1);
-        }
-        if (word(i, "the") && word(i + 1, "next", "coming", "following")) {
-            return new Hit<>(1, i + 2);
-        }
-        if (word(i, "this", "current")) {
-            return new Hit<>(0, i + 1);
-        }
-        if (word(i, "the") && word(i + 1, "current")) {
-            return new Hit<>(0, i + 2);
-        }
-        if (word(i, "last", "past", "previous")) {
-            return new Hit<>(-1, i + 1);
-        }
-        return null;
-    }
-
-    /** {@code next week}, {@code this month}, {@code last year}, {@code the week after next}. */
-    private Hit<InstantSpec> period(int i) {
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null) {
-            Grain g = i < size && shift.end() < size
-                    ? PERIODS.get(tok(shift.end()).text())
-                    : null;
-            if (g != null && tok(shift.end()).isWord()) {
-                return withDate(new PeriodRef(g, shift.value()), shift.end() + 1);
-            }
-            return null;
-        }
-        if (word(i, "the")
-                && i + 1 < size
-                && tok(i + 1).isWord()
-                && PERIODS.containsKey(tok(i + 1).text())) {
-            Grain g = PERIODS.get(tok(i + 1).text());
-            if (word(i + 2, "after") && word(i + 3, "next")) {
-                return withDate(new PeriodRef(g, 2), i + 4);
-            }
-            if (word(i + 2, "before") && word(i + 3, "last")) {
-                return withDate(new PeriodRef(g, -2), i + 4);
-            }
-        }
-        return null;
-    }
-
-    /** {@code Q3}, {@code Q1 2027}, {@code the second quarter of 2027}. */
-    private Hit<InstantSpec> quarter(int i) {
-        int q = 0;
-        int end;
-        if (num(i) && word(i + 1, "q") && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            int len = tok(i).text().length();
-            int year = len == 4 ? value(i) : len == 2 ? fullYear(value(i)) : 0;
-            q = value(i + 2);
-            return year == 0 || q < 1 || q > 4 ? null : withDate(new QuarterRef(q, year), i + 3);
-        }
-        if (word(i, "q") && num(i + 1) && adjacent(i + 1)) {
-            q = value(i + 1);
-            end = i + 2;
-        } else {
-            int j = word(i, "the") ? i + 1 : i;
-            Hit<Integer> n = dayNumber(j, true);
-            if (n == null || !word(n.end(), "quarter", "qtr")) {
-                return null;
-            }
-            q = n.value();
-            end = n.end() + 1;
-            if (word(end, "of", "in") && year(end + 1)) {
-                return q < 1 || q > 4 ? null : withDate(new QuarterRef(q, value(end + 1)), end + 2);
-            }
-        }
-        if (q < 1 || q > 4) {
-            return null;
-        }
-        if (year(end)) {
-            return withDate(new QuarterRef(q, value(end)), end + 1);
-        }
-        return withDate(new QuarterRef(q, 0), end);
-    }
-
-    private Hit<InstantSpec> yearOnly(int i) {
-        if (word(i, "in", "during") && year(i + 1) && !sym(i + 2, ':')) {
-            return withDate(new YearRef(value(i + 1)), i + 2);
-        }
-        if (lenient && year(i) && i + 1 == size) {
-            return withDate(new YearRef(value(i)), i + 1);
-        }
-        return null;
-    }
-
-    /** {@code the last Sunday of March}, {@code the first Monday of next month}. */
-    private Hit<InstantSpec> nthWeekday(int i) {
-        int j = word(i, "the") ? i + 1 : i;
-        int n;
-        int k;
-        if (word(j, "last", "final")) {
-            n = -1;
-            k = j + 1;
-        } else {
-            Hit<Integer> o = dayNumber(j, true);
-            if (o == null || o.value() > 5) {
-                return null;
-            }
-            n = o.value();
-            k = o.end();
-        }
-        DayOfWeek day = dayName(k);
-        if (day == null || !word(k + 1, "of", "in")) {
-            return null;
-        }
-        Hit<DateRef> month = monthSpec(k + 2);
-        if (month == null) {
-            return null;
-        }
-        return withDate(new NthWeekdayRef(n, day, month.value()), month.end());
-    }
-
-    /** A month as the frame of a day: {@code March}, {@code March 2027}, {@code next month}, {@code the month}. */
-    private Hit<DateRef> monthSpec(int i) {
-        Integer m = month(i);
-        if (m != null) {
-            int end = skipDot(i + 1);
-            if (year(end)) {
-                return new Hit<>(new MonthRef(m, value(end), 0), end + 1);
-            }
-            return new Hit<>(new MonthRef(m, 0, 0), end);
-        }
-        Hit<Integer> shift = shiftWord(i);
-        if (shift != null && word(shift.end(), "month")) {
-            return new Hit<>(new PeriodRef(Grain.MONTH, shift.value()), shift.end() + 1);
-        }
-        if (word(i, "the") && word(i + 1, "month")) {
-            return new Hit<>(new PeriodRef(Grain.MONTH, 0), i + 2);
-        }
-        return null;
-    }
-
-    /** {@code end of the month}, {@code the beginning of next year}, {@code end of March}, {@code EOM}. */
-    private Hit<InstantSpec> boundary(int i) {
-        if (word(i, "eom")) {
-            return withDate(new EndOf(new PeriodRef(Grain.MONTH, 0)), i + 1);
-        }
-        if (word(i, "eow")) {
-            return withDate(new EndOf(new PeriodRef(Grain.WEEK, 0)), i + 1);
-        }
-        if (word(i, "eoy")) {
-            return withDate(new EndOf(new PeriodRef(Grain.YEAR, 0)), i + 1);
-        }
-        int j = word(i, "the") ? i + 1 : i;
-        boolean end = word(j, "end");
-        if (!(end || word(j, "beginning", "start")) || !word(j + 1, "of")) {
-            return null;
-        }
-        int k = j + 2;
-        DateRef period = null;
-        int stop = -1;
-        Hit<Integer> shift = shiftWord(k);
-        if (shift != null
-                && shift.end() < size
-                && PERIODS.containsKey(tok(shift.end()).text())) {
-            period = new PeriodRef(PERIODS.get(tok(shift.end()).text()), shift.value());
-            stop = shift.end() + 1;
-        } else {
-            int p = word(k, "the") ? k + 1 : k;
-            if (p < size && tok(p).isWord() && PERIODS.containsKey(tok(p).text())) {
-                Grain g = PERIODS.get(tok(p).text());
-                period = new PeriodRef(g, 0);
-                stop = p + 1;
-            } else {
-                Hit<DateRef> m = monthSpec(k);
-                if (m != null) {
-                    period = m.value();
-                    stop = m.end();
-                }
-            }
-        }
-        if (period == null) {
-            return null;
-        }
-        return withDate(end ? new EndOf(period) : new StartOf(period), stop);
-    }
-
     // ---- durations and offsets --------------------------------------------------------------
 
     /** A whole number under 20 said as a word ("seven"), from the lexicon; not the article "a". */
@@ -702,13 +223,6 @@ final class EnglishGrammar extends Engine {
         }
         Meaning.Unit u = meaningOf(w, Meaning.Unit.class);
         return u == null ? null : u.unit();
-    }
-
-    /** "3 days after Christmas", "the day before Monday": a day with no clock time. */
-    @Override
-    Hit<InstantSpec> offsetBase(int i) {
-        Hit<InstantSpec> base = longest(dayFromToday(i), longest(weekdayOn(i), date(i)));
-        return base != null && base.value().date != null && base.value().time == null ? base : null;
     }
 
     // ---- clock times ------------------------------------------------------------------------
@@ -1086,7 +600,7 @@ final class EnglishGrammar extends Engine {
         if (nthDay != null) {
             return nthDay;
         }
-        Hit<InstantSpec> yearly = longest(monthFirstDate(j), dayFirstDate(j));
+        Hit<InstantSpec> yearly = dateAt(j);
         if (yearly != null && yearly.value().date instanceof CalendarDate c && c.year() == 0) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.YEARLY);
             r.month = c.month();
@@ -1216,7 +730,7 @@ final class EnglishGrammar extends Engine {
             }
         }
         if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = longest(monthFirstDate(j), dayFirstDate(j));
+            Hit<InstantSpec> d = dateAt(j);
             if (d != null && d.value().date instanceof CalendarDate c) {
                 r.month = c.month();
                 r.dayOfMonth = c.day();

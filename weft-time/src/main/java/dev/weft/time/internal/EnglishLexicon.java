@@ -117,7 +117,7 @@ final class EnglishLexicon extends Lexicon {
         phrase(Role.OR_SO, "or so", "or thereabouts");
         role(Role.OR_SO, "ish", "tops", "max");
         role(Role.NEXT, "next", "upcoming", "coming", "following");
-        role(Role.LAST, "last", "previous", "past", "preceding");
+        role(Role.LAST, "last", "previous", "past", "preceding", "final");
         role(Role.THIS, "this", "current", "present");
         role(Role.COMING, "coming", "following", "upcoming");
         role(Role.NEAREST, "closest", "nearest");
@@ -142,10 +142,20 @@ final class EnglishLexicon extends Lexicon {
         role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
         role(Role.ON, "on", "at", "over", "for", "during");
         role(Role.REST, "rest", "remainder");
+        phrase(Role.END, "end of");
+        phrase(Role.START, "beginning of", "start of");
+        phrase(Role.MIDDLE, "middle of");
+        role(Role.MIDDLE, "mid");
+        role(Role.OCLOCK, "o'clock", "oclock");
+        phrase(Role.OCLOCK, "o clock");
+        // the last day of this month, week, year, named by a word as a holiday is
+        words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.MONTH, 0))), "eom");
+        words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.WEEK, 0))), "eow");
+        words(new Meaning.Holiday(new DateRef.EndOf(new DateRef.PeriodRef(dev.weft.time.Grain.YEAR, 0))), "eoy");
         phrase(Role.BEFORE, "leading up to");
         role(Role.WEEKEND, "weekend");
         role(Role.BEFORE, "before");
-        role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs");
+        role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs", "q");
         role(Role.EVERY, "every", "each");
         role(Role.OTHER, "other");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
@@ -259,6 +269,34 @@ final class EnglishLexicon extends Lexicon {
                         || e.word(end, "at", "morning", "evening", "night", "afternoon"));
     }
 
+    /** Month names that are also common words, read as months only in context. */
+    private static final Set<String> AMBIGUOUS_MONTHS = Set.of("may", "march", "mar", "jan", "dec");
+
+    /** Words after which an otherwise ambiguous month or weekday name is read as one. */
+    private static final Set<String> DATE_CONTEXT = Set.of(
+            "in", "of", "on", "by", "until", "till", "since", "from", "to", "between", "during", "next", "this", "last",
+            "early", "late", "mid", "every", "each", "before", "after", "through", "and", "coming");
+
+    @Override
+    boolean notAMonth(Engine e, int name, int end) {
+        return !e.lenient
+                && AMBIGUOUS_MONTHS.contains(e.tok(name).text())
+                && !(name > 0
+                        && e.tok(name - 1).isWord()
+                        && DATE_CONTEXT.contains(e.tok(name - 1).text()))
+                && !e.year(end);
+    }
+
+    @Override
+    boolean shortYears() {
+        return true;
+    }
+
+    @Override
+    boolean ordinalWordAloneIsADay() {
+        return false;
+    }
+
     /** Words before "a 90-minute review" that make "90 minute" the length of what follows. */
     private static final Set<String> DETERMINERS = Set.of("a", "an", "one", "the", "my", "our", "your", "this", "that");
 
@@ -293,8 +331,7 @@ final class EnglishLexicon extends Lexicon {
     }
 
     /**
-     * Text-speak, where a digit says a syllable: "2morrow", "2nite", "2day"; and "just now", which is
-     * now only when it is the whole text (else "just" hedges what follows).
+     * Text-speak, where a digit says a syllable: "2morrow", "2nite", "2day"; and "just now", which is now only when it is the whole text (else "just" hedges what follows).
      */
     @Override
     Hit<InstantSpec> ownDay(Engine e, int i) {
@@ -427,6 +464,7 @@ final class EnglishLexicon extends Lexicon {
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
             Engine.Family.WEEKDAYS,
+            Engine.Family.DATES,
             Engine.Family.PERIODS,
             Engine.Family.AMOUNTS,
             Engine.Family.PARTS_OF_DAY,

@@ -235,10 +235,20 @@ abstract class Lexicon {
 
     /**
      * Whether the month name at token {@code name}, said alone (nothing after it ends at {@code end}),
-     * is here a word of another sense ("מאי" is also a name).
+     * is here a word of another sense ("may", "march"; "מאי" is also a name).
      */
     boolean notAMonth(Engine e, int name, int end) {
         return false;
+    }
+
+    /** Whether a year may be written with two digits after a date ("3 May 16", "10/31/74"). */
+    boolean shortYears() {
+        return false;
+    }
+
+    /** Whether an ordinal word alone is a day of the month ("пятого"); English says "the fifth of". */
+    boolean ordinalWordAloneIsADay() {
+        return true;
     }
 
     /** A language's own shapes of the length of a thing at token {@code i} ("a 90-minute call"), or null. */

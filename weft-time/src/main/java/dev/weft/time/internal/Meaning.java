@@ -163,6 +163,8 @@ sealed interface Meaning {
         /** "and a quarter" said after an amount of hours: "ורבע" in "שעתיים ורבע". */
         AND_A_QUARTER,
         /** The day after, in one word, before the day it follows: "למחרת" in "למחרת ראש השנה". */
-        MORROW
+        MORROW,
+        /** After an hour, that it is a clock's: "o'clock". */
+        OCLOCK
     }
 }
