@@ -50,6 +50,9 @@ final class Batcher<I, O> implements AutoCloseable {
         }
         CompletableFuture<O> answer = new CompletableFuture<>();
         queue.add(new Waiting<>(request, answer));
+        if (closed) {
+            failWaiting(); // closed between the check above and the add: the sender may be gone
+        }
         try {
             return answer.get();
         } catch (ExecutionException e) {

@@ -23,6 +23,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -431,6 +432,7 @@ abstract class JdbcRunStore implements RunStore {
     public boolean updateStep(Step step, Set<StepStatus> expected) {
         if (stepsInJournal) {
             return write("update step " + step.key(), sql -> {
+                lockRunForSteps(sql, step.runId());
                 Optional<StepStatus> current = fold(sql, step.runId()).status(step.order());
                 if (current.isEmpty() || !expected.contains(current.get())) {
                     return false;
@@ -643,31 +645,51 @@ abstract class JdbcRunStore implements RunStore {
     private boolean applyToJournal(String runId, String owner, List<Change> batch) {
         Payloads.Pending pending = payloads.pending();
         JournalBatch journal = journalBatch(batch, pending);
-        Journal.Row only = journal.runUpdate() == null && !pending.hasPayloads()
-                ? journal.rows().only(runId)
-                : null;
-        if (only != null) {
-            Boolean cancelRequested = autocommit("apply the changes of run " + runId, sql -> {
-                PreparedStatement insert = sql.prepare(insertOwnedJournal());
-                insert.setString(1, runId);
-                insert.setString(2, only.events());
-                insert.setString(3, only.checkpoints());
-                insert.setString(4, only.steps());
-                insert.setString(5, owner);
-                try (ResultSet row = insert.executeQuery()) {
-                    return row.next() ? row.getBoolean(1) : null;
-                }
-            });
-            if (cancelRequested != null) {
-                return cancelRequested;
-            }
+        Boolean owned = applyOwnedJournal(runId, owner, journal, pending);
+        if (owned != null) {
+            return owned;
         }
         return write("apply the changes of run " + runId, sql -> {
             boolean cancelRequested = checkWriter(sql, runId, owner);
+            lockStepRuns(sql, batch);
             writeJournal(sql, runId, journal, pending);
             return cancelRequested;
         });
     }
+
+    /**
+     * The hot path alone: {@code batch} ({@link #journalBatch}, already coalesced) written by {@link
+     * #insertOwnedJournal} if it is one row of {@code runId}'s with no payload and no end of the run,
+     * and the run's cancellation if it was. Null if the batch is not of that kind or nothing was
+     * written (the run is gone or another holds it): the caller then writes it the checked way.
+     */
+    final @Nullable Boolean applyOwnedJournal(
+            String runId, String owner, JournalBatch journal, Payloads.Pending pending) {
+        Journal.Row only = journal.runUpdate() == null && !pending.hasPayloads()
+                ? journal.rows().only(runId)
+                : null;
+        if (only == null) {
+            return null;
+        }
+        return autocommit("apply the changes of run " + runId, sql -> {
+            PreparedStatement insert = sql.prepare(insertOwnedJournal());
+            insert.setString(1, runId);
+            insert.setString(2, only.events());
+            insert.setString(3, only.checkpoints());
+            insert.setString(4, only.steps());
+            insert.setString(5, owner);
+            try (ResultSet row = insert.executeQuery()) {
+                return row.next() ? row.getBoolean(1) : null;
+            }
+        });
+    }
+
+    /**
+     * Locks {@code runId}'s row against other writers of its steps until the transaction ends, where
+     * the database does not serialize all writes already: a run's journal order must be its commit
+     * order for {@link StepFold}. Nothing where every write holds one lock (SQLite).
+     */
+    void lockRunForSteps(Sql sql, String runId) throws SQLException {}
 
     /** Reads the run's cancellation under the write lock, if {@code owner} may still write to it. */
     private boolean checkWriter(Sql sql, String runId, String owner) throws SQLException {
@@ -686,10 +708,10 @@ abstract class JdbcRunStore implements RunStore {
     }
 
     /** A batch as journal rows (steps, events and checkpoints by run) and the run's update, if any. */
-    private record JournalBatch(Journal.Rows rows, Change.@Nullable UpdateRun runUpdate) {}
+    record JournalBatch(Journal.Rows rows, Change.@Nullable UpdateRun runUpdate) {}
 
     /** Puts {@code changes} in journal rows, in order. */
-    private static JournalBatch journalBatch(List<Change> changes, Payloads.Pending pending) {
+    static JournalBatch journalBatch(List<Change> changes, Payloads.Pending pending) {
         Journal.Rows rows = new Journal.Rows();
         Change.UpdateRun runUpdate = null;
         for (Change change : changes) {
@@ -737,6 +759,25 @@ abstract class JdbcRunStore implements RunStore {
         }
     }
 
+    /** {@link #lockRunForSteps} of each run whose steps {@code changes} write, once each. */
+    private void lockStepRuns(Sql sql, List<Change> changes) throws SQLException {
+        Set<String> locked = null;
+        for (Change change : changes) {
+            String stepRun = switch (change) {
+                case Change.InsertStep insert -> insert.step().runId();
+                case Change.UpdateStep update -> update.step().runId();
+                default -> null;
+            };
+            if (stepRun != null && (locked == null || !locked.contains(stepRun))) {
+                if (locked == null) {
+                    locked = new HashSet<>(2);
+                }
+                locked.add(stepRun);
+                lockRunForSteps(sql, stepRun);
+            }
+        }
+    }
+
     /** The kinds of step statement, batched while they follow each other. */
     private enum StepWrite {
         INSERT,
@@ -762,6 +803,7 @@ abstract class JdbcRunStore implements RunStore {
     private void applyChanges(Sql sql, String runId, List<Change> changes, boolean strict, boolean created)
             throws SQLException {
         if (stepsInJournal) {
+            lockStepRuns(sql, changes);
             for (int i = 0; strict && i < changes.size(); i++) {
                 if (changes.get(i) instanceof Change.InsertStep insert
                         && fold(sql, insert.step().runId())

@@ -19,10 +19,20 @@ final class PostgresBatch {
     private PostgresBatch() {}
 
     static String write(String runId, List<Change> changes, Payloads.Pending pending) {
+        return write(runId, changes, pending, false);
+    }
+
+    /**
+     * As {@link #write(String, List, Payloads.Pending)}; with {@code stepsInJournal} (PostgreSQL's V9
+     * on), step changes go in their run's journal row ({@code "steps"}) rather than one object each.
+     */
+    static String write(String runId, List<Change> changes, Payloads.Pending pending, boolean stepsInJournal) {
         StringBuilder text = new StringBuilder(256 * changes.size() + 2).append('[');
         Journal.Rows journal = new Journal.Rows();
         for (Change change : changes) {
             switch (change) {
+                case Change.InsertStep insert when stepsInJournal -> journal.add(insert, pending);
+                case Change.UpdateStep update when stepsInJournal -> journal.add(update, pending);
                 case Change.InsertStep insert -> {
                     start(text, "i", runId, insert.step().runId());
                     writeStep(text, insert.step(), pending);
@@ -34,10 +44,30 @@ final class PostgresBatch {
                 case Change.UpdateRun update -> writeRunEnd(text, runId, update, pending);
             }
         }
+        return writeRowsAndPayloads(text, runId, journal, pending);
+    }
+
+    /**
+     * A batch already put in journal rows ({@link JdbcRunStore#journalBatch}, steps in them), so that
+     * nothing is serialized again: the run's end, then the rows, then the payloads. The end's check
+     * fails the whole call, so its place among them changes nothing.
+     */
+    static String write(String runId, JdbcRunStore.JournalBatch batch, Payloads.Pending pending) {
+        StringBuilder text = new StringBuilder(1024).append('[');
+        Change.UpdateRun runUpdate = batch.runUpdate();
+        if (runUpdate != null) {
+            writeRunEnd(text, runId, runUpdate, pending);
+        }
+        return writeRowsAndPayloads(text, runId, batch.rows(), pending);
+    }
+
+    private static String writeRowsAndPayloads(
+            StringBuilder text, String runId, Journal.Rows journal, Payloads.Pending pending) {
         for (Journal.Row row : journal.rows()) {
             start(text, "j", runId, row.runId());
             string(text, "events", row.events());
             string(text, "checkpoints", row.checkpoints());
+            string(text, "steps", row.steps());
             text.append('}');
         }
         for (String[] payload : pending.drain()) {

@@ -50,11 +50,19 @@ final class PostgresRunStore extends JdbcRunStore {
     private static final String NO_RUN = "WF002";
     private static final String RUN_MOVED = "WF003";
 
-    private PostgresRunStore(DatabaseUrl url, HikariDataSource pool, long payloadLimit) {
-        super(url, pool, pool, payloadLimit, false);
+    private PostgresRunStore(DatabaseUrl url, HikariDataSource pool, long payloadLimit, boolean stepsInJournal) {
+        super(url, pool, pool, payloadLimit, stepsInJournal);
     }
 
     static PostgresRunStore open(DatabaseUrl url, long payloadLimit) {
+        return open(url, payloadLimit, true);
+    }
+
+    /**
+     * Opens the store; {@code stepsInJournal} false writes steps to their table as before migration
+     * V9, which tests compare the journal's way with.
+     */
+    static PostgresRunStore open(DatabaseUrl url, long payloadLimit, boolean stepsInJournal) {
         PGSimpleDataSource direct = new PGSimpleDataSource();
         try {
             direct.setURL(url.jdbcUrl());
@@ -79,7 +87,7 @@ final class PostgresRunStore extends JdbcRunStore {
             config.setMaximumPoolSize(CONNECTIONS);
             config.setMinimumIdle(1);
             config.setConnectionTimeout(CONNECT_TIMEOUT_SECONDS * 3_000L);
-            return new PostgresRunStore(url, new HikariDataSource(config), payloadLimit);
+            return new PostgresRunStore(url, new HikariDataSource(config), payloadLimit, stepsInJournal);
         } catch (RuntimeException e) {
             throw Migrations.unavailable(url, Failures.oneLine(e), e);
         }
@@ -91,15 +99,27 @@ final class PostgresRunStore extends JdbcRunStore {
     }
 
     /**
-     * The batch goes to the server as one JSON argument of {@code weft_apply}, which checks the lease,
+     * A step's plain batch is one statement ({@link #insertOwnedJournal}); any other, or one that
+     * statement did not write, goes to the server as one JSON argument of {@code weft_apply}, which checks the lease,
      * applies the changes in order and reads the cancellation; run in autocommit mode, the call is one
      * transaction, committed before its reply: one round trip instead of one per kind of change, and
      * two more for the lease read and the commit.
      */
     @Override
     public boolean apply(String runId, String owner, List<Change> changes) {
+        if (!stepsInJournal()) {
+            // The steps table's way, only to compare with in tests: V9's weft_apply journals steps.
+            return super.apply(runId, owner, changes);
+        }
+        List<Change> coalesced = Changes.coalesce(changes);
         Payloads.Pending pending = payloads().pending();
-        String batch = PostgresBatch.write(runId, Changes.coalesce(changes), pending);
+        JournalBatch journal = journalBatch(coalesced, pending);
+        Boolean cancelRequested = applyOwnedJournal(runId, owner, journal, pending);
+        if (cancelRequested != null) {
+            return cancelRequested;
+        }
+        // Not one plain row, or nothing written: weft_apply reads the lease again and says which.
+        String batch = PostgresBatch.write(runId, journal, pending);
         if (batch.length() > LARGEST_BATCH) {
             // A JSONB string holds at most 256 MiB; a batch this large gains nothing from one round trip.
             return super.apply(runId, owner, changes);
@@ -141,12 +161,13 @@ final class PostgresRunStore extends JdbcRunStore {
      */
     @Override
     void insertClaimedRun(Run run, Lease lease, List<Change> changes) {
-        boolean created = !changes.isEmpty()
+        boolean created = stepsInJournal()
+                && !changes.isEmpty()
                 && autocommit("create run " + run.id(), sql -> {
                     Payloads.Pending pending = payloads().pending();
                     PreparedStatement both = sql.prepare(CREATE_AND_APPLY);
                     int next = bindRunInsert(both, run, Optional.of(lease), pending);
-                    String batch = PostgresBatch.write(run.id(), changes, pending);
+                    String batch = PostgresBatch.write(run.id(), changes, pending, true);
                     if (batch.length() > LARGEST_BATCH) {
                         return false; // nothing sent: written the other way, below
                     }
@@ -183,7 +204,40 @@ final class PostgresRunStore extends JdbcRunStore {
 
     @Override
     String insertJournal() {
-        return "INSERT INTO journal (run_id, events, checkpoints) VALUES (?, ?, ?)";
+        return "INSERT INTO journal (run_id, events, checkpoints, steps) VALUES (?, ?, ?, ?)";
+    }
+
+    @Override
+    boolean journalHoldsSteps() {
+        return true;
+    }
+
+    /**
+     * One plain statement, auto-committed: the lease's read locks the run's row FOR NO KEY UPDATE, so
+     * claims and cancel requests wait for the commit and the run's writers take turns (its journal's
+     * seq order is its commit order, which {@link StepFold} needs); the journal row is written only if
+     * the read found the run free or {@code owner}'s, and the run's cancellation comes back in the
+     * same reply. A data-modifying WITH runs whether or not the outer query reads it. The parameters
+     * come first, once each, in {@link JdbcRunStore}'s order. No row: the run is gone or another
+     * holds it, which weft_apply then tells apart. One round trip and no function call where
+     * weft_apply parsed a JSON batch and ran a statement per change.
+     */
+    @Override
+    String insertOwnedJournal() {
+        return "WITH p AS (SELECT ?::text AS run_id, ?::text AS events, ?::text AS checkpoints, ?::text AS steps,"
+                + " ?::text AS owner),"
+                + " w AS (SELECT r.id, r.cancel_requested FROM runs r, p WHERE r.id = p.run_id"
+                + " AND (r.lease_owner IS NULL OR r.lease_owner = p.owner) FOR NO KEY UPDATE OF r),"
+                + " j AS (INSERT INTO journal (run_id, events, checkpoints, steps)"
+                + " SELECT w.id, p.events, p.checkpoints, p.steps FROM w, p)"
+                + " SELECT cancel_requested FROM w";
+    }
+
+    @Override
+    void lockRunForSteps(Sql sql, String runId) throws SQLException {
+        PreparedStatement lock = sql.prepare("SELECT 1 FROM runs WHERE id = ? FOR NO KEY UPDATE");
+        lock.setString(1, runId);
+        lock.executeQuery().close();
     }
 
     @Override
@@ -193,8 +247,9 @@ final class PostgresRunStore extends JdbcRunStore {
 
     @Override
     String lockingRead() {
-        // Holds claims and cancel requests (both UPDATEs of the row) until this transaction ends.
-        return " FOR SHARE";
+        // Holds claims and cancel requests (both UPDATEs of the row) until this transaction ends, and
+        // other writers of the run's steps (see insertOwnedJournal).
+        return " FOR NO KEY UPDATE";
     }
 
     @Override

@@ -34,6 +34,11 @@ final class PostgresRunStoreTest extends DurableRunStoreContract {
     }
 
     @Override
+    protected boolean stepsInJournal() {
+        return true;
+    }
+
+    @Override
     protected String plan(String statement, Object... parameters) throws SQLException {
         try (Connection connection = connect();
                 Statement settings = connection.createStatement();

@@ -15,6 +15,7 @@ import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
 import dev.weft.core.WeftException;
+import dev.weft.core.spi.RunStore;
 import dev.weft.core.spi.RunStore.Change;
 import dev.weft.core.spi.RunStore.Lease;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ final class SqliteStepJournalTest {
     void stepsFoldedFromTheJournalEqualWhatTheTableWouldHoldAfterEveryWrite() {
         try (SqliteRunStore table = open("table.db", false);
                 SqliteRunStore journal = open("journal.db", true)) {
-            List<Function<SqliteRunStore, Object>> writes = writesOfARun("r-1");
+            List<Function<RunStore, Object>> writes = writesOfARun("r-1");
             for (int i = 0; i < writes.size(); i++) {
                 Object inTable = outcome(writes.get(i), table);
                 Object inJournal = outcome(writes.get(i), journal);
@@ -68,7 +69,7 @@ final class SqliteStepJournalTest {
     @Test
     void aStepsWriteGoesToTheJournalAndNoneToTheStepsTable() throws SQLException {
         try (SqliteRunStore journal = open("journal.db", true)) {
-            for (Function<SqliteRunStore, Object> write : writesOfARun("r-1")) {
+            for (Function<RunStore, Object> write : writesOfARun("r-1")) {
                 outcome(write, journal);
             }
         }
@@ -108,8 +109,8 @@ final class SqliteStepJournalTest {
         // database of its own), copied into a database whose schema stops at V7.3.
         List<Step> before;
         try (SqliteRunStore table = open("table.db", false)) {
-            List<Function<SqliteRunStore, Object>> writes = writesOfARun("r-1");
-            for (Function<SqliteRunStore, Object> write : writes.subList(0, 4)) {
+            List<Function<RunStore, Object>> writes = writesOfARun("r-1");
+            for (Function<RunStore, Object> write : writes.subList(0, 4)) {
                 outcome(write, table);
             }
             before = table.steps("r-1");
@@ -137,13 +138,13 @@ final class SqliteStepJournalTest {
 
             // The rest of the run, written the new way over the old rows, reads as the table's way.
             List<Object> answers = new ArrayList<>();
-            List<Function<SqliteRunStore, Object>> writes = writesOfARun("r-1");
-            for (Function<SqliteRunStore, Object> write : writes.subList(4, writes.size())) {
+            List<Function<RunStore, Object>> writes = writesOfARun("r-1");
+            for (Function<RunStore, Object> write : writes.subList(4, writes.size())) {
                 answers.add(outcome(write, migrated));
             }
             try (SqliteRunStore table = open("table.db", false)) {
                 List<Object> expected = new ArrayList<>();
-                for (Function<SqliteRunStore, Object> write : writes.subList(4, writes.size())) {
+                for (Function<RunStore, Object> write : writes.subList(4, writes.size())) {
                     expected.add(outcome(write, table));
                 }
                 assertThat(answers).isEqualTo(expected);
@@ -156,9 +157,10 @@ final class SqliteStepJournalTest {
     /**
      * The writes of a run that meet every rule of the table's statements: inserts of steps that exist
      * (ignored, or refused when strict), updates from a status the step is not in (ignored), a step
-     * inserted and updated in one batch, a big output, an error, a missing step.
+     * inserted and updated in one batch, a big output, an error, a missing step. PostgreSQL's test
+     * makes them too.
      */
-    private static List<Function<SqliteRunStore, Object>> writesOfARun(String runId) {
+    static List<Function<RunStore, Object>> writesOfARun(String runId) {
         Step first = step(runId, 1);
         Step firstRunning = first.running(1, json("{\"in\": 1}"), T0.plusSeconds(1));
         Step firstDone = firstRunning.finished(
@@ -230,7 +232,7 @@ final class SqliteStepJournalTest {
     }
 
     /** What {@code write} answered, or the code of the error it threw. */
-    private static Object outcome(Function<SqliteRunStore, Object> write, SqliteRunStore store) {
+    static Object outcome(Function<RunStore, Object> write, RunStore store) {
         try {
             return write.apply(store);
         } catch (WeftException e) {
@@ -256,7 +258,7 @@ final class SqliteStepJournalTest {
         }
     }
 
-    private static Run run(String id) {
+    static Run run(String id) {
         return new Run(
                 id,
                 "graph-1",
@@ -273,7 +275,7 @@ final class SqliteStepJournalTest {
                 Optional.empty());
     }
 
-    private static Step step(String runId, int order) {
+    static Step step(String runId, int order) {
         return new Step(
                 runId,
                 order,
@@ -291,11 +293,11 @@ final class SqliteStepJournalTest {
                 Map.of());
     }
 
-    private static JsonNode big() {
+    static JsonNode big() {
         return Json.object().put("text", "weft-".repeat(200));
     }
 
-    private static JsonNode json(String text) {
+    static JsonNode json(String text) {
         return Json.parse(text, "a test value");
     }
 }
