@@ -1050,7 +1050,8 @@ abstract class JdbcRunStore implements RunStore {
         return row.wasNull() ? Optional.empty() : Optional.of(JsonText.instant(nanos));
     }
 
-    private static Optional<RunError> error(@Nullable String code, @Nullable String message) {
+    /** A stored error's code and message as a {@link RunError}; a code this build does not know is a node's failure. */
+    static Optional<RunError> error(@Nullable String code, @Nullable String message) {
         if (code == null) {
             return Optional.empty();
         }

@@ -2,7 +2,6 @@ package dev.weft.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.core.ErrorCode;
-import dev.weft.core.RunError;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
 import dev.weft.core.WeftException;
@@ -104,7 +103,7 @@ final class StepFold {
                 Payloads.load(sql, runId, optional(change, "input"), optional(change, "inputRef"), "input of " + what),
                 Payloads.load(
                         sql, runId, optional(change, "output"), optional(change, "outputRef"), "output of " + what),
-                error(optional(change, "errorCode"), optional(change, "errorMessage")),
+                JdbcRunStore.error(optional(change, "errorCode"), optional(change, "errorMessage")),
                 time(change, "started"),
                 time(change, "ended"),
                 JsonText.readMap(text(change, "details"), "details of " + what));
@@ -128,19 +127,6 @@ final class StepFold {
     private static Optional<Instant> time(JsonNode change, String field) {
         JsonNode value = change.get(field);
         return value == null || value.isNull() ? Optional.empty() : Optional.of(JsonText.instant(value.longValue()));
-    }
-
-    private static Optional<RunError> error(@Nullable String code, @Nullable String message) {
-        if (code == null) {
-            return Optional.empty();
-        }
-        ErrorCode errorCode;
-        try {
-            errorCode = ErrorCode.valueOf(code);
-        } catch (IllegalArgumentException e) {
-            errorCode = ErrorCode.E_NODE_FAILED;
-        }
-        return Optional.of(new RunError(errorCode, message == null ? code : message));
     }
 
     private static WeftException corrupt(String what, String problem) {
