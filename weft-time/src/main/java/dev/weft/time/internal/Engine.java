@@ -294,7 +294,7 @@ class Engine extends Grammar {
         }
         Hit<InstantSpec> best = datePart(q);
         if (families.contains(Family.CLOCKS)) {
-            best = longest(best, clock(q, ctx, anchored));
+            best = longest(best, clock(q, ctx, anchored, acc));
         } else {
             best = longest(best, clockWord(q));
         }
@@ -518,10 +518,14 @@ class Engine extends Grammar {
 
     /**
      * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", ".",
-     * a part of the day, minutes ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     * a part of the day, minutes ("יוני 12 בערב", "במרץ 5 וחצי"), and what the lexicon adds.
      */
-    boolean clockAhead(int i) {
-        return sym(i, ':') || sym(i, '.') || partAfterClock(i) != null || latinMeridiem(i) != null;
+    final boolean clockAhead(int i) {
+        return sym(i, ':')
+                || sym(i, '.')
+                || partAfterClock(i) != null
+                || latinMeridiem(i) != null
+                || lexicon.clockAhead(this, i);
     }
 
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
@@ -1271,13 +1275,23 @@ class Engine extends Grammar {
 
     // ---- clock times and parts of the day ---------------------------------------------------
 
-    private Hit<InstantSpec> clock(int i, Context ctx, boolean anchored) {
-        Hit<ClockTime> own = lexicon.ownClock(this, i);
+    /**
+     * A clock time at token {@code i} and what is said right after it ({@link #timed}): the
+     * lexicon's own ({@link Lexicon#ownClock}), a word or phrase that names one ("noon", "סוף
+     * היום"), digits ("9:30"), and an hour with its minutes where "at", a part of the day or
+     * am/pm says it is one. {@code acc} is what the instant has already, null in a recurrence.
+     */
+    private Hit<InstantSpec> clock(int i, Context ctx, boolean anchored, InstantSpec acc) {
+        Hit<ClockTime> own = lexicon.ownClock(this, i, ctx, acc);
         if (own != null) {
             return timed(own.value(), own.end());
         }
-        if (meaningAt(i) instanceof Clock c) {
-            return timed(named(c), i + 1);
+        Hit<Meaning> word = phraseAt(i);
+        if (word != null && word.value() instanceof Clock c) {
+            return timed(named(c), word.end());
+        }
+        if (lexicon.readsOwnHours()) {
+            return null;
         }
         Hit<ClockTime> digital = digitalTime(i);
         if (digital != null) {
@@ -2499,7 +2513,7 @@ class Engine extends Grammar {
             return until.end();
         }
         int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
-        Hit<InstantSpec> t = clock(j, Context.FREE, j > i);
+        Hit<InstantSpec> t = clock(j, Context.FREE, j > i, null);
         if (t != null) {
             r.times.add(t.value().time);
             if (t.value().partOfDay != null) {
