@@ -95,10 +95,14 @@ class Engine extends Grammar {
         this.looked = new boolean[size];
         this.edgePhrases =
                 lexicon.phraseMeans(Role.END) || lexicon.phraseMeans(Role.START) || lexicon.phraseMeans(Role.MIDDLE);
+        this.allDayPhrases = lexicon.phraseMeans(Role.ALL_DAY);
     }
 
     /** Whether the lexicon says an edge of a period by a phrase ("end of"): else only its word is looked at. */
     private final boolean edgePhrases;
+
+    /** Whether the lexicon says a day whole by a phrase ("all day"): else no rule looks for one. */
+    private final boolean allDayPhrases;
 
     @Override
     DayOfWeek weekStart() {
@@ -262,7 +266,7 @@ class Engine extends Grammar {
         int p = i;
         int end = -1;
         while (p < size) {
-            int q = p;
+            int q = lexicon.partStart(this, p, end >= 0);
             boolean anchored = false;
             while (q < size) {
                 if (isRole(q, Role.AT)) {
@@ -274,7 +278,7 @@ class Engine extends Grammar {
                     break;
                 }
             }
-            Hit<InstantSpec> part = sharedPart(q, acc, ctx, anchored);
+            Hit<InstantSpec> part = longest(grammarPart(q, acc), sharedPart(q, acc, ctx, anchored));
             if (part == null || !merge(acc, part.value())) {
                 break;
             }
@@ -284,7 +288,24 @@ class Engine extends Grammar {
         if (end < 0 || acc.isEmpty()) {
             return null;
         }
+        if (acc.date != null && acc.time == null) {
+            end = wholeDay(end); // "מחר כל היום"
+        }
         return new Hit<>(acc, end);
+    }
+
+    /** After a phrase that says a day whole ("כל היום"), which a day already is; else {@code i}. */
+    final int wholeDay(int i) {
+        if (!allDayPhrases || i >= size) {
+            return i;
+        }
+        Hit<Meaning> m = phraseAt(i);
+        return m != null && m.value() == Role.ALL_DAY ? m.end() : i;
+    }
+
+    /** A part of an instant a language grammar still reads by its own rules (Hebrew's n-th days of a month), or null. */
+    Hit<InstantSpec> grammarPart(int q, InstantSpec acc) {
+        return null;
     }
 
     /** The longest part of an instant that starts at {@code q}, read by the families the language uses. */

@@ -267,52 +267,13 @@ final class HebrewGrammar extends Engine {
 
     // ---- instants ---------------------------------------------------------------------------
 
+    /** A date of this grammar's own (the n-th day, week or weekday of a month), or a zone after a time or date. */
     @Override
-    Hit<InstantSpec> readInstant(int i, Context ctx) {
-        InstantSpec acc = new InstantSpec();
-        int p = i;
-        int end = -1;
-        while (p < size) {
-            int q = p;
-            if (end >= 0 && (sym(q, ',') || heExact(q, "ב", "על"))) {
-                q++;
-            }
-            if (allDay(q)) {
-                q += 2; // "כל היום ביום שישי": all day on Friday is Friday
-            }
-            if (heExact(q, "בערך", "בסביבות", "סביבות", "סביב", "לקראת") && q + 1 < size) {
-                q++; // about: the time that follows is what counts
-            } else if (heExact(q, "על") && partOfDay(q + 1) != null) {
-                q++; // "על הבוקר": first thing in the morning
-            }
-            Hit<InstantSpec> part = part(q, acc, ctx, end < 0);
-            if (part == null || !merge(acc, part.value())) {
-                break;
-            }
-            p = part.end();
-            end = p;
-        }
-        if (end < 0 || acc.isEmpty()) {
-            return null;
-        }
-        if (acc.date != null && acc.time == null && allDay(end)) {
-            end += 2; // "מחר כל היום"
-        }
-        return new Hit<>(acc, end);
-    }
-
-    /** "כל היום", "במשך כל היום": all day, which a day already is. */
-    private boolean allDay(int i) {
-        return heExact(i, "כל", "לכל", "במשך") && heExact(i + 1, "היום") && !heExact(i + 2, "יום");
-    }
-
-    private Hit<InstantSpec> part(int q, InstantSpec acc, Context ctx, boolean first) {
+    Hit<InstantSpec> grammarPart(int q, InstantSpec acc) {
         if (q >= size) {
             return null;
         }
         Hit<InstantSpec> best = date(q);
-        // the engine's families (days, periods, weekdays, clocks…): "שני" is Monday before 2 o'clock
-        best = longest(best, sharedPart(q, acc, ctx, false));
         if (acc.time != null || acc.date != null) {
             int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
             boolean paren = sym(z, '(');

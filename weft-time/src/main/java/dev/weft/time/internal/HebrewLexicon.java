@@ -158,6 +158,7 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצאי שבת");
         words(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצ\"ש", "מוצש");
         phrase(new Meaning.Clock(17), "סוף היום"); // the end of the working day
+        phrase(Role.ALL_DAY, "כל היום", "לכל היום", "במשך היום"); // "מחר כל היום": all of a day, which a day is
     }
 
     /** The words of recurrences: "יום יום", "ימי חול", "מדי", the n-th weekday of every month ("ימי שני" is an amount's). */
@@ -622,6 +623,27 @@ final class HebrewLexicon extends Lexicon {
             return null;
         }
         return minutesAfter(e, ClockTime.of(n.value(), 0, Grain.HOUR), n.end());
+    }
+
+    /** "בערך", "בסביבות", "לקראת" before a time say it is about then; "על הבוקר" is the morning. */
+    private static final Set<String> LEADING_TO_A_TIME = Set.of("בערך", "בסביבות", "סביבות", "סביב", "לקראת");
+
+    /**
+     * Past "," "ב" or "על" between two parts ("מחר, ב-8", "יום שני על הבוקר"), "כל היום" ("כל היום
+     * ביום שישי"), and the words before a time ("בסביבות 8", "על הבוקר").
+     */
+    @Override
+    int partStart(Engine e, int q, boolean later) {
+        if (later && (e.sym(q, ',') || e.word(q, "ב", "על"))) {
+            q++;
+        }
+        q = e.wholeDay(q); // "כל היום ביום שישי": all day on Friday is Friday
+        if (q + 1 < e.size
+                && e.tok(q).isWord()
+                && LEADING_TO_A_TIME.contains(e.tok(q).text())) {
+            return q + 1; // about: the time that follows is what counts
+        }
+        return e.word(q, "על") && e.partOfDay(q + 1) != null ? q + 1 : q; // "על הבוקר": first thing in the morning
     }
 
     @Override

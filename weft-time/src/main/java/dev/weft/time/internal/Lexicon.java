@@ -327,6 +327,14 @@ abstract class Lexicon {
         return false;
     }
 
+    /**
+     * Where the next part of an instant starts at or after token {@code q}, past words that only lead
+     * to it ("בסביבות 8"; "ב" and "על" between two parts when {@code later}); {@code q} when none.
+     */
+    int partStart(Engine e, int q, boolean later) {
+        return q;
+    }
+
     /** Whether what follows token {@code i} makes the number before it an hour in this language ("8 וחצי"). */
     boolean clockAhead(Engine e, int i) {
         return false;
