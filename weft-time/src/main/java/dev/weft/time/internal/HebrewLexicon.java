@@ -543,7 +543,7 @@ final class HebrewLexicon extends Lexicon {
      * "8 וחצי", "שמונה ועשרים", "ב-8 ו-10 דקות", "תשע פחות רבע", "רבע ל-12", "עשרה לשמונה", "רבע
      * אחרי שמונה", "בחצות", "ב1930", "ב-7.30", "20:00 בדיוק". A number is an hour only with a prefix
      * that says so ("ב", "עד"; in an interval also "מ", "ל", "ו" or none), before minutes or a part
-     * of the day, after "בסביבות", or alone after a date ("מחר 8"); digits are on a 24-hour clock
+     * of the day (also after its minutes: "שמונה ועשרים בערב"), after "בסביבות", or alone after a date ("מחר 8"); digits are on a 24-hour clock
      * unless a part of the day follows.
      */
     @Override
@@ -607,7 +607,10 @@ final class HebrewLexicon extends Lexicon {
         if (!e.num(j) && n.value() == 0) {
             return null;
         }
-        boolean marked = e.partSaid(n.end()) != null || minutesWordAhead(e, n.end());
+        Hit<ClockTime> withMinutes = minutesAfter(e, ClockTime.of(n.value(), 0, Grain.HOUR), n.end());
+        boolean marked = e.partSaid(n.end()) != null
+                || minutesWordAhead(e, n.end())
+                || (withMinutes.value().grain() == Grain.MINUTE && e.partSaid(withMinutes.end()) != null);
         boolean allowed = anchored
                 || (j == i
                         && n.prefix().isEmpty()
@@ -622,7 +625,7 @@ final class HebrewLexicon extends Lexicon {
         if (!allowed || (!e.num(j) && n.value() > 12 && !anchored)) {
             return null;
         }
-        return minutesAfter(e, ClockTime.of(n.value(), 0, Grain.HOUR), n.end());
+        return withMinutes;
     }
 
     /** "בערך", "בסביבות", "לקראת" before a time say it is about then; "על הבוקר" is the morning. */
