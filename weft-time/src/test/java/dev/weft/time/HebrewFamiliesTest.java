@@ -401,5 +401,7 @@ final class HebrewFamiliesTest {
         READ.instant("יום שני על הבוקר", "2026-11-23T09:00", Grain.HOUR);
         READ.instant("מחר בסביבות 8 בערב", "2026-11-22T20:00", Grain.HOUR);
         READ.instant("מחר ב-10 שעון ישראל", "2026-11-22T10:00", Grain.HOUR);
+        READ.instant("מחר בשעה 10 לפי שעון ישראל", "2026-11-22T10:00", Grain.HOUR);
+        READ.instant("ב-8 בערב (UTC)", "2026-11-21T22:00", Grain.HOUR);
     }
 }

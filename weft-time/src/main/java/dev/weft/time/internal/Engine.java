@@ -321,14 +321,37 @@ class Engine extends Grammar {
         }
         best = longest(best, barePart(q, acc));
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
-            Hit<java.time.ZoneId> z = zone(q);
-            if (z != null) {
-                InstantSpec s = new InstantSpec();
-                s.zone = z.value();
-                best = longest(best, new Hit<>(s, z.end()));
-            }
+            best = longest(best, zoneAt(q));
         }
         return best;
+    }
+
+    /**
+     * A zone said after a time or a date: "UTC", "(CET)", a name of the lexicon's own ("שעון
+     * ישראל"), or one after a word that says the time is by its clock ("לפי UTC"); or null.
+     */
+    private Hit<InstantSpec> zoneAt(int q) {
+        int z = isRole(q, Role.CLOCK_OF) ? q + 1 : q;
+        Hit<Meaning> named = phraseAt(q);
+        java.time.ZoneId zone = null;
+        int end = -1;
+        if (named != null && named.value() instanceof Meaning.Zone own) {
+            zone = own.zone();
+            end = named.end();
+        } else {
+            boolean paren = sym(z, '('); // "ב-8 בערב (CET)"
+            Hit<java.time.ZoneId> said = zone(paren ? z + 1 : z);
+            if (said != null && (!paren || sym(said.end(), ')'))) {
+                zone = said.value();
+                end = paren ? said.end() + 1 : said.end();
+            }
+        }
+        if (zone == null) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.zone = zone;
+        return new Hit<>(s, end);
     }
 
     /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */
@@ -543,7 +566,7 @@ class Engine extends Grammar {
      */
     final boolean clockAhead(int i) {
         return sym(i, ':')
-                || sym(i, '.')
+                || (sym(i, '.') && adjacent(i + 1) && num(i + 1)) // "12.30", not the full stop of "on December 17."
                 || partAfterClock(i) != null
                 || latinMeridiem(i) != null
                 || lexicon.clockAhead(this, i);
@@ -1229,6 +1252,7 @@ class Engine extends Grammar {
      * an apostrophe, "May 3rd, 81", "Oct 3 '90", where a bare number is more often an hour).
      */
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end, boolean monthLast) {
+        int said = end;
         end = skipDot(end);
         Hit<Integer> y = yearAfter(end);
         int year = y == null ? 0 : y.value();
@@ -1252,7 +1276,8 @@ class Engine extends Grammar {
             }
         }
         CalendarDate d = date(year, month, day);
-        return d == null ? null : withDate(d, stop);
+        // a dot with no year after it ends the sentence: "on December 17." is the 17th, said up to "17"
+        return d == null ? null : withDate(d, stop == end ? said : stop);
     }
 
     /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h"). */

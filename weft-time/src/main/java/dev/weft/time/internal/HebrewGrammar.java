@@ -12,7 +12,6 @@ import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
-import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +23,12 @@ import java.util.Set;
  * text; not thread-safe.
  *
  * <p>What is left of it until each family moves to the {@link Engine}: the n-th day, week or weekday
- * of a month and a weekday counted from a date, with the zones said after a time, given to the
- * engine's instants by {@link #grammarPart}; the day of every month and every N units of a
- * recurrence, and a recurrence's times and days. Days from today, periods, weekdays, quarters, dates,
- * the ends and the rest of periods, amounts from now, offsets, lengths, counted periods and day
- * ranges, parts of the day, clocks, the merging of an instant's parts and the heads of recurrences
- * are the engine's, from {@link HebrewLexicon}.
+ * of a month and a weekday counted from a date, given to the engine's instants by {@link
+ * #grammarPart}; the day of every month and every N units of a recurrence, and a recurrence's times
+ * and days. Days from today, periods, weekdays, quarters, dates, the ends and the rest of periods,
+ * amounts from now, offsets, lengths, counted periods and day ranges, parts of the day, clocks,
+ * zones, the merging of an instant's parts and the heads of recurrences are the engine's, from
+ * {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
@@ -268,29 +267,10 @@ final class HebrewGrammar extends Engine {
 
     // ---- instants ---------------------------------------------------------------------------
 
-    /** A date of this grammar's own (the n-th day, week or weekday of a month), or a zone after a time or date. */
+    /** A date of this grammar's own: the n-th day, week or weekday of a month, a weekday counted from a date. */
     @Override
     Hit<InstantSpec> grammarPart(int q, InstantSpec acc) {
-        if (q >= size) {
-            return null;
-        }
-        Hit<InstantSpec> best = date(q);
-        if (acc.time != null || acc.date != null) {
-            int z = heExact(q, "לפי", "שעון") ? q + 1 : q;
-            boolean paren = sym(z, '(');
-            Hit<ZoneId> zone = zone(paren ? z + 1 : z);
-            if (zone != null && (!paren || sym(zone.end(), ')'))) {
-                InstantSpec s = new InstantSpec();
-                s.zone = zone.value();
-                best = longest(best, new Hit<>(s, paren ? zone.end() + 1 : zone.end()));
-            }
-            if (heExact(q, "שעון") && he(q + 1, "ישראל")) {
-                InstantSpec s = new InstantSpec();
-                s.zone = ZoneId.of("Asia/Jerusalem");
-                best = longest(best, new Hit<>(s, q + 2));
-            }
-        }
-        return best;
+        return q < size ? date(q) : null;
     }
 
     /** A day counted from today or a part of today said by a word ("הערב"), both read by the engine. */

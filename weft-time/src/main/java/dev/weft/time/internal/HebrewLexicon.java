@@ -119,6 +119,9 @@ final class HebrewLexicon extends Lexicon {
         holidays();
         partsOfTheDay();
         recurrences();
+        // "ב-10 לפי שעון UTC": by that zone's clock; "שעון ישראל" is Israel's time
+        role(Role.CLOCK_OF, "לפי", "שעון");
+        phrase(new Meaning.Zone(java.time.ZoneId.of("Asia/Jerusalem")), "שעון ישראל", "לפי שעון ישראל");
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
         amounts();
     }
@@ -660,12 +663,27 @@ final class HebrewLexicon extends Lexicon {
         return e.partSaid(i) != null || minutesWordAhead(e, i);
     }
 
-    private static boolean timePrefix(String p, Grammar.Context ctx) {
-        return p.equals("ב")
-                || p.equals("וב")
-                || p.equals("עד")
-                || (ctx == Grammar.Context.INTERVAL
-                        && (p.isEmpty() || p.equals("מ") || p.equals("ל") || p.equals("ו") || p.equals("ועד")));
+    /**
+     * Whether a number's prefix letters make it an hour, by what they say: "ב" is at ("ב-8", "וב-9");
+     * in an interval "מ" from, "ל" to, "ו" and, or none ("מ-8 עד 10", "בין 3 ל-5"). "עד" written
+     * onto the number is until.
+     */
+    private boolean timePrefix(String p, Grammar.Context ctx) {
+        boolean interval = ctx == Grammar.Context.INTERVAL;
+        if (p.equals("עד") || (interval && p.equals("ועד"))) {
+            return true;
+        }
+        boolean at = false;
+        for (int k = 0; k < p.length(); k++) {
+            char c = p.charAt(k);
+            if (prefixLetterMeans(c, Role.AT)) {
+                at = true;
+            } else if (!prefixLetterMeans(c, Role.AND)
+                    && !(interval && (prefixLetterMeans(c, Role.FROM) || prefixLetterMeans(c, Role.TO)))) {
+                return false;
+            }
+        }
+        return at || interval;
     }
 
     /** A whole number of up to 90 at token {@code i}: "8", "ב-8", "בשמונה", "עשרים ושלוש", "אחת עשרה"; or null. */
@@ -747,7 +765,9 @@ final class HebrewLexicon extends Lexicon {
     }
 
     private boolean minutesWordAhead(Engine e, int i) {
-        return e.word(i, "וחצי", "ורבע") || (e.word(i, "פחות") && lessMinutes(e, i + 1) != null);
+        return e.isRole(i, Role.AND_A_HALF)
+                || e.isRole(i, Role.AND_A_QUARTER)
+                || (e.word(i, "פחות") && lessMinutes(e, i + 1) != null);
     }
 
     /** The minutes after "פחות": "רבע", "עשרה", "5 דקות". */
@@ -780,10 +800,10 @@ final class HebrewLexicon extends Lexicon {
         if (t.grain() == Grain.HOUR) {
             int minutes = -1;
             int stop = end;
-            if (e.word(end, "וחצי")) {
+            if (e.isRole(end, Role.AND_A_HALF)) {
                 minutes = 30;
                 stop = end + 1;
-            } else if (e.word(end, "ורבע")) {
+            } else if (e.isRole(end, Role.AND_A_QUARTER)) {
                 minutes = 15;
                 stop = end + 1;
             } else if (e.word(end, "פחות") && lessMinutes(e, end + 1) != null) {
@@ -891,7 +911,8 @@ final class HebrewLexicon extends Lexicon {
             Engine.Family.PARTS_OF_DAY,
             Engine.Family.RECURRENCES,
             Engine.Family.AMOUNTS,
-            Engine.Family.CLOCKS);
+            Engine.Family.CLOCKS,
+            Engine.Family.ZONES);
 
     @Override
     Set<Engine.Family> families() {

@@ -54,6 +54,9 @@ sealed interface Meaning {
     /** A clock time named by a word: "noon" 12:00, "полночь" 00:00. */
     record Clock(int hour) implements Meaning {}
 
+    /** A zone said by a name of the language's own: "שעון ישראל" is Israel's time. */
+    record Zone(java.time.ZoneId zone) implements Meaning {}
+
     /** An amount of time in one word: "полчаса" is 30 minutes. */
     record Length(long amount, ChronoUnit unit) implements Meaning {}
 
@@ -167,6 +170,8 @@ sealed interface Meaning {
         /** After an hour, that it is a clock's: "o'clock". */
         OCLOCK,
         /** A day said whole, which a day read alone already is: "all day", "the whole day". */
-        ALL_DAY
+        ALL_DAY,
+        /** Before a zone, that the time is by its clock: "לפי UTC", "שעון UTC". */
+        CLOCK_OF
     }
 }
