@@ -95,10 +95,14 @@ class Engine extends Grammar {
         this.looked = new boolean[size];
         this.edgePhrases =
                 lexicon.phraseMeans(Role.END) || lexicon.phraseMeans(Role.START) || lexicon.phraseMeans(Role.MIDDLE);
+        this.allDayPhrases = lexicon.phraseMeans(Role.ALL_DAY);
     }
 
     /** Whether the lexicon says an edge of a period by a phrase ("end of"): else only its word is looked at. */
     private final boolean edgePhrases;
+
+    /** Whether the lexicon says a day whole by a phrase ("all day"): else no rule looks for one. */
+    private final boolean allDayPhrases;
 
     @Override
     DayOfWeek weekStart() {
@@ -265,13 +269,17 @@ class Engine extends Grammar {
             int q = p;
             boolean anchored = false;
             while (q < size) {
-                if (isRole(q, Role.AT)) {
-                    anchored = true;
+                if (means(q, Role.AT) || sym(q, '@')) {
+                    anchored = true; // "at 5", "around 5", "@ 5": a bare number there is an hour
                     q++;
                 } else if (isRole(q, Role.ON) || isRole(q, Role.ABOUT) || (sym(q, ',') && end >= 0)) {
                     q++;
                 } else {
-                    break;
+                    int after = allDay(q);
+                    if (after == q) {
+                        break;
+                    }
+                    q = after; // "all day Friday": Friday
                 }
             }
             Hit<InstantSpec> part = sharedPart(q, acc, ctx, anchored);
@@ -284,7 +292,19 @@ class Engine extends Grammar {
         if (end < 0 || acc.isEmpty()) {
             return null;
         }
+        if (acc.date != null && acc.time == null && acc.partOfDay == null) {
+            end = allDay(end); // "Friday all day"
+        }
         return new Hit<>(acc, end);
+    }
+
+    /** After a phrase that says a day whole ("all day", "the whole day"), which a day already is; else {@code i}. */
+    private int allDay(int i) {
+        if (!allDayPhrases || i >= size) {
+            return i;
+        }
+        Hit<Meaning> m = phraseAt(i);
+        return m != null && m.value() == Role.ALL_DAY ? m.end() : i;
     }
 
     /** The longest part of an instant that starts at {@code q}, read by the families the language uses. */
@@ -292,7 +312,7 @@ class Engine extends Grammar {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = datePart(q);
+        Hit<InstantSpec> best = longest(grammarClock(q, acc, ctx, anchored), datePart(q));
         if (families.contains(Family.CLOCKS)) {
             best = longest(best, clock(q, ctx, anchored));
         } else {
@@ -300,14 +320,20 @@ class Engine extends Grammar {
         }
         best = longest(best, barePart(q, acc));
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
-            Hit<java.time.ZoneId> z = zone(q);
-            if (z != null) {
+            boolean paren = sym(q, '('); // "3pm (PST)"
+            Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);
+            if (z != null && (!paren || sym(z.end(), ')'))) {
                 InstantSpec s = new InstantSpec();
                 s.zone = z.value();
-                best = longest(best, new Hit<>(s, z.end()));
+                best = longest(best, new Hit<>(s, paren ? z.end() + 1 : z.end()));
             }
         }
         return best;
+    }
+
+    /** A clock time a grammar still reads by its own rules (English's, until they move here), or null. */
+    Hit<InstantSpec> grammarClock(int q, InstantSpec acc, Context ctx, boolean anchored) {
+        return null;
     }
 
     /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */

@@ -25,78 +25,14 @@ final class EnglishGrammar extends Engine {
     // ---- instants ---------------------------------------------------------------------------
 
     @Override
-    Hit<InstantSpec> readInstant(int i, Context ctx) {
-        InstantSpec acc = new InstantSpec();
-        int p = i;
-        int end = -1;
-        while (p < size) {
-            int q = p;
-            boolean anchored = false;
-            while (q < size) {
-                if (word(q, "at", "around", "about", "approximately", "approx") || sym(q, '@')) {
-                    anchored = anchored || !word(q, "about");
-                    q++;
-                } else if (word(q, "on") || (sym(q, ',') && end >= 0)) {
-                    q++;
-                } else {
-                    int after = allDay(q);
-                    if (after == q) {
-                        break;
-                    }
-                    q = after; // "all day Friday": Friday
-                }
-            }
-            Hit<InstantSpec> part = part(q, acc, ctx, anchored);
-            if (part == null || !merge(acc, part.value())) {
-                break;
-            }
-            p = part.end();
-            end = p;
-        }
-        if (end < 0 || acc.isEmpty()) {
-            return null;
-        }
-        if (acc.date != null && acc.time == null && acc.partOfDay == null) {
-            end = allDay(end); // "Friday all day"
-        }
-        return new Hit<>(acc, end);
-    }
-
-    /** After "all day", "the whole day", "the entire day" (which a day already is); else {@code i}. */
-    private int allDay(int i) {
-        if (i >= size || !tok(i).isWord()) {
-            return i;
-        }
-        if (word(i, "all")) {
-            return word(i + 1, "day") ? i + 2 : i;
-        }
-        int j = word(i, "the") ? i + 1 : i;
-        return word(j, "whole", "entire") && word(j + 1, "day") ? j + 2 : i;
-    }
-
-    /** The longest part of an instant that starts at {@code q}. */
-    private Hit<InstantSpec> part(int q, InstantSpec acc, Context ctx, boolean anchored) {
-        if (q >= size) {
-            return null;
-        }
-        Hit<InstantSpec> best = null;
+    Hit<InstantSpec> grammarClock(int q, InstantSpec acc, Context ctx, boolean anchored) {
         Hit<ClockTime> t = time(q, acc, ctx, anchored);
-        if (t != null) {
-            InstantSpec s = new InstantSpec();
-            s.time = t.value();
-            best = longest(best, new Hit<>(s, t.end()));
+        if (t == null) {
+            return null;
         }
-        best = longest(best, sharedPart(q, acc, ctx, anchored));
-        if (acc.time != null || acc.date != null) {
-            boolean paren = sym(q, '(');
-            Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);
-            if (z != null && (!paren || sym(z.end(), ')'))) {
-                InstantSpec s = new InstantSpec();
-                s.zone = z.value();
-                best = longest(best, new Hit<>(s, paren ? z.end() + 1 : z.end()));
-            }
-        }
-        return best;
+        InstantSpec s = new InstantSpec();
+        s.time = t.value();
+        return new Hit<>(s, t.end());
     }
 
     private static final Hit<Object> NO_HIT = new Hit<>(new Object(), -1);

@@ -140,7 +140,10 @@ final class EnglishLexicon extends Lexicon {
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
         role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
+        role(Role.AT, "at");
         role(Role.ON, "on", "at", "over", "for", "during");
+        role(Role.AT, "around", "approximately", "approx"); // a bare number after them is an hour; not after "about"
+        phrase(Role.ALL_DAY, "all day", "the whole day", "whole day", "the entire day", "entire day");
         role(Role.REST, "rest", "remainder");
         phrase(Role.END, "end of");
         phrase(Role.START, "beginning of", "start of");
@@ -468,6 +471,7 @@ final class EnglishLexicon extends Lexicon {
             Engine.Family.PERIODS,
             Engine.Family.AMOUNTS,
             Engine.Family.PARTS_OF_DAY,
+            Engine.Family.ZONES,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.NAMED_DAYS,
             Engine.Family.MONTHS_IN_YEARS,

@@ -165,6 +165,8 @@ sealed interface Meaning {
         /** The day after, in one word, before the day it follows: "למחרת" in "למחרת ראש השנה". */
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
-        OCLOCK
+        OCLOCK,
+        /** A day said whole, which a day read alone already is: "all day", "the whole day". */
+        ALL_DAY
     }
 }
