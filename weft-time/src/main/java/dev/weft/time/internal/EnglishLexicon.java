@@ -202,6 +202,48 @@ final class EnglishLexicon extends Lexicon {
                 "guy fawkes day",
                 "bonfire night");
         phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 7, 14)), "bastille day");
+        clocks(); // last: its words ("before", "past") mean something else first
+    }
+
+    /**
+     * The words of clock times: noon and midnight, the minutes before or after an hour ("quarter to
+     * 12", "ten past six"), "oh" in "nine oh five", "sharp", "h" in "14h45", and the words after
+     * which a bare number said after a day is still its hour ("Friday 9 at the office").
+     */
+    private void clocks() {
+        words(new Meaning.Clock(12), "noon", "midday", "noonish", "middayish");
+        words(new Meaning.Clock(24), "midnight");
+        role(Role.PAST_HOUR, "past", "after");
+        role(Role.TO_HOUR, "to", "till", "til", "before", "of");
+        role(Role.OH, "oh", "o");
+        role(Role.SHARP, "sharp");
+        role(Role.HOUR_MARK, "h");
+        role(Role.LINK, "a", "an"); // an article: "a quarter to", never the hour one
+        wordsAfterBareHour(
+                "in",
+                "at",
+                "to",
+                "and",
+                "until",
+                "till",
+                "tonight",
+                "today",
+                "tomorrow",
+                "pst",
+                "utc",
+                "gmt",
+                "est",
+                "edt",
+                "pdt",
+                "cet",
+                "ist",
+                "idt",
+                "bst",
+                "o'clock",
+                "sharp",
+                "ish",
+                "please",
+                "for");
     }
 
     /** Days counted from today, now, and the words that name a part of today or a time of it. */
@@ -470,6 +512,7 @@ final class EnglishLexicon extends Lexicon {
             Engine.Family.DATES,
             Engine.Family.PERIODS,
             Engine.Family.AMOUNTS,
+            Engine.Family.CLOCKS,
             Engine.Family.PARTS_OF_DAY,
             Engine.Family.ZONES,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
@@ -498,6 +541,21 @@ final class EnglishLexicon extends Lexicon {
 
     @Override
     boolean bareWeekendOnlyAlone() {
+        return true;
+    }
+
+    @Override
+    boolean hoursAndMinutesInOneNumber() {
+        return true;
+    }
+
+    @Override
+    boolean halfBeforeHourIsPast() {
+        return true;
+    }
+
+    @Override
+    boolean bareHoursNextToDays() {
         return true;
     }
 
