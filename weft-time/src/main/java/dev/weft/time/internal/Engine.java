@@ -42,8 +42,9 @@ import java.util.List;
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
  * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
- * every family here; {@link EnglishGrammar} and {@link HebrewGrammar} extend the engine and read the
- * families their lexicons switch on, the older ones still by their own rules until each moves here.
+ * every family here, English all but its recurrences' heads and modifiers ({@link EnglishGrammar});
+ * {@link HebrewGrammar} extends the engine and reads the families its lexicon switches on, the older
+ * ones still by its own rules until each moves here.
  */
 class Engine extends Grammar {
 

@@ -8,16 +8,15 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The English grammar. One instance reads one text; not thread-safe. */
+/**
+ * What English still reads by its own rules: the heads and modifiers of recurrences (every other
+ * family, its clocks and the reading of an instant included, is the {@link Engine}'s). One instance
+ * reads one text; not thread-safe.
+ */
 final class EnglishGrammar extends Engine {
 
     EnglishGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, EnglishLexicon.INSTANCE);
-    }
-
-    @Override
-    DayOfWeek weekStart() {
-        return DayOfWeek.MONDAY;
     }
 
     private static final Hit<Object> NO_HIT = new Hit<>(new Object(), -1);

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * English for the {@link Engine}: the words of the families the engine reads for English (the others
- * are still read by {@link EnglishGrammar}, which moves to the engine family by family).
+ * English for the {@link Engine}: the words of the families the engine reads for English (the heads
+ * and modifiers of recurrences are still read by {@link EnglishGrammar}).
  */
 final class EnglishLexicon extends Lexicon {
 
