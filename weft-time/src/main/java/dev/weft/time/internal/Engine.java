@@ -1927,7 +1927,12 @@ class Engine extends Grammar {
 
     /** Whether any meaning of token {@code i} is the role, its usual one or not ("after" is also "in"). */
     final boolean means(int i, Role r) {
-        return isRole(i, r) || (i >= 0 && i < size && tok(i).isWord() && lexicon.means(tok(i).text(), r));
+        return isRole(i, r)
+                || (lexicon.roleBeyondUsual(r)
+                        && i >= 0
+                        && i < size
+                        && tok(i).isWord()
+                        && lexicon.means(tok(i).text(), r));
     }
 
     /** After hedges that leave an amount as it is ("about", "~", "около"); {@code i} when none. */

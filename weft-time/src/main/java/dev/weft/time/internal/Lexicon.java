@@ -28,6 +28,8 @@ abstract class Lexicon {
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
     /** Every role some word has: a rule asks it before it looks a word up ({@link #means}). */
     private final Set<Role> wordRoles = EnumSet.noneOf(Role.class);
+    /** Every role some word has other than as its usual meaning ("around" is a hedge, and "at" too). */
+    private final Set<Role> otherRoles = EnumSet.noneOf(Role.class);
     /** Whether some word is both an ordinal and a number (Hebrew's "שני"): only then a rule asks an ordinal for its number. */
     private boolean ordinalsCount;
     /** Every role some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
@@ -179,6 +181,11 @@ abstract class Lexicon {
     final boolean means(String word, Meaning m) {
         return (!(m instanceof Role r) || wordRoles.contains(r))
                 && words.getOrDefault(fold(word), List.of()).contains(m);
+    }
+
+    /** Whether some word of the lexicon means the role other than as its usual meaning: else its usual one says it. */
+    final boolean roleBeyondUsual(Role r) {
+        return otherRoles.contains(r);
     }
 
     /** Whether some word of the lexicon means the role, as its usual meaning or another. */
@@ -378,6 +385,9 @@ abstract class Lexicon {
         } else if (!ms.contains(m)) {
             List<Meaning> more = new java.util.ArrayList<>(ms);
             more.add(m);
+            if (m instanceof Role r) {
+                otherRoles.add(r);
+            }
             words.put(form, List.copyOf(more));
             ordinalsCount |= more.stream().anyMatch(Meaning.Ordinal.class::isInstance)
                     && more.stream().anyMatch(Meaning.Amount.class::isInstance);
