@@ -549,11 +549,15 @@ class Engine extends Grammar {
     }
 
     /**
-     * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", ".",
-     * a part of the day, minutes ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", "."
+     * before minutes ("7.30"; not the full stop of "on December 17."), a part of the day, minutes
+     * ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
      */
     boolean clockAhead(int i) {
-        return sym(i, ':') || sym(i, '.') || partAfterClock(i) != null || latinMeridiem(i) != null;
+        return sym(i, ':')
+                || (sym(i, '.') && num(i + 1) && adjacent(i + 1))
+                || partAfterClock(i) != null
+                || latinMeridiem(i) != null;
     }
 
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
