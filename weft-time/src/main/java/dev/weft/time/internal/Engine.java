@@ -1510,10 +1510,7 @@ class Engine extends Grammar {
         } else if (meaningAt(i) instanceof Amount half && half.value() == 0.5) {
             Hit<Integer> hour =
                     means(i + 1, Role.PAST_HOUR) || !lexicon.halfBeforeHourIsPast() ? null : hourNumber(i + 1);
-            if (hour != null
-                    && unit(hour.end()) == null
-                    && !isRole(hour.end(), Role.LINK)
-                    && !means(hour.end(), Role.LINK)) {
+            if (hour != null && unit(hour.end()) == null && !means(hour.end(), Role.LINK)) {
                 return new Hit<>(ClockTime.of(hour.value(), 30, Grain.MINUTE), hour.end()); // "half four"
             }
             minutes = 30;
