@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A batch of changes as the JSON array that PostgreSQL's {@code weft_apply} function takes (see
- * migrations V2 to V4): one object per step change, in order, with every column a step row holds,
- * then one journal row per run with its events and checkpoints ({@link Journal}), then the payloads;
- * JSON values as strings of their text, as the columns keep them.
+ * migrations V2 to V4): one object per step change, in order, with the columns of a step row that do
+ * not hold their defaults ({@link #writeStep}), then one journal row per run with its events and
+ * checkpoints ({@link Journal}), then the payloads; JSON values as strings of their text, as the
+ * columns keep them.
  */
 final class PostgresBatch {
     private PostgresBatch() {}
