@@ -59,9 +59,21 @@ final class WorkersBenchmark {
     static void run(String[] args) {
         boolean quick = false;
         int concurrency = 32;
+        Phases phases = Phases.ALL;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--only" -> {
+                    if (i + 1 == args.length) {
+                        throw new UsageException("workers: --only takes weft or queue");
+                    }
+                    phases = switch (args[++i]) {
+                        case "weft" -> Phases.WEFT;
+                        case "queue" -> Phases.QUEUE;
+                        default ->
+                            throw new UsageException("workers: --only takes weft or queue, was '" + args[i] + "'");
+                    };
+                }
                 case "--concurrency" -> {
                     if (i + 1 == args.length || !args[i + 1].matches("[1-9][0-9]{0,3}")) {
                         throw new UsageException("workers: --concurrency takes a number from 1 to 9999");
@@ -69,11 +81,16 @@ final class WorkersBenchmark {
                     concurrency = Integer.parseInt(args[++i]);
                 }
                 default ->
-                    throw new UsageException("workers: unknown option '" + args[i] + "' (--quick, --concurrency N)");
+                    throw new UsageException(
+                            "workers: unknown option '" + args[i] + "' (--quick, --concurrency N, --only weft|queue)");
             }
         }
         try {
-            measure(quick, concurrency);
+            if (phases == Phases.ALL) {
+                measure(quick, concurrency);
+            } else {
+                measureQueue(quick, phases);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -150,6 +167,64 @@ final class WorkersBenchmark {
             System.out.printf(
                     "workers killed=1 steps=%d completed_once=%d duplicated=%d lost=%d%n",
                     killed.steps, killed.completedOnce, killed.duplicated, killed.lost);
+        }
+    }
+
+    /** Which figures a run measures: all of them, the queue cost per step alone, or Weft's share of it alone. */
+    private enum Phases {
+        ALL,
+        QUEUE,
+        WEFT
+    }
+
+    /**
+     * The queue cost per step alone ({@code --only queue}: the two floors and Weft's, without the
+     * 50 ms steps and the killed worker), or Weft's phase alone ({@code --only weft}: the phase to
+     * profile, with nothing else in the recording).
+     */
+    private static void measureQueue(boolean quick, Phases phases) throws Exception {
+        int entries = quick ? 2_000 : 10_000;
+        System.out.println("workers: --only " + phases.name().toLowerCase(java.util.Locale.ROOT) + ": " + entries
+                + " entries" + (quick ? " (--quick)" : ""));
+        try (RedisServer redis = RedisServer.start()) {
+            Optional<Measured> floor = Optional.empty();
+            Optional<Measured> floorWithStore = Optional.empty();
+            if (phases == Phases.QUEUE) {
+                floor = Optional.of(floorMicros(redis.url(), entries));
+                floorWithStore = Optional.of(floorWithStoreMicros(redis.url(), entries));
+            }
+            Measured weft = weftMicros(redis.url(), entries);
+            CpuMeter.Spent weftCpu = weft.cpu();
+            if (floor.isPresent() && floorWithStore.isPresent()) {
+                Measured bare = floor.get();
+                Measured withStore = floorWithStore.get();
+                System.out.printf(
+                        "workers floor_us_per_entry=%.1f weft_us_per_entry=%.1f ratio=%.2f%n",
+                        bare.wallMicros(), weft.wallMicros(), weft.wallMicros() / bare.wallMicros());
+                System.out.printf(
+                        "workers floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f ratio_with_store=%.2f%n",
+                        withStore.wallMicros(), weft.wallMicros(), weft.wallMicros() / withStore.wallMicros());
+                System.out.printf(
+                        "workers cpu floor_us_per_entry=%.1f floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f"
+                                + " ratio=%.2f ratio_with_store=%.2f weft_jvm_us=%.1f weft_redis_us=%.1f"
+                                + " weft_db_us=%.1f%n",
+                        bare.cpuMicros(),
+                        withStore.cpuMicros(),
+                        weft.cpuMicros(),
+                        weft.cpuMicros() / bare.cpuMicros(),
+                        weft.cpuMicros() / withStore.cpuMicros(),
+                        weftCpu.jvmMicros() / weft.entries(),
+                        weftCpu.redisMicros() / weft.entries(),
+                        weftCpu.databaseMicros() / weft.entries());
+            } else {
+                System.out.printf("workers weft_us_per_entry=%.1f%n", weft.wallMicros());
+                System.out.printf(
+                        "workers cpu weft_us_per_entry=%.1f weft_jvm_us=%.1f weft_redis_us=%.1f weft_db_us=%.1f%n",
+                        weft.cpuMicros(),
+                        weftCpu.jvmMicros() / weft.entries(),
+                        weftCpu.redisMicros() / weft.entries(),
+                        weftCpu.databaseMicros() / weft.entries());
+            }
         }
     }
 
