@@ -337,9 +337,12 @@ class Engine extends Grammar {
         return best;
     }
 
-    /** A clock time at {@code i} read alone, with what is said right after it ("9 am", "в 9 утра"); or null. */
-    final Hit<InstantSpec> clockAt(int i, Context ctx, boolean anchored) {
-        return families.contains(Family.CLOCKS) ? clock(i, NO_PARTS, ctx, anchored) : null;
+    /**
+     * A clock time at {@code i} where the parts in {@code acc} were said before it (a recurrence's part
+     * of the day: "every morning 7"), with what is said right after it ("9 am", "в 9 утра"); or null.
+     */
+    final Hit<InstantSpec> clockAt(int i, InstantSpec acc, Context ctx, boolean anchored) {
+        return families.contains(Family.CLOCKS) ? clock(i, acc, ctx, anchored) : null;
     }
 
     /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */

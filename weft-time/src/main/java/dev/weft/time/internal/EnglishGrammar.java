@@ -130,7 +130,7 @@ final class EnglishGrammar extends Engine {
 
     /** A clock time at {@code i}, read by the engine's clock rules. */
     private Hit<ClockTime> time(int i, InstantSpec acc, Context ctx, boolean anchored) {
-        Hit<InstantSpec> t = clockAt(i, ctx, anchored);
+        Hit<InstantSpec> t = clockAt(i, acc, ctx, anchored);
         return t == null ? null : new Hit<>(t.value().time, t.end());
     }
 
