@@ -635,15 +635,14 @@ final class HebrewLexicon extends Lexicon {
     private static final Set<String> LEADING_TO_A_TIME = Set.of("בערך", "בסביבות", "סביבות", "סביב", "לקראת");
 
     /**
-     * Past "," "ב" or "על" between two parts ("מחר, ב-8", "יום שני על הבוקר"), "כל היום" ("כל היום
-     * ביום שישי"), and the words before a time ("בסביבות 8", "על הבוקר").
+     * Past "," "ב" or "על" between two parts ("מחר, ב-8", "יום שני על הבוקר") and the words before a
+     * time ("בסביבות 8", "על הבוקר"); "כל היום" ("כל היום ביום שישי") is the engine's {@link Role#ALL_DAY}.
      */
     @Override
     int partStart(Engine e, int q, boolean later) {
         if (later && (e.sym(q, ',') || e.word(q, "ב", "על"))) {
             q++;
         }
-        q = e.wholeDay(q); // "כל היום ביום שישי": all day on Friday is Friday
         if (q + 1 < e.size
                 && e.tok(q).isWord()
                 && LEADING_TO_A_TIME.contains(e.tok(q).text())) {
