@@ -249,6 +249,20 @@ abstract class Lexicon {
     }
 
     /**
+     * A weekday's bare name at token {@code i} where what follows says a weekday is meant (its count,
+     * "after", "nearest to": "שני הראשון של החודש", "שישי אחרי חנוכה"), in a language whose bare names
+     * are also other words ("שני" is "second"); or null, and the engine reads the name as anywhere.
+     */
+    Hit<DayOfWeek> bareWeekday(Engine e, int i) {
+        return null;
+    }
+
+    /** Whether an n-th is said after what it counts ("היום השלישי של החודש"), not before it ("the third day"). */
+    boolean countAfterThing() {
+        return false;
+    }
+
+    /**
      * A weekday at token {@code i} said in a list after another, as the language joins them and names
      * them there ("וחמישי", "ראשון, שלישי"), or null: where a list is joined only by a word ("and"),
      * the engine reads it alone.
