@@ -82,6 +82,8 @@ class Engine extends Grammar {
     private final boolean ownDays;
     /** Whether the language says an n-th after what it counts ("היום השלישי"), not before it ("the third day"). */
     private final boolean countAfterThing;
+    /** Whether the language says a day of the month by its cardinal ("חמישה עשר במרץ"). */
+    private final boolean cardinalDays;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -94,6 +96,7 @@ class Engine extends Grammar {
         this.prefixed = lexicon.writesPrefixes();
         this.ownDays = lexicon.readsOwnDays();
         this.countAfterThing = lexicon.countAfterThing();
+        this.cardinalDays = lexicon.cardinalDays();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
         this.edgePhrases =
@@ -520,11 +523,18 @@ class Engine extends Grammar {
     }
 
     /**
-     * A day of the month said before a month's name, for a lexicon's own dates ("15 בניסן"); a
-     * language grammar may read its own numbers here.
+     * A day of the month said before a month's name ("the 3rd of March", "15 בניסן"), and in a
+     * language that says a day by its cardinal, a number in words as amounts read it ("חמישה עשר
+     * במרץ", "בעשרים ושלושה ביוני").
      */
-    Hit<Integer> dayBeforeMonth(int i) {
-        return dayNumber(i);
+    final Hit<Integer> dayBeforeMonth(int i) {
+        Hit<Integer> d = dayNumber(i);
+        if (d != null || !cardinalDays || num(i) || !(amountWord(i) instanceof Amount)) {
+            return d;
+        }
+        Hit<Double> n = amountAt(i);
+        double v = n == null ? 0 : n.value();
+        return v >= 1 && v <= 31 && v == Math.rint(v) ? new Hit<>((int) v, n.end()) : null;
     }
 
     /**

@@ -349,13 +349,6 @@ final class HebrewGrammar extends Engine {
         return n;
     }
 
-    /** A day of the month before a month's name, in digits or words ("חמישה עשר במרץ"). */
-    @Override
-    Hit<Integer> dayBeforeMonth(int i) {
-        Number n = dayNumber(i);
-        return n == null ? null : new Hit<>(n.value(), n.end());
-    }
-
     /** A number before these is an hour: "יוני 12 בערב", "במרץ 5 וחצי". */
     @Override
     boolean clockAhead(int i) {

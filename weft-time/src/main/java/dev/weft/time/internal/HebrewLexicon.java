@@ -396,6 +396,12 @@ final class HebrewLexicon extends Lexicon {
         return true;
     }
 
+    /** "חמישה עשר במרץ", "באחד בינואר": a day is said by its cardinal. */
+    @Override
+    boolean cardinalDays() {
+        return true;
+    }
+
     @Override
     boolean readsOwnDays() {
         return true; // ownDate, ownWeekday, ownHoliday

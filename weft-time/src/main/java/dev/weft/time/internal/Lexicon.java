@@ -257,6 +257,11 @@ abstract class Lexicon {
         return null;
     }
 
+    /** Whether a day of the month is said by its cardinal ("חמישה עשר במרץ"), not only by its ordinal ("the fifth"). */
+    boolean cardinalDays() {
+        return false;
+    }
+
     /** Whether an n-th is said after what it counts ("היום השלישי של החודש"), not before it ("the third day"). */
     boolean countAfterThing() {
         return false;
