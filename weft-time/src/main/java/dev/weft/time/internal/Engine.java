@@ -1105,10 +1105,11 @@ class Engine extends Grammar {
             }
             // "21st", "the 21", "пятого"; "the fifth" alone is seldom a date where the lexicon says so
             boolean linked = j > i;
-            if (lexicon.ordinalAloneIsADay()
+            Lexicon.OrdinalsAlone alone = lexicon.ordinalsAlone();
+            if (alone != Lexicon.OrdinalsAlone.NONE
                     && (num(j)
                             ? day.end() > j + 1 || linked
-                            : lexicon.ordinalWordAloneIsADay()
+                            : alone == Lexicon.OrdinalsAlone.ALL
                                     || (linked && (lenient || isRole(day.end(), Role.LINK))))) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
             }
@@ -1387,20 +1388,13 @@ class Engine extends Grammar {
         int year = y == null ? 0 : y.value();
         int stop = y == null ? end : y.end();
         int two = sym(end, ',') ? end + 1 : end;
-        if (y == null
-                && lexicon.twoDigitYearAfterDate()
-                && num(two)
-                && tok(two).text().length() == 2
-                && tok(two).prefix().isEmpty()
-                && !clockAhead(two + 1)) {
-            year = fullYear(value(two)); // "3 במאי 16", "3 במאי, 81"
-            stop = two + 1;
-        } else if (y == null && lexicon.shortYears()) {
-            if ((monthLast || two > end) && shortYear(two)) {
-                year = fullYear(value(two));
+        Lexicon.ShortYears shortYears = lexicon.shortYears();
+        if (y == null && shortYears != Lexicon.ShortYears.NONE) {
+            if ((shortYears == Lexicon.ShortYears.AFTER_ANY_DATE || monthLast || two > end) && shortYear(two)) {
+                year = fullYear(value(two)); // "3 May 16", "May 3rd, 81", "3 במאי 16", "3 במאי, 81"
                 stop = two + 1;
             } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
-                year = fullYear(value(end + 1));
+                year = fullYear(value(end + 1)); // "Oct 3 '90"
                 stop = end + 2;
             }
         }
@@ -1408,14 +1402,12 @@ class Engine extends Grammar {
         return d == null ? null : withDate(d, stop);
     }
 
-    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h"). */
+    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h", "16 בערב"). */
     private boolean shortYear(int i) {
         return num(i)
                 && tok(i).text().length() == 2
-                && !sym(i + 1, ':')
-                && !sym(i + 1, '.')
-                && latinMeridiem(i + 1) == null
-                && partAfterClock(i + 1) == null
+                && tok(i).prefix().isEmpty()
+                && !clockAhead(i + 1)
                 && unit(i + 1) == null
                 && !isRole(i + 1, Role.OCLOCK)
                 && !isRole(i + 1, Role.OR_SO);

@@ -594,8 +594,8 @@ final class HebrewLexicon extends Lexicon {
     }
 
     @Override
-    boolean twoDigitYearAfterDate() {
-        return true;
+    ShortYears shortYears() {
+        return ShortYears.AFTER_ANY_DATE;
     }
 
     /** "ב-2027", "ב2027": in that year. */
@@ -611,8 +611,8 @@ final class HebrewLexicon extends Lexicon {
     }
 
     @Override
-    boolean ordinalAloneIsADay() {
-        return false;
+    OrdinalsAlone ordinalsAlone() {
+        return OrdinalsAlone.NONE;
     }
 
     @Override
