@@ -34,7 +34,7 @@ import java.util.List;
  * a {@link Lexicon} (its words as data, and hooks for what is its own) and no rules. One instance
  * reads one text; not thread-safe.
  *
- * <p>The families: days counted from today, weekdays (this, next, last), dates (a day and a month,
+ * <p>The families: days counted from today, weekdays (this, next, last, counted from a date), dates (a day and a month,
  * numeric, a month, a year, the n-th weekday, day or week of a month or a year), periods (this,
  * next, last week, month, year), clock times (digits, words, a part of the day after them, words
  * that name a time), parts of the day, amounts from now (ahead,
