@@ -101,7 +101,7 @@ public final class TaskOperations {
             case "getAll" ->
                 tasks.db().read("list tasks", c -> {
                     JsonNode filters = args.path("filters");
-                    Optional<Span> span = Span.of(filters, context);
+                    Optional<DueWindow> span = DueWindow.of(filters, context);
                     ArrayNode listed = Json.mapper().createArrayNode();
                     for (Task t : Tasks.all(c, user)) {
                         if (!matchesFilters(t, filters, context)) {
@@ -426,10 +426,10 @@ public final class TaskOperations {
             return false;
         }
         String window = filters.path("window").asText("");
-        if (!window.isEmpty() && !Span.TIMED_WINDOWS.contains(window) && !inWindow(task, window, context)) {
+        if (!window.isEmpty() && !DueWindow.TIMED_WINDOWS.contains(window) && !inWindow(task, window, context)) {
             return false;
         }
-        // A window a time falls in (today, this week, from one date to another) is read by Span.
+        // A window a time falls in (today, this week, from one date to another) is read by DueWindow.
         return !filters.has("type") || isOfType(task, filters.get("type").asText());
     }
 
@@ -439,10 +439,10 @@ public final class TaskOperations {
      * {@code dueDateFrom}/{@code dueDateTo} (a date alone counts whole). A task is listed when it falls
      * due in it, a recurring reminder when any of its times does.
      */
-    record Span(Instant from, Instant to) {
+    record DueWindow(Instant from, Instant to) {
         static final Set<String> TIMED_WINDOWS = Set.of("today", "tomorrow", "this_week", "upcoming");
 
-        static Optional<Span> of(JsonNode filters, OperationContext context) {
+        static Optional<DueWindow> of(JsonNode filters, OperationContext context) {
             String window = filters.path("window").asText("");
             boolean timed = TIMED_WINDOWS.contains(window);
             if (!timed && !filters.has("dueDateFrom") && !filters.has("dueDateTo")) {
@@ -481,7 +481,7 @@ public final class TaskOperations {
                         : asked.at().plusMillis(1);
                 to = end.isBefore(to) ? end : to;
             }
-            return Optional.of(new Span(from, to));
+            return Optional.of(new DueWindow(from, to));
         }
     }
 
