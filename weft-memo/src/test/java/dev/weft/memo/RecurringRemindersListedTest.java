@@ -43,9 +43,12 @@ final class RecurringRemindersListedTest {
         memo.ask("dana", "remind me every day at 8 to take vitamins");
         memo.ask("dana", "remind me every Monday at 9 to send the report");
 
+        // Both were made at the same instant (the clock is stopped): the listing's order between them is
+        // not what this test is about.
         assertThat(memo.ask("dana", "what are my reminders this week?"))
-                .isEqualTo("You have 2 tasks:\n1. take vitamins (every day at 08:00)\n"
-                        + "2. send the report (every week at 09:00)");
+                .startsWith("You have 2 tasks:")
+                .contains("take vitamins (every day at 08:00)")
+                .contains("send the report (every week at 09:00)");
     }
 
     @Test
