@@ -280,6 +280,32 @@ final class EnglishFamiliesTest {
     }
 
     @Test
+    void theHeadsOfRecurrencesAreTheEnginesRules() {
+        assertThat(READ.rrule("once a week")).isEqualTo("FREQ=WEEKLY");
+        assertThat(READ.rrule("once per month")).isEqualTo("FREQ=MONTHLY");
+        assertThat(READ.rrule("once every day")).isEqualTo("FREQ=DAILY");
+        assertThat(PARSER.parse("twice a week", NOW, Language.ENGLISH)).isEmpty();
+        assertThat(READ.rrule("on the 1st of every month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=1");
+        assertThat(READ.rrule("every 10th of the month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("every 10th")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("every 2nd day of the month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=2");
+        assertThat(READ.rrule("the 1st Monday of every month")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("every 2nd Monday of the month")).isEqualTo("FREQ=MONTHLY;BYDAY=2MO");
+        assertThat(READ.rrule("the last Friday of every month")).isEqualTo("FREQ=MONTHLY;BYDAY=-1FR");
+        assertThat(READ.rrule("every March 5")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+        assertThat(READ.rrule("every 10th of March")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10");
+        assertThat(READ.rrule("every single Monday")).isEqualTo("FREQ=WEEKLY;BYDAY=MO");
+        assertThat(READ.rrule("every single day")).isEqualTo("FREQ=DAILY");
+    }
+
+    @Test
+    void anOrdinalInDigitsCountsLikeOneInWords() {
+        assertThat(READ.rrule("every 2nd week")).isEqualTo("FREQ=WEEKLY;INTERVAL=2");
+        assertThat(READ.rrule("every 2nd day")).isEqualTo("FREQ=DAILY;INTERVAL=2");
+        assertThat(READ.rrule("every 3rd Monday")).isEqualTo("FREQ=WEEKLY;INTERVAL=3;BYDAY=MO");
+    }
+
+    @Test
     void daysOfTheMonthThatRepeatAndNudges() {
         assertThat(READ.rrule("on the 10th every month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
         assertThat(READ.rrule("the 10th of each month at 9am"))

@@ -2269,17 +2269,14 @@ class Engine extends Grammar {
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
     private Hit<RecurrenceBuilder> numberedHead(int i) {
         Meaning m = meaningAt(i);
-        Hit<Integer> day = dayNumber(i);
-        if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
-            // "1-го числа каждого месяца"
-            int j = day.end() + 1;
-            if (isRole(j, Role.EVERY) && unit(j + 1) == ChronoUnit.MONTHS) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-                r.dayOfMonth = day.value();
-                return new Hit<>(r, j + 2);
-            }
+        if (m == Role.ONCE) {
+            return onceEach(i + 1);
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
+        Hit<RecurrenceBuilder> monthly = dayOfEveryMonth(j);
+        if (monthly != null) {
+            return monthly;
+        }
         Weekdays plural = weekdays(j);
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
@@ -2289,18 +2286,25 @@ class Engine extends Grammar {
                     ? nthWeekdayOfEveryMonth(i, true)
                     : null; // "יום שני הראשון של כל חודש"
         }
-        if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
+        Hit<Meaning> every = phraseAt(i);
+        return afterEvery(every.value() == Role.EVERY ? every.end() : i + 1); // "every single day"
+    }
+
+    /** The rest of a head after its word of "every" ends at {@code e}: "week", "Monday", "10th of the month"; or null. */
+    private Hit<RecurrenceBuilder> afterEvery(int e) {
+        if (e < size && tok(e).isWord() && lexicon.definite(tok(e).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
-        if (nthOfMonth != null) {
-            return nthOfMonth;
+        Hit<RecurrenceBuilder> nth =
+                longest(longest(nthWeekdayOfEveryMonth(e, false), everyNth(e)), everyDayOfMonth(e));
+        if (nth != null) {
+            return longest(nth, everyDate(e)); // "every 2nd day of the month", "every 10th of March"
         }
-        Hit<Meaning> w = phraseAt(i + 1);
+        Hit<Meaning> w = phraseAt(e);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
         }
-        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, i + 1); // "כל שני וחמישי"
+        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, e); // "כל שני וחמישי"
         if (listed != null) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(listed.value())), listed.end());
         }
@@ -2310,23 +2314,95 @@ class Engine extends Grammar {
                     : List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY);
             return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(weekend), w.end());
         }
-        if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
+        if (isRole(e, Role.QUARTER) && quartersOfAnHour(e) == null) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), e + 1);
         }
-        Hit<Integer> dayOfMonth = dayNumber(i + 1);
-        if (dayOfMonth != null && isRole(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
-            // "каждое 10-е число"
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-            r.dayOfMonth = dayOfMonth.value();
-            return new Hit<>(r, dayOfMonth.end() + 1);
+        Hit<RecurrenceBuilder> dated = everyDate(e);
+        if (dated != null) {
+            return dated;
         }
-        PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
+        PartOfDay part = meaningAt(e) instanceof Part p ? p.part() : partNamed(e); // "every morning"
         if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
             r.partOfDay = part;
-            return new Hit<>(r, i + 2);
+            return new Hit<>(r, e + 1);
         }
-        return everyAmount(i + 1);
+        return everyAmount(e);
+    }
+
+    /**
+     * "the 1st of every month", "on the 15th of each month", "the 10th every month", "1-го числа
+     * каждого месяца": monthly on that day, its number an ordinal or said with a word of the day of the
+     * month; or null.
+     */
+    private Hit<RecurrenceBuilder> dayOfEveryMonth(int i) {
+        int k = skipLinks(i);
+        Hit<Integer> day = dayNumber(k);
+        if (day == null) {
+            return null;
+        }
+        int j = isRole(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : ordinalSaid(k, day) ? skipLinks(day.end()) : -1;
+        if (j < 0 || !isRole(j, Role.EVERY) || unit(j + 1) != ChronoUnit.MONTHS) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, j + 2);
+    }
+
+    /** Whether the day of the month read at {@code k} was said as an ordinal ("10th", "tenth"), not a bare number. */
+    private boolean ordinalSaid(int k, Hit<Integer> day) {
+        return !num(k) || day.end() > k + 1;
+    }
+
+    /**
+     * After "every": "10th" ("каждое 10-е число", "every 10th day", "every 10th of the month"):
+     * monthly on that day; or null.
+     */
+    private Hit<RecurrenceBuilder> everyDayOfMonth(int e) {
+        Hit<Integer> day = num(e) ? dayNumber(e) : null;
+        if (day == null) {
+            return null;
+        }
+        int end = day.end();
+        if (isRole(end, Role.DAY_OF_MONTH)) {
+            end++;
+        } else if (day.end() > e + 1) { // an ordinal ending: "10th"
+            if (unit(end) == ChronoUnit.DAYS) {
+                end++;
+            }
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            if (of > end && unit(month) == ChronoUnit.MONTHS) {
+                end = month + 1;
+            }
+        } else {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, end);
+    }
+
+    /** After "every": a day of a month with no year ("March 5", "Dec 25th"): yearly on it; or null. */
+    private Hit<RecurrenceBuilder> everyDate(int e) {
+        Hit<InstantSpec> d = dateAt(e);
+        if (d == null || !(d.value().date instanceof CalendarDate c) || c.year() != 0 || d.value().time != null) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.YEARLY);
+        r.month = c.month();
+        r.dayOfMonth = c.day();
+        return new Hit<>(r, d.end());
+    }
+
+    /** After "once": "a week", "an hour", "per month", "every day": every one unit; or null. */
+    private Hit<RecurrenceBuilder> onceEach(int i) {
+        boolean each = isRole(i, Role.EVERY)
+                || isRole(i, Role.PER)
+                || (!num(i) && meaningAt(i) instanceof Amount a && a.value() == 1);
+        ChronoUnit u = each ? unit(i + 1) : null;
+        return u == null ? null : every(new Offset(1, u), i + 2);
     }
 
     /**
@@ -2338,7 +2414,8 @@ class Engine extends Grammar {
             return true;
         }
         int j = skipLinks(i);
-        return weekdays(nth(j) != null ? j + 1 : j) != null;
+        Hit<Integer> n = nthAt(j);
+        return weekdays(n != null ? n.end() : j) != null;
     }
 
     /** Whether some word of the text means "every": only then may a recurrence open without it. */
@@ -2379,8 +2456,9 @@ class Engine extends Grammar {
      */
     private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean everyMonth) {
         int j = skipLinks(i);
-        Integer nth = nth(j);
-        int at = nth != null ? j + 1 : j;
+        Hit<Integer> first = nthAt(j);
+        Integer nth = first != null ? first.value() : null;
+        int at = first != null ? first.end() : j;
         Hit<Meaning> said = phraseAt(at);
         Hit<DayOfWeek> day = said != null
                         && said.value() instanceof Weekdays w
@@ -2412,17 +2490,16 @@ class Engine extends Grammar {
 
     /** After "every": "other week", "second Monday", "third day", "other morning": every n-th one; or null. */
     private Hit<RecurrenceBuilder> everyNth(int i) {
-        int n;
-        if (isRole(i, Role.OTHER)) {
-            n = 2;
-        } else if (meaningAt(i) instanceof Ordinal o
-                && (o.value() == 2 || o.value() == 3)
-                && (unit(i + 1) != null || weekdays(i + 1) != null)) {
-            n = o.value();
-        } else {
+        boolean other = isRole(i, Role.OTHER);
+        Hit<Integer> nth = other ? null : nthAt(i); // "every third day", "every 2nd week"
+        if (!other
+                && (nth == null
+                        || (nth.value() != 2 && nth.value() != 3)
+                        || (unit(nth.end()) == null && weekdays(nth.end()) == null))) {
             return null;
         }
-        int j = i + 1;
+        int n = other ? 2 : nth.value();
+        int j = other ? i + 1 : nth.end();
         Hit<Meaning> w = phraseAt(j);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).interval(n).days(days.days()), w.end());
@@ -2437,7 +2514,20 @@ class Engine extends Grammar {
         return u == null ? null : every(new Offset(n, u), j + 1);
     }
 
-    /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */
+    /** The n-th (1 to 5) an ordinal says in a word or in digits ("second", "2nd", "2-й"), -1 for "last"; or null. */
+    private Hit<Integer> nthAt(int i) {
+        Integer n = nth(i);
+        if (n != null) {
+            return new Hit<>(n, i + 1);
+        }
+        if (num(i) && tok(i).text().length() == 1 && value(i) >= 1 && value(i) <= 5) {
+            int end = ordinalEnding(i + 1);
+            return end > i + 1 ? new Hit<>(value(i), end) : null;
+        }
+        return null;
+    }
+
+    /** The n-th (1 to 5) an ordinal word says, -1 for "last"; or null. */
     private Integer nth(int i) {
         if (isRole(i, Role.LAST)) {
             return -1;

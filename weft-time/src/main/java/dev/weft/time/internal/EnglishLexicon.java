@@ -157,6 +157,9 @@ final class EnglishLexicon extends Lexicon {
         role(Role.BEFORE, "before");
         role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs", "q");
         role(Role.EVERY, "every", "each");
+        phrase(Role.EVERY, "every single", "each single");
+        role(Role.ONCE, "once");
+        role(Role.PER, "per");
         role(Role.OTHER, "other");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
         words(new Meaning.Often(Frequency.DAILY), "daily", "everyday");

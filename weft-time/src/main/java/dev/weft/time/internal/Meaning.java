@@ -165,6 +165,10 @@ sealed interface Meaning {
         /** The day after, in one word, before the day it follows: "למחרת" in "למחרת ראש השנה". */
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
-        OCLOCK
+        OCLOCK,
+        /** One time in each unit, before "a", "per" or "every" and the unit: "once" in "once a week". */
+        ONCE,
+        /** Each one of a unit, after {@link #ONCE}: "per" in "once per month". */
+        PER
     }
 }
