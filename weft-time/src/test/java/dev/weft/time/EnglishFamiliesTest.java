@@ -299,6 +299,29 @@ final class EnglishFamiliesTest {
     }
 
     @Test
+    void theModifiersOfRecurrencesAreTheEnginesRules() {
+        assertThat(READ.rrule("every day at 9am and 5pm")).isEqualTo("FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0");
+        assertThat(READ.rrule("every day at 9 in the evening")).isEqualTo("FREQ=DAILY;BYHOUR=21;BYMINUTE=0");
+        assertThat(READ.rrule("every week on Mon, Wed and Fri")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,WE,FR");
+        assertThat(READ.rrule("every week on Mon & Wed")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,WE");
+        assertThat(READ.rrule("every Mon/Wed at 9")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("every week on weekdays")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR");
+        assertThat(READ.rrule("daily on Tuesday")).isEqualTo("FREQ=WEEKLY;BYDAY=TU");
+        assertThat(READ.rrule("monthly on the 15th")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("every month on the 1st of the month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=1");
+        assertThat(READ.parse("monthly 10 minutes").text()).isEqualTo("monthly");
+        assertThat(READ.rrule("yearly on March 5")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+        assertThat(READ.rrule("every day in the morning")).isEqualTo("FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("every day ending Friday")).isEqualTo("FREQ=DAILY;UNTIL=20261127T215959Z");
+        assertThat(READ.rrule("every day up to Friday")).isEqualTo("FREQ=DAILY;UNTIL=20261127T215959Z");
+        assertThat(READ.rrule("every day to Friday")).isEqualTo("FREQ=DAILY;UNTIL=20261127T215959Z");
+        assertThat(READ.rrule("every weekday 9am to 5pm"))
+                .as("the hours of a day are not the end of the recurrence")
+                .doesNotContain("UNTIL");
+        assertThat(READ.parse("every hour at 5").text()).isEqualTo("every hour");
+    }
+
+    @Test
     void anOrdinalInDigitsCountsLikeOneInWords() {
         assertThat(READ.rrule("every 2nd week")).isEqualTo("FREQ=WEEKLY;INTERVAL=2");
         assertThat(READ.rrule("every 2nd day")).isEqualTo("FREQ=DAILY;INTERVAL=2");

@@ -2543,8 +2543,11 @@ class Engine extends Grammar {
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
         while (end < size) {
             int j = end;
-            if (isRole(end, Role.AND) || sym(end, ',')) {
+            if (isRole(end, Role.AND) || sym(end, ',') || sym(end, '&') || sym(end, '/')) {
                 j++;
+                if (sym(end, ',') && isRole(j, Role.AND)) {
+                    j++; // "Monday, and Friday"
+                }
                 if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
                     j++;
                 }
@@ -2578,34 +2581,135 @@ class Engine extends Grammar {
         return new Hit<>(all.value().days, all.end());
     }
 
+    /**
+     * One modifier of a recurrence at {@code i}: its end ("until Friday", "до пятницы"), its days ("on
+     * Mon, Wed and Fri", "по понедельникам"), its day of the month ("monthly on the 15th") or of the year
+     * ("yearly on March 5"), a time ("at 9am", "and 5pm", "в 9 вечера") or a part of the day ("in the
+     * morning", "утром"). Returns where it ends, or -1.
+     */
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if (isRole(i, Role.UNTIL) || isRole(i, Role.TO)) {
-            Hit<InstantSpec> until = instant(i + 1, Context.FREE);
-            if (until == null || r.until != null || until.value().offset != null) {
+        boolean to = isRole(i, Role.TO);
+        int u = isRole(i, Role.UNTIL) || to ? i + 1 : after(i, Role.UNTIL); // "up to", "ending"
+        if (u > 0) {
+            Hit<InstantSpec> until = instant(u, Context.FREE);
+            if (until == null
+                    || r.until != null
+                    || until.value().offset != null
+                    || (to && until.value().date == null)) { // "9am to 5pm": the hours of a day, not its end
                 return -1;
             }
             r.until = until.value();
             return until.end();
         }
         int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
-        Hit<InstantSpec> t = clock(j, Context.FREE, j > i);
-        if (t != null) {
-            r.times.add(t.value().time);
-            if (t.value().partOfDay != null) {
-                r.partOfDay = t.value().partOfDay;
+        int days = recurrenceDays(j, r);
+        if (days > 0) {
+            return days;
+        }
+        int day = r.dayOfMonth == 0 ? dayOfRecurrence(j, r) : -1;
+        if (day > 0) {
+            return day;
+        }
+        boolean another = !r.times.isEmpty() && isRole(i, Role.AND); // "at 9am and 5pm"
+        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
+            int end = recurrenceTime(another ? i + 1 : i, another, r);
+            if (end > 0) {
+                return end;
             }
-            return t.end();
         }
-        if (meaningAt(j) instanceof Part p && r.partOfDay == null) {
-            r.partOfDay = p.part();
-            return j + 1;
-        }
-        Weekdays w = weekdays(j);
-        if (w != null && r.frequency != Frequency.MINUTELY) {
-            r.days(w.days());
-            return moreDays(r, j + 1).end();
+        if (r.partOfDay == null) {
+            if (meaningAt(j) instanceof Part p) {
+                r.partOfDay = p.part();
+                return j + 1;
+            }
+            InstantSpec ctx = new InstantSpec();
+            ctx.time = r.times.isEmpty() ? null : r.times.get(0);
+            Hit<InstantSpec> p = partOfDayAfter(i, ctx); // "in the morning"
+            if (p != null && p.value().date == null) {
+                r.partOfDay = p.value().partOfDay;
+                return p.end();
+            }
         }
         return -1;
+    }
+
+    /** The days of a weekly or daily recurrence that has none yet, at {@code j}: "Mon, Wed and Fri"; or -1. */
+    private int recurrenceDays(int j, RecurrenceBuilder r) {
+        Weekdays w = weekdays(j);
+        if (w == null || !r.days.isEmpty() || (r.frequency != Frequency.WEEKLY && r.frequency != Frequency.DAILY)) {
+            return -1;
+        }
+        r.days(w.days());
+        if (r.frequency == Frequency.DAILY) {
+            r.frequency = Frequency.WEEKLY;
+        }
+        return moreDays(r, skipDot(j + 1)).end();
+    }
+
+    /**
+     * The day of a monthly recurrence ("on the 15th", "the 1st of the month") or the date of a yearly
+     * one ("on March 5") at {@code j}, which it takes; or -1.
+     */
+    private int dayOfRecurrence(int j, RecurrenceBuilder r) {
+        if (r.frequency == Frequency.MONTHLY) {
+            int k = skipLinks(j);
+            Hit<Integer> day = dayNumber(k);
+            if (day == null || !(k > j || ordinalSaid(k, day))) {
+                return -1; // "monthly 10 minutes": a bare number is no day of the month
+            }
+            r.dayOfMonth = day.value();
+            int end = day.end();
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            return of > end && unit(month) == ChronoUnit.MONTHS ? month + 1 : end;
+        }
+        if (r.frequency == Frequency.YEARLY) {
+            Hit<RecurrenceBuilder> date = everyDate(j);
+            if (date != null) {
+                r.month = date.value().month;
+                r.dayOfMonth = date.value().dayOfMonth;
+                return date.end();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A time of a recurrence at {@code i} ("at 9am", "в 9 вечера"), read by {@link #recurrenceClock};
+     * a part of the day said after an hour that could be either makes it the part's ("at 9 in the
+     * evening" is at 21:00). Returns where it ends, or -1.
+     */
+    private int recurrenceTime(int i, boolean anchored, RecurrenceBuilder r) {
+        Hit<InstantSpec> t = recurrenceClock(i, anchored, r.partOfDay);
+        if (t == null) {
+            return -1;
+        }
+        ClockTime c = t.value().time;
+        int end = t.end();
+        if (t.value().partOfDay != null) {
+            r.partOfDay = t.value().partOfDay;
+        } else if (c.ambiguous()) {
+            InstantSpec ctx = new InstantSpec();
+            ctx.partOfDay = r.partOfDay;
+            Hit<InstantSpec> p = partOfDayAfter(end, ctx);
+            if (p != null && p.value().date == null) {
+                c = new ClockTime(
+                        p.value().partOfDay.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+                end = p.end();
+            }
+        }
+        r.times.add(c);
+        return end;
+    }
+
+    /**
+     * The clock a recurrence's modifier reads at {@code i}, after "at" if said there ({@code anchored}
+     * when what came before already says it is one: "and 5"), the recurrence's part of the day {@code
+     * part} so far: its time, and the part of the day said with it ("в 9 вечера"); or null.
+     */
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, PartOfDay part) {
+        int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
+        return clock(j, Context.FREE, anchored || j > i);
     }
 }

@@ -1,12 +1,9 @@
 package dev.weft.time.internal;
 
 import dev.weft.time.Grain;
-import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
-import dev.weft.time.internal.DateRef.CalendarDate;
 import java.time.DayOfWeek;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -99,76 +96,8 @@ final class EnglishGrammar extends Engine {
         return best;
     }
 
-    private static final Hit<Object> NO_HIT = new Hit<>(new Object(), -1);
-
-    /** What dayNumber reads at each token: many rules ask for the same. */
-    private Hit<?>[] dayNumbers;
-
-    // ---- weekdays ---------------------------------------------------------------------------
-
-    private DayOfWeek dayName(int i) {
-        return meaningAt(i) instanceof Meaning.Weekdays w && w.days().size() == 1 ? w.day() : null;
-    }
-
     private int skipDot(int i) {
         return sym(i, '.') && adjacent(i) ? i + 1 : i;
-    }
-
-    // ---- dates ------------------------------------------------------------------------------
-
-    private Integer ordinal(int i) {
-        return meaningAt(i) instanceof Meaning.Ordinal o ? o.value() : null;
-    }
-
-    /** A day of the month: {@code 15}, {@code 15th}, {@code fifteenth}, {@code twenty-first}. */
-    @SuppressWarnings("unchecked")
-    private Hit<Integer> dayNumber(int i, boolean needOrdinal) {
-        if (i < 0 || i >= size) {
-            return null;
-        }
-        if (dayNumbers == null) {
-            dayNumbers = new Hit<?>[2 * size];
-        }
-        int k = needOrdinal ? size + i : i;
-        Hit<?> known = dayNumbers[k];
-        if (known == null) {
-            Hit<Integer> read = readDayNumber(i, needOrdinal);
-            dayNumbers[k] = read == null ? NO_HIT : read;
-            return read;
-        }
-        return known == NO_HIT ? null : (Hit<Integer>) known;
-    }
-
-    private Hit<Integer> readDayNumber(int i, boolean needOrdinal) {
-        if (num(i) && tok(i).text().length() <= 2) {
-            int v = value(i);
-            if (v < 1 || v > 31) {
-                return null;
-            }
-            if (word(i + 1, "st", "nd", "rd", "th") && adjacent(i + 1)) {
-                return new Hit<>(v, i + 2);
-            }
-            if (word(i + 1, "am", "pm", "oclock") || (sym(i + 1, ':') && num(i + 2))) {
-                // "the 7am alarm", "the 6:30 train": a clock, not a day of the month.
-                return null;
-            }
-            return needOrdinal ? null : new Hit<>(v, i + 1);
-        }
-        if (i < size && tok(i).isWord()) {
-            Integer o = ordinal(i);
-            if (o != null) {
-                return new Hit<>(o, i + 1);
-            }
-            Integer tens = tens(i);
-            if (tens != null && tens <= 30) {
-                int j = sym(i + 1, '-') ? i + 2 : i + 1;
-                Integer unit = ordinal(j);
-                if (unit != null && unit < 10 && tens + unit <= 31) {
-                    return new Hit<>(tens + unit, j + 1);
-                }
-            }
-        }
-        return null;
     }
 
     // ---- durations and offsets --------------------------------------------------------------
@@ -556,109 +485,19 @@ final class EnglishGrammar extends Engine {
 
     // ---- recurrences ------------------------------------------------------------------------
 
-    /** {@code Monday and Thursday}, {@code Mon, Wed and Fri}; with {@code plural}, {@code Mondays}. */
-    private Hit<List<DayOfWeek>> dayList(int i, boolean plural) {
-        List<DayOfWeek> days = new ArrayList<>();
-        int j = i;
-        int end = -1;
-        while (true) {
-            DayOfWeek d = dayName(j);
-            if (d == null || (plural && !(meaningAt(j) instanceof Meaning.Weekdays w && w.plural()))) {
-                break;
-            }
-            days.add(d);
-            end = skipDot(j + 1);
-            if (sym(end, ',') && word(end + 1, "and")) {
-                j = end + 2;
-            } else if (sym(end, ',') || word(end, "and") || sym(end, '&') || sym(end, '/')) {
-                j = end + 1;
-            } else {
-                break;
-            }
-        }
-        if (days.isEmpty()) {
+    /** The seam of clocks: a recurrence's time is read by this grammar's clock until English clocks are the engine's. */
+    @Override
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, PartOfDay part) {
+        boolean at = word(i, "at") || sym(i, '@');
+        int k = at ? i + 1 : i;
+        InstantSpec ctx = new InstantSpec();
+        ctx.partOfDay = part;
+        Hit<ClockTime> t = time(k, ctx, Context.FREE, at || anchored);
+        if (t == null) {
             return null;
         }
-        boolean context = lenient || days.size() > 1 || word(i - 1, "on") || word(end, "at") || num(end);
-        return plural && !context ? null : new Hit<>(days, end);
-    }
-
-    /** Reads one modifier of a recurrence and returns where it ends, or -1. */
-    @Override
-    int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if (word(i, "until", "till", "til", "through", "thru", "ending") || (word(i, "up") && word(i + 1, "to"))) {
-            int j = word(i, "up") ? i + 2 : i + 1;
-            Hit<InstantSpec> u = instant(j, Context.FREE);
-            if (u == null || r.until != null) {
-                return -1;
-            }
-            r.until = u.value();
-            return u.end();
-        }
-        int j = word(i, "on") ? i + 1 : i;
-        Hit<List<DayOfWeek>> days = dayList(j, false);
-        if (days != null && (r.frequency == Frequency.WEEKLY || r.frequency == Frequency.DAILY) && r.days.isEmpty()) {
-            r.days(days.value());
-            if (r.frequency == Frequency.DAILY) {
-                r.frequency = Frequency.WEEKLY;
-            }
-            return days.end();
-        }
-        if (r.frequency == Frequency.MONTHLY && r.dayOfMonth == 0) {
-            int k = word(j, "the") ? j + 1 : j;
-            Hit<Integer> dom = dayNumber(k, !word(j, "the") || !num(k));
-            if (dom != null && !sym(dom.end(), ':') && meridiem(dom.end()) == null) {
-                r.dayOfMonth = dom.value();
-                int end = dom.end();
-                if (word(end, "of") && word(end + 1, "the", "each", "every") && word(end + 2, "month")) {
-                    end += 3;
-                }
-                return end;
-            }
-        }
-        if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = dateAt(j);
-            if (d != null && d.value().date instanceof CalendarDate c) {
-                r.month = c.month();
-                r.dayOfMonth = c.day();
-                return d.end();
-            }
-        }
-        boolean another = !r.times.isEmpty() && word(i, "and");
-        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
-            int k = another ? i + 1 : i;
-            boolean anchored = word(k, "at") || sym(k, '@');
-            k = anchored ? k + 1 : k;
-            InstantSpec ctx = new InstantSpec();
-            ctx.partOfDay = r.partOfDay;
-            Hit<ClockTime> t = time(k, ctx, Context.FREE, anchored || another);
-            if (t != null) {
-                ClockTime c = t.value();
-                int end = t.end();
-                Hit<InstantSpec> p = partOfDayAfter(end, ctx);
-                if (p != null && p.value().date == null && c.ambiguous()) {
-                    c = new ClockTime(
-                            p.value().partOfDay.hour24(c.hour()),
-                            c.minute(),
-                            c.second(),
-                            Meridiem.NONE,
-                            true,
-                            c.grain());
-                    end = p.end();
-                }
-                r.times.add(c);
-                return end;
-            }
-        }
-        if (r.partOfDay == null) {
-            InstantSpec ctx = new InstantSpec();
-            ctx.time = r.times.isEmpty() ? null : r.times.get(0);
-            Hit<InstantSpec> p = partOfDayAfter(i, ctx);
-            if (p != null && p.value().date == null) {
-                r.partOfDay = p.value().partOfDay;
-                return p.end();
-            }
-        }
-        return -1;
+        InstantSpec s = new InstantSpec();
+        s.time = t.value();
+        return new Hit<>(s, t.end());
     }
 }

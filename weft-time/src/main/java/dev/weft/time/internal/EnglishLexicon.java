@@ -123,6 +123,7 @@ final class EnglishLexicon extends Lexicon {
         role(Role.NEAREST, "closest", "nearest");
         role(Role.TO, "to");
         role(Role.UNTIL, "till", "til", "until", "through", "thru");
+        phrase(Role.UNTIL, "up to", "ending"); // the end of a recurrence: "every day ending Friday"
         role(Role.BETWEEN, "between");
         // "next week's Friday", "an hour's drive"
         words(new Unit(ChronoUnit.WEEKS), "week's");
