@@ -2273,7 +2273,7 @@ class Engine extends Grammar {
             return onceEach(i + 1);
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
-        Hit<RecurrenceBuilder> monthly = dayOfEveryMonth(j);
+        Hit<RecurrenceBuilder> monthly = dayThenEveryMonth(j);
         if (monthly != null) {
             return monthly;
         }
@@ -2335,7 +2335,7 @@ class Engine extends Grammar {
      * каждого месяца": monthly on that day, its number an ordinal or said with a word of the day of the
      * month; or null.
      */
-    private Hit<RecurrenceBuilder> dayOfEveryMonth(int i) {
+    private Hit<RecurrenceBuilder> dayThenEveryMonth(int i) {
         int k = skipLinks(i);
         Hit<Integer> day = dayNumber(k);
         if (day == null) {
@@ -2613,7 +2613,9 @@ class Engine extends Grammar {
         }
         boolean another = !r.times.isEmpty() && isRole(i, Role.AND); // "at 9am and 5pm"
         if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
-            int end = recurrenceTime(another ? i + 1 : i, another, r);
+            int k = another ? i + 1 : i;
+            int at = isRole(k, Role.AT) || isRole(k, Role.ON) ? k + 1 : k;
+            int end = recurrenceTime(at, another || at > k, r);
             if (end > 0) {
                 return end;
             }
@@ -2676,12 +2678,12 @@ class Engine extends Grammar {
     }
 
     /**
-     * A time of a recurrence at {@code i} ("at 9am", "в 9 вечера"), read by {@link #recurrenceClock};
-     * a part of the day said after an hour that could be either makes it the part's ("at 9 in the
-     * evening" is at 21:00). Returns where it ends, or -1.
+     * A time of a recurrence at {@code i} ("9am", "в 9 вечера"; {@code anchored} when "at" or "and" was
+     * said before it), read by {@link #recurrenceClock}; a part of the day said after an hour that could
+     * be either makes it the part's ("at 9 in the evening" is at 21:00). Returns where it ends, or -1.
      */
     private int recurrenceTime(int i, boolean anchored, RecurrenceBuilder r) {
-        Hit<InstantSpec> t = recurrenceClock(i, anchored, r.partOfDay);
+        Hit<InstantSpec> t = recurrenceClock(i, anchored, r);
         if (t == null) {
             return -1;
         }
@@ -2704,12 +2706,11 @@ class Engine extends Grammar {
     }
 
     /**
-     * The clock a recurrence's modifier reads at {@code i}, after "at" if said there ({@code anchored}
-     * when what came before already says it is one: "and 5"), the recurrence's part of the day {@code
-     * part} so far: its time, and the part of the day said with it ("в 9 вечера"); or null.
+     * The clock a recurrence's modifier reads at {@code i} ({@code anchored} when what came before says
+     * it is one: "at 9", "and 5"), {@code r} the recurrence so far: its time, and the part of the day
+     * said with it ("в 9 вечера"); or null. The one place a recurrence asks for a clock.
      */
-    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, PartOfDay part) {
-        int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
-        return clock(j, Context.FREE, anchored || j > i);
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
+        return clock(i, Context.FREE, anchored);
     }
 }

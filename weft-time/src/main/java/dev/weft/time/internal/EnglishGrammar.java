@@ -487,12 +487,11 @@ final class EnglishGrammar extends Engine {
 
     /** The seam of clocks: a recurrence's time is read by this grammar's clock until English clocks are the engine's. */
     @Override
-    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, PartOfDay part) {
-        boolean at = word(i, "at") || sym(i, '@');
-        int k = at ? i + 1 : i;
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
+        boolean at = sym(i, '@');
         InstantSpec ctx = new InstantSpec();
-        ctx.partOfDay = part;
-        Hit<ClockTime> t = time(k, ctx, Context.FREE, at || anchored);
+        ctx.partOfDay = r.partOfDay;
+        Hit<ClockTime> t = time(at ? i + 1 : i, ctx, Context.FREE, at || anchored);
         if (t == null) {
             return null;
         }
