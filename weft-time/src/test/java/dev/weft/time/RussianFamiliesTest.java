@@ -21,6 +21,13 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void aWeekdayNamedBeforeTheDateItIsCountedFromThroughTheRuleHebrewReadsToo() {
+        READ.instant("в пятницу после 5 марта", "2027-03-12", Grain.DAY);
+        READ.instant("пятница перед Новым годом", "2026-12-25", Grain.DAY);
+        READ.instant("во второй понедельник после 5 марта", "2027-03-15", Grain.DAY);
+    }
+
+    @Test
     void theNthDayOrWeekdayOfAMonthAndTheEdgesOfAYearThroughTheRulesEnglishReadsToo() {
         READ.instant("последний день месяца", "2026-11-30", Grain.DAY);
         READ.instant("первый понедельник марта", "2027-03-01", Grain.DAY);
@@ -107,6 +114,14 @@ final class RussianFamiliesTest {
         assertThat(READ.rrule("каждый последний четверг месяца")).isEqualTo("FREQ=MONTHLY;BYDAY=-1TH");
         assertThat(READ.rrule("каждую вторую пятницу месяца")).isEqualTo("FREQ=MONTHLY;BYDAY=2FR");
         assertThat(READ.rrule("каждое 10-е число")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+    }
+
+    @Test
+    void recurrencesReadByTheRulesEnglishBroughtToTheEngine() {
+        assertThat(READ.rrule("каждое 5-е")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=5");
+        assertThat(READ.rrule("2-й понедельник каждого месяца")).isEqualTo("FREQ=MONTHLY;BYDAY=2MO");
+        assertThat(READ.rrule("каждое 5 марта")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+        assertThat(READ.rrule("каждый день в 9 и в 18")).isEqualTo("FREQ=DAILY;BYHOUR=9,18;BYMINUTE=0");
     }
 
     @Test

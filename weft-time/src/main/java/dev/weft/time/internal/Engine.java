@@ -35,14 +35,14 @@ import java.util.List;
  * a {@link Lexicon} (its words as data, and hooks for what is its own) and no rules. One instance
  * reads one text; not thread-safe.
  *
- * <p>The families: days counted from today, weekdays (this, next, last), dates (a day and a month,
+ * <p>The families: days counted from today, weekdays (this, next, last, counted from a date), dates (a day and a month,
  * numeric, a month, a year, the n-th weekday, day or week of a month or a year), periods (this,
  * next, last week, month, year), clock times (digits, words, a part of the day after them, words
  * that name a time), parts of the day, amounts from now (ahead,
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
  * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
- * every family here, English all but its recurrences' heads and modifiers ({@link EnglishGrammar});
+ * every family here, and so does English (both are this class with their lexicon);
  * {@link HebrewGrammar} extends the engine and reads the families its lexicon switches on, the older
  * ones still by its own rules until each moves here.
  */
@@ -82,6 +82,10 @@ class Engine extends Grammar {
     private final boolean prefixed;
     /** Whether the language reads days of its own: where not, no rule asks its hooks for them on every token. */
     private final boolean ownDays;
+    /** Whether the language says an n-th after what it counts ("היום השלישי"), not before it ("the third day"). */
+    private final boolean countAfterThing;
+    /** Whether the language says a day of the month by its cardinal ("חמישה עשר במרץ"). */
+    private final boolean cardinalDays;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -93,6 +97,8 @@ class Engine extends Grammar {
         this.families = lexicon.families();
         this.prefixed = lexicon.writesPrefixes();
         this.ownDays = lexicon.readsOwnDays();
+        this.countAfterThing = lexicon.countAfterThing();
+        this.cardinalDays = lexicon.cardinalDays();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
         this.edgePhrases =
@@ -367,14 +373,22 @@ class Engine extends Grammar {
     private static final Object NOTHING = new Object();
     private Object[] dateParts;
 
+    /**
+     * Whether a day the lexicon reads itself may start at {@code q}: a weekday ("ביום א'"), a holiday
+     * whose name is also a word ("חג שבועות"), or a weekday's bare name that what follows says is one
+     * ("שישי אחרי חנוכה", "חמישי השלישי באפריל").
+     */
+    private boolean ownDayAt(int q) {
+        return lexicon.ownWeekday(this, q) != null
+                || lexicon.ownHoliday(this, q) != null
+                || countAt(q + 1)
+                || aroundAt(q + 1);
+    }
+
     private Hit<InstantSpec> readDatePart(int q) {
         Hit<InstantSpec> best = ownDateAt(q);
-        if (best == null
-                && !num(q)
-                && phraseAt(q) == null
-                && partNamed(q) == null
-                && (!ownDays || lexicon.ownWeekday(this, q) == null)) {
-            return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
+        if (best == null && !num(q) && phraseAt(q) == null && partNamed(q) == null && (!ownDays || !ownDayAt(q))) {
+            return null; // every part starts with a number, a word the lexicon knows or a day it reads
         }
         if (families.contains(Family.DAYS)) {
             best = longest(best, relativeDay(q));
@@ -544,11 +558,18 @@ class Engine extends Grammar {
     }
 
     /**
-     * A day of the month said before a month's name, for a lexicon's own dates ("15 בניסן"); a
-     * language grammar may read its own numbers here.
+     * A day of the month said before a month's name ("the 3rd of March", "15 בניסן"), and in a
+     * language that says a day by its cardinal, a number in words as amounts read it ("חמישה עשר
+     * במרץ", "בעשרים ושלושה ביוני").
      */
-    Hit<Integer> dayBeforeMonth(int i) {
-        return dayNumber(i);
+    final Hit<Integer> dayBeforeMonth(int i) {
+        Hit<Integer> d = dayNumber(i);
+        if (d != null || !cardinalDays || num(i) || !(amountWord(i) instanceof Amount)) {
+            return d;
+        }
+        Hit<Double> n = amountAt(i);
+        double v = n == null ? 0 : n.value();
+        return v >= 1 && v <= 31 && v == Math.rint(v) ? new Hit<>((int) v, n.end()) : null;
     }
 
     /**
@@ -716,7 +737,7 @@ class Engine extends Grammar {
      * "Friday of next week", "Friday after next", and a weekday counted from a day ({@link #weekdayAround}).
      */
     private Hit<InstantSpec> weekday(int i) {
-        Hit<InstantSpec> around = weekdayAround(i);
+        Hit<InstantSpec> around = longest(weekdayAround(i), weekdayThenAround(i));
         if (around != null) {
             return around;
         }
@@ -860,6 +881,58 @@ class Engine extends Grammar {
         return base == null
                 ? null
                 : withDate(new DateRef.WeekdayAfter(base.value().date, w.day(), after ? n : -n), base.end());
+    }
+
+    /**
+     * A weekday named before the date it is counted from: "יום שישי השני אחרי ראש השנה", "השבת שלפני
+     * פסח", "שישי אחרי חנוכה", "в пятницу после 5 марта", "Friday after Christmas"; or the one nearest
+     * to a date: "יום שלישי הכי קרוב ל-3 ביוני", "Tuesday closest to June 3rd". Null for "Friday after next".
+     */
+    private Hit<InstantSpec> weekdayThenAround(int i) {
+        if (!aroundAt(i + 1) && !aroundAt(i + 2) && !aroundAt(i + 3)) {
+            return null; // tried on every token: only "after", "before" or "nearest" soon after opens it
+        }
+        Hit<DayOfWeek> day = weekdayCounted(i);
+        if (day == null) {
+            return null;
+        }
+        int k = day.end();
+        Hit<Meaning> near = phraseAt(k);
+        if (near != null && (near.value() == Role.NEAREST || means(k, Role.NEAREST))) {
+            int to = near.value() == Role.NEAREST ? near.end() : k + 1;
+            int b = isRole(to, Role.TO) ? to + 1 : to;
+            if (b == to && !firstLetterSays(to, Role.TO)) {
+                return null; // "ל-3 ביוני", "לכריסמס": the date it is nearest to
+            }
+            Hit<InstantSpec> base = offsetBase(b);
+            return base == null
+                    ? null
+                    : withDate(new DateRef.ClosestWeekday(base.value().date, day.value()), base.end());
+        }
+        int n = 1;
+        Hit<Integer> count = countAfter(k);
+        if (count != null && count.value() > 0) {
+            n = count.value();
+            k = count.end();
+        }
+        boolean after = isRole(k, Role.AFTER);
+        if (!(after || isRole(k, Role.BEFORE)) || isRole(k + 1, Role.NEXT) || isRole(k + 1, Role.LAST)) {
+            return null;
+        }
+        Hit<InstantSpec> base = offsetBase(k + 1);
+        return base == null
+                ? null
+                : withDate(new DateRef.WeekdayAfter(base.value().date, day.value(), after ? n : -n), base.end());
+    }
+
+    /** Whether token {@code k} says "after", "before" or "nearest", asked of meanings looked up once. */
+    private boolean aroundAt(int k) {
+        Hit<Meaning> m = k < size && tok(k).isWord() ? phraseAt(k) : null;
+        return m != null
+                && (m.value() == Role.AFTER
+                        || m.value() == Role.BEFORE
+                        || m.value() == Role.NEAREST
+                        || means(k, Role.NEAREST));
     }
 
     private int skipDot(int i) {
@@ -1071,10 +1144,11 @@ class Engine extends Grammar {
             }
             // "21st", "the 21", "пятого"; "the fifth" alone is seldom a date where the lexicon says so
             boolean linked = j > i;
-            if (lexicon.ordinalAloneIsADay()
+            Lexicon.OrdinalsAlone alone = lexicon.ordinalsAlone();
+            if (alone != Lexicon.OrdinalsAlone.NONE
                     && (num(j)
                             ? day.end() > j + 1 || linked
-                            : lexicon.ordinalWordAloneIsADay()
+                            : alone == Lexicon.OrdinalsAlone.ALL
                                     || (linked && (lenient || isRole(day.end(), Role.LINK))))) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
             }
@@ -1158,6 +1232,9 @@ class Engine extends Grammar {
      * last day of April", "the 2nd week of March 2015", "2nd to last week of 2017".
      */
     private Hit<InstantSpec> nthOf(int i) {
+        if (countAfterThing) {
+            return thingThenCount(i);
+        }
         int j = skipLinks(i);
         Meaning first = meaningAt(j);
         boolean counts = num(j)
@@ -1179,21 +1256,120 @@ class Engine extends Grammar {
             return null;
         }
         int f = skipLinks(isRole(k + 1, Role.IN) ? k + 2 : k + 1);
-        Hit<DateRef> frame = frameOfDays(f, w == null);
+        return nthIn(n.value(), w == null ? null : w.day(), u, f);
+    }
+
+    /**
+     * The n-th said after what it counts, as Hebrew says it: "היום השלישי של החודש", "ביום הלפני
+     * אחרון באפריל", "השבוע השני של ינואר", "יום ראשון האחרון של מרץ", "שבת האחרונה של דצמבר".
+     */
+    private Hit<InstantSpec> thingThenCount(int i) {
+        if (!countAt(i + 1) && !countAt(i + 2)) {
+            return null; // tried on every token: only a thing with a count after it opens it
+        }
+        Hit<DayOfWeek> day = weekdayCounted(i);
+        if (day != null) {
+            Hit<Integer> n = countAfter(day.end());
+            if (n != null && n.value() <= 5) {
+                Hit<InstantSpec> nth = nthIn(n.value(), day.value(), null, skipLinks(n.end()));
+                if (nth != null) {
+                    return nth;
+                }
+            }
+        }
+        Unit u = meaningAt(i, Unit.class); // "היום", with the article, is also today
+        if (u == null
+                || (u.unit() != ChronoUnit.DAYS && u.unit() != ChronoUnit.WEEKS)
+                || !prefixOnly(i, THING_PREFIXES)) {
+            return null;
+        }
+        Hit<Integer> n = countAfter(i + 1);
+        return n == null ? null : nthIn(n.value(), null, u.unit(), skipLinks(n.end()));
+    }
+
+    /** Prefix letters the thing an n-th counts may carry: the article, "in", "and", "to" ("ביום", "ולשבוע"). */
+    private static final java.util.Set<Role> THING_PREFIXES =
+            java.util.EnumSet.of(Role.LINK, Role.IN, Role.AND, Role.TO);
+
+    /** Whether token {@code k} may be a count said after its thing: an ordinal or "last" (cached meanings only). */
+    private boolean countAt(int k) {
+        Hit<Meaning> m = k < size && tok(k).isWord() ? phraseAt(k) : null;
+        return m != null && (m.value() instanceof Ordinal || m.value() == Role.LAST);
+    }
+
+    /**
+     * A count said after its thing, with the article as the thing has it where the language writes
+     * one ("השלישי", "האחרונה", "הלפני אחרון"), "from the end" after it ("השני מהסוף"): n, or -n
+     * counted from the end; or null.
+     */
+    private Hit<Integer> countAfter(int k) {
+        if (prefixed && !firstLetterSays(k, Role.LINK)) {
+            return null; // "שלישי" with no article is Tuesday, "בשלישי" on Tuesday
+        }
+        Hit<Meaning> m = phraseAt(k);
+        if (m == null) {
+            return null;
+        }
+        if (m.value() == Role.LAST) {
+            return new Hit<>(-1, m.end());
+        }
+        if (!(m.value() instanceof Ordinal o)) {
+            return null;
+        }
+        if (o.value() > 0 && isRole(m.end(), Role.END) && prefixSays(m.end(), Role.FROM)) {
+            return new Hit<>(-o.value(), m.end() + 1); // "השני מהסוף": the second from the end
+        }
+        return new Hit<>(o.value(), m.end());
+    }
+
+    /** Whether the first letter of token {@code i} is a prefix letter that says the role (a number's, its prefix's first). */
+    private boolean firstLetterSays(int i, Role r) {
+        if (!prefixed || i >= size) {
+            return false;
+        }
+        Token t = tok(i);
+        String letters = t.isNumber() ? t.prefix() : t.isWord() && t.text().length() > 1 ? t.text() : "";
+        return !letters.isEmpty() && lexicon.prefixLetterMeans(letters.charAt(0), r);
+    }
+
+    /**
+     * The n-th {@code day} of the week, or of {@code unit} (days or weeks), in the month or year at
+     * {@code f}: a weekday only in a month; the n-th day of a month with no year is that date.
+     */
+    private Hit<InstantSpec> nthIn(int n, DayOfWeek day, ChronoUnit unit, int f) {
+        Hit<DateRef> frame = frameOfDays(f, day == null);
         if (frame == null) {
             return null;
         }
-        if (w != null) {
-            return withDate(new DateRef.NthWeekdayRef(n.value(), w.day(), frame.value()), frame.end());
+        if (day != null) {
+            return withDate(new DateRef.NthWeekdayRef(n, day, frame.value()), frame.end());
         }
-        if (u == ChronoUnit.WEEKS) {
-            return withDate(new DateRef.NthWeekOf(frame.value(), n.value()), frame.end());
+        if (unit == ChronoUnit.WEEKS) {
+            return withDate(new DateRef.NthWeekOf(frame.value(), n), frame.end());
         }
-        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
-            CalendarDate d = date(0, m.month(), n.value());
+        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n > 0) {
+            CalendarDate d = date(0, m.month(), n);
             return d == null ? null : withDate(d, frame.end());
         }
-        return withDate(new DateRef.NthDayOf(frame.value(), n.value()), frame.end());
+        return withDate(new DateRef.NthDayOf(frame.value(), n), frame.end());
+    }
+
+    /**
+     * A weekday named before what is said of it (its count, "after", "nearest to"), where its bare
+     * name is enough ("שני הראשון של החודש", "שישי אחרי חנוכה"); or null.
+     */
+    private Hit<DayOfWeek> weekdayCounted(int i) {
+        Hit<DayOfWeek> bare = ownDays ? lexicon.bareWeekday(this, i) : null;
+        if (bare != null) {
+            return bare;
+        }
+        Hit<Meaning> said = phraseAt(i);
+        return said != null
+                        && said.value() instanceof Weekdays w
+                        && !w.plural()
+                        && w.days().size() == 1
+                ? new Hit<>(w.day(), skipDot(said.end()))
+                : weekdayName(i);
     }
 
     /** "first", "3rd", "last", "second last", "2nd to last": n, or -n counted from the end; or null. */
@@ -1221,6 +1397,9 @@ class Engine extends Grammar {
         if (m != null) {
             int end = skipDot(i + 1);
             Hit<Integer> y = yearAfter(end);
+            if (y == null && Integer.valueOf(1).equals(shift(end)) && unit(end + 1) == null) {
+                return new Hit<>(new MonthRef(m, 0, 1), end + 1); // "של מרץ הבא"
+            }
             return y == null
                     ? new Hit<>(new MonthRef(m, 0, 0), end)
                     : new Hit<>(new MonthRef(m, y.value(), 0), y.end());
@@ -1248,20 +1427,13 @@ class Engine extends Grammar {
         int year = y == null ? 0 : y.value();
         int stop = y == null ? end : y.end();
         int two = sym(end, ',') ? end + 1 : end;
-        if (y == null
-                && lexicon.twoDigitYearAfterDate()
-                && num(two)
-                && tok(two).text().length() == 2
-                && tok(two).prefix().isEmpty()
-                && !clockAhead(two + 1)) {
-            year = fullYear(value(two)); // "3 במאי 16", "3 במאי, 81"
-            stop = two + 1;
-        } else if (y == null && lexicon.shortYears()) {
-            if ((monthLast || two > end) && shortYear(two)) {
-                year = fullYear(value(two));
+        Lexicon.ShortYears shortYears = lexicon.shortYears();
+        if (y == null && shortYears != Lexicon.ShortYears.NONE) {
+            if ((shortYears == Lexicon.ShortYears.AFTER_ANY_DATE || monthLast || two > end) && shortYear(two)) {
+                year = fullYear(value(two)); // "3 May 16", "May 3rd, 81", "3 במאי 16", "3 במאי, 81"
                 stop = two + 1;
             } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
-                year = fullYear(value(end + 1));
+                year = fullYear(value(end + 1)); // "Oct 3 '90"
                 stop = end + 2;
             }
         }
@@ -1269,14 +1441,12 @@ class Engine extends Grammar {
         return d == null ? null : withDate(d, stop);
     }
 
-    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h"). */
+    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h", "16 בערב"). */
     private boolean shortYear(int i) {
         return num(i)
                 && tok(i).text().length() == 2
-                && !sym(i + 1, ':')
-                && !sym(i + 1, '.')
-                && latinMeridiem(i + 1) == null
-                && partAfterClock(i + 1) == null
+                && tok(i).prefix().isEmpty()
+                && !clockAhead(i + 1)
                 && unit(i + 1) == null
                 && !isRole(i + 1, Role.OCLOCK)
                 && !isRole(i + 1, Role.OR_SO);
@@ -2577,17 +2747,14 @@ class Engine extends Grammar {
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
     private Hit<RecurrenceBuilder> numberedHead(int i) {
         Meaning m = meaningAt(i);
-        Hit<Integer> day = dayNumber(i);
-        if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
-            // "1-го числа каждого месяца"
-            int j = day.end() + 1;
-            if (isRole(j, Role.EVERY) && unit(j + 1) == ChronoUnit.MONTHS) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-                r.dayOfMonth = day.value();
-                return new Hit<>(r, j + 2);
-            }
+        if (m == Role.ONCE) {
+            return onceEach(i + 1);
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
+        Hit<RecurrenceBuilder> monthly = dayThenEveryMonth(j);
+        if (monthly != null) {
+            return monthly;
+        }
         Weekdays plural = weekdays(j);
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
@@ -2597,18 +2764,25 @@ class Engine extends Grammar {
                     ? nthWeekdayOfEveryMonth(i, true)
                     : null; // "יום שני הראשון של כל חודש"
         }
-        if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
+        Hit<Meaning> every = phraseAt(i);
+        return afterEvery(every.value() == Role.EVERY ? every.end() : i + 1); // "every single day"
+    }
+
+    /** The rest of a head after its word of "every" ends at {@code e}: "week", "Monday", "10th of the month"; or null. */
+    private Hit<RecurrenceBuilder> afterEvery(int e) {
+        if (e < size && tok(e).isWord() && lexicon.definite(tok(e).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
-        if (nthOfMonth != null) {
-            return nthOfMonth;
+        Hit<RecurrenceBuilder> nth =
+                longest(longest(nthWeekdayOfEveryMonth(e, false), everyNth(e)), everyDayOfMonth(e));
+        if (nth != null) {
+            return longest(nth, everyDate(e)); // "every 2nd day of the month", "every 10th of March"
         }
-        Hit<Meaning> w = phraseAt(i + 1);
+        Hit<Meaning> w = phraseAt(e);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
         }
-        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, i + 1); // "כל שני וחמישי"
+        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, e); // "כל שני וחמישי"
         if (listed != null) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(listed.value())), listed.end());
         }
@@ -2618,23 +2792,95 @@ class Engine extends Grammar {
                     : List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY);
             return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(weekend), w.end());
         }
-        if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
+        if (isRole(e, Role.QUARTER) && quartersOfAnHour(e) == null) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), e + 1);
         }
-        Hit<Integer> dayOfMonth = dayNumber(i + 1);
-        if (dayOfMonth != null && isRole(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
-            // "каждое 10-е число"
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-            r.dayOfMonth = dayOfMonth.value();
-            return new Hit<>(r, dayOfMonth.end() + 1);
+        Hit<RecurrenceBuilder> dated = everyDate(e);
+        if (dated != null) {
+            return dated;
         }
-        PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
+        PartOfDay part = meaningAt(e) instanceof Part p ? p.part() : partNamed(e); // "every morning"
         if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
             r.partOfDay = part;
-            return new Hit<>(r, i + 2);
+            return new Hit<>(r, e + 1);
         }
-        return everyAmount(i + 1);
+        return everyAmount(e);
+    }
+
+    /**
+     * "the 1st of every month", "on the 15th of each month", "the 10th every month", "1-го числа
+     * каждого месяца": monthly on that day, its number an ordinal or said with a word of the day of the
+     * month; or null.
+     */
+    private Hit<RecurrenceBuilder> dayThenEveryMonth(int i) {
+        int k = skipLinks(i);
+        Hit<Integer> day = dayNumber(k);
+        if (day == null) {
+            return null;
+        }
+        int j = isRole(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : ordinalSaid(k, day) ? skipLinks(day.end()) : -1;
+        if (j < 0 || !isRole(j, Role.EVERY) || unit(j + 1) != ChronoUnit.MONTHS) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, j + 2);
+    }
+
+    /** Whether the day of the month read at {@code k} was said as an ordinal ("10th", "tenth"), not a bare number. */
+    private boolean ordinalSaid(int k, Hit<Integer> day) {
+        return !num(k) || day.end() > k + 1;
+    }
+
+    /**
+     * After "every": "10th" ("каждое 10-е число", "every 10th day", "every 10th of the month"):
+     * monthly on that day; or null.
+     */
+    private Hit<RecurrenceBuilder> everyDayOfMonth(int e) {
+        Hit<Integer> day = num(e) ? dayNumber(e) : null;
+        if (day == null) {
+            return null;
+        }
+        int end = day.end();
+        if (isRole(end, Role.DAY_OF_MONTH)) {
+            end++;
+        } else if (day.end() > e + 1) { // an ordinal ending: "10th"
+            if (unit(end) == ChronoUnit.DAYS) {
+                end++;
+            }
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            if (of > end && unit(month) == ChronoUnit.MONTHS) {
+                end = month + 1;
+            }
+        } else {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, end);
+    }
+
+    /** After "every": a day of a month with no year ("March 5", "Dec 25th"): yearly on it; or null. */
+    private Hit<RecurrenceBuilder> everyDate(int e) {
+        Hit<InstantSpec> d = dateAt(e);
+        if (d == null || !(d.value().date instanceof CalendarDate c) || c.year() != 0 || d.value().time != null) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.YEARLY);
+        r.month = c.month();
+        r.dayOfMonth = c.day();
+        return new Hit<>(r, d.end());
+    }
+
+    /** After "once": "a week", "an hour", "per month", "every day": every one unit; or null. */
+    private Hit<RecurrenceBuilder> onceEach(int i) {
+        boolean each = isRole(i, Role.EVERY)
+                || isRole(i, Role.PER)
+                || (!num(i) && meaningAt(i) instanceof Amount a && a.value() == 1);
+        ChronoUnit u = each ? unit(i + 1) : null;
+        return u == null ? null : every(new Offset(1, u), i + 2);
     }
 
     /**
@@ -2646,7 +2892,8 @@ class Engine extends Grammar {
             return true;
         }
         int j = skipLinks(i);
-        return weekdays(nth(j) != null ? j + 1 : j) != null;
+        Hit<Integer> n = nthAt(j);
+        return weekdays(n != null ? n.end() : j) != null;
     }
 
     /** Whether some word of the text means "every": only then may a recurrence open without it. */
@@ -2687,8 +2934,9 @@ class Engine extends Grammar {
      */
     private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean everyMonth) {
         int j = skipLinks(i);
-        Integer nth = nth(j);
-        int at = nth != null ? j + 1 : j;
+        Hit<Integer> first = nthAt(j);
+        Integer nth = first != null ? first.value() : null;
+        int at = first != null ? first.end() : j;
         Hit<Meaning> said = phraseAt(at);
         Hit<DayOfWeek> day = said != null
                         && said.value() instanceof Weekdays w
@@ -2720,17 +2968,16 @@ class Engine extends Grammar {
 
     /** After "every": "other week", "second Monday", "third day", "other morning": every n-th one; or null. */
     private Hit<RecurrenceBuilder> everyNth(int i) {
-        int n;
-        if (isRole(i, Role.OTHER)) {
-            n = 2;
-        } else if (meaningAt(i) instanceof Ordinal o
-                && (o.value() == 2 || o.value() == 3)
-                && (unit(i + 1) != null || weekdays(i + 1) != null)) {
-            n = o.value();
-        } else {
+        boolean other = isRole(i, Role.OTHER);
+        Hit<Integer> nth = other ? null : nthAt(i); // "every third day", "every 2nd week"
+        if (!other
+                && (nth == null
+                        || (nth.value() != 2 && nth.value() != 3)
+                        || (unit(nth.end()) == null && weekdays(nth.end()) == null))) {
             return null;
         }
-        int j = i + 1;
+        int n = other ? 2 : nth.value();
+        int j = other ? i + 1 : nth.end();
         Hit<Meaning> w = phraseAt(j);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).interval(n).days(days.days()), w.end());
@@ -2745,7 +2992,20 @@ class Engine extends Grammar {
         return u == null ? null : every(new Offset(n, u), j + 1);
     }
 
-    /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */
+    /** The n-th (1 to 5) an ordinal says in a word or in digits ("second", "2nd", "2-й"), -1 for "last"; or null. */
+    private Hit<Integer> nthAt(int i) {
+        Integer n = nth(i);
+        if (n != null) {
+            return new Hit<>(n, i + 1);
+        }
+        if (num(i) && tok(i).text().length() == 1 && value(i) >= 1 && value(i) <= 5) {
+            int end = ordinalEnding(i + 1);
+            return end > i + 1 ? new Hit<>(value(i), end) : null;
+        }
+        return null;
+    }
+
+    /** The n-th (1 to 5) an ordinal word says, -1 for "last"; or null. */
     private Integer nth(int i) {
         if (isRole(i, Role.LAST)) {
             return -1;
@@ -2761,8 +3021,11 @@ class Engine extends Grammar {
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
         while (end < size) {
             int j = end;
-            if (isRole(end, Role.AND) || sym(end, ',')) {
+            if (isRole(end, Role.AND) || sym(end, ',') || sym(end, '&') || sym(end, '/')) {
                 j++;
+                if (sym(end, ',') && isRole(j, Role.AND)) {
+                    j++; // "Monday, and Friday"
+                }
                 if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
                     j++;
                 }
@@ -2796,34 +3059,141 @@ class Engine extends Grammar {
         return new Hit<>(all.value().days, all.end());
     }
 
+    /**
+     * One modifier of a recurrence at {@code i}: its end ("until Friday", "до пятницы"), its days ("on
+     * Mon, Wed and Fri", "по понедельникам"), its day of the month ("monthly on the 15th") or of the year
+     * ("yearly on March 5"), a time ("at 9am", "and 5pm", "в 9 вечера") or a part of the day ("in the
+     * morning", "утром"). Returns where it ends, or -1.
+     */
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if (isRole(i, Role.UNTIL) || isRole(i, Role.TO)) {
-            Hit<InstantSpec> until = instant(i + 1, Context.FREE);
-            if (until == null || r.until != null || until.value().offset != null) {
+        boolean to = isRole(i, Role.TO);
+        int u = isRole(i, Role.UNTIL) || to ? i + 1 : after(i, Role.UNTIL); // "up to", "ending"
+        if (u > 0) {
+            Hit<InstantSpec> until = instant(u, Context.FREE);
+            if (until == null
+                    || r.until != null
+                    || until.value().offset != null
+                    || (to && until.value().date == null)) { // "9am to 5pm": the hours of a day, not its end
                 return -1;
             }
             r.until = until.value();
             return until.end();
         }
         int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
-        Hit<InstantSpec> t = clock(j, NO_PARTS, Context.FREE, j > i);
-        if (t != null) {
-            r.times.add(t.value().time);
-            if (t.value().partOfDay != null) {
-                r.partOfDay = t.value().partOfDay;
+        int days = recurrenceDays(j, r);
+        if (days > 0) {
+            return days;
+        }
+        int day = r.dayOfMonth == 0 ? dayOfRecurrence(j, r) : -1;
+        if (day > 0) {
+            return day;
+        }
+        boolean another = !r.times.isEmpty() && isRole(i, Role.AND); // "at 9am and 5pm"
+        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
+            int k = another ? i + 1 : i;
+            int at = means(k, Role.AT) || isRole(k, Role.ON) || sym(k, '@') ? k + 1 : k;
+            int end = recurrenceTime(at, another || at > k, r);
+            if (end > 0) {
+                return end;
             }
-            return t.end();
         }
-        if (meaningAt(j) instanceof Part p && r.partOfDay == null) {
-            r.partOfDay = p.part();
-            return j + 1;
-        }
-        Weekdays w = weekdays(j);
-        if (w != null && r.frequency != Frequency.MINUTELY) {
-            r.days(w.days());
-            return moreDays(r, j + 1).end();
+        if (r.partOfDay == null) {
+            if (meaningAt(j) instanceof Part p) {
+                r.partOfDay = p.part();
+                return j + 1;
+            }
+            InstantSpec ctx = new InstantSpec();
+            ctx.time = r.times.isEmpty() ? null : r.times.get(0);
+            Hit<InstantSpec> p = partOfDayAfter(i, ctx); // "in the morning"
+            if (p != null && p.value().date == null) {
+                r.partOfDay = p.value().partOfDay;
+                return p.end();
+            }
         }
         return -1;
+    }
+
+    /** The days of a weekly or daily recurrence that has none yet, at {@code j}: "Mon, Wed and Fri"; or -1. */
+    private int recurrenceDays(int j, RecurrenceBuilder r) {
+        Weekdays w = weekdays(j);
+        if (w == null || !r.days.isEmpty() || (r.frequency != Frequency.WEEKLY && r.frequency != Frequency.DAILY)) {
+            return -1;
+        }
+        r.days(w.days());
+        if (r.frequency == Frequency.DAILY) {
+            r.frequency = Frequency.WEEKLY;
+        }
+        return moreDays(r, skipDot(j + 1)).end();
+    }
+
+    /**
+     * The day of a monthly recurrence ("on the 15th", "the 1st of the month") or the date of a yearly
+     * one ("on March 5") at {@code j}, which it takes; or -1.
+     */
+    private int dayOfRecurrence(int j, RecurrenceBuilder r) {
+        if (r.frequency == Frequency.MONTHLY) {
+            int k = skipLinks(j);
+            Hit<Integer> day = dayNumber(k);
+            if (day == null || !(k > j || ordinalSaid(k, day))) {
+                return -1; // "monthly 10 minutes": a bare number is no day of the month
+            }
+            r.dayOfMonth = day.value();
+            int end = day.end();
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            return of > end && unit(month) == ChronoUnit.MONTHS ? month + 1 : end;
+        }
+        if (r.frequency == Frequency.YEARLY) {
+            Hit<RecurrenceBuilder> date = everyDate(j);
+            if (date != null) {
+                r.month = date.value().month;
+                r.dayOfMonth = date.value().dayOfMonth;
+                return date.end();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A time of a recurrence at {@code i} ("9am", "в 9 вечера"; {@code anchored} when "at" or "and" was
+     * said before it), read by {@link #recurrenceClock}; a part of the day said after an hour that could
+     * be either makes it the part's ("at 9 in the evening" is at 21:00). Returns where it ends, or -1.
+     */
+    private int recurrenceTime(int i, boolean anchored, RecurrenceBuilder r) {
+        Hit<InstantSpec> t = recurrenceClock(i, anchored, r);
+        if (t == null) {
+            return -1;
+        }
+        ClockTime c = t.value().time;
+        int end = t.end();
+        if (t.value().partOfDay != null) {
+            r.partOfDay = t.value().partOfDay;
+        } else if (c.ambiguous()) {
+            InstantSpec ctx = new InstantSpec();
+            ctx.partOfDay = r.partOfDay;
+            Hit<InstantSpec> p = partOfDayAfter(end, ctx);
+            if (p != null && p.value().date == null) {
+                c = new ClockTime(
+                        p.value().partOfDay.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+                end = p.end();
+            }
+        }
+        r.times.add(c);
+        return end;
+    }
+
+    /**
+     * The clock a recurrence's modifier reads at {@code i} ({@code anchored} when what came before says
+     * it is one: "at 9", "and 5"), {@code r} the recurrence so far: its time, and the part of the day
+     * said with it ("в 9 вечера"); or null. The one place a recurrence asks for a clock.
+     */
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
+        InstantSpec said = NO_PARTS;
+        if (r.partOfDay != null) {
+            said = new InstantSpec(); // "every morning 7": seven in the morning
+            said.partOfDay = r.partOfDay;
+        }
+        return clock(i, said, Context.FREE, anchored);
     }
 }

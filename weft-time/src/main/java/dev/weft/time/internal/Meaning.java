@@ -36,7 +36,7 @@ sealed interface Meaning {
      */
     record Some(double value) implements Meaning {}
 
-    /** An ordinal word: "fifth", "пятого". */
+    /** An ordinal word: "fifth", "пятого"; one counted from the end is negative ("הלפני אחרון" is -2). */
     record Ordinal(int value) implements Meaning {}
 
     /** A day counted from today: "tomorrow" is 1, "позавчера" -2. */
@@ -166,6 +166,10 @@ sealed interface Meaning {
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
         OCLOCK,
+        /** One time in each unit, before "a", "per" or "every" and the unit: "once" in "once a week". */
+        ONCE,
+        /** Each one of a unit, after {@link #ONCE}: "per" in "once per month". */
+        PER,
         /** A day said whole, which a day read alone already is: "all day", "the whole day". */
         ALL_DAY,
         /** Between minutes and the hour they follow: "past" in "ten past six". */
