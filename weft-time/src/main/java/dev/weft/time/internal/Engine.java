@@ -42,7 +42,7 @@ import java.util.List;
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
  * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
- * every family here, English all but its recurrences' heads and modifiers ({@link EnglishGrammar});
+ * every family here, and so does English (both are this class with their lexicon);
  * {@link HebrewGrammar} extends the engine and reads the families its lexicon switches on, the older
  * ones still by its own rules until each moves here.
  */
@@ -2778,17 +2778,14 @@ class Engine extends Grammar {
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
     private Hit<RecurrenceBuilder> numberedHead(int i) {
         Meaning m = meaningAt(i);
-        Hit<Integer> day = dayNumber(i);
-        if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
-            // "1-го числа каждого месяца"
-            int j = day.end() + 1;
-            if (isRole(j, Role.EVERY) && unit(j + 1) == ChronoUnit.MONTHS) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-                r.dayOfMonth = day.value();
-                return new Hit<>(r, j + 2);
-            }
+        if (m == Role.ONCE) {
+            return onceEach(i + 1);
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
+        Hit<RecurrenceBuilder> monthly = dayThenEveryMonth(j);
+        if (monthly != null) {
+            return monthly;
+        }
         Weekdays plural = weekdays(j);
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
@@ -2798,18 +2795,25 @@ class Engine extends Grammar {
                     ? nthWeekdayOfEveryMonth(i, true)
                     : null; // "יום שני הראשון של כל חודש"
         }
-        if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
+        Hit<Meaning> every = phraseAt(i);
+        return afterEvery(every.value() == Role.EVERY ? every.end() : i + 1); // "every single day"
+    }
+
+    /** The rest of a head after its word of "every" ends at {@code e}: "week", "Monday", "10th of the month"; or null. */
+    private Hit<RecurrenceBuilder> afterEvery(int e) {
+        if (e < size && tok(e).isWord() && lexicon.definite(tok(e).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
-        if (nthOfMonth != null) {
-            return nthOfMonth;
+        Hit<RecurrenceBuilder> nth =
+                longest(longest(nthWeekdayOfEveryMonth(e, false), everyNth(e)), everyDayOfMonth(e));
+        if (nth != null) {
+            return longest(nth, everyDate(e)); // "every 2nd day of the month", "every 10th of March"
         }
-        Hit<Meaning> w = phraseAt(i + 1);
+        Hit<Meaning> w = phraseAt(e);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
         }
-        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, i + 1); // "כל שני וחמישי"
+        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, e); // "כל שני וחמישי"
         if (listed != null) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(listed.value())), listed.end());
         }
@@ -2819,23 +2823,95 @@ class Engine extends Grammar {
                     : List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY);
             return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(weekend), w.end());
         }
-        if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
+        if (isRole(e, Role.QUARTER) && quartersOfAnHour(e) == null) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), e + 1);
         }
-        Hit<Integer> dayOfMonth = dayNumber(i + 1);
-        if (dayOfMonth != null && isRole(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
-            // "каждое 10-е число"
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-            r.dayOfMonth = dayOfMonth.value();
-            return new Hit<>(r, dayOfMonth.end() + 1);
+        Hit<RecurrenceBuilder> dated = everyDate(e);
+        if (dated != null) {
+            return dated;
         }
-        PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
+        PartOfDay part = meaningAt(e) instanceof Part p ? p.part() : partNamed(e); // "every morning"
         if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
             r.partOfDay = part;
-            return new Hit<>(r, i + 2);
+            return new Hit<>(r, e + 1);
         }
-        return everyAmount(i + 1);
+        return everyAmount(e);
+    }
+
+    /**
+     * "the 1st of every month", "on the 15th of each month", "the 10th every month", "1-го числа
+     * каждого месяца": monthly on that day, its number an ordinal or said with a word of the day of the
+     * month; or null.
+     */
+    private Hit<RecurrenceBuilder> dayThenEveryMonth(int i) {
+        int k = skipLinks(i);
+        Hit<Integer> day = dayNumber(k);
+        if (day == null) {
+            return null;
+        }
+        int j = isRole(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : ordinalSaid(k, day) ? skipLinks(day.end()) : -1;
+        if (j < 0 || !isRole(j, Role.EVERY) || unit(j + 1) != ChronoUnit.MONTHS) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, j + 2);
+    }
+
+    /** Whether the day of the month read at {@code k} was said as an ordinal ("10th", "tenth"), not a bare number. */
+    private boolean ordinalSaid(int k, Hit<Integer> day) {
+        return !num(k) || day.end() > k + 1;
+    }
+
+    /**
+     * After "every": "10th" ("каждое 10-е число", "every 10th day", "every 10th of the month"):
+     * monthly on that day; or null.
+     */
+    private Hit<RecurrenceBuilder> everyDayOfMonth(int e) {
+        Hit<Integer> day = num(e) ? dayNumber(e) : null;
+        if (day == null) {
+            return null;
+        }
+        int end = day.end();
+        if (isRole(end, Role.DAY_OF_MONTH)) {
+            end++;
+        } else if (day.end() > e + 1) { // an ordinal ending: "10th"
+            if (unit(end) == ChronoUnit.DAYS) {
+                end++;
+            }
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            if (of > end && unit(month) == ChronoUnit.MONTHS) {
+                end = month + 1;
+            }
+        } else {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, end);
+    }
+
+    /** After "every": a day of a month with no year ("March 5", "Dec 25th"): yearly on it; or null. */
+    private Hit<RecurrenceBuilder> everyDate(int e) {
+        Hit<InstantSpec> d = dateAt(e);
+        if (d == null || !(d.value().date instanceof CalendarDate c) || c.year() != 0 || d.value().time != null) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.YEARLY);
+        r.month = c.month();
+        r.dayOfMonth = c.day();
+        return new Hit<>(r, d.end());
+    }
+
+    /** After "once": "a week", "an hour", "per month", "every day": every one unit; or null. */
+    private Hit<RecurrenceBuilder> onceEach(int i) {
+        boolean each = isRole(i, Role.EVERY)
+                || isRole(i, Role.PER)
+                || (!num(i) && meaningAt(i) instanceof Amount a && a.value() == 1);
+        ChronoUnit u = each ? unit(i + 1) : null;
+        return u == null ? null : every(new Offset(1, u), i + 2);
     }
 
     /**
@@ -2847,7 +2923,8 @@ class Engine extends Grammar {
             return true;
         }
         int j = skipLinks(i);
-        return weekdays(nth(j) != null ? j + 1 : j) != null;
+        Hit<Integer> n = nthAt(j);
+        return weekdays(n != null ? n.end() : j) != null;
     }
 
     /** Whether some word of the text means "every": only then may a recurrence open without it. */
@@ -2888,8 +2965,9 @@ class Engine extends Grammar {
      */
     private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean everyMonth) {
         int j = skipLinks(i);
-        Integer nth = nth(j);
-        int at = nth != null ? j + 1 : j;
+        Hit<Integer> first = nthAt(j);
+        Integer nth = first != null ? first.value() : null;
+        int at = first != null ? first.end() : j;
         Hit<Meaning> said = phraseAt(at);
         Hit<DayOfWeek> day = said != null
                         && said.value() instanceof Weekdays w
@@ -2921,17 +2999,16 @@ class Engine extends Grammar {
 
     /** After "every": "other week", "second Monday", "third day", "other morning": every n-th one; or null. */
     private Hit<RecurrenceBuilder> everyNth(int i) {
-        int n;
-        if (isRole(i, Role.OTHER)) {
-            n = 2;
-        } else if (meaningAt(i) instanceof Ordinal o
-                && (o.value() == 2 || o.value() == 3)
-                && (unit(i + 1) != null || weekdays(i + 1) != null)) {
-            n = o.value();
-        } else {
+        boolean other = isRole(i, Role.OTHER);
+        Hit<Integer> nth = other ? null : nthAt(i); // "every third day", "every 2nd week"
+        if (!other
+                && (nth == null
+                        || (nth.value() != 2 && nth.value() != 3)
+                        || (unit(nth.end()) == null && weekdays(nth.end()) == null))) {
             return null;
         }
-        int j = i + 1;
+        int n = other ? 2 : nth.value();
+        int j = other ? i + 1 : nth.end();
         Hit<Meaning> w = phraseAt(j);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).interval(n).days(days.days()), w.end());
@@ -2946,7 +3023,20 @@ class Engine extends Grammar {
         return u == null ? null : every(new Offset(n, u), j + 1);
     }
 
-    /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */
+    /** The n-th (1 to 5) an ordinal says in a word or in digits ("second", "2nd", "2-й"), -1 for "last"; or null. */
+    private Hit<Integer> nthAt(int i) {
+        Integer n = nth(i);
+        if (n != null) {
+            return new Hit<>(n, i + 1);
+        }
+        if (num(i) && tok(i).text().length() == 1 && value(i) >= 1 && value(i) <= 5) {
+            int end = ordinalEnding(i + 1);
+            return end > i + 1 ? new Hit<>(value(i), end) : null;
+        }
+        return null;
+    }
+
+    /** The n-th (1 to 5) an ordinal word says, -1 for "last"; or null. */
     private Integer nth(int i) {
         if (isRole(i, Role.LAST)) {
             return -1;
@@ -2962,8 +3052,11 @@ class Engine extends Grammar {
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
         while (end < size) {
             int j = end;
-            if (isRole(end, Role.AND) || sym(end, ',')) {
+            if (isRole(end, Role.AND) || sym(end, ',') || sym(end, '&') || sym(end, '/')) {
                 j++;
+                if (sym(end, ',') && isRole(j, Role.AND)) {
+                    j++; // "Monday, and Friday"
+                }
                 if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
                     j++;
                 }
@@ -2997,34 +3090,141 @@ class Engine extends Grammar {
         return new Hit<>(all.value().days, all.end());
     }
 
+    /**
+     * One modifier of a recurrence at {@code i}: its end ("until Friday", "до пятницы"), its days ("on
+     * Mon, Wed and Fri", "по понедельникам"), its day of the month ("monthly on the 15th") or of the year
+     * ("yearly on March 5"), a time ("at 9am", "and 5pm", "в 9 вечера") or a part of the day ("in the
+     * morning", "утром"). Returns where it ends, or -1.
+     */
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if (isRole(i, Role.UNTIL) || isRole(i, Role.TO)) {
-            Hit<InstantSpec> until = instant(i + 1, Context.FREE);
-            if (until == null || r.until != null || until.value().offset != null) {
+        boolean to = isRole(i, Role.TO);
+        int u = isRole(i, Role.UNTIL) || to ? i + 1 : after(i, Role.UNTIL); // "up to", "ending"
+        if (u > 0) {
+            Hit<InstantSpec> until = instant(u, Context.FREE);
+            if (until == null
+                    || r.until != null
+                    || until.value().offset != null
+                    || (to && until.value().date == null)) { // "9am to 5pm": the hours of a day, not its end
                 return -1;
             }
             r.until = until.value();
             return until.end();
         }
         int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
-        Hit<InstantSpec> t = clock(j, NO_PARTS, Context.FREE, j > i);
-        if (t != null) {
-            r.times.add(t.value().time);
-            if (t.value().partOfDay != null) {
-                r.partOfDay = t.value().partOfDay;
+        int days = recurrenceDays(j, r);
+        if (days > 0) {
+            return days;
+        }
+        int day = r.dayOfMonth == 0 ? dayOfRecurrence(j, r) : -1;
+        if (day > 0) {
+            return day;
+        }
+        boolean another = !r.times.isEmpty() && isRole(i, Role.AND); // "at 9am and 5pm"
+        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
+            int k = another ? i + 1 : i;
+            int at = means(k, Role.AT) || isRole(k, Role.ON) || sym(k, '@') ? k + 1 : k;
+            int end = recurrenceTime(at, another || at > k, r);
+            if (end > 0) {
+                return end;
             }
-            return t.end();
         }
-        if (meaningAt(j) instanceof Part p && r.partOfDay == null) {
-            r.partOfDay = p.part();
-            return j + 1;
-        }
-        Weekdays w = weekdays(j);
-        if (w != null && r.frequency != Frequency.MINUTELY) {
-            r.days(w.days());
-            return moreDays(r, j + 1).end();
+        if (r.partOfDay == null) {
+            if (meaningAt(j) instanceof Part p) {
+                r.partOfDay = p.part();
+                return j + 1;
+            }
+            InstantSpec ctx = new InstantSpec();
+            ctx.time = r.times.isEmpty() ? null : r.times.get(0);
+            Hit<InstantSpec> p = partOfDayAfter(i, ctx); // "in the morning"
+            if (p != null && p.value().date == null) {
+                r.partOfDay = p.value().partOfDay;
+                return p.end();
+            }
         }
         return -1;
+    }
+
+    /** The days of a weekly or daily recurrence that has none yet, at {@code j}: "Mon, Wed and Fri"; or -1. */
+    private int recurrenceDays(int j, RecurrenceBuilder r) {
+        Weekdays w = weekdays(j);
+        if (w == null || !r.days.isEmpty() || (r.frequency != Frequency.WEEKLY && r.frequency != Frequency.DAILY)) {
+            return -1;
+        }
+        r.days(w.days());
+        if (r.frequency == Frequency.DAILY) {
+            r.frequency = Frequency.WEEKLY;
+        }
+        return moreDays(r, skipDot(j + 1)).end();
+    }
+
+    /**
+     * The day of a monthly recurrence ("on the 15th", "the 1st of the month") or the date of a yearly
+     * one ("on March 5") at {@code j}, which it takes; or -1.
+     */
+    private int dayOfRecurrence(int j, RecurrenceBuilder r) {
+        if (r.frequency == Frequency.MONTHLY) {
+            int k = skipLinks(j);
+            Hit<Integer> day = dayNumber(k);
+            if (day == null || !(k > j || ordinalSaid(k, day))) {
+                return -1; // "monthly 10 minutes": a bare number is no day of the month
+            }
+            r.dayOfMonth = day.value();
+            int end = day.end();
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            return of > end && unit(month) == ChronoUnit.MONTHS ? month + 1 : end;
+        }
+        if (r.frequency == Frequency.YEARLY) {
+            Hit<RecurrenceBuilder> date = everyDate(j);
+            if (date != null) {
+                r.month = date.value().month;
+                r.dayOfMonth = date.value().dayOfMonth;
+                return date.end();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A time of a recurrence at {@code i} ("9am", "в 9 вечера"; {@code anchored} when "at" or "and" was
+     * said before it), read by {@link #recurrenceClock}; a part of the day said after an hour that could
+     * be either makes it the part's ("at 9 in the evening" is at 21:00). Returns where it ends, or -1.
+     */
+    private int recurrenceTime(int i, boolean anchored, RecurrenceBuilder r) {
+        Hit<InstantSpec> t = recurrenceClock(i, anchored, r);
+        if (t == null) {
+            return -1;
+        }
+        ClockTime c = t.value().time;
+        int end = t.end();
+        if (t.value().partOfDay != null) {
+            r.partOfDay = t.value().partOfDay;
+        } else if (c.ambiguous()) {
+            InstantSpec ctx = new InstantSpec();
+            ctx.partOfDay = r.partOfDay;
+            Hit<InstantSpec> p = partOfDayAfter(end, ctx);
+            if (p != null && p.value().date == null) {
+                c = new ClockTime(
+                        p.value().partOfDay.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+                end = p.end();
+            }
+        }
+        r.times.add(c);
+        return end;
+    }
+
+    /**
+     * The clock a recurrence's modifier reads at {@code i} ({@code anchored} when what came before says
+     * it is one: "at 9", "and 5"), {@code r} the recurrence so far: its time, and the part of the day
+     * said with it ("в 9 вечера"); or null. The one place a recurrence asks for a clock.
+     */
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
+        InstantSpec said = NO_PARTS;
+        if (r.partOfDay != null) {
+            said = new InstantSpec(); // "every morning 7": seven in the morning
+            said.partOfDay = r.partOfDay;
+        }
+        return clock(i, said, Context.FREE, anchored);
     }
 }

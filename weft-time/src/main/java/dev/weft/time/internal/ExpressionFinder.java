@@ -129,7 +129,7 @@ public final class ExpressionFinder {
         return switch (lang) {
             case HEBREW -> new HebrewGrammar(tokens, lenient, year);
             case RUSSIAN -> new Engine(tokens, lenient, year, RussianLexicon.INSTANCE);
-            case ENGLISH, AUTO -> new EnglishGrammar(tokens, lenient, year);
+            case ENGLISH, AUTO -> new Engine(tokens, lenient, year, EnglishLexicon.INSTANCE);
         };
     }
 

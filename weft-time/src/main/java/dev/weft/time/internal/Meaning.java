@@ -169,6 +169,10 @@ sealed interface Meaning {
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
         OCLOCK,
+        /** One time in each unit, before "a", "per" or "every" and the unit: "once" in "once a week". */
+        ONCE,
+        /** Each one of a unit, after {@link #ONCE}: "per" in "once per month". */
+        PER,
         /** A day said whole, which a day read alone already is: "all day", "the whole day". */
         ALL_DAY,
         /** Between minutes and the hour they follow: "past" in "ten past six". */
