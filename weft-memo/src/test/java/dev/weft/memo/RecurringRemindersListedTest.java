@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A recurring reminder in "what do I have on Friday?" and "what are my reminders this week?", on real
  * SQLite, in English and Hebrew: every time of it counts, not only the next one, so a daily reminder is
- * there on each day asked about and a weekly one on its day (said as it repeats: "every day at 08:00").
+ * there on each day asked about and a weekly one on its day (said as it repeats: "every day at 08:00", "every Thursday at 18:00").
  */
 final class RecurringRemindersListedTest {
     /** Tuesday 24 November 2026, 10:00 in Jerusalem. */
@@ -33,7 +33,7 @@ final class RecurringRemindersListedTest {
 
         assertThat(memo.ask("dana", "what do I have on Thursday?"))
                 .isEqualTo("Nothing on your calendar then, but you have 1 reminder:\n"
-                        + "1. water the plants (every week at 18:00)");
+                        + "1. water the plants (every Thursday at 18:00)");
         assertThat(memo.ask("dana", "what do I have on Friday?"))
                 .isEqualTo("Nothing on your calendar, and no tasks or reminders due then.");
     }
@@ -48,7 +48,7 @@ final class RecurringRemindersListedTest {
         assertThat(memo.ask("dana", "what are my reminders this week?"))
                 .startsWith("You have 2 tasks:")
                 .contains("take vitamins (every day at 08:00)")
-                .contains("send the report (every week at 09:00)");
+                .contains("send the report (every Monday at 09:00)");
     }
 
     @Test

@@ -11,7 +11,9 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAdjusters;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -26,7 +28,9 @@ import java.util.regex.Pattern;
  *   <li>a one-off reminder fires once, {@code reminder} (e.g. {@code "0 minutes"}, {@code "1 hour"})
  *       before its due date;
  *   <li>{@code daily}, {@code weekly} (days 0-6 from Sunday, or day names) and {@code monthly}
- *       ({@code dayOfMonth}, the month's last day where it is shorter) fire at {@code time} ({@code
+ *       ({@code dayOfMonth}, the month's last day where it is shorter; or, with a {@code week}, the n-th
+ *       of its {@code days}: {@code week} 1-5, or −1 for the last, as RFC 5545's {@code BYDAY=-1FR})
+ *       fire at {@code time} ({@code
  *       HH:mm}; else the due date's time, else 09:00), every {@code interval} days or weeks;
  *   <li>a {@code nudge} fires every {@code interval} (e.g. {@code "15 minutes"}) from its due date,
  *       or from when it was made, until it is done;
@@ -158,19 +162,75 @@ public final class ReminderTimes {
     private static Optional<Instant> monthly(Task task, JsonNode recurrence, ZoneId zone, Instant after) {
         LocalTime time = timeOf(task, recurrence, zone);
         LocalDate anchor = anchor(task, zone);
-        int dayOfMonth = recurrence.path("dayOfMonth").asInt(anchor.getDayOfMonth());
-        if (dayOfMonth < 1 || dayOfMonth > 31) {
+        Optional<MonthDays> days = monthDays(recurrence, anchor);
+        if (days.isEmpty()) {
             return Optional.empty();
         }
         LocalDate month = after.atZone(zone).toLocalDate().withDayOfMonth(1);
-        for (int i = 0; i < 3; i++, month = month.plusMonths(1)) {
-            LocalDate day = month.withDayOfMonth(Math.min(dayOfMonth, month.lengthOfMonth()));
-            Instant at = ZonedDateTime.of(day, time, zone).toInstant();
-            if (at.isAfter(after) && !day.isBefore(anchor)) {
-                return Optional.of(at);
+        // A fifth Monday is missing from months on end; any day a month has comes within a year.
+        for (int i = 0; i < 13; i++, month = month.plusMonths(1)) {
+            for (LocalDate day : days.get().in(month)) {
+                Instant at = ZonedDateTime.of(day, time, zone).toInstant();
+                if (at.isAfter(after) && !day.isBefore(anchor)) {
+                    return Optional.of(at);
+                }
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The days of a month a monthly reminder fires on: the n-th (−1 the last) of its {@code days} when it
+     * says a {@code week}, else its {@code dayOfMonth} (reminders stored before {@code week} existed).
+     */
+    private static Optional<MonthDays> monthDays(JsonNode recurrence, LocalDate anchor) {
+        if (recurrence.has("week")) {
+            int week = recurrence.path("week").asInt(0);
+            Set<DayOfWeek> days = days(recurrence.path("days"));
+            if (days.isEmpty()) {
+                days = EnumSet.of(anchor.getDayOfWeek());
+            }
+            return week == -1 || (week >= 1 && week <= 5)
+                    ? Optional.of(new MonthDays.NthWeekdays(week, days))
+                    : Optional.empty();
+        }
+        int dayOfMonth = recurrence.path("dayOfMonth").asInt(anchor.getDayOfMonth());
+        return dayOfMonth >= 1 && dayOfMonth <= 31
+                ? Optional.of(new MonthDays.DayOfMonth(dayOfMonth))
+                : Optional.empty();
+    }
+
+    /** Which days of a month a monthly reminder falls on. */
+    private sealed interface MonthDays {
+        /** The days in {@code month} (its first day), earliest first; none where the month has no such day. */
+        List<LocalDate> in(LocalDate month);
+
+        /** The {@code day}-th of the month, the month's last day where it is shorter. */
+        record DayOfMonth(int day) implements MonthDays {
+            @Override
+            public List<LocalDate> in(LocalDate month) {
+                return List.of(month.withDayOfMonth(Math.min(day, month.lengthOfMonth())));
+            }
+        }
+
+        /** The {@code week}-th (1-5, or −1 for the last) of each of {@code days}; a fifth one is not in every month. */
+        record NthWeekdays(int week, Set<DayOfWeek> days) implements MonthDays {
+            @Override
+            public List<LocalDate> in(LocalDate month) {
+                List<LocalDate> out = new ArrayList<>();
+                for (DayOfWeek day : days) {
+                    LocalDate at = month.with(
+                            week == -1
+                                    ? TemporalAdjusters.lastInMonth(day)
+                                    : TemporalAdjusters.dayOfWeekInMonth(week, day));
+                    if (at.getMonth() == month.getMonth()) {
+                        out.add(at);
+                    }
+                }
+                out.sort(null);
+                return out;
+            }
+        }
     }
 
     /** The day a recurrence starts: its due date's, else the day it was made. */
@@ -193,7 +253,8 @@ public final class ReminderTimes {
                 .orElse(DEFAULT_TIME);
     }
 
-    private static Set<DayOfWeek> days(JsonNode days) {
+    /** A recurrence's {@code days}: numbers 0-6 from Sunday (7 is Sunday too), or day names ("MO", "Monday"). */
+    public static Set<DayOfWeek> days(JsonNode days) {
         Set<DayOfWeek> out = EnumSet.noneOf(DayOfWeek.class);
         for (JsonNode day : days) {
             if (day.isInt()) {

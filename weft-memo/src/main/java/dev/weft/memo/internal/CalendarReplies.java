@@ -220,16 +220,7 @@ public final class CalendarReplies {
                 if (days.isEmpty()) {
                     days.add(firstDay.getDayOfWeek());
                 }
-                List<String> en = days.stream()
-                        .map(d -> d.getDisplayName(TextStyle.FULL, Locale.ENGLISH))
-                        .toList();
-                List<String> he = days.stream().map(HE_DAYS::get).toList();
-                yield interval == 1
-                        ? Texts.of(language, "every " + joined(en, " and "), "כל יום " + joinedHe(he))
-                        : Texts.of(
-                                language,
-                                "every " + interval + " weeks on " + joined(en, " and "),
-                                "כל " + interval + " שבועות ביום " + joinedHe(he));
+                yield everyWeek(language, days, interval);
             }
             case "MONTHLY" -> {
                 List<Integer> days = new ArrayList<>();
@@ -240,6 +231,21 @@ public final class CalendarReplies {
                     }
                 }
                 if (days.isEmpty() && rule.containsKey("BYDAY")) {
+                    Set<Integer> weeks = new LinkedHashSet<>();
+                    List<DayOfWeek> weekdays = new ArrayList<>();
+                    String[] byDay = rule.get("BYDAY").split(",");
+                    for (String day : byDay) {
+                        String ordinal = day.replaceAll("[A-Za-z]+$", "");
+                        DayOfWeek named =
+                                BYDAY.get(day.substring(ordinal.length()).toUpperCase(Locale.ROOT));
+                        if (named != null && !ordinal.isEmpty()) {
+                            weeks.add(parseInt(ordinal.replace("+", ""), 0));
+                            weekdays.add(named);
+                        }
+                    }
+                    if (weeks.size() == 1 && !weeks.contains(0) && weekdays.size() == byDay.length) {
+                        yield everyMonthOn(language, weeks.iterator().next(), weekdays, interval);
+                    }
                     yield interval == 1
                             ? Texts.of(language, "every month", "כל חודש")
                             : Texts.of(language, "every " + interval + " months", "כל " + interval + " חודשים");
@@ -247,18 +253,7 @@ public final class CalendarReplies {
                 if (days.isEmpty()) {
                     days.add(firstDay.getDayOfMonth());
                 }
-                String every = interval == 1
-                        ? Texts.of(language, " of every month", "כל חודש")
-                        : Texts.of(language, " of every " + interval + " months", "כל " + interval + " חודשים");
-                yield Texts.of(
-                        language,
-                        "on the "
-                                + joined(
-                                        days.stream()
-                                                .map(CalendarReplies::ordinal)
-                                                .toList(),
-                                        " and ") + every,
-                        every + " " + joinedHe(days.stream().map(d -> "ב-" + d).toList()));
+                yield everyMonthOn(language, days, interval);
             }
             case "YEARLY" ->
                 Texts.of(language, "every year on " + firstDay.format(EN_DATE), "כל שנה ב-" + firstDay.format(HE_DAY));
@@ -444,6 +439,65 @@ public final class CalendarReplies {
 
     private static String quoted(JsonNode event) {
         return "\"" + event.path("summary").asText() + "\"";
+    }
+
+    /** "every Sunday", "every 2 weeks on Monday and Thursday"; "כל יום ראשון", "כל 2 שבועות ביום שני וחמישי". */
+    static String everyWeek(String language, List<DayOfWeek> days, int interval) {
+        String en = joined(days.stream().map(CalendarReplies::englishDay).toList(), " and ");
+        String he = joinedHe(days.stream().map(HE_DAYS::get).toList());
+        return interval <= 1
+                ? Texts.of(language, "every " + en, "כל יום " + he)
+                : Texts.of(language, "every " + interval + " weeks on " + en, "כל " + interval + " שבועות ביום " + he);
+    }
+
+    /** "on the 10th of every month", "on the 1st and 15th of every 2 months"; "ב-10 בכל חודש". */
+    static String everyMonthOn(String language, List<Integer> days, int interval) {
+        String en = joined(days.stream().map(CalendarReplies::ordinal).toList(), " and ");
+        String he = joinedHe(days.stream().map(d -> "ב-" + d).toList());
+        return interval <= 1
+                ? Texts.of(language, "on the " + en + " of every month", he + " בכל חודש")
+                : Texts.of(
+                        language,
+                        "on the " + en + " of every " + interval + " months",
+                        he + " בכל " + interval + " חודשים");
+    }
+
+    /**
+     * The n-th ({@code week} 1-5, −1 the last) of {@code days} in a month: "on the last Friday of every
+     * month", "on the first Monday and Wednesday of every month"; "ביום שישי האחרון של כל חודש".
+     */
+    static String everyMonthOn(String language, int week, List<DayOfWeek> days, int interval) {
+        String en = joined(days.stream().map(CalendarReplies::englishDay).toList(), " and ");
+        String he = joinedHe(days.stream().map(HE_DAYS::get).toList());
+        String enWeek = switch (week) {
+            case -1 -> "last";
+            case 1 -> "first";
+            case 2 -> "second";
+            case 3 -> "third";
+            case 4 -> "fourth";
+            default -> "fifth";
+        };
+        String heWeek = switch (week) {
+            case -1 -> "האחרון";
+            case 1 -> "הראשון";
+            case 2 -> "השני";
+            case 3 -> "השלישי";
+            case 4 -> "הרביעי";
+            default -> "החמישי";
+        };
+        return interval <= 1
+                ? Texts.of(
+                        language,
+                        "on the " + enWeek + " " + en + " of every month",
+                        "ביום " + he + " " + heWeek + " של כל חודש")
+                : Texts.of(
+                        language,
+                        "on the " + enWeek + " " + en + " of every " + interval + " months",
+                        "ביום " + he + " " + heWeek + " של כל " + interval + " חודשים");
+    }
+
+    private static String englishDay(DayOfWeek day) {
+        return day.getDisplayName(TextStyle.FULL, Locale.ENGLISH);
     }
 
     /** "a", "a and b", "a, b and c". */

@@ -3,8 +3,10 @@ package dev.weft.memo.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weft.language.BareAnswers;
 import dev.weft.memo.MemoTools;
+import dev.weft.memo.data.ReminderTimes;
 import dev.weft.plan.PlanStep;
 import dev.weft.plan.StepOutcome;
+import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -615,6 +617,7 @@ public final class Replies {
         JsonNode recurrence = task.path("reminderRecurrence");
         if (recurrence.isObject()) {
             String time = recurrence.path("time").asText("");
+            String at = time.isEmpty() ? "" : Texts.of(language, " at ", " ב-") + time;
             return switch (recurrence.path("type").asText()) {
                 case "nudge" ->
                     Texts.of(
@@ -626,9 +629,28 @@ public final class Replies {
                                             .asText()
                                             .replace("minutes", "דקות")
                                             .replace("hours", "שעות"));
-                case "daily" -> Texts.of(language, "every day at " + time, "כל יום ב-" + time);
-                case "weekly" -> Texts.of(language, "every week at " + time, "כל שבוע ב-" + time);
-                default -> Texts.of(language, "every month at " + time, "כל חודש ב-" + time);
+                case "daily" -> everyDays(language, recurrence.path("interval").asInt(1)) + at;
+                case "weekly" -> {
+                    List<DayOfWeek> days = List.copyOf(ReminderTimes.days(recurrence.path("days")));
+                    yield days.isEmpty()
+                            ? Texts.of(language, "every week", "כל שבוע") + at
+                            : CalendarReplies.everyWeek(
+                                            language,
+                                            days,
+                                            recurrence.path("interval").asInt(1))
+                                    + at;
+                }
+                default -> {
+                    List<DayOfWeek> days = List.copyOf(ReminderTimes.days(recurrence.path("days")));
+                    int week = recurrence.path("week").asInt(0);
+                    int dayOfMonth = recurrence.path("dayOfMonth").asInt(0);
+                    if (recurrence.has("week") && !days.isEmpty() && (week == -1 || (week >= 1 && week <= 5))) {
+                        yield CalendarReplies.everyMonthOn(language, week, days, 1) + at;
+                    }
+                    yield dayOfMonth >= 1 && dayOfMonth <= 31
+                            ? CalendarReplies.everyMonthOn(language, List.of(dayOfMonth), 1) + at
+                            : Texts.of(language, "every month", "כל חודש") + at;
+                }
             };
         }
         String due = task.path("dueDate").asText("");
@@ -646,6 +668,13 @@ public final class Replies {
         } catch (DateTimeParseException e) {
             return due;
         }
+    }
+
+    /** "every day", "every 2 days". */
+    private static String everyDays(String language, int interval) {
+        return interval <= 1
+                ? Texts.of(language, "every day", "כל יום")
+                : Texts.of(language, "every " + interval + " days", "כל " + interval + " ימים");
     }
 
     /** A reminder that fell due, as the user reads it; one that fired late says when it was due. */

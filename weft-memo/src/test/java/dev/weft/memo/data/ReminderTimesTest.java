@@ -81,6 +81,93 @@ final class ReminderTimesTest {
     }
 
     @Test
+    void monthlyOnTheLastFridayFollowsTheWeekdayAcrossMonthsOfDifferentLengths() {
+        Task t = task(
+                Optional.empty(),
+                Optional.empty(),
+                "{\"type\":\"monthly\",\"week\":-1,\"days\":[5],\"time\":\"09:00\"}");
+
+        Instant first = ReminderTimes.first(t, JERUSALEM, MADE).orElseThrow();
+        Instant second = ReminderTimes.next(t, JERUSALEM, first).orElseThrow();
+        Instant third = ReminderTimes.next(t, JERUSALEM, second).orElseThrow();
+        Instant fourth = ReminderTimes.next(t, JERUSALEM, third).orElseThrow();
+
+        assertThat(first).isEqualTo(at("2026-11-27T09:00"));
+        assertThat(second).isEqualTo(at("2026-12-25T09:00"));
+        assertThat(third).isEqualTo(at("2027-01-29T09:00"));
+        assertThat(fourth).isEqualTo(at("2027-02-26T09:00"));
+    }
+
+    @Test
+    void monthlyOnTheFirstMondayByDayName() {
+        Task t = task(
+                Optional.empty(),
+                Optional.empty(),
+                "{\"type\":\"monthly\",\"week\":1,\"days\":[\"MO\"],\"time\":\"08:00\"}");
+
+        Instant first = ReminderTimes.first(t, JERUSALEM, MADE).orElseThrow();
+        Instant second = ReminderTimes.next(t, JERUSALEM, first).orElseThrow();
+        Instant third = ReminderTimes.next(t, JERUSALEM, second).orElseThrow();
+
+        assertThat(first).isEqualTo(at("2026-12-07T08:00"));
+        assertThat(second).isEqualTo(at("2027-01-04T08:00"));
+        assertThat(third).isEqualTo(at("2027-02-01T08:00"));
+    }
+
+    @Test
+    void monthlyOnTheFirstMondayAndWednesdayFiresOnBothInOrder() {
+        Task t = task(
+                Optional.empty(),
+                Optional.empty(),
+                "{\"type\":\"monthly\",\"week\":1,\"days\":[1,3],\"time\":\"08:00\"}");
+
+        Instant first = ReminderTimes.first(t, JERUSALEM, MADE).orElseThrow();
+        Instant second = ReminderTimes.next(t, JERUSALEM, first).orElseThrow();
+        Instant third = ReminderTimes.next(t, JERUSALEM, second).orElseThrow();
+
+        assertThat(first).isEqualTo(at("2026-12-02T08:00"));
+        assertThat(second).isEqualTo(at("2026-12-07T08:00"));
+        assertThat(third).isEqualTo(at("2027-01-04T08:00"));
+    }
+
+    @Test
+    void monthlyOnTheFifthMondaySkipsMonthsThatHaveNone() {
+        Task t = task(
+                Optional.empty(),
+                Optional.empty(),
+                "{\"type\":\"monthly\",\"week\":5,\"days\":[1],\"time\":\"08:00\"}");
+
+        Instant first = ReminderTimes.first(t, JERUSALEM, MADE).orElseThrow();
+        Instant second = ReminderTimes.next(t, JERUSALEM, first).orElseThrow();
+
+        assertThat(first).isEqualTo(at("2026-11-30T08:00"));
+        assertThat(second).isEqualTo(at("2027-03-29T08:00"));
+    }
+
+    @Test
+    void monthlyOnTheLastFridayIsDueOnlyInTheWeekOfThatFriday() {
+        Task t = task(
+                Optional.empty(),
+                Optional.empty(),
+                "{\"type\":\"monthly\",\"week\":-1,\"days\":[5],\"time\":\"09:00\"}");
+
+        assertThat(ReminderTimes.dueBetween(t, JERUSALEM, at("2027-01-24T00:00"), at("2027-01-31T00:00")))
+                .contains(at("2027-01-29T09:00"));
+        assertThat(ReminderTimes.dueBetween(t, JERUSALEM, at("2027-01-22T00:00"), at("2027-01-29T00:00")))
+                .isEmpty();
+    }
+
+    @Test
+    void monthlyWithAnUnknownWeekNeverFires() {
+        Task t = task(
+                Optional.empty(),
+                Optional.empty(),
+                "{\"type\":\"monthly\",\"week\":7,\"days\":[5],\"time\":\"09:00\"}");
+
+        assertThat(ReminderTimes.first(t, JERUSALEM, MADE)).isEmpty();
+    }
+
+    @Test
     void dailyKeepsItsLocalTimeAcrossTheSpringClockChange() {
         Task t = task(Optional.empty(), Optional.empty(), "{\"type\":\"daily\",\"time\":\"08:00\"}");
 

@@ -394,7 +394,10 @@ public final class Times {
         }
     }
 
-    /** Seed 002's {@code reminderRecurrence}: nudges for minutes and hours, else daily, weekly, monthly. */
+    /**
+     * Seed 002's {@code reminderRecurrence}: nudges for minutes and hours, else daily, weekly, monthly (on
+     * a day of the month, or the n-th of some weekdays: {@code week} and {@code days}).
+     */
     static ObjectNode recurrence(TimeExpression.Recurrence r) {
         ObjectNode out = Json.object();
         switch (r.frequency()) {
@@ -415,13 +418,27 @@ public final class Times {
             }
             case MONTHLY -> {
                 out.put("type", "monthly");
-                r.dayOfMonth().ifPresent(d -> out.put("dayOfMonth", d));
+                if (r.weekdayOrdinal().isPresent() && !r.days().isEmpty()) {
+                    // "the last Friday of every month" (BYDAY=-1FR): the weekday, not the first one's date.
+                    out.put("week", r.weekdayOrdinal().getAsInt());
+                    ArrayNode days = out.putArray("days");
+                    r.days().forEach(d -> days.add(d == DayOfWeek.SUNDAY ? 0 : d.getValue()));
+                    // With the day already said by its weekday, a bare number after it ("ביום שישי האחרון
+                    // של כל חודש ב-9") is the hour, even where it was read as a day of the month.
+                    int hour = r.dayOfMonth().orElse(-1);
+                    if (hour >= 0 && hour <= 23 && r.times().isEmpty()) {
+                        out.put("time", LocalTime.of(hour, 0).format(HH_MM));
+                    }
+                } else {
+                    r.dayOfMonth().ifPresent(d -> out.put("dayOfMonth", d));
+                }
             }
             case YEARLY -> out.put("type", "monthly");
         }
         if (!r.times().isEmpty()) {
             out.put("time", r.times().get(0).format(HH_MM));
-        } else if (r.frequency() != TimeExpression.Recurrence.Frequency.MINUTELY
+        } else if (!out.has("time")
+                && r.frequency() != TimeExpression.Recurrence.Frequency.MINUTELY
                 && r.frequency() != TimeExpression.Recurrence.Frequency.HOURLY) {
             // A day said without a time ("every month on the 1st") reminds in the morning, not at midnight.
             LocalTime at = r.first().toLocalTime();
