@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
 import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.time.TimeExpression;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,6 +55,125 @@ public final class CalendarRequests {
             "(?:was|got|has been|is|have been|were|are)\\s+(?:cancell?ed|called off)\\b|(?:בוטל|בוטלה|בוטלו|התבטל|התבטלה|התבטלו|מבוטל|מבוטלת)(?=\\s|$|[.,!])";
 
     private static final Pattern CANCELLED = Pattern.compile(CANCELLED_WORDS, FLAGS);
+
+    /**
+     * The Hebrew verbs a calendar request opens with, which are no part of the event's name: each as the
+     * imperative to a man, to a woman and to many, and the future forms said as a request ("תקבעי").
+     */
+    private static final List<String> HEBREW_REQUEST_VERBS = List.of(
+            // schedule, set
+            "קבע",
+            "קבעי",
+            "קבעו",
+            "תקבע",
+            "תקבעי",
+            "תקבעו",
+            // make, create
+            "צור",
+            "צרי",
+            "צרו",
+            "תצור",
+            "תצרי",
+            "תצרו",
+            // add
+            "הוסף",
+            "הוסיפי",
+            "הוסיפו",
+            "תוסיף",
+            "תוסיפי",
+            "תוסיפו",
+            // put
+            "שים",
+            "שימי",
+            "שימו",
+            "תשים",
+            "תשימי",
+            "תשימו",
+            // put in, enter
+            "הכנס",
+            "הכניסי",
+            "הכניסו",
+            "תכניס",
+            "תכניסי",
+            "תכניסו",
+            // write down
+            "רשום",
+            "רשמי",
+            "רשמו",
+            "תרשום",
+            "תרשמי",
+            "תרשמו",
+            // book, reserve
+            "שריין",
+            "שרייני",
+            "שריינו",
+            "תשריין",
+            "תשרייני",
+            "תשריינו",
+            // arrange
+            "ארגן",
+            "ארגני",
+            "תארגן",
+            "תארגני",
+            // block
+            "חסום",
+            "חסמי",
+            "תחסום",
+            "תחסמי",
+            // schedule (a time)
+            "תזמן",
+            "תזמני",
+            "תתזמן",
+            "תתזמני",
+            // delete, cancel, remove
+            "מחק",
+            "מחקי",
+            "תמחק",
+            "תמחקי",
+            "בטל",
+            "בטלי",
+            "תבטל",
+            "תבטלי",
+            "תוריד",
+            "תורידי",
+            // move, postpone, bring forward
+            "העבר",
+            "העבירי",
+            "תעביר",
+            "תעבירי",
+            "הזז",
+            "הזיזי",
+            "תזיז",
+            "תזיזי",
+            "דחה",
+            "דחי",
+            "תדחה",
+            "תדחי",
+            "תקדים",
+            "תקדימי",
+            "תאריך",
+            "תאריכי",
+            // find, change
+            "מצא",
+            "מצאי",
+            "תמצא",
+            "תמצאי",
+            "חפש",
+            "חפשי",
+            "תחפש",
+            "תחפשי",
+            "תשנה",
+            "תשני",
+            "תעדכן",
+            "תעדכני",
+            // questions about one
+            "מתי",
+            "איפה",
+            "באיזו שעה");
+
+    /** The opening of a Hebrew calendar request: "בבקשה קבעי לי את ה…", "תוסיף לי אירוע …". */
+    private static final String HEBREW_REQUEST = "(?U)^(?:בבקשה\\s+)?(?:" + String.join("|", HEBREW_REQUEST_VERBS)
+            + ")(?:\\s+לי)?(?:\\s+את)?\\s+(?:ה)?(?:אירוע\\s+)?";
 
     /** "the meeting with the bank was cancelled", "הפגישה עם הבנק מחר בוטלה, תוריד אותה": the event goes. */
     static boolean saysCancelled(String text) {
@@ -238,11 +358,7 @@ public final class CalendarRequests {
                                 + "extend|make|new event)\\s+(?:me\\s+)?(?:an?\\s+|the\\s+|my\\s+)?(?:new\\s+)?(?:weekly\\s+|daily\\s+|"
                                 + "monthly\\s+)?(?:event|appointment)?\\s*(?:called|named|for)?\\s*",
                         "")
-                .replaceAll(
-                        "(?U)^(?:בבקשה\\s+)?(?:קבע|תקבע|תקבעי|צור|תצור|הוסף|תוסיף|תוסיפי|תכניס|תכניסי|תרשום|מחק|תמחק|תמחקי|בטל|תבטל|"
-                                + "תבטלי|תעביר|תעבירי|העבר|תזיז|תזיזי|הזז|תדחה|תדחי|דחה|תמצא|מצא|תחפש|חפש|תשנה|תעדכן|תקדים|תאריך|"
-                                + "תארגן|תשריין|תחסום|תוריד|מתי|איפה|באיזו שעה)(?:\\s+לי)?(?:\\s+את)?\\s+(?:ה)?(?:אירוע\\s+)?",
-                        "")
+                .replaceAll(HEBREW_REQUEST, "")
                 .replaceAll(
                         "(?iU)\\s*,?\\s*(?:and\\s+)?(?:put|add|save|write|mark)\\s+(?:it|this|that)\\s+(?:in|on|to|into)\\s+(?:my\\s+|the\\s+)?"
                                 + "(?:calendar|diary|schedule)\\b.*$",
