@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A recurring reminder's days, on real SQLite, in English and Hebrew: "the last Friday of every month"
  * fires on the last Friday of each month (the 29th in January, not the first one's 27th), and the reply
  * and the listing say the days a reminder repeats on ("every Sunday at 08:00", "on the 10th of every
- * month at 09:00").
+ * month at 09:00"), as an event's repeating does.
  */
 final class RecurringReminderDaysTest {
     /** Saturday 28 November 2026, 19:00 in Jerusalem. */
@@ -87,5 +87,13 @@ final class RecurringReminderDaysTest {
         assertThat(memo.ask("omer", "תזכירי לי ב-10 לכל חודש לשלם ארנונה"))
                 .isEqualTo("אזכיר לך: \"לשלם ארנונה\" — ב-10 בכל חודש ב-09:00.");
         assertThat(memo.ask("omer", "מה יש לי ב-10 בדצמבר?")).contains("1. לשלם ארנונה (ב-10 בכל חודש ב-09:00)");
+    }
+
+    @Test
+    void aMonthlyEventOnTheFirstMondaySaysItsDayAsRemindersDo() {
+        assertThat(memo.ask("dana", "schedule a team sync on the first Monday of every month at 10am"))
+                .contains("on the first Monday of every month at 10:00");
+        assertThat(memo.ask("omer", "קבעי פגישת צוות ביום שני הראשון של כל חודש ב-10 בבוקר"))
+                .contains("ביום שני הראשון של כל חודש בשעה 10:00");
     }
 }
