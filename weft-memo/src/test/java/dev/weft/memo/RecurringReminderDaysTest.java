@@ -77,6 +77,15 @@ final class RecurringReminderDaysTest {
     }
 
     @Test
+    void aReminderEveryOtherMonthSaysItsIntervalAndFallsEveryOtherMonth() {
+        assertThat(memo.ask("dana", "remind me every 2 months on the 1st to change the water filter"))
+                .isEqualTo("I'll remind you: \"change the water filter\" — on the 1st of every 2 months at 09:00.");
+
+        assertThat(memo.ask("dana", "what do I have on December 1?")).contains("change the water filter");
+        assertThat(memo.ask("dana", "what do I have on January 1?")).doesNotContain("change the water filter");
+    }
+
+    @Test
     void aHebrewWeeklyReminderSaysItsDay() {
         assertThat(memo.ask("omer", "תזכירי לי כל יום ראשון ב-8 להוציא את הזבל"))
                 .isEqualTo("אזכיר לך: \"להוציא את הזבל\" — כל יום ראשון ב-08:00.");

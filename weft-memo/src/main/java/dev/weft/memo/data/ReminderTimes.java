@@ -31,7 +31,9 @@ import java.util.regex.Pattern;
  *       ({@code dayOfMonth}, the month's last day where it is shorter; or, with a {@code week}, the n-th
  *       of its {@code days}: {@code week} 1-5, or −1 for the last, as RFC 5545's {@code BYDAY=-1FR})
  *       fire at {@code time} ({@code
- *       HH:mm}; else the due date's time, else 09:00), every {@code interval} days or weeks;
+ *       HH:mm}; else the due date's time, else 09:00), every {@code interval} days, weeks or
+ *       months (counted from the due date, else from when it was made; months from the first one it
+ *       fires in);
  *   <li>a {@code nudge} fires every {@code interval} (e.g. {@code "15 minutes"}) from its due date,
  *       or from when it was made, until it is done;
  * </ul>
@@ -166,9 +168,18 @@ public final class ReminderTimes {
         if (days.isEmpty()) {
             return Optional.empty();
         }
+        int interval = Math.max(1, recurrence.path("interval").asInt(1));
+        // "Every 2 months on the 1st", said on the 28th, counts from the next 1st, as its first time does.
+        LocalDate anchorMonth = anchor.withDayOfMonth(1);
+        for (int i = 0; i < 13 && days.get().in(anchorMonth).stream().allMatch(d -> d.isBefore(anchor)); i++) {
+            anchorMonth = anchorMonth.plusMonths(1);
+        }
         LocalDate month = after.atZone(zone).toLocalDate().withDayOfMonth(1);
         // A fifth Monday is missing from months on end; any day a month has comes within a year.
-        for (int i = 0; i < 13; i++, month = month.plusMonths(1)) {
+        for (int i = 0; i < 13 * interval; i++, month = month.plusMonths(1)) {
+            if (Math.floorMod(ChronoUnit.MONTHS.between(anchorMonth, month), interval) != 0) {
+                continue;
+            }
             for (LocalDate day : days.get().in(month)) {
                 Instant at = ZonedDateTime.of(day, time, zone).toInstant();
                 if (at.isAfter(after) && !day.isBefore(anchor)) {

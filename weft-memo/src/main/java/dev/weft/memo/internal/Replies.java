@@ -643,12 +643,13 @@ public final class Replies {
                 default -> {
                     List<DayOfWeek> days = List.copyOf(ReminderTimes.days(recurrence.path("days")));
                     int week = recurrence.path("week").asInt(0);
+                    int interval = recurrence.path("interval").asInt(1);
                     int dayOfMonth = recurrence.path("dayOfMonth").asInt(0);
                     if (recurrence.has("week") && !days.isEmpty() && (week == -1 || (week >= 1 && week <= 5))) {
-                        yield CalendarReplies.everyMonthOn(language, week, days, 1) + at;
+                        yield CalendarReplies.everyMonthOn(language, week, days, interval) + at;
                     }
                     yield dayOfMonth >= 1 && dayOfMonth <= 31
-                            ? CalendarReplies.everyMonthOn(language, List.of(dayOfMonth), 1) + at
+                            ? CalendarReplies.everyMonthOn(language, List.of(dayOfMonth), interval) + at
                             : Texts.of(language, "every month", "כל חודש") + at;
                 }
             };

@@ -158,6 +158,20 @@ final class ReminderTimesTest {
     }
 
     @Test
+    void everyOtherMonthOnTheFirstCountsFromTheFirstOneAfterItWasMade() {
+        Task t = task(
+                Optional.empty(),
+                Optional.empty(),
+                "{\"type\":\"monthly\",\"dayOfMonth\":1,\"interval\":\"2\",\"time\":\"09:00\"}");
+
+        Instant first = ReminderTimes.first(t, JERUSALEM, MADE).orElseThrow();
+        Instant second = ReminderTimes.next(t, JERUSALEM, first).orElseThrow();
+
+        assertThat(first).isEqualTo(at("2026-12-01T09:00"));
+        assertThat(second).isEqualTo(at("2027-02-01T09:00"));
+    }
+
+    @Test
     void monthlyWithAnUnknownWeekNeverFires() {
         Task t = task(
                 Optional.empty(),
