@@ -2741,7 +2741,7 @@ class Engine extends Grammar {
         if (said.value() instanceof Weekdays p && p.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), said.end());
         }
-        return mayNameWeekday(i) && everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
+        return everySaid() && mayNameWeekday(i) ? nthWeekdayOfEveryMonth(i, true) : null;
     }
 
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
@@ -2751,7 +2751,8 @@ class Engine extends Grammar {
             return onceEach(i + 1);
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
-        Hit<RecurrenceBuilder> monthly = dayThenEveryMonth(j);
+        // a day of every month needs "every" said after it ("1-го числа каждого месяца"): most texts say none
+        Hit<RecurrenceBuilder> monthly = everySaid() ? dayThenEveryMonth(j) : null;
         if (monthly != null) {
             return monthly;
         }
@@ -2760,7 +2761,7 @@ class Engine extends Grammar {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
         if (m != Role.EVERY) {
-            return mayNameWeekday(i) && everySaid()
+            return everySaid() && mayNameWeekday(i)
                     ? nthWeekdayOfEveryMonth(i, true)
                     : null; // "יום שני הראשון של כל חודש"
         }
