@@ -430,4 +430,14 @@ final class EnglishFamiliesTest {
         READ.instant("at this time", "2026-11-21T14:30", Grain.SECOND);
         READ.instant("10/31/74", "1974-10-31", Grain.DAY);
     }
+
+    @Test
+    void aFullStopAfterADayEndsTheSentenceItMakesNoClock() {
+        var found = PARSER.find("The party is on December 17. Headcount is 140.", NOW, Language.ENGLISH);
+        assertThat(found).hasSize(1);
+        TimeExpression.Instant day = (TimeExpression.Instant) found.getFirst();
+        assertThat(day.value()).isEqualTo(Readings.local("2026-12-17"));
+        assertThat(day.grain()).isEqualTo(Grain.DAY);
+        assertThat(day.text()).isEqualTo("on December 17");
+    }
 }

@@ -278,7 +278,7 @@ class Engine extends Grammar {
         int p = i;
         int end = -1;
         while (p < size) {
-            int q = p;
+            int q = lexicon.partStart(this, p, end >= 0);
             boolean anchored = false;
             while (q < size) {
                 if (means(q, Role.AT) || sym(q, '@')) {
@@ -325,22 +325,48 @@ class Engine extends Grammar {
             return null;
         }
         boolean clocks = families.contains(Family.CLOCKS);
-        Hit<InstantSpec> best = clocks ? clock(q, acc, ctx, anchored) : null;
+        // where numbers are the lexicon's own hours, a day said as long comes first: "משני" is from Monday, not from 2
+        boolean dayFirst = lexicon.readsOwnHours();
+        Hit<InstantSpec> best = clocks && !dayFirst ? clock(q, acc, ctx, anchored) : null;
         best = longest(best, datePart(q));
         if (!clocks) {
             best = longest(best, clockWord(q));
+        } else if (dayFirst) {
+            best = longest(best, clock(q, acc, ctx, anchored));
         }
         best = longest(best, barePart(q, acc));
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
-            boolean paren = sym(q, '('); // "3pm (PST)"
-            Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);
-            if (z != null && (!paren || sym(z.end(), ')'))) {
-                InstantSpec s = new InstantSpec();
-                s.zone = z.value();
-                best = longest(best, new Hit<>(s, paren ? z.end() + 1 : z.end()));
-            }
+            best = longest(best, zoneAt(q));
         }
         return best;
+    }
+
+    /**
+     * A zone said after a time or a date: "UTC", "(CET)", a name of the lexicon's own ("שעון
+     * ישראל"), or one after a word that says the time is by its clock ("לפי UTC"); or null.
+     */
+    private Hit<InstantSpec> zoneAt(int q) {
+        int z = isRole(q, Role.CLOCK_OF) ? q + 1 : q;
+        Hit<Meaning> named = phraseAt(q);
+        java.time.ZoneId zone = null;
+        int end = -1;
+        if (named != null && named.value() instanceof Meaning.Zone own) {
+            zone = own.zone();
+            end = named.end();
+        } else {
+            boolean paren = sym(z, '('); // "ב-8 בערב (CET)"
+            Hit<java.time.ZoneId> said = zone(paren ? z + 1 : z);
+            if (said != null && (!paren || sym(said.end(), ')'))) {
+                zone = said.value();
+                end = paren ? said.end() + 1 : said.end();
+            }
+        }
+        if (zone == null) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.zone = zone;
+        return new Hit<>(s, end);
     }
 
     /**
@@ -574,14 +600,15 @@ class Engine extends Grammar {
 
     /**
      * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", "."
-     * before minutes ("7.30"; not the full stop of "on December 17."), a part of the day, minutes
-     * ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     * before minutes ("7.30"; not the full stop of "on December 17."), a part of the day, am/pm, and
+     * what the lexicon adds ("יוני 12 בערב", "במרץ 5 וחצי": {@link Lexicon#clockAhead}).
      */
     boolean clockAhead(int i) {
         return sym(i, ':')
                 || (sym(i, '.') && num(i + 1) && adjacent(i + 1))
                 || partAfterClock(i) != null
-                || latinMeridiem(i) != null;
+                || latinMeridiem(i) != null
+                || lexicon.clockAhead(this, i);
     }
 
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
@@ -1422,6 +1449,7 @@ class Engine extends Grammar {
      * an apostrophe, "May 3rd, 81", "Oct 3 '90", where a bare number is more often an hour).
      */
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end, boolean monthLast) {
+        int said = end;
         end = skipDot(end);
         Hit<Integer> y = yearAfter(end);
         int year = y == null ? 0 : y.value();
@@ -1438,7 +1466,8 @@ class Engine extends Grammar {
             }
         }
         CalendarDate d = date(year, month, day);
-        return d == null ? null : withDate(d, stop);
+        // a dot with no year after it ends the sentence: "on December 17." is the 17th, said up to "17"
+        return d == null ? null : withDate(d, stop == end ? said : stop);
     }
 
     /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h", "16 בערב"). */
@@ -1486,11 +1515,13 @@ class Engine extends Grammar {
      * day"), the minutes before or after an hour ("quarter to 12", "half past 3", "20 to 5"), digits
      * ("9:30", "14h45", "7.30" after "at" or before am/pm, "1430 hours"), an hour in digits or words
      * with its minutes ("9 30", "nine fifteen", "nine oh five", "9 часов 30 минут"). A bare hour is
-     * read only where something says it is one ({@link #hourClock}).
+     * read only where something says it is one ({@link #hourClock}). A language whose own reads every
+     * hour said by a number ({@link Lexicon#readsOwnHours}, Hebrew's) has only the words that name a time here.
      */
     private Hit<InstantSpec> clock(int i, InstantSpec acc, Context ctx, boolean anchored) {
-        Hit<ClockTime> own = lexicon.ownClock(this, i);
-        Hit<ClockTime> t = own != null ? own : clockTime(i, acc, ctx, anchored);
+        Hit<ClockTime> own = lexicon.ownClock(this, i, ctx, acc);
+        Hit<ClockTime> t =
+                own != null ? own : lexicon.readsOwnHours() ? namedClock(i) : clockTime(i, acc, ctx, anchored);
         return t == null ? null : timed(t.value(), t.end());
     }
 

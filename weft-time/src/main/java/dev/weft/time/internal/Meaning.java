@@ -54,6 +54,9 @@ sealed interface Meaning {
     /** A clock time named by a word: "noon" 12:00, "полночь" 00:00. */
     record Clock(int hour) implements Meaning {}
 
+    /** A zone said by a name of the language's own: "שעון ישראל" is Israel's time. */
+    record Zone(java.time.ZoneId zone) implements Meaning {}
+
     /** An amount of time in one word: "полчаса" is 30 minutes. */
     record Length(long amount, ChronoUnit unit) implements Meaning {}
 
@@ -181,6 +184,8 @@ sealed interface Meaning {
         /** After a clock time, that it is exact: "sharp". */
         SHARP,
         /** A letter written between an hour and its minutes: "h" in "14h45". */
-        HOUR_MARK
+        HOUR_MARK,
+        /** Before a zone, that the time is by its clock: "לפי UTC", "שעון UTC". */
+        CLOCK_OF
     }
 }
