@@ -121,11 +121,6 @@ final class HebrewGrammar extends Engine {
         super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
     }
 
-    @Override
-    DayOfWeek weekStart() {
-        return DayOfWeek.SUNDAY;
-    }
-
     // ---- Hebrew words with prefixes ----------------------------------------------------------
 
     /** The prefix in front of {@code word} at token {@code i} ("" when bare), or null if it is not there. */
