@@ -372,4 +372,32 @@ final class HebrewFamiliesTest {
         assertThat(READ.rrule("כל שבת הראשונה בחודש")).isEqualTo("FREQ=MONTHLY;BYDAY=1SA");
         assertThat(READ.rrule("כל שבוע ביום ב' וביום ה'")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TH");
     }
+
+    @Test
+    void theDayOfEveryMonthIsSaidBeforeOrAfterEveryMonthAndAnOrdinalBeforeTheMonthIsADay() {
+        assertThat(READ.rrule("ב-10 לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("בעשירי לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("בחמישה עשר לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל ה-15 לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל ראשון לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=1");
+        assertThat(READ.rrule("כל חודש ב-15")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל חודש ב-15 לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל חודש ב-5 בערב")).isEqualTo("FREQ=MONTHLY;BYHOUR=17;BYMINUTE=0");
+        assertThat(READ.rrule("כל שנה ב-5 במרץ")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+    }
+
+    @Test
+    void onceInAnAmountOfTimeIsSoOften() {
+        assertThat(READ.rrule("פעם בשבוע")).isEqualTo("FREQ=WEEKLY");
+        assertThat(READ.rrule("פעם ביומיים")).isEqualTo("FREQ=DAILY;INTERVAL=2");
+        assertThat(READ.rrule("פעם ב-3 ימים")).isEqualTo("FREQ=DAILY;INTERVAL=3");
+        assertThat(READ.rrule("פעם בשעה וחצי")).isEqualTo("FREQ=MINUTELY;INTERVAL=90");
+    }
+
+    @Test
+    void aRecurrenceTakesSeveralTimesAndOnlyWhereItsFrequencyIsSlowerThanHourly() {
+        assertThat(READ.rrule("כל יום ב-8, ב-12 וב-20")).isEqualTo("FREQ=DAILY;BYHOUR=8,12,20;BYMINUTE=0");
+        assertThat(READ.rrule("כל יום ב-8 בבוקר וב-8 בערב")).isEqualTo("FREQ=DAILY;BYHOUR=8,20;BYMINUTE=0");
+        assertThat(READ.parse("כל שעה ב-10").text()).isEqualTo("כל שעה");
+    }
 }

@@ -110,6 +110,14 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void theDayOfAMonthlyOrYearlyRecurrenceIsReadAfterItsHead() {
+        assertThat(READ.rrule("каждый месяц 15-го числа")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("ежемесячно 15-го")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("каждый месяц в 10")).isEqualTo("FREQ=MONTHLY;BYHOUR=10;BYMINUTE=0");
+        assertThat(READ.rrule("каждый год 5 марта")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+    }
+
+    @Test
     void intervalsAndWeekends() {
         READ.interval("с 9 до 11", "2026-11-22T09:00", "2026-11-22T11:00", Grain.HOUR);
         READ.interval("с 5 по 10 марта", "2027-03-05", "2027-03-10", Grain.DAY);

@@ -2228,7 +2228,11 @@ class Engine extends Grammar {
         }
         Meaning m = meaningAt(i);
         if (m == null) {
-            return num(i) ? numberedHead(i) : lexicon.phrasesOpenRecurrences() ? phraseHead(i) : null;
+            if (num(i)) {
+                return numberedHead(i);
+            }
+            Hit<RecurrenceBuilder> day = everySaid() ? dayThenEveryMonth(i) : null; // "בעשירי לכל חודש"
+            return day != null ? day : lexicon.phrasesOpenRecurrences() ? phraseHead(i) : null;
         }
         if (m instanceof Often o) {
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
@@ -2269,20 +2273,17 @@ class Engine extends Grammar {
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
     private Hit<RecurrenceBuilder> numberedHead(int i) {
         Meaning m = meaningAt(i);
-        Hit<Integer> day = dayNumber(i);
-        if (day != null && isRole(day.end(), Role.DAY_OF_MONTH)) {
-            // "1-го числа каждого месяца"
-            int j = day.end() + 1;
-            if (isRole(j, Role.EVERY) && unit(j + 1) == ChronoUnit.MONTHS) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-                r.dayOfMonth = day.value();
-                return new Hit<>(r, j + 2);
-            }
+        Hit<RecurrenceBuilder> dayOfEveryMonth = everySaid() ? dayThenEveryMonth(i) : null;
+        if (dayOfEveryMonth != null) {
+            return dayOfEveryMonth;
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
         Weekdays plural = weekdays(j);
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
+        }
+        if (m == Role.ONCE) {
+            return onceIn(i + 1);
         }
         if (m != Role.EVERY) {
             return mayNameWeekday(i) && everySaid()
@@ -2295,6 +2296,13 @@ class Engine extends Grammar {
         Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
         if (nthOfMonth != null) {
             return nthOfMonth;
+        }
+        Hit<Integer> dayOfMonth = prefixOnly(i + 1, ARTICLE) ? dayOfMonth(i + 1) : null;
+        if (dayOfMonth != null && means(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
+            // "каждое 10-е число", "כל ה-15 לחודש", "כל ראשון לחודש" (not every Sunday)
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+            r.dayOfMonth = dayOfMonth.value();
+            return new Hit<>(r, dayOfMonth.end() + 1);
         }
         Hit<Meaning> w = phraseAt(i + 1);
         if (w != null && w.value() instanceof Weekdays days) {
@@ -2313,13 +2321,6 @@ class Engine extends Grammar {
         if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
             return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
         }
-        Hit<Integer> dayOfMonth = dayNumber(i + 1);
-        if (dayOfMonth != null && isRole(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
-            // "каждое 10-е число"
-            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-            r.dayOfMonth = dayOfMonth.value();
-            return new Hit<>(r, dayOfMonth.end() + 1);
-        }
         PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
         if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
@@ -2328,6 +2329,44 @@ class Engine extends Grammar {
         }
         return everyAmount(i + 1);
     }
+
+    /** A day of the month in the language's numbers ({@link #dayBeforeMonth}) or as an ordinal ("ראשון"); or null. */
+    private Hit<Integer> dayOfMonth(int i) {
+        Hit<Integer> day = dayBeforeMonth(i);
+        return day != null ? day : dayNumber(i);
+    }
+
+    /**
+     * "1-го числа каждого месяца", "ב-10 לכל חודש", "בעשירי לכל חודש": a day, then every month;
+     * "every" says "of" by its prefix letter where the word of a day of the month is not said; or null.
+     */
+    private Hit<RecurrenceBuilder> dayThenEveryMonth(int i) {
+        Hit<Integer> day = dayOfMonth(i);
+        if (day == null) {
+            return null;
+        }
+        int j = means(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : day.end();
+        boolean of = j > day.end() || prefixSays(j, Role.TO) || prefixSays(j, Role.IN);
+        if (!of || !isRole(j, Role.EVERY) || unit(j + 1) != ChronoUnit.MONTHS) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, j + 2);
+    }
+
+    /** After "once": "בשבוע", "ביומיים" (in a week, in two days), so often; or null. */
+    private Hit<RecurrenceBuilder> onceIn(int i) {
+        int j = isRole(i, Role.IN) ? i + 1 : i;
+        if (j == i && !prefixSays(i, Role.IN)) {
+            return null;
+        }
+        Hit<Offset> d = simpleDuration(j, IN);
+        return d == null ? null : every(d.value(), d.end());
+    }
+
+    /** Prefix letters of an amount said after "once": "in" (Hebrew's "ב" of "פעם בשבוע"). */
+    private static final java.util.Set<Role> IN = java.util.EnumSet.of(Role.IN);
 
     /**
      * Whether {@link #nthWeekdayOfEveryMonth} may find a weekday at token {@code i}, asked from the
@@ -2490,7 +2529,7 @@ class Engine extends Grammar {
 
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if (isRole(i, Role.UNTIL) || isRole(i, Role.TO)) {
+        if ((isRole(i, Role.UNTIL) || isRole(i, Role.TO)) && prefixOnly(i, JOINED)) { // "until", "ועד"
             Hit<InstantSpec> until = instant(i + 1, Context.FREE);
             if (until == null || r.until != null || until.value().offset != null) {
                 return -1;
@@ -2499,7 +2538,23 @@ class Engine extends Grammar {
             return until.end();
         }
         int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
-        Hit<InstantSpec> t = clock(j, Context.FREE, j > i);
+        if (r.frequency == Frequency.MONTHLY && r.dayOfMonth == 0) {
+            int end = dayOfEveryMonth(j, r);
+            if (end > 0) {
+                return end;
+            }
+        }
+        if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
+            Hit<InstantSpec> d = dateAt(j); // "כל שנה ב-5 במרץ"
+            if (d != null && d.value().date instanceof CalendarDate c) {
+                r.month = c.month();
+                r.dayOfMonth = c.day();
+                return d.end();
+            }
+        }
+        Hit<InstantSpec> t = r.frequency == Frequency.MINUTELY || r.frequency == Frequency.HOURLY
+                ? null
+                : recurrenceClock(j, j > i, r);
         if (t != null) {
             r.times.add(t.value().time);
             if (t.value().partOfDay != null) {
@@ -2507,15 +2562,46 @@ class Engine extends Grammar {
             }
             return t.end();
         }
-        if (meaningAt(j) instanceof Part p && r.partOfDay == null) {
+        Hit<Meaning> part = r.partOfDay == null ? phraseAt(j) : null;
+        if (part != null && part.value() instanceof Part p) {
             r.partOfDay = p.part();
-            return j + 1;
+            return part.end();
         }
-        Weekdays w = weekdays(j);
-        if (w != null && r.frequency != Frequency.MINUTELY) {
-            r.days(w.days());
-            return moreDays(r, j + 1).end();
+        Hit<List<DayOfWeek>> w = r.frequency != Frequency.MINUTELY ? weekdayList(j) : null;
+        if (w != null) {
+            r.days(w.value());
+            return w.end();
         }
         return -1;
     }
+
+    /**
+     * A clock time of a recurrence at token {@code i} ("at 9", "в 9 утра"), {@code anchored} when a
+     * word such as "at" was said before it, with a part of the day said after it; or null.
+     */
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
+        return clock(i, Context.FREE, anchored);
+    }
+
+    /**
+     * The day of a monthly recurrence: "15-го числа", "כל חודש ב-15", "כל חודש ב-15 לחודש"; a number
+     * alone only where the lexicon says so (elsewhere "в 10" is a clock). The token after it, or -1.
+     */
+    private int dayOfEveryMonth(int i, RecurrenceBuilder r) {
+        Hit<Integer> day = prefixOnly(i, DAY_OF_EVERY_MONTH) ? dayOfMonth(i) : null;
+        if (day == null || sym(day.end(), ':') || partSaid(day.end()) != null) {
+            return -1; // "כל חודש ב-5 בערב": an hour
+        }
+        boolean said = means(day.end(), Role.DAY_OF_MONTH);
+        if (!said
+                && !(num(i) ? day.end() > i + 1 : meaningAt(i) instanceof Ordinal)
+                && !lexicon.numberAfterMonthlyIsItsDay()) {
+            return -1;
+        }
+        r.dayOfMonth = day.value();
+        return said ? day.end() + 1 : day.end();
+    }
+
+    /** Prefix letters of the day of a monthly recurrence: "on" and the article ("ב-15", "ה-15"). */
+    private static final java.util.Set<Role> DAY_OF_EVERY_MONTH = java.util.EnumSet.of(Role.ON, Role.LINK);
 }

@@ -1,7 +1,6 @@
 package dev.weft.time.internal;
 
 import dev.weft.time.Grain;
-import dev.weft.time.TimeExpression.Recurrence.Frequency;
 import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.DateRef.CalendarDate;
 import dev.weft.time.internal.DateRef.MonthRef;
@@ -891,159 +890,27 @@ final class HebrewGrammar extends Engine {
 
     // ---- recurrences ------------------------------------------------------------------------
 
+    /**
+     * A clock of a recurrence read with this grammar's clocks ("כל יום ב-8 בבוקר"), a part of the
+     * day said after an hour making it that part's hour; until Hebrew's clocks are the engine's.
+     */
     @Override
-    Hit<RecurrenceBuilder> recurrenceHead(int i) {
-        return longest(ownRecurrenceHead(i), sharedRecurrenceHead(i));
-    }
-
-    private Hit<RecurrenceBuilder> ownRecurrenceHead(int i) {
-        if (i >= size) {
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
+        InstantSpec ctx = new InstantSpec();
+        ctx.partOfDay = r.partOfDay;
+        Hit<ClockTime> t = time(i, ctx, Context.FREE, true);
+        if (t == null) {
             return null;
         }
-        String every = prefix(i, "כל");
-        boolean each =
-                every != null && (every.isEmpty() || every.equals("ב") || every.equals("ו") || every.equals("ל"));
-        if (!each && he(i, "מדי")) {
-            each = true;
+        ClockTime c = t.value();
+        int end = t.end();
+        Hit<PartOfDay> p = partSaid(end);
+        if (p != null && c.ambiguous()) {
+            c = new ClockTime(p.value().hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+            end = p.end();
         }
-        if (each) {
-            return afterEvery(i + 1);
-        }
-        Number dom = everyMonthAhead(i) ? dayNumber(i) : null;
-        if (dom != null && dom.end() + 1 < size && (num(i) || !dom.prefix().isEmpty())) {
-            String all = prefix(dom.end(), "כל");
-            if (all != null && (all.equals("ל") || all.equals("ב")) && heExact(dom.end() + 1, "חודש")) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY); // "ב-10 לכל חודש"
-                r.dayOfMonth = dom.value();
-                return new Hit<>(r, dom.end() + 2);
-            }
-        }
-        if (he(i, "פעם") && i + 1 < size) {
-            Lex<ChronoUnit> dual = lookup(i + 1, DUALS);
-            if (dual != null && dual.prefix().equals("ב")) {
-                return everyUnit(dual.value(), 2, i + 2);
-            }
-            Lex<ChronoUnit> u = lookup(i + 1, TIME_UNITS);
-            if (u != null
-                    && u.prefix().equals("ב")
-                    && SINGULAR_UNITS.contains(tok(i + 1).text().substring(1))) {
-                return everyUnit(u.value(), 1, i + 2);
-            }
-        }
-        return null;
-    }
-
-    /** True when "לכל" or "בכל" follows within two tokens: "ב-10 לכל חודש", "בחמישה עשר לכל חודש". */
-    private boolean everyMonthAhead(int i) {
-        for (int k = i + 1; k <= i + 2 && k < size; k++) {
-            String t = tok(k).text();
-            if (t.equals("לכל") || t.equals("בכל")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private Hit<RecurrenceBuilder> afterEvery(int j) {
-        Hit<RecurrenceBuilder> best = null;
-        Number dom = dayNumber(j);
-        Lex<Integer> ordinal = dom == null ? lookup(j, ORDINALS) : null;
-        if (ordinal != null && (ordinal.prefix().isEmpty() || ordinal.prefix().equals("ה"))) {
-            dom = new Number(ordinal.value(), ordinal.prefix(), j + 1); // "כל ראשון לחודש"
-        }
-        if (dom != null && (dom.prefix().isEmpty() || dom.prefix().equals("ה"))) {
-            String p = prefix(dom.end(), "חודש");
-            if (p != null && (p.equals("ל") || p.equals("ב"))) {
-                RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-                r.dayOfMonth = dom.value();
-                best = longest(best, new Hit<>(r, dom.end() + 1));
-            }
-        }
-        Hit<Offset> d = simpleDuration(j, "");
-        if (d != null) {
-            Offset o = d.value();
-            if (o.amount() > 0 && o.amount() <= Integer.MAX_VALUE) {
-                best = longest(best, everyUnit(o.unit(), (int) o.amount(), d.end()));
-            }
-        }
-        return best;
-    }
-
-    private static Hit<RecurrenceBuilder> everyUnit(ChronoUnit u, int interval, int end) {
-        return every(new Offset(interval, u), end);
-    }
-
-    @Override
-    int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if (i >= size) {
-            return -1;
-        }
-        if (heExact(i, "עד", "ועד") || (heExact(i, "עד") && heExact(i + 1, "ל"))) {
-            Hit<InstantSpec> u = instant(i + 1, Context.FREE);
-            if (u == null || r.until != null) {
-                return -1;
-            }
-            r.until = u.value();
-            return u.end();
-        }
-        if ((r.frequency == Frequency.WEEKLY || r.frequency == Frequency.DAILY) && r.days.isEmpty()) {
-            Hit<List<DayOfWeek>> days = weekdayList(i);
-            if (days != null) {
-                r.days(days.value());
-                r.frequency = Frequency.WEEKLY;
-                return days.end();
-            }
-        }
-        if (r.frequency == Frequency.MONTHLY && r.dayOfMonth == 0) {
-            Number dom = dayNumber(i);
-            if (dom != null
-                    && !sym(dom.end(), ':')
-                    && !podAhead(dom.end())
-                    && (dom.prefix().equals("ב")
-                            || dom.prefix().equals("ה")
-                            || dom.prefix().isEmpty())) {
-                int end = dom.end();
-                String p = prefix(end, "חודש");
-                if (p != null && (p.equals("ל") || p.equals("ב"))) {
-                    end++;
-                }
-                r.dayOfMonth = dom.value();
-                return end;
-            }
-        }
-        if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = dateAt(i);
-            if (d != null && d.value().date instanceof CalendarDate c) {
-                r.month = c.month();
-                r.dayOfMonth = c.day();
-                return d.end();
-            }
-        }
-        boolean another = !r.times.isEmpty() && i < size && startsWithPrefix(i, "ו");
-        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
-            InstantSpec ctx = new InstantSpec();
-            ctx.partOfDay = r.partOfDay;
-            Hit<ClockTime> t = time(i, ctx, Context.FREE, true);
-            if (t != null) {
-                ClockTime c = t.value();
-                int end = t.end();
-                Hit<PartOfDay> p = partSaid(end);
-                if (p != null && c.ambiguous()) {
-                    c = new ClockTime(
-                            p.value().hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
-                    end = p.end();
-                }
-                r.times.add(c);
-                return end;
-            }
-        }
-        if (r.partOfDay == null) {
-            Hit<PartOfDay> p = partSaid(i);
-            if (p != null) {
-                r.partOfDay = p.value();
-                return p.end();
-            }
-        }
-        return -1;
+        InstantSpec s = new InstantSpec();
+        s.time = c;
+        return new Hit<>(s, end);
     }
 }

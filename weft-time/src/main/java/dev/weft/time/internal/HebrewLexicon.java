@@ -162,6 +162,7 @@ final class HebrewLexicon extends Lexicon {
     private void recurrences() {
         phrase(new Meaning.Often(TimeExpression.Recurrence.Frequency.DAILY), "יום יום");
         role(Role.EVERY, "מדי");
+        role(Role.ONCE, "פעם"); // "פעם בשבוע"
         role(Role.AND, "ו");
         java.util.List<DayOfWeek> workWeek = java.util.List.of(
                 DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
@@ -556,6 +557,12 @@ final class HebrewLexicon extends Lexicon {
     @Override
     boolean ordinalByPrefix(String numberPrefix) {
         return numberPrefix.equals("ה");
+    }
+
+    /** "כל חודש ב-15": the 15th of every month. */
+    @Override
+    boolean numberAfterMonthlyIsItsDay() {
+        return true;
     }
 
     @Override

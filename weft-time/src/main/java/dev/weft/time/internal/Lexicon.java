@@ -82,6 +82,11 @@ abstract class Lexicon {
         return false;
     }
 
+    /** Whether a number alone after a monthly recurrence is its day ("כל חודש ב-15"), not an hour. */
+    boolean numberAfterMonthlyIsItsDay() {
+        return false;
+    }
+
     /** Whether two digits after a day and a month are its year ("3 במאי 16"). */
     boolean twoDigitYearAfterDate() {
         return false;

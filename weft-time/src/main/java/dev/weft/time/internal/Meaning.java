@@ -109,6 +109,8 @@ sealed interface Meaning {
         LAST,
         THIS,
         EVERY,
+        /** "once" in "once a week", "פעם" in "פעם בשבוע": one time in an amount of time. */
+        ONCE,
         AND,
         /** "weekend", "выходные". */
         WEEKEND,
