@@ -1940,10 +1940,11 @@ class Engine extends Grammar {
         Meaning first = meaningAt(j);
         if (!num(j)
                 && !(first instanceof Amount)
+                && !(first instanceof Length || first instanceof Unit) // "היומיים הקרובים", "בשעה הקרובה"
                 && shift(j) == null
                 && first != Role.REST
                 && unit(skipLinks(i)) != ChronoUnit.WEEKS) {
-            return null; // a count, "next", "rest" or a week opens every span: most words open none
+            return null; // a count, "next", "rest" or a unit opens every span: most words open none
         }
         return longer(countedPeriods(i), longer(restOf(i), weekAround(i)));
     }
@@ -2096,8 +2097,8 @@ class Engine extends Grammar {
      */
     private Match weekAround(int i) {
         int j = skipLinks(i);
-        if (unit(j) != ChronoUnit.WEEKS) {
-            return null;
+        if (unit(j) != ChronoUnit.WEEKS || (j == i && lexicon.bareUnitIsOne(tok(j).text()))) {
+            return null; // "שבוע לפני פסח", a week said as one: a day a week before it
         }
         Hit<Meaning> side = phraseAt(j + 1);
         if (side == null || !(side.value() == Role.BEFORE || side.value() == Role.AFTER)) {

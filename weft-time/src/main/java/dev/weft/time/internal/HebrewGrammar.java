@@ -9,7 +9,6 @@ import dev.weft.time.internal.DateRef.NthWeekOf;
 import dev.weft.time.internal.DateRef.NthWeekdayRef;
 import dev.weft.time.internal.DateRef.PeriodRef;
 import dev.weft.time.internal.DateRef.YearRef;
-import dev.weft.time.internal.Parsed.Match;
 import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -95,18 +94,6 @@ final class HebrewGrammar extends Engine {
             Map.entry("חודשים", ChronoUnit.MONTHS),
             Map.entry("שנה", ChronoUnit.YEARS),
             Map.entry("שנים", ChronoUnit.YEARS));
-
-    /** Units in the singular, which alone mean one of them: "בעוד שעה". */
-    private static final Set<String> SINGULAR_UNITS =
-            Set.of("שנייה", "שניה", "דקה", "שעה", "יום", "שבוע", "חודש", "שנה");
-
-    private static final Map<String, ChronoUnit> DUALS = Map.of(
-            "שעתיים", ChronoUnit.HOURS,
-            "יומיים", ChronoUnit.DAYS,
-            "שבועיים", ChronoUnit.WEEKS,
-            "חודשיים", ChronoUnit.MONTHS,
-            "שנתיים", ChronoUnit.YEARS,
-            "דקותיים", ChronoUnit.MINUTES);
 
     private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
     private static final Set<String> LAST =
@@ -238,15 +225,6 @@ final class HebrewGrammar extends Engine {
     // ---- top level --------------------------------------------------------------------------
 
     // ---- intervals --------------------------------------------------------------------------
-
-    @Override
-    Match interval(int i) {
-        Match special = longer(countedOrRest(i), daysOfOneMonth(i));
-        if (special != null) {
-            return special;
-        }
-        return super.interval(i);
-    }
 
     private boolean startsWithPrefix(int i, String p) {
         if (i >= size) {
@@ -573,85 +551,6 @@ final class HebrewGrammar extends Engine {
     private ChronoUnit unit(int i, String requiredPrefix) {
         Lex<ChronoUnit> u = lookup(i, TIME_UNITS);
         return u != null && u.prefix().equals(requiredPrefix) ? u.value() : null;
-    }
-
-    /** One amount of a unit; the first token must carry {@code lead} as its prefix ("" or "ו"). */
-    private Hit<Offset> simpleDuration(int i, String lead) {
-        if (i >= size) {
-            return null;
-        }
-        String p = prefix(i, "רבע");
-        if (p != null && p.equals(lead) && unit(i + 1, "") == ChronoUnit.HOURS) {
-            return new Hit<>(new Offset(15, ChronoUnit.MINUTES), i + 2);
-        }
-        p = prefix(i, "חצי");
-        if (p != null && p.equals(lead)) {
-            ChronoUnit u = unit(i + 1, "");
-            if (u != null && SINGULAR_UNITS.contains(tok(i + 1).text())) {
-                return new Hit<>(fractional(0.5, u), i + 2);
-            }
-            return null;
-        }
-        Lex<Integer> three = lookup(i, UNITS);
-        if (three != null
-                && three.value() == 3
-                && three.prefix().equals(lead)
-                && heExact(i + 1, "רבעי")
-                && unit(i + 2, "") == ChronoUnit.HOURS) {
-            return new Hit<>(new Offset(45, ChronoUnit.MINUTES), i + 3);
-        }
-        Lex<ChronoUnit> dual = lookup(i, DUALS);
-        if (dual != null && dual.prefix().equals(lead)) {
-            return half(2, dual.value(), i + 1);
-        }
-        Lex<ChronoUnit> single = lookup(i, TIME_UNITS);
-        if (single != null
-                && single.prefix().equals(lead)
-                && SINGULAR_UNITS.contains(tok(i).text().substring(lead.length()))) {
-            return half(1, single.value(), i + 1);
-        }
-        double amount;
-        int j;
-        if (num(i)
-                && sym(i + 1, '.')
-                && num(i + 2)
-                && adjacent(i + 1)
-                && adjacent(i + 2)
-                && numberPrefix(i).equals(lead)) {
-            amount = Double.parseDouble(tok(i).text() + "." + tok(i + 2).text());
-            j = i + 3;
-        } else {
-            Number n = number(i);
-            String few = prefix(i, "כמה");
-            if (n == null && few != null && few.equals(lead)) {
-                n = new Number(3, lead, i + 1); // "כמה דקות": a few
-            }
-            if (n == null || !n.prefix().equals(lead)) {
-                return null;
-            }
-            amount = n.value();
-            j = n.end();
-        }
-        if (heExact(j, "וחצי")) {
-            amount += 0.5;
-            j++;
-        }
-        ChronoUnit u = unit(j, "");
-        if (u == null) {
-            return null;
-        }
-        return half(amount, u, j + 1);
-    }
-
-    /** An amount of a unit, and "וחצי" or "ורבע" after it: "שעה וחצי", "שעתיים ורבע". */
-    private Hit<Offset> half(double amount, ChronoUnit u, int end) {
-        if (heExact(end, "וחצי")) {
-            return new Hit<>(fractional(amount + 0.5, u), end + 1);
-        }
-        if (heExact(end, "ורבע") && u == ChronoUnit.HOURS) {
-            return new Hit<>(fractional(amount + 0.25, u), end + 1);
-        }
-        return new Hit<>(fractional(amount, u), end);
     }
 
     /** An amount is counted from a day, a weekday or a date: "שבוע לפני פסח", "יומיים אחרי יום שני". */

@@ -534,7 +534,8 @@ final class HebrewLexicon extends Lexicon {
             Engine.Family.HOLIDAYS,
             Engine.Family.PARTS_OF_DAY,
             Engine.Family.RECURRENCES,
-            Engine.Family.AMOUNTS);
+            Engine.Family.AMOUNTS,
+            Engine.Family.SPANS);
 
     @Override
     Set<Engine.Family> families() {
