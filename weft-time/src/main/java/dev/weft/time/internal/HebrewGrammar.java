@@ -21,12 +21,11 @@ import java.util.Set;
  * (ו, ב, ל, ה, מ, כ, ש): "בשמונה" is "at eight", "לפברואר" is "of February". One instance reads one
  * text; not thread-safe.
  *
- * <p>What is left of it until each family moves to the {@link Engine}: dates (a day and a month, a
- * month, numeric dates, the n-th day, week or weekday of a month, Hebrew-calendar dates), clocks,
- * intervals between two instants, the day of every month and every N units of a recurrence, and a
- * recurrence's times and days. Days from today, periods, weekdays, quarters, the ends and the rest of
- * periods, amounts from now, offsets, lengths, counted periods and day ranges, parts of the day and
- * the heads of recurrences are the engine's, from {@link HebrewLexicon}.
+ * <p>What is left of it until each family moves to the {@link Engine}: the n-th day, week or weekday
+ * of a month and a weekday counted from a date (also as what an amount is counted from), clocks (also
+ * a recurrence's) and the merging of an instant's parts. Days from today, periods, weekdays, quarters,
+ * the ends and the rest of periods, dates, amounts from now, offsets, lengths, counted periods, day
+ * ranges and intervals, parts of the day and recurrences are the engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
