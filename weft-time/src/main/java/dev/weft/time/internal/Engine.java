@@ -2557,10 +2557,15 @@ class Engine extends Grammar {
                 ? null
                 : recurrenceClock(j, j > i, r);
         if (t != null) {
-            r.times.add(t.value().time);
-            if (t.value().partOfDay != null) {
-                r.partOfDay = t.value().partOfDay;
+            ClockTime c = t.value().time;
+            PartOfDay said = t.value().partOfDay;
+            if (said != null && c.ambiguous()) {
+                // "ב-8 בבוקר וב-8 בערב": each part of the day makes its own hour
+                c = new ClockTime(said.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+            } else if (said != null) {
+                r.partOfDay = said;
             }
+            r.times.add(c);
             return t.end();
         }
         Hit<Meaning> part = r.partOfDay == null ? phraseAt(j) : null;
@@ -2578,7 +2583,8 @@ class Engine extends Grammar {
 
     /**
      * A clock time of a recurrence at token {@code i} ("at 9", "в 9 утра"), {@code anchored} when a
-     * word such as "at" was said before it, with a part of the day said after it; or null.
+     * word such as "at" was said before it, with a part of the day said after it, which makes an hour
+     * that could be either its own; or null.
      */
     Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
         return clock(i, Context.FREE, anchored);

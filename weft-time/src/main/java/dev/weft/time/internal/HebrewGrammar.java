@@ -788,10 +788,7 @@ final class HebrewGrammar extends Engine {
 
     // ---- recurrences ------------------------------------------------------------------------
 
-    /**
-     * A clock of a recurrence read with this grammar's clocks ("כל יום ב-8 בבוקר"), a part of the
-     * day said after an hour making it that part's hour; until Hebrew's clocks are the engine's.
-     */
+    /** A clock of a recurrence read with this grammar's clocks ("כל יום ב-8 בבוקר"), until Hebrew's clocks are the engine's. */
     @Override
     Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
         InstantSpec ctx = new InstantSpec();
@@ -800,15 +797,10 @@ final class HebrewGrammar extends Engine {
         if (t == null) {
             return null;
         }
-        ClockTime c = t.value();
-        int end = t.end();
-        Hit<PartOfDay> p = partSaid(end);
-        if (p != null && c.ambiguous()) {
-            c = new ClockTime(p.value().hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
-            end = p.end();
-        }
         InstantSpec s = new InstantSpec();
-        s.time = c;
-        return new Hit<>(s, end);
+        s.time = t.value();
+        Hit<PartOfDay> part = partSaid(t.end());
+        s.partOfDay = part == null ? null : part.value();
+        return new Hit<>(s, part == null ? t.end() : part.end());
     }
 }
