@@ -107,7 +107,7 @@ final class HebrewLexicon extends Lexicon {
             words(new Meaning.Ordinal(n), ordinals[n - 1]);
         }
         // without the article an ordinal is also a weekday's name: rules that want an ordinal ask for one
-        String[] bare = {"ראשון", "שני", "שלישי", "רביעי"};
+        String[] bare = {"ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שביעי", "שמיני", "תשיעי", "עשירי"};
         for (int n = 1; n <= bare.length; n++) {
             words(new Meaning.Ordinal(n), bare[n - 1]);
         }
