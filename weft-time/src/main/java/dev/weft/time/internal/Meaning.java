@@ -109,8 +109,6 @@ sealed interface Meaning {
         LAST,
         THIS,
         EVERY,
-        /** "once" in "once a week", "פעם" in "פעם בשבוע": one time in an amount of time. */
-        ONCE,
         AND,
         /** "weekend", "выходные". */
         WEEKEND,
@@ -167,6 +165,8 @@ sealed interface Meaning {
         /** The day after, in one word, before the day it follows: "למחרת" in "למחרת ראש השנה". */
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
-        OCLOCK
+        OCLOCK,
+        /** One time in each amount of time, before it: "once" in "once a week", "פעם" in "פעם בשבוע". */
+        ONCE
     }
 }
