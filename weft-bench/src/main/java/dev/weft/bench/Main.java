@@ -36,10 +36,12 @@ public final class Main {
               channels [--messages N] [--chats C] [--calls N]
                                     Telegram messages to Memo's reply (p50/p99, and from C chats at once); MCP tool calls
                                     over Streamable HTTP beside the same call in-process
-              workers [--quick] [--concurrency N]
+              workers [--quick] [--concurrency N] [--only weft|queue] [--warm-up N]
                                     steps run by worker processes through Redis: the floor (bare XADD/XREADGROUP/XACK)
                                     beside Weft's cost per queued step; 10,000 steps of 50 ms inline and with 1, 2, 4
-                                    workers; a worker killed mid-run
+                                    workers; a worker killed mid-run (--only: the queue cost per step alone, or
+                                    Weft's phase of it alone, to profile; --warm-up: entries run unmeasured before
+                                    each queue-cost figure, 4000 by default)
               concierge [--runs N]  the offline concierge on SQLite through its conversations corpus, N times:
                                     turns/s, p50/p99 per turn, and the share of conversations ending as they must
               soak [--minutes M] [--messages N] [--workflows W] [--speedup X]

@@ -53,15 +53,41 @@ import redis.clients.jedis.resps.StreamEntry;
  */
 final class WorkersBenchmark {
     private static final int STEPS_PER_RUN = 10;
+    /**
+     * Entries (steps, for Weft) each queue-cost figure runs unmeasured first, by default. Weft's path
+     * is far more code than the floors': with 500 its JIT compilers still spent 1.1–1.7 ms a step of
+     * the measured phase (half the JVM's CPU); with 4,000 the figures are nearer what a process that
+     * has run a while spends.
+     */
+    private static final int WARM_UP = 4_000;
 
     private WorkersBenchmark() {}
 
     static void run(String[] args) {
         boolean quick = false;
         int concurrency = 32;
+        Phases phases = Phases.ALL;
+        int warmUp = WARM_UP;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--warm-up" -> {
+                    if (i + 1 == args.length || !args[i + 1].matches("[0-9]{1,6}")) {
+                        throw new UsageException("workers: --warm-up takes a number of entries from 0 to 999999");
+                    }
+                    warmUp = Integer.parseInt(args[++i]);
+                }
+                case "--only" -> {
+                    if (i + 1 == args.length) {
+                        throw new UsageException("workers: --only takes weft or queue");
+                    }
+                    phases = switch (args[++i]) {
+                        case "weft" -> Phases.WEFT;
+                        case "queue" -> Phases.QUEUE;
+                        default ->
+                            throw new UsageException("workers: --only takes weft or queue, was '" + args[i] + "'");
+                    };
+                }
                 case "--concurrency" -> {
                     if (i + 1 == args.length || !args[i + 1].matches("[1-9][0-9]{0,3}")) {
                         throw new UsageException("workers: --concurrency takes a number from 1 to 9999");
@@ -69,11 +95,16 @@ final class WorkersBenchmark {
                     concurrency = Integer.parseInt(args[++i]);
                 }
                 default ->
-                    throw new UsageException("workers: unknown option '" + args[i] + "' (--quick, --concurrency N)");
+                    throw new UsageException("workers: unknown option '" + args[i]
+                            + "' (--quick, --concurrency N, --only weft|queue, --warm-up N)");
             }
         }
         try {
-            measure(quick, concurrency);
+            if (phases == Phases.ALL) {
+                measure(quick, concurrency, warmUp);
+            } else {
+                measureQueue(quick, phases, warmUp);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -82,17 +113,18 @@ final class WorkersBenchmark {
         }
     }
 
-    private static void measure(boolean quick, int concurrency) throws Exception {
+    private static void measure(boolean quick, int concurrency, int warmUp) throws Exception {
         int steps = quick ? 1_000 : 10_000;
         int floorEntries = quick ? 2_000 : 10_000;
         if (quick) {
             System.out.println("workers: --quick: " + steps + " steps per mode instead of 10000, " + floorEntries
                     + " entries for the floor; the figures are rougher");
         }
+        System.out.println("workers: each queue-cost figure runs " + warmUp + " entries unmeasured first");
         try (RedisServer redis = RedisServer.start()) {
-            Measured floorMeasured = floorMicros(redis.url(), floorEntries);
-            Measured floorWithStoreMeasured = floorWithStoreMicros(redis.url(), floorEntries);
-            Measured weftMeasured = weftMicros(redis.url(), floorEntries);
+            Measured floorMeasured = floorMicros(redis.url(), floorEntries, warmUp);
+            Measured floorWithStoreMeasured = floorWithStoreMicros(redis.url(), floorEntries, warmUp);
+            Measured weftMeasured = weftMicros(redis.url(), floorEntries, warmUp);
             double floor = floorMeasured.wallMicros();
             double floorWithStore = floorWithStoreMeasured.wallMicros();
             double weft = weftMeasured.wallMicros();
@@ -135,7 +167,8 @@ final class WorkersBenchmark {
             CpuMeter.Spent weftCpu = weftMeasured.cpu();
             System.out.printf(
                     "workers cpu floor_us_per_entry=%.1f floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f"
-                            + " ratio=%.2f ratio_with_store=%.2f weft_jvm_us=%.1f weft_redis_us=%.1f weft_db_us=%.1f%n",
+                            + " ratio=%.2f ratio_with_store=%.2f weft_jvm_us=%.1f weft_redis_us=%.1f weft_db_us=%.1f"
+                            + " weft_jit_us=%.1f floor_jit_us=%.1f floor_with_store_jit_us=%.1f%n",
                     floorMeasured.cpuMicros(),
                     floorWithStoreMeasured.cpuMicros(),
                     weftMeasured.cpuMicros(),
@@ -143,13 +176,79 @@ final class WorkersBenchmark {
                     weftMeasured.cpuMicros() / floorWithStoreMeasured.cpuMicros(),
                     weftCpu.jvmMicros() / weftMeasured.entries(),
                     weftCpu.redisMicros() / weftMeasured.entries(),
-                    weftCpu.databaseMicros() / weftMeasured.entries());
+                    weftCpu.databaseMicros() / weftMeasured.entries(),
+                    weftCpu.jitMicros() / weftMeasured.entries(),
+                    floorMeasured.cpu().jitMicros() / floorMeasured.entries(),
+                    floorWithStoreMeasured.cpu().jitMicros() / floorWithStoreMeasured.entries());
             for (Map.Entry<String, Double> mode : seconds.entrySet()) {
                 System.out.printf("workers mode=%s steps=%d seconds=%.2f%n", mode.getKey(), steps, mode.getValue());
             }
             System.out.printf(
                     "workers killed=1 steps=%d completed_once=%d duplicated=%d lost=%d%n",
                     killed.steps, killed.completedOnce, killed.duplicated, killed.lost);
+        }
+    }
+
+    /** Which figures a run measures: all of them, the queue cost per step alone, or Weft's share of it alone. */
+    private enum Phases {
+        ALL,
+        QUEUE,
+        WEFT
+    }
+
+    /**
+     * The queue cost per step alone ({@code --only queue}: the two floors and Weft's, without the
+     * 50 ms steps and the killed worker), or Weft's phase alone ({@code --only weft}: the phase to
+     * profile, with nothing else in the recording).
+     */
+    private static void measureQueue(boolean quick, Phases phases, int warmUp) throws Exception {
+        int entries = quick ? 2_000 : 10_000;
+        System.out.println("workers: --only " + phases.name().toLowerCase(java.util.Locale.ROOT) + ": " + entries
+                + " entries" + (quick ? " (--quick)" : "") + ", each figure after " + warmUp + " unmeasured");
+        try (RedisServer redis = RedisServer.start()) {
+            Optional<Measured> floor = Optional.empty();
+            Optional<Measured> floorWithStore = Optional.empty();
+            if (phases == Phases.QUEUE) {
+                floor = Optional.of(floorMicros(redis.url(), entries, warmUp));
+                floorWithStore = Optional.of(floorWithStoreMicros(redis.url(), entries, warmUp));
+            }
+            Measured weft = weftMicros(redis.url(), entries, warmUp);
+            CpuMeter.Spent weftCpu = weft.cpu();
+            if (floor.isPresent() && floorWithStore.isPresent()) {
+                Measured bare = floor.get();
+                Measured withStore = floorWithStore.get();
+                System.out.printf(
+                        "workers floor_us_per_entry=%.1f weft_us_per_entry=%.1f ratio=%.2f%n",
+                        bare.wallMicros(), weft.wallMicros(), weft.wallMicros() / bare.wallMicros());
+                System.out.printf(
+                        "workers floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f ratio_with_store=%.2f%n",
+                        withStore.wallMicros(), weft.wallMicros(), weft.wallMicros() / withStore.wallMicros());
+                System.out.printf(
+                        "workers cpu floor_us_per_entry=%.1f floor_with_store_us_per_entry=%.1f weft_us_per_entry=%.1f"
+                                + " ratio=%.2f ratio_with_store=%.2f weft_jvm_us=%.1f weft_redis_us=%.1f"
+                                + " weft_db_us=%.1f weft_jit_us=%.1f floor_jit_us=%.1f floor_with_store_jit_us=%.1f%n",
+                        bare.cpuMicros(),
+                        withStore.cpuMicros(),
+                        weft.cpuMicros(),
+                        weft.cpuMicros() / bare.cpuMicros(),
+                        weft.cpuMicros() / withStore.cpuMicros(),
+                        weftCpu.jvmMicros() / weft.entries(),
+                        weftCpu.redisMicros() / weft.entries(),
+                        weftCpu.databaseMicros() / weft.entries(),
+                        weftCpu.jitMicros() / weft.entries(),
+                        bare.cpu().jitMicros() / bare.entries(),
+                        withStore.cpu().jitMicros() / withStore.entries());
+            } else {
+                System.out.printf("workers weft_us_per_entry=%.1f%n", weft.wallMicros());
+                System.out.printf(
+                        "workers cpu weft_us_per_entry=%.1f weft_jvm_us=%.1f weft_redis_us=%.1f weft_db_us=%.1f"
+                                + " weft_jit_us=%.1f%n",
+                        weft.cpuMicros(),
+                        weftCpu.jvmMicros() / weft.entries(),
+                        weftCpu.redisMicros() / weft.entries(),
+                        weftCpu.databaseMicros() / weft.entries(),
+                        weftCpu.jitMicros() / weft.entries());
+            }
         }
     }
 
@@ -161,6 +260,14 @@ final class WorkersBenchmark {
         double cpuMicros() {
             return cpu.totalMicros() / entries;
         }
+    }
+
+    /** {@link #floorMicros(String, int)}, after {@code warmUp} entries that are not measured. */
+    private static Measured floorMicros(String url, int entries, int warmUp) throws Exception {
+        if (warmUp > 0) {
+            floorMicros(url, warmUp);
+        }
+        return floorMicros(url, entries);
     }
 
     /** Bare Redis: a producer adds {@code entries} one XADD each, a consumer reads them in the group and acks each. */
@@ -197,6 +304,14 @@ final class WorkersBenchmark {
             client.del(stream);
             return new Measured(entries, elapsed / 1000.0 / entries, spent);
         }
+    }
+
+    /** {@link #floorWithStoreMicros(String, int)}, after {@code warmUp} entries that are not measured. */
+    private static Measured floorWithStoreMicros(String url, int entries, int warmUp) throws Exception {
+        if (warmUp > 0) {
+            floorWithStoreMicros(url, warmUp);
+        }
+        return floorWithStoreMicros(url, entries);
     }
 
     /**
@@ -315,8 +430,11 @@ final class WorkersBenchmark {
         return DurableStores.postgresUrl("bench_workers_" + SCHEMAS.incrementAndGet());
     }
 
-    /** Weft's whole cost per queued step: no-op steps through RedisSteps and an in-process worker. */
-    private static Measured weftMicros(String url, int entries) throws Exception {
+    /**
+     * Weft's whole cost per queued step: no-op steps through RedisSteps and an in-process worker, after
+     * {@code warmUp} steps that are not measured.
+     */
+    private static Measured weftMicros(String url, int entries, int warmUp) throws Exception {
         String db = freshPostgres();
         try (RunStore store = Stores.open(Optional.of(db), Map.of())) {
             StreamNames names = new StreamNames("bench" + System.nanoTime());
@@ -330,13 +448,16 @@ final class WorkersBenchmark {
                             .build()
                             .start()) {
                 Runner runner = Runner.builder().store(store).dispatcher(queue).build();
-                runAll(runner, Math.min(entries, 500), 0, Optional.empty());
+                if (warmUp >= STEPS_PER_RUN) {
+                    runAll(runner, warmUp, 0, Optional.empty());
+                }
                 CpuMeter cpu = CpuMeter.start(url, db);
                 double micros = runAll(runner, entries, 0, Optional.empty()) * 1e6 / entries;
                 CpuMeter.Spent spent = cpu.spent();
-                if (worker.status().done() < entries) {
+                int queued = entries + (warmUp >= STEPS_PER_RUN ? warmUp / STEPS_PER_RUN * STEPS_PER_RUN : 0);
+                if (worker.status().done() < queued) {
                     throw new IllegalStateException(
-                            "the worker ran " + worker.status().done() + " steps of " + entries);
+                            "the worker ran " + worker.status().done() + " steps of " + queued);
                 }
                 return new Measured(entries, micros, spent);
             }
