@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A batch of changes as the JSON array that PostgreSQL's {@code weft_apply} function takes (see
- * migrations V2 to V4): one object per step change, in order, with every column a step row holds,
- * then one journal row per run with its events and checkpoints ({@link Journal}), then the payloads;
- * JSON values as strings of their text, as the columns keep them.
+ * migrations V2 to V4): one object per step change, in order, with the columns of a step row that do
+ * not hold their defaults ({@link #writeStep}), then one journal row per run with its events and
+ * checkpoints ({@link Journal}), then the payloads; JSON values as strings of their text, as the
+ * columns keep them.
  */
 final class PostgresBatch {
     private PostgresBatch() {}
@@ -119,26 +120,46 @@ final class PostgresBatch {
         }
     }
 
-    /** Writes every column of {@code step} but its run, as the fields of a change's object. */
+    /**
+     * Writes {@code step}'s columns but its run as the fields of a change's object, leaving out those
+     * that hold a step's defaults (no attempt, not pinned, a null input or output, no error, no start
+     * or end, no details): a new step is all defaults but its identity, and a finished one has no
+     * error, pin or details most of the time. {@link StepFold} reads a field left out as its default,
+     * and reads the objects of earlier builds, which wrote every field, the same way. Each change
+     * still holds the whole step: an update replaces the step it finds, whatever that holds.
+     */
     static void writeStep(StringBuilder text, Step step, Payloads.Pending pending) {
         number(text, "order", step.order());
         string(text, "node", step.nodeId());
         string(text, "name", step.name());
         string(text, "type", step.type());
         string(text, "status", step.status().name());
-        number(text, "attempt", step.attempt());
-        text.append(",\"pinned\":").append(step.pinned());
-        Payloads.Stored input = pending.store(step.runId(), step.input());
-        string(text, "input", input.text());
-        string(text, "inputRef", input.ref());
-        Payloads.Stored output = pending.store(step.runId(), step.output());
-        string(text, "output", output.text());
-        string(text, "outputRef", output.ref());
-        string(text, "errorCode", step.error().map(e -> e.code().name()).orElse(null));
-        string(text, "errorMessage", step.error().map(RunError::message).orElse(null));
+        if (step.attempt() != 0) {
+            number(text, "attempt", step.attempt());
+        }
+        if (step.pinned()) {
+            text.append(",\"pinned\":true");
+        }
+        if (!step.input().isNull()) {
+            Payloads.Stored input = pending.store(step.runId(), step.input());
+            string(text, "input", input.text());
+            string(text, "inputRef", input.ref());
+        }
+        if (!step.output().isNull()) {
+            Payloads.Stored output = pending.store(step.runId(), step.output());
+            string(text, "output", output.text());
+            string(text, "outputRef", output.ref());
+        }
+        Optional<RunError> error = step.error();
+        if (error.isPresent()) {
+            string(text, "errorCode", error.get().code().name());
+            string(text, "errorMessage", error.get().message());
+        }
         time(text, "started", step.startedAt());
         time(text, "ended", step.endedAt());
-        string(text, "details", JsonText.writeMap(step.details()));
+        if (!step.details().isEmpty()) {
+            string(text, "details", JsonText.writeMap(step.details()));
+        }
     }
 
     private static void string(StringBuilder text, String key, @Nullable String value) {

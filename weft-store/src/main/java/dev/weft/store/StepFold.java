@@ -1,6 +1,7 @@
 package dev.weft.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.weft.core.ErrorCode;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
@@ -22,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * ({@code "k":"u"}) replaces the step if it exists and its status is one of {@code expected} (the
  * table's conditional {@code UPDATE}). Right only because a run's journal order is its commit order:
  * every write holds the run's write lock. A change's values are read only if it is the step's last.
- * Not thread-safe.
+ * A field a change leaves out holds the step's default ({@link PostgresBatch#writeStep}: no attempt,
+ * not pinned, a null input or output, no error, start, end or details); earlier builds wrote every
+ * field, and read the same. Not thread-safe.
  */
 final class StepFold {
     private final String runId;
@@ -100,13 +103,24 @@ final class StepFold {
                 StepStatus.valueOf(text(change, "status")),
                 change.path("attempt").intValue(),
                 change.path("pinned").booleanValue(),
-                Payloads.load(sql, runId, optional(change, "input"), optional(change, "inputRef"), "input of " + what),
-                Payloads.load(
-                        sql, runId, optional(change, "output"), optional(change, "outputRef"), "output of " + what),
+                value(sql, change, "input", "input of " + what),
+                value(sql, change, "output", "output of " + what),
                 JdbcRunStore.error(optional(change, "errorCode"), optional(change, "errorMessage")),
                 time(change, "started"),
                 time(change, "ended"),
-                JsonText.readMap(text(change, "details"), "details of " + what));
+                details(change, what));
+    }
+
+    /** A step's input or output: its text, the payload it names, or null if the change has neither. */
+    private JsonNode value(Sql sql, JsonNode change, String field, String what) throws SQLException {
+        String text = optional(change, field);
+        String ref = optional(change, field + "Ref");
+        return text == null && ref == null ? NullNode.getInstance() : Payloads.load(sql, runId, text, ref, what);
+    }
+
+    /** A step's details, none if the change has no {@code details} (written only when there are some). */
+    private Map<String, JsonNode> details(JsonNode change, String what) {
+        return change.has("details") ? JsonText.readMap(text(change, "details"), "details of " + what) : Map.of();
     }
 
     private String text(JsonNode change, String field) {

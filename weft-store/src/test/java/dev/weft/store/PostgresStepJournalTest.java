@@ -16,6 +16,7 @@ import dev.weft.core.spi.RunStore.Change;
 import dev.weft.core.spi.RunStore.Lease;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -171,6 +172,27 @@ final class PostgresStepJournalTest {
             }
         }
         assertThat(count(oldUrl, "SELECT count(*) FROM steps")).isEqualTo(before.size());
+    }
+
+    @Test
+    void stepChangesAnEarlierBuildWroteWithEveryFieldFoldAsTheyDidAndTheRunGoesOn() throws SQLException {
+        String url = server.freshUrl();
+        try (PostgresRunStore store = open(url, true)) {
+            store.createRun(run("r-1"), new Lease("runner", T0.plusSeconds(30)), List.of());
+            try (Connection connection =
+                            DriverManager.getConnection(DatabaseUrl.parse(url).jdbcUrl());
+                    PreparedStatement insert =
+                            connection.prepareStatement("INSERT INTO journal (run_id, steps) VALUES (?, ?)")) {
+                for (String steps : SqliteStepJournalTest.stepsAsAnEarlierBuildWroteThem()) {
+                    insert.setString(1, "r-1");
+                    insert.setString(2, steps);
+                    insert.executeUpdate();
+                }
+            }
+
+            assertThat(store.steps("r-1")).isEqualTo(SqliteStepJournalTest.stepsAnEarlierBuildWrote("r-1"));
+            SqliteStepJournalTest.assertThatTheRunGoesOnOverThem(store, "r-1");
+        }
     }
 
     private static PostgresRunStore open(String url, boolean stepsInJournal) {

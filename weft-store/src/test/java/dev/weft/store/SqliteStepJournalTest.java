@@ -154,6 +154,136 @@ final class SqliteStepJournalTest {
         assertThat(count("old.db", "SELECT count(*) FROM steps")).isEqualTo(before.size());
     }
 
+    @Test
+    void aStepChangeLeavesOutTheFieldsThatHoldAStepsDefaults() throws SQLException {
+        try (SqliteRunStore store = open("journal.db", true)) {
+            Step first = step("r-1", 1);
+            store.createRun(run("r-1"), new Lease("runner", T0.plusSeconds(30)), List.of(new Change.InsertStep(first)));
+            Step done = first.running(1, json("{\"in\": 1}"), T0.plusSeconds(1))
+                    .finished(
+                            StepStatus.COMPLETED, json("{\"out\": 1}"), Optional.empty(), T0.plusSeconds(2), Map.of());
+            store.apply("r-1", "runner", List.of(new Change.UpdateStep(done, Set.of(StepStatus.PENDING))));
+
+            List<JsonNode> changes = changes("journal.db", "r-1");
+            assertThat(changes).hasSize(2);
+            assertThat(fieldNames(changes.get(0)))
+                    .as("a new step: its identity and status, nothing else")
+                    .containsExactly("k", "order", "node", "name", "type", "status");
+            assertThat(fieldNames(changes.get(1)))
+                    .as("a finished step: no pin, error or details")
+                    .containsExactly(
+                            "k",
+                            "order",
+                            "node",
+                            "name",
+                            "type",
+                            "status",
+                            "attempt",
+                            "input",
+                            "output",
+                            "started",
+                            "ended",
+                            "expected");
+            assertThat(store.steps("r-1")).containsExactly(done);
+        }
+    }
+
+    @Test
+    void stepChangesAnEarlierBuildWroteWithEveryFieldFoldAsTheyDidAndTheRunGoesOn() throws SQLException {
+        try (SqliteRunStore store = open("journal.db", true)) {
+            store.createRun(run("r-1"), new Lease("runner", T0.plusSeconds(30)), List.of());
+            try (Connection connection = DriverManager.getConnection(jdbcUrl("journal.db"));
+                    java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO journal (run_id,"
+                            + " seq, steps) VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM journal WHERE run_id"
+                            + " = ?), ?)")) {
+                for (String steps : stepsAsAnEarlierBuildWroteThem()) {
+                    insert.setString(1, "r-1");
+                    insert.setString(2, "r-1");
+                    insert.setString(3, steps);
+                    insert.executeUpdate();
+                }
+            }
+
+            assertThat(store.steps("r-1")).isEqualTo(stepsAnEarlierBuildWrote("r-1"));
+            assertThatTheRunGoesOnOverThem(store, "r-1");
+        }
+    }
+
+    /**
+     * The journal's step changes as the build before this form wrote them, every field of the step
+     * in each, for {@link #stepsAnEarlierBuildWrote}: a new step, a finished one and the next, a
+     * failed one with details, a pinned one.
+     */
+    static List<String> stepsAsAnEarlierBuildWroteThem() {
+        long t1 = JsonText.nanos(T0.plusSeconds(1));
+        long t2 = JsonText.nanos(T0.plusSeconds(2));
+        String pending2 = "{\"k\":\"i\",\"order\":2,\"node\":\"node-2\",\"name\":\"name-2\",\"type\":\"transform\","
+                + "\"status\":\"PENDING\",\"attempt\":0,\"pinned\":false,\"input\":\"null\",\"output\":\"null\","
+                + "\"details\":\"{}\"}";
+        return List.of(
+                "[{\"k\":\"i\",\"order\":1,\"node\":\"node-1\",\"name\":\"name-1\",\"type\":\"transform\","
+                        + "\"status\":\"PENDING\",\"attempt\":0,\"pinned\":false,\"input\":\"null\","
+                        + "\"output\":\"null\",\"details\":\"{}\"}]",
+                "[{\"k\":\"u\",\"order\":1,\"node\":\"node-1\",\"name\":\"name-1\",\"type\":\"transform\","
+                        + "\"status\":\"COMPLETED\",\"attempt\":1,\"pinned\":false,\"input\":\"{\\\"in\\\":1}\","
+                        + "\"output\":\"{\\\"out\\\":1}\",\"started\":" + t1 + ",\"ended\":" + t2
+                        + ",\"details\":\"{}\",\"expected\":\",RUNNING,PENDING,WAITING,\"}," + pending2 + "]",
+                "[{\"k\":\"u\",\"order\":2,\"node\":\"node-2\",\"name\":\"name-2\",\"type\":\"transform\","
+                        + "\"status\":\"FAILED\",\"attempt\":1,\"pinned\":false,\"input\":\"{\\\"in\\\":2}\","
+                        + "\"output\":\"null\",\"errorCode\":\"E_NODE_FAILED\",\"errorMessage\":\"it broke\","
+                        + "\"started\":" + t1 + ",\"ended\":" + t2 + ",\"details\":\"{\\\"why\\\":\\\"a test\\\"}\","
+                        + "\"expected\":\",PENDING,\"}]",
+                "[{\"k\":\"i\",\"order\":3,\"node\":\"node-3\",\"name\":\"name-3\",\"type\":\"transform\","
+                        + "\"status\":\"COMPLETED\",\"attempt\":0,\"pinned\":true,\"input\":\"1\",\"output\":\"2\","
+                        + "\"started\":" + t1 + ",\"ended\":" + t1 + ",\"details\":\"{}\"}]");
+    }
+
+    /** The steps {@link #stepsAsAnEarlierBuildWroteThem} hold, as that build read them. */
+    static List<Step> stepsAnEarlierBuildWrote(String runId) {
+        Step first = step(runId, 1)
+                .running(1, json("{\"in\": 1}"), T0.plusSeconds(1))
+                .finished(StepStatus.COMPLETED, json("{\"out\": 1}"), Optional.empty(), T0.plusSeconds(2), Map.of());
+        Step second = step(runId, 2)
+                .running(1, json("{\"in\": 2}"), T0.plusSeconds(1))
+                .finished(
+                        StepStatus.FAILED,
+                        NullNode.getInstance(),
+                        Optional.of(new RunError(ErrorCode.E_NODE_FAILED, "it broke")),
+                        T0.plusSeconds(2),
+                        Map.of("why", json("\"a test\"")));
+        Step third = step(runId, 3).pinnedWith(json("1"), json("2"), T0.plusSeconds(1));
+        return List.of(first, second, third);
+    }
+
+    /**
+     * After {@link #stepsAsAnEarlierBuildWroteThem}, this build's writes: the pinned step re-run
+     * (ignored, it is not pending), a new step started, and finished with details; a store that wrote
+     * every change itself reads the same steps.
+     */
+    static void assertThatTheRunGoesOnOverThem(RunStore store, String runId) {
+        Step fourth = step(runId, 4);
+        Step fourthDone = fourth.running(2, json("[1, 2]"), T0.plusSeconds(3))
+                .finished(
+                        StepStatus.COMPLETED,
+                        json("{\"out\": 4}"),
+                        Optional.empty(),
+                        T0.plusSeconds(4),
+                        Map.of("tokens", json("12")));
+        Step third = stepsAnEarlierBuildWrote(runId).get(2);
+        assertThat(store.apply(
+                        runId,
+                        "runner",
+                        List.of(
+                                new Change.UpdateStep(third.with(StepStatus.RUNNING), Set.of(StepStatus.PENDING)),
+                                new Change.InsertStep(fourth))))
+                .isFalse();
+        assertThat(store.updateStep(fourthDone, Set.of(StepStatus.PENDING))).isTrue();
+
+        List<Step> expected = new ArrayList<>(stepsAnEarlierBuildWrote(runId));
+        expected.add(fourthDone);
+        assertThat(store.steps(runId)).isEqualTo(expected);
+    }
+
     /**
      * The writes of a run that meet every rule of the table's statements: inserts of steps that exist
      * (ignored, or refused when strict), updates from a status the step is not in (ignored), a step
@@ -247,6 +377,28 @@ final class SqliteStepJournalTest {
 
     private String jdbcUrl(String file) {
         return "jdbc:sqlite:" + directory.resolve(file);
+    }
+
+    /** The step changes of the run's journal rows, in order. */
+    private List<JsonNode> changes(String file, String runId) throws SQLException {
+        List<JsonNode> changes = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(file));
+                java.sql.PreparedStatement select = connection.prepareStatement(
+                        "SELECT steps FROM journal WHERE run_id = ? AND steps IS NOT NULL ORDER BY seq")) {
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    json(row.getString(1)).forEach(changes::add);
+                }
+            }
+        }
+        return changes;
+    }
+
+    static List<String> fieldNames(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     private long count(String file, String sql) throws SQLException {

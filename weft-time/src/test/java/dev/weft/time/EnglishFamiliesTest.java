@@ -84,6 +84,31 @@ final class EnglishFamiliesTest {
     }
 
     @Test
+    void clocksAreReadByTheEngineWithEnglishsOwnWordsAsLexiconData() {
+        READ.instant("quarter past midday", "2026-11-22T12:15", Grain.MINUTE);
+        READ.instant("twenty to five pm", "2026-11-21T16:40", Grain.MINUTE);
+        READ.instant("half four tomorrow", "2026-11-22T16:30", Grain.MINUTE);
+        READ.instant("nine oh five pm", "2026-11-21T21:05", Grain.MINUTE);
+        READ.instant("at 14h45", "2026-11-21T14:45", Grain.MINUTE);
+        READ.instant("12 midday", "2026-11-22T12:00", Grain.HOUR);
+        READ.instant("4 o'clock pm", "2026-11-21T16:00", Grain.HOUR);
+        READ.instant("at noon sharp", "2026-11-22T12:00", Grain.HOUR);
+        READ.instant("5ish tomorrow", "2026-11-22T17:00", Grain.HOUR);
+        READ.instant("8 tomorrow", "2026-11-22T08:00", Grain.HOUR);
+        READ.instant("Dec 5 at 3", "2026-12-05T15:00", Grain.HOUR);
+    }
+
+    @Test
+    void theEngineMergesAnInstantsPartsWithAllDayAndAZoneInParentheses() {
+        READ.instant("all day Friday", "2026-11-27", Grain.DAY);
+        READ.instant("Friday all day", "2026-11-27", Grain.DAY);
+        TimeExpression.Instant pacific = (TimeExpression.Instant) READ.parse("at 3pm (PST)");
+        assertThat(pacific.value().toInstant())
+                .isEqualTo(Readings.local("2026-11-22T01:00").toInstant());
+        assertThat(pacific.text()).isEqualTo("at 3pm (PST)");
+    }
+
+    @Test
     void countedWeekdaysFromNowOrAgoSkipToday() {
         READ.instant("three mondays from now", "2026-12-07", Grain.DAY);
         READ.instant("2 saturdays from now", "2026-12-05", Grain.DAY);

@@ -14,6 +14,7 @@ import dev.weft.time.internal.DateRef.YearRef;
 import dev.weft.time.internal.Meaning.Amount;
 import dev.weft.time.internal.Meaning.Clock;
 import dev.weft.time.internal.Meaning.Day;
+import dev.weft.time.internal.Meaning.DayPart;
 import dev.weft.time.internal.Meaning.Length;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Often;
@@ -41,8 +42,9 @@ import java.util.List;
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
  * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
- * every family here; {@link EnglishGrammar} and {@link HebrewGrammar} extend the engine and read the
- * families their lexicons switch on, the older ones still by their own rules until each moves here.
+ * every family here, English all but its recurrences' heads and modifiers ({@link EnglishGrammar});
+ * {@link HebrewGrammar} extends the engine and reads the families its lexicon switches on, the older
+ * ones still by its own rules until each moves here.
  */
 class Engine extends Grammar {
 
@@ -95,10 +97,18 @@ class Engine extends Grammar {
         this.looked = new boolean[size];
         this.edgePhrases =
                 lexicon.phraseMeans(Role.END) || lexicon.phraseMeans(Role.START) || lexicon.phraseMeans(Role.MIDDLE);
+        this.allDayPhrases = lexicon.phraseMeans(Role.ALL_DAY);
+        this.relativeClocks = lexicon.wordMeans(Role.PAST_HOUR) || lexicon.wordMeans(Role.TO_HOUR);
     }
 
     /** Whether the lexicon says an edge of a period by a phrase ("end of"): else only its word is looked at. */
     private final boolean edgePhrases;
+
+    /** Whether the lexicon says a day whole by a phrase ("all day"): else no rule looks for one. */
+    private final boolean allDayPhrases;
+
+    /** Whether the lexicon says minutes before or after an hour ("quarter to 12"): else no rule looks for them. */
+    private final boolean relativeClocks;
 
     @Override
     DayOfWeek weekStart() {
@@ -265,13 +275,17 @@ class Engine extends Grammar {
             int q = p;
             boolean anchored = false;
             while (q < size) {
-                if (isRole(q, Role.AT)) {
-                    anchored = true;
+                if (means(q, Role.AT) || sym(q, '@')) {
+                    anchored = true; // "at 5", "around 5", "@ 5": a bare number there is an hour
                     q++;
                 } else if (isRole(q, Role.ON) || isRole(q, Role.ABOUT) || (sym(q, ',') && end >= 0)) {
                     q++;
                 } else {
-                    break;
+                    int after = allDay(q);
+                    if (after == q) {
+                        break;
+                    }
+                    q = after; // "all day Friday": Friday
                 }
             }
             Hit<InstantSpec> part = sharedPart(q, acc, ctx, anchored);
@@ -284,7 +298,19 @@ class Engine extends Grammar {
         if (end < 0 || acc.isEmpty()) {
             return null;
         }
+        if (acc.date != null && acc.time == null && acc.partOfDay == null) {
+            end = allDay(end); // "Friday all day"
+        }
         return new Hit<>(acc, end);
+    }
+
+    /** After a phrase that says a day whole ("all day", "the whole day"), which a day already is; else {@code i}. */
+    private int allDay(int i) {
+        if (!allDayPhrases || i >= size) {
+            return i;
+        }
+        Hit<Meaning> m = phraseAt(i);
+        return m != null && m.value() == Role.ALL_DAY ? m.end() : i;
     }
 
     /** The longest part of an instant that starts at {@code q}, read by the families the language uses. */
@@ -292,22 +318,31 @@ class Engine extends Grammar {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = datePart(q);
-        if (families.contains(Family.CLOCKS)) {
-            best = longest(best, clock(q, ctx, anchored));
-        } else {
+        boolean clocks = families.contains(Family.CLOCKS);
+        Hit<InstantSpec> best = clocks ? clock(q, acc, ctx, anchored) : null;
+        best = longest(best, datePart(q));
+        if (!clocks) {
             best = longest(best, clockWord(q));
         }
         best = longest(best, barePart(q, acc));
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
-            Hit<java.time.ZoneId> z = zone(q);
-            if (z != null) {
+            boolean paren = sym(q, '('); // "3pm (PST)"
+            Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);
+            if (z != null && (!paren || sym(z.end(), ')'))) {
                 InstantSpec s = new InstantSpec();
                 s.zone = z.value();
-                best = longest(best, new Hit<>(s, z.end()));
+                best = longest(best, new Hit<>(s, paren ? z.end() + 1 : z.end()));
             }
         }
         return best;
+    }
+
+    /**
+     * A clock time at {@code i} where the parts in {@code acc} were said before it (a recurrence's part
+     * of the day: "every morning 7"), with what is said right after it ("9 am", "в 9 утра"); or null.
+     */
+    final Hit<InstantSpec> clockAt(int i, InstantSpec acc, Context ctx, boolean anchored) {
+        return families.contains(Family.CLOCKS) ? clock(i, acc, ctx, anchored) : null;
     }
 
     /** The parts read the same wherever they are said, read once per place: the rules ask again and again. */
@@ -517,11 +552,15 @@ class Engine extends Grammar {
     }
 
     /**
-     * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", ".",
-     * a part of the day, minutes ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", "."
+     * before minutes ("7.30"; not the full stop of "on December 17."), a part of the day, minutes
+     * ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
      */
     boolean clockAhead(int i) {
-        return sym(i, ':') || sym(i, '.') || partAfterClock(i) != null || latinMeridiem(i) != null;
+        return sym(i, ':')
+                || (sym(i, '.') && num(i + 1) && adjacent(i + 1))
+                || partAfterClock(i) != null
+                || latinMeridiem(i) != null;
     }
 
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
@@ -1271,13 +1310,34 @@ class Engine extends Grammar {
 
     // ---- clock times and parts of the day ---------------------------------------------------
 
-    private Hit<InstantSpec> clock(int i, Context ctx, boolean anchored) {
+    /**
+     * A clock time and what is said right after it (am/pm, a part of the day, "o'clock", "sharp",
+     * "-ish"): the language's own ({@link Lexicon#ownClock}), words that name a time ("noon", "end of
+     * day"), the minutes before or after an hour ("quarter to 12", "half past 3", "20 to 5"), digits
+     * ("9:30", "14h45", "7.30" after "at" or before am/pm, "1430 hours"), an hour in digits or words
+     * with its minutes ("9 30", "nine fifteen", "nine oh five", "9 часов 30 минут"). A bare hour is
+     * read only where something says it is one ({@link #hourClock}).
+     */
+    private Hit<InstantSpec> clock(int i, InstantSpec acc, Context ctx, boolean anchored) {
         Hit<ClockTime> own = lexicon.ownClock(this, i);
-        if (own != null) {
-            return timed(own.value(), own.end());
+        Hit<ClockTime> t = own != null ? own : clockTime(i, acc, ctx, anchored);
+        return t == null ? null : timed(t.value(), t.end());
+    }
+
+    /** Nothing read yet: what a clock read alone (a recurrence's time) sees before it. */
+    private static final InstantSpec NO_PARTS = new InstantSpec();
+
+    private Hit<ClockTime> clockTime(int i, InstantSpec acc, Context ctx, boolean anchored) {
+        Hit<ClockTime> named = namedClock(i);
+        if (named != null) {
+            return named;
         }
-        if (meaningAt(i) instanceof Clock c) {
-            return timed(named(c), i + 1);
+        Hit<ClockTime> relative = relativeClocks ? relativeClock(i, ctx, anchored) : null;
+        if (relative != null) {
+            return relative;
+        }
+        if (!num(i)) {
+            return hourClock(i, acc, ctx, anchored);
         }
         Hit<ClockTime> digital = digitalTime(i);
         if (digital != null) {
@@ -1285,68 +1345,288 @@ class Engine extends Grammar {
             if (lexicon.clock24() && partAfterClock(digital.end()) == null && latinMeridiem(digital.end()) == null) {
                 t = new ClockTime(t.hour(), t.minute(), t.second(), Meridiem.NONE, true, t.grain());
             }
-            return timed(t, digital.end());
+            return new Hit<>(t, digital.end());
         }
-        if (anchored && num(i) && sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
-            // "в 7.30": a clock with a dot, said after "at"
+        int digits = tok(i).text().length();
+        if (digits <= 2 && value(i) <= 24 && means(i + 1, Role.HOUR_MARK) && adjacent(i + 1)) {
+            // "14h45", "10h": on a 24-hour clock
+            int hour = value(i);
+            if (num(i + 2) && adjacent(i + 2) && tok(i + 2).text().length() == 2 && value(i + 2) < 60) {
+                return new Hit<>(new ClockTime(hour, value(i + 2), 0, Meridiem.NONE, true, Grain.MINUTE), i + 3);
+            }
+            return new Hit<>(new ClockTime(hour, 0, 0, Meridiem.NONE, true, Grain.HOUR), i + 2);
+        }
+        if (sym(i + 1, '.') && num(i + 2) && adjacent(i + 1) && adjacent(i + 2)) {
+            // "в 7.30", "at 7.30", "7.30pm": a clock with a dot, said after "at" or before am/pm
             int h = value(i);
             int m = value(i + 2);
-            if (tok(i).text().length() <= 2 && h <= 24 && tok(i + 2).text().length() == 2 && m < 60) {
-                ClockTime t =
-                        new ClockTime(h, m, 0, Meridiem.NONE, lexicon.clock24() || h == 0 || h > 12, Grain.MINUTE);
-                return timed(partAfterClock(i + 3) != null ? ClockTime.of(h, m, Grain.MINUTE) : t, i + 3);
+            boolean said = anchored || latinMeridiem(i + 3) != null;
+            boolean inRange = lexicon.clock24() ? h <= 24 : h >= 1 && h <= 12;
+            if (said && digits <= 2 && inRange && tok(i + 2).text().length() == 2 && m < 60) {
+                boolean marked = partAfterClock(i + 3) != null || latinMeridiem(i + 3) != null;
+                ClockTime t = lexicon.clock24() && !marked
+                        ? new ClockTime(h, m, 0, Meridiem.NONE, true, Grain.MINUTE)
+                        : ClockTime.of(h, m, Grain.MINUTE);
+                return new Hit<>(t, i + 3);
             }
         }
+        if ((digits == 3 || digits == 4) && lexicon.hoursAndMinutesInOneNumber()) {
+            // "230pm", "1430 hours", "at 0930"; "at 1930", not a year alone
+            int h = value(i) / 100;
+            int m = value(i) % 100;
+            boolean hoursWord = unit(i + 1) == ChronoUnit.HOURS;
+            boolean marked = latinMeridiem(i + 1) != null || hoursWord;
+            if (h <= 24 && m < 60 && (anchored || marked) && !(digits == 4 && h >= 19 && !anchored)) {
+                boolean twentyFour = tok(i).text().startsWith("0") || h == 0 || h > 12;
+                ClockTime c = new ClockTime(h, m, 0, Meridiem.NONE, twentyFour, Grain.MINUTE);
+                return new Hit<>(c, hoursWord ? i + 2 : i + 1);
+            }
+            return null;
+        }
+        return hourClock(i, acc, ctx, anchored);
+    }
+
+    /** A time a word or a phrase names: "noon", "midnight", "полдень", "end of the day"; or null. */
+    private Hit<ClockTime> namedClock(int i) {
+        if (lexicon.phrasesNameAClock()) {
+            Hit<Meaning> said = phraseAt(i);
+            if (said != null && said.value() instanceof Clock c) {
+                return new Hit<>(named(c), said.end());
+            }
+        }
+        return meaningAt(i) instanceof Clock c ? new Hit<>(named(c), i + 1) : null;
+    }
+
+    /**
+     * An hour, with its minutes where they are said ("9 30", "nine fifteen", "9 часов 30 минут"). A
+     * bare hour is one where something says so: "at" before it, am/pm, a part of the day,
+     * "o'clock", "-ish" after it, an interval; and where the lexicon reads {@link
+     * Lexicon#bareHoursNextToDays}, a day right after it ("8 tomorrow") or a day before it and
+     * nothing after that counts ("Friday 9", "Dec 5 at 3").
+     */
+    private Hit<ClockTime> hourClock(int i, InstantSpec acc, Context ctx, boolean anchored) {
         Hit<Integer> hour = hourNumber(i);
         if (hour == null) {
             return null;
         }
+        int h = hour.value();
         int end = hour.end();
         boolean hourWord = unit(end) == ChronoUnit.HOURS;
         if (hourWord) {
-            end++;
+            end++; // "9 часов"
         }
         int minute = 0;
         Grain grain = Grain.HOUR;
-        Hit<Integer> minutes = minutesAfter(end);
-        if (minutes != null && (hourWord || anchored)) {
-            minute = minutes.value();
-            grain = Grain.MINUTE;
-            end = minutes.end();
+        Hit<Integer> minutes = h <= 12 || lexicon.clock24() ? minutesAfter(end, num(i)) : null;
+        if (minutes != null) {
+            int m = minutes.end();
+            boolean said = anchored
+                    || latinMeridiem(m) != null
+                    || partAfterClock(m) != null
+                    || partOfDayFollows(m)
+                    || (!num(i)
+                            && (ctx == Context.INTERVAL || lenient)); // "eleven fifteen pm", "at 11 40", "six thirty"
+            if (said && !(num(i) && sym(m, ':'))) {
+                return new Hit<>(ClockTime.of(h, minutes.value(), Grain.MINUTE), m);
+            }
+            if (hourWord) {
+                minute = minutes.value();
+                grain = Grain.MINUTE;
+                end = m;
+            }
         }
-        boolean marked = partAfterClock(end) != null || latinMeridiem(end) != null;
-        if (!marked && !anchored && !(ctx == Context.INTERVAL && num(i))) {
+        boolean marked = latinMeridiem(end) != null
+                || partAfterClock(end) != null
+                || oclock(end) > 0
+                || (h == 12 && meaningAt(end) instanceof Clock c && c.hour() % 12 == 0)
+                || ish(end) > end
+                || partOfDayFollows(end);
+        boolean allowed = marked
+                || anchored
+                || (ctx == Context.INTERVAL && num(i))
+                || (num(i)
+                        && lexicon.bareHoursNextToDays()
+                        && (((acc.date != null || acc.partOfDay != null) && bareHourFollows(end))
+                                || (acc.isEmpty() && dayFollows(end))));
+        if (!allowed || (!num(i) && !marked && !anchored && ctx != Context.INTERVAL)) {
             return null;
         }
-        return timed(ClockTime.of(hour.value(), minute, grain), end);
+        if (num(i) && !marked && ctx == Context.INTERVAL && !anchored && h == 0) {
+            return null;
+        }
+        return new Hit<>(ClockTime.of(h, minute, grain), end);
     }
 
-    /** An hour: {@code 9}, {@code девять}; or null. */
+    /** An hour: {@code 9}, {@code девять}, {@code nine} (in words up to 12 on a 12-hour clock); or null. */
     private Hit<Integer> hourNumber(int i) {
         if (num(i)) {
             return tok(i).text().length() <= 2 && value(i) <= 24 && !sym(i + 1, ':') && !sym(i + 1, '.')
                     ? new Hit<>(value(i), i + 1)
                     : null;
         }
+        Hit<Integer> n = wholeNumber(i);
+        return n != null && n.value() >= 1 && n.value() <= (lexicon.clock24() ? 24 : 12) ? n : null;
+    }
+
+    /** A whole number in digits or words, not an article ("a"); or null. */
+    private Hit<Integer> wholeNumber(int i) {
+        if (!num(i) && means(i, Role.LINK)) {
+            return null;
+        }
         Hit<Double> a = amountAt(i);
-        return a != null && a.value() == Math.rint(a.value()) && a.value() >= 1 && a.value() <= 24
+        return a != null && a.value() == Math.rint(a.value())
                 ? new Hit<>(a.value().intValue(), a.end())
                 : null;
     }
 
-    /** "30 минут" after an hour, or a bare two-digit number ("в 9 30"); or null. */
-    private Hit<Integer> minutesAfter(int i) {
-        Hit<Double> a = amountAt(i);
-        if (a == null || a.value() != Math.rint(a.value()) || a.value() >= 60) {
+    /**
+     * The minutes after an hour: "30 минут", two digits ("9 30"), a number in words after an hour in
+     * words ("nine fifteen"), or one under ten after a zero said as a word ("nine oh five"); or null.
+     */
+    private Hit<Integer> minutesAfter(int i, boolean hourInDigits) {
+        if (means(i, Role.OH) && oclock(i) < 0) {
+            Hit<Integer> n = num(i + 1) ? null : wholeNumber(i + 1);
+            return n != null && n.value() >= 1 && n.value() <= 9 ? n : null;
+        }
+        Hit<Integer> n = wholeNumber(i);
+        if (n == null || n.value() >= 60) {
             return null;
         }
-        if (unit(a.end()) == ChronoUnit.MINUTES) {
-            return new Hit<>(a.value().intValue(), a.end() + 1);
+        if (unit(n.end()) == ChronoUnit.MINUTES) {
+            return new Hit<>(n.value(), n.end() + 1);
         }
-        return num(i) && tok(i).text().length() == 2 ? new Hit<>(a.value().intValue(), a.end()) : null;
+        if (num(i)) {
+            return tok(i).text().length() == 2 ? n : null;
+        }
+        return !hourInDigits && n.value() >= 10 ? n : null;
     }
 
-    /** A time, and the part of the day or am/pm said right after it ("в 9 вечера", "at 9 pm"). */
+    /** The minutes before or after an hour: "quarter to 12", "half past 3", "10 past 6", "twenty to five", "half four". */
+    private Hit<ClockTime> relativeClock(int i, Context ctx, boolean anchored) {
+        int minutes;
+        int j;
+        boolean counted = false;
+        int q = means(i, Role.LINK) ? i + 1 : i; // "a quarter to"
+        if (isRole(q, Role.QUARTER)) {
+            minutes = 15;
+            j = q + 1;
+        } else if (meaningAt(i) instanceof Amount half && half.value() == 0.5) {
+            Hit<Integer> hour =
+                    means(i + 1, Role.PAST_HOUR) || !lexicon.halfBeforeHourIsPast() ? null : hourNumber(i + 1);
+            if (hour != null && unit(hour.end()) == null && !means(hour.end(), Role.LINK)) {
+                return new Hit<>(ClockTime.of(hour.value(), 30, Grain.MINUTE), hour.end()); // "half four"
+            }
+            minutes = 30;
+            j = i + 1;
+        } else {
+            Hit<Integer> c = wholeNumber(i);
+            if (c == null
+                    || c.value() < 1
+                    || c.value() > 59
+                    || (num(i) && tok(i).text().length() > 2)) {
+                return null;
+            }
+            minutes = c.value();
+            j = c.end();
+            if (unit(j) == ChronoUnit.MINUTES) {
+                j++;
+                counted = true;
+            }
+        }
+        boolean past = means(j, Role.PAST_HOUR);
+        boolean to = !past && means(j, Role.TO_HOUR);
+        if (!past && !to) {
+            return null;
+        }
+        if (to && minutes == 30) {
+            return null;
+        }
+        if (to && !counted && minutes != 15 && !anchored && (ctx == Context.INTERVAL || !lenient)) {
+            return null; // "9 to 5" is an interval, not 4:51
+        }
+        int h;
+        int end;
+        boolean noon = meaningAt(j + 1) instanceof Clock c && c.hour() == 12;
+        boolean twentyFour = meaningAt(j + 1) instanceof Clock c && c.hour() % 24 == 0;
+        if (noon || twentyFour) {
+            h = noon ? 12 : 24;
+            end = j + 2;
+        } else {
+            Hit<Integer> hour = hourNumber(j + 1);
+            if (hour == null) {
+                return null;
+            }
+            h = hour.value();
+            end = hour.end();
+        }
+        int minute = past ? minutes : 60 - minutes;
+        int hour = past ? h : h - 1;
+        if (hour == 0 && !twentyFour) {
+            hour = 12;
+        }
+        // "quarter past noon" is 12:15, on the 24-hour clock
+        boolean clock24 = noon || twentyFour || hour > 12 || hour == 0;
+        return new Hit<>(
+                new ClockTime(noon && !past ? 11 : hour, minute, 0, Meridiem.NONE, clock24, Grain.MINUTE), end);
+    }
+
+    /** After "o'clock" at {@code i}, or -1. */
+    private int oclock(int i) {
+        return after(i, Role.OCLOCK);
+    }
+
+    /** After "ish" written onto a time ("5ish", "5-ish"): about then; else {@code i}. */
+    private int ish(int i) {
+        if (isRole(i, Role.OR_SO) && adjacent(i)) {
+            return i + 1;
+        }
+        return sym(i, '-') && isRole(i + 1, Role.OR_SO) && adjacent(i) && adjacent(i + 1) ? i + 2 : i;
+    }
+
+    /** A part of the day said after a number, which makes it an hour: "8 tonight", "nine this evening", "7 in the evening", "11 at night". */
+    private boolean partOfDayFollows(int end) {
+        Meaning m = meaningAt(end);
+        if (m instanceof DayPart d) {
+            return d.days() == 0;
+        }
+        if (m == Role.THIS) {
+            return partNamed(end + 1) != null;
+        }
+        if (m == Role.IN) {
+            return isRole(end + 1, Role.LINK) && partNamed(end + 2) != null;
+        }
+        if (m == Role.AT) {
+            Hit<Meaning> said = phraseAt(end);
+            return said != null && said.value() instanceof Part;
+        }
+        return false;
+    }
+
+    /** "8 tomorrow", "9 on Monday": a day right after a bare number, which makes it its hour. */
+    private boolean dayFollows(int end) {
+        int j = isRole(end, Role.ON) ? end + 1 : end;
+        Meaning m = meaningAt(j);
+        return (m instanceof Day d && (d.days() == 0 || d.days() == 1))
+                || (m instanceof DayPart p && p.days() == 0)
+                || (m instanceof Weekdays w && !w.plural());
+    }
+
+    /** After a date, a bare number is an hour only when nothing after it suggests it counts something. */
+    private boolean bareHourFollows(int end) {
+        if (end >= size) {
+            return true;
+        }
+        Token t = tok(end);
+        if (t.kind() == Token.Kind.SYMBOL) {
+            return !t.isSymbol('/') && !t.isSymbol('.') && !t.isSymbol(':') || t.isSymbol('.') && end + 1 == size;
+        }
+        return t.isWord() && lexicon.saidAfterBareHour(t.text());
+    }
+
+    /**
+     * A time, and what is said right after it: a part of the day ("в 9 вечера"), am/pm ("at 9 pm";
+     * no time when the hour cannot take one), noon or midnight after 12, "o'clock", "sharp", "-ish".
+     */
     private Hit<InstantSpec> timed(ClockTime t, int end) {
         InstantSpec s = new InstantSpec();
         PartOfDay p = partAfterClock(end);
@@ -1354,12 +1634,35 @@ class Engine extends Grammar {
         if (p != null && !t.twentyFourHour()) {
             s.partOfDay = p;
             end++;
-        } else if (meridiem != null && t.hour() <= 12) {
+        } else if (meridiem != null && t.meridiem() == Meridiem.NONE) {
+            if (t.hour() < 1 || t.hour() > 12) {
+                return null;
+            }
             t = t.withMeridiem(meridiem.value());
             end = meridiem.end();
+        } else if (t.hour() == 12 && t.meridiem() == Meridiem.NONE && meaningAt(end) instanceof Clock c) {
+            if (c.hour() == 12) {
+                t = t.withMeridiem(Meridiem.PM); // "12 noon"
+                end++;
+            } else if (c.hour() % 24 == 0) {
+                t = new ClockTime(24, t.minute(), 0, Meridiem.NONE, true, t.grain()); // "12 midnight"
+                end++;
+            }
+        }
+        int o = oclock(end);
+        if (o > 0) {
+            end = o;
+            Hit<Meridiem> after = latinMeridiem(end);
+            if (after != null && t.meridiem() == Meridiem.NONE && t.hour() >= 1 && t.hour() <= 12) {
+                t = t.withMeridiem(after.value()); // "4 o'clock am"
+                end = after.end();
+            }
+        }
+        if (isRole(end, Role.SHARP)) {
+            end++;
         }
         s.time = t;
-        return new Hit<>(s, end);
+        return new Hit<>(s, ish(end));
     }
 
     /**
@@ -1628,7 +1931,12 @@ class Engine extends Grammar {
 
     /** Whether any meaning of token {@code i} is the role, its usual one or not ("after" is also "in"). */
     final boolean means(int i, Role r) {
-        return isRole(i, r) || (i >= 0 && i < size && tok(i).isWord() && lexicon.means(tok(i).text(), r));
+        return isRole(i, r)
+                || (lexicon.roleBeyondUsual(r)
+                        && i >= 0
+                        && i < size
+                        && tok(i).isWord()
+                        && lexicon.means(tok(i).text(), r));
     }
 
     /** After hedges that leave an amount as it is ("about", "~", "около"); {@code i} when none. */
@@ -2587,7 +2895,7 @@ class Engine extends Grammar {
      * that could be either its own; or null.
      */
     Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
-        return clock(i, Context.FREE, anchored);
+        return clock(i, NO_PARTS, Context.FREE, anchored);
     }
 
     /**

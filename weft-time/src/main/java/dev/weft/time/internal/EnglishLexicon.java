@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * English for the {@link Engine}: the words of the families the engine reads for English (the others
- * are still read by {@link EnglishGrammar}, which moves to the engine family by family).
+ * English for the {@link Engine}: the words of the families the engine reads for English (the heads
+ * and modifiers of recurrences are still read by {@link EnglishGrammar}).
  */
 final class EnglishLexicon extends Lexicon {
 
@@ -140,7 +140,10 @@ final class EnglishLexicon extends Lexicon {
         words(Meaning.NamedDay.NONES, "nones");
         role(Role.AFTER, "after");
         role(Role.IN, "after"); // "after 2 hours" is 2 hours from now
+        role(Role.AT, "at");
         role(Role.ON, "on", "at", "over", "for", "during");
+        role(Role.AT, "around", "approximately", "approx"); // a bare number after them is an hour; not after "about"
+        phrase(Role.ALL_DAY, "all day", "the whole day", "whole day", "the entire day", "entire day");
         role(Role.REST, "rest", "remainder");
         phrase(Role.END, "end of");
         phrase(Role.START, "beginning of", "start of");
@@ -199,6 +202,48 @@ final class EnglishLexicon extends Lexicon {
                 "guy fawkes day",
                 "bonfire night");
         phrase(new Meaning.Holiday(new DateRef.CalendarDate(0, 7, 14)), "bastille day");
+        clocks(); // last: its words ("before", "past") mean something else first
+    }
+
+    /**
+     * The words of clock times: noon and midnight, the minutes before or after an hour ("quarter to
+     * 12", "ten past six"), "oh" in "nine oh five", "sharp", "h" in "14h45", and the words after
+     * which a bare number said after a day is still its hour ("Friday 9 at the office").
+     */
+    private void clocks() {
+        words(new Meaning.Clock(12), "noon", "midday", "noonish", "middayish");
+        words(new Meaning.Clock(24), "midnight");
+        role(Role.PAST_HOUR, "past", "after");
+        role(Role.TO_HOUR, "to", "till", "til", "before", "of");
+        role(Role.OH, "oh", "o");
+        role(Role.SHARP, "sharp");
+        role(Role.HOUR_MARK, "h");
+        role(Role.LINK, "a", "an"); // an article: "a quarter to", never the hour one
+        wordsAfterBareHour(
+                "in",
+                "at",
+                "to",
+                "and",
+                "until",
+                "till",
+                "tonight",
+                "today",
+                "tomorrow",
+                "pst",
+                "utc",
+                "gmt",
+                "est",
+                "edt",
+                "pdt",
+                "cet",
+                "ist",
+                "idt",
+                "bst",
+                "o'clock",
+                "sharp",
+                "ish",
+                "please",
+                "for");
     }
 
     /** Days counted from today, now, and the words that name a part of today or a time of it. */
@@ -467,7 +512,9 @@ final class EnglishLexicon extends Lexicon {
             Engine.Family.DATES,
             Engine.Family.PERIODS,
             Engine.Family.AMOUNTS,
+            Engine.Family.CLOCKS,
             Engine.Family.PARTS_OF_DAY,
+            Engine.Family.ZONES,
             Engine.Family.DAYS_OF_RELATIVE_MONTHS,
             Engine.Family.NAMED_DAYS,
             Engine.Family.MONTHS_IN_YEARS,
@@ -494,6 +541,21 @@ final class EnglishLexicon extends Lexicon {
 
     @Override
     boolean bareWeekendOnlyAlone() {
+        return true;
+    }
+
+    @Override
+    boolean hoursAndMinutesInOneNumber() {
+        return true;
+    }
+
+    @Override
+    boolean halfBeforeHourIsPast() {
+        return true;
+    }
+
+    @Override
+    boolean bareHoursNextToDays() {
         return true;
     }
 

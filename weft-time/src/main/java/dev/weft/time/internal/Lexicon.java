@@ -28,6 +28,8 @@ abstract class Lexicon {
     private final Map<String, List<Phrase>> phrases = new HashMap<>();
     /** Every role some word has: a rule asks it before it looks a word up ({@link #means}). */
     private final Set<Role> wordRoles = EnumSet.noneOf(Role.class);
+    /** Every role some word has other than as its usual meaning ("around" is a hedge, and "at" too). */
+    private final Set<Role> otherRoles = EnumSet.noneOf(Role.class);
     /** Whether some word is both an ordinal and a number (Hebrew's "שני"): only then a rule asks an ordinal for its number. */
     private boolean ordinalsCount;
     /** Every role some phrase has: a rule asks it before it reads phrases ({@link #phraseMeans}). */
@@ -38,6 +40,10 @@ abstract class Lexicon {
     private boolean phrasesNameAWeekday;
     /** Whether some phrase names weekdays in the plural ("ימי שני"): a recurrence's head. */
     private boolean phrasesNamePluralWeekdays;
+    /** Whether some phrase names a time ("end of the day"): else only a word does. */
+    private boolean phrasesNameAClock;
+    /** Words after which a bare number said after a day is its hour ("Friday 9 at the office"). */
+    private final Set<String> afterBareHour = new HashSet<>();
 
     /** Words that mean something only together: "at this time". */
     record Phrase(List<String> words, Meaning meaning) {}
@@ -102,6 +108,30 @@ abstract class Lexicon {
         return false;
     }
 
+    /** Whether a clock's hour and minutes may be written as one number ("1430 hours", "230pm"). */
+    boolean hoursAndMinutesInOneNumber() {
+        return false;
+    }
+
+    /** Whether "half" said right before an hour is half past it ("half four" is 4:30, as the British say it). */
+    boolean halfBeforeHourIsPast() {
+        return false;
+    }
+
+    /**
+     * Whether a bare number next to a day is its hour: before "tomorrow" or a weekday ("8 tomorrow",
+     * "9 on Monday"), or after a day where nothing after it counts something ("Friday 9", "Dec 5 at
+     * 3"; the words that may follow it are {@link #saidAfterBareHour}).
+     */
+    boolean bareHoursNextToDays() {
+        return false;
+    }
+
+    /** Whether a bare number said after a day is still its hour when this word follows it ("Friday 9 tonight"). */
+    final boolean saidAfterBareHour(String word) {
+        return !afterBareHour.isEmpty() && afterBareHour.contains(fold(word));
+    }
+
     /** Whether "weekend" said with no word before it is read only when it is the whole text. */
     boolean bareWeekendOnlyAlone() {
         return false;
@@ -156,6 +186,21 @@ abstract class Lexicon {
     final boolean means(String word, Meaning m) {
         return (!(m instanceof Role r) || wordRoles.contains(r))
                 && words.getOrDefault(fold(word), List.of()).contains(m);
+    }
+
+    /** Whether some word of the lexicon means the role other than as its usual meaning: else its usual one says it. */
+    final boolean roleBeyondUsual(Role r) {
+        return otherRoles.contains(r);
+    }
+
+    /** Whether some word of the lexicon means the role, as its usual meaning or another. */
+    final boolean wordMeans(Role r) {
+        return wordRoles.contains(r);
+    }
+
+    /** Whether some phrase of the lexicon names a time ({@link Meaning.Clock}): where none does, only a word can. */
+    final boolean phrasesNameAClock() {
+        return phrasesNameAClock;
     }
 
     /** Whether some phrase of the lexicon means the role: where none does, only a word can say it. */
@@ -345,6 +390,9 @@ abstract class Lexicon {
         } else if (!ms.contains(m)) {
             List<Meaning> more = new java.util.ArrayList<>(ms);
             more.add(m);
+            if (m instanceof Role r) {
+                otherRoles.add(r);
+            }
             words.put(form, List.copyOf(more));
             ordinalsCount |= more.stream().anyMatch(Meaning.Ordinal.class::isInstance)
                     && more.stream().anyMatch(Meaning.Amount.class::isInstance);
@@ -363,6 +411,7 @@ abstract class Lexicon {
             phrasesSayOften |= m instanceof Meaning.Often;
             phrasesNameAWeekday |= m instanceof Meaning.Weekdays w && w.days().size() == 1;
             phrasesNamePluralWeekdays |= m instanceof Meaning.Weekdays w && w.plural();
+            phrasesNameAClock |= m instanceof Meaning.Clock;
             list.sort((a, b) -> b.words().size() - a.words().size());
             phrases.put(ws.getFirst(), List.copyOf(list));
         }
@@ -384,6 +433,10 @@ abstract class Lexicon {
         for (String f : forms) {
             partNames.put(f, p);
         }
+    }
+
+    final void wordsAfterBareHour(String... forms) {
+        afterBareHour.addAll(List.of(forms));
     }
 
     final void partsAnyDayAfter(String... forms) {

@@ -166,6 +166,18 @@ sealed interface Meaning {
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
         OCLOCK,
+        /** A day said whole, which a day read alone already is: "all day", "the whole day". */
+        ALL_DAY,
+        /** Between minutes and the hour they follow: "past" in "ten past six". */
+        PAST_HOUR,
+        /** Between minutes and the hour they come before: "to" in "quarter to 12". */
+        TO_HOUR,
+        /** A zero said as a word before minutes under ten: "oh" in "nine oh five". */
+        OH,
+        /** After a clock time, that it is exact: "sharp". */
+        SHARP,
+        /** A letter written between an hour and its minutes: "h" in "14h45". */
+        HOUR_MARK,
         /** One time in each amount of time, before it: "once" in "once a week", "פעם" in "פעם בשבוע". */
         ONCE
     }
