@@ -185,6 +185,10 @@ final class EnglishFamiliesTest {
         READ.instant("second Friday after New Year 2016", "2016-01-15", Grain.DAY);
         READ.instant("the closest Tuesday to June 3rd", "2027-06-01", Grain.DAY);
         READ.instant("the day after Christmas", "2026-12-26", Grain.DAY);
+        // the weekday named first, as Hebrew and Russian say it
+        READ.instant("Friday after Christmas", "2027-01-01", Grain.DAY);
+        READ.instant("Tuesday closest to June 3rd", "2027-06-01", Grain.DAY);
+        READ.instant("Friday after next", "2026-12-04", Grain.DAY);
     }
 
     @Test

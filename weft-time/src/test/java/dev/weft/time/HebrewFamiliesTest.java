@@ -23,6 +23,35 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void anNthIsSaidAfterWhatItCountsWithTheArticleAsItsThingHasIt() {
+        READ.instant("היום השלישי של החודש", "2026-11-03", Grain.DAY);
+        READ.instant("היום הלפני אחרון באפריל", "2027-04-29", Grain.DAY);
+        READ.instant("היום השני מהסוף של 2027", "2027-12-30", Grain.DAY);
+        READ.instant("השבוע השני של ינואר", "2027-01-03", Grain.WEEK);
+        READ.instant("שבת האחרונה של דצמבר", "2026-12-26", Grain.DAY);
+        READ.instant("יום שני האחרון של מרץ הבא", "2027-03-29", Grain.DAY);
+        // with no article "שלישי" is Tuesday, not the third day of the month
+        TimeExpression tuesday = READ.parse("יום שלישי של החודש");
+        assertThat(((TimeExpression.Instant) tuesday).text()).isEqualTo("יום שלישי");
+    }
+
+    @Test
+    void aWeekdayNamedBeforeTheDateItIsCountedFromOrNearestTo() {
+        READ.instant("השבת שלפני פסח", "2027-04-17", Grain.DAY);
+        READ.instant("יום ראשון שאחרי ה-5 במרץ", "2027-03-07", Grain.DAY);
+        READ.instant("שישי השני אחרי חנוכה", "2026-12-18", Grain.DAY);
+        READ.instant("ביום שלישי הכי קרוב ביותר לפסח", "2027-04-20", Grain.DAY);
+        READ.instant("יום שני הקרוב", "2026-11-23", Grain.DAY); // alone, "הקרוב" is the next one
+    }
+
+    @Test
+    void aDayOfTheMonthSaidByItsCardinal() {
+        READ.instant("חמישה עשר במרץ", "2027-03-15", Grain.DAY);
+        READ.instant("בעשרים ושלושה ביוני", "2027-06-23", Grain.DAY);
+        READ.instant("שלושים ואחד בדצמבר", "2026-12-31", Grain.DAY);
+    }
+
+    @Test
     void countedWeekdaysFromNowOrAgoSkipToday() {
         READ.instant("בעוד שלושה ימי שני", "2026-12-07", Grain.DAY);
         READ.instant("לפני שני ימי שישי", "2026-11-13", Grain.DAY);

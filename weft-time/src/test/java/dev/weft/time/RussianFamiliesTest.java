@@ -21,6 +21,13 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void aWeekdayNamedBeforeTheDateItIsCountedFromThroughTheRuleHebrewReadsToo() {
+        READ.instant("в пятницу после 5 марта", "2027-03-12", Grain.DAY);
+        READ.instant("пятница перед Новым годом", "2026-12-25", Grain.DAY);
+        READ.instant("во второй понедельник после 5 марта", "2027-03-15", Grain.DAY);
+    }
+
+    @Test
     void theNthDayOrWeekdayOfAMonthAndTheEdgesOfAYearThroughTheRulesEnglishReadsToo() {
         READ.instant("последний день месяца", "2026-11-30", Grain.DAY);
         READ.instant("первый понедельник марта", "2027-03-01", Grain.DAY);

@@ -35,7 +35,7 @@ import java.util.List;
  * a {@link Lexicon} (its words as data, and hooks for what is its own) and no rules. One instance
  * reads one text; not thread-safe.
  *
- * <p>The families: days counted from today, weekdays (this, next, last), dates (a day and a month,
+ * <p>The families: days counted from today, weekdays (this, next, last, counted from a date), dates (a day and a month,
  * numeric, a month, a year, the n-th weekday, day or week of a month or a year), periods (this,
  * next, last week, month, year), clock times (digits, words, a part of the day after them, words
  * that name a time), parts of the day, amounts from now (ahead,
@@ -82,6 +82,10 @@ class Engine extends Grammar {
     private final boolean prefixed;
     /** Whether the language reads days of its own: where not, no rule asks its hooks for them on every token. */
     private final boolean ownDays;
+    /** Whether the language says an n-th after what it counts ("היום השלישי"), not before it ("the third day"). */
+    private final boolean countAfterThing;
+    /** Whether the language says a day of the month by its cardinal ("חמישה עשר במרץ"). */
+    private final boolean cardinalDays;
     /** The meaning of each token, looked up once: the rules ask for the same tokens many times. */
     private final Meaning[] meanings;
 
@@ -93,6 +97,8 @@ class Engine extends Grammar {
         this.families = lexicon.families();
         this.prefixed = lexicon.writesPrefixes();
         this.ownDays = lexicon.readsOwnDays();
+        this.countAfterThing = lexicon.countAfterThing();
+        this.cardinalDays = lexicon.cardinalDays();
         this.meanings = new Meaning[size];
         this.looked = new boolean[size];
         this.edgePhrases =
@@ -367,14 +373,22 @@ class Engine extends Grammar {
     private static final Object NOTHING = new Object();
     private Object[] dateParts;
 
+    /**
+     * Whether a day the lexicon reads itself may start at {@code q}: a weekday ("ביום א'"), a holiday
+     * whose name is also a word ("חג שבועות"), or a weekday's bare name that what follows says is one
+     * ("שישי אחרי חנוכה", "חמישי השלישי באפריל").
+     */
+    private boolean ownDayAt(int q) {
+        return lexicon.ownWeekday(this, q) != null
+                || lexicon.ownHoliday(this, q) != null
+                || countAt(q + 1)
+                || aroundAt(q + 1);
+    }
+
     private Hit<InstantSpec> readDatePart(int q) {
         Hit<InstantSpec> best = ownDateAt(q);
-        if (best == null
-                && !num(q)
-                && phraseAt(q) == null
-                && partNamed(q) == null
-                && (!ownDays || lexicon.ownWeekday(this, q) == null)) {
-            return null; // every part starts with a number, a word the lexicon knows or a weekday it reads
+        if (best == null && !num(q) && phraseAt(q) == null && partNamed(q) == null && (!ownDays || !ownDayAt(q))) {
+            return null; // every part starts with a number, a word the lexicon knows or a day it reads
         }
         if (families.contains(Family.DAYS)) {
             best = longest(best, relativeDay(q));
@@ -544,11 +558,18 @@ class Engine extends Grammar {
     }
 
     /**
-     * A day of the month said before a month's name, for a lexicon's own dates ("15 בניסן"); a
-     * language grammar may read its own numbers here.
+     * A day of the month said before a month's name ("the 3rd of March", "15 בניסן"), and in a
+     * language that says a day by its cardinal, a number in words as amounts read it ("חמישה עשר
+     * במרץ", "בעשרים ושלושה ביוני").
      */
-    Hit<Integer> dayBeforeMonth(int i) {
-        return dayNumber(i);
+    final Hit<Integer> dayBeforeMonth(int i) {
+        Hit<Integer> d = dayNumber(i);
+        if (d != null || !cardinalDays || num(i) || !(amountWord(i) instanceof Amount)) {
+            return d;
+        }
+        Hit<Double> n = amountAt(i);
+        double v = n == null ? 0 : n.value();
+        return v >= 1 && v <= 31 && v == Math.rint(v) ? new Hit<>((int) v, n.end()) : null;
     }
 
     /**
@@ -716,7 +737,7 @@ class Engine extends Grammar {
      * "Friday of next week", "Friday after next", and a weekday counted from a day ({@link #weekdayAround}).
      */
     private Hit<InstantSpec> weekday(int i) {
-        Hit<InstantSpec> around = weekdayAround(i);
+        Hit<InstantSpec> around = longest(weekdayAround(i), weekdayThenAround(i));
         if (around != null) {
             return around;
         }
@@ -860,6 +881,58 @@ class Engine extends Grammar {
         return base == null
                 ? null
                 : withDate(new DateRef.WeekdayAfter(base.value().date, w.day(), after ? n : -n), base.end());
+    }
+
+    /**
+     * A weekday named before the date it is counted from: "יום שישי השני אחרי ראש השנה", "השבת שלפני
+     * פסח", "שישי אחרי חנוכה", "в пятницу после 5 марта", "Friday after Christmas"; or the one nearest
+     * to a date: "יום שלישי הכי קרוב ל-3 ביוני", "Tuesday closest to June 3rd". Null for "Friday after next".
+     */
+    private Hit<InstantSpec> weekdayThenAround(int i) {
+        if (!aroundAt(i + 1) && !aroundAt(i + 2) && !aroundAt(i + 3)) {
+            return null; // tried on every token: only "after", "before" or "nearest" soon after opens it
+        }
+        Hit<DayOfWeek> day = weekdayCounted(i);
+        if (day == null) {
+            return null;
+        }
+        int k = day.end();
+        Hit<Meaning> near = phraseAt(k);
+        if (near != null && (near.value() == Role.NEAREST || means(k, Role.NEAREST))) {
+            int to = near.value() == Role.NEAREST ? near.end() : k + 1;
+            int b = isRole(to, Role.TO) ? to + 1 : to;
+            if (b == to && !firstLetterSays(to, Role.TO)) {
+                return null; // "ל-3 ביוני", "לכריסמס": the date it is nearest to
+            }
+            Hit<InstantSpec> base = offsetBase(b);
+            return base == null
+                    ? null
+                    : withDate(new DateRef.ClosestWeekday(base.value().date, day.value()), base.end());
+        }
+        int n = 1;
+        Hit<Integer> count = countAfter(k);
+        if (count != null && count.value() > 0) {
+            n = count.value();
+            k = count.end();
+        }
+        boolean after = isRole(k, Role.AFTER);
+        if (!(after || isRole(k, Role.BEFORE)) || isRole(k + 1, Role.NEXT) || isRole(k + 1, Role.LAST)) {
+            return null;
+        }
+        Hit<InstantSpec> base = offsetBase(k + 1);
+        return base == null
+                ? null
+                : withDate(new DateRef.WeekdayAfter(base.value().date, day.value(), after ? n : -n), base.end());
+    }
+
+    /** Whether token {@code k} says "after", "before" or "nearest", asked of meanings looked up once. */
+    private boolean aroundAt(int k) {
+        Hit<Meaning> m = k < size && tok(k).isWord() ? phraseAt(k) : null;
+        return m != null
+                && (m.value() == Role.AFTER
+                        || m.value() == Role.BEFORE
+                        || m.value() == Role.NEAREST
+                        || means(k, Role.NEAREST));
     }
 
     private int skipDot(int i) {
@@ -1071,10 +1144,11 @@ class Engine extends Grammar {
             }
             // "21st", "the 21", "пятого"; "the fifth" alone is seldom a date where the lexicon says so
             boolean linked = j > i;
-            if (lexicon.ordinalAloneIsADay()
+            Lexicon.OrdinalsAlone alone = lexicon.ordinalsAlone();
+            if (alone != Lexicon.OrdinalsAlone.NONE
                     && (num(j)
                             ? day.end() > j + 1 || linked
-                            : lexicon.ordinalWordAloneIsADay()
+                            : alone == Lexicon.OrdinalsAlone.ALL
                                     || (linked && (lenient || isRole(day.end(), Role.LINK))))) {
                 return withDate(new DayOfMonthRef(day.value(), false, 0), day.end());
             }
@@ -1158,6 +1232,9 @@ class Engine extends Grammar {
      * last day of April", "the 2nd week of March 2015", "2nd to last week of 2017".
      */
     private Hit<InstantSpec> nthOf(int i) {
+        if (countAfterThing) {
+            return thingThenCount(i);
+        }
         int j = skipLinks(i);
         Meaning first = meaningAt(j);
         boolean counts = num(j)
@@ -1179,21 +1256,120 @@ class Engine extends Grammar {
             return null;
         }
         int f = skipLinks(isRole(k + 1, Role.IN) ? k + 2 : k + 1);
-        Hit<DateRef> frame = frameOfDays(f, w == null);
+        return nthIn(n.value(), w == null ? null : w.day(), u, f);
+    }
+
+    /**
+     * The n-th said after what it counts, as Hebrew says it: "היום השלישי של החודש", "ביום הלפני
+     * אחרון באפריל", "השבוע השני של ינואר", "יום ראשון האחרון של מרץ", "שבת האחרונה של דצמבר".
+     */
+    private Hit<InstantSpec> thingThenCount(int i) {
+        if (!countAt(i + 1) && !countAt(i + 2)) {
+            return null; // tried on every token: only a thing with a count after it opens it
+        }
+        Hit<DayOfWeek> day = weekdayCounted(i);
+        if (day != null) {
+            Hit<Integer> n = countAfter(day.end());
+            if (n != null && n.value() <= 5) {
+                Hit<InstantSpec> nth = nthIn(n.value(), day.value(), null, skipLinks(n.end()));
+                if (nth != null) {
+                    return nth;
+                }
+            }
+        }
+        Unit u = meaningAt(i, Unit.class); // "היום", with the article, is also today
+        if (u == null
+                || (u.unit() != ChronoUnit.DAYS && u.unit() != ChronoUnit.WEEKS)
+                || !prefixOnly(i, THING_PREFIXES)) {
+            return null;
+        }
+        Hit<Integer> n = countAfter(i + 1);
+        return n == null ? null : nthIn(n.value(), null, u.unit(), skipLinks(n.end()));
+    }
+
+    /** Prefix letters the thing an n-th counts may carry: the article, "in", "and", "to" ("ביום", "ולשבוע"). */
+    private static final java.util.Set<Role> THING_PREFIXES =
+            java.util.EnumSet.of(Role.LINK, Role.IN, Role.AND, Role.TO);
+
+    /** Whether token {@code k} may be a count said after its thing: an ordinal or "last" (cached meanings only). */
+    private boolean countAt(int k) {
+        Hit<Meaning> m = k < size && tok(k).isWord() ? phraseAt(k) : null;
+        return m != null && (m.value() instanceof Ordinal || m.value() == Role.LAST);
+    }
+
+    /**
+     * A count said after its thing, with the article as the thing has it where the language writes
+     * one ("השלישי", "האחרונה", "הלפני אחרון"), "from the end" after it ("השני מהסוף"): n, or -n
+     * counted from the end; or null.
+     */
+    private Hit<Integer> countAfter(int k) {
+        if (prefixed && !firstLetterSays(k, Role.LINK)) {
+            return null; // "שלישי" with no article is Tuesday, "בשלישי" on Tuesday
+        }
+        Hit<Meaning> m = phraseAt(k);
+        if (m == null) {
+            return null;
+        }
+        if (m.value() == Role.LAST) {
+            return new Hit<>(-1, m.end());
+        }
+        if (!(m.value() instanceof Ordinal o)) {
+            return null;
+        }
+        if (o.value() > 0 && isRole(m.end(), Role.END) && prefixSays(m.end(), Role.FROM)) {
+            return new Hit<>(-o.value(), m.end() + 1); // "השני מהסוף": the second from the end
+        }
+        return new Hit<>(o.value(), m.end());
+    }
+
+    /** Whether the first letter of token {@code i} is a prefix letter that says the role (a number's, its prefix's first). */
+    private boolean firstLetterSays(int i, Role r) {
+        if (!prefixed || i >= size) {
+            return false;
+        }
+        Token t = tok(i);
+        String letters = t.isNumber() ? t.prefix() : t.isWord() && t.text().length() > 1 ? t.text() : "";
+        return !letters.isEmpty() && lexicon.prefixLetterMeans(letters.charAt(0), r);
+    }
+
+    /**
+     * The n-th {@code day} of the week, or of {@code unit} (days or weeks), in the month or year at
+     * {@code f}: a weekday only in a month; the n-th day of a month with no year is that date.
+     */
+    private Hit<InstantSpec> nthIn(int n, DayOfWeek day, ChronoUnit unit, int f) {
+        Hit<DateRef> frame = frameOfDays(f, day == null);
         if (frame == null) {
             return null;
         }
-        if (w != null) {
-            return withDate(new DateRef.NthWeekdayRef(n.value(), w.day(), frame.value()), frame.end());
+        if (day != null) {
+            return withDate(new DateRef.NthWeekdayRef(n, day, frame.value()), frame.end());
         }
-        if (u == ChronoUnit.WEEKS) {
-            return withDate(new DateRef.NthWeekOf(frame.value(), n.value()), frame.end());
+        if (unit == ChronoUnit.WEEKS) {
+            return withDate(new DateRef.NthWeekOf(frame.value(), n), frame.end());
         }
-        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
-            CalendarDate d = date(0, m.month(), n.value());
+        if (frame.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n > 0) {
+            CalendarDate d = date(0, m.month(), n);
             return d == null ? null : withDate(d, frame.end());
         }
-        return withDate(new DateRef.NthDayOf(frame.value(), n.value()), frame.end());
+        return withDate(new DateRef.NthDayOf(frame.value(), n), frame.end());
+    }
+
+    /**
+     * A weekday named before what is said of it (its count, "after", "nearest to"), where its bare
+     * name is enough ("שני הראשון של החודש", "שישי אחרי חנוכה"); or null.
+     */
+    private Hit<DayOfWeek> weekdayCounted(int i) {
+        Hit<DayOfWeek> bare = ownDays ? lexicon.bareWeekday(this, i) : null;
+        if (bare != null) {
+            return bare;
+        }
+        Hit<Meaning> said = phraseAt(i);
+        return said != null
+                        && said.value() instanceof Weekdays w
+                        && !w.plural()
+                        && w.days().size() == 1
+                ? new Hit<>(w.day(), skipDot(said.end()))
+                : weekdayName(i);
     }
 
     /** "first", "3rd", "last", "second last", "2nd to last": n, or -n counted from the end; or null. */
@@ -1221,6 +1397,9 @@ class Engine extends Grammar {
         if (m != null) {
             int end = skipDot(i + 1);
             Hit<Integer> y = yearAfter(end);
+            if (y == null && Integer.valueOf(1).equals(shift(end)) && unit(end + 1) == null) {
+                return new Hit<>(new MonthRef(m, 0, 1), end + 1); // "של מרץ הבא"
+            }
             return y == null
                     ? new Hit<>(new MonthRef(m, 0, 0), end)
                     : new Hit<>(new MonthRef(m, y.value(), 0), y.end());
@@ -1248,20 +1427,13 @@ class Engine extends Grammar {
         int year = y == null ? 0 : y.value();
         int stop = y == null ? end : y.end();
         int two = sym(end, ',') ? end + 1 : end;
-        if (y == null
-                && lexicon.twoDigitYearAfterDate()
-                && num(two)
-                && tok(two).text().length() == 2
-                && tok(two).prefix().isEmpty()
-                && !clockAhead(two + 1)) {
-            year = fullYear(value(two)); // "3 במאי 16", "3 במאי, 81"
-            stop = two + 1;
-        } else if (y == null && lexicon.shortYears()) {
-            if ((monthLast || two > end) && shortYear(two)) {
-                year = fullYear(value(two));
+        Lexicon.ShortYears shortYears = lexicon.shortYears();
+        if (y == null && shortYears != Lexicon.ShortYears.NONE) {
+            if ((shortYears == Lexicon.ShortYears.AFTER_ANY_DATE || monthLast || two > end) && shortYear(two)) {
+                year = fullYear(value(two)); // "3 May 16", "May 3rd, 81", "3 במאי 16", "3 במאי, 81"
                 stop = two + 1;
             } else if (sym(end, '\'') && adjacent(end + 1) && shortYear(end + 1)) {
-                year = fullYear(value(end + 1));
+                year = fullYear(value(end + 1)); // "Oct 3 '90"
                 stop = end + 2;
             }
         }
@@ -1269,14 +1441,12 @@ class Engine extends Grammar {
         return d == null ? null : withDate(d, stop);
     }
 
-    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h"). */
+    /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h", "16 בערב"). */
     private boolean shortYear(int i) {
         return num(i)
                 && tok(i).text().length() == 2
-                && !sym(i + 1, ':')
-                && !sym(i + 1, '.')
-                && latinMeridiem(i + 1) == null
-                && partAfterClock(i + 1) == null
+                && tok(i).prefix().isEmpty()
+                && !clockAhead(i + 1)
                 && unit(i + 1) == null
                 && !isRole(i + 1, Role.OCLOCK)
                 && !isRole(i + 1, Role.OR_SO);

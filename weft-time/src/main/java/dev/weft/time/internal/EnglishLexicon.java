@@ -333,13 +333,13 @@ final class EnglishLexicon extends Lexicon {
     }
 
     @Override
-    boolean shortYears() {
-        return true;
+    ShortYears shortYears() {
+        return ShortYears.SET_OFF;
     }
 
     @Override
-    boolean ordinalWordAloneIsADay() {
-        return false;
+    OrdinalsAlone ordinalsAlone() {
+        return OrdinalsAlone.NUMBERS;
     }
 
     /** Words before "a 90-minute review" that make "90 minute" the length of what follows. */

@@ -2,14 +2,6 @@ package dev.weft.time.internal;
 
 import dev.weft.time.Grain;
 import dev.weft.time.internal.ClockTime.Meridiem;
-import dev.weft.time.internal.DateRef.CalendarDate;
-import dev.weft.time.internal.DateRef.MonthRef;
-import dev.weft.time.internal.DateRef.NthDayOf;
-import dev.weft.time.internal.DateRef.NthWeekOf;
-import dev.weft.time.internal.DateRef.NthWeekdayRef;
-import dev.weft.time.internal.DateRef.PeriodRef;
-import dev.weft.time.internal.DateRef.YearRef;
-import java.time.DayOfWeek;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -21,11 +13,12 @@ import java.util.Set;
  * (ו, ב, ל, ה, מ, כ, ש): "בשמונה" is "at eight", "לפברואר" is "of February". One instance reads one
  * text; not thread-safe.
  *
- * <p>What is left of it until each family moves to the {@link Engine}: the n-th day, week or weekday
- * of a month and a weekday counted from a date (also as what an amount is counted from), clocks (also
- * a recurrence's) and the merging of an instant's parts. Days from today, periods, weekdays, quarters,
- * the ends and the rest of periods, dates, amounts from now, offsets, lengths, counted periods, day
- * ranges and intervals, parts of the day and recurrences are the engine's, from {@link HebrewLexicon}.
+ * <p>What is left of it until each family moves to the {@link Engine}: clocks (also a recurrence's,
+ * {@link Engine#recurrenceClock}) and the merging of an instant's parts. Days from today, periods,
+ * weekdays (and one counted from a date), dates (the n-th day, week or weekday of a month,
+ * Hebrew-calendar dates), quarters, the ends and the rest of periods, amounts from now, offsets,
+ * lengths, counted periods, day ranges and intervals, parts of the day and recurrences are the
+ * engine's, from {@link HebrewLexicon}.
  */
 final class HebrewGrammar extends Engine {
 
@@ -70,10 +63,6 @@ final class HebrewGrammar extends Engine {
     private static final Map<String, Integer> TENS = Map.of(
             "עשרים", 20, "שלושים", 30, "ארבעים", 40, "חמישים", 50, "שישים", 60, "שבעים", 70, "שמונים", 80, "תשעים", 90);
 
-    private static final Map<String, Integer> ORDINALS = Map.of(
-            "ראשון", 1, "שני", 2, "שלישי", 3, "רביעי", 4, "חמישי", 5, "שישי", 6, "שביעי", 7, "שמיני", 8, "תשיעי", 9,
-            "עשירי", 10);
-
     private static final Map<String, ChronoUnit> TIME_UNITS = Map.ofEntries(
             Map.entry("שנייה", ChronoUnit.SECONDS),
             Map.entry("שניה", ChronoUnit.SECONDS),
@@ -93,14 +82,6 @@ final class HebrewGrammar extends Engine {
             Map.entry("חודשים", ChronoUnit.MONTHS),
             Map.entry("שנה", ChronoUnit.YEARS),
             Map.entry("שנים", ChronoUnit.YEARS));
-
-    private static final Set<String> NEXT = Set.of("הבא", "הבאה", "הקרוב", "הקרובה", "שבא", "שבאה");
-    private static final Set<String> LAST =
-            Set.of("שעבר", "שעברה", "הקודם", "הקודמת", "שחלף", "שחלפה", "האחרון", "האחרונה");
-
-    private static final Map<String, Integer> NTH = Map.of(
-            "הראשון", 1, "השני", 2, "השלישי", 3, "הרביעי", 4, "החמישי", 5, "האחרון", -1, "הראשונה", 1, "השנייה", 2,
-            "האחרונה", -1);
 
     HebrewGrammar(List<Token> tokens, boolean lenient, int referenceYear) {
         super(tokens, lenient, referenceYear, HebrewLexicon.INSTANCE);
@@ -225,17 +206,6 @@ final class HebrewGrammar extends Engine {
 
     // ---- intervals --------------------------------------------------------------------------
 
-    private boolean startsWithPrefix(int i, String p) {
-        if (i >= size) {
-            return false;
-        }
-        Token t = tok(i);
-        if (t.isNumber()) {
-            return t.prefix().startsWith(p);
-        }
-        return t.isHebrew() && t.text().startsWith(p) && t.text().length() > p.length();
-    }
-
     // ---- instants ---------------------------------------------------------------------------
 
     @Override
@@ -281,9 +251,8 @@ final class HebrewGrammar extends Engine {
         if (q >= size) {
             return null;
         }
-        Hit<InstantSpec> best = date(q);
-        // the engine's families (days, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
-        best = longest(best, sharedPart(q, acc, ctx, first));
+        // the engine's families (days, dates, periods, weekdays…) before the clock: "שני" is Monday before 2 o'clock
+        Hit<InstantSpec> best = sharedPart(q, acc, ctx, first);
         Hit<ClockTime> t = time(q, acc, ctx, first);
         if (t != null) {
             InstantSpec s = new InstantSpec();
@@ -315,132 +284,7 @@ final class HebrewGrammar extends Engine {
         return best;
     }
 
-    /** A day counted from today or a part of today said by a word ("הערב"), both read by the engine. */
-    private Hit<InstantSpec> day(int i) {
-        return longest(dayFromToday(i), partOfDay(i));
-    }
-
-    // ---- weekdays ---------------------------------------------------------------------------
-
-    private Hit<DayOfWeek> weekdayName(int i, boolean bareNames) {
-        return HebrewLexicon.INSTANCE.weekdayName(this, i, bareNames);
-    }
-
-    // ---- dates ------------------------------------------------------------------------------
-
-    private Hit<InstantSpec> date(int i) {
-        Hit<InstantSpec> best = dateAt(i);
-        best = longest(best, relativePeriod(i));
-        best = longest(best, nthWeekday(i));
-        best = longest(best, nthDayOf(i));
-        best = longest(best, nthWeekOf(i));
-        best = longest(best, holidayAt(i));
-        return best;
-    }
-
-    /** "הראשון", "השלישי", "האחרון", "הלפני אחרון", "השני מהסוף": n, or -n from the end. */
-    private Hit<Integer> ordinalFromEnd(int i) {
-        if (heExact(i, "הלפני") && heExact(i + 1, "אחרון", "אחרונה")) {
-            return new Hit<>(-2, i + 2);
-        }
-        if (i >= size || !tok(i).isHebrew()) {
-            return null;
-        }
-        Integer n = NTH.get(tok(i).text());
-        if (n == null) {
-            Lex<Integer> o = lookup(i, ORDINALS);
-            if (o == null || !o.prefix().equals("ה")) {
-                return null;
-            }
-            n = o.value();
-        }
-        if (n > 0 && heExact(i + 1, "מהסוף")) {
-            return new Hit<>(-n, i + 2);
-        }
-        return new Hit<>(n, i + 1);
-    }
-
-    /** A month or year holding days or weeks, after "של" or with ב/ל: "של פברואר 2016", "בחודש הבא", "של 2017". */
-    private Hit<DateRef> frame(int i) {
-        int j = heExact(i, "של") ? i + 1 : i;
-        Hit<DateRef> m = monthSpec(j);
-        if (m != null) {
-            return m;
-        }
-        if (year(j)) {
-            return new Hit<>(new YearRef(value(j)), j + 1);
-        }
-        Hit<InstantSpec> p = relativePeriod(j);
-        if (p != null && p.value().date instanceof PeriodRef r && r.grain() == Grain.YEAR) {
-            return new Hit<>(r, p.end());
-        }
-        return null;
-    }
-
-    /** "היום השלישי של החודש שעבר", "היום האחרון של פברואר 2016", "ביום הלפני אחרון באפריל". */
-    private Hit<InstantSpec> nthDayOf(int i) {
-        String p = prefix(i, "יום");
-        if (p == null || !(p.equals("ה") || p.equals("בה") || p.equals("ב") || p.equals("וב") || p.equals("ל"))) {
-            return null;
-        }
-        Hit<Integer> n = ordinalFromEnd(i + 1);
-        if (n == null) {
-            return null;
-        }
-        Hit<DateRef> f = frame(n.end());
-        if (f == null) {
-            return null;
-        }
-        if (f.value() instanceof MonthRef m && m.year() == 0 && m.shift() == 0 && n.value() > 0) {
-            CalendarDate d = date(0, m.month(), n.value());
-            return d == null ? null : withDate(d, f.end());
-        }
-        return withDate(new NthDayOf(f.value(), n.value()), f.end());
-    }
-
-    /** "השבוע השני של מרץ 2015", "השבוע האחרון של יוני 2019", "בשבוע הלפני אחרון של 2017". */
-    private Hit<InstantSpec> nthWeekOf(int i) {
-        String p = prefix(i, "שבוע");
-        if (p == null || !(p.equals("ה") || p.equals("בה") || p.equals("ב") || p.equals("וב") || p.equals("ל"))) {
-            return null;
-        }
-        Hit<Integer> n = ordinalFromEnd(i + 1);
-        if (n == null) {
-            return null;
-        }
-        Hit<DateRef> f = frame(n.end());
-        return f == null ? null : withDate(new NthWeekOf(f.value(), n.value()), f.end());
-    }
-
-    private Lex<Integer> month(int i) {
-        Lex<Integer> m = lookup(i, HebrewLexicon.MONTHS);
-        return m;
-    }
-
-    /** A day of the month in digits or words: "15", "ה-15", "חמישה עשר", "הראשון". */
-    private Number dayNumber(int i) {
-        Number n = number(i);
-        if (n == null && i < size) {
-            Lex<Integer> o = lookup(i, ORDINALS);
-            if (o != null && !o.prefix().isEmpty()) {
-                n = new Number(o.value(), o.prefix(), i + 1);
-            }
-        }
-        if (n == null
-                || n.value() < 1
-                || n.value() > 31
-                || (num(i) && tok(i).text().length() > 2)) {
-            return null;
-        }
-        return n;
-    }
-
-    /** A day of the month before a month's name, in digits or words ("חמישה עשר במרץ"). */
-    @Override
-    Hit<Integer> dayBeforeMonth(int i) {
-        Number n = dayNumber(i);
-        return n == null ? null : new Hit<>(n.value(), n.end());
-    }
+    // ---- days of the month ------------------------------------------------------------------
 
     /** A number before these is an hour: "יוני 12 בערב", "במרץ 5 וחצי". */
     @Override
@@ -448,115 +292,11 @@ final class HebrewGrammar extends Engine {
         return super.clockAhead(i) || podAhead(i) || minutesWordAhead(i);
     }
 
-    /** "יום ראשון האחרון של מרץ", "יום שני הראשון בחודש הבא". */
-    private Hit<InstantSpec> nthWeekday(int i) {
-        Hit<DayOfWeek> day = weekdayName(i, true);
-        if (day == null || day.end() >= size) {
-            return null;
-        }
-        Hit<InstantSpec> around = weekdayAround(day, day.end());
-        if (around != null) {
-            return around;
-        }
-        Integer n = NTH.get(tok(day.end()).text());
-        if (n == null) {
-            return null;
-        }
-        int j = day.end() + 1;
-        if (heExact(j, "של")) {
-            j++;
-        }
-        Hit<DateRef> m = monthSpec(j);
-        return m == null ? null : withDate(new NthWeekdayRef(n, day.value(), m.value()), m.end());
-    }
-
-    /**
-     * "יום שישי השני אחרי ראש השנה", "יום שני הראשון לפני פסח", "שישי אחרי חנוכה", "יום שלישי הכי קרוב
-     * ל-3 ביוני": a weekday counted from a date, or the one nearest to it.
-     */
-    private Hit<InstantSpec> weekdayAround(Hit<DayOfWeek> day, int j) {
-        if (heExact(j, "הכי", "הקרוב") || heExact(j, "הקרובה")) {
-            int k = heExact(j, "הכי") && heExact(j + 1, "קרוב", "קרובה") ? j + 2 : j + 1;
-            if (heExact(j, "הכי") && k == j + 1) {
-                return null;
-            }
-            if (heExact(k, "ביותר")) {
-                k++;
-            }
-            if (k < size && startsWithPrefix(k, "ל")) {
-                Hit<InstantSpec> base = baseDate(k, "ל");
-                if (base != null) {
-                    return withDate(new DateRef.ClosestWeekday(base.value().date, day.value()), base.end());
-                }
-            }
-            return null;
-        }
-        int n = 1;
-        int k = j;
-        Integer nth = k < size ? NTH.get(tok(k).text()) : null;
-        if (nth != null && nth > 0) {
-            n = nth;
-            k++;
-        }
-        if (!heExact(k, "אחרי", "לאחר", "לפני")) {
-            return null;
-        }
-        Hit<InstantSpec> base = longest(day(k + 1), date(k + 1));
-        if (base == null || base.value().date == null || base.value().time != null) {
-            return null;
-        }
-        return withDate(
-                new DateRef.WeekdayAfter(base.value().date, day.value(), heExact(k, "לפני") ? -n : n), base.end());
-    }
-
-    /** A date written with a prefix that only joins it to the words before: "ל-3 ביוני", "לפסח". */
-    private Hit<InstantSpec> baseDate(int k, String prefix) {
-        Hit<InstantSpec> base = date(k);
-        if (base == null && tok(k).isHebrew() && tok(k).text().startsWith(prefix)) {
-            return null;
-        }
-        return base != null && base.value().date != null && base.value().time == null ? base : null;
-    }
-
-    private Hit<DateRef> monthSpec(int i) {
-        Lex<Integer> m = month(i);
-        if (m != null) {
-            int end = i + 1;
-            if (year(end)) {
-                return new Hit<>(new MonthRef(m.value(), value(end), 0), end + 1);
-            }
-            if (end < size && NEXT.contains(tok(end).text())) {
-                return new Hit<>(new MonthRef(m.value(), 0, 1), end + 1);
-            }
-            return new Hit<>(new MonthRef(m.value(), 0, 0), end);
-        }
-        String p = prefix(i, "חודש");
-        String q = prefix(i, "החודש");
-        if (p != null || q != null) {
-            int end = i + 1;
-            if (end < size && NEXT.contains(tok(end).text())) {
-                return new Hit<>(new PeriodRef(Grain.MONTH, 1), end + 1);
-            }
-            if (end < size && LAST.contains(tok(end).text())) {
-                return new Hit<>(new PeriodRef(Grain.MONTH, -1), end + 1);
-            }
-            return new Hit<>(new PeriodRef(Grain.MONTH, 0), end);
-        }
-        return null;
-    }
-
     // ---- durations and offsets --------------------------------------------------------------
 
     private ChronoUnit unit(int i, String requiredPrefix) {
         Lex<ChronoUnit> u = lookup(i, TIME_UNITS);
         return u != null && u.prefix().equals(requiredPrefix) ? u.value() : null;
-    }
-
-    /** An amount is counted from a day, a weekday or a date: "שבוע לפני פסח", "יומיים אחרי יום שני". */
-    @Override
-    Hit<InstantSpec> offsetBase(int i) {
-        Hit<InstantSpec> b = longest(day(i), longest(weekdayAt(i), date(i)));
-        return b != null && b.value().date != null && b.value().time == null ? b : null;
     }
 
     // ---- clock times ------------------------------------------------------------------------

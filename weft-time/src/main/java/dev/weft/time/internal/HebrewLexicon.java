@@ -169,6 +169,23 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.Weekdays(workWeek, false), "יום חול", "יום עבודה");
         phrase(new Meaning.Weekdays(workWeek, true), "ימי חול", "ימי עבודה");
         words(new Meaning.Ordinal(5), "החמישי");
+        String[] more = {"השישי", "השביעי", "השמיני", "התשיעי", "העשירי"};
+        for (int n = 0; n < more.length; n++) {
+            words(new Meaning.Ordinal(6 + n), more[n]); // "היום העשירי של החודש"
+        }
+        // the one before the last, counted from the end: "היום הלפני אחרון של החודש"
+        phrase(new Meaning.Ordinal(-2), "הלפני אחרון", "הלפני אחרונה");
+        // "היום השלישי של החודש": with the article "יום" is still the day an n-th counts
+        words(new Meaning.Unit(ChronoUnit.DAYS), "היום");
+        role(Role.NEAREST, "הקרוב", "הקרובה"); // "יום שני הקרוב לכריסמס"
+        phrase(
+                Role.NEAREST,
+                "הכי קרוב",
+                "הכי קרובה",
+                "הכי קרוב ביותר",
+                "הכי קרובה ביותר",
+                "הקרוב ביותר",
+                "הקרובה ביותר");
         words(new Meaning.Ordinal(1), "הראשונה");
         words(new Meaning.Ordinal(2), "השנייה");
     }
@@ -366,6 +383,24 @@ final class HebrewLexicon extends Lexicon {
     @Override
     Hit<DayOfWeek> ownWeekday(Engine e, int i) {
         return weekdayName(e, i, false);
+    }
+
+    /** Any bare name where what follows says it is a weekday: "שני הראשון של החודש", "שישי אחרי חנוכה". */
+    @Override
+    Hit<DayOfWeek> bareWeekday(Engine e, int i) {
+        return weekdayName(e, i, true);
+    }
+
+    /** "היום השלישי של החודש", "יום ראשון האחרון של מרץ": the count after what it counts, with the article. */
+    @Override
+    boolean countAfterThing() {
+        return true;
+    }
+
+    /** "חמישה עשר במרץ", "באחד בינואר": a day is said by its cardinal. */
+    @Override
+    boolean cardinalDays() {
+        return true;
     }
 
     @Override
@@ -567,8 +602,8 @@ final class HebrewLexicon extends Lexicon {
     }
 
     @Override
-    boolean twoDigitYearAfterDate() {
-        return true;
+    ShortYears shortYears() {
+        return ShortYears.AFTER_ANY_DATE;
     }
 
     /** "ב-2027", "ב2027": in that year. */
@@ -584,8 +619,8 @@ final class HebrewLexicon extends Lexicon {
     }
 
     @Override
-    boolean ordinalAloneIsADay() {
-        return false;
+    OrdinalsAlone ordinalsAlone() {
+        return OrdinalsAlone.NONE;
     }
 
     @Override

@@ -75,12 +75,22 @@ abstract class Lexicon {
         return bareUnitIsOne();
     }
 
-    /**
-     * Whether an ordinal said with no month is a day of this month ("the fifth", "пятого"); in Hebrew
-     * it is not ("שני" is Monday or "second"), a day is said "ה-5".
-     */
-    boolean ordinalAloneIsADay() {
-        return true;
+    /** Which ordinals said with no month are a day of this month. */
+    enum OrdinalsAlone {
+        /** None: in Hebrew "שני" is Monday or "second", a day is said "ה-5" ({@link #ordinalByPrefix}). */
+        NONE,
+        /**
+         * A number with its ending or after "the" ("21st", "the 21"); a word only so linked and before
+         * "of" ("the fifth of"): "the fifth" alone is seldom a date.
+         */
+        NUMBERS,
+        /** Numbers and words alike: "пятого", "5-го". */
+        ALL
+    }
+
+    /** Which ordinals said with no month are a day of this month. */
+    OrdinalsAlone ordinalsAlone() {
+        return OrdinalsAlone.ALL;
     }
 
     /** Whether a number written with this prefix is a day of the month by it alone ("ה-13": the 13th). */
@@ -90,11 +100,6 @@ abstract class Lexicon {
 
     /** Whether a number alone after a monthly recurrence is its day ("כל חודש ב-15"), not an hour. */
     boolean numberAfterMonthlyIsItsDay() {
-        return false;
-    }
-
-    /** Whether two digits after a day and a month are its year ("3 במאי 16"). */
-    boolean twoDigitYearAfterDate() {
         return false;
     }
 
@@ -299,6 +304,25 @@ abstract class Lexicon {
     }
 
     /**
+     * A weekday's bare name at token {@code i} where what follows says a weekday is meant (its count,
+     * "after", "nearest to": "שני הראשון של החודש", "שישי אחרי חנוכה"), in a language whose bare names
+     * are also other words ("שני" is "second"); or null, and the engine reads the name as anywhere.
+     */
+    Hit<DayOfWeek> bareWeekday(Engine e, int i) {
+        return null;
+    }
+
+    /** Whether a day of the month is said by its cardinal ("חמישה עשר במרץ"), not only by its ordinal ("the fifth"). */
+    boolean cardinalDays() {
+        return false;
+    }
+
+    /** Whether an n-th is said after what it counts ("היום השלישי של החודש"), not before it ("the third day"). */
+    boolean countAfterThing() {
+        return false;
+    }
+
+    /**
      * A weekday at token {@code i} said in a list after another, as the language joins them and names
      * them there ("וחמישי", "ראשון, שלישי"), or null: where a list is joined only by a word ("and"),
      * the engine reads it alone.
@@ -323,14 +347,22 @@ abstract class Lexicon {
         return false;
     }
 
-    /** Whether a year may be written with two digits after a date ("3 May 16", "10/31/74"). */
-    boolean shortYears() {
-        return false;
+    /** Where a year may be written with two digits after a date. */
+    enum ShortYears {
+        /** Nowhere: two digits after a date are not its year. */
+        NONE,
+        /**
+         * After a date whose month is said last, past a comma or an apostrophe ("3 May 16", "May 3rd,
+         * 81", "Oct 3 '90"): after "May 3rd" a bare number is more often an hour.
+         */
+        SET_OFF,
+        /** After any date ("3 במאי 16", "3 במאי, 81"). */
+        AFTER_ANY_DATE
     }
 
-    /** Whether an ordinal word alone is a day of the month ("пятого"); English says "the fifth of". */
-    boolean ordinalWordAloneIsADay() {
-        return true;
+    /** Where a year may be written with two digits after a date (numeric dates read them anyway: "10/31/74"). */
+    ShortYears shortYears() {
+        return ShortYears.NONE;
     }
 
     /** A language's own shapes of the length of a thing at token {@code i} ("a 90-minute call"), or null. */

@@ -36,7 +36,7 @@ sealed interface Meaning {
      */
     record Some(double value) implements Meaning {}
 
-    /** An ordinal word: "fifth", "пятого". */
+    /** An ordinal word: "fifth", "пятого"; one counted from the end is negative ("הלפני אחרון" is -2). */
     record Ordinal(int value) implements Meaning {}
 
     /** A day counted from today: "tomorrow" is 1, "позавчера" -2. */
