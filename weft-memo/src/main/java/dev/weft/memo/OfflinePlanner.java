@@ -9,6 +9,7 @@ import dev.weft.memo.internal.planning.Parts;
 import dev.weft.memo.internal.planning.Readers;
 import dev.weft.memo.internal.planning.Reading;
 import dev.weft.memo.internal.planning.Request;
+import dev.weft.memo.internal.planning.TimeFirst;
 import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.memo.internal.understanding.Utterances;
 import dev.weft.plan.Plan;
@@ -124,6 +125,14 @@ public final class OfflinePlanner implements Planner {
 
     private Request request(String part, Context context) {
         String said = Utterances.withoutLead(part);
+        // "how about on Wednesday at 5pm call mom": the suggestion's words are not the errand's.
+        Optional<Request> suggested = TimeFirst.withoutSuggestion(said)
+                .map(bare -> read(bare, context))
+                .filter(TimeFirst::saidTimeFirst);
+        return suggested.orElseGet(() -> read(said, context));
+    }
+
+    private Request read(String said, Context context) {
         Language language = context.language().equals("he") ? Language.HEBREW : Language.ENGLISH;
         return Request.of(
                 said, context.language(), context.now(), Utterances.times(time, said, context.now(), language));

@@ -6,6 +6,7 @@ import dev.weft.core.ErrorCode;
 import dev.weft.core.LeaseLostException;
 import dev.weft.core.NotFoundException;
 import dev.weft.core.Run;
+import dev.weft.core.RunError;
 import dev.weft.core.RunStateException;
 import dev.weft.core.WeftException;
 import dev.weft.core.spi.Changes;
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +43,35 @@ final class PostgresRunStore extends JdbcRunStore {
 
     /** A new run's insert, then {@link #APPLY} of its first changes: see {@link #insertClaimedRun}. */
     private static final String CREATE_AND_APPLY = INSERT_NEW_RUN + ";\n" + APPLY;
+
+    /**
+     * A new run's insert, then the journal row of its first changes: see {@link #insertClaimedRun}.
+     * No lease read and no lock: nobody sees the run before this transaction commits.
+     */
+    private static final String CREATE_AND_JOURNAL =
+            INSERT_NEW_RUN + ";\nINSERT INTO journal (run_id, events, checkpoints, steps) VALUES (?, ?, ?, ?)";
+
+    /**
+     * A run's last batch (its last step's journal row and its end) as one plain statement,
+     * auto-committed, as {@link #insertOwnedJournal} writes a step's: the lease read locks the run's
+     * row FOR NO KEY UPDATE, the run is ended only if the read found it free or {@code owner}'s and
+     * its status is one the update expects (weft_apply's {@code "r"}: the same columns), and the
+     * journal row is written only if it was. The row locked by {@code w} may be updated by {@code u}
+     * in the same statement: the lock is this transaction's. No row back: the run is gone, another
+     * holds it or its status moved, and weft_apply then says which.
+     */
+    private static final String END_OWNED_RUN = "WITH p AS (SELECT ?::text AS run_id, ?::text AS events,"
+            + " ?::text AS checkpoints, ?::text AS steps, ?::text AS owner, ?::text AS status, ?::text AS output,"
+            + " ?::text AS output_ref, ?::text AS error_code, ?::text AS error_message, ?::bigint AS ended_at,"
+            + " ?::text AS expected),"
+            + " w AS (SELECT r.id, r.cancel_requested FROM runs r, p WHERE r.id = p.run_id"
+            + " AND (r.lease_owner IS NULL OR r.lease_owner = p.owner) FOR NO KEY UPDATE OF r),"
+            + " u AS (UPDATE runs r SET status = p.status, output = p.output, output_ref = p.output_ref,"
+            + " error_code = p.error_code, error_message = p.error_message, ended_at = p.ended_at"
+            + " FROM w, p WHERE r.id = w.id AND strpos(p.expected, ',' || r.status || ',') > 0 RETURNING r.id),"
+            + " j AS (INSERT INTO journal (run_id, events, checkpoints, steps)"
+            + " SELECT u.id, p.events, p.checkpoints, p.steps FROM u, p)"
+            + " SELECT w.cancel_requested FROM w, u";
 
     /** Batches longer than this (in chars) go statement by statement, as {@link JdbcRunStore} writes them. */
     private static final int LARGEST_BATCH = 16 * 1024 * 1024;
@@ -99,7 +130,8 @@ final class PostgresRunStore extends JdbcRunStore {
     }
 
     /**
-     * A step's plain batch is one statement ({@link #insertOwnedJournal}); any other, or one that
+     * A step's plain batch is one statement ({@link #insertOwnedJournal}), and so is a run's last
+     * ({@link #END_OWNED_RUN}); any other, or one that
      * statement did not write, goes to the server as one JSON argument of {@code weft_apply}, which checks the lease,
      * applies the changes in order and reads the cancellation; run in autocommit mode, the call is one
      * transaction, committed before its reply: one round trip instead of one per kind of change, and
@@ -114,7 +146,9 @@ final class PostgresRunStore extends JdbcRunStore {
         List<Change> coalesced = Changes.coalesce(changes);
         Payloads.Pending pending = payloads().pending();
         JournalBatch journal = journalBatch(coalesced, pending);
-        Boolean cancelRequested = applyOwnedJournal(runId, owner, journal, pending);
+        Boolean cancelRequested = journal.runUpdate() == null
+                ? applyOwnedJournal(runId, owner, journal, pending)
+                : endOwnedRun(runId, owner, journal, pending);
         if (cancelRequested != null) {
             return cancelRequested;
         }
@@ -135,6 +169,50 @@ final class PostgresRunStore extends JdbcRunStore {
                 return row.getBoolean(1);
             } catch (SQLException e) {
                 throw applyFailure(runId, e);
+            }
+        });
+    }
+
+    /**
+     * A batch that ends its run ({@link JdbcRunStore#journalBatch}), written by {@link #END_OWNED_RUN}
+     * if it is one journal row of {@code runId}'s and the end of that run, with no payload to write,
+     * and the run's cancellation if it was. Null if the batch is not of that kind or nothing was
+     * written: the caller then sends it to weft_apply.
+     */
+    private @Nullable Boolean endOwnedRun(String runId, String owner, JournalBatch journal, Payloads.Pending pending) {
+        Change.UpdateRun end = journal.runUpdate();
+        Journal.Row only = journal.rows().only(runId);
+        if (end == null
+                || only == null
+                || pending.hasPayloads()
+                || !end.run().id().equals(runId)) {
+            return null;
+        }
+        Run run = end.run();
+        Payloads.Stored output = pending.store(runId, run.output());
+        if (pending.hasPayloads()) {
+            return null; // a big output: weft_apply writes its payload in the same call
+        }
+        return autocommit("end run " + runId, sql -> {
+            PreparedStatement update = sql.prepare(END_OWNED_RUN);
+            update.setString(1, runId);
+            update.setString(2, only.events());
+            update.setString(3, only.checkpoints());
+            update.setString(4, only.steps());
+            update.setString(5, owner);
+            update.setString(6, run.status().name());
+            update.setString(7, output.text());
+            update.setString(8, output.ref());
+            update.setString(9, run.error().map(e -> e.code().name()).orElse(null));
+            update.setString(10, run.error().map(RunError::message).orElse(null));
+            if (run.endedAt().isPresent()) {
+                update.setLong(11, JsonText.nanos(run.endedAt().get()));
+            } else {
+                update.setNull(11, Types.BIGINT);
+            }
+            update.setString(12, statuses(end.expected()));
+            try (ResultSet row = update.executeQuery()) {
+                return row.next() ? row.getBoolean(1) : null;
             }
         });
     }
@@ -165,6 +243,23 @@ final class PostgresRunStore extends JdbcRunStore {
                 && !changes.isEmpty()
                 && autocommit("create run " + run.id(), sql -> {
                     Payloads.Pending pending = payloads().pending();
+                    JournalBatch journal = journalBatch(changes, pending);
+                    Journal.Row only =
+                            journal.runUpdate() == null ? journal.rows().only(run.id()) : null;
+                    if (only != null) {
+                        PreparedStatement both = sql.prepare(CREATE_AND_JOURNAL);
+                        int next = bindRunInsert(both, run, Optional.of(lease), pending);
+                        if (!pending.hasPayloads()) {
+                            both.setString(next, run.id());
+                            both.setString(next + 1, only.events());
+                            both.setString(next + 2, only.checkpoints());
+                            both.setString(next + 3, only.steps());
+                            return executeCreate(both, run);
+                        }
+                        // A big value to store apart: the next way writes it in the same call.
+                        both.clearParameters();
+                        pending = payloads().pending();
+                    }
                     PreparedStatement both = sql.prepare(CREATE_AND_APPLY);
                     int next = bindRunInsert(both, run, Optional.of(lease), pending);
                     String batch = PostgresBatch.write(run.id(), changes, pending, true);
@@ -175,20 +270,24 @@ final class PostgresRunStore extends JdbcRunStore {
                     both.setString(next, run.id());
                     both.setString(next + 1, lease.owner());
                     both.setString(next + 2, batch);
-                    try {
-                        both.execute();
-                    } catch (SQLException e) {
-                        if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                            throw new WeftException(
-                                    ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
-                        }
-                        throw applyFailure(run.id(), e);
-                    }
-                    return true;
+                    return executeCreate(both, run);
                 });
         if (!created) {
             super.insertClaimedRun(run, lease, changes);
         }
+    }
+
+    /** Sends a new run's insert and its first changes, bound in {@code both}: true once committed. */
+    private boolean executeCreate(PreparedStatement both, Run run) throws SQLException {
+        try {
+            both.execute();
+        } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw new WeftException(ErrorCode.E_BAD_INPUT, "a run with id '" + run.id() + "' already exists");
+            }
+            throw applyFailure(run.id(), e);
+        }
+        return true;
     }
 
     /** The message the server raised, without the driver's decoration. */

@@ -1,5 +1,6 @@
 package dev.weft.store;
 
+import static dev.weft.store.SqliteStepJournalTest.json;
 import static dev.weft.store.SqliteStepJournalTest.outcome;
 import static dev.weft.store.SqliteStepJournalTest.run;
 import static dev.weft.store.SqliteStepJournalTest.step;
@@ -7,8 +8,12 @@ import static dev.weft.store.SqliteStepJournalTest.writesOfARun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.weft.core.Event;
 import dev.weft.core.LeaseLostException;
 import dev.weft.core.NotFoundException;
+import dev.weft.core.Run;
+import dev.weft.core.RunStateException;
+import dev.weft.core.RunStatus;
 import dev.weft.core.Step;
 import dev.weft.core.StepStatus;
 import dev.weft.core.spi.RunStore;
@@ -23,6 +28,8 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.flywaydb.core.Flyway;
@@ -116,6 +123,69 @@ final class PostgresStepJournalTest {
     }
 
     @Test
+    void aRunsCreationAndEndAreOnePlainStatementEachAndCallNoFunction() throws SQLException {
+        String url = server.freshUrl();
+        try (PostgresRunStore store = open(url, true)) {
+            Run run = run("r-1");
+            Step first = step("r-1", 1);
+            Event started = new Event("r-1", 1, Event.RUN_STARTED, Optional.empty(), 0, T0, json("{}"));
+            // Without weft_apply, only the plain statements can write these batches.
+            execute(url, "ALTER FUNCTION weft_apply(TEXT, TEXT, JSONB) RENAME TO weft_apply_away");
+            store.createRun(
+                    run,
+                    new Lease("runner", T0.plusSeconds(30)),
+                    List.of(new Change.AppendEvent(started), new Change.InsertStep(first)));
+            Step done = first.finished(StepStatus.COMPLETED, json("42"), Optional.empty(), T0, Map.of());
+            Run ended = run.finished(RunStatus.COMPLETED, json("42"), Optional.empty(), T0.plusSeconds(1));
+            Event completed = new Event("r-1", 2, Event.RUN_COMPLETED, Optional.empty(), 0, T0, json("{}"));
+
+            assertThat(store.apply(
+                            "r-1",
+                            "runner",
+                            List.of(
+                                    new Change.UpdateStep(done, Set.of(StepStatus.PENDING)),
+                                    new Change.AppendEvent(completed),
+                                    new Change.UpdateRun(ended, Set.of(RunStatus.RUNNING)))))
+                    .isFalse();
+
+            assertThat(store.findRun("r-1")).contains(ended);
+            assertThat(store.steps("r-1")).containsExactly(done);
+            assertThat(store.events("r-1")).containsExactly(started, completed);
+            assertThat(count(url, "SELECT count(*) FROM journal")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aRunsEndWrittenWhileAnotherHoldsItOrFromAnotherStatusIsRefusedAndChangesNothing() throws SQLException {
+        String url = server.freshUrl();
+        try (PostgresRunStore store = open(url, true)) {
+            Run run = run("r-1");
+            Step first = step("r-1", 1);
+            store.createRun(run, new Lease("runner", T0.plusSeconds(30)), List.of(new Change.InsertStep(first)));
+            Run ended = run.finished(RunStatus.COMPLETED, json("42"), Optional.empty(), T0.plusSeconds(1));
+            Function<String, List<Change>> end = runId -> List.of(
+                    new Change.UpdateStep(step(runId, 1).with(StepStatus.COMPLETED), Set.of(StepStatus.PENDING)),
+                    new Change.UpdateRun(ended, Set.of(RunStatus.RUNNING)));
+            long rows = count(url, "SELECT count(*) FROM journal");
+
+            assertThatThrownBy(() -> store.apply("r-1", "intruder", end.apply("r-1")))
+                    .isInstanceOf(LeaseLostException.class);
+            execute(url, "UPDATE runs SET status = 'WAITING' WHERE id = 'r-1'");
+            assertThatThrownBy(() -> store.apply("r-1", "runner", end.apply("r-1")))
+                    .isInstanceOf(RunStateException.class);
+            assertThat(count(url, "SELECT count(*) FROM journal")).isEqualTo(rows);
+            assertThat(store.steps("r-1")).containsExactly(first);
+            assertThat(store.findRun("r-1")).map(Run::status).contains(RunStatus.WAITING);
+
+            execute(url, "UPDATE runs SET status = 'RUNNING', cancel_requested = TRUE WHERE id = 'r-1'");
+            assertThat(store.apply("r-1", "runner", end.apply("r-1")))
+                    .as("the cancellation, answered by the end's own statement")
+                    .isTrue();
+            assertThat(store.findRun("r-1")).contains(ended);
+        }
+    }
+
+    @Test
     void aRunWrittenBeforeMigrationV9ReadsTheSameAfterItAndGoesOnInTheJournal() throws SQLException {
         // The run as the store wrote it before V9: its steps in the table (the table's way, in a
         // schema of its own), copied into a schema that stops at V8.
@@ -197,6 +267,14 @@ final class PostgresStepJournalTest {
 
     private static PostgresRunStore open(String url, boolean stepsInJournal) {
         return PostgresRunStore.open(DatabaseUrl.parse(url), PAYLOAD_LIMIT, stepsInJournal);
+    }
+
+    private static void execute(String url, String sql) throws SQLException {
+        try (Connection connection =
+                        DriverManager.getConnection(DatabaseUrl.parse(url).jdbcUrl());
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     private static long count(String url, String sql) throws SQLException {

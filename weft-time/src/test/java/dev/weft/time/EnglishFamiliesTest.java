@@ -309,6 +309,58 @@ final class EnglishFamiliesTest {
     }
 
     @Test
+    void theHeadsOfRecurrencesAreTheEnginesRules() {
+        assertThat(READ.rrule("once a week")).isEqualTo("FREQ=WEEKLY");
+        assertThat(READ.rrule("once per month")).isEqualTo("FREQ=MONTHLY");
+        assertThat(READ.rrule("once every day")).isEqualTo("FREQ=DAILY");
+        assertThat(PARSER.parse("twice a week", NOW, Language.ENGLISH)).isEmpty();
+        assertThat(READ.rrule("on the 1st of every month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=1");
+        assertThat(READ.rrule("every 10th of the month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("every 10th")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("every 2nd day of the month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=2");
+        assertThat(READ.rrule("the 1st Monday of every month")).isEqualTo("FREQ=MONTHLY;BYDAY=1MO");
+        assertThat(READ.rrule("every 2nd Monday of the month")).isEqualTo("FREQ=MONTHLY;BYDAY=2MO");
+        assertThat(READ.rrule("the last Friday of every month")).isEqualTo("FREQ=MONTHLY;BYDAY=-1FR");
+        assertThat(READ.rrule("every March 5")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+        assertThat(READ.rrule("every 10th of March")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10");
+        assertThat(READ.rrule("every single Monday")).isEqualTo("FREQ=WEEKLY;BYDAY=MO");
+        assertThat(READ.rrule("every single day")).isEqualTo("FREQ=DAILY");
+    }
+
+    @Test
+    void theModifiersOfRecurrencesAreTheEnginesRules() {
+        assertThat(READ.rrule("every day at 9am and 5pm")).isEqualTo("FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0");
+        assertThat(READ.rrule("every day at 9 in the evening")).isEqualTo("FREQ=DAILY;BYHOUR=21;BYMINUTE=0");
+        assertThat(READ.rrule("every week on Mon, Wed and Fri")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,WE,FR");
+        assertThat(READ.rrule("every week on Mon & Wed")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,WE");
+        assertThat(READ.rrule("every Mon/Wed at 9")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("every week on weekdays")).isEqualTo("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR");
+        assertThat(READ.rrule("daily on Tuesday")).isEqualTo("FREQ=WEEKLY;BYDAY=TU");
+        assertThat(READ.rrule("monthly on the 15th")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("every month on the 1st of the month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=1");
+        assertThat(READ.parse("monthly 10 minutes").text()).isEqualTo("monthly");
+        assertThat(READ.rrule("yearly on March 5")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+        assertThat(READ.rrule("every day in the morning")).isEqualTo("FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("every day ending Friday")).isEqualTo("FREQ=DAILY;UNTIL=20261127T215959Z");
+        assertThat(READ.rrule("every day up to Friday")).isEqualTo("FREQ=DAILY;UNTIL=20261127T215959Z");
+        assertThat(READ.rrule("every day to Friday")).isEqualTo("FREQ=DAILY;UNTIL=20261127T215959Z");
+        assertThat(READ.rrule("every weekday 9am to 5pm"))
+                .as("the hours of a day are not the end of the recurrence")
+                .doesNotContain("UNTIL");
+        assertThat(READ.parse("every hour at 5").text()).isEqualTo("every hour");
+        assertThat(READ.rrule("every day @ 9")).isEqualTo("FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("every day around 9")).isEqualTo("FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("every morning 7")).isEqualTo("FREQ=DAILY;BYHOUR=7;BYMINUTE=0");
+    }
+
+    @Test
+    void anOrdinalInDigitsCountsLikeOneInWords() {
+        assertThat(READ.rrule("every 2nd week")).isEqualTo("FREQ=WEEKLY;INTERVAL=2");
+        assertThat(READ.rrule("every 2nd day")).isEqualTo("FREQ=DAILY;INTERVAL=2");
+        assertThat(READ.rrule("every 3rd Monday")).isEqualTo("FREQ=WEEKLY;INTERVAL=3;BYDAY=MO");
+    }
+
+    @Test
     void daysOfTheMonthThatRepeatAndNudges() {
         assertThat(READ.rrule("on the 10th every month")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
         assertThat(READ.rrule("the 10th of each month at 9am"))
@@ -377,5 +429,15 @@ final class EnglishFamiliesTest {
         READ.instant("ides of January", "2027-01-13", Grain.DAY);
         READ.instant("at this time", "2026-11-21T14:30", Grain.SECOND);
         READ.instant("10/31/74", "1974-10-31", Grain.DAY);
+    }
+
+    @Test
+    void aFullStopAfterADayEndsTheSentenceItMakesNoClock() {
+        var found = PARSER.find("The party is on December 17. Headcount is 140.", NOW, Language.ENGLISH);
+        assertThat(found).hasSize(1);
+        TimeExpression.Instant day = (TimeExpression.Instant) found.getFirst();
+        assertThat(day.value()).isEqualTo(Readings.local("2026-12-17"));
+        assertThat(day.grain()).isEqualTo(Grain.DAY);
+        assertThat(day.text()).isEqualTo("on December 17");
     }
 }

@@ -429,4 +429,36 @@ final class HebrewFamiliesTest {
         assertThat(READ.rrule("כל יום ב-8 בבוקר וב-8 בערב")).isEqualTo("FREQ=DAILY;BYHOUR=8,20;BYMINUTE=0");
         assertThat(READ.parse("כל שעה ב-10").text()).isEqualTo("כל שעה");
     }
+
+    @Test
+    void clocksAreTheEnginesWithHebrewHoursMinutesAndPrefixLettersFromTheLexicon() {
+        READ.instant("בשעה 8:30", "2026-11-22T08:30", Grain.MINUTE);
+        READ.instant("בשעה שמונה", "2026-11-21T20:00", Grain.HOUR);
+        READ.instant("בשמונה וחצי", "2026-11-21T20:30", Grain.MINUTE);
+        READ.instant("ב-8 ו-10 דקות", "2026-11-21T20:10", Grain.MINUTE);
+        READ.instant("שמונה ועשרים בערב", "2026-11-21T20:20", Grain.MINUTE);
+        READ.instant("תשע פחות רבע", "2026-11-21T20:45", Grain.MINUTE);
+        READ.instant("עשרה לשמונה", "2026-11-21T19:50", Grain.MINUTE);
+        READ.instant("רבע לחצות", "2026-11-21T23:45", Grain.MINUTE);
+        READ.instant("בחצות", "2026-11-22T00:00", Grain.HOUR);
+        READ.instant("ב-7.30", "2026-11-21T19:30", Grain.MINUTE);
+        READ.instant("20:00 בדיוק", "2026-11-21T20:00", Grain.MINUTE);
+        READ.instant("מחר בשמונה בערב", "2026-11-22T20:00", Grain.HOUR);
+        READ.instant("מחר 8 בערב", "2026-11-22T20:00", Grain.HOUR);
+        assertThat(PARSER.parse("תזמין שולחן לשלושה", NOW, Language.HEBREW))
+                .as("a masculine number after ל is a count, not an hour")
+                .isEmpty();
+    }
+
+    @Test
+    void theEngineMergesAnInstantsPartsPastTheWordsThatLeadToThem() {
+        READ.instant("כל היום יום שישי", "2026-11-27", Grain.DAY);
+        READ.instant("מחר כל היום", "2026-11-22", Grain.DAY);
+        READ.instant("מחר, ב-9", "2026-11-22T09:00", Grain.HOUR);
+        READ.instant("יום שני על הבוקר", "2026-11-23T09:00", Grain.HOUR);
+        READ.instant("מחר בסביבות 8 בערב", "2026-11-22T20:00", Grain.HOUR);
+        READ.instant("מחר ב-10 שעון ישראל", "2026-11-22T10:00", Grain.HOUR);
+        READ.instant("מחר בשעה 10 לפי שעון ישראל", "2026-11-22T10:00", Grain.HOUR);
+        READ.instant("ב-8 בערב (UTC)", "2026-11-21T22:00", Grain.HOUR);
+    }
 }

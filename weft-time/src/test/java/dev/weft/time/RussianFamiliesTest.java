@@ -125,6 +125,14 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void recurrencesReadByTheRulesEnglishBroughtToTheEngine() {
+        assertThat(READ.rrule("каждое 5-е")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=5");
+        assertThat(READ.rrule("2-й понедельник каждого месяца")).isEqualTo("FREQ=MONTHLY;BYDAY=2MO");
+        assertThat(READ.rrule("каждое 5 марта")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+        assertThat(READ.rrule("каждый день в 9 и в 18")).isEqualTo("FREQ=DAILY;BYHOUR=9,18;BYMINUTE=0");
+    }
+
+    @Test
     void intervalsAndWeekends() {
         READ.interval("с 9 до 11", "2026-11-22T09:00", "2026-11-22T11:00", Grain.HOUR);
         READ.interval("с 5 по 10 марта", "2027-03-05", "2027-03-10", Grain.DAY);

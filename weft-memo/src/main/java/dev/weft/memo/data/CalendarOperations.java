@@ -186,8 +186,9 @@ public final class CalendarOperations {
                 // (open tasks and reminders) is read in the same transaction and said beside them.
                 ArrayNode due = out.putArray("due");
                 for (Task task : Tasks.all(c, user)) {
-                    if (!task.completed() && dueBetween(task, from, to)) {
-                        due.add(task.toJson());
+                    if (!task.completed()) {
+                        ReminderTimes.dueBetween(task, context.zone(), from, to)
+                                .ifPresent(at -> due.add(task.toJsonDueAt(at, context.zone())));
                     }
                 }
                 return out;
@@ -943,11 +944,6 @@ public final class CalendarOperations {
     private static Instant windowEnd(String field, String text, OperationContext context) {
         DueDates.Due due = DueDates.parse(field, text, context.zone());
         return due.allDay() ? allDayEnd(LocalDate.parse(due.text()), context.zone()) : due.at();
-    }
-
-    /** Whether {@code task} falls due at or after {@code from} and before {@code to}. */
-    private static boolean dueBetween(Task task, Instant from, Instant to) {
-        return task.dueAt().filter(at -> !at.isBefore(from) && at.isBefore(to)).isPresent();
     }
 
     private static void requireOrder(Instant from, Instant to) {

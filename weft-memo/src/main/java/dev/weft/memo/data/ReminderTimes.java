@@ -66,6 +66,21 @@ public final class ReminderTimes {
         return atOrAfter(task, task.reminderRecurrence().get(), zone, after);
     }
 
+    /**
+     * When {@code task} falls due at or after {@code from} and before {@code to}: a recurring reminder
+     * at its first time in that window (each of its times counts, not only the next one, so a daily
+     * reminder is due on every day asked about and a weekly one on its day), any other task at its due
+     * date. Empty when nothing of it falls there.
+     */
+    public static Optional<Instant> dueBetween(Task task, ZoneId zone, Instant from, Instant to) {
+        Optional<JsonNode> recurrence = task.reminderRecurrence();
+        boolean repeatsByCalendar = recurrence.isPresent()
+                && !recurrence.get().path("type").asText("").equalsIgnoreCase("nudge");
+        Optional<Instant> at =
+                repeatsByCalendar ? atOrAfter(task, recurrence.get(), zone, from.minusMillis(1)) : task.dueAt();
+        return at.filter(t -> !t.isBefore(from) && t.isBefore(to));
+    }
+
     /** The first time of {@code recurrence} strictly after {@code after}, before its end. */
     private static Optional<Instant> atOrAfter(Task task, JsonNode recurrence, ZoneId zone, Instant after) {
         String type = recurrence.path("type").asText("daily").toLowerCase(Locale.ROOT);

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weft.core.Json;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -59,6 +61,18 @@ public record Task(
         node.put("completed", completed);
         node.put("createdAt", createdAt.toString());
         node.put("updatedAt", updatedAt.toString());
+        return node;
+    }
+
+    /**
+     * This task as listed for a window it falls due in at {@code at}: a recurring reminder's due date
+     * is that time of it (what the person asked about), not the date it was first set for.
+     */
+    public ObjectNode toJsonDueAt(Instant at, ZoneId zone) {
+        ObjectNode node = toJson();
+        if (dueAt.filter(at::equals).isEmpty()) {
+            node.put("dueDate", OffsetDateTime.ofInstant(at, zone).toString());
+        }
         return node;
     }
 

@@ -100,13 +100,28 @@ public final class TaskOperations {
                 });
             case "getAll" ->
                 tasks.db().read("list tasks", c -> {
-                    List<Task> found = new ArrayList<>();
+                    JsonNode filters = args.path("filters");
+                    Optional<DueWindow> span = DueWindow.of(filters, context);
+                    ArrayNode listed = Json.mapper().createArrayNode();
                     for (Task t : Tasks.all(c, user)) {
-                        if (matchesFilters(t, args.path("filters"), context)) {
-                            found.add(t);
+                        if (!matchesFilters(t, filters, context)) {
+                            continue;
+                        }
+                        if (span.isEmpty()) {
+                            listed.add(t.toJson());
+                        } else {
+                            ReminderTimes.dueBetween(
+                                            t,
+                                            context.zone(),
+                                            span.get().from(),
+                                            span.get().to())
+                                    .ifPresent(at -> listed.add(t.toJsonDueAt(at, context.zone())));
                         }
                     }
-                    return tasksResult(found, "tasks");
+                    ObjectNode out = Json.object();
+                    out.set("tasks", listed);
+                    out.put("count", listed.size());
+                    return out;
                 });
             default -> tasks.db().write(operation + " tasks", c -> write(c, operation, args, context));
         };
@@ -410,33 +425,68 @@ public final class TaskOperations {
                         .orElse(false)) {
             return false;
         }
-        if (filters.has("window") && !inWindow(task, filters.get("window").asText(), context)) {
+        String window = filters.path("window").asText("");
+        if (!window.isEmpty() && !DueWindow.TIMED_WINDOWS.contains(window) && !inWindow(task, window, context)) {
             return false;
         }
-        if (filters.has("type") && !isOfType(task, filters.get("type").asText())) {
-            return false;
-        }
-        if (filters.has("dueDateFrom")) {
-            Instant from = DueDates.parse(
-                            "filters.dueDateFrom", filters.get("dueDateFrom").asText(), context.zone())
-                    .at();
-            if (task.dueAt().isEmpty() || task.dueAt().get().isBefore(from)) {
-                return false;
-            }
-        }
-        if (filters.has("dueDateTo")) {
-            DueDates.Due to =
-                    DueDates.parse("filters.dueDateTo", filters.get("dueDateTo").asText(), context.zone());
-            Instant end = to.allDay()
-                    ? LocalDate.parse(to.text())
-                            .plusDays(1)
-                            .atStartOfDay(context.zone())
-                            .toInstant()
-                    : to.at().plusMillis(1);
-            return task.dueAt().isPresent() && task.dueAt().get().isBefore(end);
-        }
-        return true;
+        // A window a time falls in (today, this week, from one date to another) is read by DueWindow.
+        return !filters.has("type") || isOfType(task, filters.get("type").asText());
     }
+
+    /**
+     * The stretch of time a listing's filters ask about, from (inclusive) to (exclusive): its {@code
+     * window} ({@code today}, {@code tomorrow}, {@code this_week}, {@code upcoming}) narrowed by
+     * {@code dueDateFrom}/{@code dueDateTo} (a date alone counts whole). A task is listed when it falls
+     * due in it, a recurring reminder when any of its times does.
+     */
+    record DueWindow(Instant from, Instant to) {
+        static final Set<String> TIMED_WINDOWS = Set.of("today", "tomorrow", "this_week", "upcoming");
+
+        static Optional<DueWindow> of(JsonNode filters, OperationContext context) {
+            String window = filters.path("window").asText("");
+            boolean timed = TIMED_WINDOWS.contains(window);
+            if (!timed && !filters.has("dueDateFrom") && !filters.has("dueDateTo")) {
+                return Optional.empty();
+            }
+            ZonedDateTime today =
+                    context.now().atZone(context.zone()).toLocalDate().atStartOfDay(context.zone());
+            Instant from = switch (window) {
+                case "today", "this_week" -> today.toInstant();
+                case "tomorrow" -> today.plusDays(1).toInstant();
+                case "upcoming" -> context.now();
+                default -> Instant.EPOCH;
+            };
+            Instant to = switch (window) {
+                case "today" -> today.plusDays(1).toInstant();
+                case "tomorrow" -> today.plusDays(2).toInstant();
+                case "this_week" -> today.plusDays(7).toInstant();
+                default -> UNBOUNDED;
+            };
+            if (filters.has("dueDateFrom")) {
+                Instant asked = DueDates.parse(
+                                "filters.dueDateFrom",
+                                filters.get("dueDateFrom").asText(),
+                                context.zone())
+                        .at();
+                from = asked.isAfter(from) ? asked : from;
+            }
+            if (filters.has("dueDateTo")) {
+                DueDates.Due asked = DueDates.parse(
+                        "filters.dueDateTo", filters.get("dueDateTo").asText(), context.zone());
+                Instant end = asked.allDay()
+                        ? LocalDate.parse(asked.text())
+                                .plusDays(1)
+                                .atStartOfDay(context.zone())
+                                .toInstant()
+                        : asked.at().plusMillis(1);
+                to = end.isBefore(to) ? end : to;
+            }
+            return Optional.of(new DueWindow(from, to));
+        }
+    }
+
+    /** Beyond any due date a person sets: the open end of "upcoming" and of a listing from a date on. */
+    private static final Instant UNBOUNDED = Instant.parse("9999-12-31T00:00:00Z");
 
     /**
      * Whether {@code task} falls in {@code window}, in the user's zone: {@code today}, {@code tomorrow},

@@ -41,10 +41,8 @@ import java.util.List;
  * that name a time), parts of the day, amounts from now (ahead,
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
- * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
- * every family here, English all but its recurrences' heads and modifiers ({@link EnglishGrammar});
- * {@link HebrewGrammar} extends the engine and reads the families its lexicon switches on, the older
- * ones still by its own rules until each moves here.
+ * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Every language
+ * reads every family here: English, Hebrew and Russian are this class with their lexicon.
  */
 class Engine extends Grammar {
 
@@ -278,7 +276,7 @@ class Engine extends Grammar {
         int p = i;
         int end = -1;
         while (p < size) {
-            int q = p;
+            int q = lexicon.partStart(this, p, end >= 0);
             boolean anchored = false;
             while (q < size) {
                 if (means(q, Role.AT) || sym(q, '@')) {
@@ -325,22 +323,48 @@ class Engine extends Grammar {
             return null;
         }
         boolean clocks = families.contains(Family.CLOCKS);
-        Hit<InstantSpec> best = clocks ? clock(q, acc, ctx, anchored) : null;
+        // where numbers are the lexicon's own hours, a day said as long comes first: "משני" is from Monday, not from 2
+        boolean dayFirst = lexicon.readsOwnHours();
+        Hit<InstantSpec> best = clocks && !dayFirst ? clock(q, acc, ctx, anchored) : null;
         best = longest(best, datePart(q));
         if (!clocks) {
             best = longest(best, clockWord(q));
+        } else if (dayFirst) {
+            best = longest(best, clock(q, acc, ctx, anchored));
         }
         best = longest(best, barePart(q, acc));
         if (families.contains(Family.ZONES) && (acc.time != null || acc.date != null)) {
-            boolean paren = sym(q, '('); // "3pm (PST)"
-            Hit<java.time.ZoneId> z = zone(paren ? q + 1 : q);
-            if (z != null && (!paren || sym(z.end(), ')'))) {
-                InstantSpec s = new InstantSpec();
-                s.zone = z.value();
-                best = longest(best, new Hit<>(s, paren ? z.end() + 1 : z.end()));
-            }
+            best = longest(best, zoneAt(q));
         }
         return best;
+    }
+
+    /**
+     * A zone said after a time or a date: "UTC", "(CET)", a name of the lexicon's own ("שעון
+     * ישראל"), or one after a word that says the time is by its clock ("לפי UTC"); or null.
+     */
+    private Hit<InstantSpec> zoneAt(int q) {
+        int z = isRole(q, Role.CLOCK_OF) ? q + 1 : q;
+        Hit<Meaning> named = phraseAt(q);
+        java.time.ZoneId zone = null;
+        int end = -1;
+        if (named != null && named.value() instanceof Meaning.Zone own) {
+            zone = own.zone();
+            end = named.end();
+        } else {
+            boolean paren = sym(z, '('); // "ב-8 בערב (CET)"
+            Hit<java.time.ZoneId> said = zone(paren ? z + 1 : z);
+            if (said != null && (!paren || sym(said.end(), ')'))) {
+                zone = said.value();
+                end = paren ? said.end() + 1 : said.end();
+            }
+        }
+        if (zone == null) {
+            return null;
+        }
+        InstantSpec s = new InstantSpec();
+        s.zone = zone;
+        return new Hit<>(s, end);
     }
 
     /**
@@ -574,14 +598,15 @@ class Engine extends Grammar {
 
     /**
      * Whether what follows token {@code i} makes the number before it an hour, not a day: ":", "."
-     * before minutes ("7.30"; not the full stop of "on December 17."), a part of the day, minutes
-     * ("יוני 12 בערב", "במרץ 5 וחצי"). A language grammar may add its own.
+     * before minutes ("7.30"; not the full stop of "on December 17."), a part of the day, am/pm, and
+     * what the lexicon adds ("יוני 12 בערב", "במרץ 5 וחצי": {@link Lexicon#clockAhead}).
      */
     boolean clockAhead(int i) {
         return sym(i, ':')
                 || (sym(i, '.') && num(i + 1) && adjacent(i + 1))
                 || partAfterClock(i) != null
-                || latinMeridiem(i) != null;
+                || latinMeridiem(i) != null
+                || lexicon.clockAhead(this, i);
     }
 
     /** A holiday the lexicon reads itself at token {@code j}, in the year said after it if any. */
@@ -1422,6 +1447,7 @@ class Engine extends Grammar {
      * an apostrophe, "May 3rd, 81", "Oct 3 '90", where a bare number is more often an hour).
      */
     private Hit<InstantSpec> dayAndMonth(int day, int month, int end, boolean monthLast) {
+        int said = end;
         end = skipDot(end);
         Hit<Integer> y = yearAfter(end);
         int year = y == null ? 0 : y.value();
@@ -1438,7 +1464,8 @@ class Engine extends Grammar {
             }
         }
         CalendarDate d = date(year, month, day);
-        return d == null ? null : withDate(d, stop);
+        // a dot with no year after it ends the sentence: "on December 17." is the 17th, said up to "17"
+        return d == null ? null : withDate(d, stop == end ? said : stop);
     }
 
     /** A year of two digits after a date, not an hour ("May 3rd 10 am", "at 16:00", "16 o'clock", "16h", "16 בערב"). */
@@ -1486,11 +1513,13 @@ class Engine extends Grammar {
      * day"), the minutes before or after an hour ("quarter to 12", "half past 3", "20 to 5"), digits
      * ("9:30", "14h45", "7.30" after "at" or before am/pm, "1430 hours"), an hour in digits or words
      * with its minutes ("9 30", "nine fifteen", "nine oh five", "9 часов 30 минут"). A bare hour is
-     * read only where something says it is one ({@link #hourClock}).
+     * read only where something says it is one ({@link #hourClock}). A language whose own reads every
+     * hour said by a number ({@link Lexicon#readsOwnHours}, Hebrew's) has only the words that name a time here.
      */
     private Hit<InstantSpec> clock(int i, InstantSpec acc, Context ctx, boolean anchored) {
-        Hit<ClockTime> own = lexicon.ownClock(this, i);
-        Hit<ClockTime> t = own != null ? own : clockTime(i, acc, ctx, anchored);
+        Hit<ClockTime> own = lexicon.ownClock(this, i, ctx, acc);
+        Hit<ClockTime> t =
+                own != null ? own : lexicon.readsOwnHours() ? namedClock(i) : clockTime(i, acc, ctx, anchored);
         return t == null ? null : timed(t.value(), t.end());
     }
 
@@ -2752,42 +2781,50 @@ class Engine extends Grammar {
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
     private Hit<RecurrenceBuilder> numberedHead(int i) {
         Meaning m = meaningAt(i);
-        Hit<RecurrenceBuilder> dayOfEveryMonth = everySaid() ? dayThenEveryMonth(i) : null;
-        if (dayOfEveryMonth != null) {
-            return dayOfEveryMonth;
+        if (m == Role.ONCE) {
+            Hit<RecurrenceBuilder> once = onceEach(i + 1); // "once a week"
+            return once != null ? once : onceIn(i + 1); // "פעם בשבוע"
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
+        Hit<RecurrenceBuilder> monthly = dayThenEveryMonth(j);
+        if (monthly != null) {
+            return monthly;
+        }
         Weekdays plural = weekdays(j);
         if (plural != null && plural.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
-        }
-        if (m == Role.ONCE) {
-            return onceIn(i + 1);
         }
         if (m != Role.EVERY) {
             return mayNameWeekday(i) && everySaid()
                     ? nthWeekdayOfEveryMonth(i, true)
                     : null; // "יום שני הראשון של כל חודש"
         }
-        if (i + 1 < size && tok(i + 1).isWord() && lexicon.definite(tok(i + 1).text())) {
+        Hit<Meaning> every = phraseAt(i);
+        return afterEvery(every.value() == Role.EVERY ? every.end() : i + 1); // "every single day"
+    }
+
+    /** The rest of a head after its word of "every" ends at {@code e}: "week", "Monday", "10th of the month"; or null. */
+    private Hit<RecurrenceBuilder> afterEvery(int e) {
+        if (e < size && tok(e).isWord() && lexicon.definite(tok(e).text())) {
             return null; // "כל השבוע הבא": all of next week, not every week
         }
-        Hit<RecurrenceBuilder> nthOfMonth = longest(nthWeekdayOfEveryMonth(i + 1, false), everyNth(i + 1));
-        if (nthOfMonth != null) {
-            return nthOfMonth;
+        Hit<RecurrenceBuilder> nth =
+                longest(longest(nthWeekdayOfEveryMonth(e, false), everyNth(e)), everyDayOfMonth(e));
+        if (nth != null) {
+            return longest(nth, everyDate(e)); // "every 2nd day of the month", "every 10th of March"
         }
-        Hit<Integer> dayOfMonth = prefixOnly(i + 1, ARTICLE) ? dayOfMonth(i + 1) : null;
+        Hit<Integer> dayOfMonth = prefixOnly(e, ARTICLE) ? dayOfMonth(e) : null;
         if (dayOfMonth != null && means(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
-            // "каждое 10-е число", "כל ה-15 לחודש", "כל ראשון לחודש" (not every Sunday)
+            // "כל ה-15 לחודש", "כל ראשון לחודש" (not every Sunday)
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
             r.dayOfMonth = dayOfMonth.value();
             return new Hit<>(r, dayOfMonth.end() + 1);
         }
-        Hit<Meaning> w = phraseAt(i + 1);
+        Hit<Meaning> w = phraseAt(e);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(days.days()), w.end());
         }
-        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, i + 1); // "כל שני וחמישי"
+        Hit<DayOfWeek> listed = lexicon.listedWeekday(this, e); // "כל שני וחמישי"
         if (listed != null) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(List.of(listed.value())), listed.end());
         }
@@ -2797,41 +2834,105 @@ class Engine extends Grammar {
                     : List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY);
             return new Hit<>(new RecurrenceBuilder(Frequency.WEEKLY).days(weekend), w.end());
         }
-        if (isRole(i + 1, Role.QUARTER) && quartersOfAnHour(i + 1) == null) {
-            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), i + 2);
+        if (isRole(e, Role.QUARTER) && quartersOfAnHour(e) == null) {
+            return new Hit<>(new RecurrenceBuilder(Frequency.MONTHLY).interval(3), e + 1);
         }
-        PartOfDay part = meaningAt(i + 1) instanceof Part p ? p.part() : partNamed(i + 1); // "every morning"
+        Hit<RecurrenceBuilder> dated = everyDate(e);
+        if (dated != null) {
+            return dated;
+        }
+        PartOfDay part = meaningAt(e) instanceof Part p ? p.part() : partNamed(e); // "every morning"
         if (part != null) {
             RecurrenceBuilder r = new RecurrenceBuilder(Frequency.DAILY);
             r.partOfDay = part;
-            return new Hit<>(r, i + 2);
+            return new Hit<>(r, e + 1);
         }
-        return everyAmount(i + 1);
+        return everyAmount(e);
+    }
+
+    /**
+     * "the 1st of every month", "on the 15th of each month", "the 10th every month", "1-го числа
+     * каждого месяца", "ב-10 לכל חודש", "בעשירי לכל חודש": monthly on that day, its number an ordinal,
+     * said with a word of the day of the month, or before a word of "every" whose prefix letter says
+     * "of" ("לכל", "בכל"); or null.
+     */
+    private Hit<RecurrenceBuilder> dayThenEveryMonth(int i) {
+        int k = skipLinks(i);
+        Hit<Integer> day = dayOfMonth(k);
+        if (day == null) {
+            return null;
+        }
+        int end = day.end();
+        int j = means(end, Role.DAY_OF_MONTH)
+                ? end + 1
+                : ordinalSaid(k, day) || prefixSays(end, Role.TO) || prefixSays(end, Role.IN) ? skipLinks(end) : -1;
+        if (j < 0 || !isRole(j, Role.EVERY) || unit(j + 1) != ChronoUnit.MONTHS) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, j + 2);
+    }
+
+    /** Whether the day of the month read at {@code k} was said as an ordinal ("10th", "tenth"), not a bare number. */
+    private boolean ordinalSaid(int k, Hit<Integer> day) {
+        return !num(k) || day.end() > k + 1;
+    }
+
+    /**
+     * After "every": "10th" ("каждое 10-е число", "every 10th day", "every 10th of the month"):
+     * monthly on that day; or null.
+     */
+    private Hit<RecurrenceBuilder> everyDayOfMonth(int e) {
+        Hit<Integer> day = num(e) ? dayNumber(e) : null;
+        if (day == null) {
+            return null;
+        }
+        int end = day.end();
+        if (isRole(end, Role.DAY_OF_MONTH)) {
+            end++;
+        } else if (day.end() > e + 1) { // an ordinal ending: "10th"
+            if (unit(end) == ChronoUnit.DAYS) {
+                end++;
+            }
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            if (of > end && unit(month) == ChronoUnit.MONTHS) {
+                end = month + 1;
+            }
+        } else {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+        r.dayOfMonth = day.value();
+        return new Hit<>(r, end);
+    }
+
+    /** After "every": a day of a month with no year ("March 5", "Dec 25th"): yearly on it; or null. */
+    private Hit<RecurrenceBuilder> everyDate(int e) {
+        Hit<InstantSpec> d = dateAt(e);
+        if (d == null || !(d.value().date instanceof CalendarDate c) || c.year() != 0 || d.value().time != null) {
+            return null;
+        }
+        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.YEARLY);
+        r.month = c.month();
+        r.dayOfMonth = c.day();
+        return new Hit<>(r, d.end());
+    }
+
+    /** After "once": "a week", "an hour", "per month", "every day": every one unit; or null. */
+    private Hit<RecurrenceBuilder> onceEach(int i) {
+        boolean each = isRole(i, Role.EVERY)
+                || isRole(i, Role.PER)
+                || (!num(i) && meaningAt(i) instanceof Amount a && a.value() == 1);
+        ChronoUnit u = each ? unit(i + 1) : null;
+        return u == null ? null : every(new Offset(1, u), i + 2);
     }
 
     /** A day of the month in the language's numbers ({@link #dayBeforeMonth}) or as an ordinal ("ראשון"); or null. */
     private Hit<Integer> dayOfMonth(int i) {
         Hit<Integer> day = dayBeforeMonth(i);
         return day != null ? day : dayNumber(i);
-    }
-
-    /**
-     * "1-го числа каждого месяца", "ב-10 לכל חודש", "בעשירי לכל חודש": a day, then every month;
-     * "every" says "of" by its prefix letter where the word of a day of the month is not said; or null.
-     */
-    private Hit<RecurrenceBuilder> dayThenEveryMonth(int i) {
-        Hit<Integer> day = dayOfMonth(i);
-        if (day == null) {
-            return null;
-        }
-        int j = means(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : day.end();
-        boolean of = j > day.end() || prefixSays(j, Role.TO) || prefixSays(j, Role.IN);
-        if (!of || !isRole(j, Role.EVERY) || unit(j + 1) != ChronoUnit.MONTHS) {
-            return null;
-        }
-        RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
-        r.dayOfMonth = day.value();
-        return new Hit<>(r, j + 2);
     }
 
     /** After "once": "בשבוע", "ביומיים" (in a week, in two days), so often; or null. */
@@ -2856,7 +2957,8 @@ class Engine extends Grammar {
             return true;
         }
         int j = skipLinks(i);
-        return weekdays(nth(j) != null ? j + 1 : j) != null;
+        Hit<Integer> n = nthAt(j);
+        return weekdays(n != null ? n.end() : j) != null;
     }
 
     /** Whether some word of the text means "every": only then may a recurrence open without it. */
@@ -2897,8 +2999,9 @@ class Engine extends Grammar {
      */
     private Hit<RecurrenceBuilder> nthWeekdayOfEveryMonth(int i, boolean everyMonth) {
         int j = skipLinks(i);
-        Integer nth = nth(j);
-        int at = nth != null ? j + 1 : j;
+        Hit<Integer> first = nthAt(j);
+        Integer nth = first != null ? first.value() : null;
+        int at = first != null ? first.end() : j;
         Hit<Meaning> said = phraseAt(at);
         Hit<DayOfWeek> day = said != null
                         && said.value() instanceof Weekdays w
@@ -2930,17 +3033,16 @@ class Engine extends Grammar {
 
     /** After "every": "other week", "second Monday", "third day", "other morning": every n-th one; or null. */
     private Hit<RecurrenceBuilder> everyNth(int i) {
-        int n;
-        if (isRole(i, Role.OTHER)) {
-            n = 2;
-        } else if (meaningAt(i) instanceof Ordinal o
-                && (o.value() == 2 || o.value() == 3)
-                && (unit(i + 1) != null || weekdays(i + 1) != null)) {
-            n = o.value();
-        } else {
+        boolean other = isRole(i, Role.OTHER);
+        Hit<Integer> nth = other ? null : nthAt(i); // "every third day", "every 2nd week"
+        if (!other
+                && (nth == null
+                        || (nth.value() != 2 && nth.value() != 3)
+                        || (unit(nth.end()) == null && weekdays(nth.end()) == null))) {
             return null;
         }
-        int j = i + 1;
+        int n = other ? 2 : nth.value();
+        int j = other ? i + 1 : nth.end();
         Hit<Meaning> w = phraseAt(j);
         if (w != null && w.value() instanceof Weekdays days) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).interval(n).days(days.days()), w.end());
@@ -2955,7 +3057,20 @@ class Engine extends Grammar {
         return u == null ? null : every(new Offset(n, u), j + 1);
     }
 
-    /** The n-th (1 to 5) an ordinal says, -1 for "last"; or null. */
+    /** The n-th (1 to 5) an ordinal says in a word or in digits ("second", "2nd", "2-й"), -1 for "last"; or null. */
+    private Hit<Integer> nthAt(int i) {
+        Integer n = nth(i);
+        if (n != null) {
+            return new Hit<>(n, i + 1);
+        }
+        if (num(i) && tok(i).text().length() == 1 && value(i) >= 1 && value(i) <= 5) {
+            int end = ordinalEnding(i + 1);
+            return end > i + 1 ? new Hit<>(value(i), end) : null;
+        }
+        return null;
+    }
+
+    /** The n-th (1 to 5) an ordinal word says, -1 for "last"; or null. */
     private Integer nth(int i) {
         if (isRole(i, Role.LAST)) {
             return -1;
@@ -2971,8 +3086,11 @@ class Engine extends Grammar {
     private Hit<RecurrenceBuilder> moreDays(RecurrenceBuilder r, int end) {
         while (end < size) {
             int j = end;
-            if (isRole(end, Role.AND) || sym(end, ',')) {
+            if (isRole(end, Role.AND) || sym(end, ',') || sym(end, '&') || sym(end, '/')) {
                 j++;
+                if (sym(end, ',') && isRole(j, Role.AND)) {
+                    j++; // "Monday, and Friday"
+                }
                 if (isRole(j, Role.ON) || isRole(j, Role.AT) || isRole(j, Role.TO)) {
                     j++;
                 }
@@ -3006,87 +3124,163 @@ class Engine extends Grammar {
         return new Hit<>(all.value().days, all.end());
     }
 
+    /**
+     * One modifier of a recurrence at {@code i}: its end ("until Friday", "до пятницы"), its days ("on
+     * Mon, Wed and Fri", "по понедельникам"), its day of the month ("monthly on the 15th") or of the year
+     * ("yearly on March 5"), a time ("at 9am", "and 5pm", "в 9 вечера") or a part of the day ("in the
+     * morning", "утром"). Returns where it ends, or -1.
+     */
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
-        if ((isRole(i, Role.UNTIL) || isRole(i, Role.TO)) && prefixOnly(i, JOINED)) { // "until", "ועד"
-            Hit<InstantSpec> until = instant(i + 1, Context.FREE);
-            if (until == null || r.until != null || until.value().offset != null) {
+        boolean to = isRole(i, Role.TO);
+        int u = (isRole(i, Role.UNTIL) || to) && prefixOnly(i, JOINED) ? i + 1 : after(i, Role.UNTIL); // "ועד", "up to"
+        if (u > 0) {
+            Hit<InstantSpec> until = instant(u, Context.FREE);
+            if (until == null
+                    || r.until != null
+                    || until.value().offset != null
+                    || (to && until.value().date == null && !r.times.isEmpty())) { // "9am to 5pm": a day's hours
                 return -1;
             }
             r.until = until.value();
             return until.end();
         }
         int j = isRole(i, Role.AT) || isRole(i, Role.ON) ? i + 1 : i;
-        if (r.frequency == Frequency.MONTHLY && r.dayOfMonth == 0) {
-            int end = dayOfEveryMonth(j, r);
+        int days = recurrenceDays(j, r);
+        if (days > 0) {
+            return days;
+        }
+        int day = r.dayOfMonth == 0 ? dayOfRecurrence(j, r) : -1;
+        if (day > 0) {
+            return day;
+        }
+        boolean and = isRole(i, Role.AND);
+        boolean another = !r.times.isEmpty()
+                && (and
+                        || prefixSays(i, Role.AND)
+                        || (sym(i - 1, ',') && prefixSays(i, Role.AT))); // "and 5pm", "וב-20", ", ב-12"
+        if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
+            int k = another && and ? i + 1 : i;
+            int at = means(k, Role.AT) || isRole(k, Role.ON) || sym(k, '@') ? k + 1 : k;
+            int end = recurrenceTime(at, another || at > k, r);
             if (end > 0) {
                 return end;
             }
         }
-        if (r.frequency == Frequency.YEARLY && r.dayOfMonth == 0) {
-            Hit<InstantSpec> d = dateAt(j); // "כל שנה ב-5 במרץ"
-            if (d != null && d.value().date instanceof CalendarDate c) {
-                r.month = c.month();
-                r.dayOfMonth = c.day();
-                return d.end();
+        if (r.partOfDay == null) {
+            if (meaningAt(j) instanceof Part p) {
+                r.partOfDay = p.part();
+                return j + 1;
             }
-        }
-        Hit<InstantSpec> t = r.frequency == Frequency.MINUTELY || r.frequency == Frequency.HOURLY
-                ? null
-                : recurrenceClock(j, j > i, r);
-        if (t != null) {
-            ClockTime c = t.value().time;
-            PartOfDay said = t.value().partOfDay;
-            if (said != null && c.ambiguous()) {
-                // "ב-8 בבוקר וב-8 בערב": each part of the day makes its own hour
-                c = new ClockTime(said.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
-            } else if (said != null) {
-                r.partOfDay = said;
+            InstantSpec ctx = new InstantSpec();
+            ctx.time = r.times.isEmpty() ? null : r.times.get(0);
+            Hit<InstantSpec> p = partOfDayAfter(i, ctx); // "in the morning"
+            if (p != null && p.value().date == null) {
+                r.partOfDay = p.value().partOfDay;
+                return p.end();
             }
-            r.times.add(c);
-            return t.end();
-        }
-        Hit<Meaning> part = r.partOfDay == null ? phraseAt(j) : null;
-        if (part != null && part.value() instanceof Part p) {
-            r.partOfDay = p.part();
-            return part.end();
-        }
-        Hit<List<DayOfWeek>> w = r.frequency != Frequency.MINUTELY ? weekdayList(j) : null;
-        if (w != null) {
-            r.days(w.value());
-            return w.end();
         }
         return -1;
     }
 
-    /**
-     * A clock time of a recurrence at token {@code i} ("at 9", "в 9 утра"), {@code anchored} when a
-     * word such as "at" was said before it, with a part of the day said after it, which makes an hour
-     * that could be either its own; or null.
-     */
-    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
-        return clock(i, NO_PARTS, Context.FREE, anchored);
+    /** The days of a weekly or daily recurrence that has none yet, at {@code j}: "Mon, Wed and Fri"; or -1. */
+    private int recurrenceDays(int j, RecurrenceBuilder r) {
+        if (!r.days.isEmpty() || (r.frequency != Frequency.WEEKLY && r.frequency != Frequency.DAILY)) {
+            return -1;
+        }
+        Weekdays w = weekdays(j);
+        Hit<List<DayOfWeek>> listed = w == null ? weekdayList(j) : null; // "כל שבוע ביום שלישי"
+        if (w == null && listed == null) {
+            return -1;
+        }
+        r.days(w != null ? w.days() : listed.value());
+        if (r.frequency == Frequency.DAILY) {
+            r.frequency = Frequency.WEEKLY;
+        }
+        return w != null ? moreDays(r, skipDot(j + 1)).end() : listed.end();
     }
 
     /**
-     * The day of a monthly recurrence: "15-го числа", "כל חודש ב-15", "כל חודש ב-15 לחודש"; a number
-     * alone only where the lexicon says so (elsewhere "в 10" is a clock). The token after it, or -1.
+     * The day of a monthly recurrence ("on the 15th", "the 1st of the month") or the date of a yearly
+     * one ("on March 5") at {@code j}, which it takes; or -1.
      */
-    private int dayOfEveryMonth(int i, RecurrenceBuilder r) {
-        Hit<Integer> day = prefixOnly(i, DAY_OF_EVERY_MONTH) ? dayOfMonth(i) : null;
-        if (day == null || sym(day.end(), ':') || partSaid(day.end()) != null) {
-            return -1; // "כל חודש ב-5 בערב": an hour
+    private int dayOfRecurrence(int j, RecurrenceBuilder r) {
+        if (r.frequency == Frequency.MONTHLY) {
+            int k = skipLinks(j);
+            Hit<Integer> day = prefixOnly(k, DAY_OF_EVERY_MONTH) ? dayOfMonth(k) : null;
+            if (day == null || sym(day.end(), ':') || partSaid(day.end()) != null) {
+                return -1; // "כל חודש ב-5 בערב": an hour
+            }
+            boolean said = means(day.end(), Role.DAY_OF_MONTH); // "15-го числа", "ב-15 לחודש"
+            if (!said && !(k > j || ordinalSaid(k, day)) && !lexicon.numberAfterMonthlyIsItsDay()) {
+                return -1; // "monthly 10 minutes": a bare number is no day of the month, where the language says so
+            }
+            r.dayOfMonth = day.value();
+            if (said) {
+                return day.end() + 1;
+            }
+            int end = day.end();
+            int of = skipLinks(end); // "of the month", "of each month"
+            int month = isRole(of, Role.EVERY) ? of + 1 : of;
+            return of > end && unit(month) == ChronoUnit.MONTHS ? month + 1 : end;
         }
-        boolean said = means(day.end(), Role.DAY_OF_MONTH);
-        if (!said
-                && !(num(i) ? day.end() > i + 1 : meaningAt(i) instanceof Ordinal)
-                && !lexicon.numberAfterMonthlyIsItsDay()) {
-            return -1;
+        if (r.frequency == Frequency.YEARLY) {
+            Hit<RecurrenceBuilder> date = everyDate(j);
+            if (date != null) {
+                r.month = date.value().month;
+                r.dayOfMonth = date.value().dayOfMonth;
+                return date.end();
+            }
         }
-        r.dayOfMonth = day.value();
-        return said ? day.end() + 1 : day.end();
+        return -1;
     }
 
     /** Prefix letters of the day of a monthly recurrence: "on" and the article ("ב-15", "ה-15"). */
     private static final java.util.Set<Role> DAY_OF_EVERY_MONTH = java.util.EnumSet.of(Role.ON, Role.LINK);
+
+    /**
+     * A time of a recurrence at {@code i} ("9am", "в 9 вечера"; {@code anchored} when "at" or "and" was
+     * said before it), read by {@link #recurrenceClock}; a part of the day said after an hour that could
+     * be either makes it the part's ("at 9 in the evening" is at 21:00). Returns where it ends, or -1.
+     */
+    private int recurrenceTime(int i, boolean anchored, RecurrenceBuilder r) {
+        Hit<InstantSpec> t = recurrenceClock(i, anchored, r);
+        if (t == null) {
+            return -1;
+        }
+        ClockTime c = t.value().time;
+        int end = t.end();
+        PartOfDay said = t.value().partOfDay;
+        if (said != null && c.ambiguous()) {
+            // "ב-8 בבוקר וב-8 בערב": each part of the day makes its own hour
+            c = new ClockTime(said.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+        } else if (said != null) {
+            r.partOfDay = said;
+        } else if (c.ambiguous()) {
+            InstantSpec ctx = new InstantSpec();
+            ctx.partOfDay = r.partOfDay;
+            Hit<InstantSpec> p = partOfDayAfter(end, ctx);
+            if (p != null && p.value().date == null) {
+                c = new ClockTime(
+                        p.value().partOfDay.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+                end = p.end();
+            }
+        }
+        r.times.add(c);
+        return end;
+    }
+
+    /**
+     * The clock a recurrence's modifier reads at {@code i} ({@code anchored} when what came before says
+     * it is one: "at 9", "and 5"), {@code r} the recurrence so far: its time, and the part of the day
+     * said with it ("в 9 вечера"); or null. The one place a recurrence asks for a clock.
+     */
+    Hit<InstantSpec> recurrenceClock(int i, boolean anchored, RecurrenceBuilder r) {
+        InstantSpec said = NO_PARTS;
+        if (r.partOfDay != null) {
+            said = new InstantSpec(); // "every morning 7": seven in the morning
+            said.partOfDay = r.partOfDay;
+        }
+        return clock(i, said, Context.FREE, anchored);
+    }
 }

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * English for the {@link Engine}: the words of the families the engine reads for English (the heads
- * and modifiers of recurrences are still read by {@link EnglishGrammar}).
+ * English for the {@link Engine}: the words of every family, which the engine reads for English (there
+ * is no English grammar of its own).
  */
 final class EnglishLexicon extends Lexicon {
 
@@ -123,6 +123,7 @@ final class EnglishLexicon extends Lexicon {
         role(Role.NEAREST, "closest", "nearest");
         role(Role.TO, "to");
         role(Role.UNTIL, "till", "til", "until", "through", "thru");
+        phrase(Role.UNTIL, "up to", "ending"); // the end of a recurrence: "every day ending Friday"
         role(Role.BETWEEN, "between");
         // "next week's Friday", "an hour's drive"
         words(new Unit(ChronoUnit.WEEKS), "week's");
@@ -160,6 +161,9 @@ final class EnglishLexicon extends Lexicon {
         role(Role.BEFORE, "before");
         role(Role.QUARTER, "quarter", "qtr", "quarters", "qtrs", "q");
         role(Role.EVERY, "every", "each");
+        phrase(Role.EVERY, "every single", "each single");
+        role(Role.ONCE, "once");
+        role(Role.PER, "per");
         role(Role.OTHER, "other");
         words(new Meaning.Often(Frequency.MONTHLY, 3), "quarterly");
         words(new Meaning.Often(Frequency.DAILY), "daily", "everyday");

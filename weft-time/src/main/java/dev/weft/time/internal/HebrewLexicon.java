@@ -1,6 +1,8 @@
 package dev.weft.time.internal;
 
+import dev.weft.time.Grain;
 import dev.weft.time.TimeExpression;
+import dev.weft.time.internal.ClockTime.Meridiem;
 import dev.weft.time.internal.Meaning.Month;
 import dev.weft.time.internal.Meaning.Role;
 import java.time.DayOfWeek;
@@ -9,8 +11,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Hebrew for the {@link Engine}: the words of the families the engine reads for Hebrew (the others are
- * still read by {@link HebrewGrammar}). What is Hebrew's own here: a word is found with or without
+ * Hebrew for the {@link Engine}: the words of every family, which the engine reads for Hebrew as it
+ * does for English and Russian. What is Hebrew's own here: a word is found with or without
  * the prefix letters written before it (ו ב ל ה מ כ ש), as in "במרץ", "האידים", "ולמרץ".
  */
 final class HebrewLexicon extends Lexicon {
@@ -117,6 +119,9 @@ final class HebrewLexicon extends Lexicon {
         holidays();
         partsOfTheDay();
         recurrences();
+        // "ב-10 לפי שעון UTC": by that zone's clock; "שעון ישראל" is Israel's time
+        role(Role.CLOCK_OF, "לפי", "שעון");
+        phrase(new Meaning.Zone(java.time.ZoneId.of("Asia/Jerusalem")), "שעון ישראל", "לפי שעון ישראל");
         phrase(Role.THIS_TIME, "בזמן הזה", "בשעה זו", "בשעה הזאת", "בשעה הזו", "באותה שעה", "בזמן הזה בדיוק");
         amounts();
     }
@@ -156,6 +161,7 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצאי שבת");
         words(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצ\"ש", "מוצש");
         phrase(new Meaning.Clock(17), "סוף היום"); // the end of the working day
+        phrase(Role.ALL_DAY, "כל היום", "לכל היום", "במשך היום"); // "מחר כל היום": all of a day, which a day is
     }
 
     /** The words of recurrences: "יום יום", "ימי חול", "מדי", the n-th weekday of every month ("ימי שני" is an amount's). */
@@ -556,6 +562,376 @@ final class HebrewLexicon extends Lexicon {
         return m;
     }
 
+    // ---- clock times --------------------------------------------------------------------------
+
+    /** The prefixes on "שעה" that make it "at the hour": "בשעה 8", "מהשעה 9", "לשעה שמונה". */
+    private static final Set<String> HOUR_WORD_PREFIXES = Set.of("ב", "וב", "ה", "מ", "ל", "מה");
+
+    /** The feminine numbers that tell the hour ("לאחת עשרה", "לשלוש"), not a count of people or things. */
+    private static final Set<String> FEMININE_HOURS =
+            Set.of("אחת", "שתיים", "שתים", "שלוש", "ארבע", "חמש", "שש", "שבע", "שמונה", "תשע", "עשר");
+
+    /** The words said just before a time, after which a bare number is an hour: "בסביבות 8". */
+    private static final Set<String> ABOUT_A_TIME = Set.of("בסביבות", "סביבות", "סביב", "לקראת");
+
+    /** A whole number said by digits or words, with the prefix letters of its first token. */
+    private record Number(int value, String prefix, int end) {}
+
+    /**
+     * Hebrew's clock times: "בשעה 8", "ב-8", "בשמונה", "לשלוש" (a feminine number is an hour),
+     * "8 וחצי", "שמונה ועשרים", "ב-8 ו-10 דקות", "תשע פחות רבע", "רבע ל-12", "עשרה לשמונה", "רבע
+     * אחרי שמונה", "בחצות", "ב1930", "ב-7.30", "20:00 בדיוק". A number is an hour only with a prefix
+     * that says so ("ב", "עד"; in an interval also "מ", "ל", "ו" or none), before minutes or a part
+     * of the day (also after its minutes: "שמונה ועשרים בערב"), after "בסביבות", or alone after a date ("מחר 8"); digits are on a 24-hour clock
+     * unless a part of the day follows.
+     */
+    @Override
+    Hit<ClockTime> ownClock(Engine e, int i, Grammar.Context ctx, InstantSpec acc) {
+        if (i >= e.size) {
+            return null;
+        }
+        boolean anchored = false;
+        int j = i;
+        if (!e.tok(i).isNumber()) {
+            String p = e.tok(i).isHebrew() ? prefixBefore(e.tok(i).text(), "שעה") : null;
+            if (p != null && HOUR_WORD_PREFIXES.contains(p)) {
+                anchored = true;
+                j = i + 1;
+            }
+        }
+        if (j < e.size && e.tok(j).isHebrew() && prefixBefore(e.tok(j).text(), "חצות") != null) {
+            return new Hit<>(new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR), j + 1);
+        }
+        Hit<ClockTime> relative = relativeClock(e, j, ctx, anchored);
+        if (relative != null) {
+            return relative;
+        }
+        Hit<ClockTime> digital = e.digitalTime(j);
+        if (digital != null) {
+            ClockTime c = digital.value(); // Israel writes clock times on a 24-hour clock
+            return minutesAfter(
+                    e,
+                    new ClockTime(
+                            c.hour(),
+                            c.minute(),
+                            c.second(),
+                            Meridiem.NONE,
+                            e.partSaid(digital.end()) == null,
+                            c.grain()),
+                    digital.end());
+        }
+        if (e.num(j)
+                && e.sym(j + 1, '.')
+                && e.num(j + 2)
+                && e.adjacent(j + 1)
+                && e.adjacent(j + 2)
+                && e.tok(j + 2).text().length() == 2
+                && e.value(j) <= 24
+                && e.value(j + 2) < 60
+                && (anchored || timePrefix(e.tok(j).prefix(), ctx))) {
+            return new Hit<>(ClockTime.of(e.value(j), e.value(j + 2), Grain.MINUTE), j + 3);
+        }
+        if (e.num(j)
+                && e.tok(j).text().length() == 4
+                && (anchored || e.tok(j).prefix().equals("ב"))) {
+            int v = e.value(j);
+            if (v / 100 <= 23 && v % 100 < 60 && !e.year(j)) {
+                return new Hit<>(ClockTime.of(v / 100, v % 100, Grain.MINUTE), j + 1);
+            }
+        }
+        Number n = number(e, j);
+        if (n == null || n.value() > 24 || (e.num(j) && e.tok(j).text().length() > 2)) {
+            return null;
+        }
+        if (!e.num(j) && n.value() == 0) {
+            return null;
+        }
+        Hit<ClockTime> withMinutes = minutesAfter(e, ClockTime.of(n.value(), 0, Grain.HOUR), n.end());
+        boolean marked = e.partSaid(n.end()) != null
+                || minutesWordAhead(e, n.end())
+                || (withMinutes.value().grain() == Grain.MINUTE && e.partSaid(withMinutes.end()) != null);
+        boolean allowed = anchored
+                || (j == i
+                        && n.prefix().isEmpty()
+                        && i > 0
+                        && e.tok(i - 1).isWord()
+                        && ABOUT_A_TIME.contains(e.tok(i - 1).text()))
+                || (e.num(j) && j == i && timePrefix(n.prefix(), ctx))
+                || (!e.num(j) && j == i && timePrefix(n.prefix(), ctx) && n.value() <= 12)
+                || ((n.prefix().isEmpty() || n.prefix().equals("ל")) && marked)
+                || (n.prefix().isEmpty() && e.num(j) && acc != null && acc.date != null && bareHourFollows(e, n.end()))
+                || (j == i && n.prefix().equals("ל") && feminineHour(e, j) && bareUnit(e, n.end()) == null);
+        if (!allowed || (!e.num(j) && n.value() > 12 && !anchored)) {
+            return null;
+        }
+        return withMinutes;
+    }
+
+    /** "בערך", "בסביבות", "לקראת" before a time say it is about then; "על הבוקר" is the morning. */
+    private static final Set<String> LEADING_TO_A_TIME = Set.of("בערך", "בסביבות", "סביבות", "סביב", "לקראת");
+
+    /**
+     * Past "," "ב" or "על" between two parts ("מחר, ב-8", "יום שני על הבוקר") and the words before a
+     * time ("בסביבות 8", "על הבוקר"); "כל היום" ("כל היום ביום שישי") is the engine's {@link Role#ALL_DAY}.
+     */
+    @Override
+    int partStart(Engine e, int q, boolean later) {
+        if (later && (e.sym(q, ',') || e.word(q, "ב", "על"))) {
+            q++;
+        }
+        if (q + 1 < e.size
+                && e.tok(q).isWord()
+                && LEADING_TO_A_TIME.contains(e.tok(q).text())) {
+            return q + 1; // about: the time that follows is what counts
+        }
+        return e.word(q, "על") && e.partOfDay(q + 1) != null ? q + 1 : q; // "על הבוקר": first thing in the morning
+    }
+
+    @Override
+    boolean readsOwnHours() {
+        return true;
+    }
+
+    /** Whether what follows token {@code i} makes the number before it an hour: a part of the day or minutes. */
+    @Override
+    boolean clockAhead(Engine e, int i) {
+        return e.partSaid(i) != null || minutesWordAhead(e, i);
+    }
+
+    /**
+     * Whether a number's prefix letters make it an hour, by what they say: "ב" is at ("ב-8", "וב-9");
+     * in an interval "מ" from, "ל" to, "ו" and, or none ("מ-8 עד 10", "בין 3 ל-5"). "עד" written
+     * onto the number is until.
+     */
+    private boolean timePrefix(String p, Grammar.Context ctx) {
+        boolean interval = ctx == Grammar.Context.INTERVAL;
+        if (p.equals("עד") || (interval && p.equals("ועד"))) {
+            return true;
+        }
+        boolean at = false;
+        for (int k = 0; k < p.length(); k++) {
+            char c = p.charAt(k);
+            if (prefixLetterMeans(c, Role.AT)) {
+                at = true;
+            } else if (!prefixLetterMeans(c, Role.AND)
+                    && !(interval && (prefixLetterMeans(c, Role.FROM) || prefixLetterMeans(c, Role.TO)))) {
+                return false;
+            }
+        }
+        return at || interval;
+    }
+
+    /** A whole number of up to 90 at token {@code i}: "8", "ב-8", "בשמונה", "עשרים ושלוש", "אחת עשרה"; or null. */
+    private Number number(Engine e, int i) {
+        if (i >= e.size) {
+            return null;
+        }
+        if (e.num(i)) {
+            return new Number(e.value(i), e.tok(i).prefix(), i + 1);
+        }
+        Number word = numberWord(e, i);
+        if (word == null) {
+            return null;
+        }
+        if (word.value() >= 20) {
+            Number unit = numberWord(e, i + 1);
+            if (unit != null && unit.prefix().equals("ו") && unit.value() < 10) {
+                return new Number(word.value() + unit.value(), word.prefix(), i + 2);
+            }
+            if (e.num(i + 1) && e.tok(i + 1).prefix().equals("ו") && e.value(i + 1) < 10) {
+                return new Number(word.value() + e.value(i + 1), word.prefix(), i + 2);
+            }
+            return word;
+        }
+        if (word.value() < 10 && e.word(i + 1, "עשר", "עשרה")) {
+            return new Number(10 + word.value(), word.prefix(), i + 2);
+        }
+        return word;
+    }
+
+    /** The cardinal a word says (1-10 or tens) with the prefix letters before it ("בשמונה"), or null. */
+    private Number numberWord(Engine e, int i) {
+        if (i >= e.size || !e.tok(i).isHebrew()) {
+            return null;
+        }
+        String t = e.tok(i).text();
+        for (int k = 0; k <= 3 && k < t.length(); k++) {
+            if (k > 0 && Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(t.charAt(k - 1)) < 0) {
+                return null;
+            }
+            Meaning.Amount a = cardinal(k == 0 ? t : t.substring(k));
+            if (a != null) {
+                return new Number((int) a.value(), t.substring(0, k), i + 1);
+            }
+        }
+        return null;
+    }
+
+    /** The cardinal a word is, as listed (no prefix stripped): 1-10 or a ten. */
+    private Meaning.Amount cardinal(String word) {
+        for (Meaning m : super.meanings(word)) {
+            if (m instanceof Meaning.Amount a
+                    && a.value() == Math.rint(a.value())
+                    && a.value() >= 1
+                    && (a.value() <= 10 || a.value() % 10 == 0)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** A unit of time written bare (no prefix letters) at token {@code i}, or null. */
+    private ChronoUnit bareUnit(Engine e, int i) {
+        if (i >= e.size || !e.tok(i).isHebrew()) {
+            return null;
+        }
+        for (Meaning m : super.meanings(e.tok(i).text())) {
+            if (m instanceof Meaning.Unit u) {
+                return u.unit();
+            }
+        }
+        return null;
+    }
+
+    private boolean feminineHour(Engine e, int i) {
+        Number n = numberWord(e, i);
+        return n != null
+                && FEMININE_HOURS.contains(e.tok(i).text().substring(n.prefix().length()));
+    }
+
+    private boolean minutesWordAhead(Engine e, int i) {
+        return e.isRole(i, Role.AND_A_HALF)
+                || e.isRole(i, Role.AND_A_QUARTER)
+                || (e.word(i, "פחות") && lessMinutes(e, i + 1) != null);
+    }
+
+    /** The minutes after "פחות": "רבע", "עשרה", "5 דקות". */
+    private Hit<Integer> lessMinutes(Engine e, int i) {
+        if (e.word(i, "רבע")) {
+            return new Hit<>(15, i + 1);
+        }
+        Number n = number(e, i);
+        if (n == null || !n.prefix().isEmpty() || n.value() < 1 || n.value() > 30) {
+            return null;
+        }
+        int end = bareUnit(e, n.end()) == ChronoUnit.MINUTES ? n.end() + 1 : n.end();
+        return new Hit<>(n.value(), end);
+    }
+
+    /** Whether a bare number after a date is an hour: what follows it ends it or says it is one ("מחר 8 בערב"). */
+    private boolean bareHourFollows(Engine e, int end) {
+        if (end >= e.size) {
+            return true;
+        }
+        Token t = e.tok(end);
+        if (t.kind() == Token.Kind.SYMBOL) {
+            return !t.isSymbol('/') && !t.isSymbol('.') && !t.isSymbol(':') && !t.isSymbol('-');
+        }
+        return e.word(end, "עד", "ועד", "בדיוק") || e.partSaid(end) != null || minutesWordAhead(e, end);
+    }
+
+    /** Minutes said after the hour: "וחצי", "ורבע", "ועשרים", "ו-10 דקות", "פחות רבע"; and "בדיוק". */
+    private Hit<ClockTime> minutesAfter(Engine e, ClockTime t, int end) {
+        if (t.grain() == Grain.HOUR) {
+            int minutes = -1;
+            int stop = end;
+            if (e.isRole(end, Role.AND_A_HALF)) {
+                minutes = 30;
+                stop = end + 1;
+            } else if (e.isRole(end, Role.AND_A_QUARTER)) {
+                minutes = 15;
+                stop = end + 1;
+            } else if (e.word(end, "פחות") && lessMinutes(e, end + 1) != null) {
+                Hit<Integer> less = lessMinutes(e, end + 1);
+                int h = t.hour() == 1 ? 12 : t.hour() - 1;
+                ClockTime c = new ClockTime(
+                        h, 60 - less.value(), 0, t.meridiem(), t.twentyFourHour() || h == 0 || h > 12, Grain.MINUTE);
+                return new Hit<>(c, less.end());
+            } else {
+                Number n = number(e, end);
+                if (n != null && n.prefix().equals("ו") && n.value() >= 1 && n.value() < 60) {
+                    minutes = n.value();
+                    stop = n.end();
+                    if (bareUnit(e, stop) == ChronoUnit.MINUTES) {
+                        stop++;
+                    }
+                }
+            }
+            if (minutes >= 0) {
+                t = new ClockTime(t.hour(), minutes, 0, t.meridiem(), t.twentyFourHour(), Grain.MINUTE);
+                end = stop;
+            }
+        }
+        if (e.word(end, "בדיוק")) {
+            end++;
+        }
+        return new Hit<>(t, end);
+    }
+
+    /** "רבע ל-12", "ברבע לשמונה", "עשרה לשמונה", "חמש דקות לשש", "רבע אחרי שמונה", "רבע לחצות". */
+    private Hit<ClockTime> relativeClock(Engine e, int i, Grammar.Context ctx, boolean anchored) {
+        int minutes;
+        int j;
+        String lead;
+        boolean counted = false;
+        String q = i < e.size && e.tok(i).isHebrew() ? prefixBefore(e.tok(i).text(), "רבע") : null;
+        if (q != null) {
+            minutes = 15;
+            lead = q;
+            j = i + 1;
+        } else {
+            Number n = number(e, i);
+            if (n == null || n.value() < 1 || n.value() > 30) {
+                return null;
+            }
+            minutes = n.value();
+            lead = n.prefix();
+            j = n.end();
+            if (bareUnit(e, j) == ChronoUnit.MINUTES) {
+                counted = true;
+                j++;
+            }
+            if (e.num(i) && !counted) {
+                return null; // "2 ל-4" is an interval
+            }
+            if (ctx == Grammar.Context.INTERVAL && !counted) {
+                return null;
+            }
+        }
+        if (!(lead.isEmpty() || lead.equals("ב") || lead.equals("וב") || anchored)) {
+            return null;
+        }
+        if (e.word(j, "אחרי") && (q != null || counted)) {
+            Number after = number(e, j + 1); // "רבע אחרי שמונה": a quarter past eight
+            if (after == null || !after.prefix().isEmpty() || after.value() < 1 || after.value() > 12) {
+                return null;
+            }
+            return new Hit<>(ClockTime.of(after.value(), minutes, Grain.MINUTE), after.end());
+        }
+        Number h = number(e, j);
+        if (h == null || !h.prefix().equals("ל") || h.value() < 1 || h.value() > 24) {
+            String mid =
+                    j < e.size && e.tok(j).isHebrew() ? prefixBefore(e.tok(j).text(), "חצות") : null;
+            if (mid != null && mid.equals("ל")) {
+                return new Hit<>(new ClockTime(23, 60 - minutes, 0, Meridiem.NONE, true, Grain.MINUTE), j + 1);
+            }
+            return null;
+        }
+        if (!e.num(j) && h.value() > 12) {
+            return null;
+        }
+        int hour = h.value() - 1;
+        if (hour == 0) {
+            hour = 12;
+        }
+        ClockTime c = new ClockTime(hour, 60 - minutes, 0, Meridiem.NONE, hour > 12, Grain.MINUTE);
+        int end = h.end();
+        if (e.word(end, "בדיוק")) {
+            end++;
+        }
+        return new Hit<>(c, end);
+    }
+
     /** The families of the engine this language reads, computed once. */
     private static final Set<Engine.Family> FAMILIES = EnumSet.of(
             Engine.Family.DAYS,
@@ -570,7 +946,9 @@ final class HebrewLexicon extends Lexicon {
             Engine.Family.PARTS_OF_DAY,
             Engine.Family.RECURRENCES,
             Engine.Family.AMOUNTS,
-            Engine.Family.SPANS);
+            Engine.Family.SPANS,
+            Engine.Family.CLOCKS,
+            Engine.Family.ZONES);
 
     @Override
     Set<Engine.Family> families() {

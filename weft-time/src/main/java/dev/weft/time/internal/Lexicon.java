@@ -172,6 +172,11 @@ abstract class Lexicon {
         return ms == null ? null : ms.getFirst();
     }
 
+    /** Every meaning a word has as listed, its usual one first (no prefix stripped); empty when none. */
+    final List<Meaning> meanings(String word) {
+        return words.getOrDefault(fold(word), List.of());
+    }
+
     /**
      * The meaning of a word of the kind a rule asks for, or null: English "second" is an ordinal to
      * a date and a unit to an amount of time. A meaning found only through {@link #meaning} (a
@@ -388,9 +393,33 @@ abstract class Lexicon {
         return null;
     }
 
-    /** A language's own reading of a clock time at token {@code i} ("в половине десятого"), or null. */
-    Hit<ClockTime> ownClock(Engine e, int i) {
+    /**
+     * A language's own reading of a clock time at token {@code i} ("в половине десятого", "רבע
+     * לשמונה"), read in {@code ctx} where the instant has {@code acc} already (null in a recurrence); or null.
+     */
+    Hit<ClockTime> ownClock(Engine e, int i, Grammar.Context ctx, InstantSpec acc) {
         return null;
+    }
+
+    /**
+     * Whether the language's {@link #ownClock} reads every hour said by a number, so the engine's
+     * rule for a bare hour is not asked: a Hebrew number is an hour only by its prefix letters.
+     */
+    boolean readsOwnHours() {
+        return false;
+    }
+
+    /**
+     * Where the next part of an instant starts at or after token {@code q}, past words that only lead
+     * to it ("בסביבות 8"; "ב" and "על" between two parts when {@code later}); {@code q} when none.
+     */
+    int partStart(Engine e, int q, boolean later) {
+        return q;
+    }
+
+    /** Whether what follows token {@code i} makes the number before it an hour in this language ("8 וחצי"). */
+    boolean clockAhead(Engine e, int i) {
+        return false;
     }
 
     // ---- building the tables ------------------------------------------------------------------

@@ -54,6 +54,9 @@ sealed interface Meaning {
     /** A clock time named by a word: "noon" 12:00, "полночь" 00:00. */
     record Clock(int hour) implements Meaning {}
 
+    /** A zone said by a name of the language's own: "שעון ישראל" is Israel's time. */
+    record Zone(java.time.ZoneId zone) implements Meaning {}
+
     /** An amount of time in one word: "полчаса" is 30 minutes. */
     record Length(long amount, ChronoUnit unit) implements Meaning {}
 
@@ -166,6 +169,10 @@ sealed interface Meaning {
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
         OCLOCK,
+        /** One time in each unit, before "a", "per" or "every" and the unit: "once" in "once a week", "פעם" in "פעם בשבוע". */
+        ONCE,
+        /** Each one of a unit, after {@link #ONCE}: "per" in "once per month". */
+        PER,
         /** A day said whole, which a day read alone already is: "all day", "the whole day". */
         ALL_DAY,
         /** Between minutes and the hour they follow: "past" in "ten past six". */
@@ -178,7 +185,7 @@ sealed interface Meaning {
         SHARP,
         /** A letter written between an hour and its minutes: "h" in "14h45". */
         HOUR_MARK,
-        /** One time in each amount of time, before it: "once" in "once a week", "פעם" in "פעם בשבוע". */
-        ONCE
+        /** Before a zone, that the time is by its clock: "לפי UTC", "שעון UTC". */
+        CLOCK_OF
     }
 }

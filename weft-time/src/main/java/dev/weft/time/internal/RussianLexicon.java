@@ -271,7 +271,7 @@ final class RussianLexicon extends Lexicon {
      * четверть десятого" 9:15, "без четверти пять" 4:45, "без десяти девять" 8:50.
      */
     @Override
-    Hit<ClockTime> ownClock(Engine e, int i) {
+    Hit<ClockTime> ownClock(Engine e, int i, Grammar.Context ctx, InstantSpec acc) {
         if (i >= e.size || !e.tok(i).isWord()) {
             return null;
         }

@@ -45,6 +45,12 @@ public final class Readers {
         if (MemoryRequests.SUMMARY.matcher(request.text()).find()) {
             return new Understood(Intent.MEMORY_QUERY, Math.max(ranked.probability(Intent.MEMORY_QUERY), 0.9));
         }
+        java.util.Optional<Intent> timeFirst = TimeFirst.intent(request);
+        if (timeFirst.isPresent() && ranked.top() != Intent.CALENDAR_CREATE && ranked.top() != Intent.TASK_CREATE) {
+            // "next thursday at 4pm dentist", "on wednesday at 5pm call mom": an event or a reminder said
+            // time first, which the classifier (trained on requests that begin with their verb) misses.
+            return new Understood(timeFirst.get(), Math.max(ranked.probability(timeFirst.get()), 0.8));
+        }
         if (!ranked.top().outOfScope() && ranked.outOfScope() > ranked.confidence()) {
             Intent topic = ranked.ranked().stream()
                     .map(IntentClassifier.Scored::intent)

@@ -280,7 +280,8 @@ public final class TaskRequests {
         if (alarm) {
             c.put("isAlarm", true);
         }
-        boolean reminder = REMINDER.matcher(text).find();
+        // An errand said time first ("on wednesday at 5pm call mom") asks to be reminded at that time.
+        boolean reminder = REMINDER.matcher(text).find() || TimeFirst.isErrand(r);
         c.put("isReminder", reminder);
         r.when().map(t -> alarm ? Times.morning(t, r.now()) : t).ifPresent(t -> {
             if (t instanceof TimeExpression.Recurrence recurrence) {

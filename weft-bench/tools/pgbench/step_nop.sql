@@ -1,0 +1,1 @@
+WITH w AS (SELECT r.id, r.cancel_requested FROM weft.runs r WHERE r.id = :rid AND (r.lease_owner IS NULL OR r.lease_owner = :ow) FOR NO KEY UPDATE OF r), j AS (INSERT INTO weft.journal (run_id, events, checkpoints, steps) SELECT w.id, :ev, :cp, :st FROM w) SELECT cancel_requested FROM w;
