@@ -431,6 +431,14 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void theEnginesModifiersReadHebrewDaysEndsAndDaysOfTheMonth() {
+        assertThat(READ.rrule("כל שבוע ביום שלישי ב-10 בבוקר")).isEqualTo("FREQ=WEEKLY;BYDAY=TU;BYHOUR=10;BYMINUTE=0");
+        assertThat(READ.rrule("כל 10 דקות עד 17:00")).isEqualTo("FREQ=MINUTELY;INTERVAL=10;UNTIL=20261121T150000Z");
+        assertThat(READ.rrule("כל 10 לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("כל יום בשמונה בערב")).isEqualTo("FREQ=DAILY;BYHOUR=20;BYMINUTE=0");
+    }
+
+    @Test
     void clocksAreTheEnginesWithHebrewHoursMinutesAndPrefixLettersFromTheLexicon() {
         READ.instant("בשעה 8:30", "2026-11-22T08:30", Grain.MINUTE);
         READ.instant("בשעה שמונה", "2026-11-21T20:00", Grain.HOUR);
