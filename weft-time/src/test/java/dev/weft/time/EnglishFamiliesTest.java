@@ -347,6 +347,9 @@ final class EnglishFamiliesTest {
         assertThat(READ.rrule("every weekday 9am to 5pm"))
                 .as("the hours of a day are not the end of the recurrence")
                 .doesNotContain("UNTIL");
+        assertThat(READ.rrule("every 10 minutes to 5pm"))
+                .as("a time alone ends a recurrence that has none of its own yet")
+                .isEqualTo("FREQ=MINUTELY;INTERVAL=10;UNTIL=20261121T150000Z");
         assertThat(READ.parse("every hour at 5").text()).isEqualTo("every hour");
         assertThat(READ.rrule("every day @ 9")).isEqualTo("FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
         assertThat(READ.rrule("every day around 9")).isEqualTo("FREQ=DAILY;BYHOUR=9;BYMINUTE=0");

@@ -403,6 +403,42 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void theDayOfEveryMonthIsSaidBeforeOrAfterEveryMonthAndAnOrdinalBeforeTheMonthIsADay() {
+        assertThat(READ.rrule("ב-10 לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("בעשירי לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("בחמישה עשר לכל חודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל ה-15 לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל ראשון לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=1");
+        assertThat(READ.rrule("כל חודש ב-15")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל חודש ב-15 לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("כל חודש ב-5 בערב")).isEqualTo("FREQ=MONTHLY;BYHOUR=17;BYMINUTE=0");
+        assertThat(READ.rrule("כל שנה ב-5 במרץ")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+    }
+
+    @Test
+    void onceInAnAmountOfTimeIsSoOften() {
+        assertThat(READ.rrule("פעם בשבוע")).isEqualTo("FREQ=WEEKLY");
+        assertThat(READ.rrule("פעם ביומיים")).isEqualTo("FREQ=DAILY;INTERVAL=2");
+        assertThat(READ.rrule("פעם ב-3 ימים")).isEqualTo("FREQ=DAILY;INTERVAL=3");
+        assertThat(READ.rrule("פעם בשעה וחצי")).isEqualTo("FREQ=MINUTELY;INTERVAL=90");
+    }
+
+    @Test
+    void aRecurrenceTakesSeveralTimesAndOnlyWhereItsFrequencyIsSlowerThanHourly() {
+        assertThat(READ.rrule("כל יום ב-8, ב-12 וב-20")).isEqualTo("FREQ=DAILY;BYHOUR=8,12,20;BYMINUTE=0");
+        assertThat(READ.rrule("כל יום ב-8 בבוקר וב-8 בערב")).isEqualTo("FREQ=DAILY;BYHOUR=8,20;BYMINUTE=0");
+        assertThat(READ.parse("כל שעה ב-10").text()).isEqualTo("כל שעה");
+    }
+
+    @Test
+    void theEnginesModifiersReadHebrewDaysEndsAndDaysOfTheMonth() {
+        assertThat(READ.rrule("כל שבוע ביום שלישי ב-10 בבוקר")).isEqualTo("FREQ=WEEKLY;BYDAY=TU;BYHOUR=10;BYMINUTE=0");
+        assertThat(READ.rrule("כל 10 דקות עד 17:00")).isEqualTo("FREQ=MINUTELY;INTERVAL=10;UNTIL=20261121T150000Z");
+        assertThat(READ.rrule("כל 10 לחודש")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=10");
+        assertThat(READ.rrule("כל יום בשמונה בערב")).isEqualTo("FREQ=DAILY;BYHOUR=20;BYMINUTE=0");
+    }
+
+    @Test
     void clocksAreTheEnginesWithHebrewHoursMinutesAndPrefixLettersFromTheLexicon() {
         READ.instant("בשעה 8:30", "2026-11-22T08:30", Grain.MINUTE);
         READ.instant("בשעה שמונה", "2026-11-21T20:00", Grain.HOUR);

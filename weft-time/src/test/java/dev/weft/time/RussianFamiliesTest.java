@@ -117,6 +117,14 @@ final class RussianFamiliesTest {
     }
 
     @Test
+    void theDayOfAMonthlyOrYearlyRecurrenceIsReadAfterItsHead() {
+        assertThat(READ.rrule("каждый месяц 15-го числа")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("ежемесячно 15-го")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=15");
+        assertThat(READ.rrule("каждый месяц в 10")).isEqualTo("FREQ=MONTHLY;BYHOUR=10;BYMINUTE=0");
+        assertThat(READ.rrule("каждый год 5 марта")).isEqualTo("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=5");
+    }
+
+    @Test
     void recurrencesReadByTheRulesEnglishBroughtToTheEngine() {
         assertThat(READ.rrule("каждое 5-е")).isEqualTo("FREQ=MONTHLY;BYMONTHDAY=5");
         assertThat(READ.rrule("2-й понедельник каждого месяца")).isEqualTo("FREQ=MONTHLY;BYDAY=2MO");

@@ -41,10 +41,8 @@ import java.util.List;
  * that name a time), parts of the day, amounts from now (ahead,
  * ago), intervals (from … to …, days of one month), weekends, recurrences (every unit, every weekday,
  * plural weekdays, every part of the day, words that recur on their own, with times, parts of the
- * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Russian reads
- * every family here, and so does English (both are this class with their lexicon);
- * {@link HebrewGrammar} extends the engine and reads the families its lexicon switches on, the older
- * ones still by its own rules until each moves here.
+ * day, more days and an end) and lengths, and those of issue #39 in {@link Family}. Every language
+ * reads every family here: English, Hebrew and Russian are this class with their lexicon.
  */
 class Engine extends Grammar {
 
@@ -2449,10 +2447,11 @@ class Engine extends Grammar {
         Meaning first = meaningAt(j);
         if (!num(j)
                 && !(first instanceof Amount)
+                && !(first instanceof Length || first instanceof Unit) // "היומיים הקרובים", "בשעה הקרובה"
                 && shift(j) == null
                 && first != Role.REST
                 && unit(skipLinks(i)) != ChronoUnit.WEEKS) {
-            return null; // a count, "next", "rest" or a week opens every span: most words open none
+            return null; // a count, "next", "rest" or a unit opens every span: most words open none
         }
         return longer(countedPeriods(i), longer(restOf(i), weekAround(i)));
     }
@@ -2605,8 +2604,8 @@ class Engine extends Grammar {
      */
     private Match weekAround(int i) {
         int j = skipLinks(i);
-        if (unit(j) != ChronoUnit.WEEKS) {
-            return null;
+        if (unit(j) != ChronoUnit.WEEKS || (j == i && lexicon.bareUnitIsOne(tok(j).text()))) {
+            return null; // "שבוע לפני פסח", a week said as one: a day a week before it
         }
         Hit<Meaning> side = phraseAt(j + 1);
         if (side == null || !(side.value() == Role.BEFORE || side.value() == Role.AFTER)) {
@@ -2737,7 +2736,11 @@ class Engine extends Grammar {
         }
         Meaning m = meaningAt(i);
         if (m == null) {
-            return num(i) ? numberedHead(i) : lexicon.phrasesOpenRecurrences() ? phraseHead(i) : null;
+            if (num(i)) {
+                return numberedHead(i);
+            }
+            Hit<RecurrenceBuilder> day = everySaid() ? dayThenEveryMonth(i) : null; // "בעשירי לכל חודש"
+            return day != null ? day : lexicon.phrasesOpenRecurrences() ? phraseHead(i) : null;
         }
         if (m instanceof Often o) {
             RecurrenceBuilder r = new RecurrenceBuilder(o.frequency()).interval(o.interval());
@@ -2772,17 +2775,19 @@ class Engine extends Grammar {
         if (said.value() instanceof Weekdays p && p.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), said.end());
         }
-        return mayNameWeekday(i) && everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
+        return everySaid() && mayNameWeekday(i) ? nthWeekdayOfEveryMonth(i, true) : null;
     }
 
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
     private Hit<RecurrenceBuilder> numberedHead(int i) {
         Meaning m = meaningAt(i);
         if (m == Role.ONCE) {
-            return onceEach(i + 1);
+            Hit<RecurrenceBuilder> once = onceEach(i + 1); // "once a week"
+            return once != null ? once : onceIn(i + 1); // "פעם בשבוע"
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
-        Hit<RecurrenceBuilder> monthly = dayThenEveryMonth(j);
+        // a day of every month needs "every" said after it ("1-го числа каждого месяца"): most texts say none
+        Hit<RecurrenceBuilder> monthly = everySaid() ? dayThenEveryMonth(j) : null;
         if (monthly != null) {
             return monthly;
         }
@@ -2791,7 +2796,7 @@ class Engine extends Grammar {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
         if (m != Role.EVERY) {
-            return mayNameWeekday(i) && everySaid()
+            return everySaid() && mayNameWeekday(i)
                     ? nthWeekdayOfEveryMonth(i, true)
                     : null; // "יום שני הראשון של כל חודש"
         }
@@ -2808,6 +2813,13 @@ class Engine extends Grammar {
                 longest(longest(nthWeekdayOfEveryMonth(e, false), everyNth(e)), everyDayOfMonth(e));
         if (nth != null) {
             return longest(nth, everyDate(e)); // "every 2nd day of the month", "every 10th of March"
+        }
+        Hit<Integer> dayOfMonth = prefixOnly(e, ARTICLE) ? dayOfMonth(e) : null;
+        if (dayOfMonth != null && means(dayOfMonth.end(), Role.DAY_OF_MONTH)) {
+            // "כל ה-15 לחודש", "כל ראשון לחודש" (not every Sunday)
+            RecurrenceBuilder r = new RecurrenceBuilder(Frequency.MONTHLY);
+            r.dayOfMonth = dayOfMonth.value();
+            return new Hit<>(r, dayOfMonth.end() + 1);
         }
         Hit<Meaning> w = phraseAt(e);
         if (w != null && w.value() instanceof Weekdays days) {
@@ -2841,16 +2853,20 @@ class Engine extends Grammar {
 
     /**
      * "the 1st of every month", "on the 15th of each month", "the 10th every month", "1-го числа
-     * каждого месяца": monthly on that day, its number an ordinal or said with a word of the day of the
-     * month; or null.
+     * каждого месяца", "ב-10 לכל חודש", "בעשירי לכל חודש": monthly on that day, its number an ordinal,
+     * said with a word of the day of the month, or before a word of "every" whose prefix letter says
+     * "of" ("לכל", "בכל"); or null.
      */
     private Hit<RecurrenceBuilder> dayThenEveryMonth(int i) {
         int k = skipLinks(i);
-        Hit<Integer> day = dayNumber(k);
+        Hit<Integer> day = dayOfMonth(k);
         if (day == null) {
             return null;
         }
-        int j = isRole(day.end(), Role.DAY_OF_MONTH) ? day.end() + 1 : ordinalSaid(k, day) ? skipLinks(day.end()) : -1;
+        int end = day.end();
+        int j = means(end, Role.DAY_OF_MONTH)
+                ? end + 1
+                : ordinalSaid(k, day) || prefixSays(end, Role.TO) || prefixSays(end, Role.IN) ? skipLinks(end) : -1;
         if (j < 0 || !isRole(j, Role.EVERY) || unit(j + 1) != ChronoUnit.MONTHS) {
             return null;
         }
@@ -2913,6 +2929,25 @@ class Engine extends Grammar {
         ChronoUnit u = each ? unit(i + 1) : null;
         return u == null ? null : every(new Offset(1, u), i + 2);
     }
+
+    /** A day of the month in the language's numbers ({@link #dayBeforeMonth}) or as an ordinal ("ראשון"); or null. */
+    private Hit<Integer> dayOfMonth(int i) {
+        Hit<Integer> day = dayBeforeMonth(i);
+        return day != null ? day : dayNumber(i);
+    }
+
+    /** After "once": "בשבוע", "ביומיים" (in a week, in two days), so often; or null. */
+    private Hit<RecurrenceBuilder> onceIn(int i) {
+        int j = isRole(i, Role.IN) ? i + 1 : i;
+        if (j == i && !prefixSays(i, Role.IN)) {
+            return null;
+        }
+        Hit<Offset> d = simpleDuration(j, IN);
+        return d == null ? null : every(d.value(), d.end());
+    }
+
+    /** Prefix letters of an amount said after "once": "in" (Hebrew's "ב" of "פעם בשבוע"). */
+    private static final java.util.Set<Role> IN = java.util.EnumSet.of(Role.IN);
 
     /**
      * Whether {@link #nthWeekdayOfEveryMonth} may find a weekday at token {@code i}, asked from the
@@ -3099,13 +3134,13 @@ class Engine extends Grammar {
     @Override
     int recurrenceModifier(int i, RecurrenceBuilder r) {
         boolean to = isRole(i, Role.TO);
-        int u = isRole(i, Role.UNTIL) || to ? i + 1 : after(i, Role.UNTIL); // "up to", "ending"
+        int u = (isRole(i, Role.UNTIL) || to) && prefixOnly(i, JOINED) ? i + 1 : after(i, Role.UNTIL); // "ועד", "up to"
         if (u > 0) {
             Hit<InstantSpec> until = instant(u, Context.FREE);
             if (until == null
                     || r.until != null
                     || until.value().offset != null
-                    || (to && until.value().date == null)) { // "9am to 5pm": the hours of a day, not its end
+                    || (to && until.value().date == null && !r.times.isEmpty())) { // "9am to 5pm": a day's hours
                 return -1;
             }
             r.until = until.value();
@@ -3120,9 +3155,13 @@ class Engine extends Grammar {
         if (day > 0) {
             return day;
         }
-        boolean another = !r.times.isEmpty() && isRole(i, Role.AND); // "at 9am and 5pm"
+        boolean and = isRole(i, Role.AND);
+        boolean another = !r.times.isEmpty()
+                && (and
+                        || prefixSays(i, Role.AND)
+                        || (sym(i - 1, ',') && prefixSays(i, Role.AT))); // "and 5pm", "וב-20", ", ב-12"
         if ((r.times.isEmpty() || another) && r.frequency != Frequency.MINUTELY && r.frequency != Frequency.HOURLY) {
-            int k = another ? i + 1 : i;
+            int k = another && and ? i + 1 : i;
             int at = means(k, Role.AT) || isRole(k, Role.ON) || sym(k, '@') ? k + 1 : k;
             int end = recurrenceTime(at, another || at > k, r);
             if (end > 0) {
@@ -3147,15 +3186,19 @@ class Engine extends Grammar {
 
     /** The days of a weekly or daily recurrence that has none yet, at {@code j}: "Mon, Wed and Fri"; or -1. */
     private int recurrenceDays(int j, RecurrenceBuilder r) {
-        Weekdays w = weekdays(j);
-        if (w == null || !r.days.isEmpty() || (r.frequency != Frequency.WEEKLY && r.frequency != Frequency.DAILY)) {
+        if (!r.days.isEmpty() || (r.frequency != Frequency.WEEKLY && r.frequency != Frequency.DAILY)) {
             return -1;
         }
-        r.days(w.days());
+        Weekdays w = weekdays(j);
+        Hit<List<DayOfWeek>> listed = w == null ? weekdayList(j) : null; // "כל שבוע ביום שלישי"
+        if (w == null && listed == null) {
+            return -1;
+        }
+        r.days(w != null ? w.days() : listed.value());
         if (r.frequency == Frequency.DAILY) {
             r.frequency = Frequency.WEEKLY;
         }
-        return moreDays(r, skipDot(j + 1)).end();
+        return w != null ? moreDays(r, skipDot(j + 1)).end() : listed.end();
     }
 
     /**
@@ -3165,11 +3208,18 @@ class Engine extends Grammar {
     private int dayOfRecurrence(int j, RecurrenceBuilder r) {
         if (r.frequency == Frequency.MONTHLY) {
             int k = skipLinks(j);
-            Hit<Integer> day = dayNumber(k);
-            if (day == null || !(k > j || ordinalSaid(k, day))) {
-                return -1; // "monthly 10 minutes": a bare number is no day of the month
+            Hit<Integer> day = prefixOnly(k, DAY_OF_EVERY_MONTH) ? dayOfMonth(k) : null;
+            if (day == null || sym(day.end(), ':') || partSaid(day.end()) != null) {
+                return -1; // "כל חודש ב-5 בערב": an hour
+            }
+            boolean said = means(day.end(), Role.DAY_OF_MONTH); // "15-го числа", "ב-15 לחודש"
+            if (!said && !(k > j || ordinalSaid(k, day)) && !lexicon.numberAfterMonthlyIsItsDay()) {
+                return -1; // "monthly 10 minutes": a bare number is no day of the month, where the language says so
             }
             r.dayOfMonth = day.value();
+            if (said) {
+                return day.end() + 1;
+            }
             int end = day.end();
             int of = skipLinks(end); // "of the month", "of each month"
             int month = isRole(of, Role.EVERY) ? of + 1 : of;
@@ -3186,6 +3236,9 @@ class Engine extends Grammar {
         return -1;
     }
 
+    /** Prefix letters of the day of a monthly recurrence: "on" and the article ("ב-15", "ה-15"). */
+    private static final java.util.Set<Role> DAY_OF_EVERY_MONTH = java.util.EnumSet.of(Role.ON, Role.LINK);
+
     /**
      * A time of a recurrence at {@code i} ("9am", "в 9 вечера"; {@code anchored} when "at" or "and" was
      * said before it), read by {@link #recurrenceClock}; a part of the day said after an hour that could
@@ -3198,8 +3251,12 @@ class Engine extends Grammar {
         }
         ClockTime c = t.value().time;
         int end = t.end();
-        if (t.value().partOfDay != null) {
-            r.partOfDay = t.value().partOfDay;
+        PartOfDay said = t.value().partOfDay;
+        if (said != null && c.ambiguous()) {
+            // "ב-8 בבוקר וב-8 בערב": each part of the day makes its own hour
+            c = new ClockTime(said.hour24(c.hour()), c.minute(), c.second(), Meridiem.NONE, true, c.grain());
+        } else if (said != null) {
+            r.partOfDay = said;
         } else if (c.ambiguous()) {
             InstantSpec ctx = new InstantSpec();
             ctx.partOfDay = r.partOfDay;

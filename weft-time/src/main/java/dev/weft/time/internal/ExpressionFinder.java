@@ -127,7 +127,7 @@ public final class ExpressionFinder {
 
     private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient, int year) {
         return switch (lang) {
-            case HEBREW -> new HebrewGrammar(tokens, lenient, year);
+            case HEBREW -> new Engine(tokens, lenient, year, HebrewLexicon.INSTANCE);
             case RUSSIAN -> new Engine(tokens, lenient, year, RussianLexicon.INSTANCE);
             case ENGLISH, AUTO -> new Engine(tokens, lenient, year, EnglishLexicon.INSTANCE);
         };

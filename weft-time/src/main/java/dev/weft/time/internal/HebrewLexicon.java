@@ -11,8 +11,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Hebrew for the {@link Engine}: the words of the families the engine reads for Hebrew (the others are
- * still read by {@link HebrewGrammar}). What is Hebrew's own here: a word is found with or without
+ * Hebrew for the {@link Engine}: the words of every family, which the engine reads for Hebrew as it
+ * does for English and Russian. What is Hebrew's own here: a word is found with or without
  * the prefix letters written before it (ו ב ל ה מ כ ש), as in "במרץ", "האידים", "ולמרץ".
  */
 final class HebrewLexicon extends Lexicon {
@@ -109,7 +109,7 @@ final class HebrewLexicon extends Lexicon {
             words(new Meaning.Ordinal(n), ordinals[n - 1]);
         }
         // without the article an ordinal is also a weekday's name: rules that want an ordinal ask for one
-        String[] bare = {"ראשון", "שני", "שלישי", "רביעי"};
+        String[] bare = {"ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שביעי", "שמיני", "תשיעי", "עשירי"};
         for (int n = 1; n <= bare.length; n++) {
             words(new Meaning.Ordinal(n), bare[n - 1]);
         }
@@ -168,6 +168,7 @@ final class HebrewLexicon extends Lexicon {
     private void recurrences() {
         phrase(new Meaning.Often(TimeExpression.Recurrence.Frequency.DAILY), "יום יום");
         role(Role.EVERY, "מדי");
+        role(Role.ONCE, "פעם"); // "פעם בשבוע"
         role(Role.AND, "ו");
         java.util.List<DayOfWeek> workWeek = java.util.List.of(
                 DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY);
@@ -945,6 +946,7 @@ final class HebrewLexicon extends Lexicon {
             Engine.Family.PARTS_OF_DAY,
             Engine.Family.RECURRENCES,
             Engine.Family.AMOUNTS,
+            Engine.Family.SPANS,
             Engine.Family.CLOCKS,
             Engine.Family.ZONES);
 
@@ -969,6 +971,12 @@ final class HebrewLexicon extends Lexicon {
     @Override
     boolean ordinalByPrefix(String numberPrefix) {
         return numberPrefix.equals("ה");
+    }
+
+    /** "כל חודש ב-15": the 15th of every month. */
+    @Override
+    boolean numberAfterMonthlyIsItsDay() {
+        return true;
     }
 
     @Override

@@ -98,6 +98,11 @@ abstract class Lexicon {
         return false;
     }
 
+    /** Whether a number alone after a monthly recurrence is its day ("כל חודש ב-15"), not an hour. */
+    boolean numberAfterMonthlyIsItsDay() {
+        return false;
+    }
+
     /** Whether a number written with this prefix is a year when it can be one ("ב-2027": in 2027). */
     boolean yearMarkedBy(String numberPrefix) {
         return false;

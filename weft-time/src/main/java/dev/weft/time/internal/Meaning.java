@@ -169,7 +169,7 @@ sealed interface Meaning {
         MORROW,
         /** After an hour, that it is a clock's: "o'clock". */
         OCLOCK,
-        /** One time in each unit, before "a", "per" or "every" and the unit: "once" in "once a week". */
+        /** One time in each unit, before "a", "per" or "every" and the unit: "once" in "once a week", "פעם" in "פעם בשבוע". */
         ONCE,
         /** Each one of a unit, after {@link #ONCE}: "per" in "once per month". */
         PER,
