@@ -1586,7 +1586,7 @@ class Engine extends Grammar {
     }
 
     /** A time a word or a phrase names: "noon", "midnight", "полдень", "end of the day"; or null. */
-    private Hit<ClockTime> namedClock(int i) {
+    Hit<ClockTime> namedClock(int i) {
         if (lexicon.phrasesNameAClock()) {
             Hit<Meaning> said = phraseAt(i);
             if (said != null && said.value() instanceof Clock c) {

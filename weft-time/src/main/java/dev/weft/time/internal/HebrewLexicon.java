@@ -161,6 +161,7 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצאי שבת");
         words(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצ\"ש", "מוצש");
         phrase(new Meaning.Clock(17), "סוף היום"); // the end of the working day
+        words(new Meaning.Clock(24), "חצות"); // "בחצות", "עד חצות": a clock word, read by the engine
         phrase(Role.ALL_DAY, "כל היום", "לכל היום", "במשך היום"); // "מחר כל היום": all of a day, which a day is
     }
 
@@ -599,8 +600,9 @@ final class HebrewLexicon extends Lexicon {
                 j = i + 1;
             }
         }
-        if (j < e.size && e.tok(j).isHebrew() && prefixBefore(e.tok(j).text(), "חצות") != null) {
-            return new Hit<>(new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR), j + 1);
+        Hit<ClockTime> named = anchored ? e.namedClock(j) : null; // "בשעה חצות"; "בחצות" is the engine's
+        if (named != null) {
+            return named;
         }
         Hit<ClockTime> relative = relativeClock(e, j, ctx, anchored);
         if (relative != null) {
