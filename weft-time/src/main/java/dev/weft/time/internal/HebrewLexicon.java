@@ -224,6 +224,7 @@ final class HebrewLexicon extends Lexicon {
         words(new Meaning.Some(3), "כמה");
         role(Role.AND_A_HALF, "וחצי");
         role(Role.AND_A_QUARTER, "ורבע");
+        role(Role.SHARP, "בדיוק"); // "20:00 בדיוק": on the dot
         words(new Meaning.Unit(ChronoUnit.SECONDS), "שנייה", "שניה", "שניות");
         words(new Meaning.Unit(ChronoUnit.MINUTES), "דקה", "דקות", "דק'", "דק", "ד'");
         words(new Meaning.Unit(ChronoUnit.HOURS), "שעה", "שעות");
@@ -832,7 +833,7 @@ final class HebrewLexicon extends Lexicon {
         return e.word(end, "עד", "ועד", "בדיוק") || e.partSaid(end) != null || minutesWordAhead(e, end);
     }
 
-    /** Minutes said after the hour: "וחצי", "ורבע", "ועשרים", "ו-10 דקות", "פחות רבע"; and "בדיוק". */
+    /** Minutes said after the hour: "וחצי", "ורבע", "ועשרים", "ו-10 דקות", "פחות רבע". */
     private Hit<ClockTime> minutesAfter(Engine e, ClockTime t, int end) {
         if (t.grain() == Grain.HOUR) {
             int minutes = -1;
@@ -863,9 +864,6 @@ final class HebrewLexicon extends Lexicon {
                 t = new ClockTime(t.hour(), minutes, 0, t.meridiem(), t.twentyFourHour(), Grain.MINUTE);
                 end = stop;
             }
-        }
-        if (e.word(end, "בדיוק")) {
-            end++;
         }
         return new Hit<>(t, end);
     }
@@ -927,11 +925,7 @@ final class HebrewLexicon extends Lexicon {
             hour = 12;
         }
         ClockTime c = new ClockTime(hour, 60 - minutes, 0, Meridiem.NONE, hour > 12, Grain.MINUTE);
-        int end = h.end();
-        if (e.word(end, "בדיוק")) {
-            end++;
-        }
-        return new Hit<>(c, end);
+        return new Hit<>(c, h.end());
     }
 
     /** The families of the engine this language reads, computed once. */
