@@ -264,6 +264,11 @@ class Engine extends Grammar {
         return meaningAt(i) instanceof Unit u ? u.unit() : null;
     }
 
+    /** A unit of time written with no prefix letters at {@code i} ("דקות", not "בדקות"); or null. */
+    final ChronoUnit bareUnit(int i) {
+        return prefixAt(i).isEmpty() ? unit(i) : null;
+    }
+
     private PartOfDay partAfterClock(int i) {
         return i < size && tok(i).isWord() ? lexicon.partAfterClock(tok(i).text()) : null;
     }

@@ -663,7 +663,7 @@ final class HebrewLexicon extends Lexicon {
                 || (!e.num(j) && j == i && timePrefix(n.prefix(), ctx) && n.value() <= 12)
                 || ((n.prefix().isEmpty() || n.prefix().equals("ל")) && marked)
                 || (n.prefix().isEmpty() && e.num(j) && acc != null && acc.date != null && bareHourFollows(e, n.end()))
-                || (j == i && n.prefix().equals("ל") && feminineHour(e, j) && bareUnit(e, n.end()) == null);
+                || (j == i && n.prefix().equals("ל") && feminineHour(e, j) && e.bareUnit(n.end()) == null);
         if (!allowed || (!e.num(j) && n.value() > 12 && !anchored)) {
             return null;
         }
@@ -783,19 +783,6 @@ final class HebrewLexicon extends Lexicon {
         return null;
     }
 
-    /** A unit of time written bare (no prefix letters) at token {@code i}, or null. */
-    private ChronoUnit bareUnit(Engine e, int i) {
-        if (i >= e.size || !e.tok(i).isHebrew()) {
-            return null;
-        }
-        for (Meaning m : super.meanings(e.tok(i).text())) {
-            if (m instanceof Meaning.Unit u) {
-                return u.unit();
-            }
-        }
-        return null;
-    }
-
     private boolean feminineHour(Engine e, int i) {
         Number n = numberWord(e, i);
         return n != null
@@ -817,7 +804,7 @@ final class HebrewLexicon extends Lexicon {
         if (n == null || !n.prefix().isEmpty() || n.value() < 1 || n.value() > 30) {
             return null;
         }
-        int end = bareUnit(e, n.end()) == ChronoUnit.MINUTES ? n.end() + 1 : n.end();
+        int end = e.bareUnit(n.end()) == ChronoUnit.MINUTES ? n.end() + 1 : n.end();
         return new Hit<>(n.value(), end);
     }
 
@@ -855,7 +842,7 @@ final class HebrewLexicon extends Lexicon {
                 if (n != null && n.prefix().equals("ו") && n.value() >= 1 && n.value() < 60) {
                     minutes = n.value();
                     stop = n.end();
-                    if (bareUnit(e, stop) == ChronoUnit.MINUTES) {
+                    if (e.bareUnit(stop) == ChronoUnit.MINUTES) {
                         stop++;
                     }
                 }
@@ -887,7 +874,7 @@ final class HebrewLexicon extends Lexicon {
             minutes = n.value();
             lead = n.prefix();
             j = n.end();
-            if (bareUnit(e, j) == ChronoUnit.MINUTES) {
+            if (e.bareUnit(j) == ChronoUnit.MINUTES) {
                 counted = true;
                 j++;
             }
