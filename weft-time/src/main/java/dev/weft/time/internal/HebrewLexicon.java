@@ -758,29 +758,12 @@ final class HebrewLexicon extends Lexicon {
             return null;
         }
         String t = e.tok(i).text();
-        for (int k = 0; k <= 3 && k < t.length(); k++) {
-            if (k > 0 && Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(t.charAt(k - 1)) < 0) {
-                return null;
-            }
-            Meaning.Amount a = cardinal(k == 0 ? t : t.substring(k));
-            if (a != null) {
-                return new Number((int) a.value(), t.substring(0, k), i + 1);
-            }
-        }
-        return null;
-    }
-
-    /** The cardinal a word is, as listed (no prefix stripped): 1-10 or a ten. */
-    private Meaning.Amount cardinal(String word) {
-        for (Meaning m : super.meanings(word)) {
-            if (m instanceof Meaning.Amount a
-                    && a.value() == Math.rint(a.value())
-                    && a.value() >= 1
-                    && (a.value() <= 10 || a.value() % 10 == 0)) {
-                return a;
-            }
-        }
-        return null;
+        return meaning(t) instanceof Meaning.Amount a
+                        && a.value() == Math.rint(a.value())
+                        && a.value() >= 1
+                        && (a.value() <= 10 || a.value() % 10 == 0)
+                ? new Number((int) a.value(), prefixOf(t), i + 1)
+                : null;
     }
 
     private boolean feminineHour(Engine e, int i) {
