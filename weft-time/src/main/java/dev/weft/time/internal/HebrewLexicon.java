@@ -880,9 +880,7 @@ final class HebrewLexicon extends Lexicon {
         }
         Number h = number(e, j);
         if (h == null || !h.prefix().equals("ל") || h.value() < 1 || h.value() > 24) {
-            String mid =
-                    j < e.size && e.tok(j).isHebrew() ? prefixBefore(e.tok(j).text(), "חצות") : null;
-            if (mid != null && mid.equals("ל")) {
+            if (e.meaningAt(j) instanceof Meaning.Clock c && c.hour() == 24 && e.prefixSays(j, Role.TO)) {
                 return new Hit<>(new ClockTime(23, 60 - minutes, 0, Meridiem.NONE, true, Grain.MINUTE), j + 1);
             }
             return null;
