@@ -2780,7 +2780,7 @@ class Engine extends Grammar {
         if (said.value() instanceof Weekdays p && p.plural()) {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(p.days()), said.end());
         }
-        return mayNameWeekday(i) && everySaid() ? nthWeekdayOfEveryMonth(i, true) : null;
+        return everySaid() && mayNameWeekday(i) ? nthWeekdayOfEveryMonth(i, true) : null;
     }
 
     /** The head at a number or a word that means something alone (the rules of {@link #sharedRecurrenceHead}). */
@@ -2791,7 +2791,8 @@ class Engine extends Grammar {
             return once != null ? once : onceIn(i + 1); // "פעם בשבוע"
         }
         int j = m == Role.ON || m == Role.AT || m == Role.TO ? i + 1 : i;
-        Hit<RecurrenceBuilder> monthly = dayThenEveryMonth(j);
+        // a day of every month needs "every" said after it ("1-го числа каждого месяца"): most texts say none
+        Hit<RecurrenceBuilder> monthly = everySaid() ? dayThenEveryMonth(j) : null;
         if (monthly != null) {
             return monthly;
         }
@@ -2800,7 +2801,7 @@ class Engine extends Grammar {
             return moreDays(new RecurrenceBuilder(Frequency.WEEKLY).days(plural.days()), j + 1);
         }
         if (m != Role.EVERY) {
-            return mayNameWeekday(i) && everySaid()
+            return everySaid() && mayNameWeekday(i)
                     ? nthWeekdayOfEveryMonth(i, true)
                     : null; // "יום שני הראשון של כל חודש"
         }
