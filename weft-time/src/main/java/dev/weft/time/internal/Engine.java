@@ -264,6 +264,11 @@ class Engine extends Grammar {
         return meaningAt(i) instanceof Unit u ? u.unit() : null;
     }
 
+    /** A unit of time written with no prefix letters at {@code i} ("דקות", not "בדקות"); or null. */
+    final ChronoUnit bareUnit(int i) {
+        return prefixAt(i).isEmpty() ? unit(i) : null;
+    }
+
     private PartOfDay partAfterClock(int i) {
         return i < size && tok(i).isWord() ? lexicon.partAfterClock(tok(i).text()) : null;
     }
@@ -1586,7 +1591,7 @@ class Engine extends Grammar {
     }
 
     /** A time a word or a phrase names: "noon", "midnight", "полдень", "end of the day"; or null. */
-    private Hit<ClockTime> namedClock(int i) {
+    Hit<ClockTime> namedClock(int i) {
         if (lexicon.phrasesNameAClock()) {
             Hit<Meaning> said = phraseAt(i);
             if (said != null && said.value() instanceof Clock c) {

@@ -161,6 +161,7 @@ final class HebrewLexicon extends Lexicon {
         phrase(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצאי שבת");
         words(new Meaning.WeekdayPart(DayOfWeek.SATURDAY, PartOfDay.EVENING), "מוצ\"ש", "מוצש");
         phrase(new Meaning.Clock(17), "סוף היום"); // the end of the working day
+        words(new Meaning.Clock(24), "חצות"); // "בחצות", "עד חצות": a clock word, read by the engine
         phrase(Role.ALL_DAY, "כל היום", "לכל היום", "במשך היום"); // "מחר כל היום": all of a day, which a day is
     }
 
@@ -223,6 +224,7 @@ final class HebrewLexicon extends Lexicon {
         words(new Meaning.Some(3), "כמה");
         role(Role.AND_A_HALF, "וחצי");
         role(Role.AND_A_QUARTER, "ורבע");
+        role(Role.SHARP, "בדיוק"); // "20:00 בדיוק": on the dot
         words(new Meaning.Unit(ChronoUnit.SECONDS), "שנייה", "שניה", "שניות");
         words(new Meaning.Unit(ChronoUnit.MINUTES), "דקה", "דקות", "דק'", "דק", "ד'");
         words(new Meaning.Unit(ChronoUnit.HOURS), "שעה", "שעות");
@@ -599,8 +601,9 @@ final class HebrewLexicon extends Lexicon {
                 j = i + 1;
             }
         }
-        if (j < e.size && e.tok(j).isHebrew() && prefixBefore(e.tok(j).text(), "חצות") != null) {
-            return new Hit<>(new ClockTime(24, 0, 0, Meridiem.NONE, true, Grain.HOUR), j + 1);
+        Hit<ClockTime> named = anchored ? e.namedClock(j) : null; // "בשעה חצות"; "בחצות" is the engine's
+        if (named != null) {
+            return named;
         }
         Hit<ClockTime> relative = relativeClock(e, j, ctx, anchored);
         if (relative != null) {
@@ -660,7 +663,7 @@ final class HebrewLexicon extends Lexicon {
                 || (!e.num(j) && j == i && timePrefix(n.prefix(), ctx) && n.value() <= 12)
                 || ((n.prefix().isEmpty() || n.prefix().equals("ל")) && marked)
                 || (n.prefix().isEmpty() && e.num(j) && acc != null && acc.date != null && bareHourFollows(e, n.end()))
-                || (j == i && n.prefix().equals("ל") && feminineHour(e, j) && bareUnit(e, n.end()) == null);
+                || (j == i && n.prefix().equals("ל") && feminineHour(e, j) && e.bareUnit(n.end()) == null);
         if (!allowed || (!e.num(j) && n.value() > 12 && !anchored)) {
             return null;
         }
@@ -755,42 +758,12 @@ final class HebrewLexicon extends Lexicon {
             return null;
         }
         String t = e.tok(i).text();
-        for (int k = 0; k <= 3 && k < t.length(); k++) {
-            if (k > 0 && Tokenizer.HEBREW_PREFIX_LETTERS.indexOf(t.charAt(k - 1)) < 0) {
-                return null;
-            }
-            Meaning.Amount a = cardinal(k == 0 ? t : t.substring(k));
-            if (a != null) {
-                return new Number((int) a.value(), t.substring(0, k), i + 1);
-            }
-        }
-        return null;
-    }
-
-    /** The cardinal a word is, as listed (no prefix stripped): 1-10 or a ten. */
-    private Meaning.Amount cardinal(String word) {
-        for (Meaning m : super.meanings(word)) {
-            if (m instanceof Meaning.Amount a
-                    && a.value() == Math.rint(a.value())
-                    && a.value() >= 1
-                    && (a.value() <= 10 || a.value() % 10 == 0)) {
-                return a;
-            }
-        }
-        return null;
-    }
-
-    /** A unit of time written bare (no prefix letters) at token {@code i}, or null. */
-    private ChronoUnit bareUnit(Engine e, int i) {
-        if (i >= e.size || !e.tok(i).isHebrew()) {
-            return null;
-        }
-        for (Meaning m : super.meanings(e.tok(i).text())) {
-            if (m instanceof Meaning.Unit u) {
-                return u.unit();
-            }
-        }
-        return null;
+        return meaning(t) instanceof Meaning.Amount a
+                        && a.value() == Math.rint(a.value())
+                        && a.value() >= 1
+                        && (a.value() <= 10 || a.value() % 10 == 0)
+                ? new Number((int) a.value(), prefixOf(t), i + 1)
+                : null;
     }
 
     private boolean feminineHour(Engine e, int i) {
@@ -814,7 +787,7 @@ final class HebrewLexicon extends Lexicon {
         if (n == null || !n.prefix().isEmpty() || n.value() < 1 || n.value() > 30) {
             return null;
         }
-        int end = bareUnit(e, n.end()) == ChronoUnit.MINUTES ? n.end() + 1 : n.end();
+        int end = e.bareUnit(n.end()) == ChronoUnit.MINUTES ? n.end() + 1 : n.end();
         return new Hit<>(n.value(), end);
     }
 
@@ -830,7 +803,7 @@ final class HebrewLexicon extends Lexicon {
         return e.word(end, "עד", "ועד", "בדיוק") || e.partSaid(end) != null || minutesWordAhead(e, end);
     }
 
-    /** Minutes said after the hour: "וחצי", "ורבע", "ועשרים", "ו-10 דקות", "פחות רבע"; and "בדיוק". */
+    /** Minutes said after the hour: "וחצי", "ורבע", "ועשרים", "ו-10 דקות", "פחות רבע". */
     private Hit<ClockTime> minutesAfter(Engine e, ClockTime t, int end) {
         if (t.grain() == Grain.HOUR) {
             int minutes = -1;
@@ -852,7 +825,7 @@ final class HebrewLexicon extends Lexicon {
                 if (n != null && n.prefix().equals("ו") && n.value() >= 1 && n.value() < 60) {
                     minutes = n.value();
                     stop = n.end();
-                    if (bareUnit(e, stop) == ChronoUnit.MINUTES) {
+                    if (e.bareUnit(stop) == ChronoUnit.MINUTES) {
                         stop++;
                     }
                 }
@@ -861,9 +834,6 @@ final class HebrewLexicon extends Lexicon {
                 t = new ClockTime(t.hour(), minutes, 0, t.meridiem(), t.twentyFourHour(), Grain.MINUTE);
                 end = stop;
             }
-        }
-        if (e.word(end, "בדיוק")) {
-            end++;
         }
         return new Hit<>(t, end);
     }
@@ -887,7 +857,7 @@ final class HebrewLexicon extends Lexicon {
             minutes = n.value();
             lead = n.prefix();
             j = n.end();
-            if (bareUnit(e, j) == ChronoUnit.MINUTES) {
+            if (e.bareUnit(j) == ChronoUnit.MINUTES) {
                 counted = true;
                 j++;
             }
@@ -910,9 +880,7 @@ final class HebrewLexicon extends Lexicon {
         }
         Number h = number(e, j);
         if (h == null || !h.prefix().equals("ל") || h.value() < 1 || h.value() > 24) {
-            String mid =
-                    j < e.size && e.tok(j).isHebrew() ? prefixBefore(e.tok(j).text(), "חצות") : null;
-            if (mid != null && mid.equals("ל")) {
+            if (e.meaningAt(j) instanceof Meaning.Clock c && c.hour() == 24 && e.prefixSays(j, Role.TO)) {
                 return new Hit<>(new ClockTime(23, 60 - minutes, 0, Meridiem.NONE, true, Grain.MINUTE), j + 1);
             }
             return null;
@@ -925,11 +893,7 @@ final class HebrewLexicon extends Lexicon {
             hour = 12;
         }
         ClockTime c = new ClockTime(hour, 60 - minutes, 0, Meridiem.NONE, hour > 12, Grain.MINUTE);
-        int end = h.end();
-        if (e.word(end, "בדיוק")) {
-            end++;
-        }
-        return new Hit<>(c, end);
+        return new Hit<>(c, h.end());
     }
 
     /** The families of the engine this language reads, computed once. */
