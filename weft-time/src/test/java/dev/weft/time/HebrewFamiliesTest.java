@@ -439,6 +439,16 @@ final class HebrewFamiliesTest {
     }
 
     @Test
+    void aNumberAfterTheNthWeekdayOfEveryMonthIsAnHourNotADayOfTheMonth() {
+        assertThat(READ.rrule("ביום שישי האחרון של כל חודש ב-9"))
+                .isEqualTo("FREQ=MONTHLY;BYDAY=-1FR;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("ביום שישי האחרון של כל חודש בתשע"))
+                .isEqualTo("FREQ=MONTHLY;BYDAY=-1FR;BYHOUR=9;BYMINUTE=0");
+        assertThat(READ.rrule("יום שני הראשון של כל חודש ב-10"))
+                .isEqualTo("FREQ=MONTHLY;BYDAY=1MO;BYHOUR=10;BYMINUTE=0");
+    }
+
+    @Test
     void clocksAreTheEnginesWithHebrewHoursMinutesAndPrefixLettersFromTheLexicon() {
         READ.instant("בשעה 8:30", "2026-11-22T08:30", Grain.MINUTE);
         READ.instant("בשעה שמונה", "2026-11-21T20:00", Grain.HOUR);

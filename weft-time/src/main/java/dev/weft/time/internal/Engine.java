@@ -3221,6 +3221,9 @@ class Engine extends Grammar {
             if (!said && !(k > j || ordinalSaid(k, day)) && !lexicon.numberAfterMonthlyIsItsDay()) {
                 return -1; // "monthly 10 minutes": a bare number is no day of the month, where the language says so
             }
+            if (!said && r.nth != 0 && !r.days.isEmpty()) {
+                return -1; // "ביום שישי האחרון של כל חודש ב-9": the month's day is said already, 9 is an hour
+            }
             r.dayOfMonth = day.value();
             if (said) {
                 return day.end() + 1;

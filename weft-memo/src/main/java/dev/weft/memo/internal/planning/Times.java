@@ -423,12 +423,6 @@ public final class Times {
                     out.put("week", r.weekdayOrdinal().getAsInt());
                     ArrayNode days = out.putArray("days");
                     r.days().forEach(d -> days.add(d == DayOfWeek.SUNDAY ? 0 : d.getValue()));
-                    // With the day already said by its weekday, a bare number after it ("ביום שישי האחרון
-                    // של כל חודש ב-9") is the hour, even where it was read as a day of the month.
-                    int hour = r.dayOfMonth().orElse(-1);
-                    if (hour >= 0 && hour <= 23 && r.times().isEmpty()) {
-                        out.put("time", LocalTime.of(hour, 0).format(HH_MM));
-                    }
                 } else {
                     r.dayOfMonth().ifPresent(d -> out.put("dayOfMonth", d));
                 }
