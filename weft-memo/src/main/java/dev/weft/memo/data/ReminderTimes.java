@@ -30,9 +30,8 @@ import java.util.regex.Pattern;
  *   <li>{@code daily}, {@code weekly} (days 0-6 from Sunday, or day names) and {@code monthly}
  *       ({@code dayOfMonth}, the month's last day where it is shorter; or, with a {@code week}, the n-th
  *       of its {@code days}: {@code week} 1-5, or −1 for the last, as RFC 5545's {@code BYDAY=-1FR})
- *       fire at {@code time} ({@code
- *       HH:mm}; else the due date's time, else 09:00), every {@code interval} days, weeks or
- *       months (counted from the due date, else from when it was made; months from the first one it
+ *       fire at {@code time} ({@code HH:mm}; else the due date's time, else 09:00), every {@code
+ *       interval} days, weeks or months (counted from the due date, else from when it was made; months from the first one it
  *       fires in);
  *   <li>a {@code nudge} fires every {@code interval} (e.g. {@code "15 minutes"}) from its due date,
  *       or from when it was made, until it is done;

@@ -125,12 +125,14 @@ public final class ExpressionFinder {
         return lang == Language.ENGLISH ? Spelling.english(tokens) : tokens;
     }
 
+    /** One engine for every language; what differs between languages is their lexicons. */
     private static Grammar grammar(List<Token> tokens, Language lang, boolean lenient, int year) {
-        return switch (lang) {
-            case HEBREW -> new Engine(tokens, lenient, year, HebrewLexicon.INSTANCE);
-            case RUSSIAN -> new Engine(tokens, lenient, year, RussianLexicon.INSTANCE);
-            case ENGLISH, AUTO -> new Engine(tokens, lenient, year, EnglishLexicon.INSTANCE);
+        Lexicon lexicon = switch (lang) {
+            case HEBREW -> HebrewLexicon.INSTANCE;
+            case RUSSIAN -> RussianLexicon.INSTANCE;
+            case ENGLISH, AUTO -> EnglishLexicon.INSTANCE;
         };
+        return new Engine(tokens, lenient, year, lexicon);
     }
 
     private static Language detect(String text, Language language) {

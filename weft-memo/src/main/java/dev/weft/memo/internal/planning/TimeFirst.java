@@ -4,6 +4,7 @@ import dev.weft.memo.internal.understanding.Intent;
 import dev.weft.time.Span;
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -64,7 +65,7 @@ public final class TimeFirst {
      * is said time first ({@link #saidTimeFirst}), so that they are not taken for the errand's words.
      */
     public static Optional<String> withoutSuggestion(String text) {
-        java.util.regex.Matcher lead = SUGGESTION.matcher(text);
+        Matcher lead = SUGGESTION.matcher(text);
         return lead.find() ? Optional.of(text.substring(lead.end())) : Optional.empty();
     }
 
